@@ -3,5 +3,5 @@ import { defineProject } from "vitest/config";
 export default defineProject({
   resolve: { conditions: ["@quiver/source"] },
   ssr: { resolve: { conditions: ["@quiver/source"] } },
-  test: { name: "@quiver/core" },
+  test: { name: "@quiver/core", typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] } },
 });

@@ -25,7 +25,12 @@ export const ERROR_KINDS: ReadonlyArray<ErrorKind> = [
   "internal",
 ];
 
-const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorKind> = new Set(["unavailable", "timeout", "rate_limited", "upstream"]);
+const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorKind> = new Set([
+  "unavailable",
+  "timeout",
+  "rate_limited",
+  "upstream",
+]);
 
 const marker = Symbol.for("@quiver/core/ToolFailure");
 
@@ -75,14 +80,18 @@ type Extra = Omit<ToolFailureProps, "kind" | "message">;
 
 /** Shorthands for the common failures: `throw fail.invalidInput("top_k must be ≤ 100")`. */
 export const fail = {
-  invalidInput: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "invalid_input", message, ...extra }),
-  unavailable: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "unavailable", message, ...extra }),
+  invalidInput: (message: string, extra: Extra = {}) =>
+    ToolFailure.make({ kind: "invalid_input", message, ...extra }),
+  unavailable: (message: string, extra: Extra = {}) =>
+    ToolFailure.make({ kind: "unavailable", message, ...extra }),
   timeout: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "timeout", message, ...extra }),
   accessDenied: (message: string, extra: Extra = {}) =>
     ToolFailure.make({ kind: "access_denied", message, ...extra }),
-  rateLimited: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "rate_limited", message, ...extra }),
+  rateLimited: (message: string, extra: Extra = {}) =>
+    ToolFailure.make({ kind: "rate_limited", message, ...extra }),
   upstream: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "upstream", message, ...extra }),
-  outOfDomain: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "out_of_domain", message, ...extra }),
+  outOfDomain: (message: string, extra: Extra = {}) =>
+    ToolFailure.make({ kind: "out_of_domain", message, ...extra }),
   constraintViolation: (message: string, extra: Extra = {}) =>
     ToolFailure.make({ kind: "constraint_violation", message, ...extra }),
   internal: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "internal", message, ...extra }),

@@ -1,1 +1,87 @@
-export const VERSION = "0.1.0";
+export {
+  type Catalog,
+  type CatalogExport,
+  type CatalogOptions,
+  createCatalog,
+  type PluginInfo,
+  type ProviderToolSchema,
+  type ToolCall,
+  type ToolDescription,
+  type ToolInfo,
+} from "./catalog.js";
+export {
+  type AnyPlugin,
+  definePlugin,
+  type HealthContext,
+  type HealthReport,
+  isPlugin,
+  type Plugin,
+  type PluginConfigResult,
+  type PluginDefinition,
+  resolvePluginConfig,
+  SPECIFICATION_VERSION,
+  secret,
+} from "./define-plugin.js";
+export {
+  type AnyTool,
+  type BreakerPolicy,
+  type CachePolicy,
+  defineTool,
+  defineToolWith,
+  type FallbackPolicy,
+  type InputSchema,
+  isOutcome,
+  isTool,
+  outcome,
+  partial,
+  type RateLimitPolicy,
+  type RetryPolicy,
+  type RunResult,
+  type Tool,
+  type ToolAnnotations,
+  type ToolCategory,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolExample,
+  type ToolOutcome,
+  type ToolPolicy,
+  type ToolProgress,
+} from "./define-tool.js";
+export { type DurationInput, toMillis } from "./duration.js";
+export {
+  type ConfirmationRequest,
+  type EnvelopeError,
+  type EnvelopeMetadata,
+  isOk,
+  statusForKind,
+  type ToolResult,
+  type ToolStatus,
+} from "./envelope.js";
+export { ERROR_KINDS, type ErrorKind, fail, ToolFailure, type ToolFailureProps } from "./errors.js";
+export {
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  type HttpJsonOptions,
+  type HttpRequestOptions,
+  type HttpResponse,
+  parseRetryAfter,
+  REDACTED,
+  statusToKind,
+} from "./http/index.js";
+export { applyOutputBudget, type TruncationReport } from "./policies/output-budget.js";
+export { DEFAULT_POLICY, type ResolvedPolicy, resolvePolicy } from "./policies/resolve-policy.js";
+export { type CallOptions, CONFIRMATION_FIELD, type SessionContext } from "./runtime/execute-tool.js";
+export type { ToolStats } from "./runtime/metrics.js";
+export { VERSION } from "./version.js";
+export { toJsonSchema } from "./schema/json-schema.js";
+export type { JsonSchema, SchemaTarget, ToJsonSchemaOptions } from "./schema/json-schema-types.js";
+export { SchemaExportError } from "./schema/schema-export-error.js";
+export {
+  type ParsedToolInput,
+  type ParseToolInputOptions,
+  type ParseToolInputResult,
+  parseToolInput,
+  type RejectedToolInput,
+} from "./schema/repair.js";
+export type { ToolInputIssue } from "./schema/format-issues.js";

@@ -1,0 +1,468 @@
+import { Cache, Effect, Exit, Layer, ManagedRuntime, Metric, Scope } from "effect";
+import { CircuitBreaker, RateLimiter } from "effect/persistence";
+import { z } from "zod";
+import { type AnyPlugin, type HealthReport, resolvePluginConfig } from "./define-plugin.js";
+import type { AnyTool, ToolAnnotations, ToolCategory, ToolExample, ToolPolicy } from "./define-tool.js";
+import type { ToolResult } from "./envelope.js";
+import { fail } from "./errors.js";
+import { createHttpClient, type HttpClient } from "./http/index.js";
+import { makeBreaker } from "./policies/breaker-policy.js";
+import { resolvePolicy } from "./policies/resolve-policy.js";
+import { ConfirmationStore } from "./runtime/confirmations.js";
+import { buildEnvelope } from "./runtime/envelope-builder.js";
+import {
+  type CallOptions,
+  CONFIRMATION_FIELD,
+  type ExecutorDeps,
+  executeTool,
+} from "./runtime/execute-tool.js";
+import { summarise, type ToolStats } from "./runtime/metrics.js";
+import type { Executed, RegisteredTool } from "./runtime/registered-tool.js";
+import { SessionTracker } from "./runtime/session-tracker.js";
+import { StaleStore } from "./runtime/stale-store.js";
+import { toJsonSchema } from "./schema/json-schema.js";
+import type { SchemaTarget } from "./schema/json-schema-types.js";
+
+/** Options of a catalog: the world it runs in and the host's overrides. */
+export interface CatalogOptions {
+  /** The HTTP client tools use (default: a new pooled undici client, closed with the catalog). */
+  readonly http?: HttpClient;
+  /** Environment for plugin settings (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Per-tool policy overrides by tool name; `"*"` applies to every tool. */
+  readonly policies?: Readonly<Record<string, ToolPolicy>>;
+  /**
+   * Stores for rate limits and breakers (default: in memory). Pass Redis layers from
+   * effect/persistence to share them between host replicas.
+   */
+  readonly stores?: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore>;
+  /** Extra services for every call, e.g. an OpenTelemetry tracer layer. */
+  readonly layer?: Layer.Layer<never>;
+}
+
+/** One tool as listed: what a model or a person needs to choose it. */
+export interface ToolInfo {
+  readonly name: string;
+  readonly plugin: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly category: ToolCategory;
+  readonly annotations: ToolAnnotations;
+  /** False when its plugin is missing a setting; calls answer `unavailable`. */
+  readonly available: boolean;
+}
+
+/** One tool described in full. */
+export interface ToolDescription extends ToolInfo {
+  readonly inputSchema: Record<string, unknown>;
+  readonly outputSchema: Record<string, unknown>;
+  readonly examples: ReadonlyArray<ToolExample<unknown>>;
+  readonly policy: RegisteredTool["policy"];
+}
+
+/** A registered plugin and its state. */
+export interface PluginInfo {
+  readonly id: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly status: "ready" | "unconfigured";
+  /** Why it is unconfigured, and the variables that would fix it. */
+  readonly message?: string;
+  readonly missing: ReadonlyArray<string>;
+  readonly tools: ReadonlyArray<string>;
+}
+
+/** A call in `callMany`. */
+export interface ToolCall {
+  readonly name: string;
+  readonly input: unknown;
+  readonly options?: CallOptions;
+}
+
+/** A provider-ready tool definition. */
+export interface ProviderToolSchema {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+/** The catalog: registered plugins, their tools, and the runtime that calls them. */
+export interface Catalog {
+  /** Registers a plugin; `options` are its settings (they win over environment variables). */
+  register(plugin: AnyPlugin, options?: Readonly<Record<string, unknown>>): PluginInfo;
+  /** Removes a plugin and its tools. */
+  unregister(pluginId: string): boolean;
+  plugins(): ReadonlyArray<PluginInfo>;
+  list(): ReadonlyArray<ToolInfo>;
+  has(name: string): boolean;
+  describe(name: string, target?: SchemaTarget): ToolDescription | undefined;
+  /** Calls a tool; always resolves with an envelope, never rejects. */
+  call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
+  /** Runs several calls at once (at most `concurrency` together); one envelope each, in order. */
+  callMany(
+    calls: ReadonlyArray<ToolCall>,
+    options?: { readonly concurrency?: number },
+  ): Promise<ReadonlyArray<ToolResult>>;
+  /** Tool definitions in a provider's format. */
+  schemas(target: SchemaTarget): ReadonlyArray<ProviderToolSchema>;
+  /** The whole catalog as data: plugins, tools with schemas, categories and capabilities. */
+  export(target?: SchemaTarget): CatalogExport;
+  /** Calls, successes, failures by kind, latency quantiles, cache hit rate and breaker state per tool. */
+  stats(): Promise<ReadonlyArray<ToolStats>>;
+  /** The raw metric snapshot (for a Prometheus endpoint). */
+  metrics(): Promise<ReadonlyArray<Metric.Metric.Snapshot>>;
+  /** Runs a plugin's health check (or reports its configuration state). */
+  health(pluginId: string, signal?: AbortSignal): Promise<HealthReport>;
+  /** Notified when tools are added or removed. */
+  onChange(listener: () => void): () => void;
+  /** Releases the runtime, the HTTP pools and every plugin's resources. */
+  close(): Promise<void>;
+}
+
+/** The catalog as exported data. */
+export interface CatalogExport {
+  readonly plugins: ReadonlyArray<PluginInfo>;
+  readonly categories: ReadonlyArray<string>;
+  readonly tools: ReadonlyArray<ToolDescription>;
+}
+
+/**
+ * Creates a catalog: register plugins, then list, describe and call their tools by name.
+ *
+ * @example
+ * const catalog = createCatalog()
+ * catalog.register(fdaPlugin)
+ * const result = await catalog.call("fda_search_drugs", { search_criteria: { active_ingredient: "imatinib" } })
+ */
+export const createCatalog = (options: CatalogOptions = {}): Catalog => {
+  const ownsHttp = options.http === undefined;
+  const http = options.http ?? createHttpClient();
+  const stores =
+    options.stores ?? Layer.mergeAll(RateLimiter.layerStoreMemory, CircuitBreaker.layerStoreMemory());
+  const layer = Layer.mergeAll(
+    RateLimiter.layer,
+    Layer.succeed(Metric.MetricRegistry, new Map()),
+    options.layer ?? Layer.empty,
+  ).pipe(Layer.provideMerge(stores));
+  const runtime = ManagedRuntime.make(layer);
+  const scope = Scope.makeUnsafe();
+  const tools = new Map<string, RegisteredTool>();
+  const plugins = new Map<string, { plugin: AnyPlugin; info: PluginInfo; config: unknown }>();
+  const breakers = new Map<string, CircuitBreaker.CircuitBreaker>();
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const l of listeners) l();
+  };
+
+  const deps: ExecutorDeps = {
+    http,
+    confirmations: new ConfirmationStore(),
+    sessions: new SessionTracker(),
+    stale: new StaleStore(),
+    callTool: (name, input, callOptions) => call(name, input, callOptions),
+    hasTool: (name) => tools.has(name),
+  };
+
+  const breakerFor = (policy: NonNullable<RegisteredTool["policy"]["breaker"]>) => {
+    const id = `${policy.key}|${policy.failures}|${policy.openForMs}`;
+    let breaker = breakers.get(id);
+    if (!breaker) {
+      breaker = runtime.runSync(makeBreaker(policy, scope));
+      breakers.set(id, breaker);
+    }
+    return breaker;
+  };
+
+  const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
+    if (plugins.has(plugin.id)) unregister(plugin.id);
+    const resolved = resolvePluginConfig(plugin, pluginOptions, options.env ?? process.env);
+    const names: string[] = [];
+    for (const tool of plugin.tools) {
+      const name = tools.has(tool.name) ? `${plugin.id}_${tool.name}`.slice(0, 64) : tool.name;
+      const policy = resolvePolicy(plugin.id, tool.annotations, tool.policy, {
+        ...options.policies?.["*"],
+        ...options.policies?.[tool.name],
+        ...options.policies?.[name],
+      });
+      const cache = policy.cache
+        ? runtime.runSync(
+            Cache.makeWith(
+              (
+                key: import("./runtime/cache-key.js").CacheKey<
+                  Executed,
+                  import("./errors.js").ToolFailure,
+                  RateLimiter.RateLimiter
+                >,
+              ) =>
+                Effect.suspend(() => {
+                  key.ran = true;
+                  return key.exec;
+                }),
+              {
+                capacity: policy.cache.capacity,
+                timeToLive: (exit) => (Exit.isSuccess(exit) ? policy.cache!.ttlMs : 0),
+                requireServicesAt: "lookup",
+              },
+            ),
+          )
+        : undefined;
+      tools.set(name, {
+        name,
+        tool,
+        pluginId: plugin.id,
+        pluginVersion: plugin.version,
+        policy,
+        config: resolved.ok
+          ? { ok: true, value: resolved.config }
+          : { ok: false, message: resolved.message, missing: resolved.missing },
+        secrets: resolved.ok ? resolved.secrets : [],
+        cache,
+        breaker: policy.breaker ? breakerFor(policy.breaker) : undefined,
+      });
+      names.push(name);
+    }
+    const info: PluginInfo = {
+      id: plugin.id,
+      version: plugin.version,
+      ...(plugin.description ? { description: plugin.description } : {}),
+      status: resolved.ok ? "ready" : "unconfigured",
+      ...(resolved.ok ? {} : { message: resolved.message }),
+      missing: resolved.ok ? [] : resolved.missing,
+      tools: names,
+    };
+    plugins.set(plugin.id, { plugin, info, config: resolved.ok ? resolved.config : undefined });
+    notify();
+    return info;
+  };
+
+  const unregister = (pluginId: string): boolean => {
+    const entry = plugins.get(pluginId);
+    if (!entry) return false;
+    for (const name of entry.info.tools) tools.delete(name);
+    plugins.delete(pluginId);
+    notify();
+    return true;
+  };
+
+  const info = (reg: RegisteredTool): ToolInfo => ({
+    name: reg.name,
+    plugin: reg.pluginId,
+    ...(reg.tool.title ? { title: reg.tool.title } : {}),
+    description: reg.tool.description,
+    category: reg.tool.category,
+    annotations: reg.tool.annotations ?? {},
+    available: reg.config.ok,
+  });
+
+  const modelSchema = (reg: RegisteredTool, target: SchemaTarget) => {
+    let schema = reg.tool.input;
+    if (reg.tool.annotations?.destructive) {
+      schema = schema.extend({
+        [CONFIRMATION_FIELD]: z
+          .string()
+          .optional()
+          .describe("The token from this tool's preview; send it only after the user confirmed the action."),
+      });
+    }
+    return toJsonSchema(schema, target, { omit: Object.keys(reg.tool.inject ?? {}) });
+  };
+
+  const describe = (name: string, target: SchemaTarget = "mcp"): ToolDescription | undefined => {
+    const reg = tools.get(name);
+    if (!reg) return undefined;
+    return {
+      ...info(reg),
+      inputSchema: modelSchema(reg, target),
+      outputSchema: z.toJSONSchema(reg.tool.output, {
+        target: "draft-2020-12",
+        io: "output",
+        unrepresentable: "any",
+      }) as Record<string, unknown>,
+      examples: reg.tool.examples ?? [],
+      policy: reg.policy,
+    };
+  };
+
+  const unknownTool = (name: string): ToolResult => {
+    const names = [...tools.keys()];
+    const close = names
+      .map((n) => ({ n, d: distance(n, name) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 3)
+      .map((x) => x.n);
+    const failure = fail.invalidInput(`There is no tool named "${name}".`, {
+      suggestion:
+        close.length > 0
+          ? `Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
+          : "No tools are registered.",
+    });
+    return {
+      status: "error",
+      message: failure.message,
+      error: { kind: "invalid_input", message: failure.message, retryable: false },
+      ...(failure.suggestion ? { suggestion: failure.suggestion } : {}),
+      metadata: {
+        tool: name,
+        plugin: "",
+        callId: "",
+        durationMs: 0,
+        attempts: 0,
+        cached: false,
+        truncated: false,
+      },
+    };
+  };
+
+  const call = async (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
+    const reg = tools.get(name);
+    if (!reg) return unknownTool(name);
+    const started = performance.now();
+    try {
+      const exit = await runtime.runPromiseExit(
+        executeTool(reg, input, callOptions, deps),
+        callOptions.signal ? { signal: callOptions.signal } : undefined,
+      );
+      if (Exit.isSuccess(exit)) return exit.value;
+    } catch {
+      /* the runtime itself failed; answered below */
+    }
+    return buildEnvelope(
+      {
+        reg,
+        callId: "",
+        durationMs: performance.now() - started,
+        failure: callOptions.signal?.aborted
+          ? fail.unavailable(`${name} was cancelled by the caller before it finished.`, { retryable: true })
+          : fail.internal(`${name} could not be run by the runtime.`),
+      },
+      deps,
+      callOptions.session ?? {},
+    );
+  };
+
+  const callMany = async (calls: ReadonlyArray<ToolCall>, opts: { readonly concurrency?: number } = {}) => {
+    const concurrency = Math.max(1, opts.concurrency ?? 4);
+    const results: ToolResult[] = new Array(calls.length);
+    let next = 0;
+    // A plain worker pool over promises: each call already runs on the Effect runtime.
+    const worker = async () => {
+      while (next < calls.length) {
+        const i = next++;
+        const c = calls[i]!;
+        results[i] = await call(c.name, c.input, c.options);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
+    return results;
+  };
+
+  const stats = async () => {
+    const snapshot = await runtime.runPromise(Metric.snapshot);
+    const figures = summarise(snapshot);
+    const out: ToolStats[] = [];
+    for (const reg of tools.values()) {
+      const s = figures.find((f) => f.tool === reg.name) ?? {
+        tool: reg.name,
+        plugin: reg.pluginId,
+        calls: 0,
+        successes: 0,
+        failures: 0,
+        failuresByKind: {},
+        p50Ms: undefined,
+        p95Ms: undefined,
+        cacheHitRate: undefined,
+      };
+      if (reg.breaker && reg.policy.breaker) {
+        const state = await runtime.runPromise(
+          Effect.orElseSucceed(reg.breaker.state(reg.policy.breaker.key), () => undefined),
+        );
+        out.push(state ? { ...s, breaker: state._tag } : s);
+      } else out.push(s);
+    }
+    return out;
+  };
+
+  const health = async (pluginId: string, signal?: AbortSignal): Promise<HealthReport> => {
+    const entry = plugins.get(pluginId);
+    if (!entry) return { ok: false, message: `No plugin "${pluginId}" is registered.` };
+    if (entry.info.status === "unconfigured") {
+      return {
+        ok: false,
+        message: entry.info.message ?? "Not configured.",
+        fix: `Set ${entry.info.missing.join(", ")}.`,
+      };
+    }
+    if (!entry.plugin.health) return { ok: true, message: "Loaded (no health check declared)." };
+    const started = performance.now();
+    try {
+      const report = await entry.plugin.health({
+        config: entry.config,
+        http,
+        signal: signal ?? AbortSignal.timeout(10_000),
+      });
+      return { latencyMs: Math.round(performance.now() - started), ...report };
+    } catch (error) {
+      return {
+        ok: false,
+        message: `Health check failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  };
+
+  const exportCatalog = (target: SchemaTarget = "mcp"): CatalogExport => {
+    const described = [...tools.keys()].map((n) => describe(n, target)!);
+    return {
+      plugins: [...plugins.values()].map((p) => p.info),
+      categories: [...new Set(described.map((t) => t.category))].sort(),
+      tools: described,
+    };
+  };
+
+  return {
+    register,
+    unregister,
+    plugins: () => [...plugins.values()].map((p) => p.info),
+    list: () => [...tools.values()].map(info),
+    has: (name) => tools.has(name),
+    describe,
+    call,
+    callMany,
+    schemas: (target) =>
+      [...tools.values()].map((reg) => ({
+        name: reg.name,
+        description: reg.tool.description,
+        parameters: modelSchema(reg, target),
+      })),
+    export: exportCatalog,
+    stats,
+    metrics: () => runtime.runPromise(Metric.snapshot),
+    health,
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: async () => {
+      for (const { plugin } of plugins.values()) await plugin.dispose?.();
+      await runtime.runPromise(Scope.close(scope, Exit.void));
+      await runtime.dispose();
+      if (ownsHttp) await http.close();
+    },
+  };
+};
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+};
+
+export type { AnyTool };

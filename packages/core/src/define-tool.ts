@@ -1,0 +1,265 @@
+import type { Effect } from "effect";
+import type { z } from "zod";
+import type { DurationInput } from "./duration.js";
+import type { ToolResult } from "./envelope.js";
+import type { ToolFailure } from "./errors.js";
+import type { HttpClient } from "./http/index.js";
+
+/** What kind of capability a tool offers; hosts group and rank tools by it. */
+export type ToolCategory =
+  | "specialized_model"
+  | "scientific_database"
+  | "private_repository"
+  | "computational_service"
+  | "web_search"
+  | "documentation"
+  | "course_material"
+  | "education"
+  | "discovery"
+  | (string & {});
+
+/** MCP tool annotations. A `destructive` tool runs only after its preview is confirmed. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  /** Calling twice with the same input has no further effect; only idempotent tools are retried. */
+  readonly idempotent?: boolean;
+  /** The tool reaches outside the host (a web API). */
+  readonly openWorld?: boolean;
+}
+
+/** Retry policy: exponential backoff with jitter, for retryable failures of idempotent tools only. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 2). */
+  readonly times?: number;
+  /** First backoff delay (default 200ms); doubles each retry. */
+  readonly base?: DurationInput;
+  /** Upper bound on the total time spent retrying (default: the timeout). */
+  readonly maxElapsed?: DurationInput;
+}
+
+/** Cache policy: successful results kept for `ttl`; identical concurrent calls share one execution. */
+export interface CachePolicy {
+  readonly ttl: DurationInput;
+  /** Entries kept per tool (default 1,000). */
+  readonly capacity?: number;
+}
+
+/** Rate limit policy (effect/persistence RateLimiter). */
+export interface RateLimitPolicy {
+  /** Tools sharing a key share the limit (default: the plugin id). */
+  readonly key?: string;
+  readonly limit: number;
+  readonly window: DurationInput;
+  /** Count each principal separately (default false: one budget for the upstream key). */
+  readonly perPrincipal?: boolean;
+  /** "fail" answers rate_limited at once with retryAfterMs (default); "delay" waits for a slot. */
+  readonly onExceeded?: "fail" | "delay";
+}
+
+/** Circuit breaker policy (effect/persistence CircuitBreaker). */
+export interface BreakerPolicy {
+  /** Tools sharing a key share the circuit (default: the plugin id). */
+  readonly key?: string;
+  /** Consecutive upstream failures that open the circuit (default 5). */
+  readonly failures?: number;
+  /** How long the circuit stays open before a probe (default 30s). */
+  readonly openFor?: DurationInput;
+}
+
+/** What to do when the tool still fails after retries. */
+export interface FallbackPolicy {
+  /** Call this tool (same input) instead. */
+  readonly tool?: string;
+  /** Serve the last successful result for the same input and caller, marked stale. */
+  readonly stale?: boolean;
+  /** Guidance for the model when nothing else is available. */
+  readonly guidance?: string;
+}
+
+/** The policies wrapped around a tool's run; declared by the tool, overridable per host. */
+export interface ToolPolicy {
+  readonly timeout?: DurationInput;
+  readonly retry?: RetryPolicy | false;
+  readonly cache?: CachePolicy | false;
+  readonly rateLimit?: RateLimitPolicy | false;
+  readonly breaker?: BreakerPolicy | false;
+  readonly fallback?: FallbackPolicy;
+  /** Largest serialised output the model receives; longer data is truncated and says so. */
+  readonly maxOutputChars?: number;
+  /** Consecutive failures in one session after which `escalate` is set (default 2). */
+  readonly escalateAfter?: number;
+}
+
+/** Progress of a long call, forwarded to MCP progress notifications and CLI progress bars. */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** What a tool's `run` receives besides its input. */
+export interface ToolContext<Config = unknown> {
+  readonly callId: string;
+  readonly tool: string;
+  readonly plugin: string;
+  /** Who is calling (from the host's token mapping); undefined for anonymous calls. */
+  readonly principal: string | undefined;
+  readonly sessionId: string | undefined;
+  /** Values the host holds for this session (the current subject ...). */
+  readonly session: Readonly<Record<string, unknown>>;
+  /** Aborted on timeout, cancellation or shutdown: pass it to every upstream request. */
+  readonly signal: AbortSignal;
+  /** The plugin's validated configuration (secrets as Redacted). */
+  readonly config: Config;
+  /** The shared HTTP client (pooled, size-limited, status mapped to error kinds, secrets redacted). */
+  readonly http: HttpClient;
+  /** 1 for the first attempt, 2 for the first retry ... */
+  readonly attempt: number;
+  /** Reports progress of a long call. */
+  readonly progress: (progress: ToolProgress) => void;
+  /** Keeps what has been found so far; a timeout returns it as partial data. */
+  readonly reportPartial: (data: unknown) => void;
+  /** Calls another tool of the same catalog, with the same session (the caller's principal included). */
+  readonly callTool: (name: string, input: unknown) => Promise<ToolResult>;
+  /** Whether the catalog has a tool of that name (an optional companion plugin). */
+  readonly hasTool: (name: string) => boolean;
+}
+
+const outcomeMarker = Symbol.for("@quiver/core/ToolOutcome");
+
+/** A run result with more to say than the data: partial status, message, instruction, source. */
+export interface ToolOutcome<O> {
+  readonly [outcomeMarker]: true;
+  readonly data: O;
+  readonly partial?: boolean;
+  readonly message?: string;
+  readonly instruction?: string;
+  readonly source?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Wraps run output with a message, instruction, source or extra metadata.
+ *
+ * @example
+ * return outcome(data, { message: `Found ${n} drugs`, source: "openFDA drugsfda" })
+ */
+export const outcome = <O>(
+  data: O,
+  info: Omit<ToolOutcome<O>, typeof outcomeMarker | "data">,
+): ToolOutcome<O> => ({
+  [outcomeMarker]: true,
+  data,
+  ...info,
+});
+
+/** Marks run output as partial: usable, but not all that was asked for. */
+export const partial = <O>(
+  data: O,
+  message: string,
+  info: Omit<ToolOutcome<O>, typeof outcomeMarker | "data" | "partial" | "message"> = {},
+): ToolOutcome<O> => outcome(data, { ...info, partial: true, message });
+
+/** True for a value built by `outcome` or `partial`. */
+export const isOutcome = (u: unknown): u is ToolOutcome<unknown> =>
+  typeof u === "object" && u !== null && (u as Record<symbol, unknown>)[outcomeMarker] === true;
+
+/** What `run` may return: the output (plain, in a Promise, or as an Effect), optionally as an outcome. */
+export type RunResult<O> =
+  | O
+  | ToolOutcome<O>
+  | Promise<O | ToolOutcome<O>>
+  | Effect.Effect<O | ToolOutcome<O>, ToolFailure, never>;
+
+/** One example call, shown in docs and exercised by the conformance suite. */
+export interface ToolExample<I> {
+  readonly input: I;
+  readonly description?: string;
+}
+
+/** The input schema of a tool: always an object. */
+export type InputSchema = z.ZodObject<z.ZodRawShape>;
+
+/** A tool as its author defines it. */
+export interface ToolDefinition<I extends InputSchema, O extends z.ZodType, Config = unknown> {
+  /** `^[a-zA-Z0-9_-]{1,64}$`: valid for OpenAI, Anthropic, Gemini and MCP. */
+  readonly name: string;
+  readonly title?: string;
+  /** What it does and when to use it; the model reads this. */
+  readonly description: string;
+  readonly category: ToolCategory;
+  readonly input: I;
+  readonly output: O;
+  readonly examples?: ReadonlyArray<ToolExample<z.input<I>>>;
+  readonly annotations?: ToolAnnotations;
+  readonly policy?: ToolPolicy;
+  /** How the model should use successful data (summarise, cite ...). */
+  readonly instruction?: string;
+  /**
+   * Context-injected parameters: input fields the host fills from the session (field → session key,
+   * "principal" for the caller). They are left out of the schema the model sees.
+   */
+  readonly inject?: { readonly [K in keyof z.input<I>]?: string };
+  /** For destructive tools: what the call would do, shown before confirmation. */
+  readonly preview?: (input: z.output<I>, ctx: ToolContext<Config>) => unknown;
+  readonly run: (input: z.output<I>, ctx: ToolContext<Config>) => RunResult<z.input<O>>;
+}
+
+const toolMarker = Symbol.for("@quiver/core/Tool");
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** A defined tool. */
+export type Tool<
+  I extends InputSchema = InputSchema,
+  O extends z.ZodType = z.ZodType,
+  Config = unknown,
+> = ToolDefinition<I, O, Config> & { readonly [toolMarker]: true };
+
+/** Any tool, whatever its types (for lists of tools). */
+export type AnyTool = Tool<any, any, any>;
+
+/** True for a value built by `defineTool` (from any copy of @quiver/core). */
+export const isTool = (u: unknown): u is AnyTool =>
+  typeof u === "object" && u !== null && (u as Record<symbol, unknown>)[toolMarker] === true;
+
+/**
+ * Defines a tool: zod input and output schemas, description, category, examples, annotations and
+ * policies. `run` receives the parsed input; it may return a value, a Promise or an Effect, and may
+ * fail by throwing a `ToolFailure` (anything else thrown becomes an `internal` error).
+ *
+ * @example
+ * export const echo = defineTool({
+ *   name: "echo", description: "Echoes text. Use to test the connection.", category: "computational_service",
+ *   input: z.object({ text: z.string().describe("Text to echo") }),
+ *   output: z.object({ text: z.string() }),
+ *   run: ({ text }) => ({ text }),
+ * })
+ */
+export const defineTool = <I extends InputSchema, O extends z.ZodType, Config = unknown>(
+  definition: ToolDefinition<I, O, Config>,
+): Tool<I, O, Config> => {
+  if (!NAME.test(definition.name)) {
+    throw new TypeError(
+      `Tool name "${definition.name}" must match ${NAME} (OpenAI, Anthropic, Gemini and MCP accept only that).`,
+    );
+  }
+  if (definition.description.trim().length === 0)
+    throw new TypeError(`Tool "${definition.name}" needs a description.`);
+  return { ...definition, [toolMarker]: true };
+};
+
+/**
+ * `defineTool` with the plugin's config type fixed, so `ctx.config` is typed.
+ *
+ * @example
+ * const tool = defineToolWith<FdaConfig>()
+ * export const searchDrugs = tool({ ..., run: (input, ctx) => ctx.config.baseUrl })
+ */
+export const defineToolWith =
+  <Config>() =>
+  <I extends InputSchema, O extends z.ZodType>(
+    definition: ToolDefinition<I, O, Config>,
+  ): Tool<I, O, Config> =>
+    defineTool(definition);

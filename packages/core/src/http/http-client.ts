@@ -1,0 +1,269 @@
+import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import type { z } from "zod";
+import { fail } from "../errors.js";
+import { buildHeaders, buildUrl, collectSecrets } from "./build-request.js";
+import { parseJsonBody } from "./json-body.js";
+import { BodyTooLargeError, discardBody, readBody } from "./read-body.js";
+import { makeRedactor, type Redactor } from "./redact.js";
+import { nextRedirect, REDIRECT_STATUSES } from "./redirect.js";
+import { RequestLifetime } from "./request-lifetime.js";
+import { failureForStatus } from "./status-to-kind.js";
+import { failureForTransportError } from "./transport-error.js";
+import type {
+  HttpClient,
+  HttpClientOptions,
+  HttpHeaders,
+  HttpRequestOptions,
+  HttpResponse,
+} from "./types.js";
+import { DEFAULT_USER_AGENT } from "./user-agent.js";
+
+export type {
+  HttpClient,
+  HttpClientOptions,
+  HttpJsonOptions,
+  HttpRequestOptions,
+  HttpResponse,
+} from "./types.js";
+
+/** Defaults of {@link createHttpClient}. */
+export const HTTP_CLIENT_DEFAULTS = {
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 30_000,
+  bodyTimeoutMs: 30_000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  connectionsPerOrigin: 16,
+  keepAliveMs: 10_000,
+} as const;
+
+/** How much of an error response is read to find the upstream's message. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+const headerValue = (headers: HttpHeaders, name: string): string | undefined => {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(", ") : value;
+};
+
+/**
+ * Waits one event-loop turn after a body has been read, so undici marks the socket free before the
+ * caller's next request: without it a sequential caller finds the socket still busy and the pool
+ * opens (and handshakes) a second connection.
+ */
+const letPoolSettle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The redaction of one request, and whether it carried a credential (for access-denied hints). */
+interface Secrets {
+  readonly redact: Redactor;
+  readonly sentCredentials: boolean;
+}
+
+interface Exchange {
+  readonly method: string;
+  readonly service: string;
+  readonly status: number;
+  readonly headers: HttpHeaders;
+  readonly url: URL;
+  readonly body: Buffer;
+}
+
+/**
+ * Creates the shared HTTP client plugins use to reach their upstreams: one undici `Agent` with a
+ * keep-alive pool per origin, connect/headers/body timeouts, a body-size limit, same-origin
+ * redirects (at most 3), and failures thrown as `ToolFailure` with the right kind
+ * (status → kind, network errors → `unavailable`/`timeout`), `status`, `retryAfterMs`, and every
+ * secret redacted from messages. Create one per plugin (or per host) and `close()` it on dispose.
+ *
+ * Aborting `signal` rejects with `signal.reason` (an `AbortError` `DOMException` by default), not a
+ * `ToolFailure`: interruption belongs to the runtime. `timeoutMs` is the client's own deadline and
+ * rejects with a `timeout` failure.
+ *
+ * @example
+ * const http = createHttpClient({ service: "openFDA", apiKeyVar: "FDA_API_KEY" })
+ * const labels = await http.json({
+ *   url: "https://api.fda.gov/drug/label.json",
+ *   query: { search: "openfda.brand_name:aspirin", limit: 5, api_key: config.apiKey }, // Redacted
+ *   schema: LabelResponse,
+ *   signal,
+ * })
+ */
+export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
+  const connectTimeoutMs = options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs;
+  const headersTimeoutMs = options.headersTimeoutMs ?? HTTP_CLIENT_DEFAULTS.headersTimeoutMs;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? HTTP_CLIENT_DEFAULTS.bodyTimeoutMs;
+  const defaultMaxBodyBytes = options.maxBodyBytes ?? HTTP_CLIENT_DEFAULTS.maxBodyBytes;
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const clientSecrets = options.secrets ?? [];
+
+  const ownAgent =
+    options.dispatcher === undefined
+      ? new Agent({
+          connect: { timeout: connectTimeoutMs },
+          headersTimeout: headersTimeoutMs,
+          bodyTimeout: bodyTimeoutMs,
+          keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
+          connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
+        })
+      : undefined;
+  const dispatcher: Dispatcher = options.dispatcher ?? (ownAgent as Agent);
+
+  const send = async (
+    opts: HttpRequestOptions,
+    defaultAccept: string,
+    secrets: Secrets,
+  ): Promise<Exchange> => {
+    const { redact } = secrets;
+    let url = buildUrl(opts.url, opts.query, redact);
+    let method: string = opts.method ?? "GET";
+    const service = options.service ?? url.host;
+    const maxBodyBytes = opts.maxBodyBytes ?? defaultMaxBodyBytes;
+    const accepted = new Set(opts.acceptStatus ?? []);
+    const headers: Record<string, string> = {
+      "user-agent": userAgent,
+      accept: defaultAccept,
+      ...(opts.requestId === undefined ? {} : { "x-request-id": opts.requestId }),
+      ...buildHeaders(opts.headers),
+    };
+    let body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
+    if (opts.json !== undefined) headers["content-type"] ??= "application/json";
+
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    const lifetime = new RequestLifetime(opts.signal, opts.timeoutMs);
+    let status: number | undefined;
+    try {
+      for (let followed = 0; ; followed++) {
+        lifetime.awaitHeaders(headersTimeoutMs);
+        const response = await undiciRequest(url, {
+          dispatcher,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: body ?? null,
+          signal: lifetime.signal,
+          headersTimeout: headersTimeoutMs,
+          bodyTimeout: bodyTimeoutMs,
+        });
+        status = response.statusCode;
+        const responseHeaders = response.headers as HttpHeaders;
+        lifetime.awaitBody(bodyTimeoutMs);
+
+        if (REDIRECT_STATUSES.has(status) && !accepted.has(status)) {
+          await response.body.dump().catch(() => undefined);
+          const location = headerValue(responseHeaders, "location");
+          const step = nextRedirect({ status, location, url, method, followed, service, redact });
+          url = step.url;
+          method = step.method;
+          if (step.dropBody) {
+            body = undefined;
+            delete headers["content-type"];
+          }
+          continue;
+        }
+
+        if (!((status >= 200 && status < 300) || accepted.has(status))) {
+          const errorBody = await readBody(response.body, ERROR_BODY_BYTES, "truncate", () =>
+            lifetime.touch(),
+          ).catch(() => Buffer.alloc(0));
+          lifetime.idle();
+          await letPoolSettle();
+          throw failureForStatus({
+            status,
+            headers: responseHeaders,
+            body: errorBody.toString("utf8"),
+            method,
+            url: redact(url.href),
+            service,
+            sentCredentials: secrets.sentCredentials,
+            apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
+            redact,
+          });
+        }
+        const declared = Number(headerValue(responseHeaders, "content-length"));
+        if (method !== "HEAD" && Number.isFinite(declared) && declared > maxBodyBytes) {
+          discardBody(response.body);
+          throw new BodyTooLargeError(maxBodyBytes);
+        }
+        const bytes = await readBody(response.body, maxBodyBytes, "fail", () => lifetime.touch());
+        lifetime.idle();
+        await letPoolSettle();
+        return { method, service, status, headers: responseHeaders, url, body: bytes };
+      }
+    } catch (error) {
+      const cause = lifetime.cause();
+      if (cause?.by === "caller") throw cause.reason;
+      const withStatus = status === undefined ? {} : { status };
+      if (cause?.by === "deadline") {
+        throw fail.timeout(
+          redact(`${service} did not complete ${method} ${url.href} within ${opts.timeoutMs} ms`),
+          {
+            ...withStatus,
+          },
+        );
+      }
+      if (error instanceof BodyTooLargeError) {
+        throw fail.upstream(
+          redact(`${service} sent a response larger than ${error.limit} bytes for ${method} ${url.href}`),
+          {
+            retryable: false,
+            suggestion: "Ask for less data: a narrower query, fewer results or a smaller page.",
+            ...withStatus,
+          },
+        );
+      }
+      throw failureForTransportError({
+        error: cause?.by === "timer" ? cause.error : error,
+        method,
+        url: redact(url.href),
+        host: url.host,
+        service,
+        connectTimeoutMs,
+        headersTimeoutMs,
+        bodyTimeoutMs,
+        status,
+        redact,
+      });
+    } finally {
+      lifetime.dispose();
+    }
+  };
+
+  const secretsOf = (opts: HttpRequestOptions): Secrets => {
+    const all = collectSecrets([...clientSecrets, ...(opts.secrets ?? [])], opts.headers, opts.query);
+    return { redact: makeRedactor(all), sentCredentials: all.length > 0 };
+  };
+
+  const toResponse = (exchange: Exchange, redact: Redactor): HttpResponse => {
+    const { method, service } = exchange;
+    const text = exchange.body.toString("utf8");
+    const url = redact(exchange.url.href);
+    return {
+      status: exchange.status,
+      headers: exchange.headers,
+      url,
+      body: text,
+      header: (name) => headerValue(exchange.headers, name),
+      json: <T>(schema?: z.ZodType<T>) =>
+        parseJsonBody<T>({
+          body: text,
+          contentType: headerValue(exchange.headers, "content-type"),
+          status: exchange.status,
+          service,
+          where: `${method} ${url}`,
+          redact,
+          schema,
+        }),
+    };
+  };
+
+  return {
+    request: async (opts) => {
+      const secrets = secretsOf(opts);
+      return toResponse(await send(opts, "*/*", secrets), secrets.redact);
+    },
+    json: async (opts) => {
+      const secrets = secretsOf(opts);
+      return toResponse(await send(opts, "application/json", secrets), secrets.redact).json(opts.schema);
+    },
+    close: async () => {
+      if (ownAgent !== undefined && !ownAgent.closed) await ownAgent.close();
+    },
+  };
+};

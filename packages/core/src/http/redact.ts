@@ -1,0 +1,103 @@
+import { Redacted } from "effect";
+
+/** What a secret is replaced with in messages, URLs and error text. */
+export const REDACTED = "[REDACTED]";
+
+/** A secret the HTTP client must never reveal: keep it `Redacted`; a plain string is accepted too. */
+export type Secret = Redacted.Redacted<string> | string;
+
+/** Parameter names (lower case, without `-`/`_`) whose values are always masked in URLs. */
+const SENSITIVE_PARAMS: ReadonlySet<string> = new Set([
+  "apikey",
+  "key",
+  "token",
+  "accesstoken",
+  "password",
+  "passwd",
+  "pwd",
+  "secret",
+  "auth",
+  "authorization",
+  "signature",
+  "sig",
+  "credential",
+  "credentials",
+  "session",
+  "sessionid",
+]);
+
+const SENSITIVE_SUFFIXES = ["apikey", "token", "secret", "password", "privatekey"] as const;
+
+/**
+ * Whether a query parameter name looks like it carries a credential (`api_key`, `apiKey`,
+ * `access_token`, `client_secret`, `X-API-Key` ...).
+ *
+ * @example
+ * isSensitiveParam("api_key") // true
+ * isSensitiveParam("search")  // false
+ */
+export const isSensitiveParam = (name: string): boolean => {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {
+    // keep the raw name
+  }
+  const normalized = decoded.toLowerCase().replace(/[-_.\s]/g, "");
+  if (normalized.startsWith("x") && SENSITIVE_PARAMS.has(normalized.slice(1))) return true;
+  return SENSITIVE_PARAMS.has(normalized) || SENSITIVE_SUFFIXES.some((suffix) => normalized.endsWith(suffix));
+};
+
+// `?name=value` / `&name=value` anywhere in a text (a URL inside an error message included).
+const QUERY_PARAM = /([?&;])([^=&#\s"'<>?;]+)=([^&#\s"'<>;]*)/g;
+// `scheme://user:password@host`
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/?#\s@"'<>]+@/gi;
+
+/**
+ * Masks credentials in every URL that appears in a text: values of sensitive query parameters
+ * and `user:password@` parts become `[REDACTED]`.
+ *
+ * @example
+ * maskUrls("GET https://x.test/a?api_key=abc&q=1") // "GET https://x.test/a?api_key=[REDACTED]&q=1"
+ */
+export const maskUrls = (text: string): string =>
+  text
+    .replace(QUERY_PARAM, (match, sep: string, name: string, value: string) =>
+      value !== "" && isSensitiveParam(name) ? `${sep}${name}=${REDACTED}` : match,
+    )
+    .replace(USERINFO, `$1${REDACTED}@`);
+
+/** Reads the plain value of a secret; the only place the HTTP client unwraps one. */
+export const secretValue = (secret: Secret): string =>
+  Redacted.isRedacted(secret) ? Redacted.value(secret) : secret;
+
+/** Replaces secrets and credential-looking URL parameters in a text. */
+export type Redactor = (text: string) => string;
+
+/**
+ * Builds a redactor for a set of secrets: each value (and its URL-encoded forms) is replaced with
+ * `[REDACTED]`, then {@link maskUrls} masks sensitive query parameters in any URL left in the text.
+ * Empty secrets are ignored; longer secrets are replaced first so a secret containing another is
+ * not half-revealed.
+ *
+ * @example
+ * const redact = makeRedactor([Redacted.make("s3cr3t")])
+ * redact("bad key s3cr3t") // "bad key [REDACTED]"
+ */
+export const makeRedactor = (secrets: Iterable<Secret> = []): Redactor => {
+  const needles = new Set<string>();
+  for (const secret of secrets) {
+    const value = secretValue(secret);
+    if (value === "") continue;
+    needles.add(value);
+    needles.add(encodeURIComponent(value));
+    needles.add(new URLSearchParams({ v: value }).toString().slice(2));
+    needles.add(JSON.stringify(value).slice(1, -1));
+  }
+  const ordered = [...needles].filter((n) => n !== "").sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const needle of ordered) out = out.split(needle).join(REDACTED);
+    return maskUrls(out);
+  };
+};

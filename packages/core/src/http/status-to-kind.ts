@@ -1,0 +1,128 @@
+import { type ErrorKind, ToolFailure } from "../errors.js";
+import { upstreamErrorMessage } from "./error-body.js";
+import type { Redactor } from "./redact.js";
+import { retryAfterFromHeaders } from "./retry-after.js";
+import type { HttpHeaders } from "./types.js";
+
+/**
+ * The failure kind for an HTTP status the caller did not accept: 400/422 → `invalid_input`,
+ * 401/403 → `access_denied`, 408/504 → `timeout`, 429 → `rate_limited`, anything else →
+ * `upstream`. Returns `undefined` for 1xx/2xx.
+ *
+ * @example
+ * statusToKind(429) // "rate_limited"
+ */
+export const statusToKind = (status: number): ErrorKind | undefined => {
+  if (status < 300) return undefined;
+  switch (status) {
+    case 400:
+    case 422:
+      return "invalid_input";
+    case 401:
+    case 403:
+      return "access_denied";
+    case 408:
+    case 504:
+      return "timeout";
+    case 429:
+      return "rate_limited";
+    default:
+      return "upstream";
+  }
+};
+
+/** What {@link failureForStatus} needs to know about the response and the request. */
+export interface StatusFailureInput {
+  readonly status: number;
+  readonly headers: HttpHeaders;
+  /** The (possibly truncated) body of the error response. */
+  readonly body: string;
+  readonly method: string;
+  /** The request URL, already redacted. */
+  readonly url: string;
+  /** The service name used in messages. */
+  readonly service: string;
+  /** Whether the request carried a credential (a secret was given). */
+  readonly sentCredentials: boolean;
+  /** The setting holding the API key, named in access-denied suggestions. */
+  readonly apiKeyVar?: string | undefined;
+  readonly redact: Redactor;
+  readonly now?: number;
+}
+
+const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`);
+
+const accessSuggestion = (input: StatusFailureInput): string => {
+  const variable = input.apiKeyVar;
+  if (input.sentCredentials) {
+    return variable
+      ? `Check that ${variable} holds a valid API key with access to this resource.`
+      : "Check that the configured API key is valid and has access to this resource.";
+  }
+  return variable
+    ? `This endpoint needs credentials: set ${variable}.`
+    : "This endpoint needs credentials; configure an API key for the service.";
+};
+
+/**
+ * Builds the `ToolFailure` for a response whose status the caller did not accept, with the
+ * upstream's own error message when the body has one, `status`, and `retryAfterMs` from
+ * `Retry-After` (and common rate-limit headers) on 429 and 5xx. All text is redacted.
+ *
+ * @example
+ * throw failureForStatus({ status: 404, headers, body, method: "GET", url, service: "openFDA", ... })
+ */
+export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
+  const { status, service, redact } = input;
+  const kind = statusToKind(status) ?? "upstream";
+  const detail = upstreamErrorMessage(input.body);
+  const said = detail === undefined ? "" : `: ${detail}`;
+  const where = `${input.method} ${input.url}`;
+  const retryAfterMs =
+    status === 429 || status >= 500
+      ? retryAfterFromHeaders(input.headers, input.now ?? Date.now())
+      : undefined;
+  const base = { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  const make = (message: string, extra: { retryable?: boolean; suggestion?: string } = {}) =>
+    ToolFailure.make({
+      kind,
+      message: redact(message),
+      ...base,
+      ...(extra.retryable === undefined ? {} : { retryable: extra.retryable }),
+      ...(extra.suggestion === undefined ? {} : { suggestion: redact(extra.suggestion) }),
+    });
+
+  switch (kind) {
+    case "invalid_input":
+      return make(`${service} rejected the request (HTTP ${status})${said}`, {
+        suggestion: "Correct the arguments the upstream complained about and call again.",
+      });
+    case "access_denied":
+      return make(`${service} denied access (HTTP ${status})${said}`, {
+        suggestion: accessSuggestion(input),
+      });
+    case "timeout":
+      return make(`${service} timed out (HTTP ${status}) for ${where}${said}`);
+    case "rate_limited":
+      return make(
+        `${service} is rate limiting requests (HTTP 429)${said}` +
+          (retryAfterMs === undefined ? "" : `; retry after ${seconds(retryAfterMs)}`),
+      );
+    default:
+      break;
+  }
+  if (status === 404) {
+    return make(`${service} found nothing at ${where} (HTTP 404)${said}`, {
+      retryable: false,
+      suggestion: "Check the identifier or path; the resource does not exist upstream.",
+    });
+  }
+  if (status >= 500)
+    return make(`${service} failed (HTTP ${status}) for ${where}${said}`, { retryable: true });
+  if (status >= 300 && status < 400) {
+    return make(`${service} answered with an unexpected redirect (HTTP ${status}) for ${where}`, {
+      retryable: false,
+    });
+  }
+  return make(`${service} refused ${where} (HTTP ${status})${said}`, { retryable: false });
+};

@@ -1,0 +1,122 @@
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import type { Secret } from "./redact.js";
+
+/** Response headers as undici gives them: lower-case names; `set-cookie` and repeats as arrays. */
+export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** A query parameter value: `undefined` is skipped, arrays repeat the name, secrets are unwrapped. */
+export type QueryValue = string | number | boolean | undefined | ReadonlyArray<string> | Secret;
+
+/** A request header value: `undefined` is skipped; a `Redacted` value is unwrapped and redacted. */
+export type HeaderValue = string | Secret | undefined;
+
+/** Settings of one HTTP client (one undici `Agent`, with a keep-alive pool per origin). */
+export interface HttpClientOptions {
+  /** Time to open a TCP/TLS connection. Default 5000. */
+  readonly connectTimeoutMs?: number | undefined;
+  /**
+   * Time from starting a request (or a redirect hop) to receiving its response headers, connecting
+   * included. Default 30000.
+   */
+  readonly headersTimeoutMs?: number | undefined;
+  /** Longest pause while receiving the body (before the first chunk and between chunks). Default 30000. */
+  readonly bodyTimeoutMs?: number | undefined;
+  /** Largest response body accepted. Default 5 MiB. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Most sockets kept per origin. Default 16. */
+  readonly connectionsPerOrigin?: number | undefined;
+  /** How long an idle socket is kept for reuse. Default 10000. */
+  readonly keepAliveMs?: number | undefined;
+  /** `User-Agent` header. Default `quiver/<version of @quiver/core>`. */
+  readonly userAgent?: string | undefined;
+  /**
+   * Name of the upstream service in messages ("openFDA returned HTTP 503"). Default: the host name.
+   */
+  readonly service?: string | undefined;
+  /** Name of the setting holding the API key (`FDA_API_KEY`), named in access-denied suggestions. */
+  readonly apiKeyVar?: string | undefined;
+  /** Secrets redacted from every failure of every request (added to each request's `secrets`). */
+  readonly secrets?: ReadonlyArray<Secret> | undefined;
+  /**
+   * The undici dispatcher to send through (a `MockAgent`, a `ProxyAgent`, a shared `Agent`). When
+   * given, the client does not own it: `close()` leaves it open, and the pool options above
+   * (connect timeout, connections, keep-alive) are the dispatcher's own.
+   */
+  readonly dispatcher?: Dispatcher | undefined;
+}
+
+/** HTTP methods the client sends. */
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+/** One request. Failures are thrown as `ToolFailure`; see {@link HttpClient.request}. */
+export interface HttpRequestOptions {
+  /** Default `GET`. */
+  readonly method?: HttpMethod | undefined;
+  /** Absolute `http:` or `https:` URL; may already carry a query string. */
+  readonly url: string | URL;
+  /** Query parameters appended to the URL. */
+  readonly query?: Readonly<Record<string, QueryValue>> | undefined;
+  /** Request headers (names are case-insensitive). */
+  readonly headers?: Readonly<Record<string, HeaderValue>> | undefined;
+  /** Sent as a JSON body with `content-type: application/json`. */
+  readonly json?: unknown;
+  /** Sent as the body as is (set `content-type` yourself). Ignored when `json` is given. */
+  readonly body?: string | undefined;
+  /**
+   * Cancels the request. The promise then rejects with `signal.reason` (a `DOMException` named
+   * `AbortError` unless the caller gave another reason), not with a `ToolFailure`.
+   */
+  readonly signal?: AbortSignal | undefined;
+  /** Values that must never appear in a failure (API keys, tokens). `Redacted` header/query values are added automatically. */
+  readonly secrets?: ReadonlyArray<Secret> | undefined;
+  /** Deadline for the whole request, redirects and body included; rejects with a `timeout` failure. */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Statuses the caller handles itself (e.g. `[404]`): returned as a response instead of thrown.
+   * 2xx statuses are always returned.
+   */
+  readonly acceptStatus?: ReadonlyArray<number> | undefined;
+  /** Largest body accepted for this request. Default: the client's `maxBodyBytes`. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Sent as `x-request-id`. */
+  readonly requestId?: string | undefined;
+  /** Overrides the client's `apiKeyVar` for this request. */
+  readonly apiKeyVar?: string | undefined;
+}
+
+/** A JSON request: the response is parsed and, when a schema is given, validated. */
+export interface HttpJsonOptions<T = unknown> extends Omit<HttpRequestOptions, "acceptStatus"> {
+  /** Validates the parsed body; a mismatch is an `upstream` failure (not retryable). */
+  readonly schema?: z.ZodType<T> | undefined;
+}
+
+/** A response whose body has been read in full (the socket is back in the pool). */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: HttpHeaders;
+  /** The final URL (after redirects), with credentials masked. */
+  readonly url: string;
+  /** The body decoded as UTF-8. */
+  readonly body: string;
+  /** A header's value (case-insensitive); repeated headers are joined with `", "`. */
+  header(name: string): string | undefined;
+  /**
+   * Parses the body as JSON and validates it with `schema` when given. Throws an `upstream`
+   * `ToolFailure` for an HTML page, invalid JSON (retryable) or a schema mismatch (not retryable).
+   */
+  json<T = unknown>(schema?: z.ZodType<T>): T;
+}
+
+/** The shared HTTP client for plugins: pooling, keep-alive, limits, status → failure kind, redaction. */
+export interface HttpClient {
+  /**
+   * Sends a request and reads the whole body. Resolves for 2xx and `acceptStatus`; throws a
+   * `ToolFailure` for any other status, network failure, timeout or oversized body.
+   */
+  request(options: HttpRequestOptions): Promise<HttpResponse>;
+  /** Sends a request and returns its JSON body, validated with `schema` when given. */
+  json<T = unknown>(options: HttpJsonOptions<T>): Promise<T>;
+  /** Closes the client's own agent (waits for in-flight requests); a no-op for an injected dispatcher. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,41 @@
+import type { Cache, Redacted } from "effect";
+import type { CircuitBreaker, RateLimiter } from "effect/persistence";
+import type { AnyTool } from "../define-tool.js";
+import type { ToolFailure } from "../errors.js";
+import type { ResolvedPolicy } from "../policies/resolve-policy.js";
+import type { CacheKey } from "./cache-key.js";
+
+/** The result of one execution, before it becomes an envelope. */
+export interface Executed {
+  readonly data: unknown;
+  readonly partial: boolean;
+  readonly message: string | undefined;
+  readonly instruction: string | undefined;
+  readonly source: string | undefined;
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+  readonly attempts: number;
+}
+
+/** A tool as the catalog holds it: its exposed name, plugin, resolved policy and policy state. */
+export interface RegisteredTool {
+  /** The name models call (prefixed with the plugin id when two plugins clash). */
+  readonly name: string;
+  readonly tool: AnyTool;
+  readonly pluginId: string;
+  readonly pluginVersion: string;
+  readonly policy: ResolvedPolicy;
+  /** The plugin's config, or why it is missing. */
+  readonly config:
+    | { readonly ok: true; readonly value: unknown }
+    | { readonly ok: false; readonly message: string; readonly missing: ReadonlyArray<string> };
+  readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
+  readonly cache:
+    | Cache.Cache<
+        CacheKey<Executed, ToolFailure, RateLimiter.RateLimiter>,
+        Executed,
+        ToolFailure,
+        RateLimiter.RateLimiter
+      >
+    | undefined;
+  readonly breaker: CircuitBreaker.CircuitBreaker | undefined;
+}

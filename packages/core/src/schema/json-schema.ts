@@ -1,0 +1,40 @@
+import type * as z from "zod";
+import { baseJsonSchema } from "./base-json-schema.js";
+import { toGeminiSchema } from "./gemini-schema.js";
+import type { JsonSchema, SchemaTarget, ToJsonSchemaOptions } from "./json-schema-types.js";
+import { toOpenAiSchema } from "./openai-schema.js";
+
+/**
+ * Exports a tool's zod input schema as the JSON Schema a model provider expects. Descriptions and
+ * defaults are kept (as keywords, or in the description where the target has no keyword for them),
+ * `$ref`s are inlined, and `omit` leaves out top-level fields the host injects.
+ *
+ * - `mcp`, `anthropic`: JSON Schema 2020-12, input side (defaulted fields optional, `default` kept).
+ * - `openai`: strict mode. Every object closed and fully `required`; optional fields nullable;
+ *   `default`, `minLength`/`maxLength` and unsupported formats moved into the description;
+ *   records sent as `[{ key, value }]` (`parseToolInput` turns them back into objects).
+ * - `gemini`: OpenAPI 3.0 subset with `nullable`; records become a described free-form object.
+ *
+ * Throws `SchemaExportError` naming the field for a recursive type, a zod type with no JSON form,
+ * a non-object root, or (openai, gemini) an untyped field.
+ *
+ * @example
+ * const parameters = toJsonSchema(searchDrugs.input, "openai", { omit: ["tenant"] });
+ * const tool = { type: "function", name: "fda_search_drugs", parameters, strict: true };
+ */
+export function toJsonSchema(
+  schema: z.core.$ZodType,
+  target: SchemaTarget,
+  options: ToJsonSchemaOptions = {},
+): JsonSchema {
+  const base = baseJsonSchema(schema, options.omit);
+  switch (target) {
+    case "mcp":
+    case "anthropic":
+      return base;
+    case "openai":
+      return toOpenAiSchema(base);
+    case "gemini":
+      return toGeminiSchema(base);
+  }
+}

@@ -1,0 +1,26 @@
+const marker = Symbol.for("@quiver/core/SchemaExportError");
+
+/**
+ * Thrown by `toJsonSchema` when a tool's input schema cannot be exported for a target: a recursive
+ * type, a zod type with no JSON form (`z.date()`, `z.bigint()`, a function), or a root that is not
+ * an object. `field` names the offending input field by dotted path ("" for the root).
+ *
+ * @example
+ * try { toJsonSchema(tool.input, "openai") } catch (e) { if (SchemaExportError.isInstance(e)) console.error(e.field) }
+ */
+export class SchemaExportError extends Error {
+  readonly [marker] = true;
+  override readonly name = "SchemaExportError";
+  /** The dotted path of the input field that cannot be exported ("" for the root). */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+
+  /** True for a SchemaExportError from any copy of @quiver/core (survives duplicate installs). */
+  static isInstance(value: unknown): value is SchemaExportError {
+    return typeof value === "object" && value !== null && marker in value;
+  }
+}

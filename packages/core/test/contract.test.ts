@@ -1,0 +1,224 @@
+import { Redacted } from "effect";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  createCatalog,
+  definePlugin,
+  defineTool,
+  defineToolWith,
+  fail,
+  partial,
+  secret,
+} from "../src/index.js";
+import { makeProbe } from "./fixtures.js";
+
+describe("confirmation for destructive tools", () => {
+  const deleted: string[] = [];
+  const remove = defineTool({
+    name: "delete_note",
+    description: "Deletes a note. Use only when the user asked to delete it.",
+    category: "private_repository",
+    input: z.object({ id: z.string().describe("Note id") }),
+    output: z.object({ deleted: z.string() }),
+    annotations: { destructive: true },
+    preview: ({ id }) => ({ willDelete: id }),
+    run: ({ id }) => {
+      deleted.push(id);
+      return { deleted: id };
+    },
+  });
+  const plugin = definePlugin({ specificationVersion: "v1", id: "notes", version: "1.0.0", tools: [remove] });
+
+  it("previews first, runs only with the token, and the token is single-use and bound to the input", async () => {
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    const preview = await catalog.call("delete_note", { id: "n1" }, { session: { principal: "alice" } });
+    expect(preview.status).toBe("partial");
+    expect(preview.data).toEqual({ willDelete: "n1" });
+    expect(deleted).toEqual([]);
+    const token = preview.confirmation!.token;
+
+    const otherInput = await catalog.call(
+      "delete_note",
+      { id: "n2", confirmation_token: token },
+      { session: { principal: "alice" } },
+    );
+    expect(otherInput.status).toBe("partial");
+    expect(otherInput.message).toMatch(/invalid/);
+    expect(deleted).toEqual([]);
+
+    const again = await catalog.call("delete_note", { id: "n1" }, { session: { principal: "alice" } });
+    const done = await catalog.call(
+      "delete_note",
+      { id: "n1", confirmation_token: again.confirmation!.token },
+      { session: { principal: "alice" } },
+    );
+    expect(done.status).toBe("success");
+    expect(deleted).toEqual(["n1"]);
+
+    const replay = await catalog.call(
+      "delete_note",
+      { id: "n1", confirmation_token: again.confirmation!.token },
+      { session: { principal: "alice" } },
+    );
+    expect(replay.status).toBe("partial");
+    expect(deleted).toEqual(["n1"]);
+    expect(catalog.describe("delete_note")?.inputSchema).toMatchObject({
+      properties: { confirmation_token: { type: "string" } },
+    });
+    await catalog.close();
+  });
+
+  it("a token issued to one principal does not work for another", async () => {
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    const preview = await catalog.call("delete_note", { id: "n9" }, { session: { principal: "alice" } });
+    const stolen = await catalog.call(
+      "delete_note",
+      { id: "n9", confirmation_token: preview.confirmation!.token },
+      { session: { principal: "mallory" } },
+    );
+    expect(stolen.status).toBe("partial");
+    expect(deleted).not.toContain("n9");
+    await catalog.close();
+  });
+});
+
+describe("plugin settings", () => {
+  const search = defineToolWith<{ apiKey: Redacted.Redacted<string>; model: string }>()({
+    name: "web_search",
+    description: "Searches the web.",
+    category: "web_search",
+    input: z.object({ query: z.string().describe("What to search for") }),
+    output: z.object({ answer: z.string() }),
+    run: ({ query }, ctx) => {
+      if (query === "leak")
+        throw fail.upstream(`request failed with key ${Redacted.value(ctx.config.apiKey)}`);
+      return { answer: `${ctx.config.model}:${query}` };
+    },
+  });
+  const plugin = definePlugin({
+    specificationVersion: "v1",
+    id: "web",
+    version: "1.0.0",
+    config: z.object({ apiKey: secret(), model: z.string().default("sonar") }),
+    env: { apiKey: "WEB_API_KEY", model: "WEB_MODEL" },
+    tools: [search],
+  });
+
+  it("a missing required variable leaves the plugin listed but unconfigured, naming the variable", async () => {
+    const catalog = createCatalog({ env: {} });
+    const info = catalog.register(plugin);
+    expect(info.status).toBe("unconfigured");
+    expect(info.missing).toEqual(["WEB_API_KEY"]);
+    expect(catalog.list()[0]).toMatchObject({ name: "web_search", available: false });
+    const result = await catalog.call("web_search", { query: "x" });
+    expect(result.status).toBe("unavailable");
+    expect(result.message).toContain("WEB_API_KEY");
+    expect(result.guidance).toBeTruthy();
+    await catalog.close();
+  });
+
+  it("reads variables, lets options win, and redacts the secret from every message", async () => {
+    const catalog = createCatalog({ env: { WEB_API_KEY: "sk-very-secret-123", WEB_MODEL: "env-model" } });
+    catalog.register(plugin, { model: "opt-model" });
+    const ok = await catalog.call("web_search", { query: "q" });
+    expect(ok.data).toEqual({ answer: "opt-model:q" });
+    const leaked = await catalog.call("web_search", { query: "leak" });
+    expect(JSON.stringify(leaked)).not.toContain("sk-very-secret-123");
+    expect(leaked.message).toContain("[REDACTED]");
+    await catalog.close();
+  });
+});
+
+describe("catalog", () => {
+  it("prefixes a clashing tool name with its plugin id and notifies listeners", async () => {
+    const a = makeProbe();
+    const b = makeProbe();
+    const other = definePlugin({ ...b.plugin, id: "other" });
+    const catalog = createCatalog();
+    let changes = 0;
+    catalog.onChange(() => changes++);
+    catalog.register(a.plugin);
+    catalog.register(other);
+    expect(catalog.list().map((t) => t.name)).toEqual(["probe", "other_probe"]);
+    expect((await catalog.call("other_probe", { q: "z" })).status).toBe("success");
+    catalog.unregister("other");
+    expect(catalog.list().map((t) => t.name)).toEqual(["probe"]);
+    expect(changes).toBe(3);
+    await catalog.close();
+  });
+
+  it("exports tools with schemas, categories and capabilities; injected fields are hidden", async () => {
+    const { plugin } = makeProbe();
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    const exported = catalog.export();
+    expect(exported.categories).toEqual(["computational_service"]);
+    const tool = exported.tools[0]!;
+    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(["q", "n"]);
+    expect(tool.examples).toHaveLength(1);
+    for (const target of ["mcp", "openai", "anthropic", "gemini"] as const) {
+      expect(catalog.schemas(target)[0]?.name).toBe("probe");
+    }
+    await catalog.close();
+  });
+
+  it("returns partial outcomes with their message", async () => {
+    const tool = defineTool({
+      name: "half",
+      description: "Returns half the data.",
+      category: "computational_service",
+      input: z.object({}),
+      output: z.object({ items: z.array(z.number()) }),
+      run: () => partial({ items: [1] }, "Only one of two sources answered."),
+    });
+    const catalog = createCatalog();
+    catalog.register(
+      definePlugin({ specificationVersion: "v1", id: "half", version: "1.0.0", tools: [tool] }),
+    );
+    const result = await catalog.call("half", {});
+    expect(result).toMatchObject({
+      status: "partial",
+      message: "Only one of two sources answered.",
+      data: { items: [1] },
+    });
+    await catalog.close();
+  });
+
+  it("rejects output that does not match the tool's schema as internal", async () => {
+    const tool = defineTool({
+      name: "liar",
+      description: "Returns the wrong shape.",
+      category: "computational_service",
+      input: z.object({}),
+      output: z.object({ n: z.number() }),
+      run: () => ({ n: "not a number" }) as never,
+    });
+    const catalog = createCatalog();
+    catalog.register(
+      definePlugin({ specificationVersion: "v1", id: "liar", version: "1.0.0", tools: [tool] }),
+    );
+    const result = await catalog.call("liar", {});
+    expect(result.error?.kind).toBe("internal");
+    expect(result.message).toMatch(/schema/);
+    await catalog.close();
+  });
+
+  it("rejects invalid tool names and duplicate tools at definition time", () => {
+    expect(() =>
+      defineTool({
+        name: "bad name!",
+        description: "x",
+        category: "x",
+        input: z.object({}),
+        output: z.object({}),
+        run: () => ({}),
+      }),
+    ).toThrow(/must match/);
+    const { plugin } = makeProbe();
+    expect(() => definePlugin({ ...plugin, id: "dup", tools: [...plugin.tools, ...plugin.tools] })).toThrow(
+      /twice/,
+    );
+  });
+});

@@ -1,0 +1,23 @@
+import { type AddressInfo, createServer } from "node:net";
+
+/**
+ * Returns an `http://127.0.0.1:<port>` URL on which nothing listens: it binds a free port, then
+ * closes it. Requests to it fail with ECONNREFUSED.
+ *
+ * Use it for "connection refused" tests (an upstream that is down). The OS could in principle hand
+ * the port to another process in between; in practice ephemeral ports are not reused that fast.
+ *
+ * @example
+ * const plugin = createFdaPlugin({ baseUrl: await closedUrl() });
+ * expect((await call(plugin)).status).toBe("unavailable");
+ */
+export const closedUrl = async (): Promise<string> => {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  return `http://127.0.0.1:${port}`;
+};

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Makes sure the real services the tests use are running: Redis on 127.0.0.1:6379 and PostgreSQL on
+# 127.0.0.1:5432. Starts them when stopped and installs them from Debian's packages when absent,
+# so a fresh machine passes too. Tests that need a service skip with a printed reason if it is down.
+set -uo pipefail
+log() { printf '[services] %s\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+apt_ready=0
+apt_install() {
+  if [ "$apt_ready" = 0 ]; then as_root apt-get update -qq >/dev/null 2>&1 || true; apt_ready=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null 2>&1
+}
+
+if ! (command -v redis-cli >/dev/null && redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG); then
+  command -v redis-server >/dev/null || { log "installing redis-server"; apt_install redis-server || log "could not install redis-server"; }
+  if command -v redis-server >/dev/null; then
+    mkdir -p /var/lib/redis /var/log/redis 2>/dev/null || true
+    redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+      --dir /var/lib/redis --logfile /var/log/redis/ci.log >/dev/null 2>&1 || log "could not start redis"
+  fi
+fi
+
+if ! (command -v pg_isready >/dev/null && pg_isready -h 127.0.0.1 -p 5432 -q); then
+  command -v pg_ctlcluster >/dev/null || { log "installing postgresql"; apt_install postgresql || log "could not install postgresql"; }
+  if command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+    version=$(ls /etc/postgresql | head -n 1)
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start >/dev/null 2>&1 || log "could not start postgresql"
+  fi
+fi
+
+for i in $(seq 1 20); do
+  redis_ok=0; pg_ok=0
+  redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG && redis_ok=1
+  pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null && pg_ok=1
+  [ "$redis_ok" = 1 ] && [ "$pg_ok" = 1 ] && break
+  sleep 0.5
+done
+log "redis: $([ "$redis_ok" = 1 ] && echo up || echo DOWN), postgresql: $([ "$pg_ok" = 1 ] && echo up || echo DOWN)"
