@@ -73,10 +73,9 @@ export { applyOutputBudget, type TruncationReport } from "./policies/output-budg
 export { DEFAULT_POLICY, type ResolvedPolicy, resolvePolicy } from "./policies/resolve-policy.js";
 export { type CallOptions, CONFIRMATION_FIELD, type SessionContext } from "./runtime/execute-tool.js";
 export type { ToolStats } from "./runtime/metrics.js";
-export { VERSION } from "./version.js";
+export type { ToolInputIssue } from "./schema/format-issues.js";
 export { toJsonSchema } from "./schema/json-schema.js";
 export type { JsonSchema, SchemaTarget, ToJsonSchemaOptions } from "./schema/json-schema-types.js";
-export { SchemaExportError } from "./schema/schema-export-error.js";
 export {
   type ParsedToolInput,
   type ParseToolInputOptions,
@@ -84,4 +83,5 @@ export {
   parseToolInput,
   type RejectedToolInput,
 } from "./schema/repair.js";
-export type { ToolInputIssue } from "./schema/format-issues.js";
+export { SchemaExportError } from "./schema/schema-export-error.js";
+export { VERSION } from "./version.js";
