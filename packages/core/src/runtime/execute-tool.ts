@@ -177,7 +177,7 @@ export const executeTool = (
             Effect.suspend(() => exec),
           );
           return Cache.get(reg.cache!, key).pipe(
-            Effect.tap(() =>
+            Effect.ensuring(
               Effect.sync(() => {
                 cacheState = key.ran ? "miss" : "hit";
               }),
