@@ -1,0 +1,177 @@
+import { fail, type HttpClient, type HttpResponse, ToolFailure } from "@quiver/core";
+import { Redacted } from "effect";
+import type { DocsClient, DocsContext } from "../docs-client.js";
+import { LIBRARY_ID } from "./match-library.js";
+import { renderContext, sourcesInText } from "./render-context.js";
+import { toLibrary } from "./to-library.js";
+import { ContextResponseSchema, ErrorBodySchema, SearchResponseSchema } from "./upstream-schemas.js";
+
+/** What the HTTP transport needs: the shared client and the plugin's settings. */
+export interface HttpDocsClientOptions {
+  readonly http: HttpClient;
+  readonly baseUrl: string;
+  readonly apiKey?: Redacted.Redacted<string> | undefined;
+}
+
+const API_KEY_VAR = "CONTEXT7_API_KEY";
+/** Context7 rejects `libraryName` and `query` longer than this. */
+const MAX_PARAM = 500;
+const clip = (s: string) => (s.length > MAX_PARAM ? s.slice(0, MAX_PARAM) : s);
+
+const errorBody = (response: HttpResponse) => {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(response.body));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * Re-labels HTTP failures the way this plugin reports them: a 5xx (after the runtime's retries) is
+ * Context7 being `unavailable`; 401/402 get Context7-specific fixes. Secrets are already redacted.
+ */
+export const relabel = (error: unknown): unknown => {
+  if (!ToolFailure.isInstance(error)) return error;
+  const { status } = error;
+  if (error.kind === "upstream" && status !== undefined && status >= 500) {
+    return fail.unavailable(`Context7 is unavailable: ${error.message}`, {
+      status,
+      retryable: true,
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    });
+  }
+  if (status === 401) {
+    return fail.accessDenied(error.message, {
+      status,
+      suggestion: `Check ${API_KEY_VAR}: Context7 keys start with "ctx7sk" (create one at https://context7.com/dashboard), or unset it to use the anonymous tier with lower limits.`,
+    });
+  }
+  if (status === 402) {
+    return fail.accessDenied(
+      `Context7 refused the request: the account's spending limit is reached (HTTP 402).`,
+      {
+        status,
+        suggestion: "Raise the spending limit in the Context7 dashboard, or use another key.",
+      },
+    );
+  }
+  return error;
+};
+
+/**
+ * The built-in transport: Context7's v2 HTTP API through the runtime's shared HTTP client.
+ * `GET /v2/libs/search` resolves names; `GET /v2/context?type=json` returns snippets with source
+ * links, rendered as Markdown (a plain-text answer is passed through).
+ *
+ * @example
+ * const client = httpDocsClient({ http: ctx.http, baseUrl: ctx.config.baseUrl, apiKey: ctx.config.apiKey });
+ * const libraries = await client.searchLibraries({ libraryName: "react", query: "hooks" }, { signal: ctx.signal });
+ */
+export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions): DocsClient => {
+  const headers = { authorization: apiKey === undefined ? undefined : bearer(apiKey) };
+  const get = async (
+    path: string,
+    query: Record<string, string>,
+    signal: AbortSignal,
+    acceptStatus: number[],
+  ) => {
+    try {
+      return await http.request({
+        url: `${baseUrl}${path}`,
+        query,
+        headers,
+        signal,
+        acceptStatus,
+        apiKeyVar: API_KEY_VAR,
+        ...(apiKey === undefined ? {} : { secrets: [apiKey] }),
+      });
+    } catch (error) {
+      throw relabel(error);
+    }
+  };
+
+  const getContext = async (
+    libraryId: string,
+    query: string,
+    signal: AbortSignal,
+    redirectedFrom?: string,
+  ): Promise<DocsContext> => {
+    const response = await get(
+      "/v2/context",
+      { libraryId, query: clip(query), type: "json" },
+      signal,
+      [202, 301, 404],
+    );
+    const redirect = redirectedFrom === undefined ? {} : { redirectedFrom };
+    if (response.status === 301) {
+      const body = errorBody(response);
+      const target = body.redirectUrl ?? response.header("location");
+      if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId) {
+        return getContext(target, query, signal, libraryId);
+      }
+      throw fail.upstream(`Context7 redirected ${libraryId} to something that is not a library id.`, {
+        status: 301,
+        retryable: false,
+      });
+    }
+    if (response.status === 202) {
+      throw fail.upstream(`Context7 is still indexing ${libraryId}; its documentation is not ready yet.`, {
+        status: 202,
+        retryable: false,
+        suggestion: "Try again in a few minutes, or use another version or library.",
+      });
+    }
+    if (response.status === 404) throw notFound(libraryId, errorBody(response));
+    const body = response.body.trim();
+    const contentType = response.header("content-type") ?? "";
+    if (body === "") throw noDocs(libraryId);
+    if (/json/i.test(contentType) || body.startsWith("{")) {
+      const rendered = renderContext(response.json(ContextResponseSchema));
+      if (rendered.snippets === 0) throw noDocs(libraryId);
+      return { libraryId, ...rendered, ...redirect };
+    }
+    if (/html/i.test(contentType) || body.startsWith("<")) response.json(); // throws the HTML-page failure
+    return { libraryId, text: body, sources: sourcesInText(body), ...redirect };
+  };
+
+  return {
+    searchLibraries: async ({ libraryName, query }, { signal }) => {
+      const response = await get(
+        "/v2/libs/search",
+        { libraryName: clip(libraryName), query: clip(query) },
+        signal,
+        [404],
+      );
+      if (response.status === 404) return [];
+      return response.json(SearchResponseSchema).results.map(toLibrary);
+    },
+    getContext: ({ libraryId, query }, { signal }) => getContext(libraryId, query, signal),
+  };
+};
+
+/** `Bearer <key>` as a Redacted header value, so the key never reaches a message. */
+const bearer = (key: Redacted.Redacted<string>) => Redacted.make(`Bearer ${Redacted.value(key)}`);
+
+/** A 404: the library (or pinned version) does not exist, or nothing in it matched. */
+export const notFound = (
+  libraryId: string,
+  body: { error?: string | undefined; message?: string | undefined },
+) => {
+  if (body.error === "no_snippets_found" || body.error === "no_code_found") return noDocs(libraryId);
+  const what = body.error === "tag_not_found" ? "that version of" : "the library";
+  return fail.invalidInput(
+    `Context7 does not know ${what} ${libraryId}${body.message ? `: ${body.message}` : "."}`,
+    {
+      status: 404,
+    },
+  );
+};
+
+/** Context7 knows the library but has nothing for this query. */
+export const noDocs = (libraryId: string) =>
+  fail.outOfDomain(`Context7 has no documentation in ${libraryId} that matches this query.`, {
+    status: 404,
+    suggestion:
+      "Ask about a concrete API, function or concept of the library, with the names the library uses.",
+  });

@@ -1,0 +1,103 @@
+import type { LibraryMatch } from "../docs-client.js";
+
+/** `^/[^/]+/[^/]+([/@][^/]+)?$`: Context7's library id pattern (`/owner/repo`, pinned `/owner/repo/v1`). */
+export const LIBRARY_ID = /^\/[^/\s]+\/[^/\s]+(?:[/@][^/\s]+)?$/;
+
+/** Lower-case letters and digits only: "Next.js" and "next-js" both become "nextjs". */
+export const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+const distance = (a: string, b: string): number => {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(row[j - 1]! + 1, prev[j]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+};
+
+/** Names a library answers to: its title and the segments of its id (owner, repo). */
+const namesOf = (library: LibraryMatch): string[] => {
+  const segments = library.id.split(/[/@]/).filter((s) => s !== "");
+  return [library.title, ...segments.slice(0, 2)].map(normalise).filter((s) => s.length > 0);
+};
+
+/**
+ * How well a library matches a requested name, 0 (unrelated) to 1 (same name), over its title and
+ * id segments after {@link normalise}: equal scores 1; one containing the other scores the share of
+ * the longer it covers ("next" in "nextjs" 0.67); otherwise 1 − edit distance / length.
+ */
+export const nameScore = (requested: string, library: LibraryMatch): number => {
+  const want = normalise(requested);
+  if (want === "") return 0;
+  let best = 0;
+  for (const name of namesOf(library)) {
+    if (name === want) return 1;
+    let score: number;
+    if (name.includes(want) || want.includes(name)) {
+      const shorter = Math.min(name.length, want.length);
+      score = shorter >= 3 ? shorter / Math.max(name.length, want.length) : 0;
+    } else {
+      score = 1 - distance(name, want) / Math.max(name.length, want.length);
+    }
+    best = Math.max(best, score);
+  }
+  return best;
+};
+
+/** Below this score a search result is not the library that was asked for. */
+export const MATCH_THRESHOLD = 0.6;
+
+/** Finalized libraries first, then Context7's own order. */
+const ready = (library: LibraryMatch): number =>
+  library.state === undefined || library.state === "finalized" ? 0 : 1;
+
+/**
+ * Picks the library meant by `requested` among search results: the best-named finalized result that
+ * clears {@link MATCH_THRESHOLD}, ties broken by Context7's ranking; `undefined` when none does.
+ *
+ * @example
+ * pickLibrary("nextjs", results) // the "/vercel/next.js" result
+ */
+export const pickLibrary = (
+  requested: string,
+  results: ReadonlyArray<LibraryMatch>,
+): LibraryMatch | undefined => {
+  const scored = results
+    .map((library, rank) => ({ library, rank, score: nameScore(requested, library) }))
+    .filter((s) => s.score >= MATCH_THRESHOLD);
+  scored.sort((a, b) => ready(a.library) - ready(b.library) || b.score - a.score || a.rank - b.rank);
+  return scored[0]?.library;
+};
+
+/** The top result for a task when no library was named: finalized first, then Context7's order. */
+export const topLibrary = (results: ReadonlyArray<LibraryMatch>): LibraryMatch | undefined =>
+  [...results].sort((a, b) => ready(a) - ready(b))[0];
+
+/** "React (/facebook/react)". */
+export const label = (library: LibraryMatch): string => `${library.title} (${library.id})`;
+
+/** The `n` results closest to `requested` by name, for a "did you mean" suggestion. */
+export const closest = (requested: string, results: ReadonlyArray<LibraryMatch>, n = 5): LibraryMatch[] =>
+  results
+    .map((library, rank) => ({ library, rank, score: nameScore(requested, library) }))
+    .sort((a, b) => b.score - a.score || a.rank - b.rank)
+    .slice(0, n)
+    .map((s) => s.library);
+
+/**
+ * Shorter names to search when a name found nothing: the name without a version or scope, and its
+ * longest word ("@tanstack/react-query v5" → "react-query", "query").
+ */
+export const looserNames = (name: string): string[] => {
+  const out = new Set<string>();
+  const noVersion = name.replace(/[@\s]v?\d+(?:\.\d+)*.*$/i, "").trim();
+  const noScope = noVersion.replace(/^@[^/]+\//, "").replace(/^\/?[^/]+\//, "");
+  for (const candidate of [noVersion, noScope]) if (candidate && candidate !== name) out.add(candidate);
+  const words = noScope.split(/[\s\-_./]+/).filter((w) => w.length >= 3);
+  const longest = words.sort((a, b) => b.length - a.length)[0];
+  if (longest && longest !== name) out.add(longest);
+  return [...out];
+};

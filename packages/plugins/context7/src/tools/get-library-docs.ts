@@ -1,0 +1,58 @@
+import { defineToolWith, outcome } from "@quiver/core";
+import { z } from "zod";
+import type { Context7Config } from "../config.js";
+import { docsClientFor } from "../internal/client-for.js";
+import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
+import { LIBRARY_ID } from "../internal/match-library.js";
+import { DOCS_POLICY } from "../internal/policy.js";
+import { explainMissingId } from "../internal/resolve-library.js";
+
+const tool = defineToolWith<Context7Config>();
+
+/**
+ * `context7_get_library_docs`: the documentation of one Context7 library id for a question.
+ *
+ * Use it after `context7_resolve_library_id`, or when the id is already known; use
+ * `context7_search_documentation` to do both steps in one call.
+ *
+ * @example
+ * await catalog.call("context7_get_library_docs", { library_id: "/vercel/next.js", query: "middleware that checks a cookie" });
+ */
+export const getLibraryDocs = tool({
+  name: "context7_get_library_docs",
+  title: "Get library documentation (Context7)",
+  description:
+    "Fetch up-to-date documentation and code examples of one library from Context7, by its Context7 library id " +
+    "(/owner/repo, or /owner/repo/<version> for a version). Use this when you already have the id, e.g. from context7_resolve_library_id.",
+  category: "documentation",
+  input: z.object({
+    library_id: z
+      .string()
+      .regex(LIBRARY_ID, "a Context7 library id looks like /owner/repo or /owner/repo/<version>")
+      .describe("Context7 library id, e.g. /vercel/next.js or /vercel/next.js/v14.3.0-canary.87"),
+    query: z
+      .string()
+      .min(1)
+      .max(500)
+      .describe("What you need to know or do, in a sentence (e.g. 'protect routes with middleware')"),
+  }),
+  output: DocsOutputSchema.omit({ alternatives: true }),
+  examples: [{ input: { library_id: "/vercel/next.js", query: "authentication check in middleware" } }],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: DOCS_POLICY,
+  instruction: DOCS_INSTRUCTION,
+  run: async ({ library_id, query }, ctx) => {
+    const client = docsClientFor(ctx.config, ctx.http);
+    let docs: Awaited<ReturnType<typeof client.getContext>>;
+    try {
+      docs = await client.getContext({ libraryId: library_id, query }, { signal: ctx.signal });
+    } catch (error) {
+      throw await explainMissingId(client, error, library_id, query, ctx.signal);
+    }
+    const moved = docs.redirectedFrom ? ` (${docs.redirectedFrom} has moved to ${docs.libraryId})` : "";
+    return outcome(toDocsOutput(docs), {
+      message: `Context7 documentation for ${docs.libraryId}${moved}: ${describeDocs(docs)}.`,
+      source: `Context7 ${docs.libraryId}`,
+    });
+  },
+});

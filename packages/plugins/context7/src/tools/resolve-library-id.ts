@@ -1,0 +1,98 @@
+import { defineToolWith, outcome } from "@quiver/core";
+import { z } from "zod";
+import type { Context7Config } from "../config.js";
+import { docsClientFor } from "../internal/client-for.js";
+import { libraryCacheFor } from "../internal/library-cache.js";
+import { label, normalise, pickLibrary } from "../internal/match-library.js";
+import { RESOLVE_POLICY } from "../internal/policy.js";
+import { candidatesFor, libraryNotFound } from "../internal/resolve-library.js";
+
+const tool = defineToolWith<Context7Config>();
+
+const LibraryOut = z.object({
+  id: z.string().describe("Context7 library id to pass to context7_get_library_docs"),
+  title: z.string().describe("Library name"),
+  description: z.string().optional().describe("What the library is"),
+  trust_score: z.number().optional().describe("Source reputation 0–10 (≥ 7 is well established)"),
+  benchmark_score: z.number().optional().describe("Context7 quality score 0–100"),
+  snippets: z.number().optional().describe("Code snippets indexed"),
+  versions: z.array(z.string()).optional().describe("Versions that can be pinned as <id>/<version>"),
+  last_updated: z.string().optional().describe("When Context7 last indexed it"),
+  state: z.string().optional().describe("Index state; finalized means ready"),
+});
+
+/**
+ * `context7_resolve_library_id`: the Context7 libraries matching a name, best match first.
+ *
+ * Use it to choose a library (or a pinned version) before `context7_get_library_docs`.
+ *
+ * @example
+ * await catalog.call("context7_resolve_library_id", { library_name: "next.js", query: "middleware" });
+ */
+export const resolveLibraryId = tool({
+  name: "context7_resolve_library_id",
+  title: "Resolve library id (Context7)",
+  description:
+    "Find the Context7 library id for a library or framework name (e.g. 'next.js' → /vercel/next.js), with the " +
+    "candidates, their versions and reputation. Use this before context7_get_library_docs when you need to pick a library or version.",
+  category: "documentation",
+  input: z.object({
+    library_name: z
+      .string()
+      .min(1)
+      .max(500)
+      .describe("Library or framework name, e.g. 'react', 'next.js', 'pandas'"),
+    query: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe("What you want to do with it; helps rank the candidates (defaults to the library name)"),
+  }),
+  output: z.object({
+    best: z.string().optional().describe("Id of the candidate that matches the name, when one does"),
+    libraries: z.array(LibraryOut).describe("Candidates, most relevant first"),
+  }),
+  examples: [{ input: { library_name: "next.js", query: "middleware" } }],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: RESOLVE_POLICY,
+  instruction:
+    "Pick the library the user means (prefer 'best', high trust and benchmark scores) and pass its id to context7_get_library_docs; " +
+    "append /<version> to the id for a specific version.",
+  run: async ({ library_name, query }, ctx) => {
+    const client = docsClientFor(ctx.config, ctx.http);
+    const task = query ?? library_name;
+    const results = await client.searchLibraries(
+      { libraryName: library_name, query: task },
+      { signal: ctx.signal },
+    );
+    if (results.length === 0) {
+      throw libraryNotFound(
+        library_name,
+        await candidatesFor(client, library_name, task, results, ctx.signal),
+      );
+    }
+    const best = pickLibrary(library_name, results);
+    if (best) libraryCacheFor(ctx.config).set(normalise(library_name), best);
+    const libraries = results.slice(0, 10).map((l) => ({
+      id: l.id,
+      title: l.title,
+      ...(l.description ? { description: l.description } : {}),
+      ...(l.trustScore === undefined ? {} : { trust_score: l.trustScore }),
+      ...(l.benchmarkScore === undefined ? {} : { benchmark_score: l.benchmarkScore }),
+      ...(l.snippets === undefined ? {} : { snippets: l.snippets }),
+      ...(l.versions ? { versions: [...l.versions] } : {}),
+      ...(l.lastUpdated ? { last_updated: l.lastUpdated } : {}),
+      ...(l.state ? { state: l.state } : {}),
+    }));
+    return outcome(
+      { ...(best ? { best: best.id } : {}), libraries },
+      {
+        message: best
+          ? `"${library_name}" is ${label(best)} in Context7 (${results.length} candidate${results.length === 1 ? "" : "s"}).`
+          : `No Context7 library is clearly named "${library_name}"; ${results.length} related candidate${results.length === 1 ? "" : "s"} listed.`,
+        source: "Context7 library search",
+      },
+    );
+  },
+});

@@ -1,0 +1,104 @@
+import { defineToolWith, fail, outcome } from "@quiver/core";
+import { z } from "zod";
+import type { Context7Config } from "../config.js";
+import type { LibraryMatch } from "../docs-client.js";
+import { docsClientFor } from "../internal/client-for.js";
+import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
+import { libraryCacheFor } from "../internal/library-cache.js";
+import { LIBRARY_ID, label, topLibrary } from "../internal/match-library.js";
+import { DOCS_POLICY } from "../internal/policy.js";
+import { explainMissingId, type Resolved, resolveByName } from "../internal/resolve-library.js";
+
+const tool = defineToolWith<Context7Config>();
+
+/**
+ * `context7_search_documentation`: resolves a library and returns its documentation for a question,
+ * in one call (GAIA's `search_documentation(query, library?)`).
+ *
+ * Use it when the model needs current API documentation or examples for a library or framework.
+ *
+ * @example
+ * await catalog.call("context7_search_documentation", { query: "protect routes with middleware", library: "next.js" });
+ */
+export const searchDocumentation = tool({
+  name: "context7_search_documentation",
+  title: "Search library documentation (Context7)",
+  description:
+    "Get up-to-date documentation and code examples for a programming library or framework from Context7: names the library, " +
+    "finds it, and returns the snippets relevant to your question with their sources. Use this before writing code against an API " +
+    "you are not sure about, or when the user asks how to do something with a specific library or version.",
+  category: "documentation",
+  input: z.object({
+    query: z
+      .string()
+      .min(1)
+      .max(500)
+      .describe("What you need to know or do, in a sentence (e.g. 'set a cookie in middleware')"),
+    library: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe(
+        "Library name ('next.js', 'pandas') or Context7 id ('/vercel/next.js', '/vercel/next.js/v14.3.0-canary.87'); when omitted it is inferred from the query",
+      ),
+  }),
+  output: DocsOutputSchema,
+  examples: [
+    { input: { query: "authentication check in middleware", library: "next.js" } },
+    {
+      input: { query: "How do I use the useState hook in React?" },
+      description: "library inferred from the query",
+    },
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: DOCS_POLICY,
+  instruction: DOCS_INSTRUCTION,
+  run: async ({ query, library }, ctx) => {
+    const client = docsClientFor(ctx.config, ctx.http);
+    const signal = ctx.signal;
+    let resolved: Resolved | undefined;
+    let chosen: LibraryMatch;
+    if (library !== undefined && LIBRARY_ID.test(library)) {
+      chosen = { id: library, title: library };
+    } else if (library !== undefined) {
+      resolved = await resolveByName(client, libraryCacheFor(ctx.config), library, query, signal);
+      chosen = resolved.library;
+    } else {
+      const results = await client.searchLibraries({ libraryName: query, query }, { signal });
+      const top = topLibrary(results);
+      if (!top) {
+        throw fail.invalidInput("Context7 could not tell which library this question is about.", {
+          suggestion:
+            "Call again with library set to the library or framework name (e.g. 'react', 'django').",
+        });
+      }
+      chosen = top;
+      resolved = {
+        library: top,
+        alternatives: results.filter((r) => r.id !== top.id).slice(0, 4),
+        cached: false,
+      };
+    }
+
+    let docs: Awaited<ReturnType<typeof client.getContext>>;
+    try {
+      docs = await client.getContext({ libraryId: chosen.id, query }, { signal });
+    } catch (error) {
+      throw library !== undefined && LIBRARY_ID.test(library)
+        ? await explainMissingId(client, error, chosen.id, query, signal)
+        : error;
+    }
+    const named = chosen.title === chosen.id ? chosen.id : label(chosen);
+    const inferred =
+      library === undefined
+        ? ` (library inferred from the question; if it is the wrong one, call again with library)`
+        : "";
+    const cached = resolved?.cached ? " Library id from cache." : "";
+    return outcome(toDocsOutput(docs, chosen, resolved?.alternatives ?? []), {
+      message: `Context7 documentation for ${named}${inferred}: ${describeDocs(docs)}.${cached}`,
+      source: `Context7 ${docs.libraryId}`,
+      metadata: { libraryId: docs.libraryId, libraryIdCached: resolved?.cached ?? false },
+    });
+  },
+});

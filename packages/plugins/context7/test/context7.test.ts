@@ -1,0 +1,747 @@
+import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
+import { closedUrl, describePluginConformance, type Emulator, startEmulator } from "@quiver/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createContext7Plugin } from "../src/index.js";
+import { NOT_FOUND_GUIDANCE, UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
+import { CONTEXT_TXT, RATE_LIMIT_BODY, REDIRECT_BODY, routeContext7 } from "./context7-upstream.js";
+
+let up: Emulator;
+const base = () => `${up.url}/api`;
+const SEARCH = "/api/v2/libs/search";
+const CONTEXT = "/api/v2/context";
+
+beforeAll(async () => {
+  up = await startEmulator();
+});
+beforeEach(() => {
+  up.reset();
+  routeContext7(up);
+});
+afterAll(async () => {
+  await up.close();
+});
+
+const catalogs: Catalog[] = [];
+afterEach(async () => {
+  await Promise.all(catalogs.splice(0).map((c) => c.close()));
+});
+
+/** A catalog with the Context7 plugin pointed at the emulator (or `options.baseUrl`). */
+const setup = (
+  options: Record<string, unknown> = {},
+  catalogOptions: CatalogOptions = {},
+  plugin = createContext7Plugin(),
+) => {
+  const catalog = createCatalog({ env: {}, ...catalogOptions });
+  catalog.register(plugin, { baseUrl: base(), ...options });
+  catalogs.push(catalog);
+  return catalog;
+};
+const session = (id = "s1") => ({ session: { id, principal: "alice" } });
+
+describePluginConformance(createContext7Plugin(), {
+  options: () => ({ baseUrl: base() }),
+  downOptions: async () => ({ baseUrl: await closedUrl() }),
+});
+
+// Equivalents of the five tests in GAIA's specification of ExternalToolsMixin. The two Context7
+// ones are here; test_search_web_success, test_search_web_no_api_key and the web-search upstream
+// error test are in packages/plugins/perplexity/test/perplexity.test.ts.
+describe("GAIA equivalents (Context7)", () => {
+  // GAIA: test_search_documentation_success
+  it("documentation search resolves the library, then returns its documentation, the id used and the sources", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "authentication check in middleware", library: "next.js" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    const data = r.data as Record<string, any>;
+    expect(data.library_id).toBe("/vercel/next.js");
+    expect(data.library_title).toBe("Next.js");
+    expect(data.documentation).toContain("### Middleware Authentication Example");
+    expect(data.documentation).toContain(
+      "Source: https://github.com/vercel/next.js/blob/canary/docs/middleware.mdx#_snippet_0",
+    );
+    expect(data.documentation).toContain("```typescript\nimport { NextResponse } from 'next/server'");
+    expect(data.documentation).toContain("Middleware allows you to run code before a request is completed");
+    expect(data.sources).toEqual([
+      { url: "https://github.com/vercel/next.js/blob/canary/docs/middleware.mdx", title: "Middleware" },
+    ]);
+    expect(data.snippets).toBe(2);
+    expect(r.message).toContain("Next.js (/vercel/next.js)");
+    expect(r.instruction).toMatch(/cite the source links/);
+    expect(r.metadata.source).toBe("Context7 /vercel/next.js");
+
+    const [search] = up.requestsTo("GET", SEARCH);
+    expect(search?.query.get("libraryName")).toBe("next.js");
+    expect(search?.query.get("query")).toBe("authentication check in middleware");
+    const [context] = up.requestsTo("GET", CONTEXT);
+    expect(context?.query.get("libraryId")).toBe("/vercel/next.js");
+    expect(context?.query.get("query")).toBe("authentication check in middleware");
+    expect(context?.query.get("type")).toBe("json");
+    expect(context?.headers.authorization).toBeUndefined();
+  });
+
+  // GAIA: test_context7_unavailable (guidance, then escalation after two failed attempts)
+  it("Context7 unreachable: unavailable with guidance; the second failure in a session escalates", async () => {
+    const catalog = setup({ baseUrl: await closedUrl() });
+    const input = { query: "authentication check in middleware", library: "next.js" };
+    const first = await catalog.call("context7_search_documentation", input, session("down"));
+    expect(first.status).toBe("unavailable");
+    expect(first.error?.kind).toBe("unavailable");
+    expect(first.error?.retryable).toBe(true);
+    expect(first.message).toMatch(/refused the connection/);
+    expect(first.guidance).toBe(UNAVAILABLE_GUIDANCE);
+    expect(first.guidance).toMatch(/what you already know/);
+    expect(first.guidance).toMatch(/standard, long-documented approach/);
+    expect(first.escalate).toBeUndefined();
+    expect(first.metadata.attempts).toBe(3);
+
+    const second = await catalog.call("context7_search_documentation", input, session("down"));
+    expect(second.status).toBe("unavailable");
+    expect(second.escalate).toBe(true);
+    expect(second.instruction).toMatch(/failed 2 times in a row.*tell the user/);
+    expect(second.guidance).toBe(UNAVAILABLE_GUIDANCE);
+
+    const otherSession = await catalog.call("context7_search_documentation", input, session("other"));
+    expect(otherSession.escalate).toBeUndefined();
+  });
+});
+
+describe("unavailable: 5xx after retries, breaker open", () => {
+  it("a 5xx that persists through the retries is unavailable (not a generic error), with the guidance", async () => {
+    up.fault("GET", CONTEXT, {
+      kind: "status",
+      status: 503,
+      body: '{"error":"search_failed","message":"Search failed"}',
+    });
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/vercel/next.js", query: "middleware" },
+      session(),
+    );
+    expect(r.status).toBe("unavailable");
+    expect(r.error).toMatchObject({ kind: "unavailable", retryable: true });
+    expect(r.message).toMatch(/Context7 is unavailable: .*HTTP 503.*Search failed/);
+    expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
+    expect(r.metadata.attempts).toBe(3);
+    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(3);
+  });
+
+  it("a host name that does not resolve (DNS failure) is unavailable, with the guidance", async () => {
+    // `.invalid` never resolves (RFC 6761), so no request leaves the machine.
+    const catalog = setup(
+      { baseUrl: "http://context7.invalid/api" },
+      { policies: { "*": { retry: false } } },
+    );
+    const r = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    expect(r.status).toBe("unavailable");
+    expect(r.message).toMatch(/Could not resolve the host name|context7\.invalid/);
+    expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
+  });
+
+  it("a 5xx that clears before the retries run out is a success", async () => {
+    up.fault("GET", CONTEXT, { kind: "status", status: 502 }, { times: 1 });
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/vercel/next.js", query: "middleware" },
+      session(),
+    );
+    expect(r.status).toBe("success");
+    expect(r.metadata.attempts).toBe(2);
+  });
+
+  it("after three failed calls the breaker opens: the next call is unavailable at once, without reaching Context7", async () => {
+    up.fault("GET", SEARCH, { kind: "status", status: 500 });
+    const catalog = setup({}, { policies: { "*": { retry: false } } });
+    for (let i = 0; i < 3; i++) {
+      const r = await catalog.call("context7_resolve_library_id", { library_name: `lib${i}` }, session());
+      expect(r.status).toBe("unavailable");
+    }
+    expect(up.requestsTo("GET", SEARCH)).toHaveLength(3);
+    // The breaker is keyed "context7": the documentation tools share it.
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "middleware", library: "next.js" },
+      session("fresh"),
+    );
+    expect(r.status).toBe("unavailable");
+    expect(r.message).toMatch(/paused after repeated upstream failures/);
+    expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
+    expect(r.error?.retryAfterMs).toBeGreaterThan(50_000);
+    expect(up.requestsTo("GET", SEARCH)).toHaveLength(3);
+  });
+});
+
+describe("library not found", () => {
+  it("a name that matches no library well is an error listing the closest names, and no documentation is fetched", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "login views", library: "flask-security-too" },
+      session(),
+    );
+    expect(r.status).toBe("error");
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.message).toBe('Context7 has no library named "flask-security-too".');
+    expect(r.suggestion).toBe(
+      "Closest Context7 libraries: Flask (/pallets/flask). Call again with the id of the one you mean.",
+    );
+    expect(r.guidance).toBe(NOT_FOUND_GUIDANCE);
+    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(0);
+  });
+
+  it("with no result at all, looser names are searched for the suggestion", async () => {
+    up.route("GET", SEARCH, (req) => ({
+      json: {
+        results:
+          req.query.get("libraryName") === "react-hooks-kit"
+            ? [{ id: "/facebook/react", title: "React" }]
+            : [],
+        searchFilterApplied: false,
+      },
+    }));
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "hooks", library: "react-hooks-kit v2" },
+      session(),
+    );
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.suggestion).toContain("React (/facebook/react)");
+    expect(up.requestsTo("GET", SEARCH).map((q) => q.query.get("libraryName"))).toEqual([
+      "react-hooks-kit v2",
+      "react-hooks-kit",
+    ]);
+  });
+
+  it("with nothing close, the suggestion says how to name the library", async () => {
+    const catalog = setup();
+    const r = await catalog.call("context7_resolve_library_id", { library_name: "zzqqxx" }, session());
+    expect(r.status).toBe("error");
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.suggestion).toMatch(/published under/);
+  });
+
+  it("an unknown library id (404 library_not_found) is an error with the closest names", async () => {
+    const catalog = setup();
+    for (const [tool, input] of [
+      ["context7_get_library_docs", { library_id: "/vercel/nextjs", query: "middleware" }],
+      ["context7_search_documentation", { library: "/vercel/nextjs", query: "middleware" }],
+    ] as const) {
+      const r = await catalog.call(tool, input, session(tool));
+      expect(r.status, tool).toBe("error");
+      expect(r.error?.kind).toBe("invalid_input");
+      expect(r.message).toContain('Library "/vercel/nextjs" not found');
+      expect(r.suggestion).toContain("Next.js (/vercel/next.js)");
+      expect(r.guidance).toBe(NOT_FOUND_GUIDANCE);
+      expect(r.escalate).toBeUndefined();
+    }
+  });
+
+  it("a typo close to a known name resolves to it", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "state hook", library: "reactt" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    expect((r.data as { library_id: string }).library_id).toBe("/facebook/react");
+  });
+});
+
+describe("caching: library ids for days, documentation for hours", () => {
+  it("declares the policies: ids 7 d, docs 6 h, one rate limit and one breaker keyed context7", () => {
+    const catalog = setup();
+    const resolve = catalog.describe("context7_resolve_library_id")!.policy;
+    const docs = catalog.describe("context7_get_library_docs")!.policy;
+    const search = catalog.describe("context7_search_documentation")!.policy;
+    expect(resolve.cache?.ttlMs).toBe(7 * 24 * 3_600_000);
+    expect(docs.cache?.ttlMs).toBe(6 * 3_600_000);
+    expect(search.cache?.ttlMs).toBe(6 * 3_600_000);
+    for (const p of [resolve, docs, search]) {
+      expect(p.rateLimit).toMatchObject({
+        key: "context7",
+        limit: 60,
+        windowMs: 60_000,
+        perPrincipal: false,
+      });
+      expect(p.breaker).toMatchObject({ key: "context7", failures: 3, openForMs: 60_000 });
+      expect(p.fallback?.guidance).toBe(UNAVAILABLE_GUIDANCE);
+    }
+  });
+
+  it("a resolved library id is reused for other questions about the same library", async () => {
+    const catalog = setup();
+    const a = await catalog.call(
+      "context7_search_documentation",
+      { query: "middleware", library: "next.js" },
+      session(),
+    );
+    const b = await catalog.call(
+      "context7_search_documentation",
+      { query: "cookies in middleware", library: "Next.js" },
+      session(),
+    );
+    expect(a.status).toBe("success");
+    expect(b.status).toBe("success");
+    expect(a.metadata.libraryIdCached).toBe(false);
+    expect(b.metadata.libraryIdCached).toBe(true);
+    expect(b.message).toContain("Library id from cache.");
+    expect(b.metadata.cached).toBe(false);
+    expect(up.requestsTo("GET", SEARCH)).toHaveLength(1);
+    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(2);
+  });
+
+  it("context7_resolve_library_id fills the same cache", async () => {
+    const catalog = setup();
+    await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "useState", library: "react" },
+      session(),
+    );
+    expect(r.metadata.libraryIdCached).toBe(true);
+    expect(up.requestsTo("GET", SEARCH)).toHaveLength(1);
+  });
+
+  it("a cached id expires after libraryCacheTtl", async () => {
+    const catalog = setup({ libraryCacheTtl: "100ms" });
+    await catalog.call("context7_search_documentation", { query: "one", library: "next.js" }, session());
+    await new Promise((r) => setTimeout(r, 150));
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "two", library: "next.js" },
+      session(),
+    );
+    expect(r.metadata.libraryIdCached).toBe(false);
+    expect(up.requestsTo("GET", SEARCH)).toHaveLength(2);
+  });
+
+  it("the same documentation question is answered from the cache", async () => {
+    const catalog = setup();
+    const input = { library_id: "/vercel/next.js", query: "middleware" };
+    await catalog.call("context7_get_library_docs", input, session());
+    const again = await catalog.call("context7_get_library_docs", input, session());
+    expect(again.status).toBe("success");
+    expect(again.metadata.cached).toBe(true);
+    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(1);
+  });
+});
+
+describe("rate limits", () => {
+  it("one budget of 60 calls a minute for the whole plugin (key context7); the 61st call is rate_limited", async () => {
+    const catalog = setup();
+    for (let i = 0; i < 60; i++) {
+      const r = await catalog.call(
+        "context7_resolve_library_id",
+        { library_name: "react", query: `q${i}` },
+        session(),
+      );
+      expect(r.status, `call ${i}`).toBe("success");
+    }
+    const over = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "react", query: "q60" },
+      session(),
+    );
+    expect(over.status).toBe("error");
+    expect(over.error?.kind).toBe("rate_limited");
+    expect(over.error?.retryAfterMs).toBeGreaterThan(0);
+    const docs = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/facebook/react", query: "hooks" },
+      session(),
+    );
+    expect(docs.error?.kind).toBe("rate_limited");
+    expect(up.requestsTo("GET", SEARCH)).toHaveLength(60);
+    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(0);
+  });
+
+  it("Context7's 429 is retried after its Retry-After", async () => {
+    up.fault(
+      "GET",
+      SEARCH,
+      { kind: "status", status: 429, retryAfter: 1, body: JSON.stringify({ error: "rate_limit_exceeded" }) },
+      { times: 1 },
+    );
+    const catalog = setup();
+    const r = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    expect(r.status).toBe("success");
+    expect(r.metadata.attempts).toBe(2);
+    const [first, second] = up.requestsTo("GET", SEARCH);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("a Retry-After longer than the call's time budget is returned as rate_limited at once", async () => {
+    up.fault("GET", SEARCH, {
+      kind: "status",
+      status: 429,
+      retryAfter: 120,
+      body: JSON.stringify(RATE_LIMIT_BODY),
+    });
+    const catalog = setup();
+    const r = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    expect(r.status).toBe("error");
+    expect(r.error).toMatchObject({ kind: "rate_limited", retryable: true, retryAfterMs: 120_000 });
+    expect(r.message).toMatch(
+      /rate_limit_exceeded: Rate limit exceeded\. Please try again later\.; retry after 120 s/,
+    );
+    expect(r.metadata.attempts).toBe(1);
+  });
+});
+
+type Expectation = { status: ToolResult["status"]; kind?: string; message?: RegExp; attempts?: number };
+const FAULTS: ReadonlyArray<[string, Parameters<Emulator["fault"]>[2], Expectation]> = [
+  ["delay", { kind: "delay", ms: 200 }, { status: "success" }],
+  ["hang", { kind: "hang" }, { status: "timeout", kind: "timeout" }],
+  ["slowBody", { kind: "slowBody", chunkBytes: 128, intervalMs: 5 }, { status: "success" }],
+  [
+    "reset before headers",
+    { kind: "reset" },
+    { status: "unavailable", kind: "unavailable", message: /closed the connection/, attempts: 3 },
+  ],
+  [
+    "reset mid-body",
+    { kind: "reset", phase: "midBody" },
+    { status: "unavailable", kind: "unavailable", attempts: 3 },
+  ],
+  [
+    "status 500",
+    { kind: "status", status: 500 },
+    { status: "unavailable", kind: "unavailable", message: /HTTP 500/, attempts: 3 },
+  ],
+  [
+    "status 429",
+    { kind: "status", status: 429, retryAfter: 60 },
+    { status: "error", kind: "rate_limited", attempts: 1 },
+  ],
+  [
+    "invalidJson",
+    { kind: "invalidJson" },
+    { status: "error", kind: "upstream", message: /invalid JSON/, attempts: 3 },
+  ],
+  [
+    "htmlError",
+    { kind: "htmlError" },
+    { status: "error", kind: "upstream", message: /HTML page/, attempts: 1 },
+  ],
+  [
+    "htmlError 502",
+    { kind: "htmlError", status: 502 },
+    { status: "unavailable", kind: "unavailable", attempts: 3 },
+  ],
+  [
+    "oversized",
+    { kind: "oversized" },
+    { status: "error", kind: "upstream", message: /larger than/, attempts: 1 },
+  ],
+  ["wrongContentType", { kind: "wrongContentType", contentType: "text/plain" }, { status: "success" }],
+];
+const PATHS = [
+  ["search", SEARCH, "context7_resolve_library_id", { library_name: "next.js" }],
+  ["context", CONTEXT, "context7_get_library_docs", { library_id: "/vercel/next.js", query: "middleware" }],
+] as const;
+
+describe("every fault kind on both upstream paths", () => {
+  for (const [path, route, tool, input] of PATHS) {
+    it.each(FAULTS)(`${path}: %s`, async (_name, fault, expected) => {
+      up.fault("GET", route, fault);
+      const catalog = setup(
+        {},
+        {
+          policies: {
+            "*": { timeout: fault.kind === "hang" ? "600ms" : "20s", retry: { times: 2, base: "10ms" } },
+          },
+        },
+      );
+      const r = await catalog.call(tool, input, session());
+      expect(r.status, r.message).toBe(expected.status);
+      if (expected.kind) expect(r.error?.kind).toBe(expected.kind);
+      if (expected.message) expect(r.message).toMatch(expected.message);
+      if (expected.attempts) expect(r.metadata.attempts).toBe(expected.attempts);
+      if (r.status !== "success") expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
+      else expect(r.data).toBeTruthy();
+      if (fault.kind === "delay") expect(r.metadata.durationMs).toBeGreaterThanOrEqual(190);
+    });
+  }
+});
+
+describe("Context7 HTTP details", () => {
+  it("sends CONTEXT7_API_KEY as a Bearer token and keeps it out of every envelope", async () => {
+    const key = "ctx7sk-test-0123456789abcdef";
+    const catalog = setup({}, { env: { CONTEXT7_API_KEY: key } });
+    const ok = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    expect(ok.status).toBe("success");
+    expect(up.requestsTo("GET", SEARCH)[0]?.headers.authorization).toBe(`Bearer ${key}`);
+
+    up.fault("GET", CONTEXT, {
+      kind: "status",
+      status: 401,
+      body: JSON.stringify({ error: "invalid_api_key", message: `Invalid API key ${key}` }),
+    });
+    const denied = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/facebook/react", query: "hooks" },
+      session(),
+    );
+    expect(denied.status).toBe("access_denied");
+    expect(denied.error?.kind).toBe("access_denied");
+    expect(denied.suggestion).toMatch(/Check CONTEXT7_API_KEY: Context7 keys start with "ctx7sk"/);
+    expect(JSON.stringify(denied)).not.toContain("0123456789abcdef");
+    expect(denied.message).toContain("[REDACTED]");
+  });
+
+  it("follows a library redirect (301 library_redirected) and says so", async () => {
+    up.route(
+      "GET",
+      CONTEXT,
+      { status: 301, json: { ...(REDIRECT_BODY as object), redirectUrl: "/vercel/next.js" } },
+      { query: { libraryId: "/zeit/next.js" } },
+    );
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/zeit/next.js", query: "middleware" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(r.data).toMatchObject({ library_id: "/vercel/next.js", redirected_from: "/zeit/next.js" });
+    expect(r.message).toContain("/zeit/next.js has moved to /vercel/next.js");
+  });
+
+  it("a library still being indexed (202) is an error that says to try later", async () => {
+    up.route("GET", CONTEXT, {
+      status: 202,
+      json: { error: "library_not_finalized", message: "Library is being processed" },
+    });
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/vercel/next.js", query: "middleware" },
+      session(),
+    );
+    expect(r.status).toBe("error");
+    expect(r.error).toMatchObject({ kind: "upstream", retryable: false });
+    expect(r.message).toMatch(/still indexing/);
+    expect(r.suggestion).toMatch(/few minutes/);
+  });
+
+  it("a plain-text answer is passed through, its Source lines becoming sources", async () => {
+    up.route("GET", CONTEXT, { text: CONTEXT_TXT });
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/vercel/next.js", query: "middleware" },
+      session(),
+    );
+    expect(r.status).toBe("success");
+    expect(r.data).toMatchObject({
+      documentation: CONTEXT_TXT,
+      sources: [
+        {
+          url: "https://github.com/vercel/next.js/blob/canary/docs/middleware.mdx",
+          title: "Middleware Authentication Example",
+        },
+      ],
+    });
+  });
+
+  it("no documentation for the query (empty body or no_snippets_found) is out_of_domain with a hint", async () => {
+    const catalog = setup();
+    up.route("GET", CONTEXT, { text: "" });
+    const empty = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/vercel/next.js", query: "quantum knitting" },
+      session(),
+    );
+    expect(empty.error?.kind).toBe("out_of_domain");
+    expect(empty.suggestion).toMatch(/concrete API/);
+    up.route("GET", CONTEXT, {
+      status: 404,
+      json: { error: "no_snippets_found", message: "No snippets found" },
+    });
+    const none = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/vercel/next.js", query: "quantum crochet" },
+      session(),
+    );
+    expect(none.error?.kind).toBe("out_of_domain");
+  });
+
+  it("infers the library from the question when none is named, and says it did", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "How do I use the useState hook in React?" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    expect((r.data as { library_id: string }).library_id).toBe("/facebook/react");
+    expect(r.message).toMatch(/library inferred from the question/);
+    expect(up.requestsTo("GET", SEARCH)[0]?.query.get("libraryName")).toBe(
+      "How do I use the useState hook in React?",
+    );
+  });
+
+  it("when no library can be inferred, asks for one", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "what is the meaning of life" },
+      session(),
+    );
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.suggestion).toMatch(/library set to/);
+  });
+
+  it("resolve_library_id lists candidates with scores and versions, best match first", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "react", query: "hooks" },
+      session(),
+    );
+    expect(r.status).toBe("success");
+    const data = r.data as { best: string; libraries: Array<Record<string, unknown>> };
+    expect(data.best).toBe("/facebook/react");
+    expect(data.libraries[0]).toEqual({
+      id: "/facebook/react",
+      title: "React",
+      description: "A JavaScript library for building user interfaces",
+      trust_score: 10,
+      benchmark_score: 95.5,
+      snippets: 2500,
+      versions: ["v18.2.0", "v17.0.2"],
+      last_updated: "2025-01-15T10:30:00.000Z",
+      state: "finalized",
+    });
+    expect(up.requestsTo("GET", SEARCH)[0]?.query.get("query")).toBe("hooks");
+  });
+});
+
+describe("transports", () => {
+  it('transport "mcp" without the host\'s MCP client bridge leaves the plugin unconfigured and says why', async () => {
+    const catalog = setup({ transport: "mcp" });
+    expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured" });
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "middleware", library: "next.js" },
+      session(),
+    );
+    expect(r.status).toBe("unavailable");
+    expect(r.message).toMatch(/transport "mcp" needs the host's MCP client bridge/);
+    expect(up.requests).toHaveLength(0);
+  });
+
+  it("goes through the MCP server's resolve-library-id and query-docs when given a bridge", async () => {
+    const calls: Array<{ name: string; arguments: Readonly<Record<string, unknown>> }> = [];
+    const mcpClient = {
+      callTool: async (call: { name: string; arguments: Readonly<Record<string, unknown>> }) => {
+        calls.push(call);
+        if (call.name === "resolve-library-id") {
+          return {
+            content: [
+              {
+                type: "text",
+                text:
+                  "Available Libraries:\n\n- Title: Next.js\n- Context7-compatible library ID: /vercel/next.js\n- Description: The React Framework\n" +
+                  "- Code Snippets: 3629\n- Source Reputation: High\n- Versions: v15.1.8, v14.3.0-canary.87\n----------\n" +
+                  "- Title: Nextra\n- Context7-compatible library ID: /shuding/nextra\n- Description: Docs framework\n- Source Reputation: Medium",
+              },
+            ],
+          };
+        }
+        return { content: [{ type: "text", text: CONTEXT_TXT }] };
+      },
+    };
+    const catalog = setup({ transport: "mcp", mcpClient });
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "middleware", library: "next.js" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(r.data).toMatchObject({
+      library_id: "/vercel/next.js",
+      library_title: "Next.js",
+      documentation: CONTEXT_TXT,
+      alternatives: [{ id: "/shuding/nextra", title: "Nextra" }],
+    });
+    expect(calls).toEqual([
+      { name: "resolve-library-id", arguments: { libraryName: "next.js", query: "middleware" } },
+      { name: "query-docs", arguments: { libraryId: "/vercel/next.js", query: "middleware" } },
+    ]);
+    expect(up.requests).toHaveLength(0);
+  });
+
+  it("a failing MCP bridge is Context7 unavailable, with the guidance", async () => {
+    const mcpClient = {
+      callTool: async () => Promise.reject(new Error("MCP server context7 is not connected")),
+    };
+    const catalog = setup({ transport: "mcp", mcpClient });
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/vercel/next.js", query: "middleware" },
+      session(),
+    );
+    expect(r.status).toBe("unavailable");
+    expect(r.message).toMatch(/MCP client bridge: MCP server context7 is not connected/);
+    expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
+  });
+
+  it("an injected docsClient replaces the HTTP transport; its plain errors count as unavailable", async () => {
+    let fail = false;
+    const docsClient = {
+      searchLibraries: async () => [{ id: "/facebook/react", title: "React" }],
+      getContext: async ({ libraryId }: { libraryId: string }) => {
+        if (fail) throw new Error("socket hang up");
+        return {
+          libraryId,
+          text: "### useState\n\nSource: https://react.dev/reference/react/useState\n\n...",
+          sources: [{ url: "https://react.dev/reference/react/useState" }],
+        };
+      },
+    };
+    const catalog = setup({}, {}, createContext7Plugin({ docsClient }));
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "useState", library: "react" },
+      session(),
+    );
+    expect(r.status).toBe("success");
+    expect(r.data).toMatchObject({
+      library_id: "/facebook/react",
+      sources: [{ url: "https://react.dev/reference/react/useState" }],
+    });
+    fail = true;
+    const down = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/facebook/react", query: "useEffect" },
+      session(),
+    );
+    expect(down.status).toBe("unavailable");
+    expect(down.message).toMatch(/injected transport\) failed: socket hang up/);
+    expect(up.requests).toHaveLength(0);
+  });
+});
+
+describe("health", () => {
+  it("reports ok when a library search answers, and a fix when Context7 is unreachable", async () => {
+    const ok = setup();
+    expect(await ok.health("context7")).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/anonymously/),
+    });
+    const down = setup({ baseUrl: await closedUrl() });
+    const report = await down.health("context7");
+    expect(report.ok).toBe(false);
+    expect(report.message).toMatch(/refused the connection/);
+    expect(report.fix).toBeTruthy();
+  });
+});

@@ -1,0 +1,22 @@
+import type { ToolPolicy } from "@quiver/core";
+
+/** What the model should do while web search cannot answer. */
+export const UNAVAILABLE_GUIDANCE =
+  "Web search could not be used, so continue without it: answer from what you already know, say plainly that you could not check current sources, " +
+  "and flag anything that may have changed recently (prices, versions, news, people's roles). Do not invent citations. " +
+  "Try the search again at most once in this conversation.";
+
+/**
+ * Policies of `perplexity_search_web`: Sonar's smallest tier allows 50 requests a minute (the Search
+ * API far more), so one budget of 50/min keyed `perplexity`; answers are cached 15 minutes because
+ * web results go stale; 60 s timeout (Sonar reasoning models are slow).
+ */
+export const SEARCH_WEB_POLICY: ToolPolicy = {
+  timeout: "60s",
+  retry: { times: 2, base: "500ms" },
+  cache: { ttl: "15m" },
+  rateLimit: { key: "perplexity", limit: 50, window: "1 minute" },
+  breaker: { key: "perplexity", failures: 5, openFor: "30s" },
+  maxOutputChars: 30_000,
+  fallback: { guidance: UNAVAILABLE_GUIDANCE },
+};

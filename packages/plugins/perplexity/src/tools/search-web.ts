@@ -1,0 +1,119 @@
+import { defineToolWith, outcome } from "@quiver/core";
+import { z } from "zod";
+import type { PerplexityConfig } from "../config.js";
+import type { WebSearchBackend } from "../internal/backend.js";
+import { chatApi } from "../internal/chat-api.js";
+import { SEARCH_WEB_POLICY } from "../internal/policy.js";
+import { searchApi } from "../internal/search-api.js";
+import { WebSearchOutputSchema } from "../internal/web-results.js";
+
+const tool = defineToolWith<PerplexityConfig>();
+
+const BACKENDS: Readonly<Record<PerplexityConfig["api"], WebSearchBackend>> = {
+  search: searchApi,
+  chat: chatApi,
+};
+
+/**
+ * Sonar models documented for chat completions (the values `model` accepts).
+ *
+ * @example
+ * if (SONAR_MODELS.includes(name)) createPerplexityPlugin({ api: "chat", model: name });
+ */
+export const SONAR_MODELS = ["sonar", "sonar-pro", "sonar-reasoning-pro", "sonar-deep-research"] as const;
+
+const DOMAIN = /^-?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+const INSTRUCTIONS = {
+  search:
+    "Write a concise answer to the user's question from these results. Cite each claim with the URL (or [n], n = position in results) it comes from, " +
+    "prefer recent and authoritative sources, and say so when the results do not answer the question. Do not paste the results.",
+  chat:
+    "Relay this answer in your own words. Keep its [n] markers pointing at citations[n-1] (or replace them with the URLs), " +
+    "and do not present uncited claims as certain.",
+} as const;
+
+/**
+ * `perplexity_search_web`: searches the web with Perplexity and returns cited results, plus a short
+ * answer when the chat API is configured (GAIA's `search_web(query, options?)`).
+ *
+ * Use it for questions about current events, recent releases, or facts the model may not know.
+ *
+ * @example
+ * await catalog.call("perplexity_search_web", { query: "latest Node.js LTS version", recency: "month", max_results: 5 });
+ */
+export const searchWeb = tool({
+  name: "perplexity_search_web",
+  title: "Search the web (Perplexity)",
+  description:
+    "Search the web with Perplexity and get sources with titles, URLs, dates and snippets (and a concise cited answer when the host uses " +
+    "Perplexity's chat API). Use this for current events, recent releases, prices, or any fact that may have changed or that you are unsure of.",
+  category: "web_search",
+  input: z.object({
+    query: z.string().min(1).max(2_000).describe("The question or search terms, in natural language"),
+    recency: z
+      .enum(["hour", "day", "week", "month", "year"])
+      .optional()
+      .describe("Only sources published within this window"),
+    domains: z
+      .array(z.string().regex(DOMAIN, "a domain like 'nature.com', or '-pinterest.com' to exclude one"))
+      .max(20)
+      .optional()
+      .describe("Only these domains (e.g. 'nih.gov'); prefix with '-' to exclude one instead; at most 20"),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe("How many sources to return, 1–20 (default 5)"),
+    model: z
+      .enum(SONAR_MODELS)
+      .optional()
+      .describe(
+        "Sonar model for the chat API: sonar (fast), sonar-pro, sonar-reasoning-pro, sonar-deep-research (slow); ignored by the Search API",
+      ),
+  }),
+  output: WebSearchOutputSchema,
+  examples: [
+    { input: { query: "What is the current population of San Francisco?" } },
+    {
+      input: {
+        query: "TypeScript 5.9 release notes",
+        recency: "year",
+        domains: ["devblogs.microsoft.com"],
+        max_results: 3,
+      },
+    },
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: SEARCH_WEB_POLICY,
+  run: async (input, ctx) => {
+    const backend = BACKENDS[ctx.config.api];
+    const out = await backend.search(
+      {
+        query: input.query,
+        recency: input.recency,
+        domains: input.domains?.map((d) => d.toLowerCase()),
+        maxResults: input.max_results ?? ctx.config.maxResults,
+        model: input.model,
+      },
+      { http: ctx.http, config: ctx.config, signal: ctx.signal },
+    );
+    const n = out.results.length;
+    const found = `${n} source${n === 1 ? "" : "s"}`;
+    const ignored =
+      backend.api === "search" && input.model
+        ? ` (model ${input.model} ignored: the Search API has no model)`
+        : "";
+    return outcome(out, {
+      message:
+        backend.api === "chat"
+          ? `Perplexity ${out.model} answered with ${out.citations.length} citation${out.citations.length === 1 ? "" : "s"}.`
+          : `Perplexity Search API found ${found}${ignored}.`,
+      instruction: INSTRUCTIONS[backend.api],
+      source: backend.api === "chat" ? `Perplexity chat completions (${out.model})` : "Perplexity Search API",
+      metadata: { api: backend.api },
+    });
+  },
+});

@@ -1,0 +1,532 @@
+import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
+import { closedUrl, describePluginConformance, type Emulator, startEmulator } from "@quiver/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createPerplexityPlugin } from "../src/index.js";
+import { UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
+import { CHAT, routePerplexity, SEARCH, SEARCH_RESULTS_MEMBERS } from "./perplexity-upstream.js";
+
+const KEY = "pplx-test-7f3a9c2e1b4d6f8a";
+const TOOL = "perplexity_search_web";
+let up: Emulator;
+
+beforeAll(async () => {
+  up = await startEmulator();
+});
+beforeEach(() => {
+  up.reset();
+  routePerplexity(up, KEY);
+});
+afterAll(async () => {
+  await up.close();
+});
+
+const catalogs: Catalog[] = [];
+afterEach(async () => {
+  await Promise.all(catalogs.splice(0).map((c) => c.close()));
+});
+
+/** A catalog with the Perplexity plugin pointed at the emulator, the key given as PERPLEXITY_API_KEY. */
+const setup = (options: Record<string, unknown> = {}, catalogOptions: CatalogOptions = {}) => {
+  const catalog = createCatalog({ env: { PERPLEXITY_API_KEY: KEY }, ...catalogOptions });
+  catalog.register(createPerplexityPlugin(), { baseUrl: up.url, ...options });
+  catalogs.push(catalog);
+  return catalog;
+};
+const session = (id = "s1") => ({ session: { id, principal: "alice" } });
+const SF = "What is the current population of San Francisco?";
+
+describePluginConformance(createPerplexityPlugin(), {
+  options: () => ({ baseUrl: up.url, apiKey: KEY }),
+  downOptions: async () => ({ baseUrl: await closedUrl(), apiKey: KEY }),
+});
+describePluginConformance(createPerplexityPlugin({ api: "chat" }), {
+  options: () => ({ baseUrl: up.url, apiKey: KEY }),
+  downOptions: async () => ({ baseUrl: await closedUrl(), apiKey: KEY }),
+});
+
+// Equivalents of the five tests in GAIA's specification of ExternalToolsMixin. The three web-search
+// ones are here; test_search_documentation_success and the Context7-unavailable test are in
+// packages/plugins/context7/test/context7.test.ts.
+describe("GAIA equivalents (web search)", () => {
+  // GAIA: test_search_web_success (Search API, the default)
+  it("web search succeeds with sources and citations (Search API)", async () => {
+    const catalog = setup();
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.status, r.message).toBe("success");
+    expect(r.data).toEqual({
+      results: [
+        {
+          title: "San Francisco - Wikipedia",
+          url: "https://en.wikipedia.org/wiki/San_Francisco",
+          date: "2001-10-12",
+          snippet: SEARCH.results[0]!.snippet,
+        },
+        {
+          title: "Resident Population in San Francisco County/city, CA (CASANF0POP) | FRED",
+          url: "https://fred.stlouisfed.org/series/CASANF0POP",
+          date: "2025-03-13",
+          snippet: SEARCH.results[1]!.snippet,
+        },
+        {
+          title: "San Francisco, California Population 2026",
+          url: "https://worldpopulationreview.com/us-cities/california/san-francisco",
+          date: "2026-01-20",
+          snippet: SEARCH.results[2]!.snippet,
+        },
+      ],
+      citations: [
+        "https://en.wikipedia.org/wiki/San_Francisco",
+        "https://fred.stlouisfed.org/series/CASANF0POP",
+        "https://worldpopulationreview.com/us-cities/california/san-francisco",
+      ],
+      api: "search",
+    });
+    expect(r.message).toBe("Perplexity Search API found 3 sources.");
+    expect(r.instruction).toMatch(/concise answer.*Cite each claim/);
+    expect(r.metadata.source).toBe("Perplexity Search API");
+    const [sent] = up.requestsTo("POST", "/search");
+    expect(sent?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(sent?.json).toEqual({ query: SF, max_results: 5, max_tokens_per_page: 512 });
+  });
+
+  // GAIA: test_search_web_success (Sonar chat completions)
+  it("web search succeeds with a concise answer and citations (chat API, recorded Sonar answer)", async () => {
+    const catalog = setup({ api: "chat" });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.status, r.message).toBe("success");
+    const data = r.data as {
+      answer: string;
+      results: Array<{ title: string; url: string }>;
+      citations: string[];
+      model: string;
+      api: string;
+    };
+    expect(data.api).toBe("chat");
+    expect(data.model).toBe("sonar");
+    expect(data.answer).toBe(CHAT.choices[0].message.content);
+    expect(data.citations).toEqual(CHAT.citations);
+    expect(data.results).toHaveLength(7);
+    expect(data.results[1]).toEqual({
+      title: "en.wikipedia.org: San Francisco",
+      url: "https://en.wikipedia.org/wiki/San_Francisco",
+    });
+    expect(data.results[4]).toEqual({
+      title: "fred.stlouisfed.org: CASANF0POP",
+      url: "https://fred.stlouisfed.org/series/CASANF0POP",
+    });
+    expect(r.message).toBe("Perplexity sonar answered with 7 citations.");
+    expect(r.instruction).toMatch(/citations\[n-1\]/);
+    const [sent] = up.requestsTo("POST", "/chat/completions");
+    expect(sent?.json).toMatchObject({
+      model: "sonar",
+      messages: [{ role: "system" }, { role: "user", content: SF }],
+      num_search_results: 5,
+    });
+  });
+
+  // GAIA: test_search_web_no_api_key
+  it("without PERPLEXITY_API_KEY the tool answers unavailable naming the variable, and sends nothing", async () => {
+    for (const env of [{}, { PERPLEXITY_API_KEY: "" }]) {
+      const catalog = createCatalog({ env });
+      catalogs.push(catalog);
+      const info = catalog.register(createPerplexityPlugin(), { baseUrl: up.url });
+      expect(info).toMatchObject({ status: "unconfigured", missing: ["PERPLEXITY_API_KEY"] });
+      const r = await catalog.call(TOOL, { query: SF }, session());
+      expect(r.status).toBe("unavailable");
+      expect(r.error).toMatchObject({ kind: "unavailable", retryable: false });
+      expect(r.message).toContain("PERPLEXITY_API_KEY is not set");
+      expect(r.suggestion).toContain("PERPLEXITY_API_KEY");
+      expect(r.guidance).toBeTruthy();
+      expect(catalog.list()[0]?.available).toBe(false);
+      expect((await catalog.health("perplexity")).fix).toContain("PERPLEXITY_API_KEY");
+    }
+    expect(up.requests).toHaveLength(0);
+  });
+
+  // GAIA: web-search upstream error
+  it("an upstream error is an error envelope with Perplexity's message, retried first, with guidance", async () => {
+    up.fault("POST", "/search", {
+      kind: "status",
+      status: 500,
+      body: JSON.stringify({
+        error: { message: "Internal server error", type: "internal_error", code: 500 },
+      }),
+    });
+    const catalog = setup({}, { policies: { [TOOL]: { retry: { times: 2, base: "10ms" } } } });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.status).toBe("error");
+    expect(r.error).toMatchObject({ kind: "upstream", retryable: true });
+    expect(r.message).toMatch(/HTTP 500.*Internal server error/);
+    expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
+    expect(r.metadata.attempts).toBe(3);
+    expect(up.requestsTo("POST", "/search")).toHaveLength(3);
+  });
+});
+
+describe("options: recency, domains, maximum results, model", () => {
+  it("maps them to the Search API's filters; max_results limits the results; model is ignored and said so", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      TOOL,
+      {
+        query: SF,
+        recency: "month",
+        domains: ["Wikipedia.org", "-pinterest.com"],
+        max_results: 2,
+        model: "sonar-pro",
+      },
+      session(),
+    );
+    expect(r.status).toBe("success");
+    expect((r.data as { results: unknown[] }).results).toHaveLength(2);
+    expect(r.message).toBe(
+      "Perplexity Search API found 2 sources (model sonar-pro ignored: the Search API has no model).",
+    );
+    expect(up.requestsTo("POST", "/search")[0]?.json).toEqual({
+      query: SF,
+      max_results: 2,
+      max_tokens_per_page: 512,
+      search_recency_filter: "month",
+      search_domain_filter: ["wikipedia.org", "-pinterest.com"],
+    });
+  });
+
+  it("maps them to chat completions; the call's model wins over the configured one", async () => {
+    const catalog = setup({ api: "chat", model: "sonar-pro" });
+    const r = await catalog.call(
+      TOOL,
+      { query: SF, recency: "week", domains: ["nih.gov"], max_results: 3, model: "sonar-reasoning-pro" },
+      session(),
+    );
+    expect(r.status).toBe("success");
+    expect((r.data as { model: string }).model).toBe("sonar-reasoning-pro");
+    expect(up.requestsTo("POST", "/chat/completions")[0]?.json).toMatchObject({
+      model: "sonar-reasoning-pro",
+      num_search_results: 3,
+      search_recency_filter: "week",
+      search_domain_filter: ["nih.gov"],
+    });
+    const configured = await catalog.call(TOOL, { query: "another question" }, session());
+    expect((configured.data as { model: string }).model).toBe("sonar-pro");
+  });
+
+  it("rejects a malformed domain and more than 20 results before calling Perplexity", async () => {
+    const catalog = setup();
+    const bad = await catalog.call(TOOL, { query: SF, domains: ["https://nih.gov/path"] }, session());
+    expect(bad.error?.kind).toBe("invalid_input");
+    expect(bad.message).toMatch(/domains/);
+    const many = await catalog.call(TOOL, { query: SF, max_results: 50 }, session());
+    expect(many.error?.kind).toBe("invalid_input");
+    expect(up.requests).toHaveLength(0);
+  });
+
+  it("uses search_results (title, url, date) when Sonar sends them, and strips a reasoning model's <think> block", async () => {
+    up.route("POST", "/chat/completions", {
+      json: {
+        ...CHAT,
+        model: "sonar-reasoning-pro",
+        citations: undefined,
+        search_results: SEARCH_RESULTS_MEMBERS.search_results,
+        usage: SEARCH_RESULTS_MEMBERS.usage,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: "<think>\nThe user asks who this is.\n</think>\n\nA web developer [1][3].",
+            },
+            finish_reason: "stop",
+          },
+        ],
+      },
+    });
+    const catalog = setup({ api: "chat" });
+    const r = await catalog.call(
+      TOOL,
+      { query: "Who is Amardeep Lakshkar?", model: "sonar-reasoning-pro" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(r.data).toEqual({
+      answer: "A web developer [1][3].",
+      results: [
+        {
+          title: "Amardeep Lakshkar amardeeplakshkar - GitHub",
+          url: "https://github.com/amardeeplakshkar",
+          date: "2024-05-05",
+        },
+        {
+          title: "AMARDEEP LAKSHKAR〽 (@amardeep.webdev) • Instagram ...",
+          url: "https://www.instagram.com/amardeep.webdev/",
+        },
+        {
+          title: "Amardeep Lakshkar | Portfolio",
+          url: "https://amardeep-portfolio.vercel.app",
+          date: "2021-06-14",
+        },
+      ],
+      citations: [
+        "https://github.com/amardeeplakshkar",
+        "https://www.instagram.com/amardeep.webdev/",
+        "https://amardeep-portfolio.vercel.app",
+      ],
+      model: "sonar-reasoning-pro",
+      api: "chat",
+    });
+  });
+
+  it("a Sonar reply without an answer is an upstream error", async () => {
+    up.route("POST", "/chat/completions", { json: { ...CHAT, choices: [] } });
+    const catalog = setup({ api: "chat" }, { policies: { [TOOL]: { retry: false } } });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.error?.kind).toBe("upstream");
+    expect(r.message).toBe("Perplexity (sonar) returned no answer.");
+  });
+});
+
+describe("errors: 401, 429, 400", () => {
+  it("401 (Perplexity's HTML page) is access_denied with the fix, for both APIs", async () => {
+    for (const api of ["search", "chat"] as const) {
+      const catalog = setup({ api }, { env: { PERPLEXITY_API_KEY: "pplx-wrong-key-000000" } });
+      const r = await catalog.call(TOOL, { query: SF }, session(api));
+      expect(r.status, api).toBe("access_denied");
+      expect(r.error).toMatchObject({ kind: "access_denied", retryable: false });
+      expect(r.message).toMatch(/denied access \(HTTP 401\)/);
+      expect(r.suggestion).toMatch(
+        /Set it to a valid key \(they start with "pplx-"; create one at https:\/\/www\.perplexity\.ai\/account\/api\/keys\)/,
+      );
+      expect(r.metadata.attempts).toBe(1);
+    }
+  });
+
+  it("429 is retried after Retry-After: the retry comes at least 1 s later and succeeds", async () => {
+    up.fault(
+      "POST",
+      "/search",
+      {
+        kind: "status",
+        status: 429,
+        retryAfter: 1,
+        body: JSON.stringify({
+          error: { message: "Rate limit exceeded", type: "request_rate_limit_exceeded", code: 429 },
+        }),
+      },
+      { times: 1 },
+    );
+    const catalog = setup();
+    const started = performance.now();
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    const elapsed = performance.now() - started;
+    expect(r.status, r.message).toBe("success");
+    expect(r.metadata.attempts).toBe(2);
+    const [first, second] = up.requestsTo("POST", "/search");
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1_000);
+    expect(elapsed).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("429 with a Retry-After beyond the call's budget is rate_limited with retryAfterMs, at once", async () => {
+    up.fault("POST", "/chat/completions", { kind: "status", status: 429, retryAfter: 90 });
+    const catalog = setup({ api: "chat" });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.status).toBe("error");
+    expect(r.error).toMatchObject({ kind: "rate_limited", retryable: true, retryAfterMs: 90_000 });
+    expect(r.message).toMatch(/retry after 90 s/);
+    expect(r.metadata.attempts).toBe(1);
+  });
+
+  it("an unknown configured model (recorded 400 invalid_model) is invalid_input listing the Sonar models", async () => {
+    const catalog = setup({ api: "chat", model: "llama-3.1-sonar-small-128k-online" });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.status).toBe("error");
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.message).toMatch(/Invalid model 'llama-3.1-sonar-small-128k-online'/);
+    expect(r.suggestion).toMatch(/sonar, sonar-pro, sonar-reasoning-pro, sonar-deep-research/);
+  });
+});
+
+describe("the API key never appears in a message or a log", () => {
+  it("stays out of envelopes, catalog listings, health reports and console output, whatever fails", async () => {
+    const written: string[] = [];
+    const spies = (["log", "info", "warn", "error", "debug"] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
+        written.push(args.map(String).join(" "));
+      }),
+    );
+    const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const seen: unknown[] = [];
+    try {
+      const echo = (status: number) => ({
+        kind: "status" as const,
+        status,
+        body: JSON.stringify({
+          error: { message: `bad key Bearer ${KEY} (${KEY})`, type: "x", code: status },
+        }),
+      });
+      for (const [api, fault] of [
+        ["search", echo(401)],
+        ["chat", echo(403)],
+        ["search", echo(400)],
+        ["chat", echo(500)],
+        ["search", echo(429)],
+        ["chat", { kind: "reset" as const }],
+        ["search", { kind: "htmlError" as const, body: `<html><title>${KEY}</title></html>` }],
+      ] as const) {
+        up.clearFaults();
+        up.fault("POST", api === "search" ? "/search" : "/chat/completions", fault);
+        const catalog = setup({ api }, { policies: { [TOOL]: { retry: { times: 1, base: "5ms" } } } });
+        seen.push(await catalog.call(TOOL, { query: SF }, session(api)));
+        seen.push(
+          catalog.plugins(),
+          catalog.list(),
+          catalog.describe(TOOL),
+          await catalog.health("perplexity"),
+        );
+      }
+      const down = setup({ baseUrl: await closedUrl() });
+      seen.push(await down.call(TOOL, { query: SF }, session()));
+    } finally {
+      for (const s of [...spies, out, err]) s.mockRestore();
+    }
+    const everything = JSON.stringify(seen) + written.join("\n");
+    expect(everything).toContain("[REDACTED]");
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain("7f3a9c2e1b4d6f8a");
+    const statuses = (seen as ToolResult[])
+      .filter((s) => s && typeof s === "object" && "status" in s)
+      .map((s) => s.status);
+    expect(statuses).toEqual([
+      "access_denied",
+      "access_denied",
+      "error",
+      "error",
+      "error",
+      "unavailable",
+      "error",
+      "unavailable",
+    ]);
+  });
+});
+
+describe("policies", () => {
+  it("declares one rate limit and breaker keyed perplexity, a 15 min cache, 60 s timeout", () => {
+    const policy = setup().describe(TOOL)!.policy;
+    expect(policy.rateLimit).toMatchObject({ key: "perplexity", limit: 50, windowMs: 60_000 });
+    expect(policy.breaker).toMatchObject({ key: "perplexity", failures: 5 });
+    expect(policy.cache?.ttlMs).toBe(15 * 60_000);
+    expect(policy.timeoutMs).toBe(60_000);
+    expect(policy.retry?.times).toBe(2);
+  });
+
+  it("the 51st call in a minute is rate_limited without reaching Perplexity", async () => {
+    const catalog = setup();
+    for (let i = 0; i < 50; i++)
+      expect((await catalog.call(TOOL, { query: `q${i}` }, session())).status).toBe("success");
+    const over = await catalog.call(TOOL, { query: "q50" }, session());
+    expect(over.error?.kind).toBe("rate_limited");
+    expect(over.error?.retryAfterMs).toBeGreaterThan(0);
+    expect(up.requestsTo("POST", "/search")).toHaveLength(50);
+  });
+
+  it("the same search is served from the cache", async () => {
+    const catalog = setup();
+    await catalog.call(TOOL, { query: SF }, session());
+    const again = await catalog.call(TOOL, { query: SF }, session());
+    expect(again.metadata.cached).toBe(true);
+    expect(up.requestsTo("POST", "/search")).toHaveLength(1);
+  });
+
+  it("unreachable twice in a session: unavailable with guidance, then escalate", async () => {
+    const catalog = setup({ baseUrl: await closedUrl() }, { policies: { [TOOL]: { retry: false } } });
+    const first = await catalog.call(TOOL, { query: SF }, session("down"));
+    expect(first.status).toBe("unavailable");
+    expect(first.guidance).toBe(UNAVAILABLE_GUIDANCE);
+    expect(first.escalate).toBeUndefined();
+    const second = await catalog.call(TOOL, { query: SF }, session("down"));
+    expect(second.escalate).toBe(true);
+  });
+});
+
+type Expectation = { status: ToolResult["status"]; kind?: string; message?: RegExp; attempts?: number };
+const FAULTS: ReadonlyArray<[string, Parameters<Emulator["fault"]>[2], Expectation]> = [
+  ["delay", { kind: "delay", ms: 200 }, { status: "success" }],
+  ["hang", { kind: "hang" }, { status: "timeout", kind: "timeout" }],
+  ["slowBody", { kind: "slowBody", chunkBytes: 256, intervalMs: 5 }, { status: "success" }],
+  ["reset before headers", { kind: "reset" }, { status: "unavailable", kind: "unavailable", attempts: 3 }],
+  [
+    "reset mid-body",
+    { kind: "reset", phase: "midBody" },
+    { status: "unavailable", kind: "unavailable", attempts: 3 },
+  ],
+  [
+    "status 503",
+    { kind: "status", status: 503 },
+    { status: "error", kind: "upstream", message: /HTTP 503/, attempts: 3 },
+  ],
+  [
+    "status 429",
+    { kind: "status", status: 429, retryAfter: 120 },
+    { status: "error", kind: "rate_limited", attempts: 1 },
+  ],
+  [
+    "invalidJson",
+    { kind: "invalidJson" },
+    { status: "error", kind: "upstream", message: /invalid JSON/, attempts: 3 },
+  ],
+  [
+    "htmlError",
+    { kind: "htmlError" },
+    { status: "error", kind: "upstream", message: /HTML page/, attempts: 1 },
+  ],
+  [
+    "oversized",
+    { kind: "oversized" },
+    { status: "error", kind: "upstream", message: /larger than/, attempts: 1 },
+  ],
+  ["wrongContentType", { kind: "wrongContentType", contentType: "text/plain" }, { status: "success" }],
+];
+
+describe("every fault kind on both APIs", () => {
+  for (const [api, path] of [
+    ["search", "/search"],
+    ["chat", "/chat/completions"],
+  ] as const) {
+    it.each(FAULTS)(`${api}: %s`, async (_name, fault, expected) => {
+      up.fault("POST", path, fault);
+      const catalog = setup(
+        { api },
+        {
+          policies: {
+            [TOOL]: { timeout: fault.kind === "hang" ? "600ms" : "20s", retry: { times: 2, base: "10ms" } },
+          },
+        },
+      );
+      const r = await catalog.call(TOOL, { query: SF }, session());
+      expect(r.status, r.message).toBe(expected.status);
+      if (expected.kind) expect(r.error?.kind).toBe(expected.kind);
+      if (expected.message) expect(r.message).toMatch(expected.message);
+      if (expected.attempts) expect(r.metadata.attempts).toBe(expected.attempts);
+      if (r.status === "success")
+        expect((r.data as { citations: string[] }).citations.length).toBeGreaterThan(0);
+      else expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
+      if (fault.kind === "delay") expect(r.metadata.durationMs).toBeGreaterThanOrEqual(190);
+    });
+  }
+});
+
+describe("health", () => {
+  it("checks the key without running a search", async () => {
+    const ok = await setup().health("perplexity");
+    expect(ok).toMatchObject({ ok: true, message: expect.stringMatching(/accepted the API key.*HTTP 400/) });
+    expect(up.requestsTo("POST", "/search")[0]?.json).toEqual({});
+    const bad = await setup({}, { env: { PERPLEXITY_API_KEY: "pplx-wrong" } }).health("perplexity");
+    expect(bad.ok).toBe(false);
+    expect(bad.fix).toMatch(/PERPLEXITY_API_KEY/);
+  });
+});
