@@ -33,13 +33,23 @@ describe("observability", () => {
     state.failWith.push(fail.upstream("bad gateway"));
     await catalog.call("probe", { q: "b" });
     const [stats] = await catalog.stats();
-    expect(stats).toMatchObject({ tool: "probe", calls: 3, successes: 2, failures: 1, failuresByKind: { upstream: 1 } });
+    expect(stats).toMatchObject({
+      tool: "probe",
+      calls: 3,
+      successes: 2,
+      failures: 1,
+      failuresByKind: { upstream: 1 },
+    });
     expect(stats?.cacheHitRate).toBeCloseTo(1 / 3);
     expect(stats?.p95Ms).toBeGreaterThanOrEqual(stats?.p50Ms ?? 0);
     expect(stats?.breaker).toBe("Closed");
     const metrics = await catalog.metrics();
     expect(metrics.map((m) => m.id)).toEqual(
-      expect.arrayContaining(["quiver_tool_calls_total", "quiver_tool_call_duration_ms", "quiver_cache_lookups_total"]),
+      expect.arrayContaining([
+        "quiver_tool_calls_total",
+        "quiver_tool_call_duration_ms",
+        "quiver_cache_lookups_total",
+      ]),
     );
     await catalog.close();
   });

@@ -25,7 +25,13 @@ const greet = tool({
   examples: [{ input: { name: "Ada" } }],
   annotations: { readOnly: true, openWorld: true },
   policy: { timeout: "2s", retry: { times: 1, base: "10ms" } },
-  run: ({ name }, ctx) => ctx.http.json({ url: `${ctx.config.baseUrl}/greet`, query: { name }, signal: ctx.signal, schema: z.object({ text: z.string() }) }),
+  run: ({ name }, ctx) =>
+    ctx.http.json({
+      url: `${ctx.config.baseUrl}/greet`,
+      query: { name },
+      signal: ctx.signal,
+      schema: z.object({ text: z.string() }),
+    }),
 });
 const plugin = definePlugin({
   specificationVersion: "v1",
