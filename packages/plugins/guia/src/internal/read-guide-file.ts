@@ -1,0 +1,48 @@
+import { readFile } from "node:fs/promises";
+import { basename, dirname, extname } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { type Guide, validateGuide } from "../guide.js";
+import { slug } from "./text.js";
+
+/** One file's guides, and what in it was not a guide. */
+export interface ReadGuides {
+  readonly guides: ReadonlyArray<Guide>;
+  readonly skipped: ReadonlyArray<{ readonly source: string; readonly reason: string }>;
+}
+
+/** File names that say nothing about the subject: the id then comes from the folder name. */
+const GENERIC = new Set(["guia_docente", "guia", "guide", "index", "data", "teaching_guide"]);
+
+/** The id a file's guide gets when the guide has no `subject` field. */
+export const fallbackIdFor = (path: string): string => {
+  const stem = basename(path, extname(path));
+  return GENERIC.has(slug(stem)) ? basename(dirname(path)) : stem;
+};
+
+/**
+ * Reads a JSON or YAML file holding one guide, or an array of guides, and validates each.
+ * Never throws for bad content: unreadable or invalid parts are reported as skipped.
+ */
+export const readGuideFile = async (path: string): Promise<ReadGuides> => {
+  let parsed: unknown;
+  try {
+    const text = await readFile(path, "utf8");
+    parsed = /\.ya?ml$/i.test(path) ? parseYaml(text, { maxAliasCount: 100 }) : JSON.parse(text);
+  } catch (error) {
+    return {
+      guides: [],
+      skipped: [{ source: path, reason: `cannot be read or parsed: ${(error as Error).message}` }],
+    };
+  }
+  const docs = Array.isArray(parsed) ? parsed : [parsed];
+  const guides: Guide[] = [];
+  const skipped: { source: string; reason: string }[] = [];
+  const fallback = fallbackIdFor(path);
+  docs.forEach((doc, i) => {
+    const source = Array.isArray(parsed) ? `${path}[${i}]` : path;
+    const checked = validateGuide(doc, Array.isArray(parsed) ? undefined : fallback);
+    if (checked.ok) guides.push(checked.guide);
+    else skipped.push({ source, reason: checked.reason });
+  });
+  return { guides, skipped };
+};

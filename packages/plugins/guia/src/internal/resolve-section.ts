@@ -1,0 +1,131 @@
+import { slug } from "./text.js";
+
+/** Names people and models use for a section → the keys real guides use (as slugs, first found wins). */
+const ALIASES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  objetivos: ["objetivos", "resultados_de_aprendizaje"],
+  objectives: ["objetivos", "resultados_de_aprendizaje"],
+  resultados: ["resultados_de_aprendizaje"],
+  learning_outcomes: ["resultados_de_aprendizaje"],
+  competencias: ["competencias", "resultados_del_proceso_de_formacion_y_de_aprendizaje"],
+  competences: ["competencias", "resultados_del_proceso_de_formacion_y_de_aprendizaje"],
+  competencies: ["competencias", "resultados_del_proceso_de_formacion_y_de_aprendizaje"],
+  generales: ["competencias_generales", "general_competences", "generales"],
+  general: ["competencias_generales", "general_competences", "generales"],
+  especificas: ["competencias_especificas", "specific_competences", "especificas"],
+  transversales: ["competencias_transversales", "transversal_competences", "transversales"],
+  contenidos: ["programa_de_contenidos_teoricos_y_practicos", "contenidos"],
+  programa: ["programa_de_contenidos_teoricos_y_practicos"],
+  temario: ["programa_de_contenidos_teoricos_y_practicos"],
+  syllabus: ["programa_de_contenidos_teoricos_y_practicos"],
+  contents: ["programa_de_contenidos_teoricos_y_practicos"],
+  descripcion: ["breve_descripcion_de_contenidos"],
+  breve_descripcion: ["breve_descripcion_de_contenidos"],
+  description: ["breve_descripcion_de_contenidos"],
+  profesorado: ["profesorado_y_tutorias", "profesorado"],
+  profesores: ["profesorado_y_tutorias", "profesorado"],
+  tutorias: ["profesorado_y_tutorias"],
+  staff: ["profesorado_y_tutorias"],
+  lecturers: ["profesorado_y_tutorias"],
+  teachers: ["profesorado_y_tutorias"],
+  prerrequisitos: ["prerrequisitos_o_recomendaciones"],
+  requisitos: ["prerrequisitos_o_recomendaciones"],
+  recomendaciones: ["prerrequisitos_o_recomendaciones"],
+  prerequisites: ["prerrequisitos_o_recomendaciones"],
+  enlaces: ["enlaces_recomendados"],
+  links: ["enlaces_recomendados"],
+  metodologia: ["metodologia_docente"],
+  methodology: ["metodologia_docente"],
+  evaluation: ["evaluacion"],
+  assessment: ["evaluacion"],
+  sistema_de_evaluacion: ["evaluacion"],
+  bibliography: ["bibliografia"],
+  references: ["bibliografia"],
+  informacion: ["informacion_adicional"],
+  additional_information: ["informacion_adicional"],
+  teoria: ["teorico"],
+  practicas: ["practico"],
+};
+
+/** A section found in a guide: its real path and its value. */
+export interface Section {
+  readonly path: string;
+  readonly value: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** The child of `node` a segment names: exact, alias, then a unique partial match. */
+const child = (node: unknown, segment: string): { key: string; value: unknown } | undefined => {
+  if (Array.isArray(node)) {
+    if (!/^\d+$/.test(segment)) return undefined;
+    const i = Number(segment);
+    return i < node.length ? { key: String(i), value: node[i] } : undefined;
+  }
+  if (!isObject(node)) return undefined;
+  const keys = Object.keys(node);
+  const s = slug(segment);
+  if (!s) return undefined;
+  const bySlug = new Map(keys.map((k) => [slug(k), k]));
+  const pick = (k: string | undefined) => (k === undefined ? undefined : { key: k, value: node[k] });
+  if (bySlug.has(s)) return pick(bySlug.get(s));
+  for (const alias of ALIASES[s] ?? []) if (bySlug.has(alias)) return pick(bySlug.get(alias));
+  const affix = keys.filter((k) => slug(k).endsWith(`_${s}`) || slug(k).startsWith(`${s}_`));
+  if (affix.length === 1) return pick(affix[0]);
+  if (s.length >= 4) {
+    const inner = keys.filter((k) => slug(k).includes(s));
+    if (inner.length === 1) return pick(inner[0]);
+  }
+  return undefined;
+};
+
+/** Depth-first search for a unique nested key (so `evaluación_ordinaria` finds `evaluación.evaluación_ordinaria`). */
+const findNested = (node: unknown, segment: string, prefix: string, out: Section[], depth = 0): void => {
+  if (!isObject(node) || depth > 4) return;
+  for (const [k, v] of Object.entries(node)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (prefix && child({ [k]: v }, segment)) out.push({ path, value: v });
+    findNested(v, segment, path, out, depth + 1);
+  }
+};
+
+/**
+ * Finds a section by name or dot path, tolerant of accents, spaces, case and the usual aliases
+ * (`objetivos`, `competencias.generales`, `evaluacion.ordinaria`). Undefined when nothing matches.
+ */
+export const resolveSection = (
+  guide: Readonly<Record<string, unknown>>,
+  key: string,
+): Section | undefined => {
+  const segments = key
+    .split(/[./]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (segments.length === 0) return undefined;
+  let node: unknown = guide;
+  const path: string[] = [];
+  for (const segment of segments) {
+    const next = child(node, segment);
+    if (!next) {
+      if (segments.length === 1) {
+        const found: Section[] = [];
+        findNested(guide, segment, "", found);
+        if (found.length === 1) return found[0];
+      }
+      return undefined;
+    }
+    path.push(next.key);
+    node = next.value;
+  }
+  return { path: path.join("."), value: node };
+};
+
+/** Every section a guide has: top-level keys, and `section.child` for object sections. */
+export const sectionPaths = (guide: Readonly<Record<string, unknown>>): string[] => {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(guide)) {
+    out.push(k);
+    if (isObject(v)) for (const c of Object.keys(v)) out.push(`${k}.${c}`);
+  }
+  return out;
+};

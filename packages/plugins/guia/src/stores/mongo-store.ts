@@ -1,0 +1,133 @@
+import { fail } from "@quiver/core";
+import { Redacted } from "effect";
+import type { Collection, Document, MongoClient } from "mongodb";
+import { describeGuide, type GuideListing, validateGuide } from "../guide.js";
+import { assertSubjectId, type GuideStore } from "./guide-store.js";
+
+/** Options of the MongoDB store. */
+export interface MongoGuideStoreOptions {
+  /** Connection string (`mongodb://…` or `mongodb+srv://…`), plain or Redacted. */
+  readonly uri: string | Redacted.Redacted<string>;
+  /** Database (default: the one named in the URI, else `quiver`). */
+  readonly database?: string | undefined;
+  /** Collection (default `guias`, as the original chatbot). */
+  readonly collection?: string | undefined;
+  /** How long to look for a server before failing (default 5000 ms). */
+  readonly serverSelectionTimeoutMs?: number | undefined;
+}
+
+const databaseFromUri = (uri: string): string | undefined => {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri);
+  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
+};
+
+/**
+ * The MongoDB guide store (official `mongodb` driver): one document per guide with a `subject` field,
+ * as the original chatbot kept them. Ids are checked before every query and matched with `$eq`, so an
+ * operator object can never reach MongoDB. The driver is loaded on first use.
+ *
+ * @example
+ * const store = createMongoGuideStore({ uri: process.env.MONGODB_URI!, database: "tfg_chatbot" })
+ * const guide = await store.get("metaheuristicas")
+ */
+export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideStore => {
+  const uri = Redacted.isRedacted(options.uri)
+    ? Redacted.value(options.uri as Redacted.Redacted<string>)
+    : (options.uri as string);
+  let client: MongoClient | undefined;
+  let pending: Promise<Collection<Document>> | undefined;
+
+  const unavailable = (error: unknown) =>
+    fail.unavailable(
+      `MongoDB guide store is unreachable: ${(error as Error).message.split(uri).join("[REDACTED]")}`,
+      {
+        suggestion: "Check MONGODB_URI and that the MongoDB server is running.",
+      },
+    );
+
+  const collection = (): Promise<Collection<Document>> => {
+    pending ??= (async () => {
+      try {
+        const { MongoClient } = await import("mongodb");
+        client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
+        await client.connect();
+        const db = client.db(options.database ?? databaseFromUri(uri) ?? "quiver");
+        return db.collection(options.collection ?? "guias");
+      } catch (error) {
+        pending = undefined;
+        await client?.close().catch(() => undefined);
+        client = undefined;
+        throw unavailable(error);
+      }
+    })();
+    return pending;
+  };
+
+  const guarded = async <T>(f: (c: Collection<Document>) => Promise<T>): Promise<T> => {
+    const c = await collection();
+    try {
+      return await f(c);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  };
+
+  return {
+    kind: "mongodb",
+    list: () =>
+      guarded(async (c) => {
+        const docs = await c
+          .find(
+            {},
+            {
+              projection: {
+                _id: 0,
+                subject: 1,
+                asignatura: 1,
+                nombre: 1,
+                name: 1,
+                codigo: 1,
+                código: 1,
+                code: 1,
+              },
+            },
+          )
+          .toArray();
+        const out: GuideListing[] = [];
+        for (const d of docs) {
+          if (typeof d.subject === "string") out.push(describeGuide({ subject: d.subject, data: d }));
+        }
+        return out;
+      }),
+    get: async (subject) => {
+      assertSubjectId(subject);
+      return guarded(async (c) => {
+        const doc = await c.findOne({ subject: { $eq: subject } }, { projection: { _id: 0 } });
+        if (!doc) return undefined;
+        const checked = validateGuide(doc, subject);
+        return checked.ok ? { subject, data: checked.guide.data } : { subject, data: stripSubject(doc) };
+      });
+    },
+    put: async (guide) => {
+      assertSubjectId(guide.subject);
+      return guarded(async (c) => {
+        const result = await c.replaceOne(
+          { subject: { $eq: guide.subject } },
+          { subject: guide.subject, ...guide.data },
+          { upsert: true },
+        );
+        return result.upsertedCount > 0 ? "created" : "replaced";
+      });
+    },
+    close: async () => {
+      pending = undefined;
+      await client?.close();
+      client = undefined;
+    },
+  };
+};
+
+const stripSubject = (doc: Document): Record<string, unknown> => {
+  const { subject: _s, _id, ...rest } = doc;
+  return rest;
+};

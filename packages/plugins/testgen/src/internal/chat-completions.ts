@@ -1,0 +1,199 @@
+import { type HttpClient, ToolFailure } from "@quiver/core";
+import { Redacted } from "effect";
+import { z } from "zod";
+import type { LlmSettings, TestgenConfig } from "../config.js";
+import {
+  type Difficulty,
+  fromLlm,
+  llmJsonSchema,
+  llmResponseSchema,
+  type Question,
+  type QuestionType,
+} from "./questions.js";
+
+/** What to ask the model for. */
+export interface LlmAsk {
+  readonly system: string;
+  readonly user: string;
+  readonly type: QuestionType;
+  readonly difficulty: Difficulty;
+}
+
+/** The model's questions, or why there are none. */
+export type LlmOutcome =
+  | {
+      readonly ok: true;
+      readonly questions: Question[];
+      readonly format: "json_schema" | "json_object";
+      readonly repaired: boolean;
+      readonly model: string;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string };
+
+const completionSchema = z.object({
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullable().optional(),
+          refusal: z.string().nullable().optional(),
+          tool_calls: z.array(z.object({ function: z.object({ arguments: z.string() }) })).optional(),
+        }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
+});
+
+/** Servers that cannot do json_schema, remembered per endpoint so later calls go straight to json_object. */
+const noJsonSchema = new Set<string>();
+
+/** Parses a reply that should be JSON: tolerates code fences and prose around one object or array. */
+export const parseJsonReply = (
+  content: string,
+): { ok: true; value: unknown } | { ok: false; problem: string } => {
+  let text = content.trim();
+  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(text);
+  if (fenced) text = fenced[1]!;
+  if (!text.startsWith("{") && !text.startsWith("[")) {
+    const start = text.search(/[[{]/);
+    const end = Math.max(text.lastIndexOf("}"), text.lastIndexOf("]"));
+    if (start >= 0 && end > start) text = text.slice(start, end + 1);
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, problem: `it is not valid JSON (${(error as Error).message})` };
+  }
+};
+
+class Rejected extends Error {}
+
+/**
+ * Asks an OpenAI-compatible chat completions endpoint for questions as structured JSON: json_schema
+ * (strict) first, json_object when the server rejects json_schema (a 400 about response_format);
+ * validates the reply with zod and gives the model one repair round when it is malformed. Never
+ * throws for upstream trouble: it answers `{ ok: false, reason }` so the caller can fall back.
+ */
+export const askLlm = async (
+  settings: Extract<LlmSettings, { ok: true }>,
+  config: TestgenConfig,
+  http: HttpClient,
+  signal: AbortSignal,
+  ask: LlmAsk,
+): Promise<LlmOutcome> => {
+  let format: "json_schema" | "json_object" =
+    config.responseFormat === "auto"
+      ? noJsonSchema.has(settings.url)
+        ? "json_object"
+        : "json_schema"
+      : config.responseFormat;
+
+  const send = async (messages: ReadonlyArray<Message>) => {
+    for (;;) {
+      const response_format =
+        format === "json_schema"
+          ? {
+              type: "json_schema",
+              json_schema: { name: "review_questions", strict: true, schema: llmJsonSchema(ask.type) },
+            }
+          : { type: "json_object" };
+      const res = await http.request({
+        method: "POST",
+        url: settings.url,
+        headers: { authorization: settings.apiKey ? bearer(settings.apiKey) : undefined },
+        json: { model: settings.model, messages, temperature: 0.4, response_format },
+        signal,
+        timeoutMs: config.llmTimeoutMs,
+        acceptStatus: [400, 422],
+        apiKeyVar: "LLM_API_KEY",
+        ...(settings.apiKey ? { secrets: [settings.apiKey] } : {}),
+      });
+      if (res.status === 200 || (res.status > 200 && res.status < 300))
+        return completionSchema.parse(res.json());
+      const said = res.body.slice(0, 500);
+      if (
+        format === "json_schema" &&
+        config.responseFormat === "auto" &&
+        /response_format|json_schema|schema/i.test(said)
+      ) {
+        noJsonSchema.add(settings.url);
+        format = "json_object";
+        continue;
+      }
+      throw new Rejected(`the LLM rejected the request (HTTP ${res.status}: ${oneLine(said)})`);
+    }
+  };
+
+  const messages: Message[] = [
+    { role: "system", content: ask.system },
+    { role: "user", content: ask.user },
+  ];
+  let repaired = false;
+  try {
+    for (let round = 0; round < 2; round++) {
+      const completion = await send(messages);
+      const choice = completion.choices[0]!;
+      const model = completion.model ?? settings.model;
+      if (choice.message.refusal)
+        return { ok: false, reason: `the model refused: ${oneLine(choice.message.refusal)}` };
+      if (choice.finish_reason === "content_filter")
+        return { ok: false, reason: "the reply was blocked by the content filter" };
+      const content = choice.message.content ?? choice.message.tool_calls?.[0]?.function.arguments ?? "";
+      let problem: string | undefined;
+      let questions: Question[] = [];
+      if (content.trim() === "") problem = "the reply was empty";
+      else {
+        const parsed = parseJsonReply(content);
+        if (!parsed.ok) problem = parsed.problem;
+        else {
+          const checked = llmResponseSchema.safeParse(parsed.value);
+          if (!checked.success) {
+            problem = `it does not match the schema (${checked.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join(".") || "root"}: ${i.message}`)
+              .join("; ")})`;
+          } else {
+            const result = fromLlm(checked.data, ask.type, ask.difficulty);
+            questions = result.questions;
+            if (result.problems.length > 0) problem = result.problems.slice(0, 3).join("; ");
+          }
+        }
+      }
+      if (choice.finish_reason === "length")
+        problem = `the reply was cut off before the end${problem ? ` and ${problem}` : ""}`;
+      if (!problem) return { ok: true, questions, format, repaired, model };
+      if (round === 1) {
+        return questions.length > 0
+          ? { ok: true, questions, format, repaired, model }
+          : { ok: false, reason: `the model's reply was unusable after one repair round: ${problem}` };
+      }
+      repaired = true;
+      messages.push(
+        { role: "assistant", content: content.slice(0, 8000) },
+        {
+          role: "user",
+          content: `Your reply was not usable: ${problem}. Reply again with only the complete JSON object {"questions": [...]} as specified${
+            choice.finish_reason === "length" ? ", keeping each field short" : ""
+          }, and nothing else.`,
+        },
+      );
+    }
+  } catch (error) {
+    if (error instanceof Rejected) return { ok: false, reason: error.message };
+    if (error instanceof z.ZodError)
+      return { ok: false, reason: "the LLM answered in an unexpected shape (no choices[].message)" };
+    if (ToolFailure.isInstance(error))
+      return { ok: false, reason: `the LLM request failed: ${error.message}` };
+    throw error;
+  }
+  return { ok: false, reason: "the model gave no usable reply" };
+};
+
+/** `Bearer <key>` kept Redacted: the client unwraps it for the wire and redacts it from every message. */
+export const bearer = (key: Redacted.Redacted<string>) => Redacted.make(`Bearer ${Redacted.value(key)}`);
+
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim().slice(0, 300);

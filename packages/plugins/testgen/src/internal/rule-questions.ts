@@ -1,0 +1,358 @@
+import { detectLanguage, fold, STOPWORDS, words } from "./language.js";
+import type { Difficulty, Question, QuestionType } from "./questions.js";
+
+/** A piece of course material: text and where it came from. */
+export interface Material {
+  readonly text: string;
+  readonly source?: string | undefined;
+}
+
+/** What to build questions for, without an LLM. */
+export interface RuleAsk {
+  readonly topic: string;
+  readonly material: ReadonlyArray<Material>;
+  readonly count: number;
+  readonly difficulty: Difficulty;
+  readonly type: QuestionType;
+}
+
+interface Sentence {
+  readonly text: string;
+  readonly source: string | undefined;
+  readonly terms: ReadonlySet<string>;
+  readonly definition: { readonly term: string; readonly plural: boolean; readonly rest: string } | undefined;
+  score: number;
+}
+
+const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
+  es: /^(?<term>[^,;:()«»"]{3,70}?)\s+(?<verb>es|son|se define como|se denomina|consiste en|se basa en)\s+(?<rest>.{15,})$/iu,
+  en: /^(?<term>[^,;:()"]{3,70}?)\s+(?<verb>is|are|refers to|means|consists of)\s+(?<rest>.{15,})$/iu,
+};
+const ARTICLE = /^(el|la|los|las|un|una|unos|unas|the|a|an)$/i;
+
+/** A definition's subject starts with an article or a content word, not "Para", "En", "Si" ... */
+const startsLikeANoun = (term: string): boolean => {
+  const first = fold(words(term)[0] ?? "");
+  return (
+    ARTICLE.test(first) ||
+    !(
+      STOPWORDS.es.has(first) ||
+      STOPWORDS.en.has(first) ||
+      /^(ademas|tambien|cuando|donde|also|when|where)$/.test(first)
+    )
+  );
+};
+const PRONOUN =
+  /^(esto|esta|este|estos|estas|ello|eso|it|this|that|these|those|they|there|which|lo que|la que|el que)\b/i;
+
+const hash = (s: string): number => {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+};
+
+/** A deterministic shuffle (same material, same questions). */
+const shuffle = <T>(items: T[], seed: number): T[] => {
+  const out = [...items];
+  let s = seed || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+};
+
+const splitSentences = (m: Material): Array<{ text: string; source: string | undefined }> =>
+  m.text
+    .replace(/\r/g, "")
+    // A line ending in a lower-case letter or a comma, followed by one starting in lower case, is a wrapped line.
+    .replace(/([\p{Ll},])[ \t]*\n[ \t]*(?=\p{Ll})/gu, "$1 ")
+    .split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}¿¡"«(])/u)
+    .map((s) =>
+      s
+        .replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+    )
+    // Headings and title lines (no closing punctuation, few words) are not sentences.
+    .filter(
+      (s) =>
+        s.length >= 40 &&
+        s.length <= 360 &&
+        words(s).length >= 6 &&
+        (/[.!?…:;»"]$/.test(s) || words(s).length >= 12),
+    )
+    .map((text) => ({ text, source: m.source }));
+
+const contentTerms = (text: string, lang: "es" | "en"): string[] =>
+  words(text)
+    .map(fold)
+    .filter(
+      (w) =>
+        w.length >= 4 &&
+        !STOPWORDS[lang].has(w) &&
+        !STOPWORDS.es.has(w) &&
+        !STOPWORDS.en.has(w) &&
+        !/^\d+$/.test(w),
+    );
+
+const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter || 1);
+};
+
+const TEMPLATES: Readonly<Record<"es" | "en", ReadonlyArray<(t: string) => string>>> = {
+  es: [
+    (t) => `¿Qué se entiende por ${t} y para qué se utiliza?`,
+    (t) => `¿Cuáles son las ideas o componentes principales de ${t}?`,
+    (t) => `Pon un ejemplo concreto de ${t} y explica cada uno de sus pasos.`,
+    (t) => `¿Cuáles son las principales ventajas y limitaciones de ${t}?`,
+    (t) => `Compara ${t} con otro enfoque que conozcas para el mismo tipo de problema.`,
+    (t) => `Describe un problema real en el que aplicarías ${t} y justifica por qué.`,
+    (t) => `¿Qué conceptos previos hacen falta para entender ${t}?`,
+    (t) => `¿Qué parámetros o decisiones de diseño influyen más en el resultado de ${t}?`,
+    (t) => `¿Cómo evaluarías si una solución basada en ${t} es buena?`,
+    (t) => `¿Qué errores comunes se cometen al aplicar ${t}?`,
+  ],
+  en: [
+    (t) => `What is meant by ${t}, and what is it used for?`,
+    (t) => `What are the main ideas or components of ${t}?`,
+    (t) => `Give a concrete example of ${t} and explain each of its steps.`,
+    (t) => `What are the main advantages and limitations of ${t}?`,
+    (t) => `Compare ${t} with another approach you know for the same kind of problem.`,
+    (t) => `Describe a real problem where you would apply ${t}, and justify why.`,
+    (t) => `Which prior concepts are needed to understand ${t}?`,
+    (t) => `Which parameters or design decisions most affect the outcome of ${t}?`,
+    (t) => `How would you judge whether a solution based on ${t} is good?`,
+    (t) => `What common mistakes are made when applying ${t}?`,
+  ],
+};
+
+const T = {
+  es: {
+    fill: (s: string) => `Completa la frase: «${s}»`,
+    what: (term: string, plural: boolean) => `¿Qué ${plural ? "son" : "es"} ${term}?`,
+    which: (term: string) => `¿Cuál de estas afirmaciones describe correctamente ${term}?`,
+    explain: (s: string) => `Explica con tus palabras, y con un ejemplo, la siguiente afirmación: «${s}»`,
+    relation: (a: string, b: string) => `¿Qué relación hay entre «${a}» y «${b}» según el material?`,
+    from: (s: string) => `Según el material: «${s}»`,
+  },
+  en: {
+    fill: (s: string) => `Fill in the blank: "${s}"`,
+    what: (term: string, plural: boolean) => `What ${plural ? "are" : "is"} ${term}?`,
+    which: (term: string) => `Which of these statements correctly describes ${term}?`,
+    explain: (s: string) => `Explain in your own words, with an example, the following statement: "${s}"`,
+    relation: (a: string, b: string) => `According to the material, how are "${a}" and "${b}" related?`,
+    from: (s: string) => `From the material: "${s}"`,
+  },
+} as const;
+
+const BLANK = "_____";
+
+/**
+ * Review questions built without an LLM: key sentences of the material (scored by keyword weight,
+ * overlap with the topic and definitional form, kept diverse) become definition questions ("¿Qué es
+ * X?"), cloze questions with distractors drawn from the material's other keywords, or explanation
+ * questions (hard); without material, varied questions about the topic. Deterministic.
+ */
+export const ruleQuestions = (ask: RuleAsk): Question[] => {
+  const allText = `${ask.topic}\n${ask.material.map((m) => m.text).join("\n")}`;
+  const lang = detectLanguage(
+    ask.material.length > 0 ? ask.material.map((m) => m.text).join("\n") : ask.topic,
+  );
+  const t = T[lang];
+  const topicTerms = new Set(contentTerms(ask.topic, lang));
+  const tf = new Map<string, number>();
+  const display = new Map<string, string>();
+  for (const w of words(allText)) {
+    const f = fold(w);
+    if (f.length < 4 || STOPWORDS.es.has(f) || STOPWORDS.en.has(f) || /^\d+$/.test(f)) continue;
+    tf.set(f, (tf.get(f) ?? 0) + 1);
+    if (!display.has(f) || w === w.toLowerCase()) display.set(f, w);
+  }
+  const weight = (term: string) => Math.log(1 + (tf.get(term) ?? 0)) * (term.length >= 7 ? 1.3 : 1);
+
+  const seenText = new Set<string>();
+  const sentences: Sentence[] = ask.material
+    .flatMap(splitSentences)
+    .filter(({ text }) => !seenText.has(text) && seenText.add(text) !== undefined)
+    .map(({ text, source }) => {
+      const terms = new Set(contentTerms(text, lang));
+      const m = DEFINITION[lang].exec(text.replace(/[.!?]$/, ""));
+      const raw = m?.groups?.term?.trim();
+      const term =
+        raw && /^\p{Lu}\p{Ll}/u.test(raw) && /^(el|la|los|las|un|una|unos|unas|the|a|an)\s/i.test(raw)
+          ? raw[0]!.toLowerCase() + raw.slice(1)
+          : raw;
+      const definition =
+        m?.groups && term && !PRONOUN.test(term) && words(term).length <= 8 && startsLikeANoun(term)
+          ? { term, plural: /^(son|are)$/i.test(m.groups.verb!), rest: m.groups.rest!.trim() }
+          : undefined;
+      let score = 0;
+      for (const x of terms) score += weight(x);
+      score = score / Math.sqrt(terms.size || 1);
+      for (const x of terms) if (topicTerms.has(x)) score += 2;
+      if (definition) score += 2;
+      return { text, source, terms, definition, score };
+    });
+
+  const df = new Map<string, number>();
+  for (const x of sentences) for (const term of x.terms) df.set(term, (df.get(term) ?? 0) + 1);
+  const verbLike = (w: string) => /(ando|iendo|mente|ing|ly)$/.test(fold(w));
+  const used = new Set<string>();
+
+  const chosen: Sentence[] = [];
+  for (const s of [...sentences].sort((a, b) => b.score - a.score)) {
+    if (chosen.length >= ask.count) break;
+    if (chosen.some((c) => jaccard(c.terms, s.terms) > 0.5)) continue;
+    chosen.push(s);
+  }
+
+  const keywords = [...tf.keys()]
+    .filter((k) => !topicTerms.has(k))
+    .sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+  const questions: Question[] = [];
+  const base = (s: Sentence) => ({
+    difficulty: ask.difficulty,
+    source: s.source ?? null,
+    explanation: t.from(s.text),
+  });
+
+  for (const s of chosen) {
+    const seed = hash(s.text);
+    if (s.definition && ask.difficulty !== "hard") {
+      const { term, plural, rest } = s.definition;
+      if (ask.type === "multiple_choice") {
+        const others = sentences
+          .filter((o) => o !== s && !fold(o.text).includes(fold(term)))
+          .map((o) => o.definition?.rest ?? o.text)
+          .filter((x, i, all) => all.indexOf(x) === i)
+          .slice(0, 3);
+        if (others.length >= 2) {
+          const options = shuffle([rest, ...others], seed).map((o) => o.replace(/[.]$/, ""));
+          const correct = options.indexOf(rest.replace(/[.]$/, ""));
+          questions.push({
+            ...base(s),
+            question: t.which(term),
+            type: "multiple_choice",
+            options,
+            correct_index: correct,
+            correct_answer: options[correct]!,
+          });
+          continue;
+        }
+      } else {
+        questions.push({
+          ...base(s),
+          question: t.what(term, plural),
+          type: "open",
+          options: [],
+          correct_index: null,
+          correct_answer: rest,
+        });
+        continue;
+      }
+    }
+    if (ask.difficulty === "hard" && ask.type === "open" && questions.length % 2 === 0) {
+      questions.push({
+        ...base(s),
+        question: t.explain(s.text),
+        type: "open",
+        options: [],
+        correct_index: null,
+        correct_answer: null,
+      });
+      continue;
+    }
+    // Cloze: blank a keyword specific to the sentence (central ones for easy), not a topic word, not used before.
+    const inSentence = [...new Set(words(s.text).filter((w) => s.terms.has(fold(w)) && fold(w).length >= 5))];
+    const rank = (w: string) =>
+      (topicTerms.has(fold(w)) ? 100 : 0) +
+      (used.has(fold(w)) ? 50 : 0) +
+      (verbLike(w) ? 20 : 0) +
+      (ask.difficulty === "easy" ? -(tf.get(fold(w)) ?? 0) : (df.get(fold(w)) ?? 0)) -
+      w.length / 20;
+    const answer = inSentence.sort((a, b) => rank(a) - rank(b))[0];
+    if (!answer) {
+      questions.push({
+        ...base(s),
+        question: t.explain(s.text),
+        type: "open",
+        options: [],
+        correct_index: null,
+        correct_answer: null,
+      });
+      continue;
+    }
+    used.add(fold(answer));
+    const cloze = s.text.replace(
+      new RegExp(
+        `(?<![\\p{L}\\p{N}])${answer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`,
+        "u",
+      ),
+      BLANK,
+    );
+    if (ask.type === "multiple_choice") {
+      const distractors = keywords
+        .filter((k) => k !== fold(answer) && !s.terms.has(k) && !verbLike(k))
+        .sort((a, b) => Math.abs(a.length - answer.length) - Math.abs(b.length - answer.length))
+        .slice(0, 3)
+        .map((k) => display.get(k) ?? k);
+      if (distractors.length >= 2) {
+        const options = shuffle([answer, ...distractors], seed);
+        const correct = options.indexOf(answer);
+        questions.push({
+          ...base(s),
+          question: t.fill(cloze),
+          type: "multiple_choice",
+          options,
+          correct_index: correct,
+          correct_answer: answer,
+        });
+        continue;
+      }
+    }
+    questions.push({
+      ...base(s),
+      question: t.fill(cloze),
+      type: "open",
+      options: [],
+      correct_index: null,
+      correct_answer: answer,
+    });
+  }
+
+  // Not enough key sentences: relations between the material's keywords, then questions on the topic.
+  const top = keywords.slice(0, 8).map((k) => display.get(k) ?? k);
+  for (let i = 0; questions.length < ask.count && i + 1 < top.length && i < 6; i += 2) {
+    const [a, b] = [top[i]!, top[i + 1]!];
+    const both = sentences.find((s) => s.terms.has(fold(a)) && s.terms.has(fold(b)));
+    questions.push({
+      question: t.relation(a, b),
+      type: "open",
+      difficulty: ask.difficulty,
+      options: [],
+      correct_index: null,
+      correct_answer: both?.text ?? null,
+      explanation: both ? t.from(both.text) : null,
+      source: both?.source ?? null,
+    });
+  }
+  const templates = TEMPLATES[lang];
+  const offset = { easy: 0, medium: 2, hard: 4 }[ask.difficulty];
+  for (let i = 0; questions.length < ask.count && i < templates.length; i++) {
+    questions.push({
+      question: templates[(i + offset) % templates.length]!(ask.topic.trim()),
+      type: "open",
+      difficulty: ask.difficulty,
+      options: [],
+      correct_index: null,
+      correct_answer: null,
+      explanation: null,
+      source: null,
+    });
+  }
+  return questions.slice(0, ask.count);
+};
