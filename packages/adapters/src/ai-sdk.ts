@@ -1,0 +1,63 @@
+import type { Catalog, SessionContext, ToolInfo, ToolProgress, ToolResult } from "@quiver/core";
+import { jsonSchema, type Tool, tool } from "ai";
+import { envelopeText, isErrorResult } from "./envelope-text.js";
+import { exportTools, type SchemaErrorHandler } from "./internal/provider-schemas.js";
+
+/** Options of `toAiSdkTools`. */
+export interface AiSdkToolsOptions {
+  /** Who is calling and in which conversation (principal, session id, values for injected fields). */
+  readonly session?: SessionContext;
+  /** Which tools to offer (default: all). */
+  readonly filter?: (tool: ToolInfo) => boolean;
+  /**
+   * Which schema export to hand the model (default "mcp": JSON Schema 2020-12 with defaults and
+   * descriptions). "openai" gives strict-mode schemas for OpenAI models.
+   */
+  readonly target?: "mcp" | "openai" | "anthropic" | "gemini";
+  /** Progress of long calls. */
+  readonly onProgress?: (tool: string, progress: ToolProgress) => void;
+  /** Called for a tool whose schema has no form for `target`; it gets its plain JSON Schema. */
+  readonly onSchemaError?: SchemaErrorHandler;
+}
+
+/** The AI SDK tool set built from a catalog: each tool's output is the Quiver envelope. */
+export type AiSdkToolSet = Record<string, Tool<Record<string, unknown>, ToolResult, Record<string, unknown>>>;
+
+/**
+ * Turns a catalog into Vercel AI SDK tools (`tool({ description, inputSchema: jsonSchema(...),
+ * execute })`) for `generateText`/`streamText`. Each `execute` runs `catalog.call` with the AI SDK's
+ * abort signal, so the runtime's policies apply and a failure comes back as an envelope, never as a
+ * throw; the model reads the envelope as JSON, marked as an error result for every status but
+ * success. Input is validated (and repaired) by the catalog, not by the AI SDK.
+ *
+ * @example
+ * import { toAiSdkTools } from "@quiver/adapters/ai-sdk";
+ * const { text } = await generateText({ model, tools: toAiSdkTools(catalog, { session: { principal: "alice" } }), stopWhen: stepCountIs(5), prompt });
+ */
+export const toAiSdkTools = (catalog: Catalog, options: AiSdkToolsOptions = {}): AiSdkToolSet => {
+  const tools: AiSdkToolSet = {};
+  for (const { info, parameters } of exportTools(
+    catalog,
+    options.target ?? "mcp",
+    options.filter,
+    options.onSchemaError,
+  )) {
+    const name = info.name;
+    tools[name] = tool<Record<string, unknown>, ToolResult, Record<string, unknown>>({
+      ...(info.title ? { title: info.title } : {}),
+      description: info.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(parameters as Parameters<typeof jsonSchema>[0]),
+      execute: (input, { abortSignal }) =>
+        catalog.call(name, input, {
+          ...(options.session ? { session: options.session } : {}),
+          ...(abortSignal ? { signal: abortSignal } : {}),
+          ...(options.onProgress ? { onProgress: (p: ToolProgress) => options.onProgress!(name, p) } : {}),
+        }),
+      toModelOutput: ({ output }) => {
+        const value = JSON.parse(envelopeText(output));
+        return isErrorResult(output) ? { type: "error-json", value } : { type: "json", value };
+      },
+    });
+  }
+  return tools;
+};

@@ -1,0 +1,26 @@
+export { type AnthropicTool, type AnthropicToolsOptions, toAnthropicTools } from "./anthropic-tools.js";
+export {
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultMessage,
+  type AnthropicToolUse,
+  createDispatcher,
+  type DispatchAllResult,
+  type DispatchedCall,
+  type Dispatcher,
+  type DispatcherOptions,
+  type DispatchOptions,
+  type OpenAIChatToolCall,
+  type OpenAIFunctionCallOutput,
+  type OpenAIResponsesToolCall,
+  type OpenAIToolMessage,
+  type ProviderToolCall,
+} from "./dispatcher.js";
+export { envelopeText } from "./envelope-text.js";
+export {
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  type OpenAIToolsOptions,
+  toOpenAIResponsesTools,
+  toOpenAITools,
+} from "./openai-tools.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,36 @@
+import type { Catalog, ToolInfo } from "@quiver/core";
+
+/** One tool's model-facing definition for a provider, or why it could not be exported. */
+export interface ExportedTool {
+  readonly info: ToolInfo;
+  readonly parameters: Record<string, unknown>;
+  /** False when the provider's strict form could not be built and the plain JSON Schema is used. */
+  readonly strict: boolean;
+}
+
+/** Called for a tool whose schema has no strict form for the target (it is sent non-strict). */
+export type SchemaErrorHandler = (tool: string, error: Error) => void;
+
+/**
+ * Every selected tool's input schema in a provider's format. One tool whose schema cannot be
+ * exported strictly (an untyped field under OpenAI strict mode) does not take the others down: it
+ * falls back to its plain JSON Schema, sent with `strict: false`.
+ */
+export const exportTools = (
+  catalog: Catalog,
+  target: "openai" | "anthropic" | "gemini" | "mcp",
+  filter: ((tool: ToolInfo) => boolean) | undefined,
+  onSchemaError: SchemaErrorHandler | undefined,
+): ExportedTool[] => {
+  const out: ExportedTool[] = [];
+  for (const info of catalog.list()) {
+    if (filter && !filter(info)) continue;
+    try {
+      out.push({ info, parameters: catalog.describe(info.name, target)!.inputSchema, strict: true });
+    } catch (error) {
+      onSchemaError?.(info.name, error instanceof Error ? error : new Error(String(error)));
+      out.push({ info, parameters: catalog.describe(info.name, "mcp")!.inputSchema, strict: false });
+    }
+  }
+  return out;
+};

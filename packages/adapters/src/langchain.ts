@@ -1,0 +1,54 @@
+import { DynamicStructuredTool, type ToolSchemaBase } from "@langchain/core/tools";
+import type { Catalog, SessionContext, ToolInfo, ToolProgress } from "@quiver/core";
+import { envelopeText } from "./envelope-text.js";
+import { exportTools } from "./internal/provider-schemas.js";
+
+/** Options of `toLangChainTools`. */
+export interface LangChainToolsOptions {
+  /** Who is calling and in which conversation (principal, session id, values for injected fields). */
+  readonly session?: SessionContext;
+  /** Which tools to offer (default: all). */
+  readonly filter?: (tool: ToolInfo) => boolean;
+  /**
+   * "content" (default): the tool returns the envelope as JSON text, which becomes the ToolMessage.
+   * "content_and_artifact": the same text plus the envelope object as the ToolMessage's artifact.
+   */
+  readonly responseFormat?: "content" | "content_and_artifact";
+  /** Progress of long calls. */
+  readonly onProgress?: (tool: string, progress: ToolProgress) => void;
+}
+
+/**
+ * Turns a catalog into LangChain.js structured tools (`DynamicStructuredTool` with the tool's JSON
+ * Schema) for agents and `model.bindTools`. Each call runs `catalog.call` with the run's abort
+ * signal, so the runtime's policies apply; a failure is an envelope the model reads, not a throw.
+ *
+ * @example
+ * import { toLangChainTools } from "@quiver/adapters/langchain";
+ * const tools = toLangChainTools(catalog, { session: { principal: "alice" } });
+ * const agent = createAgent({ model, tools });
+ */
+export const toLangChainTools = (
+  catalog: Catalog,
+  options: LangChainToolsOptions = {},
+): DynamicStructuredTool[] =>
+  exportTools(catalog, "mcp", options.filter, undefined).map(
+    ({ info, parameters }) =>
+      new DynamicStructuredTool({
+        name: info.name,
+        description: info.description,
+        schema: parameters as ToolSchemaBase,
+        responseFormat: options.responseFormat ?? "content",
+        func: async (input: unknown, _runManager, config) => {
+          const result = await catalog.call(info.name, input, {
+            ...(options.session ? { session: options.session } : {}),
+            ...(config?.signal ? { signal: config.signal } : {}),
+            ...(options.onProgress
+              ? { onProgress: (p: ToolProgress) => options.onProgress!(info.name, p) }
+              : {}),
+          });
+          const text = envelopeText(result);
+          return options.responseFormat === "content_and_artifact" ? [text, result] : text;
+        },
+      }),
+  );

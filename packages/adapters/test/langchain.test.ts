@@ -1,0 +1,92 @@
+import { ToolMessage } from "@langchain/core/messages";
+import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { toLangChainTools } from "../src/langchain.js";
+import { demoPlugin, waitState } from "./fixtures/demo-plugin.js";
+
+let catalog: Catalog;
+beforeEach(() => {
+  catalog = createCatalog({ env: {} });
+  catalog.register(demoPlugin);
+});
+afterEach(async () => {
+  await catalog.close();
+});
+
+const byName = (tools: ReturnType<typeof toLangChainTools>, name: string) =>
+  tools.find((t) => t.name === name)!;
+
+describe("toLangChainTools with @langchain/core", () => {
+  it("builds structured tools with the catalog's names, descriptions and JSON Schemas", () => {
+    const tools = toLangChainTools(catalog);
+    expect(tools.map((t) => t.name)).toEqual(["demo_lookup", "demo_refuse", "demo_whoami", "demo_wait"]);
+    const lookup = byName(tools, "demo_lookup");
+    expect(lookup.description).toBe(catalog.describe("demo_lookup")!.description);
+    expect(lookup.schema).toEqual(catalog.describe("demo_lookup", "mcp")!.inputSchema);
+  });
+
+  it("tool.invoke runs the tool through the runtime and returns the envelope as JSON text", async () => {
+    const out = await byName(toLangChainTools(catalog), "demo_lookup").invoke({ city: "Quito", unit: "f" });
+    expect(typeof out).toBe("string");
+    expect(JSON.parse(out as string)).toMatchObject({
+      status: "success",
+      data: { city: "Quito", temperature: 70, unit: "f" },
+      instruction: "Give the temperature in one sentence.",
+    });
+  });
+
+  it("invoked with a model's tool call, it answers a ToolMessage; content_and_artifact carries the envelope", async () => {
+    const tool = byName(toLangChainTools(catalog, { responseFormat: "content_and_artifact" }), "demo_lookup");
+    const message = await tool.invoke({
+      type: "tool_call",
+      id: "call-7",
+      name: "demo_lookup",
+      args: { city: "Bogotá" },
+    });
+    expect(message).toBeInstanceOf(ToolMessage);
+    const tm = message as ToolMessage;
+    expect(tm.tool_call_id).toBe("call-7");
+    expect(JSON.parse(tm.content as string)).toMatchObject({ status: "success", data: { city: "Bogotá" } });
+    expect((tm.artifact as ToolResult).metadata).toMatchObject({ tool: "demo_lookup", plugin: "demo" });
+  });
+
+  it("a failing tool answers its error envelope instead of throwing", async () => {
+    const out = await byName(toLangChainTools(catalog), "demo_refuse").invoke({ topic: "taxes" });
+    expect(JSON.parse(out as string)).toMatchObject({
+      status: "error",
+      error: { kind: "out_of_domain" },
+      suggestion: "Ask about the weather instead.",
+    });
+  });
+
+  it("passes the session, so the principal fills the injected field", async () => {
+    const out = await byName(
+      toLangChainTools(catalog, { session: { id: "s-1", principal: "bob" } }),
+      "demo_whoami",
+    ).invoke({});
+    expect(JSON.parse(out as string)).toMatchObject({ data: { user: "bob", session: "s-1" } });
+  });
+
+  it("the run's abort signal cancels the call", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const abortedBefore = waitState.aborted;
+    const started = performance.now();
+    const outcome = await byName(toLangChainTools(catalog), "demo_wait")
+      .invoke({ ms: 30_000 }, { signal: controller.signal })
+      .then(
+        (v) => String(v),
+        (e: unknown) => String(e),
+      );
+    expect(outcome).toMatch(/abort|unavailable/i);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(waitState.aborted).toBeGreaterThan(abortedBefore);
+  });
+
+  it("input that breaks the schema is refused by LangChain before the catalog runs", async () => {
+    await expect(
+      byName(toLangChainTools(catalog), "demo_lookup").invoke({ nope: 1 } as never),
+    ).rejects.toThrow(/schema/i);
+  });
+});

@@ -1,0 +1,255 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  type AuthInfo,
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isInitializeRequest,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  readRequestBody,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { type Catalog, type DurationInput, toMillis } from "@quiver/core";
+import { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
+import { tokenGate } from "./internal/bearer-tokens.js";
+import { toWebRequest, writeWebResponse } from "./internal/node-http.js";
+import { principalOf } from "./internal/principal.js";
+
+/** Options of the Streamable HTTP handler. */
+export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
+  /** The path the handler answers (default "/mcp"); other paths go to `next` or get 404. */
+  readonly path?: string;
+  /**
+   * Hostnames a browser `Origin` may name (port-agnostic, as in the MCP SDK); `"*"` allows any.
+   * Default: localhost, 127.0.0.1 and [::1]. A request from another origin gets 403.
+   */
+  readonly allowedOrigins?: ReadonlyArray<string> | "*";
+  /**
+   * Hostnames the `Host` header may name; `"*"` allows any. Default: localhost, 127.0.0.1 and
+   * [::1], which is right for a server bound to loopback; list your public names when binding wider.
+   */
+  readonly allowedHosts?: ReadonlyArray<string> | "*";
+  /**
+   * Bearer tokens and the principal each stands for (`{ "tok-abc": "alice" }`). When set, every
+   * request needs `Authorization: Bearer <token>`; an unknown or missing token gets 401.
+   */
+  readonly tokens?: Readonly<Record<string, string>>;
+  /** A session with no request for this long is closed (default "30 minutes"). */
+  readonly sessionIdleTimeout?: DurationInput;
+  /** Open sessions at most; a new one beyond gets 503 (default 1,000). */
+  readonly maxSessions?: number;
+  /** Largest POST body in bytes (default 4 MiB). */
+  readonly maxRequestBodySize?: number;
+  /** Called with errors that do not reach a client (a broken stream, a failed close). */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A Streamable HTTP endpoint for a catalog: a node:http handler that also has a web-standard face. */
+export interface McpHttpHandler {
+  /** Serves a node:http request; requests for other paths go to `next` (or get 404 without it). */
+  (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void>;
+  /** Serves a web-standard request (for fetch-native runtimes and tests). */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** Sessions currently open (2025-era clients). */
+  readonly sessionCount: () => number;
+  /** Closes every session and open stream; in-flight calls are cancelled. */
+  readonly close: () => Promise<void>;
+}
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
+  readonly principal: string | undefined;
+  lastSeen: number;
+}
+
+const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+
+/**
+ * Serves a catalog over MCP Streamable HTTP, for node:http (`http.createServer(handler)`) or any
+ * fetch-native runtime (`handler.fetch`).
+ *
+ * Sessions are stateful for 2025-era clients (protocol 2025-11-25 and earlier, what every shipped
+ * client speaks): `initialize` opens a session (`Mcp-Session-Id`), whose server keeps the client's
+ * standalone SSE stream for `tools/list_changed`, streams progress on each call's SSE response and
+ * aborts a call on `notifications/cancelled`. A session is bound to the principal that opened it.
+ * 2026-07-28 clients are served per request by the SDK's `createMcpHandler` (list changes reach
+ * them through `subscriptions/listen`).
+ *
+ * Every request first passes Host and Origin validation (DNS-rebinding protection, localhost by
+ * default: foreign Origin → 403) and, when `tokens` is set, bearer authentication (→ 401 with a
+ * `WWW-Authenticate` challenge); the token's principal is what tools see as `ctx.principal`.
+ *
+ * @example
+ * const mcp = createMcpHttpHandler(catalog, { tokens: { "tok-abc": "alice" } });
+ * http.createServer((req, res) => mcp(req, res, () => api(req, res))).listen(7300, "127.0.0.1");
+ */
+export const createMcpHttpHandler = (
+  catalog: Catalog,
+  options: McpHttpHandlerOptions = {},
+): McpHttpHandler => {
+  const {
+    path = "/mcp",
+    allowedOrigins = localhostAllowedOrigins(),
+    allowedHosts = localhostAllowedHostnames(),
+    tokens,
+    sessionIdleTimeout = "30 minutes",
+    maxSessions = 1_000,
+    maxRequestBodySize = 4 * 1024 * 1024,
+    onError,
+    ...serverOptions
+  } = options;
+  const idleMs = toMillis(sessionIdleTimeout);
+  const gate = tokens ? tokenGate(tokens) : undefined;
+  const sessions = new Map<string, Session>();
+  const report = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
+
+  // 2026-07-28 clients: one server instance per request; list changes go out on the listen bus.
+  const modern = createMcpHandler(
+    () => createMcpServer(catalog, { ...serverOptions, notifyListChanged: false }),
+    {
+      legacy: "reject",
+      maxRequestBodySize,
+      ...(onError ? { onerror: onError } : {}),
+    },
+  );
+  const unsubscribe = catalog.onChange(() => modern.notify.toolsChanged());
+
+  const closeSession = async (id: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    await s.transport.close().catch(report);
+    await s.server.close().catch(report);
+  };
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, s] of sessions) if (now - s.lastSeen > idleMs) void closeSession(id);
+    },
+    Math.max(1_000, Math.min(idleMs, 60_000)),
+  );
+  sweep.unref();
+
+  const openSession = async (
+    request: Request,
+    authInfo: AuthInfo | undefined,
+    parsedBody: unknown,
+    principal: string | undefined,
+  ) => {
+    if (sessions.size >= maxSessions) {
+      return jsonRpcError(503, -32000, `Too many open MCP sessions (${maxSessions}); try again later.`, {
+        "retry-after": "5",
+      });
+    }
+    const server = createMcpServer(catalog, {
+      ...serverOptions,
+      ...(principal !== undefined ? { principal } : {}),
+    });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, principal, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        void closeSession(id);
+      },
+      maxRequestBodySize,
+    });
+    transport.onerror = report;
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
+  };
+
+  const serve = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    if (url.pathname !== path) return jsonRpcError(404, -32000, `Not found: the MCP endpoint is ${path}.`);
+    const badHost =
+      allowedHosts === "*" ? undefined : hostHeaderValidationResponse(request, [...allowedHosts]);
+    if (badHost) return badHost;
+    const badOrigin =
+      allowedOrigins === "*" ? undefined : originValidationResponse(request, [...allowedOrigins]);
+    if (badOrigin) return badOrigin;
+    let authInfo: AuthInfo | undefined;
+    if (gate) {
+      const verdict = await gate(request);
+      if (verdict instanceof Response) return verdict;
+      authInfo = verdict;
+    }
+    const principal = principalOf(serverOptions, authInfo);
+
+    let parsedBody: unknown;
+    if (request.method === "POST") {
+      const body = await readRequestBody(request, maxRequestBodySize);
+      if (body.tooLarge)
+        return jsonRpcError(413, -32600, `Request body larger than ${maxRequestBodySize} bytes.`);
+      try {
+        parsedBody = JSON.parse(body.text);
+      } catch {
+        return jsonRpcError(400, -32700, "Parse error: the body is not JSON.");
+      }
+    }
+    if (!(await isLegacyRequest(request, parsedBody, { maxRequestBodySize }))) {
+      return modern.fetch(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
+    }
+
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      // A session answers only the principal that opened it; to anyone else it does not exist.
+      if (!session || session.principal !== principal) {
+        return jsonRpcError(404, -32001, "Session not found: initialize a new session.");
+      }
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(request, {
+        ...(parsedBody !== undefined ? { parsedBody } : {}),
+        ...(authInfo ? { authInfo } : {}),
+      });
+    }
+    const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
+    if (request.method === "POST" && messages.some((m) => isInitializeRequest(m))) {
+      return openSession(request, authInfo, parsedBody, principal);
+    }
+    return jsonRpcError(
+      400,
+      -32000,
+      "Bad Request: send initialize first, then the Mcp-Session-Id header it returns.",
+    );
+  };
+
+  const fetch = async (request: Request): Promise<Response> => {
+    try {
+      return await serve(request);
+    } catch (error) {
+      report(error);
+      return jsonRpcError(500, -32603, "Internal server error.");
+    }
+  };
+
+  const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (pathname !== path && next) {
+      next();
+      return;
+    }
+    const response = await fetch(toWebRequest(req, res));
+    await writeWebResponse(response, res).catch(report);
+  };
+
+  return Object.assign(handler, {
+    fetch,
+    sessionCount: () => sessions.size,
+    close: async () => {
+      clearInterval(sweep);
+      unsubscribe();
+      await Promise.all([...sessions.keys()].map(closeSession));
+      await modern.close().catch(report);
+    },
+  });
+};

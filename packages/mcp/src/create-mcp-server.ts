@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import type { Catalog, ToolInfo, ToolProgress } from "@quiver/core";
+import { principalOf } from "./internal/principal.js";
+import { stderrReporter, toolListing } from "./internal/tool-listing.js";
+import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
+import { VERSION } from "./version.js";
+
+/** Options of an MCP server built over a catalog. */
+export interface CatalogMcpServerOptions {
+  /** The server name reported at initialisation (default "quiver"). */
+  readonly name?: string;
+  /** The server version reported at initialisation (default this package's version). */
+  readonly version?: string;
+  /** Instructions for the client, sent at initialisation. */
+  readonly instructions?: string;
+  /**
+   * The principal of every call on this server when the transport carries no authentication (stdio:
+   * the person the host runs for). A principal from auth info wins.
+   */
+  readonly principal?: string;
+  /** Maps a request's verified auth info to a principal (default: `extra.principal`, then `clientId`). */
+  readonly principalFrom?: (authInfo: AuthInfo) => string | undefined;
+  /** Session values for context-injected tool parameters (`inject: { field: "key" }`). */
+  readonly sessionValues?: Readonly<Record<string, unknown>>;
+  /** Which tools this server shows and runs (default: every tool of the catalog). */
+  readonly filter?: (tool: ToolInfo, principal: string | undefined) => boolean;
+  /** What the text content carries besides `structuredContent` (default "summary-and-data"). */
+  readonly textContent?: TextContentMode;
+  /**
+   * Send `notifications/tools/list_changed` when the catalog changes (default true). A host that
+   * publishes list changes itself (a per-request server) turns it off.
+   */
+  readonly notifyListChanged?: boolean;
+  /**
+   * Called for a tool whose JSON Schema cannot be exported; the tool is left out of tools/list
+   * (default: one line on stderr).
+   */
+  readonly onSchemaError?: (tool: string, error: Error) => void;
+}
+
+/**
+ * Creates an MCP server (the SDK's low-level `Server`) for one connection over a catalog: tools/list
+ * serves each tool's exported JSON Schema verbatim with an envelope output schema and annotations;
+ * tools/call runs `catalog.call` and answers the envelope as `structuredContent` plus a text summary,
+ * with `isError` for every status but success. Progress goes to clients that sent a progressToken,
+ * `notifications/cancelled` aborts the call, and `tools/list_changed` follows `catalog.onChange`.
+ *
+ * Use it with any SDK transport; `serveStdio` and `createMcpHttpHandler` build one per connection
+ * for you. The server unsubscribes from the catalog when it closes.
+ *
+ * @example
+ * const server = createMcpServer(catalog, { principal: "alice" });
+ * await server.connect(new StdioServerTransport());
+ */
+export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptions = {}): Server => {
+  const server = new Server(
+    { name: options.name ?? "quiver", version: options.version ?? VERSION },
+    {
+      capabilities: { tools: { listChanged: true } },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+      debouncedNotificationMethods: ["notifications/tools/list_changed"],
+    },
+  );
+  // One conversation per connection unless the transport names its own session.
+  const connectionId = randomUUID();
+  const visible = (tool: ToolInfo, principal: string | undefined) =>
+    !options.filter || options.filter(tool, principal);
+
+  const report = options.onSchemaError ?? stderrReporter;
+
+  server.setRequestHandler("tools/list", (_request, ctx) => {
+    const principal = principalOf(options, ctx.http?.authInfo);
+    const tools = [...toolListing(catalog, report).values()]
+      .filter((t) => visible(t.info, principal))
+      .map((t) => t.definition);
+    return { tools };
+  });
+
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    const principal = principalOf(options, ctx.http?.authInfo);
+    const listed = toolListing(catalog, report).get(name);
+    if (!listed || !visible(listed.info, principal)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool: ${name}. Call tools/list for the tools this server offers.`,
+      );
+    }
+    const token = ctx.mcpReq._meta?.progressToken;
+    let last = Number.NEGATIVE_INFINITY;
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (p: ToolProgress) => {
+            // The protocol requires progress to increase; a tool that repeats a value is not forwarded.
+            if (!(p.progress > last)) return;
+            last = p.progress;
+            ctx.mcpReq
+              .notify({
+                method: "notifications/progress",
+                params: {
+                  progressToken: token,
+                  progress: p.progress,
+                  ...(p.total !== undefined ? { total: p.total } : {}),
+                  ...(p.message !== undefined ? { message: p.message } : {}),
+                },
+              })
+              .catch(() => {});
+          };
+    const envelope = await catalog.call(name, args ?? {}, {
+      session: {
+        id: ctx.sessionId ?? connectionId,
+        ...(principal !== undefined ? { principal } : {}),
+        ...(options.sessionValues ? { values: options.sessionValues } : {}),
+      },
+      signal: ctx.mcpReq.signal,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    return server.projectCallToolResult(
+      toCallToolResult(envelope, options.textContent),
+      listed.definition.outputSchema,
+    );
+  });
+
+  if (options.notifyListChanged === false) return server;
+  const unsubscribe = catalog.onChange(() => {
+    server.sendToolListChanged().catch(() => {
+      /* not connected or not initialised yet: the client lists tools when it connects */
+    });
+  });
+  const previous = server.onclose;
+  server.onclose = () => {
+    unsubscribe();
+    previous?.();
+  };
+  return server;
+};

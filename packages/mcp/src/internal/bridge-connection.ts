@@ -1,0 +1,155 @@
+import {
+  Client,
+  type RequestOptions,
+  StreamableHTTPClientTransport,
+  type Tool,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { fail } from "@quiver/core";
+import { VERSION } from "../version.js";
+
+/** Where the remote MCP server is: a command to spawn (stdio) or a Streamable HTTP URL. */
+export interface BridgeTarget {
+  readonly command?: string;
+  readonly args?: ReadonlyArray<string>;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly connectTimeoutMs?: number;
+}
+
+/** The result of a remote tools/call, as the SDK returns it. */
+export type RemoteCallResult = Awaited<ReturnType<Client["callTool"]>>;
+
+/** A lazily opened, self-healing client connection to one remote MCP server. */
+export interface BridgeConnection {
+  /** What the connection points at, without secrets ("stdio: node server.js" or the URL). */
+  readonly label: string;
+  /** Header values and env values to keep out of messages. */
+  readonly secrets: ReadonlyArray<string>;
+  /** Connects (once; again after the connection was lost) and returns the client. */
+  client(): Promise<Client>;
+  listTools(): Promise<ReadonlyArray<Tool>>;
+  callTool(name: string, args: Record<string, unknown>, options: RequestOptions): Promise<RemoteCallResult>;
+  /** The server's name and version from initialisation, once connected. */
+  serverInfo(): { readonly name: string; readonly version: string } | undefined;
+  /** The last lines the stdio server wrote to stderr (for error messages). */
+  stderrTail(): string;
+  /** Drops the current connection (a lost HTTP session, a dead pipe): the next use reconnects. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const STDERR_LINES = 20;
+
+/** Opens connections to `target` on demand; a lost connection is reopened on the next use. */
+export const createBridgeConnection = (id: string, target: BridgeTarget): BridgeConnection => {
+  if (!target.command === !target.url) {
+    throw new TypeError(
+      `MCP bridge "${id}" needs exactly one of \`command\` (stdio) or \`url\` (Streamable HTTP).`,
+    );
+  }
+  const label = target.url ? target.url : `stdio: ${[target.command, ...(target.args ?? [])].join(" ")}`;
+  const secrets = Object.values(target.headers ?? {}).filter((v) => v.length >= 4);
+  const stderr: string[] = [];
+  let current: Promise<Client> | undefined;
+
+  const makeTransport = () => {
+    if (target.url) {
+      return new StreamableHTTPClientTransport(new URL(target.url), {
+        requestInit: { headers: { ...target.headers } },
+      });
+    }
+    const transport = new StdioClientTransport({
+      command: target.command!,
+      args: [...(target.args ?? [])],
+      // The SDK replaces the whole environment when `env` is given; keep PATH, HOME and the like.
+      env: { ...getDefaultEnvironment(), ...target.env },
+      stderr: "pipe",
+      ...(target.cwd ? { cwd: target.cwd } : {}),
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line.trim() === "") continue;
+        stderr.push(line);
+        if (stderr.length > STDERR_LINES) stderr.shift();
+      }
+    });
+    return transport;
+  };
+
+  const connect = async (): Promise<Client> => {
+    const client = new Client({ name: `quiver-bridge-${id}`, version: VERSION }, { capabilities: {} });
+    client.onclose = () => {
+      if (current && connected === client) current = undefined;
+    };
+    try {
+      await client.connect(makeTransport(), { timeout: target.connectTimeoutMs ?? 30_000 });
+    } catch (error) {
+      // A child that started but never answered must not outlive the failed attempt.
+      await client.close().catch(() => {});
+      throw error;
+    }
+    connected = client;
+    return client;
+  };
+  let connected: Client | undefined;
+
+  const drop = async () => {
+    const c = current;
+    current = undefined;
+    connected = undefined;
+    if (c) await (await c.catch(() => undefined))?.close().catch(() => {});
+  };
+
+  const client = (): Promise<Client> => {
+    current ??= connect().catch((error: unknown) => {
+      current = undefined;
+      throw error;
+    });
+    return current;
+  };
+
+  return {
+    label,
+    secrets,
+    client,
+    listTools: async () => (await (await client()).listTools()).tools,
+    callTool: async (name, args, options) => (await client()).callTool({ name, arguments: args }, options),
+    serverInfo: () => {
+      const info = connected?.getServerVersion();
+      return info ? { name: info.name, version: info.version } : undefined;
+    },
+    stderrTail: () => stderr.slice(-5).join("\n"),
+    reset: () => drop(),
+    close: () => drop(),
+  };
+};
+
+/** A failure to reach the remote server, as an `unavailable` ToolFailure with what would fix it. */
+export const unreachable = (id: string, conn: BridgeConnection, error: unknown) => {
+  const tail = conn.stderrTail();
+  return fail.unavailable(
+    `The MCP server "${id}" (${conn.label}) could not be reached: ${redact(errorMessage(error), conn.secrets)}${tail ? ` — its stderr: ${tail}` : ""}`,
+    {
+      retryable: true,
+      suggestion: "Check that the command runs on its own (or that the URL answers), then try again.",
+      cause: error,
+    },
+  );
+};
+
+export const errorMessage = (error: unknown): string => {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error && cause.message && !error.message.includes(cause.message)
+      ? `${error.message} (${cause.message})`
+      : error.message;
+  }
+  return String(error);
+};
+
+/** Replaces secret values (header tokens) in a text. */
+export const redact = (text: string, secrets: ReadonlyArray<string>): string =>
+  secrets.reduce((out, s) => out.split(s).join("[REDACTED]"), text);

@@ -1,0 +1,40 @@
+import type { Transport } from "@modelcontextprotocol/server";
+import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
+import type { Catalog } from "@quiver/core";
+import { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
+
+/** Options of `serveStdio`: the server's options plus an optional transport. */
+export interface ServeStdioOptions extends CatalogMcpServerOptions {
+  /** A transport other than the process's stdin/stdout (a `StdioServerTransport` over other streams). */
+  readonly transport?: Transport;
+  /** Called with out-of-band errors (a broken pipe, an unparsable line). */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A running stdio server. */
+export interface StdioServer {
+  /** Ends the connection and closes the transport (the catalog stays open: close it yourself). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a catalog over MCP on the process's stdin and stdout: one connection, one session, every
+ * call made as `options.principal`. Both protocol eras are answered (a 2025-11-25 `initialize`
+ * handshake and the 2026-07-28 `server/discover` opening). Nothing else may write to stdout.
+ *
+ * Use it for `quiver serve --stdio` and for MCP clients that spawn the host as a command.
+ *
+ * @example
+ * const catalog = createCatalog();
+ * catalog.register(fdaPlugin);
+ * const stdio = serveStdio(catalog, { principal: process.env.USER });
+ * process.on("SIGTERM", () => stdio.close().then(() => catalog.close()));
+ */
+export const serveStdio = (catalog: Catalog, options: ServeStdioOptions = {}): StdioServer => {
+  const { transport, onError, ...serverOptions } = options;
+  const handle = sdkServeStdio(() => createMcpServer(catalog, serverOptions), {
+    ...(transport ? { transport } : {}),
+    ...(onError ? { onerror: onError } : {}),
+  });
+  return { close: () => handle.close() };
+};

@@ -1,0 +1,131 @@
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type CatalogMcpServerOptions, createMcpServer } from "../src/index.js";
+import { testPlugin } from "./fixtures/test-plugin.js";
+
+let catalog: Catalog;
+const closers: Array<() => Promise<void>> = [];
+
+beforeEach(() => {
+  catalog = createCatalog({ env: {} });
+  catalog.register(testPlugin);
+});
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+  await catalog.close();
+});
+
+/** A server and an SDK client linked in memory. */
+const connect = async (options: CatalogMcpServerOptions = {}) => {
+  const server = createMcpServer(catalog, options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "in-memory", version: "1.0.0" });
+  await client.connect(clientSide);
+  closers.push(async () => {
+    await client.close();
+    await server.close();
+  });
+  return client;
+};
+
+describe("createMcpServer options", () => {
+  it("filters the tools a principal sees and may call", async () => {
+    const client = await connect({
+      principal: "guest",
+      filter: (tool, principal) => principal !== "guest" || tool.name === "test_echo",
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["test_echo"]);
+    await expect(client.callTool({ name: "test_whoami", arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it("leaves a tool whose schema cannot be exported out of tools/list and reports it", async () => {
+    catalog.register(
+      definePlugin({
+        specificationVersion: "v1",
+        id: "dated",
+        version: "1.0.0",
+        tools: [
+          defineTool({
+            name: "dated_tool",
+            description: "Takes a Date, which has no JSON Schema.",
+            category: "computational_service",
+            input: z.object({ when: z.date().describe("A date object") }),
+            output: z.object({ ok: z.boolean() }),
+            run: () => ({ ok: true }),
+          }),
+        ],
+      }),
+    );
+    const reported: string[] = [];
+    const client = await connect({ onSchemaError: (tool) => reported.push(tool) });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("test_echo");
+    expect(names).not.toContain("dated_tool");
+    expect(reported).toEqual(["dated_tool"]);
+  });
+
+  it("fills context-injected fields from the session values and names the session per connection", async () => {
+    const session = definePlugin({
+      specificationVersion: "v1",
+      id: "subject",
+      version: "1.0.0",
+      tools: [
+        defineTool({
+          name: "subject_current",
+          description: "Answers the session's subject.",
+          category: "education",
+          input: z.object({ subject: z.string().optional().describe("Filled from the session") }),
+          output: z.object({ subject: z.string().nullable(), session: z.string().nullable() }),
+          inject: { subject: "subject" },
+          run: ({ subject }, ctx) => ({ subject: subject ?? null, session: ctx.sessionId ?? null }),
+        }),
+      ],
+    });
+    catalog.register(session);
+    const client = await connect({ sessionValues: { subject: "metaheuristicas" } });
+    const tool = (await client.listTools()).tools.find((t) => t.name === "subject_current")!;
+    expect(JSON.stringify(tool.inputSchema)).not.toContain("subject");
+    const a = await client.callTool({ name: "subject_current", arguments: {} });
+    const b = await client.callTool({ name: "subject_current", arguments: {} });
+    expect(a.structuredContent).toMatchObject({ data: { subject: "metaheuristicas" } });
+    // One connection is one session (escalation counts per session).
+    const sessionOf = (r: typeof a) => (r.structuredContent as { data: { session: string } }).data.session;
+    expect(sessionOf(a)).toBe(sessionOf(b));
+    expect(sessionOf(a)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("textContent 'summary' leaves the data out of the text block", async () => {
+    const client = await connect({ textContent: "summary", name: "custom", version: "9.9.9" });
+    expect(client.getServerVersion()).toMatchObject({ name: "custom", version: "9.9.9" });
+    const r = await client.callTool({ name: "test_echo", arguments: { text: "x" } });
+    expect(r.content).toEqual([{ type: "text", text: "test_echo succeeded." }]);
+  });
+
+  it("marks repeated failures in one session as escalate", async () => {
+    const client = await connect();
+    await client.callTool({ name: "test_fail", arguments: { reason: "1" } });
+    const second = await client.callTool({ name: "test_fail", arguments: { reason: "2" } });
+    expect(second.structuredContent).toMatchObject({ escalate: true });
+  });
+
+  it("stops notifying a closed server when the catalog changes", async () => {
+    const server = createMcpServer(catalog);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "c", version: "1" });
+    await client.connect(clientSide);
+    let notified = 0;
+    server.sendToolListChanged = async () => {
+      notified++;
+    };
+    catalog.register(definePlugin({ specificationVersion: "v1", id: "one", version: "1.0.0", tools: [] }));
+    expect(notified).toBe(1);
+    await client.close();
+    await server.close();
+    catalog.unregister("one");
+    expect(notified).toBe(1);
+  });
+});

@@ -1,0 +1,424 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type Catalog, createCatalog } from "@quiver/core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
+import { extraPlugin, testPlugin } from "./fixtures/test-plugin.js";
+import { eventually, listen, startHangingUpstream } from "./helpers.js";
+
+type Envelope = {
+  status: string;
+  message: string;
+  data?: unknown;
+  error?: { kind: string };
+  suggestion?: string;
+};
+
+let upstream: Awaited<ReturnType<typeof startHangingUpstream>>;
+let catalog: Catalog;
+let handler: McpHttpHandler;
+let http: Awaited<ReturnType<typeof listen>>;
+const clients: Client[] = [];
+
+const connect = async (headers: Record<string, string> = {}, onToolsChanged?: () => void) => {
+  const client = new Client(
+    { name: "http-test", version: "1.0.0" },
+    onToolsChanged
+      ? { listChanged: { tools: { onChanged: () => onToolsChanged(), autoRefresh: false } } }
+      : {},
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit: { headers } }),
+  );
+  clients.push(client);
+  return client;
+};
+
+beforeAll(async () => {
+  upstream = await startHangingUpstream();
+  catalog = createCatalog({ env: { TEST_UPSTREAM_URL: upstream.url } });
+  catalog.register(testPlugin);
+  handler = createMcpHttpHandler(catalog, { tokens: { "tok-abc": "alice", "tok-def": "bob" } });
+  http = await listen((req, res) => void handler(req, res));
+});
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => {});
+  catalog.unregister("extra");
+});
+
+afterAll(async () => {
+  await handler.close();
+  await http.close();
+  await upstream.close();
+  await catalog.close();
+});
+
+const auth = { authorization: "Bearer tok-abc" };
+
+describe("MCP over Streamable HTTP with the SDK client", () => {
+  it("negotiates protocol 2025-11-25 and opens a stateful session", async () => {
+    const client = await connect(auth);
+    expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    expect(handler.sessionCount()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("lists tools with input and output schemas and annotations", async () => {
+    const client = await connect(auth);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      "test_echo",
+      "test_fail",
+      "test_progress",
+      "test_wait_upstream",
+      "test_whoami",
+    ]);
+    const echo = tools.find((t) => t.name === "test_echo")!;
+    expect(echo.inputSchema).toEqual(catalog.describe("test_echo", "mcp")!.inputSchema);
+    expect(echo.outputSchema?.required).toEqual(["status", "message", "metadata"]);
+    expect(echo.annotations).toEqual({
+      title: "Echo",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    const wait = tools.find((t) => t.name === "test_wait_upstream")!;
+    expect(wait.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+  });
+
+  it("calls a tool: the envelope as structuredContent plus a text summary", async () => {
+    const client = await connect(auth);
+    const result = await client.callTool({ name: "test_echo", arguments: { text: "hi", times: 2 } });
+    expect(result.isError).toBe(false);
+    const envelope = result.structuredContent as Envelope;
+    expect(envelope).toMatchObject({
+      status: "success",
+      data: { text: "hi hi" },
+      metadata: { tool: "test_echo" },
+    });
+    expect(result.content[0]).toEqual({ type: "text", text: "test_echo succeeded." });
+    expect(result.content[1]).toEqual({ type: "text", text: '{"text":"hi hi"}' });
+  });
+
+  it("answers a failing tool with isError and the error envelope", async () => {
+    const client = await connect(auth);
+    const result = await client.callTool({ name: "test_fail", arguments: { reason: "no" } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      status: "error",
+      error: { kind: "out_of_domain", retryable: false },
+      suggestion: "Ask about something else.",
+    });
+    expect((result.content[0] as { text: string }).text).toContain("[error] Refused: no");
+  });
+
+  it("answers invalid input with isError (invalid_input), so the model can correct itself", async () => {
+    const client = await connect(auth);
+    const result = await client.callTool({ name: "test_echo", arguments: { text: "" } });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as Envelope).error?.kind).toBe("invalid_input");
+  });
+
+  it("rejects an unknown tool with a protocol error", async () => {
+    const client = await connect(auth);
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(
+      /Unknown tool: no_such_tool/,
+    );
+  });
+
+  it("streams progress notifications to a client that sent a progressToken", async () => {
+    const client = await connect(auth);
+    const seen: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = [];
+    const result = await client.callTool(
+      { name: "test_progress", arguments: { steps: 4, delayMs: 10 } },
+      { onprogress: (p) => seen.push(p) },
+    );
+    expect(result.isError).toBe(false);
+    expect(seen.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
+    expect(seen[3]).toMatchObject({ total: 4, message: "step 4 of 4" });
+  });
+
+  it("cancellation aborts the run and its upstream request (the upstream sees the socket closed)", async () => {
+    const client = await connect(auth);
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: "test_wait_upstream", arguments: { tag: "http-cancel" } },
+      { signal: controller.signal },
+    );
+    await upstream.until(() => upstream.seen.some((s) => s.tag === "http-cancel"));
+    controller.abort("user pressed stop");
+    await expect(call).rejects.toThrow();
+    await upstream.until(() => upstream.seen.find((s) => s.tag === "http-cancel")?.closedByClient === true);
+    expect(upstream.seen.find((s) => s.tag === "http-cancel")?.closedByClient).toBe(true);
+  });
+
+  it("sends tools/list_changed when the catalog changes", async () => {
+    let changed = 0;
+    const client = await connect(auth, () => changed++);
+    // The standalone GET stream carries server-initiated notifications; give it a moment to open.
+    await new Promise((r) => setTimeout(r, 200));
+    catalog.register(extraPlugin);
+    await eventually(() => changed > 0);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain("extra_ping");
+  });
+
+  it("maps the bearer token to the principal the tool sees", async () => {
+    const alice = await connect(auth);
+    const bob = await connect({ authorization: "Bearer tok-def" });
+    const a = (await alice.callTool({ name: "test_whoami", arguments: {} })).structuredContent as Envelope;
+    const b = (await bob.callTool({ name: "test_whoami", arguments: {} })).structuredContent as Envelope;
+    expect(a.data).toMatchObject({ principal: "alice" });
+    expect(b.data).toMatchObject({ principal: "bob" });
+    expect((a.data as { sessionId: string }).sessionId).not.toBe((b.data as { sessionId: string }).sessionId);
+  });
+
+  it("refuses an unknown or missing token with 401 and a WWW-Authenticate challenge", async () => {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    for (const extra of [{}, { authorization: "Bearer tok-wrong" }]) {
+      const res = await fetch(`${http.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, ...extra },
+        body: JSON.stringify(init),
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
+      await res.body?.cancel();
+    }
+    await expect(connect({ authorization: "Bearer tok-wrong" })).rejects.toThrow();
+  });
+
+  it("binds a session to its principal: another token cannot use it", async () => {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const opened = await fetch(`${http.url}/mcp`, {
+      method: "POST",
+      headers: { ...headers, ...auth },
+      body: JSON.stringify(init),
+    });
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    await opened.body?.cancel();
+    expect(sessionId).toBeTruthy();
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    const stolen = await fetch(`${http.url}/mcp`, {
+      method: "POST",
+      headers: {
+        ...headers,
+        authorization: "Bearer tok-def",
+        "mcp-session-id": sessionId,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify(list),
+    });
+    expect(stolen.status).toBe(404);
+    await stolen.body?.cancel();
+  });
+
+  it("rejects a foreign Origin with 403 (DNS-rebinding protection) and accepts localhost origins", async () => {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...auth,
+    };
+    const evil = await fetch(`${http.url}/mcp`, {
+      method: "POST",
+      headers: { ...headers, origin: "http://evil.example" },
+      body: JSON.stringify(init),
+    });
+    expect(evil.status).toBe(403);
+    await evil.body?.cancel();
+    const local = await fetch(`${http.url}/mcp`, {
+      method: "POST",
+      headers: { ...headers, origin: "http://localhost:3000" },
+      body: JSON.stringify(init),
+    });
+    expect(local.status).toBe(200);
+    await local.body?.cancel();
+  });
+
+  it("rejects a Host header outside the allowed names (a rebound DNS name)", async () => {
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${http.url}/mcp`,
+        { method: "GET", headers: { host: "attacker.example:80", ...auth } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it("answers other paths with 404, or hands them to next()", async () => {
+    const res = await fetch(`${http.url}/elsewhere`);
+    expect(res.status).toBe(404);
+    await res.body?.cancel();
+    const composed = await listen((req, res) => void handler(req, res, () => res.writeHead(200).end("api")));
+    try {
+      expect(await (await fetch(`${composed.url}/tools`)).text()).toBe("api");
+    } finally {
+      await composed.close();
+    }
+  });
+});
+
+describe("MCP over Streamable HTTP, 2026-07-28 clients (per-request era)", () => {
+  it("lists and calls tools, with progress, for a client pinned to 2026-07-28", async () => {
+    const client = new Client(
+      { name: "modern", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    clients.push(client);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit: { headers: auth } }),
+    );
+    expect(client.getProtocolEra()).toBe("modern");
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain("test_echo");
+    const seen: number[] = [];
+    const result = await client.callTool(
+      { name: "test_progress", arguments: { steps: 3, delayMs: 5 } },
+      { onprogress: (p) => seen.push(p.progress) },
+    );
+    expect(result.structuredContent).toMatchObject({ status: "success", data: { counted: 3 } });
+    expect(seen).toEqual([1, 2, 3]);
+    const who = await client.callTool({ name: "test_whoami", arguments: {} });
+    expect(who.structuredContent).toMatchObject({ data: { principal: "alice" } });
+  });
+
+  it("delivers tools/list_changed on the subscriptions/listen stream", async () => {
+    let changed = 0;
+    const client = new Client(
+      { name: "modern", version: "1.0.0" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+        listChanged: { tools: { onChanged: () => changed++, autoRefresh: false } },
+      },
+    );
+    clients.push(client);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit: { headers: auth } }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    catalog.register(extraPlugin);
+    await eventually(() => changed > 0);
+    expect((await client.listTools(undefined, { cacheMode: "refresh" })).tools.map((t) => t.name)).toContain(
+      "extra_ping",
+    );
+  });
+
+  it("cancellation aborts the run and its upstream request", async () => {
+    const client = new Client(
+      { name: "modern", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    clients.push(client);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit: { headers: auth } }),
+    );
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: "test_wait_upstream", arguments: { tag: "modern-cancel" } },
+      { signal: controller.signal },
+    );
+    await upstream.until(() => upstream.seen.some((s) => s.tag === "modern-cancel"));
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await upstream.until(() => upstream.seen.find((s) => s.tag === "modern-cancel")?.closedByClient === true);
+  });
+});
+
+describe("Streamable HTTP session lifecycle", () => {
+  const initialize = (url: string) =>
+    fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
+    });
+
+  it("closes idle sessions; their id then answers 404", async () => {
+    const h = createMcpHttpHandler(catalog, { sessionIdleTimeout: "100ms" });
+    const s = await listen((req, res) => void h(req, res));
+    try {
+      const opened = await initialize(s.url);
+      const id = opened.headers.get("mcp-session-id")!;
+      await opened.body?.cancel();
+      expect(h.sessionCount()).toBe(1);
+      await eventually(() => h.sessionCount() === 0, 5_000, 100);
+      const res = await fetch(`${s.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": id,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      expect(res.status).toBe(404);
+      await res.body?.cancel();
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("refuses new sessions beyond maxSessions with 503", async () => {
+    const h = createMcpHttpHandler(catalog, { maxSessions: 1 });
+    const s = await listen((req, res) => void h(req, res));
+    try {
+      const first = await initialize(s.url);
+      await first.body?.cancel();
+      const second = await initialize(s.url);
+      expect(second.status).toBe(503);
+      expect(second.headers.get("retry-after")).toBe("5");
+      await second.body?.cancel();
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("close() cancels in-flight calls and their upstream requests", async () => {
+    const h = createMcpHttpHandler(catalog);
+    const s = await listen((req, res) => void h(req, res));
+    const client = new Client({ name: "shutdown", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
+    const call = client
+      .callTool({ name: "test_wait_upstream", arguments: { tag: "shutdown" } })
+      .catch((e: unknown) => e);
+    await upstream.until(() => upstream.seen.some((x) => x.tag === "shutdown"));
+    await h.close();
+    await upstream.until(() => upstream.seen.find((x) => x.tag === "shutdown")?.closedByClient === true);
+    expect(h.sessionCount()).toBe(0);
+    await client.close().catch(() => {});
+    await s.close();
+    await call;
+  });
+});
