@@ -1,4 +1,4 @@
-import { Cache, Effect, Exit, Layer, ManagedRuntime, Metric, Scope } from "effect";
+import { Context, Effect, Exit, Fiber, Layer, ManagedRuntime, Metric, Scope } from "effect";
 import { CircuitBreaker, RateLimiter } from "effect/persistence";
 import { z } from "zod";
 import { type AnyPlugin, type HealthReport, resolvePluginConfig } from "./define-plugin.js";
@@ -8,18 +8,20 @@ import { fail } from "./errors.js";
 import { createHttpClient, type HttpClient } from "./http/index.js";
 import { makeBreaker } from "./policies/breaker-policy.js";
 import { resolvePolicy } from "./policies/resolve-policy.js";
+import { CallState, CurrentCall } from "./runtime/call-state.js";
 import { ConfirmationStore } from "./runtime/confirmations.js";
 import { buildEnvelope } from "./runtime/envelope-builder.js";
 import {
   type CallOptions,
   CONFIRMATION_FIELD,
   type ExecutorDeps,
-  executeTool,
+  prepareCall,
 } from "./runtime/execute-tool.js";
 import { summarise, type ToolStats } from "./runtime/metrics.js";
-import type { Executed, RegisteredTool } from "./runtime/registered-tool.js";
+import type { RegisteredTool } from "./runtime/registered-tool.js";
 import { SessionTracker } from "./runtime/session-tracker.js";
 import { StaleStore } from "./runtime/stale-store.js";
+import { buildPipeline } from "./runtime/tool-pipeline.js";
 import { toJsonSchema } from "./schema/json-schema.js";
 import type { SchemaTarget } from "./schema/json-schema-types.js";
 
@@ -184,28 +186,6 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
         ...options.policies?.[tool.name],
         ...options.policies?.[name],
       });
-      const cache = policy.cache
-        ? runtime.runSync(
-            Cache.makeWith(
-              (
-                key: import("./runtime/cache-key.js").CacheKey<
-                  Executed,
-                  import("./errors.js").ToolFailure,
-                  RateLimiter.RateLimiter
-                >,
-              ) =>
-                Effect.suspend(() => {
-                  key.ran = true;
-                  return key.exec;
-                }),
-              {
-                capacity: policy.cache.capacity,
-                timeToLive: (exit) => (Exit.isSuccess(exit) ? policy.cache!.ttlMs : 0),
-                requireServicesAt: "lookup",
-              },
-            ),
-          )
-        : undefined;
       tools.set(name, {
         name,
         tool,
@@ -216,8 +196,8 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
           ? { ok: true, value: resolved.config }
           : { ok: false, message: resolved.message, missing: resolved.missing },
         secrets: resolved.ok ? resolved.secrets : [],
-        cache,
         breaker: policy.breaker ? breakerFor(policy.breaker) : undefined,
+        pipeline: undefined,
       });
       names.push(name);
     }
@@ -313,31 +293,88 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     };
   };
 
-  const call = async (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
-    const reg = tools.get(name);
-    if (!reg) return unknownTool(name);
-    const started = performance.now();
-    try {
-      const exit = await runtime.runPromiseExit(
-        executeTool(reg, input, callOptions, deps),
-        callOptions.signal ? { signal: callOptions.signal } : undefined,
-      );
-      if (Exit.isSuccess(exit)) return exit.value;
-    } catch {
-      /* the runtime itself failed; answered below */
-    }
-    return buildEnvelope(
+  // Calls run as fibers on the runtime's context directly (not through `runtime.runPromiseExit`,
+  // which also ties each fiber into the runtime's scope); `close` interrupts the ones in flight.
+  const inflight = new Set<Fiber.Fiber<ToolResult>>();
+
+  /** The envelope when the runtime itself could not run the call (closed, defect, cancelled). */
+  const runtimeFailure = (reg: RegisteredTool, started: number, callOptions: CallOptions): ToolResult =>
+    buildEnvelope(
       {
         reg,
         callId: "",
         durationMs: performance.now() - started,
         failure: callOptions.signal?.aborted
-          ? fail.unavailable(`${name} was cancelled by the caller before it finished.`, { retryable: true })
-          : fail.internal(`${name} could not be run by the runtime.`),
+          ? fail.unavailable(`${reg.name} was cancelled by the caller before it finished.`, {
+              retryable: true,
+            })
+          : fail.internal(`${reg.name} could not be run by the runtime.`),
       },
       deps,
       callOptions.session ?? {},
     );
+
+  const start = (
+    context: Context.Context<never>,
+    reg: RegisteredTool,
+    input: unknown,
+    callOptions: CallOptions,
+    started: number,
+  ): ToolResult | Promise<ToolResult> => {
+    reg.pipeline ??= buildPipeline(reg, context, deps);
+    const pipeline = reg.pipeline;
+    const prepared = prepareCall(reg, pipeline, input, callOptions, deps, started);
+    const signal = callOptions.signal;
+    let fiber: Fiber.Fiber<ToolResult>;
+    if (prepared instanceof CallState) {
+      const program = pipeline.traced
+        ? Effect.withSpan(pipeline.run, "quiver.tool.call", {
+            attributes: {
+              "quiver.tool": reg.name,
+              "quiver.plugin": reg.pluginId,
+              "quiver.call_id": prepared.callId,
+            },
+            captureStackTrace: false,
+          })
+        : pipeline.run;
+      fiber = Effect.runForkWith(Context.add(context, CurrentCall, prepared))(
+        program,
+        signal ? { signal } : undefined,
+      );
+    } else if (Effect.isEffect(prepared)) {
+      fiber = Effect.runForkWith(context)(prepared, signal ? { signal } : undefined);
+    } else return prepared;
+    const answer = (exit: Exit.Exit<ToolResult>) =>
+      Exit.isSuccess(exit) ? exit.value : runtimeFailure(reg, started, callOptions);
+    const done = fiber.pollUnsafe();
+    if (done) return answer(done);
+    return new Promise<ToolResult>((resolve) => {
+      inflight.add(fiber);
+      fiber.addObserver((exit) => {
+        inflight.delete(fiber);
+        resolve(answer(exit));
+      });
+    });
+  };
+
+  const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
+    const reg = tools.get(name);
+    if (!reg) return Promise.resolve(unknownTool(name));
+    const started = performance.now();
+    const context = runtime.cachedContext as Context.Context<never> | undefined;
+    try {
+      if (context) return Promise.resolve(start(context, reg, input, callOptions, started));
+    } catch {
+      return Promise.resolve(runtimeFailure(reg, started, callOptions));
+    }
+    // The runtime's layer is still being built (or the catalog is closed).
+    return runtime
+      .context()
+      .then(
+        (built) => start(built as Context.Context<never>, reg, input, callOptions, started),
+        () => runtimeFailure(reg, started, callOptions),
+      )
+      .catch(() => runtimeFailure(reg, started, callOptions));
   };
 
   const callMany = async (calls: ReadonlyArray<ToolCall>, opts: { readonly concurrency?: number } = {}) => {
@@ -444,6 +481,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     close: async () => {
       for (const { plugin } of plugins.values()) await plugin.dispose?.();
       await runtime.runPromise(Scope.close(scope, Exit.void));
+      await Effect.runPromise(Fiber.interruptAll([...inflight]));
       await runtime.dispose();
       if (ownsHttp) await http.close();
     },

@@ -1,7 +1,7 @@
 import type { ConfirmationRequest, EnvelopeMetadata, ToolResult } from "../envelope.js";
 import { statusForKind } from "../envelope.js";
 import type { ToolFailure } from "../errors.js";
-import { applyOutputBudget } from "../policies/output-budget.js";
+import { applyOutputBudget, fitsOutputBudget } from "../policies/output-budget.js";
 import type { ExecutorDeps, SessionContext } from "./execute-tool.js";
 import { redactSecrets } from "./execute-tool.js";
 import type { Executed, RegisteredTool } from "./registered-tool.js";
@@ -21,6 +21,13 @@ export interface Finished {
   readonly confirmation?: ConfirmationRequest;
   readonly invalidToken?: boolean;
 }
+
+const FALLBACK_GUIDANCE_KINDS: ReadonlySet<string> = new Set([
+  "unavailable",
+  "timeout",
+  "upstream",
+  "rate_limited",
+]);
 
 const DEFAULT_GUIDANCE: Partial<Record<string, string>> = {
   unavailable:
@@ -62,24 +69,50 @@ export const buildEnvelope = (f: Finished, deps: ExecutorDeps, session: SessionC
 
   if (f.executed) {
     if (sessionKey) deps.sessions.succeeded(sessionKey, reg.name);
-    const { data, report } = applyOutputBudget(f.executed.data, reg.policy.maxOutputChars);
-    const base = f.executed.message ?? `${reg.name} succeeded.`;
+    const executed = f.executed;
+    const instruction = executed.instruction ?? reg.tool.instruction;
+    if (executed.metadata === undefined && fitsOutputBudget(executed.data, reg.policy.maxOutputChars)) {
+      // The common case, built directly: the same fields in the same order as below.
+      const message = executed.message ?? `${reg.name} succeeded.`;
+      const metadata: { -readonly [K in keyof EnvelopeMetadata]: EnvelopeMetadata[K] } = {
+        tool: reg.name,
+        plugin: reg.pluginId,
+        callId: f.callId,
+        durationMs: Math.round(f.durationMs * 100) / 100,
+        attempts: executed.attempts,
+        cached: f.cached ?? false,
+        truncated: false,
+      };
+      if (executed.source) metadata.source = executed.source;
+      const result: { -readonly [K in keyof ToolResult]: ToolResult[K] } = {
+        status: executed.partial ? "partial" : "success",
+        message: reg.secrets.length > 0 ? redactSecrets(message, reg.secrets) : message,
+        data: executed.data,
+        metadata,
+      };
+      if (instruction) {
+        // Keep the key order of the general path: instruction comes before metadata.
+        return { status: result.status, message: result.message, data: result.data, instruction, metadata };
+      }
+      return result;
+    }
+    const { data, report } = applyOutputBudget(executed.data, reg.policy.maxOutputChars);
+    const base = executed.message ?? `${reg.name} succeeded.`;
     const message = report.truncated
       ? `${base} Output truncated to fit ${reg.policy.maxOutputChars} characters (${report.note}).`
       : base;
-    const instruction = f.executed.instruction ?? reg.tool.instruction;
     return {
-      status: f.executed.partial ? "partial" : "success",
+      status: executed.partial ? "partial" : "success",
       message: redact(message) ?? message,
       data,
       ...(instruction ? { instruction } : {}),
       metadata: meta({
-        ...f.executed.metadata,
-        attempts: f.executed.attempts,
+        ...executed.metadata,
+        attempts: executed.attempts,
         cached: f.cached ?? false,
         truncated: report.truncated,
         ...(report.truncated ? { originalChars: report.originalChars } : {}),
-        ...(f.executed.source ? { source: f.executed.source } : {}),
+        ...(executed.source ? { source: executed.source } : {}),
       }),
     };
   }
@@ -100,7 +133,12 @@ export const buildEnvelope = (f: Finished, deps: ExecutorDeps, session: SessionC
     retryable: failure.isRetryable,
     ...(failure.retryAfterMs !== undefined ? { retryAfterMs: Math.round(failure.retryAfterMs) } : {}),
   };
-  const guidance = failure.guidance ?? fallback?.guidance ?? DEFAULT_GUIDANCE[failure.kind];
+  // A tool's fallback guidance is for when it cannot answer at all, not for a bad argument.
+  const guidance =
+    failure.guidance ??
+    (FALLBACK_GUIDANCE_KINDS.has(failure.kind)
+      ? (fallback?.guidance ?? DEFAULT_GUIDANCE[failure.kind])
+      : undefined);
   const escalation = escalate
     ? `${reg.name} has now failed ${reg.policy.escalateAfter} times in a row in this conversation. Stop calling it, tell the user what failed (${error.message}), and ask how they want to proceed.`
     : undefined;

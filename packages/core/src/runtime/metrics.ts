@@ -1,59 +1,104 @@
-import { Effect, Metric } from "effect";
+import { type Context, Metric } from "effect";
 import type { ToolStatus } from "../envelope.js";
 import type { ErrorKind } from "../errors.js";
 
-/** Calls per tool and status. */
-export const toolCalls = Metric.counter("quiver_tool_calls_total", {
+const CALLS = {
   description: "Tool calls by tool, plugin and status",
   incremental: true,
-});
-/** Failures per tool and error kind. */
-export const toolFailures = Metric.counter("quiver_tool_failures_total", {
+} as const;
+const FAILURES = {
   description: "Failed tool calls by tool and error kind",
   incremental: true,
-});
-/** Call latency per tool, as a histogram (Prometheus buckets). */
-export const toolLatency = Metric.histogram("quiver_tool_call_duration_ms", {
+} as const;
+const LATENCY = {
   description: "Tool call duration in milliseconds",
   boundaries: [1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000],
-});
-/** Call latency per tool, as a sliding-window summary (p50/p95/p99 for stats). */
-export const toolLatencySummary = Metric.summary("quiver_tool_call_duration_ms_summary", {
+} as const;
+const LATENCY_SUMMARY = {
   description: "Tool call duration quantiles over the last 10 minutes",
   maxAge: "10 minutes",
   maxSize: 2_000,
   quantiles: [0.5, 0.95, 0.99],
-});
-/** Cache lookups per tool and result (hit or miss). */
-export const cacheLookups = Metric.counter("quiver_cache_lookups_total", {
+} as const;
+const CACHE_LOOKUPS = {
   description: "Cache lookups by tool and result",
   incremental: true,
-});
+} as const;
 
-/** What the runtime records after every call. */
-export interface CallRecord {
-  readonly tool: string;
-  readonly plugin: string;
-  readonly status: ToolStatus;
-  readonly kind: ErrorKind | undefined;
-  readonly durationMs: number;
-  readonly cache: "hit" | "miss" | undefined;
+/** Calls per tool and status. */
+export const toolCalls = Metric.counter("quiver_tool_calls_total", CALLS);
+/** Failures per tool and error kind. */
+export const toolFailures = Metric.counter("quiver_tool_failures_total", FAILURES);
+/** Call latency per tool, as a histogram (Prometheus buckets). */
+export const toolLatency = Metric.histogram("quiver_tool_call_duration_ms", LATENCY);
+/** Call latency per tool, as a sliding-window summary (p50/p95/p99 for stats). */
+export const toolLatencySummary = Metric.summary("quiver_tool_call_duration_ms_summary", LATENCY_SUMMARY);
+/** Cache lookups per tool and result (hit or miss). */
+export const cacheLookups = Metric.counter("quiver_cache_lookups_total", CACHE_LOOKUPS);
+
+/**
+ * The series of one tool, built once at registration: every metric carries its attributes from
+ * the start (the same series `Metric.withAttributes` would address), so an update is a registry
+ * lookup by a key the metric computed once, not a merge, sort and JSON key per call. Series for a
+ * status or error kind are made the first time it occurs. Labels never carry input or secrets.
+ */
+export class ToolMetrics {
+  readonly #labels: { readonly tool: string; readonly plugin: string };
+  readonly #latency: Metric.Metric<number, unknown>;
+  readonly #latencySummary: Metric.Metric<number, unknown>;
+  readonly #calls = new Map<ToolStatus, Metric.Metric<number, unknown>>();
+  readonly #failures = new Map<ErrorKind, Metric.Metric<number, unknown>>();
+  #hit: Metric.Metric<number, unknown> | undefined;
+  #miss: Metric.Metric<number, unknown> | undefined;
+
+  constructor(tool: string, plugin: string) {
+    this.#labels = { tool, plugin };
+    this.#latency = Metric.histogram(toolLatency.id, { ...LATENCY, attributes: this.#labels });
+    this.#latencySummary = Metric.summary(toolLatencySummary.id, {
+      ...LATENCY_SUMMARY,
+      attributes: this.#labels,
+    });
+  }
+
+  /** Updates every metric for one finished call, in the calling fiber's context. */
+  record(
+    context: Context.Context<never>,
+    status: ToolStatus,
+    kind: ErrorKind | undefined,
+    durationMs: number,
+    cache: "hit" | "miss" | undefined,
+  ): void {
+    let calls = this.#calls.get(status);
+    if (!calls) {
+      calls = Metric.counter(toolCalls.id, { ...CALLS, attributes: { ...this.#labels, status } });
+      this.#calls.set(status, calls);
+    }
+    calls.updateUnsafe(1, context);
+    this.#latency.updateUnsafe(durationMs, context);
+    this.#latencySummary.updateUnsafe(durationMs, context);
+    if (kind) {
+      let failures = this.#failures.get(kind);
+      if (!failures) {
+        failures = Metric.counter(toolFailures.id, { ...FAILURES, attributes: { ...this.#labels, kind } });
+        this.#failures.set(kind, failures);
+      }
+      failures.updateUnsafe(1, context);
+    }
+    if (cache === "hit") {
+      this.#hit ??= Metric.counter(cacheLookups.id, {
+        ...CACHE_LOOKUPS,
+        attributes: { ...this.#labels, result: "hit" },
+      });
+      this.#hit.updateUnsafe(1, context);
+    } else if (cache === "miss") {
+      this.#miss ??= Metric.counter(cacheLookups.id, {
+        ...CACHE_LOOKUPS,
+        attributes: { ...this.#labels, result: "miss" },
+      });
+      this.#miss.updateUnsafe(1, context);
+    }
+  }
 }
-
-/** Updates every metric for one finished call. Labels never carry input or secrets. */
-export const recordCall = (r: CallRecord): Effect.Effect<void> => {
-  const labels = { tool: r.tool, plugin: r.plugin };
-  const updates: Effect.Effect<void>[] = [
-    Metric.update(Metric.withAttributes(toolCalls, { ...labels, status: r.status }), 1),
-    Metric.update(Metric.withAttributes(toolLatency, labels), r.durationMs),
-    Metric.update(Metric.withAttributes(toolLatencySummary, labels), r.durationMs),
-  ];
-  if (r.kind)
-    updates.push(Metric.update(Metric.withAttributes(toolFailures, { ...labels, kind: r.kind }), 1));
-  if (r.cache)
-    updates.push(Metric.update(Metric.withAttributes(cacheLookups, { ...labels, result: r.cache }), 1));
-  return Effect.all(updates, { discard: true });
-};
 
 /** Per-tool figures for `stats()`. */
 export interface ToolStats {

@@ -1,9 +1,8 @@
-import type { Cache, Redacted } from "effect";
-import type { CircuitBreaker, RateLimiter } from "effect/persistence";
+import type { Redacted } from "effect";
+import type { CircuitBreaker } from "effect/persistence";
 import type { AnyTool } from "../define-tool.js";
-import type { ToolFailure } from "../errors.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
-import type { CacheKey } from "./cache-key.js";
+import type { ToolPipeline } from "./tool-pipeline.js";
 
 /** The result of one execution, before it becomes an envelope. */
 export interface Executed {
@@ -29,13 +28,7 @@ export interface RegisteredTool {
     | { readonly ok: true; readonly value: unknown }
     | { readonly ok: false; readonly message: string; readonly missing: ReadonlyArray<string> };
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
-  readonly cache:
-    | Cache.Cache<
-        CacheKey<Executed, ToolFailure, RateLimiter.RateLimiter>,
-        Executed,
-        ToolFailure,
-        RateLimiter.RateLimiter
-      >
-    | undefined;
   readonly breaker: CircuitBreaker.CircuitBreaker | undefined;
+  /** Its policies composed with the cache, made at the first call (in the runtime's context). */
+  pipeline: ToolPipeline | undefined;
 }

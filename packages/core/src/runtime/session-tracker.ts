@@ -21,6 +21,7 @@ export class SessionTracker {
 
   /** A success resets the count. */
   succeeded(session: string, tool: string): void {
+    if (this.#failures.size === 0) return;
     this.#failures.delete(`${session}\u0000${tool}`);
   }
 }

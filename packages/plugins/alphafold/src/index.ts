@@ -1,0 +1,69 @@
+import { definePlugin, type Plugin } from "@quiver/core";
+import { z } from "zod";
+import { type AlphafoldConfig, alphafoldConfigSchema } from "./internal/config.js";
+import { createDeps } from "./internal/deps.js";
+import { makePredictStructure } from "./tools/predict-structure.js";
+import { VERSION } from "./version.js";
+
+export type { AlphafoldConfig } from "./internal/config.js";
+export { AFDB_MAX_LENGTH, DEFAULT_INLINE_MAX_CHARS, ESMFOLD_MAX_LENGTH } from "./internal/config.js";
+export { VERSION } from "./version.js";
+
+/** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings. */
+export interface AlphafoldPluginOptions {
+  /** AlphaFold DB base URL (default `https://alphafold.ebi.ac.uk`). */
+  readonly alphafoldUrl?: string;
+  /** ESM Atlas base URL (default `https://api.esmatlas.com`). */
+  readonly esmfoldUrl?: string;
+  /** UniProt REST base URL (default `https://rest.uniprot.org`). */
+  readonly uniprotUrl?: string;
+  /** Largest structure text returned inline (default 40,000 characters); larger ones are linked. */
+  readonly inlineStructureMaxChars?: number;
+  /** How long ESMFold may take (default 120,000 ms). */
+  readonly esmfoldTimeoutMs?: number;
+  /** How often a long prediction reports progress (default 5,000 ms). */
+  readonly progressIntervalMs?: number;
+}
+
+/**
+ * Creates the structure-prediction plugin: `predict_structure` over AlphaFold DB, UniProt and ESMFold.
+ * No API key is needed.
+ *
+ * Use the default export in a host; call this to bake in settings (mirrors, limits).
+ *
+ * @example
+ * const catalog = createCatalog()
+ * catalog.register(createAlphafoldPlugin())
+ * await catalog.call("predict_structure", { uniprot_accession: "P04637" })
+ */
+export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}): Plugin<AlphafoldConfig> => {
+  const deps = createDeps();
+  const defaults = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  return definePlugin<AlphafoldConfig>({
+    specificationVersion: "v1",
+    id: "alphafold",
+    version: VERSION,
+    description: "Protein structure prediction: AlphaFold DB models and ESMFold, with pLDDT confidence.",
+    // Options are defaults: settings given at registration win over them.
+    config: z.preprocess((raw) => ({ ...defaults, ...(raw as object) }), alphafoldConfigSchema),
+    tools: [makePredictStructure(deps)],
+    health: async ({ config, http, signal }) => {
+      const res = await http.request({
+        url: `${config.alphafoldUrl.replace(/\/+$/, "")}/api/prediction/P69905`,
+        signal,
+        acceptStatus: [404],
+      });
+      return res.status === 200
+        ? { ok: true, message: "AlphaFold DB answered (P69905 hemoglobin alpha)." }
+        : {
+            ok: false,
+            message: `AlphaFold DB answered HTTP ${res.status} for a known entry.`,
+            fix: "Check alphafoldUrl.",
+          };
+    },
+    dispose: () => deps.close(),
+  });
+};
+
+/** The plugin with default settings; the host imports this. */
+export default createAlphafoldPlugin();

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/** ESMFold's documented maximum sequence length (apis.md 4.2: 413 "Sequence is longer than 400."). */
+export const ESMFOLD_MAX_LENGTH = 400;
+
+/** The longest sequence AlphaFold DB covers (about 2,700 residues); longer ones are out of every domain here. */
+export const AFDB_MAX_LENGTH = 2_700;
+
+/**
+ * Structure text up to this many characters is returned inline; larger structures are linked.
+ * 40,000 characters is about 50 residues of a full-atom PDB file, or a 400-residue CA trace, and fits
+ * the tool's 80,000-character output budget beside the per-residue scores.
+ */
+export const DEFAULT_INLINE_MAX_CHARS = 40_000;
+
+/** The plugin's settings: upstream base URLs (tests point them at the emulator) and output knobs. */
+export const alphafoldConfigSchema = z.object({
+  alphafoldUrl: z
+    .url()
+    .default("https://alphafold.ebi.ac.uk")
+    .describe("AlphaFold DB base URL (the API is under /api)."),
+  esmfoldUrl: z
+    .url()
+    .default("https://api.esmatlas.com")
+    .describe("ESM Atlas base URL (ESMFold at /foldSequence/v1/pdb/)."),
+  uniprotUrl: z
+    .url()
+    .default("https://rest.uniprot.org")
+    .describe("UniProt REST base URL (exact-sequence lookup in UniParc)."),
+  inlineStructureMaxChars: z
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_INLINE_MAX_CHARS)
+    .describe("Largest structure text returned inline; larger structures are returned as a link."),
+  esmfoldTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(120_000)
+    .describe("How long ESMFold may take to answer."),
+  progressIntervalMs: z
+    .number()
+    .int()
+    .positive()
+    .default(5_000)
+    .describe("How often a long prediction reports progress."),
+});
+
+/** The parsed settings of the AlphaFold plugin. */
+export type AlphafoldConfig = z.output<typeof alphafoldConfigSchema>;

@@ -1,0 +1,132 @@
+import { outcome, partial, type ToolContext, ToolFailure, type ToolOutcome } from "@quiver/core";
+import type { AlphafoldConfig } from "./config.js";
+import { AFDB_CITATION, type Prediction } from "./output.js";
+import { stage } from "./progress.js";
+import { confidenceParts, structurePart } from "./scores.js";
+import { plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
+import { type AfdbEntry, fetchConfidence, fetchText } from "./upstreams.js";
+
+const why = (e: unknown): string => {
+  if (ToolFailure.isInstance(e)) return e.message;
+  throw e; // cancellation and bugs are not ours to hide
+};
+
+/**
+ * Turns an AlphaFold DB entry into a prediction: reports the entry's own figures as partial data at
+ * once, then downloads the structure file (per-residue pLDDT from its B-factor column), falling back to
+ * the confidence JSON; if neither arrives the entry's figures are returned as a partial result.
+ */
+export const predictionFromAfdb = async (
+  ctx: ToolContext<AlphafoldConfig>,
+  entry: AfdbEntry,
+  lookup: "accession" | "exact_sequence_match",
+  format: "pdb" | "mmcif",
+  earlier: ReadonlyArray<string>,
+): Promise<ToolOutcome<Prediction>> => {
+  const accession = entry.accession ?? "";
+  const fileUrl = format === "pdb" ? entry.pdbUrl : entry.cifUrl;
+  const links = {
+    ...(accession ? { entry: `https://alphafold.ebi.ac.uk/entry/${accession}` } : {}),
+    ...(entry.pdbUrl ? { pdb: entry.pdbUrl } : {}),
+    ...(entry.cifUrl ? { mmcif: entry.cifUrl } : {}),
+    ...(entry.plddtUrl ? { confidence: entry.plddtUrl } : {}),
+    ...(entry.paeUrl ? { pae: entry.paeUrl } : {}),
+  };
+  const base: Prediction = {
+    complete: false,
+    source: "alphafold_db",
+    lookup,
+    ...(accession ? { uniprot_accession: accession } : {}),
+    ...(entry.modelId ? { model_id: entry.modelId } : {}),
+    ...(entry.version !== undefined ? { model_version: entry.version } : {}),
+    protein: {
+      ...(entry.description ? { name: entry.description } : {}),
+      ...(entry.gene ? { gene: entry.gene } : {}),
+      ...(entry.organism ? { organism: entry.organism } : {}),
+    },
+    sequence_length: entry.sequence?.length ?? 0,
+    confidence_scores: { overall: entry.global ?? null, per_residue: [], first_residue: entry.start },
+    ...(entry.fractions ? { plddt_band_fractions: entry.fractions } : {}),
+    regions: [],
+    warnings: [
+      ...earlier,
+      "Per-residue confidence was not obtained: overall is AlphaFold DB's global pLDDT.",
+    ],
+    structure: { format, content: "none", inline: false, ...(fileUrl ? { url: fileUrl } : {}) },
+    links,
+    citation: AFDB_CITATION,
+  };
+  ctx.reportPartial(base);
+  stage(
+    ctx,
+    2,
+    `Found AlphaFold DB model ${entry.modelId ?? accession}; downloading the ${format.toUpperCase()} file`,
+  );
+
+  const problems: string[] = [];
+  let text: string | undefined;
+  let scores:
+    | { residues: ReadonlyArray<number>; plddt: ReadonlyArray<number>; sequence?: string }
+    | undefined;
+  if (fileUrl) {
+    try {
+      text = await fetchText(ctx, fileUrl);
+      const parsed = format === "pdb" ? plddtFromPdb(text) : plddtFromMmcif(text);
+      if (parsed.plddt.length > 0) scores = parsed;
+      else problems.push(`the ${format.toUpperCase()} file held no residues`);
+    } catch (e) {
+      problems.push(`the structure file could not be downloaded (${why(e)})`);
+    }
+  } else problems.push("AlphaFold DB gave no structure file URL");
+  if (!scores && entry.plddtUrl) {
+    stage(ctx, 3, "Downloading the per-residue confidence file");
+    try {
+      scores = await fetchConfidence(ctx, entry.plddtUrl);
+    } catch (e) {
+      problems.push(`the confidence file could not be downloaded (${why(e)})`);
+    }
+  }
+  if (!scores) {
+    const data: Prediction = {
+      ...base,
+      warnings: [...base.warnings, ...problems.map((p) => `Incomplete: ${p}.`)],
+    };
+    return partial(
+      data,
+      `AlphaFold DB has model ${entry.modelId ?? accession} (global pLDDT ${entry.global ?? "unknown"}), but ${problems.join("; ")}.`,
+      {
+        source: "AlphaFold DB",
+      },
+    );
+  }
+
+  const perResidue = toPercent(scores.plddt);
+  const first = scores.residues[0] ?? entry.start;
+  const parts = confidenceParts(perResidue, first);
+  const warnings = [
+    ...earlier,
+    ...parts.lowWarnings,
+    ...problems.map((p) => `Note: ${p}; per-residue scores came from the confidence file.`),
+  ];
+  if (entry.sequence && scores.sequence && scores.sequence !== entry.sequence) {
+    warnings.push(
+      `The structure file's ${scores.sequence.length} residues differ from the entry's ${entry.sequence.length}-residue sequence.`,
+    );
+  }
+  const data: Prediction = {
+    ...base,
+    complete: true,
+    sequence_length: entry.sequence?.length ?? perResidue.length,
+    confidence_scores: parts.confidence_scores,
+    plddt_band_fractions: entry.fractions ?? parts.plddt_band_fractions,
+    regions: parts.regions,
+    warnings,
+    structure: structurePart(format, text, fileUrl, ctx.config.inlineStructureMaxChars),
+  };
+  stage(ctx, 4, "Done");
+  const low = parts.lowWarnings.length;
+  return outcome(data, {
+    message: `AlphaFold DB model ${entry.modelId ?? accession} (${data.sequence_length} residues): mean pLDDT ${parts.confidence_scores.overall}; ${low === 0 ? "no low-confidence stretches" : `${low} low-confidence stretch${low === 1 ? "" : "es"} (pLDDT < 70)`}.`,
+    source: "AlphaFold DB",
+  });
+};

@@ -1,0 +1,89 @@
+import { fail } from "@quiver/core";
+import { AFDB_MAX_LENGTH } from "./config.js";
+
+/** The 20 standard amino acids plus X (unknown), as AlphaFold and ESMFold accept them. */
+const AMINO_ACIDS = new Set("ACDEFGHIKLMNPQRSTVWYX");
+const NUCLEOTIDES = new Set("ACGTUN");
+const MAX_LISTED = 8;
+
+/** Removes FASTA header lines, whitespace and one trailing stop (`*`), and upper-cases the rest. */
+export const cleanSequence = (raw: string): string =>
+  raw
+    .split(/\r?\n/)
+    .filter((line) => !line.trimStart().startsWith(">") && !line.trimStart().startsWith(";"))
+    .join("")
+    .replace(/\s+/g, "")
+    .replace(/\*$/, "")
+    .toUpperCase();
+
+/**
+ * Checks that a sequence is a protein sequence the models can fold, and returns it cleaned. Throws
+ * `out_of_domain` for an empty sequence, a nucleotide sequence (mostly A/C/G/T/U), letters that are
+ * not amino acids (naming each and its position), and sequences beyond AlphaFold DB's coverage.
+ */
+export const validateSequence = (raw: string): string => {
+  const seq = cleanSequence(raw);
+  if (seq.length === 0) {
+    throw fail.outOfDomain(
+      "The sequence is empty: there are no residues to fold (FASTA headers and whitespace are ignored).",
+      {
+        suggestion: "Give the protein sequence in one-letter code, e.g. MKTAYIAKQR…, or a uniprot_accession.",
+      },
+    );
+  }
+  const letters = [...seq].filter((c) => /[A-Z]/.test(c));
+  const nucleotide = letters.filter((c) => NUCLEOTIDES.has(c)).length;
+  if (seq.length >= 10 && nucleotide / seq.length >= 0.9) {
+    const kind = seq.includes("U") && !seq.includes("T") ? "RNA" : "DNA";
+    throw fail.outOfDomain(
+      `This looks like a ${kind} sequence, not a protein: ${Math.round((100 * nucleotide) / seq.length)}% of its ${seq.length} letters are A/C/G/${kind === "RNA" ? "U" : "T"}. Structure prediction needs amino acids.`,
+      {
+        suggestion: `Translate the ${kind} to its protein sequence (one-letter amino-acid code) first, or give the protein's uniprot_accession.`,
+      },
+    );
+  }
+  const bad: string[] = [];
+  let badCount = 0;
+  [...seq].forEach((c, i) => {
+    if (!AMINO_ACIDS.has(c)) {
+      badCount++;
+      if (bad.length < MAX_LISTED) bad.push(`'${c}' at position ${i + 1}`);
+    }
+  });
+  if (badCount > 0) {
+    const more = badCount > bad.length ? ` and ${badCount - bad.length} more` : "";
+    throw fail.outOfDomain(
+      `The sequence has ${badCount} character${badCount === 1 ? "" : "s"} that ${badCount === 1 ? "is not an amino acid" : "are not amino acids"}: ${bad.join(", ")}${more}.`,
+      {
+        suggestion:
+          "Use the 20 standard one-letter amino-acid codes (ACDEFGHIKLMNPQRSTVWY), X for an unknown residue; remove digits, gaps and B/J/O/U/Z.",
+      },
+    );
+  }
+  if (seq.length > AFDB_MAX_LENGTH) {
+    throw fail.outOfDomain(
+      `The sequence has ${seq.length} residues: longer than any model here covers (AlphaFold DB up to about ${AFDB_MAX_LENGTH}, ESMFold up to 400).`,
+      {
+        suggestion:
+          "Split it into domains of at most 400 residues and predict each, or give a UniProt accession.",
+      },
+    );
+  }
+  return seq;
+};
+
+const ACCESSION = /^(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})(?:-\d{1,3})?$/;
+
+/** Normalises a UniProt accession (or AlphaFold model id `AF-P04637-F1`); invalid formats are invalid input. */
+export const normaliseAccession = (raw: string): string => {
+  const value = raw.trim().toUpperCase();
+  const model = /^AF-([A-Z0-9-]+?)-F\d+$/.exec(value);
+  const accession = model ? model[1]! : value;
+  if (!ACCESSION.test(accession)) {
+    throw fail.invalidInput(`uniprot_accession "${raw}" is not a UniProt accession.`, {
+      suggestion:
+        "Use a UniProt accession such as P04637 (TP53) or Q7Z6M3, optionally with an isoform suffix (P04637-2).",
+    });
+  }
+  return accession;
+};

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { sharedDataDir, sharedDataPath } from "@quiver/testing";
+import { describe, expect, it } from "vitest";
+import { caTrace, globalPlddtFromMmcif, plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
+
+const HAVE_DATA = sharedDataDir() !== undefined;
+if (!HAVE_DATA) console.log("skipped: the recorded Q7Z6M3 files need ../shared/data beside the repository");
+
+describe.runIf(HAVE_DATA)("reading pLDDT from the recorded AF-Q7Z6M3-F1 files", () => {
+  const pdb = HAVE_DATA ? readFileSync(sharedDataPath("alphafold", "structure", "Q7Z6M3.pdb"), "utf8") : "";
+  const cif = HAVE_DATA ? readFileSync(sharedDataPath("alphafold", "structure", "Q7Z6M3.cif"), "utf8") : "";
+
+  it("PDB: one CA B-factor per residue (SOURCE.md: 343 residues, mean 74.53, min 31.97, max 98.81)", () => {
+    const s = plddtFromPdb(pdb);
+    expect(s.residues).toHaveLength(343);
+    expect(s.residues[0]).toBe(1);
+    expect(s.sequence.startsWith("MWS")).toBe(true);
+    const mean = s.plddt.reduce((a, b) => a + b, 0) / s.plddt.length;
+    expect(mean).toBeCloseTo(74.53, 2);
+    expect(Math.min(...s.plddt)).toBe(31.97);
+    expect(Math.max(...s.plddt)).toBe(98.81);
+  });
+
+  it("mmCIF: the same values from _atom_site, and the global metric 74.57", () => {
+    const fromCif = plddtFromMmcif(cif);
+    expect(fromCif.plddt).toEqual(plddtFromPdb(pdb).plddt);
+    expect(fromCif.sequence).toBe(plddtFromPdb(pdb).sequence);
+    expect(globalPlddtFromMmcif(cif)).toBe(74.57);
+  });
+
+  it("mmCIF without atoms: falls back to _ma_qa_metric_local", () => {
+    const noAtoms = cif.replace(/loop_\n_atom_site\.[\s\S]*$/, "");
+    expect(plddtFromMmcif(noAtoms).plddt).toEqual(plddtFromPdb(pdb).plddt);
+  });
+
+  it("keeps only CA atoms in a trace", () => {
+    expect(
+      caTrace(pdb)
+        .split("\n")
+        .filter((l) => l.startsWith("ATOM")),
+    ).toHaveLength(343);
+  });
+});
+
+describe("scales", () => {
+  it("moves ESMFold's 0–1 scores to 0–100 and leaves AlphaFold's alone", () => {
+    expect(toPercent([0.5, 0.915, 1])).toEqual([50, 91.5, 100]);
+    expect(toPercent([50, 91.5])).toEqual([50, 91.5]);
+  });
+});

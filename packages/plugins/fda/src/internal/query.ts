@@ -1,0 +1,125 @@
+import { fail } from "@quiver/core";
+import type { Criteria, TextCriterion } from "./criteria.js";
+
+/** The two openFDA endpoints the plugin searches. */
+export type Endpoint = "drugsfda" | "label";
+
+/**
+ * Makes a user value safe inside an openFDA phrase (`field:"…"`). Inside double quotes only `"`
+ * (which would close the phrase) and `\` (which would escape the closing quote) are special; openFDA's
+ * analyzer drops both anyway, so they become spaces and the match is unchanged. `AND`, `OR`, `+`, `:`,
+ * `(`, `)`, `*`, `[`, `]` stay literal text of the phrase. Whitespace (the URL's `+`) is collapsed.
+ */
+export const phraseText = (value: string): string =>
+  value
+    .replace(/["\\]/g, " ")
+    // Control characters carry no meaning to the analyzer and could confuse logs.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** A quoted openFDA phrase for a user value; an empty value after cleaning is invalid input. */
+export const quote = (value: string, criterion: string): string => {
+  const cleaned = phraseText(value);
+  if (!/[\p{L}\p{N}]/u.test(cleaned)) {
+    throw fail.invalidInput(`search_criteria.${criterion} has no letters or digits to search for.`, {
+      suggestion: `Give ${criterion} as words, e.g. a drug or company name.`,
+    });
+  }
+  return `"${cleaned}"`;
+};
+
+/** Fields searched for each criterion on each endpoint (several fields are OR-ed). */
+export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, ReadonlyArray<string>>>>> = {
+  drugsfda: {
+    active_ingredient: ["products.active_ingredients.name", "openfda.substance_name"],
+    brand_name: ["products.brand_name", "openfda.brand_name"],
+    generic_name: ["openfda.generic_name"],
+    pharmacologic_class: [
+      "openfda.pharm_class_epc",
+      "openfda.pharm_class_moa",
+      "openfda.pharm_class_pe",
+      "openfda.pharm_class_cs",
+    ],
+    sponsor: ["sponsor_name"],
+    route: ["products.route", "openfda.route"],
+  },
+  label: {
+    indication: ["indications_and_usage"],
+    active_ingredient: ["openfda.substance_name", "openfda.generic_name"],
+    brand_name: ["openfda.brand_name"],
+    generic_name: ["openfda.generic_name"],
+    pharmacologic_class: [
+      "openfda.pharm_class_epc",
+      "openfda.pharm_class_moa",
+      "openfda.pharm_class_pe",
+      "openfda.pharm_class_cs",
+    ],
+    route: ["openfda.route"],
+  },
+};
+
+/** The Drugs@FDA date field holding each submission's status date (YYYYMMDD). */
+export const SUBMISSION_DATE_FIELD = "submissions.submission_status_date";
+
+/** The endpoint that can answer the criteria: drug labels when an indication is asked for. */
+export const endpointFor = (c: Criteria): Endpoint => (c.indication !== undefined ? "label" : "drugsfda");
+
+/** `field:"v"` or `(f1:"v" OR f2:"v")`. */
+const clause = (fields: ReadonlyArray<string>, phrase: string): string =>
+  fields.length === 1 ? `${fields[0]}:${phrase}` : `(${fields.map((f) => `${f}:${phrase}`).join(" OR ")})`;
+
+/** The inclusive YYYYMMDD bounds for an approval-year range. */
+export const yearBounds = (y: NonNullable<Criteria["approval_year"]>, now = new Date()): [string, string] => [
+  `${y.after ?? 1900}0101`,
+  `${y.before ?? now.getUTCFullYear() + 1}1231`,
+];
+
+/** What the query builder could put into the openFDA query, and what it left to the client. */
+export interface BuiltQuery {
+  readonly endpoint: Endpoint;
+  /** The `search` expression (spaces as spaces: the URL encoder turns them into `+`), or undefined for none. */
+  readonly search: string | undefined;
+  /** Criteria that were not expressed in `search` and are checked after the response. */
+  readonly deferred: ReadonlyArray<"sponsor" | "approval_year">;
+}
+
+/**
+ * Translates criteria into an openFDA `search` expression: one clause per criterion joined with
+ * AND, every user value quoted as a phrase, so no value can add an operator, a field or a group.
+ * On the drugsfda endpoint the approval-year range narrows candidates by submission date (the exact
+ * original-approval year is checked afterwards); on the label endpoint sponsor and approval year are
+ * checked afterwards through Drugs@FDA.
+ */
+export const buildSearch = (c: Criteria, endpoint: Endpoint = endpointFor(c)): BuiltQuery => {
+  const clauses: string[] = [];
+  const deferred: Array<"sponsor" | "approval_year"> = [];
+  for (const [criterion, fields] of Object.entries(FIELDS[endpoint]) as Array<
+    [TextCriterion, ReadonlyArray<string>]
+  >) {
+    const value = c[criterion];
+    if (value !== undefined) clauses.push(clause(fields, quote(value, criterion)));
+  }
+  if (endpoint === "label" && c.sponsor !== undefined) deferred.push("sponsor");
+  if (endpoint === "label" && c.sponsor !== undefined) quote(c.sponsor, "sponsor");
+  const y = c.approval_year;
+  if (y && (y.after !== undefined || y.before !== undefined)) {
+    if (y.after !== undefined && y.before !== undefined && y.after > y.before) {
+      throw fail.invalidInput(
+        `search_criteria.approval_year.after (${y.after}) is later than approval_year.before (${y.before}).`,
+        { suggestion: `Swap them: { "after": ${y.before}, "before": ${y.after} }.` },
+      );
+    }
+    deferred.push("approval_year");
+    if (endpoint === "drugsfda") {
+      const [from, to] = yearBounds(y);
+      clauses.push(`${SUBMISSION_DATE_FIELD}:[${from} TO ${to}]`);
+    }
+  }
+  return { endpoint, search: clauses.length > 0 ? clauses.join(" AND ") : undefined, deferred };
+};
+
+/** `application_number:("NDA021588" OR "ANDA209824")` for up-to-100 application numbers. */
+export const applicationNumbersSearch = (numbers: ReadonlyArray<string>): string =>
+  `application_number:(${numbers.map((n) => quote(n, "application_number")).join(" OR ")})`;

@@ -1,0 +1,218 @@
+import { z } from "zod";
+
+const strings = z.array(z.string()).optional().catch(undefined);
+
+const openfdaBlock = z
+  .looseObject({
+    application_number: strings,
+    brand_name: strings,
+    generic_name: strings,
+    manufacturer_name: strings,
+    substance_name: strings,
+    route: strings,
+    pharm_class_epc: strings,
+    pharm_class_moa: strings,
+    pharm_class_pe: strings,
+    pharm_class_cs: strings,
+    product_type: strings,
+    spl_set_id: strings,
+  })
+  .optional()
+  .catch(undefined);
+
+const drugsfdaRecord = z.looseObject({
+  application_number: z.string(),
+  sponsor_name: z.string().optional().catch(undefined),
+  openfda: openfdaBlock,
+  products: z
+    .array(
+      z.looseObject({
+        brand_name: z.string().optional(),
+        active_ingredients: z
+          .array(z.object({ name: z.string(), strength: z.string().optional() }))
+          .optional(),
+        dosage_form: z.string().optional(),
+        route: z.string().optional(),
+        marketing_status: z.string().optional(),
+      }),
+    )
+    .optional()
+    .catch(undefined),
+  submissions: z
+    .array(
+      z.looseObject({
+        submission_type: z.string().optional(),
+        submission_status: z.string().optional(),
+        submission_status_date: z.string().optional(),
+      }),
+    )
+    .optional()
+    .catch(undefined),
+});
+
+const labelRecord = z.looseObject({
+  id: z.string().optional(),
+  set_id: z.string().optional(),
+  effective_time: z.string().optional(),
+  openfda: openfdaBlock,
+  indications_and_usage: strings,
+});
+
+/** One drug in the results, from Drugs@FDA (an application) or a drug label. */
+export const matchSchema = z.object({
+  source: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint this match came from."),
+  application_number: z.string().optional().describe("FDA application (NDA, ANDA or BLA number)."),
+  sponsor: z.string().optional().describe("Company holding the application."),
+  labeler: z.string().optional().describe("Company named on the label (labels only)."),
+  brand_names: z.array(z.string()).describe("Brand names."),
+  generic_names: z.array(z.string()).describe("Generic names."),
+  active_ingredients: z
+    .array(z.object({ name: z.string(), strength: z.string().optional() }))
+    .describe("Active ingredients (with strength when known)."),
+  routes: z.array(z.string()).describe("Routes of administration."),
+  dosage_forms: z.array(z.string()).describe("Dosage forms."),
+  marketing_statuses: z.array(z.string()).describe("Marketing statuses of the products."),
+  pharmacologic_classes: z.array(z.string()).describe("Pharmacologic classes."),
+  original_approval_date: z.string().optional().describe("Date of original approval (YYYY-MM-DD)."),
+  indication: z.string().optional().describe("Start of the label's Indications and Usage section."),
+  label_set_id: z.string().optional().describe("The label's SPL set id."),
+  label_effective_date: z.string().optional().describe("Label effective date (YYYY-MM-DD)."),
+  url: z.string().describe("Where to read more (Drugs@FDA or DailyMed)."),
+});
+
+/** One drug in the results. */
+export type Match = z.output<typeof matchSchema>;
+
+const INDICATION_CHARS = 400;
+
+const uniq = (values: ReadonlyArray<string | undefined>): string[] => {
+  const seen = new Map<string, string>();
+  for (const v of values) {
+    const t = v?.trim();
+    if (t && !seen.has(t.toUpperCase())) seen.set(t.toUpperCase(), t);
+  }
+  return [...seen.values()];
+};
+
+/** YYYYMMDD → YYYY-MM-DD (anything else unchanged). */
+export const isoDate = (d: string | undefined): string | undefined =>
+  d && /^\d{8}$/.test(d) ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}` : d;
+
+/** The original approval date (ORIG submission with status AP) of a Drugs@FDA record, YYYYMMDD. */
+export const originalApproval = (
+  submissions:
+    | ReadonlyArray<{
+        submission_type?: string | undefined;
+        submission_status?: string | undefined;
+        submission_status_date?: string | undefined;
+      }>
+    | undefined,
+): string | undefined =>
+  submissions
+    ?.filter((s) => s.submission_type === "ORIG" && s.submission_status === "AP" && s.submission_status_date)
+    .map((s) => s.submission_status_date!)
+    .sort()[0];
+
+const classes = (o: z.output<typeof openfdaBlock>) =>
+  uniq([...(o?.pharm_class_epc ?? []), ...(o?.pharm_class_moa ?? []), ...(o?.pharm_class_pe ?? [])]);
+
+const dafUrl = (application: string) =>
+  `https://www.accessdata.fda.gov/scripts/cder/daf/index.cfm?event=overview.process&ApplNo=${application.replace(/\D/g, "")}`;
+
+/** Maps a Drugs@FDA record; `undefined` when it lacks an application number. */
+export const fromDrugsfda = (raw: unknown): Match | undefined => {
+  const parsed = drugsfdaRecord.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const r = parsed.data;
+  const o = r.openfda;
+  const products = r.products ?? [];
+  const ingredients = new Map<string, { name: string; strength?: string }>();
+  for (const p of products) {
+    for (const a of p.active_ingredients ?? []) {
+      const key = `${a.name.toUpperCase()}|${a.strength ?? ""}`;
+      if (!ingredients.has(key))
+        ingredients.set(key, a.strength ? { name: a.name, strength: a.strength } : { name: a.name });
+    }
+  }
+  const approval = originalApproval(r.submissions);
+  return {
+    source: "drugsfda",
+    application_number: r.application_number,
+    ...(r.sponsor_name ? { sponsor: r.sponsor_name } : {}),
+    brand_names: uniq([...products.map((p) => p.brand_name), ...(o?.brand_name ?? [])]),
+    generic_names: uniq(o?.generic_name ?? []),
+    active_ingredients: [...ingredients.values()],
+    routes: uniq([...products.map((p) => p.route), ...(o?.route ?? [])]),
+    dosage_forms: uniq(products.map((p) => p.dosage_form)),
+    marketing_statuses: uniq(products.map((p) => p.marketing_status)),
+    pharmacologic_classes: classes(o),
+    ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
+    url: dafUrl(r.application_number),
+  };
+};
+
+/** Maps a drug-label record; `undefined` when it is not a label. */
+export const fromLabel = (raw: unknown): Match | undefined => {
+  const parsed = labelRecord.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const r = parsed.data;
+  const o = r.openfda;
+  const indication = r.indications_and_usage?.join(" ").replace(/\s+/g, " ").trim();
+  const application = o?.application_number?.[0];
+  const setId = r.set_id ?? o?.spl_set_id?.[0];
+  return {
+    source: "label",
+    ...(application ? { application_number: application } : {}),
+    ...(o?.manufacturer_name?.[0] ? { labeler: o.manufacturer_name[0] } : {}),
+    brand_names: uniq(o?.brand_name ?? []),
+    generic_names: uniq(o?.generic_name ?? []),
+    active_ingredients: uniq(o?.substance_name ?? []).map((name) => ({ name })),
+    routes: uniq(o?.route ?? []),
+    dosage_forms: [],
+    marketing_statuses: [],
+    pharmacologic_classes: classes(o),
+    ...(indication
+      ? {
+          indication:
+            indication.length > INDICATION_CHARS
+              ? `${indication.slice(0, INDICATION_CHARS - 1)}…`
+              : indication,
+        }
+      : {}),
+    ...(setId ? { label_set_id: setId } : {}),
+    ...(r.effective_time ? { label_effective_date: isoDate(r.effective_time)! } : {}),
+    url: setId
+      ? `https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid=${encodeURIComponent(setId)}`
+      : "https://open.fda.gov/apis/drug/label/",
+  };
+};
+
+/** The raw Drugs@FDA fields the label path checks sponsor and approval year against. */
+export const drugsfdaFacts = (
+  raw: unknown,
+): { application: string; sponsor?: string; approval?: string } | undefined => {
+  const parsed = drugsfdaRecord.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const approval = originalApproval(parsed.data.submissions);
+  return {
+    application: parsed.data.application_number,
+    ...(parsed.data.sponsor_name ? { sponsor: parsed.data.sponsor_name } : {}),
+    ...(approval ? { approval } : {}),
+  };
+};
+
+/** Lower-case alphanumeric tokens, as openFDA's analyzer splits text. */
+export const tokens = (s: string): string[] =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/** Whether `phrase` occurs as a contiguous token sequence in `text` (openFDA's phrase match). */
+export const phraseMatches = (text: string, phrase: string): boolean => {
+  const t = tokens(text);
+  const p = tokens(phrase);
+  if (p.length === 0) return false;
+  for (let i = 0; i + p.length <= t.length; i++) if (p.every((w, j) => t[i + j] === w)) return true;
+  return false;
+};

@@ -1,0 +1,160 @@
+import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
+import { z } from "zod";
+import type { FdaConfig } from "../internal/config.js";
+import { criteriaSchema, describeCriteria } from "../internal/criteria.js";
+import { BREAKER_POLICY, FALLBACK_GUIDANCE, type FdaDeps, PER_MINUTE_POLICY } from "../internal/deps.js";
+import { countOpenFda } from "../internal/openfda-client.js";
+import { buildSearch, type Endpoint } from "../internal/query.js";
+
+const COUNT_BY = [
+  "sponsor",
+  "route",
+  "pharmacologic_class",
+  "brand_name",
+  "generic_name",
+  "active_ingredient",
+  "product_type",
+] as const;
+
+/** The openFDA field counted for each `count_by`, per endpoint (`.exact`: whole values, not words). */
+const COUNT_FIELDS: Readonly<Record<Endpoint, Readonly<Record<(typeof COUNT_BY)[number], string>>>> = {
+  drugsfda: {
+    sponsor: "sponsor_name",
+    route: "openfda.route.exact",
+    pharmacologic_class: "openfda.pharm_class_epc.exact",
+    brand_name: "openfda.brand_name.exact",
+    generic_name: "openfda.generic_name.exact",
+    active_ingredient: "openfda.substance_name.exact",
+    product_type: "openfda.product_type.exact",
+  },
+  label: {
+    sponsor: "openfda.manufacturer_name.exact",
+    route: "openfda.route.exact",
+    pharmacologic_class: "openfda.pharm_class_epc.exact",
+    brand_name: "openfda.brand_name.exact",
+    generic_name: "openfda.generic_name.exact",
+    active_ingredient: "openfda.substance_name.exact",
+    product_type: "openfda.product_type.exact",
+  },
+};
+
+const output = z.object({
+  count_by: z.enum(COUNT_BY).describe("What was counted."),
+  field: z.string().describe("The openFDA field counted."),
+  endpoint: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint counted."),
+  query: z.string().describe("The openFDA search expression sent (empty: every record)."),
+  buckets: z
+    .array(
+      z.object({
+        term: z.string().describe("A value of the field."),
+        count: z.number().int().describe("Records with it."),
+      }),
+    )
+    .describe("Records per value, largest first."),
+  returned_buckets: z.number().int().describe("How many buckets are in this answer."),
+  query_constraints_met: z
+    .boolean()
+    .describe("True when every criterion was applied exactly; see unmet_constraints."),
+  unmet_constraints: z.array(z.string()).describe("Criteria that could not be applied exactly, and why."),
+  refinement_suggestions: z.array(z.string()).describe("What to try when nothing was counted."),
+  data_last_updated: z.string().optional().describe("When openFDA last refreshed the endpoint."),
+});
+
+type Output = z.input<typeof output>;
+
+/**
+ * `fda_count_drugs`: how many FDA drug records match, broken down by sponsor, route, class or name,
+ * with openFDA's `count=` (one request, no records downloaded).
+ *
+ * Use it before `fda_search_drugs` to size a search or to answer "how many" questions.
+ *
+ * @example
+ * await catalog.call("fda_count_drugs", { search_criteria: { pharmacologic_class: "Kinase Inhibitor" }, count_by: "sponsor" })
+ */
+export const makeCountDrugs = (deps: FdaDeps) =>
+  defineToolWith<FdaConfig>()({
+    name: "fda_count_drugs",
+    title: "Count FDA drugs",
+    description:
+      "Count FDA drug records (openFDA Drugs@FDA, or drug labels when an indication is given) that match optional criteria, broken down by sponsor, route, pharmacologic class, brand, generic name, active ingredient or product type. Use this before fda_search_drugs to see how many drugs match and how they split, without downloading the records.",
+    category: "scientific_database",
+    input: z.object({
+      search_criteria: criteriaSchema
+        .optional()
+        .describe("Which records to count (all records when omitted); all given criteria must hold."),
+      count_by: z.enum(COUNT_BY).describe("The field to break the count down by."),
+      max_buckets: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .default(20)
+        .describe("Most buckets (distinct values) to return, largest first."),
+    }),
+    output,
+    examples: [
+      { input: { search_criteria: { active_ingredient: "semaglutide" }, count_by: "sponsor" } },
+      { input: { search_criteria: { indication: "type 2 diabetes" }, count_by: "route", max_buckets: 5 } },
+    ],
+    annotations: { readOnly: true, idempotent: true, openWorld: true },
+    policy: {
+      timeout: "30s",
+      retry: { times: 2 },
+      cache: { ttl: "1h" },
+      rateLimit: PER_MINUTE_POLICY,
+      breaker: BREAKER_POLICY,
+      maxOutputChars: 20_000,
+      fallback: { guidance: FALLBACK_GUIDANCE },
+    },
+    instruction:
+      "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
+    run: async ({ search_criteria, count_by, max_buckets }, ctx): Promise<ToolOutcome<Output>> => {
+      const c = search_criteria ?? {};
+      const built = buildSearch(c);
+      const field = COUNT_FIELDS[built.endpoint][count_by];
+      const page = await countOpenFda(ctx, deps.budget, built.endpoint, built.search, field, max_buckets);
+      const unmet: string[] = [];
+      if (built.deferred.includes("approval_year") && built.endpoint === "drugsfda") {
+        unmet.push(
+          "approval_year: counted applications with any submission in those years, not only original approvals.",
+        );
+      }
+      if (built.deferred.includes("approval_year") && built.endpoint === "label") {
+        unmet.push("approval_year: labels carry no approval date, so the count ignores it.");
+      }
+      if (built.deferred.includes("sponsor")) {
+        unmet.push(
+          'sponsor: labels name no sponsor, so the count ignores it (count_by "sponsor" counts labelers).',
+        );
+      }
+      const buckets = page.buckets.slice(0, max_buckets);
+      const data: Output = {
+        count_by,
+        field,
+        endpoint: built.endpoint,
+        query: built.search ?? "",
+        buckets,
+        returned_buckets: buckets.length,
+        query_constraints_met: unmet.length === 0,
+        unmet_constraints: unmet,
+        refinement_suggestions:
+          buckets.length === 0
+            ? [
+                "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.",
+              ]
+            : [],
+        ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
+      };
+      const top = buckets
+        .slice(0, 3)
+        .map((b) => `${b.term} (${b.count})`)
+        .join(", ");
+      return outcome(data, {
+        message:
+          buckets.length === 0
+            ? `Nothing to count: no FDA records match ${describeCriteria(c)}.`
+            : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top}.`,
+        source: `openFDA /drug/${built.endpoint}.json?count=${field}`,
+      });
+    },
+  });

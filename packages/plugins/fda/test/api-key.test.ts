@@ -1,0 +1,92 @@
+import { type Emulator, FAULT_KINDS, type Fault } from "@quiver/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { type Recorded, startOpenFdaEmulator } from "./support/openfda-emulator.js";
+
+const KEY = "test-openfda-key-8d1f0c2b";
+let up: Emulator;
+let rec: Recorded;
+beforeAll(async () => {
+  ({ up, rec } = await startOpenFdaEmulator());
+});
+afterEach(() => up.clearFaults());
+afterAll(async () => {
+  await up.close();
+});
+
+const search = { search_criteria: { brand_name: "Ozempic" } };
+
+describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and never shown", () => {
+  it("works without a key and sends no api_key", async () => {
+    const r = await fdaCatalog({ baseUrl: up.url }).call("fda_search_drugs", search, session);
+    expect(r.status).toBe("success");
+    expect(up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.has("api_key")).toBe(false);
+  });
+
+  it("sends the key from OPENFDA_API_KEY as the first query parameter", async () => {
+    const catalog = fdaCatalog({ baseUrl: up.url }, { env: { OPENFDA_API_KEY: KEY } });
+    const r = await catalog.call("fda_search_drugs", search, session);
+    expect(r.status).toBe("success");
+    const sent = up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!;
+    expect([...sent.query.keys()][0]).toBe("api_key");
+    expect(sent.query.get("api_key")).toBe(KEY);
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(r)).not.toContain(KEY);
+  });
+
+  it("takes the key from createFdaPlugin options too, and keeps it out of the catalog export", async () => {
+    const catalog = fdaCatalog({ baseUrl: up.url, apiKey: KEY });
+    await catalog.call("fda_count_drugs", { count_by: "route" }, session);
+    expect(up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.get("api_key")).toBe(KEY);
+    expect(JSON.stringify(catalog.export())).not.toContain(KEY);
+    expect(JSON.stringify(catalog.plugins())).not.toContain(KEY);
+  });
+
+  it("maps the recorded 403 API_KEY_INVALID to access_denied naming OPENFDA_API_KEY, without the key", async () => {
+    up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 403, body: rec.errors.keyInvalid });
+    const r = await fdaCatalog({ baseUrl: up.url, apiKey: KEY }).call("fda_search_drugs", search, session);
+    expect(r.status).toBe("access_denied");
+    expect(r.error?.kind).toBe("access_denied");
+    expect(r.message).toContain("An invalid api_key was supplied");
+    expect(r.suggestion).toContain("OPENFDA_API_KEY");
+    expect(JSON.stringify(r)).not.toContain(KEY);
+  });
+
+  it("redacts the key when openFDA echoes the request URL in an error", async () => {
+    const echo = up.route("GET", "/drug/label.json", (req) => ({
+      status: 500,
+      json: {
+        error: { code: "SERVER_ERROR", message: `failed for ?api_key=${req.query.get("api_key")}&search=x` },
+      },
+    }));
+    const r = await fdaCatalog({ baseUrl: up.url, apiKey: KEY }).call(
+      "fda_search_drugs",
+      { search_criteria: { indication: "asthma" } },
+      session,
+    );
+    expect(r.error?.kind).toBe("upstream");
+    expect(JSON.stringify(r)).not.toContain(KEY);
+    echo.remove();
+  });
+
+  it.each(FAULT_KINDS)("never shows the key in the envelope under a %s fault", async (kind) => {
+    const fault: Fault =
+      kind === "status"
+        ? { kind, status: 502, body: `upstream said api_key=${KEY}` }
+        : kind === "oversized"
+          ? { kind, bytes: 6 * 1024 * 1024 }
+          : kind === "delay"
+            ? { kind, ms: 20 }
+            : kind === "slowBody"
+              ? { kind, chunkBytes: 2048, intervalMs: 1 }
+              : ({ kind } as Fault);
+    up.fault("GET", "/drug/drugsfda.json", fault);
+    const catalog = fdaCatalog(
+      { baseUrl: up.url, apiKey: KEY },
+      { policies: { "*": { timeout: "1s", retry: false } } },
+    );
+    const r = await catalog.call("fda_search_drugs", search, session);
+    expect(JSON.stringify(r)).not.toContain(KEY);
+    expect(JSON.stringify(dataOf(r) ?? {})).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,138 @@
+import type { Emulator } from "@quiver/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { OPENFDA_LIMITS } from "../src/index.js";
+import { dailyLimitFor } from "../src/internal/daily-budget.js";
+import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { startOpenFdaEmulator } from "./support/openfda-emulator.js";
+
+let up: Emulator;
+beforeAll(async () => {
+  ({ up } = await startOpenFdaEmulator());
+});
+afterEach(() => up.clearFaults());
+afterAll(async () => {
+  await up.close();
+});
+
+const COUNT_BY = [
+  "sponsor",
+  "route",
+  "pharmacologic_class",
+  "brand_name",
+  "generic_name",
+  "active_ingredient",
+  "product_type",
+];
+/** The i-th distinct count call (distinct inputs, so the cache never answers). */
+const countCall = (i: number) => ({
+  count_by: COUNT_BY[i % COUNT_BY.length],
+  max_buckets: 1 + Math.floor(i / COUNT_BY.length),
+});
+
+describe("openFDA's documented rate limits", () => {
+  it("declares 240 requests per minute as one rateLimit policy shared by both tools", () => {
+    const catalog = fdaCatalog({ baseUrl: up.url });
+    for (const name of ["fda_search_drugs", "fda_count_drugs"]) {
+      expect(catalog.describe(name)!.policy.rateLimit).toMatchObject({
+        key: "openfda",
+        limit: 240,
+        windowMs: 60_000,
+        perPrincipal: false,
+      });
+    }
+    expect(OPENFDA_LIMITS).toEqual({ perMinute: 240, perDayWithoutKey: 1_000, perDayWithKey: 120_000 });
+  });
+
+  it("answers the 241st call in a minute with rate_limited and the wait, across both tools", async () => {
+    const catalog = fdaCatalog({ baseUrl: up.url });
+    for (let i = 0; i < 240; i++) {
+      const r =
+        i % 2 === 0
+          ? await catalog.call("fda_count_drugs", countCall(i), session)
+          : await catalog.call(
+              "fda_search_drugs",
+              { search_criteria: { brand_name: "Ozempic" } },
+              { session: { principal: `p${i}` } },
+            );
+      expect(r.status, `call ${i}: ${r.message}`).toBe("success");
+    }
+    const over = await catalog.call("fda_count_drugs", countCall(500), session);
+    expect(over.error?.kind).toBe("rate_limited");
+    expect(over.error?.retryAfterMs).toBeGreaterThan(0);
+    expect(over.error?.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+
+  it("allows 1,000 requests a day without a key, then answers rate_limited suggesting OPENFDA_API_KEY", async () => {
+    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { rateLimit: false } } });
+    const before = up.requests.length;
+    for (let i = 0; i < 1_000; i++) {
+      const r = await catalog.call("fda_count_drugs", countCall(i), session);
+      if (r.status !== "success") throw new Error(`call ${i}: ${r.message}`);
+    }
+    expect(up.requests.length - before).toBe(1_000);
+    const over = await catalog.call("fda_count_drugs", countCall(1_000), session);
+    expect(over.error?.kind).toBe("rate_limited");
+    expect(over.message).toContain("1,000 requests without an API key");
+    expect(over.suggestion).toContain("OPENFDA_API_KEY");
+    expect(over.error?.retryAfterMs).toBeGreaterThan(0);
+    expect(up.requests.length - before).toBe(1_000);
+  }, 120_000);
+
+  it("allows more than 1,000 a day with a key (the keyed budget is 120,000)", async () => {
+    expect(dailyLimitFor({ baseUrl: "x" })).toBe(1_000);
+    expect(dailyLimitFor({ baseUrl: "x", apiKey: "k" as never })).toBe(120_000);
+    const catalog = fdaCatalog(
+      { baseUrl: up.url, apiKey: "a-real-looking-key-123" },
+      { policies: { "*": { rateLimit: false } } },
+    );
+    for (let i = 0; i <= 1_000; i++) {
+      const r = await catalog.call("fda_count_drugs", countCall(i), session);
+      if (r.status !== "success") throw new Error(`call ${i}: ${r.message}`);
+    }
+  }, 120_000);
+
+  it("counts follow-up requests against the daily budget (label search plus its Drugs@FDA check)", async () => {
+    const catalog = fdaCatalog({ baseUrl: up.url, dailyLimit: 3 });
+    const r = await catalog.call(
+      "fda_search_drugs",
+      { search_criteria: { indication: "type 2 diabetes", sponsor: "Novo" } },
+      session,
+    );
+    expect(r.status).toBe("success");
+    expect(
+      await catalog.call("fda_search_drugs", { search_criteria: { brand_name: "Ozempic" } }, session),
+    ).toMatchObject({ status: "success" });
+    const over = await catalog.call(
+      "fda_search_drugs",
+      { search_criteria: { brand_name: "Wegovy" } },
+      session,
+    );
+    expect(over.error?.kind).toBe("rate_limited");
+    expect(over.message).toContain("daily budget of 3 requests");
+  });
+
+  it("maps openFDA's own 429 OVER_RATE_LIMIT to rate_limited with Retry-After", async () => {
+    up.fault("GET", "/drug/drugsfda.json", {
+      kind: "status",
+      status: 429,
+      retryAfter: 7,
+      body: {
+        error: {
+          code: "OVER_RATE_LIMIT",
+          message:
+            "You have exceeded your rate limit. Try again later or contact us at https://api.fda.gov:443/contact/ for assistance",
+        },
+      },
+    });
+    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { retry: false } } });
+    const r = await catalog.call(
+      "fda_search_drugs",
+      { search_criteria: { brand_name: "Rybelsus" } },
+      session,
+    );
+    expect(r.error?.kind).toBe("rate_limited");
+    expect(r.error?.retryAfterMs).toBe(7_000);
+    expect(r.message).toContain("exceeded your rate limit");
+    expect(dataOf(r)).toBeUndefined();
+  });
+});

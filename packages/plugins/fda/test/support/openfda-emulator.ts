@@ -1,0 +1,119 @@
+import { type Emulator, loadJson, sharedDataDir, sharedDataPath, startEmulator } from "@quiver/testing";
+import { matches, parseSearch, valuesAt } from "./openfda-query.js";
+
+type Json = Record<string, unknown>;
+interface Page {
+  readonly meta: Json & { results?: Json };
+  readonly results: Json[];
+}
+
+const data = (...parts: string[]) => sharedDataPath("openfda", ...parts);
+
+/** The recorded openFDA responses this emulator serves from (see shared/data/openfda/SOURCE.md). */
+export const recorded = () => {
+  if (!HAVE_DATA) return empty();
+  const page1 = loadJson(data("drugsfda", "drugsfda_semaglutide_limit2_page1.json")) as Page;
+  const page2 = loadJson(data("drugsfda", "drugsfda_semaglutide_limit2_page2.json")) as Page;
+  const tirzepatide = loadJson(data("drugsfda", "drugsfda_tirzepatide_limit1.json")) as Page;
+  const imatinib = loadJson(data("biomcp-minimized", "drugsfda_imatinib_20260811.json")) as Page;
+  const label2018 = loadJson(data("label", "label_limit1_2018-04-04.json")) as Page;
+  const keytruda = loadJson(data("biomcp-minimized", "label_keytruda_20260811.json")) as Page;
+  const notFound = loadJson(data("errors", "error_404_not_found.json")) as Json;
+  const badRequest = loadJson(data("errors", "error_400_bad_sort.json")) as Json;
+  const keyInvalid = loadJson(data("errors", "error_403_api_key_invalid.json")) as Json;
+  const serverError = loadJson(data("errors", "error_500_lexical_error.json")) as Json;
+  const rybelsus = page1.results[0]!;
+  /**
+   * Not recorded: a prescription label for RYBELSUS built from the recorded Drugs@FDA `openfda` block
+   * of NDA213051 plus an Indications and Usage text (no full Rx label response is public; shape per
+   * apis.md 3.5). It lets the label → Drugs@FDA cross-check be tested.
+   */
+  const rybelsusLabel: Json = {
+    id: "synthetic-rybelsus-label",
+    set_id: (rybelsus.openfda as Json).spl_set_id
+      ? ((rybelsus.openfda as Json).spl_set_id as string[])[0]
+      : "synthetic",
+    effective_time: "20240115",
+    indications_and_usage: [
+      "1 INDICATIONS AND USAGE RYBELSUS is indicated as an adjunct to diet and exercise to improve glycemic control in adults with type 2 diabetes mellitus.",
+    ],
+    openfda: rybelsus.openfda,
+  };
+  return {
+    drugsfda: [...page1.results, ...page2.results, ...tirzepatide.results, ...imatinib.results],
+    labels: [...label2018.results, ...keytruda.results, rybelsusLabel],
+    meta: page1.meta,
+    labelMeta: label2018.meta,
+    errors: { notFound, badRequest, keyInvalid, serverError },
+  };
+};
+
+/** Whether ../shared/data is present (CI clones it beside the repository). */
+export const HAVE_DATA = sharedDataDir() !== undefined;
+
+/** Without the shared data: no records, and the error bodies as documented in apis.md 3.3. */
+const empty = () => ({
+  drugsfda: [] as Json[],
+  labels: [] as Json[],
+  meta: { last_updated: "unknown" } as Json & { results?: Json },
+  labelMeta: { last_updated: "unknown" } as Json & { results?: Json },
+  errors: {
+    notFound: { error: { code: "NOT_FOUND", message: "No matches found!" } } as Json,
+    badRequest: { error: { code: "BAD_REQUEST", message: "Invalid parameter" } } as Json,
+    keyInvalid: { error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } } as Json,
+    serverError: { error: { code: "SERVER_ERROR", message: "Check your request and try again" } } as Json,
+  },
+});
+
+/** The recorded bodies, loaded once. */
+export type Recorded = ReturnType<typeof recorded>;
+
+/**
+ * Starts an openFDA emulator: `/drug/drugsfda.json` and `/drug/label.json` evaluate the plugin's
+ * `search` (with the strict test parser) over the recorded records, answer `count=` by grouping,
+ * honour `limit`, and answer no match with the recorded 404 NOT_FOUND body — as openFDA does.
+ * Unknown parameters get openFDA's 400 `Invalid parameter`.
+ */
+export const startOpenFdaEmulator = async (): Promise<{ up: Emulator; rec: Recorded }> => {
+  const up = await startEmulator();
+  const rec = recorded();
+  const serve = (corpus: ReadonlyArray<Json>, meta: Json) => (req: { query: URLSearchParams }) => {
+    for (const name of req.query.keys()) {
+      if (!["search", "count", "limit", "skip", "sort", "search_after", "api_key"].includes(name)) {
+        return {
+          status: 400,
+          json: { error: { code: "BAD_REQUEST", message: `Invalid parameter: ${name}` } },
+        };
+      }
+    }
+    const search = req.query.get("search");
+    const groups = search ? parseSearch(search) : [];
+    const hits = corpus.filter((r) => matches(r, groups));
+    const count = req.query.get("count");
+    const limit = Number(req.query.get("limit") ?? (count ? 100 : 1));
+    if (count) {
+      const tally = new Map<string, number>();
+      for (const r of hits)
+        for (const v of new Set(valuesAt(r, count.replace(/\.exact$/, "")).map(String)))
+          tally.set(v, (tally.get(v) ?? 0) + 1);
+      if (tally.size === 0)
+        return { status: 404, json: { error: { code: "NOT_FOUND", message: "Nothing to count" } } };
+      const results = [...tally]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, limit)
+        .map(([term, n]) => ({ term, count: n }));
+      const { results: _drop, ...countMeta } = meta as Json & { results?: unknown };
+      return { json: { meta: countMeta, results } };
+    }
+    if (hits.length === 0) return { status: 404, json: rec.errors.notFound };
+    return {
+      json: {
+        meta: { ...meta, results: { skip: 0, limit, total: hits.length } },
+        results: hits.slice(0, limit),
+      },
+    };
+  };
+  up.route("GET", "/drug/drugsfda.json", serve(rec.drugsfda, rec.meta));
+  up.route("GET", "/drug/label.json", serve(rec.labels, rec.labelMeta));
+  return { up, rec };
+};
