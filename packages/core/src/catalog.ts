@@ -60,6 +60,8 @@ export interface ToolDescription extends ToolInfo {
   readonly outputSchema: Record<string, unknown>;
   readonly examples: ReadonlyArray<ToolExample<unknown>>;
   readonly policy: RegisteredTool["policy"];
+  /** Set when the input schema cannot be expressed for the requested target (inputSchema is then a stub). */
+  readonly schemaError?: string;
 }
 
 /** A registered plugin and its state. */
@@ -107,6 +109,8 @@ export interface Catalog {
   ): Promise<ReadonlyArray<ToolResult>>;
   /** Tool definitions in a provider's format. */
   schemas(target: SchemaTarget): ReadonlyArray<ProviderToolSchema>;
+  /** Tools left out of `schemas(target)` because their input cannot be expressed for that provider, and why. */
+  schemaErrors(target: SchemaTarget): ReadonlyArray<{ readonly tool: string; readonly message: string }>;
   /** The whole catalog as data: plugins, tools with schemas, categories and capabilities. */
   export(target?: SchemaTarget): CatalogExport;
   /** Calls, successes, failures by kind, latency quantiles, cache hit rate and breaker state per tool. */
@@ -127,6 +131,8 @@ export interface CatalogExport {
   readonly categories: ReadonlyArray<string>;
   readonly tools: ReadonlyArray<ToolDescription>;
 }
+
+const SCHEMA_TARGETS: ReadonlyArray<SchemaTarget> = ["mcp", "openai", "anthropic", "gemini"];
 
 /**
  * Creates a catalog: register plugins, then list, describe and call their tools by name.
@@ -218,9 +224,16 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   const unregister = (pluginId: string): boolean => {
     const entry = plugins.get(pluginId);
     if (!entry) return false;
-    for (const name of entry.info.tools) tools.delete(name);
+    for (const name of entry.info.tools) {
+      tools.delete(name);
+      for (const target of SCHEMA_TARGETS) schemaCache.delete(`${target}\u0000${name}`);
+    }
     plugins.delete(pluginId);
     notify();
+    // Release what the plugin holds (a bridged MCP server's process, open files); never throws.
+    void Promise.resolve()
+      .then(() => entry.plugin.dispose?.())
+      .catch(() => undefined);
     return true;
   };
 
@@ -233,6 +246,22 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     annotations: reg.tool.annotations ?? {},
     available: reg.config.ok,
   });
+
+  // Exported schemas are pure functions of the tool and the target: computed once, kept until unregister.
+  const schemaCache = new Map<string, { schema: Record<string, unknown> } | { error: string }>();
+  const modelSchemaResult = (reg: RegisteredTool, target: SchemaTarget) => {
+    const key = `${target}\u0000${reg.name}`;
+    let entry = schemaCache.get(key);
+    if (!entry) {
+      try {
+        entry = { schema: modelSchema(reg, target) };
+      } catch (error) {
+        entry = { error: error instanceof Error ? error.message : String(error) };
+      }
+      schemaCache.set(key, entry);
+    }
+    return entry;
+  };
 
   const modelSchema = (reg: RegisteredTool, target: SchemaTarget) => {
     let schema = reg.tool.input;
@@ -250,9 +279,17 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   const describe = (name: string, target: SchemaTarget = "mcp"): ToolDescription | undefined => {
     const reg = tools.get(name);
     if (!reg) return undefined;
+    const exported = modelSchemaResult(reg, target);
     return {
       ...info(reg),
-      inputSchema: modelSchema(reg, target),
+      inputSchema:
+        "schema" in exported
+          ? exported.schema
+          : {
+              type: "object",
+              description: `This tool's input schema cannot be expressed for ${target}: ${exported.error}`,
+            },
+      ...("error" in exported ? { schemaError: exported.error } : {}),
       outputSchema: z.toJSONSchema(reg.tool.output, {
         target: "draft-2020-12",
         io: "output",
@@ -465,11 +502,17 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     call,
     callMany,
     schemas: (target) =>
-      [...tools.values()].map((reg) => ({
-        name: reg.name,
-        description: reg.tool.description,
-        parameters: modelSchema(reg, target),
-      })),
+      [...tools.values()].flatMap((reg) => {
+        const exported = modelSchemaResult(reg, target);
+        return "schema" in exported
+          ? [{ name: reg.name, description: reg.tool.description, parameters: exported.schema }]
+          : [];
+      }),
+    schemaErrors: (target) =>
+      [...tools.values()].flatMap((reg) => {
+        const exported = modelSchemaResult(reg, target);
+        return "error" in exported ? [{ tool: reg.name, message: exported.error }] : [];
+      }),
     export: exportCatalog,
     stats,
     metrics: () => runtime.runPromise(Metric.snapshot),

@@ -222,3 +222,40 @@ describe("catalog", () => {
     );
   });
 });
+
+describe("schema export problems stay per tool", () => {
+  it("leaves a tool out of one provider's schemas instead of failing the whole catalog", async () => {
+    const loose = defineTool({
+      name: "loose",
+      description: "Takes any payload; cannot be expressed in OpenAI strict mode.",
+      category: "computational_service",
+      input: z.object({ payload: z.unknown().describe("Anything") }),
+      output: z.object({}),
+      run: () => ({}),
+    });
+    const { plugin } = makeProbe();
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    catalog.register(
+      definePlugin({ specificationVersion: "v1", id: "loose", version: "1.0.0", tools: [loose] }),
+    );
+    expect(catalog.schemas("mcp").map((s) => s.name)).toEqual(["probe", "loose"]);
+    expect(catalog.schemas("openai").map((s) => s.name)).toEqual(["probe"]);
+    expect(catalog.schemaErrors("openai")).toEqual([
+      { tool: "loose", message: expect.stringContaining("payload") },
+    ]);
+    expect(catalog.describe("loose", "openai")?.schemaError).toBeTruthy();
+    await catalog.close();
+  });
+
+  it("unregister releases the plugin's resources", async () => {
+    let disposed = 0;
+    const { plugin } = makeProbe();
+    const catalog = createCatalog();
+    catalog.register(definePlugin({ ...plugin, dispose: () => void disposed++ }));
+    catalog.unregister("probe");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(disposed).toBe(1);
+    await catalog.close();
+  });
+});
