@@ -1,12 +1,13 @@
 import { defineConfig } from "vitest/config";
 
-/** One vitest run over every package, resolving workspace packages to their TypeScript source. */
+/** One vitest run over every package; each package's own vitest.config.ts names its project. */
 export default defineConfig({
-  resolve: { conditions: ["@quiver/source"] },
-  ssr: { resolve: { conditions: ["@quiver/source"] } },
   test: {
-    projects: ["packages/*", "packages/plugins/*", "apps/*", "examples/*"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: [
+      "packages/*/vitest.config.ts",
+      "packages/plugins/*/vitest.config.ts",
+      "apps/*/vitest.config.ts",
+      "examples/*/vitest.config.ts",
+    ],
   },
 });
