@@ -25,12 +25,14 @@ export const exportTools = (
   const out: ExportedTool[] = [];
   for (const info of catalog.list()) {
     if (filter && !filter(info)) continue;
-    try {
-      out.push({ info, parameters: catalog.describe(info.name, target)!.inputSchema, strict: true });
-    } catch (error) {
-      onSchemaError?.(info.name, error instanceof Error ? error : new Error(String(error)));
-      out.push({ info, parameters: catalog.describe(info.name, "mcp")!.inputSchema, strict: false });
+    const described = catalog.describe(info.name, target)!;
+    if (described.schemaError === undefined) {
+      out.push({ info, parameters: described.inputSchema, strict: true });
+      continue;
     }
+    onSchemaError?.(info.name, new Error(described.schemaError));
+    const plain = catalog.describe(info.name, "mcp")!;
+    if (plain.schemaError === undefined) out.push({ info, parameters: plain.inputSchema, strict: false });
   }
   return out;
 };

@@ -35,6 +35,7 @@ const build = (catalog: Catalog, report: SchemaErrorReporter): Map<string, Liste
   for (const info of catalog.list()) {
     try {
       const d = catalog.describe(info.name, "mcp")!;
+      if (d.schemaError !== undefined) throw new Error(d.schemaError);
       const title = d.title ?? d.annotations.title;
       listing.set(info.name, {
         info,
