@@ -1,0 +1,109 @@
+import { fail } from "@quiver/core";
+import { collectionNameProblem, formatRef, parseRef } from "./names.js";
+import type { CollectionRow, Repository } from "./repository.js";
+
+/** A collection the caller may read, with how they name it. */
+export type Readable = CollectionRow & { readonly access: "owner" | "shared"; readonly ref: string };
+
+/** The caller's principal, or `access_denied` (logged) for an anonymous call. */
+export const requirePrincipal = (repo: Repository, principal: string | undefined, action: string): string => {
+  if (principal !== undefined && principal.trim() !== "") return principal;
+  repo.audit({ principal: null, action, target: null, outcome: "denied", detail: "no principal" });
+  throw fail.accessDenied(
+    `${action === "search" ? "search_repository" : "This tool"} needs an authenticated caller: the call carried no principal.`,
+    {
+      suggestion: "Connect with a token that the host maps to a scientist (principal).",
+    },
+  );
+};
+
+/** Every collection `principal` may read, named as they see it. */
+export const readableBy = (repo: Repository, principal: string): Readable[] =>
+  repo.readable(principal).map((c) => ({ ...c, ref: formatRef(c, principal) }));
+
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+};
+
+/** Up to three of the caller's readable references closest to `ref` (suggestions never name anything else). */
+export const closest = (ref: string, readable: ReadonlyArray<Readable>): string[] =>
+  readable
+    .map((r) => ({ r: r.ref, d: distance(r.ref, ref) }))
+    .filter((x) => x.d <= Math.max(2, Math.floor(ref.length / 3)))
+    .sort((a, b) => a.d - b.d || a.r.localeCompare(b.r))
+    .slice(0, 3)
+    .map((x) => x.r);
+
+/**
+ * Resolves the collections a caller asked for. Their own names that do not exist are `invalid_input` (the
+ * namespace is theirs). Any other owner's collection that is not shared with them is `access_denied`, with the
+ * same message whether it exists or not, and the attempt is logged.
+ */
+export const resolveScope = (
+  repo: Repository,
+  principal: string,
+  requested: ReadonlyArray<string> | undefined,
+  action: string,
+): Readable[] => {
+  const readable = readableBy(repo, principal);
+  if (requested === undefined) return readable;
+  const chosen = new Map<number, Readable>();
+  const denied: string[] = [];
+  const unknownOwn: string[] = [];
+  for (const raw of requested) {
+    const ref = parseRef(raw.trim(), principal);
+    const hit = readable.find((r) => r.owner === ref.owner && r.name === ref.name);
+    if (hit) chosen.set(hit.id, hit);
+    else if (ref.owner === principal) unknownOwn.push(ref.name);
+    else denied.push(`${ref.owner}/${ref.name}`);
+  }
+  if (denied.length > 0) {
+    const detail = denied.map((d) => {
+      const ref = parseRef(d, principal);
+      return `${d}: ${repo.find(ref.owner, ref.name) ? "exists, not shared" : "no such collection"}`;
+    });
+    repo.audit({
+      principal,
+      action,
+      target: denied.join(", "),
+      outcome: "denied",
+      detail: detail.join("; "),
+    });
+    throw fail.accessDenied(
+      `You have no access to ${denied.map((d) => `"${d}"`).join(", ")}: no collection of that name is shared with you.`,
+      {
+        suggestion:
+          readable.length > 0
+            ? `Collections you can search: ${readable.map((r) => r.ref).join(", ")}. Ask the owner to share a collection with you.`
+            : "You have no collections yet and none are shared with you. Ask the owner to share a collection with you.",
+      },
+    );
+  }
+  if (unknownOwn.length > 0) {
+    const first = unknownOwn[0]!;
+    const near = closest(first, readable);
+    const invalid = collectionNameProblem(first);
+    throw fail.invalidInput(
+      `You have no collection ${unknownOwn.map((n) => `"${n}"`).join(", ")}.${invalid ? ` ${invalid}` : ""}`,
+      {
+        suggestion:
+          near.length > 0
+            ? `Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?`
+            : readable.length > 0
+              ? `Your collections: ${readable.map((r) => r.ref).join(", ")}.`
+              : "You have no collections yet: add documents with `quiver repo add`.",
+      },
+    );
+  }
+  return [...chosen.values()];
+};

@@ -1,0 +1,55 @@
+/** "Jane Q. Doe" or "Doe, Jane Q." → "Doe, J. Q." */
+const apaAuthor = (raw: string): string => {
+  const name = raw.trim();
+  let last: string;
+  let given: string;
+  if (name.includes(",")) {
+    [last = "", given = ""] = name.split(",", 2).map((s) => s.trim());
+  } else {
+    const parts = name.split(/\s+/);
+    last = parts.pop() ?? "";
+    given = parts.join(" ");
+  }
+  const initials = given
+    .split(/[\s-]+/)
+    .filter(Boolean)
+    .map((p) => `${p[0]!.toUpperCase()}.`)
+    .join(" ");
+  return initials ? `${last}, ${initials}` : last;
+};
+
+/** The document fields a citation is built from. */
+export interface Citable {
+  readonly title?: string | undefined;
+  readonly authors?: ReadonlyArray<string> | undefined;
+  readonly date?: string | undefined;
+  readonly doi?: string | undefined;
+}
+
+/** A DOI as a resolvable URL (accepts `10.x/…`, `doi:10.x/…` or a doi.org URL). */
+export const doiUrl = (doi: string): string =>
+  `https://doi.org/${doi.trim().replace(/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/)/i, "")}`;
+
+/**
+ * An APA-style reference: `Doe, J., & Roe, R. (2020). Title. https://doi.org/10.…`; more than three authors
+ * become "First, F., et al.", a missing date "(n.d.)".
+ */
+export const formatCitation = (doc: Citable): string => {
+  const authors = (doc.authors ?? []).map(apaAuthor).filter(Boolean);
+  const who =
+    authors.length === 0
+      ? ""
+      : authors.length === 1
+        ? authors[0]!
+        : authors.length <= 3
+          ? `${authors.slice(0, -1).join(", ")}, & ${authors.at(-1)}`
+          : `${authors[0]}, et al.`;
+  const year = /^\d{4}/.exec(doc.date ?? "")?.[0] ?? "n.d.";
+  const title = doc.title?.trim().replace(/\.$/, "");
+  const parts = [
+    who ? `${who} (${year}).` : `(${year}).`,
+    title ? `${title}.` : "",
+    doc.doi ? doiUrl(doc.doi) : "",
+  ];
+  return parts.filter(Boolean).join(" ");
+};

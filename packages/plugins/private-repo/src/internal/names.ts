@@ -1,0 +1,38 @@
+/** Collection names: lower-case letters, digits, `.`, `_`, `-`; start with a letter or digit; at most 64. */
+export const COLLECTION_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Why a collection name is not valid, or undefined. */
+export const collectionNameProblem = (name: string): string | undefined =>
+  COLLECTION_NAME.test(name)
+    ? undefined
+    : `"${name}" is not a valid collection name: use 1–64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit.`;
+
+/** Why an owner (principal) is not valid, or undefined. */
+export const ownerProblem = (owner: string): string | undefined =>
+  owner.trim() === "" || owner.length > 200 || [...owner].some((ch) => ch.charCodeAt(0) < 0x20)
+    ? "The owner must be a non-empty principal name of at most 200 printable characters."
+    : undefined;
+
+/** A collection reference as a caller writes it: `name` (their own) or `owner/name` (shared with them). */
+export interface CollectionRef {
+  readonly owner: string;
+  readonly name: string;
+}
+
+/** Parses a reference for `principal`: the part after the last `/` is the name, the rest the owner. */
+export const parseRef = (ref: string, principal: string): CollectionRef => {
+  const slash = ref.lastIndexOf("/");
+  return slash < 0
+    ? { owner: principal, name: ref.trim().toLowerCase() }
+    : {
+        owner: ref.slice(0, slash),
+        name: ref
+          .slice(slash + 1)
+          .trim()
+          .toLowerCase(),
+      };
+};
+
+/** How `principal` sees a collection: its bare name when it is theirs, `owner/name` otherwise. */
+export const formatRef = (c: CollectionRef, principal: string): string =>
+  c.owner === principal ? c.name : `${c.owner}/${c.name}`;

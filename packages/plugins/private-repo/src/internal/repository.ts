@@ -1,0 +1,200 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { openSearchIndex, type SearchIndex } from "@quiver/search";
+
+/** A collection registered in a repository. */
+export interface CollectionRow {
+  readonly id: number;
+  readonly owner: string;
+  readonly name: string;
+}
+
+/** One audit-log entry. */
+export interface AuditEntry {
+  readonly id: number;
+  /** ISO timestamp. */
+  readonly at: string;
+  /** Who acted; null for an anonymous call. */
+  readonly principal: string | null;
+  /** What was attempted: `search`, `list`, `add`, `share`, `unshare`. */
+  readonly action: string;
+  /** The collection (as `owner/name`) or references involved. */
+  readonly target: string | null;
+  /** `denied` for a refused access; `ok` for a granted change. */
+  readonly outcome: "denied" | "ok";
+  readonly detail: string | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS collections (
+  id INTEGER PRIMARY KEY,
+  owner TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (owner, name)
+);
+CREATE TABLE IF NOT EXISTS shares (
+  collection INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+  grantee TEXT NOT NULL,
+  granted_at TEXT NOT NULL,
+  PRIMARY KEY (collection, grantee)
+);
+CREATE INDEX IF NOT EXISTS shares_grantee ON shares (grantee);
+CREATE TABLE IF NOT EXISTS audit (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  principal TEXT,
+  action TEXT NOT NULL,
+  target TEXT,
+  outcome TEXT NOT NULL,
+  detail TEXT
+);
+`;
+
+/**
+ * A repository folder: `repo.db` (the registry of collections, the sharing ACL and the audit log) and one
+ * search index per collection under `collections/`, so that no statistic of one collection (document
+ * frequencies, lengths) ever influences the ranking or counts of another.
+ */
+export class Repository {
+  readonly path: string;
+  private readonly db: DatabaseSync;
+  private readonly indexes = new Map<number, Promise<SearchIndex>>();
+  private closed = false;
+
+  constructor(path: string) {
+    this.path = resolve(path);
+    mkdirSync(join(this.path, "collections"), { recursive: true });
+    this.db = new DatabaseSync(join(this.path, "repo.db"));
+    this.db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
+    this.db.exec(SCHEMA);
+  }
+
+  /** The collections `principal` may read: their own, then those shared with them, by owner and name. */
+  readable(principal: string): Array<CollectionRow & { access: "owner" | "shared" }> {
+    const own = this.db
+      .prepare("SELECT id, owner, name FROM collections WHERE owner = ? ORDER BY name")
+      .all(principal) as unknown as CollectionRow[];
+    const shared = this.db
+      .prepare(
+        "SELECT c.id, c.owner, c.name FROM collections c JOIN shares s ON s.collection = c.id WHERE s.grantee = ? AND c.owner <> ? ORDER BY c.owner, c.name",
+      )
+      .all(principal, principal) as unknown as CollectionRow[];
+    return [
+      ...own.map((c) => ({ ...c, access: "owner" as const })),
+      ...shared.map((c) => ({ ...c, access: "shared" as const })),
+    ];
+  }
+
+  /** A collection by owner and name, or undefined. */
+  find(owner: string, name: string): CollectionRow | undefined {
+    return this.db
+      .prepare("SELECT id, owner, name FROM collections WHERE owner = ? AND name = ?")
+      .get(owner, name) as CollectionRow | undefined;
+  }
+
+  /** Registers a collection (idempotent) and returns it. */
+  ensure(owner: string, name: string): CollectionRow {
+    this.db
+      .prepare(
+        "INSERT INTO collections (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING",
+      )
+      .run(owner, name, new Date().toISOString());
+    return this.find(owner, name)!;
+  }
+
+  /** Who a collection is shared with. */
+  grantees(collection: number): string[] {
+    return (
+      this.db
+        .prepare("SELECT grantee FROM shares WHERE collection = ? ORDER BY grantee")
+        .all(collection) as Array<{ grantee: string }>
+    ).map((r) => r.grantee);
+  }
+
+  /** Shares a collection with a principal (idempotent). */
+  share(collection: number, grantee: string): void {
+    this.db
+      .prepare("INSERT INTO shares (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+      .run(collection, grantee, new Date().toISOString());
+  }
+
+  /** Withdraws a share; true when there was one. */
+  unshare(collection: number, grantee: string): boolean {
+    return (
+      Number(
+        this.db.prepare("DELETE FROM shares WHERE collection = ? AND grantee = ?").run(collection, grantee)
+          .changes,
+      ) > 0
+    );
+  }
+
+  /** Appends to the audit log. */
+  audit(entry: Omit<AuditEntry, "id" | "at">): void {
+    this.db
+      .prepare("INSERT INTO audit (at, principal, action, target, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)")
+      .run(
+        new Date().toISOString(),
+        entry.principal,
+        entry.action,
+        entry.target,
+        entry.outcome,
+        entry.detail,
+      );
+  }
+
+  /** The audit log, oldest first (the last `limit` entries). */
+  auditLog(limit = 1_000): AuditEntry[] {
+    return (
+      this.db
+        .prepare("SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id")
+        .all(limit) as unknown as AuditEntry[]
+    ).map((r) => ({ ...r }));
+  }
+
+  /** The search index of one collection (opened once, created when missing). */
+  index(collection: number): Promise<SearchIndex> {
+    if (this.closed) return Promise.reject(new Error("The repository is closed."));
+    let index = this.indexes.get(collection);
+    if (!index) {
+      index = openSearchIndex({ path: join(this.path, "collections", `${collection}.sqlite`) });
+      index.catch(() => this.indexes.delete(collection));
+      this.indexes.set(collection, index);
+    }
+    return index;
+  }
+
+  /** Closes every index and the registry. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const all = [...this.indexes.values()];
+    this.indexes.clear();
+    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.close()));
+    this.db.close();
+  }
+}
+
+/** Repositories opened by this process, by absolute path, so tools and helpers share one connection each. */
+export class RepositoryPool {
+  private readonly open = new Map<string, Repository>();
+
+  /** The repository at `path`, opened on first use. */
+  get(path: string): Repository {
+    const key = resolve(path);
+    let repo = this.open.get(key);
+    if (!repo) {
+      repo = new Repository(key);
+      this.open.set(key, repo);
+    }
+    return repo;
+  }
+
+  /** Closes every repository of this pool. */
+  async close(): Promise<void> {
+    const all = [...this.open.values()];
+    this.open.clear();
+    await Promise.all(all.map((r) => r.close()));
+  }
+}

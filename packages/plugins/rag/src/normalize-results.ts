@@ -1,0 +1,173 @@
+import type { RagOutput, RagResult } from "./output.js";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+const firstString = (...vs: unknown[]): string | undefined =>
+  vs.find((v): v is string => typeof v === "string" && v.trim() !== "");
+const num = (v: unknown): number | undefined => {
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+};
+
+const CONTENT_KEYS = [
+  "content",
+  "text",
+  "snippet",
+  "page_content",
+  "pageContent",
+  "chunk",
+  "body",
+  "passage",
+  "document",
+];
+
+/** The list of hits in a response, whatever the service calls it. */
+const hitsOf = (body: unknown): unknown[] | undefined => {
+  if (Array.isArray(body)) return body;
+  if (!isObj(body)) return undefined;
+  // Chroma's columnar answer: {ids: [[...]], documents: [[...]], metadatas: [[...]], distances: [[...]]}.
+  if (Array.isArray(body.documents) && Array.isArray(body.documents[0])) {
+    const docs = body.documents[0] as unknown[];
+    const metas = (
+      Array.isArray(body.metadatas) && Array.isArray(body.metadatas[0]) ? body.metadatas[0] : []
+    ) as unknown[];
+    const dists = (
+      Array.isArray(body.distances) && Array.isArray(body.distances[0]) ? body.distances[0] : []
+    ) as unknown[];
+    const ids = (Array.isArray(body.ids) && Array.isArray(body.ids[0]) ? body.ids[0] : []) as unknown[];
+    return docs.map((d, i) => ({ content: d, metadata: metas[i], distance: dists[i], id: ids[i] }));
+  }
+  for (const key of [
+    "results",
+    "result",
+    "points",
+    "hits",
+    "matches",
+    "documents",
+    "data",
+    "items",
+    "chunks",
+    "sources",
+  ]) {
+    const v = body[key];
+    if (Array.isArray(v)) return v;
+    if (isObj(v)) {
+      const inner = hitsOf(v); // Qdrant {result: {points}}, Elasticsearch {hits: {hits}}
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+};
+
+const totalOf = (body: unknown): number | undefined => {
+  if (!isObj(body)) return undefined;
+  const t = num(body.total_results) ?? num(body.total) ?? num(body.count);
+  if (t !== undefined) return t;
+  if (isObj(body.total)) return num(body.total.value);
+  if (isObj(body.hits)) return totalOf(body.hits);
+  if (isObj(body.result)) return totalOf(body.result);
+  return undefined;
+};
+
+/** Merges metadata found at several depths: payload fields, payload.metadata, meta, metadata, metadata.metadata. */
+const metadataOf = (item: Obj, payload: Obj | undefined): Obj => {
+  const out: Obj = {};
+  const merge = (m: unknown) => {
+    if (!isObj(m)) return;
+    for (const [k, v] of Object.entries(m)) {
+      if (k === "metadata" || k === "meta") continue;
+      if (CONTENT_KEYS.includes(k) && typeof v === "string" && v.length > 200) continue;
+      out[k] = v;
+    }
+    if (isObj(m.metadata)) merge(m.metadata);
+    if (isObj(m.meta)) merge(m.meta);
+  };
+  if (payload) {
+    const { ...rest } = payload;
+    for (const k of CONTENT_KEYS) delete rest[k];
+    merge(rest);
+  }
+  merge(item.payload_metadata);
+  merge(item.meta);
+  merge(item.metadata);
+  if (isObj(item.document)) merge(item.document.metadata);
+  if (isObj(item.node)) merge(item.node.metadata);
+  return out;
+};
+
+/** One hit as `{content, metadata: {source, asignatura, ...}, score}`; undefined when it has no text at all. */
+export const normalizeHit = (hit: unknown): RagResult | undefined => {
+  if (typeof hit === "string")
+    return hit.trim()
+      ? { content: hit, metadata: { source: null, asignatura: null }, score: null }
+      : undefined;
+  if (!isObj(hit)) return undefined;
+  const payload = [hit.payload, hit._source, hit.document, hit.node, hit.fields].find(isObj);
+  const content =
+    firstString(
+      ...CONTENT_KEYS.map((k) => hit[k]),
+      typeof hit.payload === "string" ? hit.payload : undefined,
+    ) ??
+    (payload ? firstString(...CONTENT_KEYS.map((k) => payload[k])) : undefined) ??
+    (payload && Object.keys(payload).length > 0 ? JSON.stringify(payload) : undefined);
+  if (content === undefined) return undefined;
+  const metadata = metadataOf(hit, payload);
+  const source =
+    firstString(
+      metadata.source,
+      metadata.file,
+      metadata.filename,
+      metadata.file_name,
+      metadata.path,
+      metadata.url,
+      metadata.title,
+      hit.source,
+      hit.title,
+      hit.url,
+    ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
+  const asignatura =
+    firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
+  const direct =
+    num(hit.score) ??
+    num(hit.similarity) ??
+    num(hit.relevance_score) ??
+    num(hit._score) ??
+    num(hit.rerank_score);
+  const distance = num(hit.distance) ?? num(hit._distance) ?? num(metadata.distance);
+  // A distance is smaller-is-better and unbounded: 1 / (1 + d) turns it into a similarity in (0, 1].
+  const score = direct ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
+  return { content, metadata: { ...metadata, source, asignatura }, score };
+};
+
+/**
+ * Normalises a RAG service's answer into `{query, total_results, results}`: the hit list may be called
+ * results, result (Qdrant legacy), result.points (Qdrant query), points, hits (also Elasticsearch's
+ * hits.hits), matches, documents (also Chroma's columns), data or items, or be the body itself; each hit's
+ * text may be content, text, snippet, page_content or payload (or inside the payload); the score may be
+ * score, similarity, relevance_score or a distance (converted so higher is better); metadata is merged from
+ * the payload, payload.metadata, meta and metadata at any depth. Results with scores are sorted best first.
+ *
+ * @example
+ * normalizeResults({ result: { points: [{ id: 4, score: 1.36, payload: { text: "...", source: "t1.pdf" } }] } }, "q", 5)
+ */
+export const normalizeResults = (body: unknown, query: string, topK: number): RagOutput => {
+  const hits = hitsOf(body);
+  let results: RagResult[];
+  if (hits) results = hits.map(normalizeHit).filter((r): r is RagResult => r !== undefined);
+  else {
+    const single = normalizeHit(body);
+    results = single && isObj(body) && firstString(...CONTENT_KEYS.map((k) => body[k])) ? [single] : [];
+  }
+  if (results.every((r) => r.score !== null))
+    results = results
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => b.r.score! - a.r.score! || a.i - b.i)
+      .map((x) => x.r);
+  const total = Math.max(totalOf(body) ?? 0, results.length);
+  return {
+    query: (isObj(body) && typeof body.query === "string" && body.query) || query,
+    total_results: total,
+    results: results.slice(0, topK),
+  };
+};

@@ -1,0 +1,2 @@
+/** The version of @quiver/plugin-rag (kept in step with package.json). */
+export const VERSION = "0.1.0";

@@ -1,0 +1,322 @@
+import { type Catalog, createCatalog } from "@quiver/core";
+import { closedUrl, describePluginConformance, type Emulator, startEmulator } from "@quiver/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import ragDefault, { createRagPlugin, type RagOutput } from "../src/index.js";
+
+let up: Emulator;
+beforeAll(async () => {
+  up = await startEmulator();
+});
+afterAll(async () => {
+  await up.close();
+});
+
+const ORIGINAL = {
+  query: "q",
+  total_results: 2,
+  results: [
+    {
+      content: "La evaluación ordinaria consta de un examen final (50%) y prácticas (50%).",
+      metadata: { source: "guia.pdf", asignatura: "metaheuristicas" },
+      score: 0.83,
+    },
+    {
+      content: "Los algoritmos genéticos mantienen una población.",
+      metadata: { source: "tema5.pdf", asignatura: "metaheuristicas" },
+      score: 0.41,
+    },
+  ],
+};
+
+describePluginConformance(ragDefault, {
+  options: () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    return { serviceUrl: up.url };
+  },
+  downOptions: async () => ({ serviceUrl: await closedUrl() }),
+});
+
+const catalogs: Catalog[] = [];
+const open = (options: Record<string, unknown> = {}, plugin = createRagPlugin()) => {
+  const catalog = createCatalog({ env: {} });
+  catalog.register(plugin, { serviceUrl: up.url, ...options });
+  catalogs.push(catalog);
+  return catalog;
+};
+afterEach(async () => {
+  await Promise.all(catalogs.splice(0).map((c) => c.close()));
+  up.reset();
+});
+const data = (r: { data?: unknown }) => r.data as RagOutput;
+
+describe("rag_search over an HTTP RAG service", () => {
+  it("POSTs {query, asignatura, tipo_documento, top_k} to {RAG_SERVICE_URL}/search with the key, and returns the original's shape", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    const r = await open({ apiKey: "rag-key-123456789" }).call("rag_search", {
+      query: "¿cómo se evalúa?",
+      asignatura: "metaheuristicas",
+      tipo_documento: "guia_docente",
+      top_k: 2,
+    });
+    expect(r.status, r.message).toBe("success");
+    expect(data(r)).toEqual({
+      query: "q",
+      total_results: 2,
+      results: [
+        {
+          content: ORIGINAL.results[0]!.content,
+          metadata: { source: "guia.pdf", asignatura: "metaheuristicas" },
+          score: 0.83,
+        },
+        {
+          content: ORIGINAL.results[1]!.content,
+          metadata: { source: "tema5.pdf", asignatura: "metaheuristicas" },
+          score: 0.41,
+        },
+      ],
+    });
+    const [sent] = up.requestsTo("POST", "/search");
+    expect(sent?.json).toEqual({
+      query: "¿cómo se evalúa?",
+      asignatura: "metaheuristicas",
+      tipo_documento: "guia_docente",
+      top_k: 2,
+    });
+    expect(sent?.headers.authorization).toBe("Bearer rag-key-123456789");
+    expect(r.message).toBe(
+      'Found 2 passages for "¿cómo se evalúa?" in subject metaheuristicas, type guia_docente.',
+    );
+    expect(r.metadata.source).toBe(`RAG service ${up.url}`);
+  });
+
+  it("a base URL with a path and a trailing slash still reaches /search under it", async () => {
+    up.route("POST", "/rag/search", { json: ORIGINAL });
+    const r = await open({ serviceUrl: `${up.url}/rag/` }).call("rag_search", { query: "x" });
+    expect(r.status, r.message).toBe("success");
+  });
+
+  it("Qdrant's points/query answer is normalised", async () => {
+    up.route("POST", "/search", {
+      json: {
+        result: {
+          points: [
+            {
+              id: 1,
+              version: 0,
+              score: 0.9,
+              payload: { text: "Q", metadata: { source: "q.md", asignatura: "mac" } },
+            },
+          ],
+        },
+        status: "ok",
+        time: 0.001,
+      },
+    });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(data(r).results).toEqual([
+      { content: "Q", metadata: { source: "q.md", asignatura: "mac" }, score: 0.9 },
+    ]);
+  });
+
+  it("default top_k is 5 (RAG_TOP_K changes it)", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    await open().call("rag_search", { query: "x" });
+    await open({ defaultTopK: 8 }).call("rag_search", { query: "x" });
+    expect(up.requestsTo("POST", "/search").map((r) => (r.json as { top_k: number }).top_k)).toEqual([5, 8]);
+  });
+
+  it("no results: success with a message saying the material does not cover it", async () => {
+    up.route("POST", "/search", { json: { results: [] } });
+    const r = await open().call("rag_search", { query: "astrofísica" });
+    expect(r.status).toBe("success");
+    expect(r.message).toBe('No course material matches "astrofísica".');
+  });
+});
+
+describe("the session's asignatura", () => {
+  it("default mode: fills the filter when the model leaves it out; an explicit value wins", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    const c = open();
+    await c.call(
+      "rag_search",
+      { query: "x" },
+      { session: { id: "s", values: { asignatura: "metaheuristicas" } } },
+    );
+    await c.call(
+      "rag_search",
+      { query: "x", asignatura: "mac" },
+      { session: { id: "s", values: { asignatura: "metaheuristicas" } } },
+    );
+    await c.call("rag_search", { query: "x" });
+    expect(
+      up.requestsTo("POST", "/search").map((r) => (r.json as { asignatura?: string }).asignatura),
+    ).toEqual(["metaheuristicas", "mac", undefined]);
+    expect(
+      Object.keys((c.describe("rag_search", "openai")!.inputSchema as { properties: object }).properties),
+    ).toContain("asignatura");
+  });
+
+  it("override mode: hidden from the model and the session value always wins", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    const c = open({}, createRagPlugin({ sessionAsignatura: "override" }));
+    expect(
+      Object.keys((c.describe("rag_search", "openai")!.inputSchema as { properties: object }).properties),
+    ).not.toContain("asignatura");
+    await c.call(
+      "rag_search",
+      { query: "x", asignatura: "mac" },
+      { session: { values: { asignatura: "metaheuristicas" } } },
+    );
+    expect((up.requestsTo("POST", "/search")[0]!.json as { asignatura: string }).asignatura).toBe(
+      "metaheuristicas",
+    );
+  });
+});
+
+describe("timeout, connection refused and bad status are distinct errors", () => {
+  it("timeout: status timeout, kind timeout, a message about the deadline", async () => {
+    up.fault("POST", "/search", { kind: "hang" });
+    const r = await open({ timeoutMs: 250 }).call("rag_search", { query: "x" });
+    expect(r.status).toBe("timeout");
+    expect(r.error?.kind).toBe("timeout");
+    expect(r.message).toContain(`The RAG service at ${up.url} did not answer within 250 ms`);
+    expect(r.suggestion).toContain("RAG_TIMEOUT_MS");
+  });
+
+  it("connection refused: status unavailable, kind unavailable, pointing at RAG_SERVICE_URL, with fallback guidance", async () => {
+    const down = await closedUrl();
+    const r = await open({ serviceUrl: down }).call("rag_search", { query: "x" });
+    expect(r.status).toBe("unavailable");
+    expect(r.error?.kind).toBe("unavailable");
+    expect(r.message).toContain(`Cannot connect to the RAG service at ${down}`);
+    expect(r.suggestion).toContain("RAG_SERVICE_URL");
+    expect(r.guidance).toContain("could not check the course material");
+  });
+
+  it("bad status (500): status error, kind upstream, naming the status; retried once", async () => {
+    up.fault("POST", "/search", { kind: "status", status: 500 });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status).toBe("error");
+    expect(r.error?.kind).toBe("upstream");
+    expect(r.message).toContain("answered with a bad status (HTTP 500)");
+    expect(r.metadata.attempts).toBe(2);
+  });
+
+  it("a 503 once then OK: the retry answers", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    up.fault("POST", "/search", { kind: "status", status: 503 }, { times: 1 });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status).toBe("success");
+    expect(r.metadata.attempts).toBe(2);
+  });
+
+  it("404: not retried, and the suggestion says RAG_SERVICE_URL is wrong", async () => {
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.error?.kind).toBe("upstream");
+    expect(r.error?.retryable).toBe(false);
+    expect(r.message).toContain("has no /search endpoint (HTTP 404)");
+    expect(r.metadata.attempts).toBe(1);
+  });
+
+  it("429: rate_limited with the Retry-After delay", async () => {
+    up.fault("POST", "/search", { kind: "status", status: 429, retryAfter: 7 });
+    const catalog = createCatalog({ env: {}, policies: { rag_search: { retry: false } } });
+    catalogs.push(catalog);
+    catalog.register(createRagPlugin(), { serviceUrl: up.url });
+    const r = await catalog.call("rag_search", { query: "x" });
+    expect(r.error?.kind).toBe("rate_limited");
+    expect(r.error?.retryAfterMs).toBe(7000);
+  });
+
+  it("401: access_denied naming RAG_API_KEY, and the key is redacted", async () => {
+    up.fault("POST", "/search", {
+      kind: "status",
+      status: 401,
+      body: { error: "bad key rag-key-abcdefghi" },
+    });
+    const r = await open({ apiKey: "rag-key-abcdefghi" }).call("rag_search", { query: "x" });
+    expect(r.status).toBe("access_denied");
+    expect(`${r.message} ${r.suggestion}`).toContain("RAG_API_KEY");
+    expect(JSON.stringify(r)).not.toContain("rag-key-abcdefghi");
+  });
+
+  it("400: invalid_input with the service's own message", async () => {
+    up.fault("POST", "/search", { kind: "status", status: 400, body: { detail: "top_k too large" } });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.message).toContain("top_k too large");
+  });
+});
+
+describe("every other fault kind", () => {
+  it("delay within the deadline: success", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    up.fault("POST", "/search", { kind: "delay", ms: 150 });
+    expect((await open().call("rag_search", { query: "x" })).status).toBe("success");
+  });
+  it("slowBody past the deadline: timeout", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    up.fault("POST", "/search", { kind: "slowBody", chunkBytes: 8, intervalMs: 100 });
+    const r = await open({ timeoutMs: 300 }).call("rag_search", { query: "x" });
+    expect(r.status).toBe("timeout");
+  });
+  it("reset before headers: unavailable; reset mid-body: an error envelope", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    up.fault("POST", "/search", { kind: "reset" });
+    const before = await open().call("rag_search", { query: "x" });
+    expect(before.status).toBe("unavailable");
+    up.clearFaults();
+    up.fault("POST", "/search", { kind: "reset", phase: "midBody" });
+    const mid = await open().call("rag_search", { query: "x" });
+    expect(["unavailable", "error"]).toContain(mid.status);
+    expect(mid.error?.retryable).toBe(true);
+  });
+  it("invalid JSON: upstream error about an unusable answer", async () => {
+    up.fault("POST", "/search", { kind: "invalidJson" });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.error?.kind).toBe("upstream");
+    expect(r.message).toContain("sent an unusable answer");
+  });
+  it("an HTML error page: upstream error", async () => {
+    up.fault("POST", "/search", { kind: "htmlError", status: 502 });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.error?.kind).toBe("upstream");
+    expect(r.message).toContain("HTTP 502");
+  });
+  it("an oversized body: upstream error, not a crash", async () => {
+    up.fault("POST", "/search", { kind: "oversized", bytes: 8 * 1024 * 1024 });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status).toBe("error");
+    expect(r.error?.kind).toBe("upstream");
+  });
+  it("JSON under the wrong content type is still read", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    up.fault("POST", "/search", { kind: "wrongContentType" });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status, r.message).toBe("success");
+    expect(data(r).results).toHaveLength(2);
+  });
+});
+
+describe("settings", () => {
+  it("RAG_BACKEND=http without RAG_SERVICE_URL: unconfigured, naming the variable", async () => {
+    const catalog = createCatalog({ env: { RAG_BACKEND: "http" } });
+    catalogs.push(catalog);
+    catalog.register(createRagPlugin());
+    expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured", missing: ["RAG_SERVICE_URL"] });
+  });
+
+  it("RAG_SERVICE_URL from the environment selects the http backend", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    const catalog = createCatalog({ env: { RAG_SERVICE_URL: up.url } });
+    catalogs.push(catalog);
+    catalog.register(createRagPlugin());
+    expect((await catalog.call("rag_search", { query: "x" })).status).toBe("success");
+  });
+
+  it("health: ok when the service answers, not ok when it is down", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    expect((await open().health("rag")).ok).toBe(true);
+    expect((await open({ serviceUrl: await closedUrl() }).health("rag")).ok).toBe(false);
+  });
+});

@@ -1,0 +1,30 @@
+export type { SearchErrorCode } from "./errors.js";
+export { SearchError } from "./errors.js";
+export type { LoadDocumentsOptions, LoadError, LoadedDocuments } from "./load-documents.js";
+export { loadDocuments } from "./load-documents.js";
+export type { Judgments } from "./metrics.js";
+export { ndcgAt, recallAt } from "./metrics.js";
+export { DEFAULT_CHUNKING, DEFAULT_COLLECTION, openSearchIndex } from "./search-index.js";
+export type {
+  AddOptions,
+  AddResult,
+  ChunkOptions,
+  CollectionInfo,
+  CountOptions,
+  IndexStats,
+  MetadataValue,
+  OpenSearchIndexOptions,
+  ProgressCallback,
+  RemoveOptions,
+  ScopeOptions,
+  SearchDocument,
+  SearchFilters,
+  SearchHit,
+  SearchIndex,
+  SearchOptions,
+  SearchResponse,
+  TextRange,
+} from "./types.js";
+
+/** This package's version. */
+export const VERSION = "0.0.0";

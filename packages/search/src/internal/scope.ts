@@ -1,0 +1,98 @@
+import { SearchError } from "../errors.js";
+import type { ScopeOptions, SearchFilters } from "../types.js";
+import { dateKey } from "./dates.js";
+import { authorName, tagKey } from "./normalize.js";
+
+/** SQL conditions on the `documents` table (alias `d`) with their parameters. */
+export interface ScopeSql {
+  readonly where: string;
+  readonly params: string[];
+}
+
+const invalid = (message: string) => new SearchError("invalid_option", message);
+
+/** JSON encoding of a metadata scalar, the form stored in `document_fields.value`. */
+export function fieldValue(value: string | number | boolean): string {
+  return JSON.stringify(value);
+}
+
+function list(name: string, value: unknown): readonly unknown[] {
+  if (!Array.isArray(value)) throw invalid(`${name} must be an array`);
+  return value;
+}
+
+function strings(name: string, value: unknown): string[] {
+  const items = list(name, value);
+  for (const item of items) {
+    if (typeof item !== "string") throw invalid(`${name} must contain only strings`);
+  }
+  return items as string[];
+}
+
+/**
+ * Translates collections and filters into SQL conditions. Every value travels as a bound parameter (lists as
+ * one JSON array read with `json_each`), so no option can change the statement.
+ */
+export function scopeSql(options: ScopeOptions): ScopeSql {
+  const conditions: string[] = [];
+  const params: string[] = [];
+  if (options.collections !== undefined) {
+    conditions.push("d.collection IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(strings("collections", options.collections)));
+  }
+  const filters: SearchFilters = options.filters ?? {};
+  if (typeof filters !== "object" || filters === null) throw invalid("filters must be an object");
+  if (filters.dateFrom !== undefined) {
+    const key = typeof filters.dateFrom === "string" ? dateKey(filters.dateFrom, "start") : undefined;
+    if (!key) throw invalid(`filters.dateFrom must be an ISO 8601 date, got ${String(filters.dateFrom)}`);
+    conditions.push("d.date_key >= ?");
+    params.push(key);
+  }
+  if (filters.dateTo !== undefined) {
+    const key = typeof filters.dateTo === "string" ? dateKey(filters.dateTo, "end") : undefined;
+    if (!key) throw invalid(`filters.dateTo must be an ISO 8601 date, got ${String(filters.dateTo)}`);
+    conditions.push("d.date_key <= ?");
+    params.push(key);
+  }
+  if (filters.authors !== undefined) {
+    const full: string[] = [];
+    const last: string[] = [];
+    for (const raw of strings("filters.authors", filters.authors)) {
+      const author = authorName(raw);
+      if (!author) continue;
+      (author.name.includes(" ") ? full : last).push(author.name);
+    }
+    conditions.push(
+      "d.rowid IN (SELECT doc FROM document_authors WHERE name IN (SELECT value FROM json_each(?)) OR last IN (SELECT value FROM json_each(?)))",
+    );
+    params.push(JSON.stringify(full), JSON.stringify(last));
+  }
+  if (filters.tags !== undefined) {
+    conditions.push(
+      "d.rowid IN (SELECT doc FROM document_tags WHERE tag IN (SELECT value FROM json_each(?)))",
+    );
+    params.push(JSON.stringify(strings("filters.tags", filters.tags).map(tagKey)));
+  }
+  if (filters.metadata !== undefined) {
+    if (
+      typeof filters.metadata !== "object" ||
+      filters.metadata === null ||
+      Array.isArray(filters.metadata)
+    ) {
+      throw invalid("filters.metadata must be an object");
+    }
+    for (const [key, expected] of Object.entries(filters.metadata)) {
+      const values = Array.isArray(expected) ? expected : [expected];
+      for (const value of values) {
+        if (!["string", "number", "boolean"].includes(typeof value)) {
+          throw invalid(`filters.metadata.${key} must be a string, number, boolean or a list of them`);
+        }
+      }
+      conditions.push(
+        "d.rowid IN (SELECT doc FROM document_fields WHERE key = ? AND value IN (SELECT value FROM json_each(?)))",
+      );
+      params.push(key, JSON.stringify(values.map((value) => fieldValue(value as string | number | boolean))));
+    }
+  }
+  return { where: conditions.length > 0 ? conditions.join(" AND ") : "1", params };
+}

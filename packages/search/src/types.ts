@@ -1,0 +1,216 @@
+/**
+ * A metadata value: a string, number, boolean or list of strings.
+ *
+ * @example
+ * const metadata: Record<string, MetadataValue> = { course: "bio101", week: 3, draft: false, topics: ["cells"] };
+ */
+export type MetadataValue = string | number | boolean | readonly string[];
+
+/**
+ * A document to index. Only `id` and `text` are required; long texts are split into overlapping chunks.
+ *
+ * @example
+ * const doc: SearchDocument = { id: "lecture-3", title: "Cell membranes", text: "...", tags: ["biology"] };
+ */
+export interface SearchDocument {
+  /** Unique within its collection; adding a document with an existing id replaces it. */
+  readonly id: string;
+  /** Indexed as its own field, weighted above the body. */
+  readonly title?: string;
+  /** The body text. */
+  readonly text: string;
+  /** Free-form fields, filterable with `filters.metadata` (equality; a list matches any of its values). */
+  readonly metadata?: Readonly<Record<string, MetadataValue>>;
+  /** Filterable with `filters.authors`; "Last, First" is normalised to "First Last". */
+  readonly authors?: readonly string[];
+  /** ISO 8601 date (`2020`, `2020-05`, `2020-05-17` or a full timestamp), filterable by range. */
+  readonly date?: string;
+  /** Filterable with `filters.tags` (case-insensitive). */
+  readonly tags?: readonly string[];
+  /** Digital Object Identifier, returned with results. */
+  readonly doi?: string;
+}
+
+/**
+ * How documents are split into chunks, in words. A chunk ends at a sentence boundary when one falls in its
+ * second half; consecutive chunks share up to `overlap` words, starting at a sentence boundary when possible.
+ */
+export interface ChunkOptions {
+  /** Maximum words per chunk. Default 300. */
+  readonly size: number;
+  /** Words shared by consecutive chunks, less than `size`. Default 50. */
+  readonly overlap: number;
+}
+
+/**
+ * Options of {@link openSearchIndex}.
+ *
+ * @example
+ * const index = await openSearchIndex({ path: "./course.db", chunk: { size: 300, overlap: 50 } });
+ */
+export interface OpenSearchIndexOptions {
+  /** SQLite file path, created when missing, or `":memory:"` for a throw-away index. */
+  readonly path: string;
+  /** Chunking of texts added from now on; stored in the index, so later opens reuse it when omitted. */
+  readonly chunk?: Partial<ChunkOptions>;
+}
+
+/** Progress of {@link SearchIndex.add}: `done` of `total` documents are indexed. */
+export type ProgressCallback = (done: number, total: number) => void;
+
+/** Options of {@link SearchIndex.add}. */
+export interface AddOptions {
+  /** The collection (tenant) the documents belong to. Default `"default"`. */
+  readonly collection?: string;
+  /** Called after each committed batch of documents. */
+  readonly onProgress?: ProgressCallback;
+}
+
+/** What {@link SearchIndex.add} did. */
+export interface AddResult {
+  /** Documents that were new to the collection. */
+  readonly added: number;
+  /** Documents whose id already existed in the collection, now replaced. */
+  readonly replaced: number;
+  /** Chunks written. */
+  readonly chunks: number;
+}
+
+/** Filters on document fields; all given filters must hold. */
+export interface SearchFilters {
+  /** Field equality; a list of values means any of them. A list-valued field matches when it contains the value. */
+  readonly metadata?: Readonly<
+    Record<string, string | number | boolean | readonly (string | number | boolean)[]>
+  >;
+  /** Earliest date, inclusive (`2019`, `2019-06` or `2019-06-01`). Documents without a date are excluded. */
+  readonly dateFrom?: string;
+  /** Latest date, inclusive (`2020` means up to the end of 2020). Documents without a date are excluded. */
+  readonly dateTo?: string;
+  /**
+   * Any of these authors: a full name ("Jane Doe"), or a single word matching a last name ("Doe"). Case and
+   * accents are ignored. An empty list matches nothing.
+   */
+  readonly authors?: readonly string[];
+  /** Any of these tags, case-insensitive. An empty list matches nothing. */
+  readonly tags?: readonly string[];
+}
+
+/** Where a search or count may look. */
+export interface ScopeOptions {
+  /**
+   * Only these collections. Omit to search every collection; an empty list matches nothing. A host passes the
+   * collections its principal may read: no document outside them is ever returned.
+   */
+  readonly collections?: readonly string[];
+  /** Filters on document fields. */
+  readonly filters?: SearchFilters;
+}
+
+/** Options of {@link SearchIndex.search}. */
+export interface SearchOptions extends ScopeOptions {
+  /** Number of results. Default 10, at most 1000. */
+  readonly topK?: number;
+  /** Return only the best chunk of each document (default), or every matching chunk. */
+  readonly groupByDocument?: boolean;
+  /**
+   * Pseudo-relevance feedback: re-rank with terms from the best first-pass results (see README). Default true;
+   * turn it off for exact keyword lookups.
+   */
+  readonly feedback?: boolean;
+}
+
+/** A character range `[start, end)` in {@link SearchHit.text}. */
+export interface TextRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One search result: the best-matching chunk of a document. */
+export interface SearchHit {
+  /** The chunk id, `<docId>#<chunk>`. */
+  readonly id: string;
+  /** The document id. */
+  readonly docId: string;
+  /** The document's collection. */
+  readonly collection: string;
+  /** Position of this chunk in its document, from 0. */
+  readonly chunk: number;
+  /** Number of chunks of the document. */
+  readonly chunks: number;
+  readonly title?: string;
+  /** The chunk's text. */
+  readonly text: string;
+  /**
+   * Relevance in [0, 1]: the BM25 score divided by the highest score this query could reach (every query term
+   * at saturation in both fields). Comparable within a query; across queries only roughly.
+   */
+  readonly score: number;
+  readonly metadata: Readonly<Record<string, MetadataValue>>;
+  readonly authors?: readonly string[];
+  readonly date?: string;
+  readonly tags?: readonly string[];
+  readonly doi?: string;
+  /** Words of `text` that matched the query (not the feedback terms). */
+  readonly highlights: readonly TextRange[];
+}
+
+/** The answer of {@link SearchIndex.search}. */
+export interface SearchResponse {
+  readonly results: readonly SearchHit[];
+  /** Documents (or chunks, when not grouped) matching at least one query term within the scope. */
+  readonly total: number;
+}
+
+/** Options of {@link SearchIndex.count}. */
+export interface CountOptions extends ScopeOptions {
+  /** Count only documents matching this query (at least one of its terms). */
+  readonly query?: string;
+}
+
+/** Options of {@link SearchIndex.remove}. */
+export interface RemoveOptions {
+  /** The collection to remove from. Default `"default"`. */
+  readonly collection?: string;
+}
+
+/** One collection and its size. */
+export interface CollectionInfo {
+  readonly name: string;
+  readonly documents: number;
+  readonly chunks: number;
+}
+
+/** Size and settings of an index. */
+export interface IndexStats {
+  readonly path: string;
+  readonly documents: number;
+  readonly chunks: number;
+  readonly collections: number;
+  /** Distinct indexed terms (stems). */
+  readonly terms: number;
+  readonly chunking: ChunkOptions;
+}
+
+/**
+ * A document index: SQLite FTS5 storage, BM25 ranking with pseudo-relevance feedback, filters and collections.
+ * Methods are asynchronous so that other backends can implement the same interface; the SQLite one writes in
+ * batches and yields between them.
+ */
+export interface SearchIndex {
+  /** Adds or replaces documents. Each batch is committed atomically; invalid documents reject before any write. */
+  add(documents: Iterable<SearchDocument>, options?: AddOptions): Promise<AddResult>;
+  /** Ranks documents for a free-text query. Query text is never interpreted as FTS syntax. */
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /** Counts documents in a scope, optionally only those matching a query. */
+  count(options?: CountOptions): Promise<number>;
+  /** Removes documents by id from one collection; resolves to the number removed. */
+  remove(ids: string | readonly string[], options?: RemoveOptions): Promise<number>;
+  /** Removes a whole collection; resolves to the number of documents removed. */
+  removeCollection(name: string): Promise<number>;
+  /** Lists collections with their sizes, by name. */
+  collections(): Promise<readonly CollectionInfo[]>;
+  /** Sizes and settings. */
+  stats(): Promise<IndexStats>;
+  /** Closes the database; later calls reject. */
+  close(): Promise<void>;
+}
