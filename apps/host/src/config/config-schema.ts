@@ -1,0 +1,122 @@
+import { toMillis } from "@quiver/core";
+import { z } from "zod";
+
+const duration = z.union([z.string(), z.number().nonnegative()]).refine(
+  (v) => {
+    try {
+      return Number.isFinite(toMillis(v as never));
+    } catch {
+      return false;
+    }
+  },
+  { message: 'expected a duration such as "30s", "5m", "1 minute" or milliseconds' },
+);
+
+const retry = z.union([
+  z.literal(false),
+  z
+    .object({
+      times: z.number().int().min(0).optional(),
+      base: duration.optional(),
+      maxElapsed: duration.optional(),
+    })
+    .strict(),
+]);
+const cache = z.union([
+  z.literal(false),
+  z.object({ ttl: duration, capacity: z.number().int().positive().optional() }).strict(),
+]);
+const rateLimit = z.union([
+  z.literal(false),
+  z
+    .object({
+      key: z.string().min(1).optional(),
+      limit: z.number().int().positive(),
+      window: duration,
+      perPrincipal: z.boolean().optional(),
+      onExceeded: z.enum(["fail", "delay"]).optional(),
+    })
+    .strict(),
+]);
+const breaker = z.union([
+  z.literal(false),
+  z
+    .object({
+      key: z.string().min(1).optional(),
+      failures: z.number().int().positive().optional(),
+      openFor: duration.optional(),
+    })
+    .strict(),
+]);
+
+/** One tool's policy override, as the config file states it (the fields of core's ToolPolicy). */
+export const policySchema = z
+  .object({
+    timeout: duration.optional(),
+    retry: retry.optional(),
+    cache: cache.optional(),
+    rateLimit: rateLimit.optional(),
+    breaker: breaker.optional(),
+    fallback: z
+      .object({ tool: z.string().optional(), stale: z.boolean().optional(), guidance: z.string().optional() })
+      .strict()
+      .optional(),
+    maxOutputChars: z.number().int().positive().optional(),
+    escalateAfter: z.number().int().positive().optional(),
+  })
+  .strict();
+
+const pluginEntry = z.union([
+  z.boolean(),
+  z
+    .object({
+      enabled: z.boolean().optional(),
+      options: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict(),
+]);
+
+const hostList = z.union([z.literal("*"), z.array(z.string().min(1))]);
+
+/**
+ * The schema of `quiver.config.{json,yaml}`. Every key is optional; unknown keys are errors (a typo
+ * should not be silently ignored).
+ */
+export const configFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    demo: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            enabled: z.boolean().optional(),
+            dataDir: z.string().min(1).optional(),
+            cacheDir: z.string().min(1).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
+    discover: z.boolean().optional(),
+    projects: z.array(z.string().min(1)).min(1).optional(),
+    plugins: z.record(z.string(), pluginEntry).optional(),
+    load: z.array(z.string().min(1)).optional(),
+    policies: z.record(z.string(), policySchema).optional(),
+    tokens: z.record(z.string().min(1), z.string().min(1)).optional(),
+    principal: z.string().min(1).optional(),
+    find: z.boolean().optional(),
+    server: z
+      .object({
+        host: z.string().min(1).optional(),
+        port: z.number().int().min(0).max(65_535).optional(),
+        allowedOrigins: hostList.optional(),
+        allowedHosts: hostList.optional(),
+        shutdownTimeout: duration.optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** The config file as written (after validation). */
+export type ConfigFile = z.output<typeof configFileSchema>;

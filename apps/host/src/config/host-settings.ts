@@ -1,0 +1,60 @@
+import type { ToolPolicy } from "@quiver/core";
+
+/** Settings of one plugin from the config file and `--set`/`--disable` flags. */
+export interface PluginSettings {
+  /** `false` from the file or a `--disable` flag; undefined means enabled. */
+  readonly enabled: boolean | undefined;
+  /** Options from the config file (environment variables win over these). */
+  readonly fileOptions: Readonly<Record<string, unknown>>;
+  /** Options from `--set <plugin>.<key>=<value>` flags (they win over everything). */
+  readonly flagOptions: Readonly<Record<string, unknown>>;
+}
+
+/** Demo mode: the README's main command fills embedded stores from the shared data. */
+export interface DemoSettings {
+  readonly enabled: boolean;
+  /** Folder of the shared real data (beir-scifact, ugr-guia-docente ...), when found. */
+  readonly dataDir: string | undefined;
+  /** Where demo indexes are built and kept between runs. */
+  readonly cacheDir: string;
+}
+
+/** Server settings (HTTP API and MCP Streamable HTTP on one port). */
+export interface ServerSettings {
+  readonly host: string;
+  readonly port: number;
+  readonly allowedOrigins: ReadonlyArray<string> | "*";
+  readonly allowedHosts: ReadonlyArray<string> | "*";
+  /** How long in-flight calls may run after SIGTERM before they are cancelled. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Everything the host runs with, after flags > environment > config file > defaults. */
+export interface HostSettings {
+  readonly cwd: string;
+  /** The config file used, if any. */
+  readonly configFile: string | undefined;
+  /** Folder that relative paths in the config file are read from. */
+  readonly baseDir: string;
+  readonly demo: DemoSettings;
+  /** Scan the projects' dependencies for plugins (default true). */
+  readonly discover: boolean;
+  /** Project folders whose package.json dependencies are scanned (default: the working directory). */
+  readonly projects: ReadonlyArray<string>;
+  /** Per plugin id or package name. */
+  readonly plugins: ReadonlyMap<string, PluginSettings>;
+  /** Extra plugin packages or paths to load. */
+  readonly load: ReadonlyArray<string>;
+  readonly policies: Readonly<Record<string, ToolPolicy>>;
+  /** Bearer token → principal (HTTP API and MCP). */
+  readonly tokens: Readonly<Record<string, string>>;
+  /** The principal of calls that carry no token (CLI, stdio, HTTP without tokens). */
+  readonly principal: string | undefined;
+  /** Offer `quiver_find_tools` (default true). */
+  readonly find: boolean;
+  readonly server: ServerSettings;
+  /** The environment plugins read their settings from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Things that are not errors but deserve a line (an unset token variable ...). */
+  readonly warnings: ReadonlyArray<string>;
+}

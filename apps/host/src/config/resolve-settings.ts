@@ -1,0 +1,246 @@
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { type ToolPolicy, toMillis } from "@quiver/core";
+import { ConfigError } from "./config-error.js";
+import type { HostSettings, PluginSettings } from "./host-settings.js";
+import { loadConfig } from "./load-config.js";
+
+/** Settings given on the command line (every field optional). */
+export interface HostFlags {
+  readonly cwd?: string | undefined;
+  readonly config?: string | undefined;
+  readonly port?: string | undefined;
+  readonly host?: string | undefined;
+  readonly demo?: boolean | undefined;
+  readonly principal?: string | undefined;
+  /** `<plugin>.<key>=<value>` (value parsed as JSON when it parses, else a string). */
+  readonly set?: ReadonlyArray<string> | undefined;
+  /** Plugin ids or package names to leave out. */
+  readonly disable?: ReadonlyArray<string> | undefined;
+  /** Extra plugin packages or paths to load. */
+  readonly plugin?: ReadonlyArray<string> | undefined;
+}
+
+/** Default port of `quiver serve`. */
+export const DEFAULT_PORT = 7333;
+/** Default bind address of `quiver serve`: loopback only. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+const bool = (value: string, name: string): boolean => {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError([`${name}: expected true or false, got "${value}".`]);
+};
+
+const port = (value: string, name: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65_535) {
+    throw new ConfigError([`${name}: expected a port number from 0 to 65535, got "${value}".`]);
+  }
+  return n;
+};
+
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+
+const parseValue = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** Parses `--set fda.baseUrl=http://...` into { fda: { baseUrl: "http://..." } }. */
+export const parseSetFlags = (sets: ReadonlyArray<string>): Map<string, Record<string, unknown>> => {
+  const out = new Map<string, Record<string, unknown>>();
+  const problems: string[] = [];
+  for (const s of sets) {
+    const eq = s.indexOf("=");
+    const key = eq > 0 ? s.slice(0, eq) : "";
+    const dot = key.indexOf(".");
+    if (eq <= 0 || dot <= 0 || dot === key.length - 1) {
+      problems.push(
+        `--set ${s}: expected <plugin>.<option>=<value>, e.g. --set fda.baseUrl=http://127.0.0.1:8080`,
+      );
+      continue;
+    }
+    const plugin = key.slice(0, dot);
+    const path = key.slice(dot + 1).split(".");
+    const target = out.get(plugin) ?? {};
+    let node: Record<string, unknown> = target;
+    for (const part of path.slice(0, -1)) {
+      const next = node[part];
+      if (typeof next !== "object" || next === null) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[path.at(-1)!] = parseValue(s.slice(eq + 1));
+    out.set(plugin, target);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out;
+};
+
+/** Finds the shared real-data folder (`shared/data` beside or above the project), if any. */
+export const findSharedData = (from: string): string | undefined => {
+  let dir = resolve(from);
+  for (;;) {
+    for (const candidate of [join(dir, "..", "shared", "data"), join(dir, "shared", "data")]) {
+      if (existsSync(join(candidate, "README.md")) || existsSync(join(candidate, "beir-scifact"))) {
+        return resolve(candidate);
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+};
+
+/**
+ * Builds the host's settings from the command line, the environment and the config file, in that
+ * order of precedence. Throws a `ConfigError` naming the file, variable or flag and the key.
+ *
+ * @example
+ * const settings = await resolveSettings({ port: "8080" }, process.env)
+ * settings.server.port // 8080, even when QUIVER_PORT or the file say otherwise
+ */
+export const resolveSettings = async (
+  flags: HostFlags = {},
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<HostSettings> => {
+  const cwd = resolve(flags.cwd ?? process.cwd());
+  const explicit = flags.config ?? (env.QUIVER_CONFIG || undefined);
+  const origin = flags.config !== undefined ? "--config" : "QUIVER_CONFIG";
+  const { path, config } = await loadConfig(cwd, explicit, origin);
+  const baseDir = path ? dirname(path) : cwd;
+  const fileName = path ? path.slice(baseDir.length + 1) : "config";
+  const warnings: string[] = [];
+
+  // Plugins: file entries, then --disable and --set.
+  const plugins = new Map<string, PluginSettings>();
+  for (const [key, entry] of Object.entries(config.plugins ?? {})) {
+    plugins.set(
+      key,
+      typeof entry === "boolean"
+        ? { enabled: entry, fileOptions: {}, flagOptions: {} }
+        : { enabled: entry.enabled, fileOptions: entry.options ?? {}, flagOptions: {} },
+    );
+  }
+  for (const key of flags.disable ?? []) {
+    const prev = plugins.get(key);
+    plugins.set(key, {
+      enabled: false,
+      fileOptions: prev?.fileOptions ?? {},
+      flagOptions: prev?.flagOptions ?? {},
+    });
+  }
+  for (const [key, options] of parseSetFlags(flags.set ?? [])) {
+    const prev = plugins.get(key);
+    plugins.set(key, {
+      enabled: prev?.enabled,
+      fileOptions: prev?.fileOptions ?? {},
+      flagOptions: { ...prev?.flagOptions, ...options },
+    });
+  }
+
+  // Tokens: file (values may be "env:VAR"), then QUIVER_TOKENS="token=principal,...".
+  const tokens: Record<string, string> = {};
+  for (const [token, principal] of Object.entries(config.tokens ?? {})) {
+    if (token.startsWith("env:")) {
+      const variable = token.slice(4);
+      const value = env[variable];
+      if (value) tokens[value] = principal;
+      else warnings.push(`${fileName}: tokens: ${variable} is not set, so "${principal}" has no token.`);
+    } else tokens[token] = principal;
+  }
+  if (env.QUIVER_TOKENS) {
+    for (const pair of list(env.QUIVER_TOKENS)) {
+      const eq = pair.lastIndexOf("=");
+      if (eq <= 0 || eq === pair.length - 1) {
+        throw new ConfigError([`QUIVER_TOKENS: expected token=principal pairs separated by commas.`]);
+      }
+      tokens[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+  }
+
+  // Demo mode.
+  const demoFile = typeof config.demo === "object" ? config.demo : { enabled: config.demo };
+  const demoEnabled =
+    flags.demo ?? (env.QUIVER_DEMO ? bool(env.QUIVER_DEMO, "QUIVER_DEMO") : (demoFile.enabled ?? false));
+  const dataDirRaw =
+    env.QUIVER_DATA_DIR || (demoFile.dataDir ? resolve(baseDir, demoFile.dataDir) : undefined);
+  const cacheDir =
+    env.QUIVER_CACHE_DIR || (demoFile.cacheDir ? resolve(baseDir, demoFile.cacheDir) : undefined);
+
+  // Server.
+  const server = config.server ?? {};
+  const shutdownRaw = env.QUIVER_SHUTDOWN_TIMEOUT ?? server.shutdownTimeout ?? "10s";
+  let shutdownTimeoutMs: number;
+  try {
+    shutdownTimeoutMs = toMillis(
+      (typeof shutdownRaw === "string" && /^\d+$/.test(shutdownRaw)
+        ? Number(shutdownRaw)
+        : shutdownRaw) as never,
+    );
+  } catch {
+    throw new ConfigError([
+      `QUIVER_SHUTDOWN_TIMEOUT: expected a duration such as "10s", got "${shutdownRaw}".`,
+    ]);
+  }
+  const origins = env.QUIVER_ALLOWED_ORIGINS;
+  const hosts = env.QUIVER_ALLOWED_HOSTS;
+
+  return {
+    cwd,
+    configFile: path,
+    baseDir,
+    demo: {
+      enabled: demoEnabled,
+      dataDir: dataDirRaw ? resolve(dataDirRaw) : findSharedData(baseDir),
+      cacheDir: resolve(cacheDir ?? join(tmpdir(), "quiver-demo")),
+    },
+    discover: env.QUIVER_DISCOVER ? bool(env.QUIVER_DISCOVER, "QUIVER_DISCOVER") : (config.discover ?? true),
+    projects: config.projects ? config.projects.map((p) => resolve(baseDir, p)) : [cwd],
+    plugins,
+    load: [
+      ...(config.load ?? []).map((p) => resolveLoad(p, baseDir)),
+      ...(flags.plugin ?? []).map((p) => resolveLoad(p, cwd)),
+    ],
+    policies: (config.policies ?? {}) as Record<string, ToolPolicy>,
+    tokens,
+    principal:
+      flags.principal ??
+      (env.QUIVER_PRINCIPAL || undefined) ??
+      config.principal ??
+      (demoEnabled ? "demo" : undefined),
+    find: config.find ?? true,
+    server: {
+      host: flags.host ?? (env.QUIVER_HOST || undefined) ?? server.host ?? DEFAULT_HOST,
+      port:
+        flags.port !== undefined
+          ? port(flags.port, "--port")
+          : env.QUIVER_PORT
+            ? port(env.QUIVER_PORT, "QUIVER_PORT")
+            : (server.port ?? DEFAULT_PORT),
+      allowedOrigins: origins
+        ? origins === "*"
+          ? "*"
+          : list(origins)
+        : (server.allowedOrigins ?? defaultHosts),
+      allowedHosts: hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
+      shutdownTimeoutMs,
+    },
+    env,
+    warnings,
+  };
+};
+
+const defaultHosts = ["localhost", "127.0.0.1", "[::1]"] as const;
+
+/** A path (starts with . or /) is made absolute against `base`; a package name is kept. */
+const resolveLoad = (spec: string, base: string) =>
+  spec.startsWith(".") || spec.startsWith("/") ? resolve(base, spec) : spec;

@@ -1,0 +1,191 @@
+import { type Catalog, createCatalog, type PluginInfo } from "@quiver/core";
+import type { HostSettings, PluginSettings } from "../config/host-settings.js";
+import { discoverPlugins } from "../discovery/discover-plugins.js";
+import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
+import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
+import { type DemoReport, prepareDemo } from "./demo.js";
+import { pluginOptions } from "./plugin-options.js";
+import { type TrackedCatalog, trackCalls } from "./track-calls.js";
+
+/** A plugin that loaded, with its registration. */
+export interface HostPlugin {
+  readonly loaded: LoadedPlugin;
+  readonly info: PluginInfo;
+  /** The options it was registered with (config file, demo and --set, minus fields set by env vars). */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** A running host: the catalog with every discovered plugin, and what went wrong on the way. */
+export interface Host {
+  readonly settings: HostSettings;
+  /** The catalog (calls are tracked for graceful shutdown). */
+  readonly catalog: Catalog;
+  readonly tracker: TrackedCatalog;
+  readonly plugins: ReadonlyArray<HostPlugin>;
+  /** Plugins skipped, with why and how to fix it. */
+  readonly problems: ReadonlyArray<PluginProblem>;
+  /** Plugins turned off in the config or with --disable (id or package). */
+  readonly disabled: ReadonlyArray<string>;
+  /** What demo mode built (empty when off). */
+  readonly demo: DemoReport;
+  /**
+   * Discovers again and updates the catalog: plugins installed since are registered, uninstalled ones
+   * removed (MCP clients get tools/list_changed). Already loaded plugins keep their module: an upgraded
+   * package needs a restart, as does a changed config file.
+   */
+  readonly reload: () => Promise<ReloadReport>;
+  /** Closes the catalog (plugins release their resources). */
+  readonly close: () => Promise<void>;
+}
+
+/** What `reload` changed. */
+export interface ReloadReport {
+  readonly added: ReadonlyArray<string>;
+  readonly removed: ReadonlyArray<string>;
+  readonly problems: ReadonlyArray<PluginProblem>;
+}
+
+/** Options of `createHost`. */
+export interface CreateHostOptions {
+  /** Lines about progress (demo builds); default: none. */
+  readonly log?: (line: string) => void;
+  /** Build demo stores (default: settings.demo.enabled). */
+  readonly demo?: boolean;
+}
+
+const settingsFor = (settings: HostSettings, loaded: LoadedPlugin): PluginSettings | undefined => {
+  const byId = settings.plugins.get(loaded.plugin.id);
+  const byPackage = settings.plugins.get(loaded.candidate.package);
+  if (!byId) return byPackage;
+  if (!byPackage) return byId;
+  return {
+    enabled: byId.enabled ?? byPackage.enabled,
+    fileOptions: { ...byPackage.fileOptions, ...byId.fileOptions },
+    flagOptions: { ...byPackage.flagOptions, ...byId.flagOptions },
+  };
+};
+
+/**
+ * Builds the host: discovers plugins (project dependencies plus config), builds demo stores when
+ * asked, and registers every enabled plugin in one catalog with the configured policies, plus the
+ * host's own `quiver_find_tools`. Broken plugins are reported in `problems` and skipped.
+ *
+ * @example
+ * const host = await createHost(await resolveSettings())
+ * console.log(host.catalog.list().map((t) => t.name))
+ * await host.close()
+ */
+export const createHost = async (settings: HostSettings, options: CreateHostOptions = {}): Promise<Host> => {
+  const discover = async () => {
+    const disabled: string[] = [];
+    const discovery = await discoverPlugins({
+      cwd: settings.cwd,
+      projects: settings.projects,
+      dependencies: settings.discover,
+      load: settings.load,
+      skip: (pkg) => {
+        if (settings.plugins.get(pkg)?.enabled !== false) return false;
+        disabled.push(pkg);
+        return true;
+      },
+    });
+    const enabled = discovery.plugins.filter((p) => {
+      if (settingsFor(settings, p)?.enabled === false) {
+        disabled.push(p.plugin.id);
+        return false;
+      }
+      return true;
+    });
+    // Config entries that match no plugin: a typo, or a package that is not installed.
+    const problems: PluginProblem[] = [...discovery.problems];
+    const known = new Set(discovery.plugins.flatMap((p) => [p.plugin.id, p.candidate.package]));
+    for (const key of settings.plugins.keys()) {
+      if (known.has(key) || disabled.includes(key)) continue;
+      problems.push({
+        package: key,
+        kind: "not_installed",
+        message: `the config names plugin "${key}", but no installed plugin has that id or package name.`,
+        fix: `Install it (e.g. pnpm add @quiver/plugin-${key}) or remove "${key}" from "plugins" in the config file.`,
+      });
+    }
+    return { enabled, problems, disabled };
+  };
+
+  const first = await discover();
+  const demoOn = options.demo ?? settings.demo.enabled;
+  const demo: DemoReport = demoOn
+    ? await prepareDemo(first.enabled, settings, options.log ?? (() => {}))
+    : { options: {}, lines: [] };
+
+  const inner = createCatalog({ env: settings.env, policies: settings.policies });
+  const tracker = trackCalls(inner);
+  const state = { plugins: [] as HostPlugin[], problems: first.problems, disabled: first.disabled };
+
+  const register = (loaded: LoadedPlugin): HostPlugin | PluginProblem => {
+    try {
+      const opts = pluginOptions(
+        loaded.plugin,
+        settingsFor(settings, loaded),
+        settings.env,
+        demo.options[loaded.plugin.id],
+      );
+      return { loaded, info: inner.register(loaded.plugin, opts), options: opts };
+    } catch (error) {
+      return {
+        package: loaded.candidate.package,
+        kind: "register_failed",
+        message: `registering plugin "${loaded.plugin.id}" failed: ${(error as Error).message}`,
+        fix: `Check the options given to "${loaded.plugin.id}" in the config file, or report it to the plugin's authors.`,
+      };
+    }
+  };
+  const registerAll = (list: ReadonlyArray<LoadedPlugin>) => {
+    for (const loaded of list) {
+      const r = register(loaded);
+      if ("info" in r) state.plugins.push(r);
+      else state.problems.push(r);
+    }
+  };
+  registerAll(first.enabled);
+  if (settings.find) inner.register(createFindToolsPlugin(tracker.catalog));
+
+  const reload = async (): Promise<ReloadReport> => {
+    const next = await discover();
+    const nextIds = new Set(next.enabled.map((p) => p.plugin.id));
+    const removed = state.plugins.filter((p) => !nextIds.has(p.info.id));
+    for (const p of removed) inner.unregister(p.info.id);
+    const kept = state.plugins.filter((p) => nextIds.has(p.info.id));
+    const keptIds = new Set(kept.map((p) => p.info.id));
+    const fresh = next.enabled.filter((p) => !keptIds.has(p.plugin.id));
+    state.plugins = kept;
+    state.problems = next.problems;
+    state.disabled = next.disabled;
+    registerAll(fresh);
+    return {
+      added: fresh.map((p) => p.plugin.id).filter((id) => inner.plugins().some((x) => x.id === id)),
+      removed: removed.map((p) => p.info.id),
+      problems: state.problems,
+    };
+  };
+
+  return {
+    settings,
+    catalog: tracker.catalog,
+    tracker,
+    get plugins() {
+      return state.plugins;
+    },
+    get problems() {
+      return state.problems;
+    },
+    get disabled() {
+      return state.disabled;
+    },
+    demo,
+    reload,
+    close: async () => {
+      await inner.close();
+      await demo.dispose?.();
+    },
+  };
+};

@@ -1,0 +1,212 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
+import type { ToolIndex } from "../find/rank-tools.js";
+import { bearerAuth } from "./bearer-auth.js";
+import { sendError, sendJson } from "./json-response.js";
+import { checkOrigin } from "./origin-check.js";
+import { type ExtraGauge, PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
+import { BodyError, readJsonBody } from "./read-json-body.js";
+
+/** Options of the JSON API. */
+export interface HttpApiOptions {
+  /** Bearer token → principal; when empty, every request is `principal`. */
+  readonly tokens?: Readonly<Record<string, string>>;
+  /** The principal of requests when no tokens are configured. */
+  readonly principal?: string | undefined;
+  readonly allowedOrigins?: ReadonlyArray<string> | "*";
+  readonly allowedHosts?: ReadonlyArray<string> | "*";
+  /** Largest POST body in bytes (default 4 MiB). */
+  readonly maxBodyBytes?: number;
+  /** Reported by GET /health. */
+  readonly version?: string;
+  /** Extra facts for GET /health (skipped plugins ...). */
+  readonly health?: () => Record<string, unknown>;
+  /** Extra gauges for GET /metrics. */
+  readonly gauges?: () => ReadonlyArray<ExtraGauge>;
+  /** Ranks tools for GET /find (default: none, 404). */
+  readonly finder?: ToolIndex;
+  /** True while the host drains: requests get 503. */
+  readonly draining?: () => boolean;
+}
+
+const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
+const WRAPPER_KEYS = new Set(["input", "session"]);
+
+/** The HTTP status for an envelope: 200 whenever the tool ran (the envelope carries the outcome). */
+const statusHeader = (r: ToolResult) => ({ "x-quiver-status": r.status });
+
+/**
+ * The plain HTTP JSON API over a catalog, as a node:http handler:
+ * GET /tools, GET /tools/:name, POST /tools/:name/call, GET /find?need=…, GET /health, GET /metrics.
+ * Bearer tokens map to principals (GET /health stays open); Host and Origin are checked against
+ * DNS rebinding; errors are JSON `{ error: { code, message, fix? } }`. A client that disconnects
+ * cancels its call.
+ *
+ * @example
+ * const api = createHttpApi(catalog, { tokens: { "tok-abc": "alice" } })
+ * http.createServer(api).listen(7333, "127.0.0.1")
+ */
+export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) => {
+  const auth = bearerAuth(options.tokens ?? {}, options.principal);
+  const started = Date.now();
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const hosts = options.allowedHosts ?? ["localhost", "127.0.0.1", "[::1]"];
+  const origins = options.allowedOrigins ?? ["localhost", "127.0.0.1", "[::1]"];
+
+  const health = () => ({
+    status: options.draining?.() ? "draining" : "ok",
+    version: options.version,
+    uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    plugins: catalog.plugins().map((p) => ({
+      id: p.id,
+      version: p.version,
+      status: p.status,
+      tools: p.tools.length,
+      ...(p.message ? { message: p.message } : {}),
+    })),
+    tools: catalog.list().length,
+    ...options.health?.(),
+  });
+
+  const callTool = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    principal: string | undefined,
+  ) => {
+    if (!catalog.has(name)) {
+      const r = await catalog.call(name, {});
+      sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
+      return;
+    }
+    const body = await readJsonBody(req, limit);
+    const isWrapper =
+      typeof body === "object" &&
+      body !== null &&
+      !Array.isArray(body) &&
+      "input" in body &&
+      Object.keys(body).every((k) => WRAPPER_KEYS.has(k));
+    const input = isWrapper ? (body as { input: unknown }).input : (body ?? {});
+    const session = isWrapper ? ((body as { session?: unknown }).session ?? {}) : {};
+    if (typeof session !== "object" || session === null || Array.isArray(session)) {
+      sendError(res, 400, "invalid_session", "session must be an object: { id?, values? }.");
+      return;
+    }
+    const s = session as { id?: unknown; values?: unknown };
+    const headerSession = req.headers["x-quiver-session"];
+    const id =
+      typeof s.id === "string" ? s.id : typeof headerSession === "string" ? headerSession : undefined;
+    const values =
+      typeof s.values === "object" && s.values !== null ? (s.values as Record<string, unknown>) : undefined;
+    const controller = new AbortController();
+    const onClose = () => {
+      if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
+    };
+    res.once("close", onClose);
+    const result = await catalog.call(name, input, {
+      session: {
+        ...(id !== undefined ? { id } : {}),
+        ...(principal !== undefined ? { principal } : {}),
+        ...(values ? { values } : {}),
+      },
+      signal: controller.signal,
+    });
+    res.off("close", onClose);
+    if (!res.destroyed) sendJson(res, 200, result, statusHeader(result));
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const method = req.method ?? "GET";
+    const refuse = checkOrigin(req, hosts, origins);
+    if (refuse) return sendError(res, 403, "forbidden_origin", refuse);
+    if (options.draining?.()) {
+      return sendError(res, 503, "shutting_down", "The host is shutting down.", {
+        headers: { connection: "close", "retry-after": "5" },
+      });
+    }
+    if (path === "/health") {
+      if (method !== "GET" && method !== "HEAD")
+        return sendError(res, 405, "method_not_allowed", "Use GET.", { headers: { allow: "GET" } });
+      return sendJson(res, 200, health());
+    }
+    const verdict = auth(req);
+    if (!verdict.ok) {
+      return sendError(res, 401, "unauthorized", verdict.message, {
+        fix: "Send Authorization: Bearer <token> with a token from the host's config (tokens).",
+        headers: { "www-authenticate": 'Bearer realm="quiver"' },
+      });
+    }
+    const principal = verdict.principal;
+    const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+    const get = method === "GET" || method === "HEAD";
+    if (path === "/" && get) {
+      return sendJson(res, 200, {
+        name: "quiver",
+        version: options.version,
+        endpoints: [
+          "GET /tools",
+          "GET /tools/:name",
+          "POST /tools/:name/call",
+          "GET /find?need=",
+          "GET /health",
+          "GET /metrics",
+          "POST /mcp",
+        ],
+      });
+    }
+    if (path === "/metrics" && get) {
+      const text = toPrometheus(await catalog.metrics(), options.gauges?.() ?? []);
+      res.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" });
+      return res.end(text);
+    }
+    if (path === "/find" && get && options.finder) {
+      const need = url.searchParams.get("need") ?? url.searchParams.get("q");
+      if (!need) return sendError(res, 400, "missing_need", "Give the need in words: /find?need=…");
+      const limit = Number(url.searchParams.get("limit") ?? 5);
+      return sendJson(res, 200, {
+        need,
+        tools: options.finder.rank(need, { limit: Number.isFinite(limit) ? limit : 5 }),
+      });
+    }
+    if (parts[0] === "tools") {
+      if (parts.length === 1 && get) {
+        const category = url.searchParams.get("category");
+        return sendJson(res, 200, {
+          tools: catalog.list().filter((t) => !category || t.category === category),
+        });
+      }
+      if (parts.length === 2 && get) {
+        const target = (url.searchParams.get("target") ?? "mcp") as SchemaTarget;
+        if (!TARGETS.has(target))
+          return sendError(res, 400, "invalid_target", `target must be one of ${[...TARGETS].join(", ")}.`);
+        const d = catalog.describe(parts[1]!, target);
+        if (!d) {
+          const r = await catalog.call(parts[1]!, {});
+          return sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
+        }
+        return sendJson(res, 200, d);
+      }
+      if (parts.length === 3 && parts[2] === "call") {
+        if (method !== "POST")
+          return sendError(res, 405, "method_not_allowed", "Use POST to call a tool.", {
+            headers: { allow: "POST" },
+          });
+        return callTool(req, res, parts[1]!, principal);
+      }
+    }
+    return sendError(res, 404, "not_found", `No route ${method} ${path}.`, {
+      fix: "See GET / for the endpoints.",
+    });
+  };
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      await route(req, res);
+    } catch (error) {
+      if (error instanceof BodyError) return sendError(res, error.status, error.code, error.message);
+      sendError(res, 500, "internal", `The host failed: ${(error as Error).message}`);
+    }
+  };
+};

@@ -1,0 +1,175 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createMcpHttpHandler } from "@quiver/mcp";
+import { createToolFinder, FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
+import type { Host } from "../host/create-host.js";
+import type { DrainReport } from "../host/track-calls.js";
+import { VERSION } from "../version.js";
+import { createHttpApi } from "./create-http-api.js";
+
+/** A running `quiver serve`. */
+export interface RunningServer {
+  /** Base URL, e.g. http://127.0.0.1:7333 */
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Graceful shutdown: stop accepting, let in-flight calls finish within the host's bound, cancel the
+   * rest (their callers get an `unavailable` envelope), close MCP sessions and the catalog.
+   */
+  readonly shutdown: (reason?: string) => Promise<DrainReport>;
+}
+
+/** Options of `startServer`. */
+export interface StartServerOptions {
+  /** Log lines (default: stderr). */
+  readonly log?: (line: string) => void;
+}
+
+const isMcpStream = (req: IncomingMessage) => req.method === "GET";
+
+/**
+ * Serves a host on one port: the MCP Streamable HTTP endpoint at /mcp and the JSON API everywhere
+ * else, with the same bearer tokens → principals and Origin rules on both.
+ *
+ * @example
+ * const server = await startServer(await createHost(settings))
+ * process.once("SIGTERM", () => server.shutdown("SIGTERM").then(() => process.exit(0)))
+ */
+export const startServer = async (host: Host, options: StartServerOptions = {}): Promise<RunningServer> => {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { settings, catalog } = host;
+  const server = settings.server;
+  let draining = false;
+  const finder = createToolFinder(catalog);
+  const mcp = createMcpHttpHandler(catalog, {
+    allowedOrigins: server.allowedOrigins,
+    allowedHosts: server.allowedHosts,
+    ...(Object.keys(settings.tokens).length > 0 ? { tokens: settings.tokens } : {}),
+    ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
+    ...(settings.find
+      ? {
+          instructions: `Call ${FIND_TOOL_NAME} with a need in words to find the right tool when none you know fits.`,
+        }
+      : {}),
+    onError: (error) => log(`mcp: ${error.message}`),
+  });
+  const api = createHttpApi(catalog, {
+    tokens: settings.tokens,
+    principal: settings.principal,
+    allowedOrigins: server.allowedOrigins,
+    allowedHosts: server.allowedHosts,
+    version: VERSION,
+    finder,
+    draining: () => draining,
+    health: () => ({
+      inflight: host.tracker.inflight().length,
+      problems: host.problems.map((p) => ({ package: p.package, kind: p.kind, message: p.message })),
+    }),
+    gauges: () => [
+      {
+        name: "quiver_host_inflight_calls",
+        help: "Tool calls running now",
+        samples: [{ value: host.tracker.inflight().length }],
+      },
+      {
+        name: "quiver_host_plugins",
+        help: "Plugins by status (skipped = failed to load)",
+        samples: [
+          {
+            labels: { status: "ready" },
+            value: catalog.plugins().filter((p) => p.status === "ready").length,
+          },
+          {
+            labels: { status: "unconfigured" },
+            value: catalog.plugins().filter((p) => p.status === "unconfigured").length,
+          },
+          { labels: { status: "skipped" }, value: host.problems.length },
+        ],
+      },
+      {
+        name: "process_resident_memory_bytes",
+        help: "Resident memory of the host process",
+        samples: [{ value: process.memoryUsage.rss() }],
+      },
+    ],
+  });
+
+  // Requests in progress, to let answers (cancelled ones included) reach their clients at shutdown.
+  let active = 0;
+  const idle: Array<() => void> = [];
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const pathname = (req.url ?? "/").split("?")[0]!;
+    const counted = !(pathname === "/mcp" && isMcpStream(req));
+    if (counted) {
+      active++;
+      res.once("close", () => {
+        active--;
+        if (active === 0) for (const f of idle.splice(0)) f();
+      });
+    }
+    if (pathname === "/mcp" || pathname === "/mcp/") {
+      if (draining) {
+        res.writeHead(503, { "content-type": "application/json", connection: "close", "retry-after": "5" });
+        res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32000, message: "The host is shutting down." },
+            id: null,
+          }),
+        );
+        return;
+      }
+      void mcp(req, res);
+      return;
+    }
+    void api(req, res);
+  };
+  const http = createServer({ keepAliveTimeout: 5_000 }, handler);
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(server.port, server.host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${hostPart}:${address.port}`;
+
+  let shuttingDown: Promise<DrainReport> | undefined;
+  const shutdown = (reason = "shutdown") => {
+    shuttingDown ??= (async () => {
+      draining = true;
+      const inflight = host.tracker.inflight();
+      log(
+        `${reason}: no longer accepting requests; ${inflight.length} call${inflight.length === 1 ? "" : "s"} in flight` +
+          (inflight.length > 0
+            ? `, waiting up to ${Math.round(settings.server.shutdownTimeoutMs / 100) / 10}s`
+            : ""),
+      );
+      http.close();
+      http.closeIdleConnections();
+      const report = await host.tracker.drain(settings.server.shutdownTimeoutMs);
+      if (report.finished > 0) log(`${report.finished} call${report.finished === 1 ? "" : "s"} finished`);
+      for (const c of report.cancelled) {
+        log(
+          `cancelled ${c.tool}${c.principal ? ` (principal ${c.principal})` : ""} after ${((Date.now() - c.startedAt) / 1000).toFixed(1)}s: its caller got "${c.result.status}: ${c.result.message}"`,
+        );
+      }
+      // Let the answers of finished and cancelled calls reach their clients (bounded).
+      if (active > 0)
+        await Promise.race([
+          new Promise<void>((r) => idle.push(r)),
+          new Promise((r) => setTimeout(r, 2_000)),
+        ]);
+      await mcp.close().catch(() => {});
+      finder.dispose();
+      http.closeAllConnections();
+      await host.close();
+      log("stopped");
+      return report;
+    })();
+    return shuttingDown;
+  };
+  return { url, port: address.port, shutdown };
+};

@@ -1,0 +1,33 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HOST_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+const newest = (dir: string): number => {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+};
+
+const build = (dir: string) =>
+  execFileSync(
+    process.execPath,
+    [join(HOST_DIR, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    {
+      cwd: dir,
+      stdio: "inherit",
+    },
+  );
+
+/** The CLI tests run the built `quiver`: rebuild it (and @quiver/mcp, which it imports) when stale. */
+export default function setup() {
+  const mcp = join(HOST_DIR, "..", "..", "packages", "mcp");
+  if (existsSync(join(mcp, "src")) && !existsSync(join(mcp, "dist", "index.js"))) build(mcp);
+  const cli = join(HOST_DIR, "dist", "cli.js");
+  if (!existsSync(cli) || statSync(cli).mtimeMs < newest(join(HOST_DIR, "src"))) build(HOST_DIR);
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// `pnpm bench`: runs every benchmark module (bench/<area>/<name>.mjs exporting `run()`) in sequence, in one
+// process, and prints each title, table and notes side by side. Only files directly in bench/<area>/ are
+// benchmarks (helpers and fixtures live in subfolders); files starting with "_" and modules without `run`
+// are left out. Arguments filter by path: `pnpm bench host` runs bench/host/* only.
+import { readdirSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const filters = process.argv.slice(2);
+const SKIP_DIRS = new Set(["lib", "node_modules"]);
+
+const modules = readdirSync(here)
+  .filter((d) => !SKIP_DIRS.has(d) && !d.startsWith(".") && statSync(join(here, d)).isDirectory())
+  .sort()
+  .flatMap((d) =>
+    readdirSync(join(here, d))
+      .filter((f) => f.endsWith(".mjs") && !f.startsWith("_"))
+      .sort()
+      .map((f) => join(here, d, f)),
+  )
+  .filter((p) => filters.length === 0 || filters.some((f) => relative(here, p).includes(f)));
+
+const results = [];
+const started = performance.now();
+for (const path of modules) {
+  const name = relative(here, path);
+  const mod = await import(pathToFileURL(path).href);
+  if (typeof mod.run !== "function") continue;
+  process.stderr.write(`running ${name} …\n`);
+  const t = performance.now();
+  try {
+    const r = await mod.run();
+    const seconds = ((performance.now() - t) / 1000).toFixed(1);
+    results.push({ name, ok: true, seconds });
+    console.log(`\n## ${r.title}  (${name}, ${seconds}s)\n`);
+    console.log(r.table);
+    if (r.notes?.length) console.log(`\n${r.notes.map((n) => `- ${n}`).join("\n")}`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    console.log(
+      `\n## ${name} FAILED\n\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+  }
+}
+const failed = results.filter((r) => !r.ok);
+console.log(
+  `\n${results.length} benchmarks in ${((performance.now() - started) / 1000).toFixed(0)}s` +
+    (failed.length ? `; failed: ${failed.map((r) => r.name).join(", ")}` : ""),
+);
+process.exitCode = failed.length ? 1 : 0;
