@@ -1,0 +1,150 @@
+import { once } from "node:events";
+import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
+import { definePlugin, defineTool, fail, type ToolAnnotations, type ToolPolicy } from "@quiver/core";
+import { createClient } from "redis";
+import { z } from "zod";
+
+/** The Redis the tests use: the real server that scripts/services.sh starts. */
+export const REDIS_URL = process.env.QUIVER_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** True when a Redis answers PING at `url` within a second. */
+export const redisReachable = async (url = REDIS_URL): Promise<boolean> => {
+  const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    if (client.isOpen) client.destroy();
+  }
+};
+
+/** A key prefix no other test run uses. */
+export const uniquePrefix = (label: string) =>
+  `quiver-test:${label}:${process.pid}:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}:`;
+
+/** The keys under `prefix`, read with SCAN on a fresh connection. */
+export const keysUnder = async (prefix: string, url = REDIS_URL): Promise<string[]> => {
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    const keys: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 100 })) keys.push(...batch);
+    return keys;
+  } finally {
+    client.destroy();
+  }
+};
+
+/** Deletes every key under `prefix`. */
+export const deleteUnder = async (prefix: string, url = REDIS_URL): Promise<void> => {
+  const keys = await keysUnder(prefix, url);
+  if (keys.length === 0) return;
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    await client.del(keys);
+  } finally {
+    client.destroy();
+  }
+};
+
+/** A tool plugin whose runs the test counts and whose failures it queues. */
+export const makeProbe = (policy: ToolPolicy, annotations: ToolAnnotations) => {
+  const state = { runs: 0, failures: 0 };
+  const probe = defineTool({
+    name: "probe",
+    description: "A test tool that echoes its input, or fails as an unhealthy upstream when told to.",
+    category: "computational_service",
+    input: z.object({ q: z.string().describe("Any text") }),
+    output: z.object({ echo: z.string() }),
+    examples: [{ input: { q: "hello" } }],
+    annotations,
+    policy,
+    run: async ({ q }) => {
+      state.runs++;
+      if (state.failures > 0) {
+        state.failures--;
+        throw fail.upstream("the upstream answered 503");
+      }
+      return { echo: q };
+    },
+  });
+  const plugin = definePlugin({ specificationVersion: "v1", id: "probe", version: "1.0.0", tools: [probe] });
+  return { plugin, state };
+};
+
+/** A redis:// URL on a port nothing listens on (connections are refused). */
+export const closedRedisUrl = async (auth = ""): Promise<string> => {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `redis://${auth}127.0.0.1:${port}`;
+};
+
+/** A TCP server that accepts connections and never answers: a Redis that hangs. */
+export const silentServer = async (): Promise<{
+  url: string;
+  connections: () => number;
+  close: () => Promise<void>;
+}> => {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    connections: () => accepted,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
+/**
+ * A TCP proxy to the real Redis that can be stopped and started on the same port, to take Redis
+ * "down" and bring it back without touching the shared server.
+ */
+export const redisProxy = async (target = REDIS_URL) => {
+  const { hostname, port: targetPort } = new URL(target);
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  const listen = async (port: number) => {
+    server = createServer((client) => {
+      const upstream = tcpConnect(Number(targetPort || 6379), hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on("close", () => sockets.delete(s));
+        s.on("error", () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+    });
+    server.listen(port, "127.0.0.1");
+    await once(server, "listening");
+    const address = server.address();
+    return typeof address === "object" && address ? address.port : 0;
+  };
+  const port = await listen(0);
+  const stop = async () => {
+    for (const s of sockets) s.destroy();
+    const s = server;
+    server = undefined;
+    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+  };
+  return { url: `redis://127.0.0.1:${port}`, stop, start: () => listen(port).then(() => undefined) };
+};
