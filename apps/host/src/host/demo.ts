@@ -84,19 +84,40 @@ interface GuideStoreLike {
   close(): Promise<void>;
 }
 
+interface GuideImportReport {
+  readonly imported: ReadonlyArray<unknown>;
+  readonly skipped: ReadonlyArray<{ readonly source: string; readonly reason: string }>;
+}
+
 const guiaStep: DemoStep = {
   id: "guia",
   ownStore: ["GUIA_DIR", "GUIA_STORE", "MONGODB_URI"],
-  build: async ({ plugin }) => {
+  build: async ({ plugin, dataDir, cacheDir }) => {
     const open = fn<(s: Record<string, unknown>) => GuideStoreLike>(plugin, "openGuideStore");
+    const importGuides = fn<(path: string, store: GuideStoreLike) => Promise<GuideImportReport>>(
+      plugin,
+      "importGuides",
+    );
+    const source = join(dataDir, "ugr-guia-docente");
     if (!open) return { options: {}, line: "guia: serving the guides shipped with the plugin" };
-    const store = open({ seed: true });
+    const started = performance.now();
+    // The real guides from the shared data, imported through the plugin's own validating importer
+    // into a demo folder store (no seed), so what is served is what `quiver guia import` would load.
+    const useShared = importGuides !== undefined && existsSync(source);
+    const guidesDir = cachePath(cacheDir, "guia-demo");
+    const settings = useShared ? { guidesDir, seed: false } : { seed: true };
+    const store = open(settings);
     try {
+      let note = "the guides shipped with the plugin";
+      if (useShared) {
+        const report = await importGuides(source, store);
+        note = `imported ${report.imported.length} from ${source}${report.skipped.length > 0 ? `, skipped ${report.skipped.length}` : ""}`;
+      }
       const guides = await store.list();
       const names = guides.map((g) => g.subject ?? g.id).filter(Boolean);
       return {
-        options: { seed: true },
-        line: `guia: ${guides.length} teaching guides in the embedded folder store (${names.join(", ")})`,
+        options: settings,
+        line: `guia: ${guides.length} teaching guides in the embedded folder store (${names.join(", ")}; ${note}) in ${ms(started)}`,
       };
     } finally {
       await store.close();
