@@ -16,7 +16,7 @@ import {
 import { type Catalog, type DurationInput, toMillis } from "@quiver/core";
 import { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
 import { tokenGate } from "./internal/bearer-tokens.js";
-import { toWebRequest, writeWebResponse } from "./internal/node-http.js";
+import { type BodyRead, readNodeBody, toWebRequest, writeWebResponse } from "./internal/node-http.js";
 import { principalOf } from "./internal/principal.js";
 
 /** Options of the Streamable HTTP handler. */
@@ -167,9 +167,17 @@ export const createMcpHttpHandler = (
     return transport.handleRequest(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
   };
 
-  const serve = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    if (url.pathname !== path) return jsonRpcError(404, -32000, `Not found: the MCP endpoint is ${path}.`);
+  /**
+   * Answers one request. `readBody` reads a POST body once (from the node stream or the web
+   * `Request`); the parsed value is what classification and the transports use, so no layer reads or
+   * parses it again.
+   */
+  const serve = async (
+    request: Request,
+    pathname: string,
+    readBody: () => Promise<BodyRead>,
+  ): Promise<Response> => {
+    if (pathname !== path) return jsonRpcError(404, -32000, `Not found: the MCP endpoint is ${path}.`);
     const badHost =
       allowedHosts === "*" ? undefined : hostHeaderValidationResponse(request, [...allowedHosts]);
     if (badHost) return badHost;
@@ -186,7 +194,7 @@ export const createMcpHttpHandler = (
 
     let parsedBody: unknown;
     if (request.method === "POST") {
-      const body = await readRequestBody(request, maxRequestBodySize);
+      const body = await readBody();
       if (body.tooLarge)
         return jsonRpcError(413, -32600, `Request body larger than ${maxRequestBodySize} bytes.`);
       try {
@@ -195,6 +203,7 @@ export const createMcpHttpHandler = (
         return jsonRpcError(400, -32700, "Parse error: the body is not JSON.");
       }
     }
+    // Classified from the parsed body: nothing is cloned or read again.
     if (!(await isLegacyRequest(request, parsedBody, { maxRequestBodySize }))) {
       return modern.fetch(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
     }
@@ -223,22 +232,40 @@ export const createMcpHttpHandler = (
     );
   };
 
-  const fetch = async (request: Request): Promise<Response> => {
+  const guarded = async (
+    request: Request,
+    pathname: string,
+    readBody: () => Promise<BodyRead>,
+  ): Promise<Response> => {
     try {
-      return await serve(request);
+      return await serve(request, pathname, readBody);
     } catch (error) {
       report(error);
       return jsonRpcError(500, -32603, "Internal server error.");
     }
   };
 
+  const fetch = (request: Request): Promise<Response> =>
+    guarded(request, new URL(request.url).pathname, () => readRequestBody(request, maxRequestBodySize));
+
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
-    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    const raw = req.url ?? "/";
+    // The common case (`/mcp`, `/mcp?x`) needs no URL parsing; anything else is normalised by URL.
+    const url = raw === path || raw.startsWith(`${path}?`) ? undefined : new URL(raw, "http://localhost");
+    const pathname = url ? url.pathname : path;
     if (pathname !== path && next) {
       next();
       return;
     }
-    const response = await fetch(toWebRequest(req, res));
+    // The body is read straight from the node stream (no web stream) and parsed once in `serve`.
+    let response: Response;
+    try {
+      const request = toWebRequest(req, res, { body: false });
+      response = await guarded(request, pathname, () => readNodeBody(req, maxRequestBodySize));
+    } catch {
+      // Only a request that cannot be expressed as a web Request (a malformed Host header) gets here.
+      response = jsonRpcError(400, -32600, "Bad Request: malformed request line or headers.");
+    }
     await writeWebResponse(response, res).catch(report);
   };
 

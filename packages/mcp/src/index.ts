@@ -1,4 +1,11 @@
 export {
+  connectMcpToolCaller,
+  type McpToolCaller,
+  type McpToolCallerOptions,
+  type McpToolCallResult,
+  type McpToolContentBlock,
+} from "./connect-mcp-tool-caller.js";
+export {
   createMcpHttpHandler,
   type McpHttpHandler,
   type McpHttpHandlerOptions,

@@ -1,6 +1,6 @@
 import type { ToolResult } from "@quiver/core";
 import { describe, expect, it } from "vitest";
-import { summarise, toCallToolResult } from "./to-call-tool-result.js";
+import { isPlainJson, summarise, toCallToolResult } from "./to-call-tool-result.js";
 
 const metadata = {
   tool: "t",
@@ -62,5 +62,44 @@ describe("toCallToolResult", () => {
       metadata,
     };
     expect(summarise(r)).toContain("confirmation_token: tok-1");
+  });
+});
+
+describe("structuredContent without a copy", () => {
+  it("is the envelope itself when it is plain JSON", () => {
+    const r: ToolResult = { status: "success", message: "ok", data: { a: [1, "x", null, true] }, metadata };
+    expect(toCallToolResult(r).structuredContent).toBe(r);
+  });
+
+  it("is a JSON copy when the envelope holds what JSON would change", () => {
+    const when = new Date("2030-01-01T00:00:00.000Z");
+    const r = { status: "success", message: "ok", data: { when, gone: undefined, n: Number.NaN }, metadata };
+    const out = toCallToolResult(r as ToolResult).structuredContent;
+    expect(out).not.toBe(r);
+    expect(out.data).toEqual({ when: "2030-01-01T00:00:00.000Z", n: null });
+  });
+
+  it("tells plain JSON apart", () => {
+    expect(isPlainJson({ a: [1, { b: "c" }], d: null, e: false })).toBe(true);
+    expect(isPlainJson(Object.create(null))).toBe(true);
+    for (const odd of [
+      undefined,
+      Number.POSITIVE_INFINITY,
+      1n,
+      () => 1,
+      new Map(),
+      new (class X {})(),
+      { toJSON: () => 1 },
+    ]) {
+      expect(isPlainJson({ v: odd })).toBe(false);
+    }
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 300; i++) {
+      const next: Record<string, unknown> = {};
+      at.next = next;
+      at = next;
+    }
+    expect(isPlainJson(deep)).toBe(false);
   });
 });

@@ -25,10 +25,45 @@ export const summarise = (r: ToolResult): string => {
   return lines.join("\n");
 };
 
+const MAX_DEPTH = 256;
+
+/**
+ * True when `value` survives JSON unchanged: plain objects and arrays of strings, finite numbers,
+ * booleans and null, with no `undefined`, dates, class instances, `toJSON` or cycles (deeper than
+ * 256 levels counts as not plain). Walking costs no allocation, unlike a JSON round trip.
+ */
+export const isPlainJson = (value: unknown, depth = 0): boolean => {
+  if (value === null) return true;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (depth >= MAX_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      if ("toJSON" in value) return false;
+      for (const key in value) {
+        if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+};
+
 /**
  * Maps an envelope to a tools/call result: the whole envelope as `structuredContent`, a text summary
  * (plus the data as JSON, for clients that read only text), and `isError` for every status but
- * success.
+ * success. `structuredContent` is the envelope itself when it is already plain JSON (the usual case:
+ * transports serialise it anyway), else a JSON copy of it (dates become strings, `undefined` fields go).
  *
  * Use it when you register catalog tools on your own MCP server instead of `createMcpServer`.
  *
@@ -45,7 +80,7 @@ export const toCallToolResult = (
   }
   return {
     content,
-    structuredContent: JSON.parse(JSON.stringify(r)) as Record<string, unknown>,
+    structuredContent: (isPlainJson(r) ? r : JSON.parse(JSON.stringify(r))) as Record<string, unknown>,
     isError: r.status !== "success",
   };
 };

@@ -9,7 +9,16 @@ import {
   type McpHttpHandler,
 } from "../src/index.js";
 import { testPlugin } from "./fixtures/test-plugin.js";
-import { listen, PACKAGE_DIR, STDIO_SERVER, startHangingUpstream, TS_NODE_ARGS } from "./helpers.js";
+import {
+  childPids as childPidsOf,
+  listen,
+  PACKAGE_DIR,
+  STDIO_SERVER,
+  startHangingUpstream,
+  TS_NODE_ARGS,
+} from "./helpers.js";
+
+const childPids = () => childPidsOf("server-everything");
 
 const require = createRequire(import.meta.url);
 /** The real MCP reference server from npm, run with node over stdio. */
@@ -293,21 +302,3 @@ describe("MCP bridge over Streamable HTTP (to a Quiver MCP endpoint)", () => {
     ).rejects.toThrow(/refused the credentials|HTTP 401/);
   });
 });
-
-/** Pids of this process's direct children (the spawned MCP servers). */
-const childPids = async (): Promise<number[]> => {
-  const { readFile, readdir } = await import("node:fs/promises");
-  const pids: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const cmd = await readFile(`/proc/${entry}/cmdline`, "utf8");
-      if (ppid === process.pid && cmd.includes("server-everything")) pids.push(Number(entry));
-    } catch {
-      /* gone */
-    }
-  }
-  return pids;
-};

@@ -75,3 +75,21 @@ export const eventually = async (predicate: () => boolean, ms = 10_000, step = 2
     await new Promise((r) => setTimeout(r, step));
   }
 };
+
+/** Pids of this process's direct children whose command line contains `marker` (spawned MCP servers). */
+export const childPids = async (marker: string): Promise<number[]> => {
+  const { readFile, readdir } = await import("node:fs/promises");
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const cmd = await readFile(`/proc/${entry}/cmdline`, "utf8");
+      if (ppid === process.pid && cmd.includes(marker)) pids.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return pids;
+};

@@ -422,3 +422,84 @@ describe("Streamable HTTP session lifecycle", () => {
     await call;
   });
 });
+
+describe("request bodies (read once from the node stream)", () => {
+  let small: McpHttpHandler;
+  let server: Awaited<ReturnType<typeof listen>>;
+  beforeAll(async () => {
+    small = createMcpHttpHandler(catalog, { maxRequestBodySize: 1_000 });
+    server = await listen((req, res) => void small(req, res));
+  });
+  afterAll(async () => {
+    await small.close();
+    await server.close();
+  });
+
+  const post = async (body: string | ReadableStream<Uint8Array>, url = `${server.url}/mcp`) => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+      ...(typeof body === "string" ? {} : { duplex: "half" }),
+    } as RequestInit);
+    const text = await res.text();
+    const json = res.headers.get("content-type")?.includes("application/json");
+    return { status: res.status, body: (json ? JSON.parse(text) : text) as { error?: { code: number } } };
+  };
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+
+  it("answers 413 to a body over the limit, declared or streamed, and keeps serving", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(5_000) } });
+    expect(await post(big)).toMatchObject({ status: 413, body: { error: { code: -32600 } } });
+    const chunks = [big.slice(0, 800), big.slice(800)].map((s) => new TextEncoder().encode(s));
+    const streamed = new ReadableStream<Uint8Array>({
+      pull: (c) => {
+        const next = chunks.shift();
+        if (next) c.enqueue(next);
+        else c.close();
+      },
+    });
+    expect((await post(streamed)).status).toBe(413);
+    expect((await post(initialize)).status).toBe(200);
+  });
+
+  it("answers 400 with a JSON-RPC parse error to a body that is not JSON", async () => {
+    expect(await post("{ not json")).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+  });
+
+  it("reads the body of the web-standard face the same way", async () => {
+    const req = (body: string) =>
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: {
+          host: "localhost",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body,
+      });
+    expect((await small.fetch(req("x".repeat(2_000)))).status).toBe(413);
+    expect((await small.fetch(req("{ not json"))).status).toBe(400);
+    const ok = await small.fetch(req(initialize));
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
+  });
+
+  it("a malformed Host header gets 400, not a crash", async () => {
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/mcp`, { method: "GET", headers: { host: "a b" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(400);
+  });
+});

@@ -4,6 +4,7 @@ import { discoverPlugins } from "../discovery/discover-plugins.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
 import { type DemoReport, prepareDemo } from "./demo.js";
+import { wireMcpClient } from "./mcp-client-options.js";
 import { pluginOptions } from "./plugin-options.js";
 import { type TrackedCatalog, trackCalls } from "./track-calls.js";
 
@@ -11,7 +12,10 @@ import { type TrackedCatalog, trackCalls } from "./track-calls.js";
 export interface HostPlugin {
   readonly loaded: LoadedPlugin;
   readonly info: PluginInfo;
-  /** The options it was registered with (config file, demo and --set, minus fields set by env vars). */
+  /**
+   * The options it was registered with (config file, demo and --set, minus fields set by env vars;
+   * an `mcp` target became an `mcpClient`).
+   */
   readonly options: Readonly<Record<string, unknown>>;
 }
 
@@ -34,7 +38,7 @@ export interface Host {
    * package needs a restart, as does a changed config file.
    */
   readonly reload: () => Promise<ReloadReport>;
-  /** Closes the catalog (plugins release their resources). */
+  /** Closes the catalog (plugins release their resources) and the MCP connections made for plugins. */
   readonly close: () => Promise<void>;
 }
 
@@ -121,15 +125,35 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   const tracker = trackCalls(inner);
   const state = { plugins: [] as HostPlugin[], problems: first.problems, disabled: first.disabled };
 
+  // MCP connections made for plugins (`transport: "mcp"`), closed when the plugin goes or the host closes.
+  const mcpClients = new Map<string, () => Promise<void>>();
+  const closeMcpClient = async (id: string) => {
+    const close = mcpClients.get(id);
+    mcpClients.delete(id);
+    await close?.().catch(() => {});
+  };
+
   const register = (loaded: LoadedPlugin): HostPlugin | PluginProblem => {
     try {
-      const opts = pluginOptions(
+      const wired = wireMcpClient(
         loaded.plugin,
-        settingsFor(settings, loaded),
+        pluginOptions(
+          loaded.plugin,
+          settingsFor(settings, loaded),
+          settings.env,
+          demo.options[loaded.plugin.id],
+        ),
         settings.env,
-        demo.options[loaded.plugin.id],
+        settings.baseDir,
       );
-      return { loaded, info: inner.register(loaded.plugin, opts), options: opts };
+      try {
+        const info = inner.register(loaded.plugin, wired.options);
+        if (wired.close) mcpClients.set(loaded.plugin.id, wired.close);
+        return { loaded, info, options: wired.options };
+      } catch (error) {
+        void wired.close?.();
+        throw error;
+      }
     } catch (error) {
       return {
         package: loaded.candidate.package,
@@ -153,7 +177,10 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     const next = await discover();
     const nextIds = new Set(next.enabled.map((p) => p.plugin.id));
     const removed = state.plugins.filter((p) => !nextIds.has(p.info.id));
-    for (const p of removed) inner.unregister(p.info.id);
+    for (const p of removed) {
+      inner.unregister(p.info.id);
+      await closeMcpClient(p.info.id);
+    }
     const kept = state.plugins.filter((p) => nextIds.has(p.info.id));
     const keptIds = new Set(kept.map((p) => p.info.id));
     const fresh = next.enabled.filter((p) => !keptIds.has(p.plugin.id));
@@ -185,6 +212,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     reload,
     close: async () => {
       await inner.close();
+      await Promise.all([...mcpClients.keys()].map(closeMcpClient));
       await demo.dispose?.();
     },
   };

@@ -26,7 +26,7 @@ export type RemoteCallResult = Awaited<ReturnType<Client["callTool"]>>;
 export interface BridgeConnection {
   /** What the connection points at, without secrets ("stdio: node server.js" or the URL). */
   readonly label: string;
-  /** Header values and env values to keep out of messages. */
+  /** Header values, env values and secret-looking flag values to keep out of messages. */
   readonly secrets: ReadonlyArray<string>;
   /** Connects (once; again after the connection was lost) and returns the client. */
   client(): Promise<Client>;
@@ -50,8 +50,15 @@ export const createBridgeConnection = (id: string, target: BridgeTarget): Bridge
       `MCP bridge "${id}" needs exactly one of \`command\` (stdio) or \`url\` (Streamable HTTP).`,
     );
   }
-  const label = target.url ? target.url : `stdio: ${[target.command, ...(target.args ?? [])].join(" ")}`;
-  const secrets = Object.values(target.headers ?? {}).filter((v) => v.length >= 4);
+  const secrets = [
+    ...Object.values(target.headers ?? {}),
+    ...Object.values(target.env ?? {}),
+    ...secretArgs(target.args ?? []),
+  ].filter((v) => v.length >= 4);
+  const label = redact(
+    target.url ? target.url : `stdio: ${[target.command, ...(target.args ?? [])].join(" ")}`,
+    secrets,
+  );
   const stderr: string[] = [];
   let current: Promise<Client> | undefined;
 
@@ -129,7 +136,7 @@ export const createBridgeConnection = (id: string, target: BridgeTarget): Bridge
 
 /** A failure to reach the remote server, as an `unavailable` ToolFailure with what would fix it. */
 export const unreachable = (id: string, conn: BridgeConnection, error: unknown) => {
-  const tail = conn.stderrTail();
+  const tail = redact(conn.stderrTail(), conn.secrets);
   return fail.unavailable(
     `The MCP server "${id}" (${conn.label}) could not be reached: ${redact(errorMessage(error), conn.secrets)}${tail ? ` — its stderr: ${tail}` : ""}`,
     {
@@ -148,6 +155,20 @@ export const errorMessage = (error: unknown): string => {
       : error.message;
   }
   return String(error);
+};
+
+const SECRET_FLAG = /(key|token|secret|password|auth)/i;
+
+/** Values of secret-looking command-line flags: `--api-key X`, `--token=X`. */
+const secretArgs = (args: ReadonlyArray<string>): string[] => {
+  const out: string[] = [];
+  args.forEach((arg, i) => {
+    if (!arg.startsWith("-") || !SECRET_FLAG.test(arg)) return;
+    const eq = arg.indexOf("=");
+    if (eq > 0) out.push(arg.slice(eq + 1));
+    else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith("-")) out.push(args[i + 1]!);
+  });
+  return out;
 };
 
 /** Replaces secret values (header tokens) in a text. */
