@@ -17,11 +17,13 @@ import {
   type ExecutorDeps,
   prepareCall,
 } from "./runtime/execute-tool.js";
+import { hiddenFields } from "./runtime/injected-fields.js";
 import { summarise, type ToolStats } from "./runtime/metrics.js";
 import type { RegisteredTool } from "./runtime/registered-tool.js";
 import { SessionTracker } from "./runtime/session-tracker.js";
 import { StaleStore } from "./runtime/stale-store.js";
 import { buildPipeline } from "./runtime/tool-pipeline.js";
+import { closestMatches } from "./schema/edit-distance.js";
 import { toJsonSchema } from "./schema/json-schema.js";
 import type { SchemaTarget } from "./schema/json-schema-types.js";
 
@@ -273,7 +275,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
           .describe("The token from this tool's preview; send it only after the user confirmed the action."),
       });
     }
-    return toJsonSchema(schema, target, { omit: Object.keys(reg.tool.inject ?? {}) });
+    return toJsonSchema(schema, target, { omit: hiddenFields(reg.tool) });
   };
 
   const describe = (name: string, target: SchemaTarget = "mcp"): ToolDescription | undefined => {
@@ -301,12 +303,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   };
 
   const unknownTool = (name: string): ToolResult => {
-    const names = [...tools.keys()];
-    const close = names
-      .map((n) => ({ n, d: distance(n, name) }))
-      .sort((a, b) => a.d - b.d)
-      .slice(0, 3)
-      .map((x) => x.n);
+    const close = closestMatches(tools.keys(), name, { limit: 3 });
     const failure = fail.invalidInput(`There is no tool named "${name}".`, {
       suggestion:
         close.length > 0
@@ -529,21 +526,6 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       if (ownsHttp) await http.close();
     },
   };
-};
-
-/** Levenshtein distance, for "did you mean" suggestions. */
-const distance = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 };
 
 export type { AnyTool };

@@ -179,6 +179,34 @@ export interface ToolExample<I> {
   readonly description?: string;
 }
 
+/**
+ * How a context-injected parameter meets the model's own value.
+ * - `override`: hidden from the model; the session value always wins (a plain session key means this).
+ * - `default`: visible to the model; the session value fills the field only when the input lacks it
+ *   (absent, `null` or a blank string), and only when the field's schema accepts that value.
+ *
+ * Use `default` when the tool should also work standalone and the model may name another value.
+ *
+ * @example
+ * inject: { asignatura: { from: "asignatura", mode: "default" } }
+ */
+export type InjectMode = "override" | "default";
+
+/**
+ * A context-injected parameter with its mode; the long form of `inject: { field: "sessionKey" }`.
+ *
+ * Use it to pick `mode: "default"` (visible, filled only when left out).
+ *
+ * @example
+ * inject: { tenant: { from: "principal" }, subject: { from: "subject", mode: "default" } }
+ */
+export interface InjectSpec {
+  /** The session value key it comes from (`"principal"` for the caller). */
+  readonly from: string;
+  /** `override` (the default) or `default`; see {@link InjectMode}. */
+  readonly mode?: InjectMode;
+}
+
 /** The input schema of a tool: always an object. */
 export type InputSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -199,9 +227,11 @@ export interface ToolDefinition<I extends InputSchema, O extends z.ZodType, Conf
   readonly instruction?: string;
   /**
    * Context-injected parameters: input fields the host fills from the session (field → session key,
-   * "principal" for the caller). They are left out of the schema the model sees.
+   * "principal" for the caller). A plain key, or `{ from: key }`, overrides: the field is left out of
+   * the schema the model sees and the session value always wins. `{ from: key, mode: "default" }`
+   * keeps the field visible and uses the session value only when the model left the field out.
    */
-  readonly inject?: { readonly [K in keyof z.input<I>]?: string };
+  readonly inject?: { readonly [K in keyof z.input<I>]?: string | InjectSpec };
   /** For destructive tools: what the call would do, shown before confirmation. */
   readonly preview?: (input: z.output<I>, ctx: ToolContext<Config>) => unknown;
   readonly run: (input: z.output<I>, ctx: ToolContext<Config>) => RunResult<z.input<O>>;

@@ -29,6 +29,8 @@ export {
   defineTool,
   defineToolWith,
   type FallbackPolicy,
+  type InjectMode,
+  type InjectSpec,
   type InputSchema,
   isOutcome,
   isTool,
@@ -73,6 +75,7 @@ export { applyOutputBudget, type TruncationReport } from "./policies/output-budg
 export { DEFAULT_POLICY, type ResolvedPolicy, resolvePolicy } from "./policies/resolve-policy.js";
 export { type CallOptions, CONFIRMATION_FIELD, type SessionContext } from "./runtime/execute-tool.js";
 export type { ToolStats } from "./runtime/metrics.js";
+export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";
 export { toJsonSchema } from "./schema/json-schema.js";
 export type { JsonSchema, SchemaTarget, ToJsonSchemaOptions } from "./schema/json-schema-types.js";

@@ -48,3 +48,19 @@ test("run receives the parsed input type and must return the output type", () =>
     run: () => ({}),
   });
 });
+
+test("inject names input fields only, as a session key or { from, mode }", () => {
+  const base = {
+    description: "Injected.",
+    category: "x",
+    input: z.object({ q: z.string(), subject: z.string().optional() }),
+    output: z.object({}),
+    run: () => ({}),
+  };
+  defineTool({ ...base, name: "plain", inject: { subject: "subject" } });
+  defineTool({ ...base, name: "spec", inject: { subject: { from: "subject", mode: "default" } } });
+  // @ts-expect-error `missing` is not an input field
+  defineTool({ ...base, name: "missing", inject: { missing: "subject" } });
+  // @ts-expect-error the mode is "override" or "default"
+  defineTool({ ...base, name: "bad_mode", inject: { subject: { from: "subject", mode: "sometimes" } } });
+});

@@ -164,6 +164,20 @@ describe("catalog", () => {
     await catalog.close();
   });
 
+  it("default-mode injected fields stay visible to the model in every target; override ones are hidden", async () => {
+    const { plugin } = makeProbe({}, undefined, {
+      n: { from: "n", mode: "override" },
+      who: { from: "principal", mode: "default" },
+    });
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    for (const target of ["mcp", "openai", "anthropic", "gemini"] as const) {
+      const properties = (catalog.schemas(target)[0]!.parameters as { properties: object }).properties;
+      expect(Object.keys(properties), target).toEqual(["q", "who"]);
+    }
+    await catalog.close();
+  });
+
   it("returns partial outcomes with their message", async () => {
     const tool = defineTool({
       name: "half",

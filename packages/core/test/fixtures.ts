@@ -1,8 +1,12 @@
 import { z } from "zod";
-import { definePlugin, defineTool, type fail, type ToolPolicy } from "../src/index.js";
+import { definePlugin, defineTool, type fail, type InjectSpec, type ToolPolicy } from "../src/index.js";
 
 /** A plugin whose tools are steered by the test through shared state: counts, failures, delays. */
-export const makeProbe = (policy: ToolPolicy = {}, annotations = { readOnly: true, openWorld: true }) => {
+export const makeProbe = (
+  policy: ToolPolicy = {},
+  annotations = { readOnly: true, openWorld: true },
+  inject: Partial<Record<"q" | "n" | "who", string | InjectSpec>> = { who: "principal" },
+) => {
   const state = {
     runs: 0,
     failWith: [] as Array<ReturnType<typeof fail.upstream>>,
@@ -23,7 +27,7 @@ export const makeProbe = (policy: ToolPolicy = {}, annotations = { readOnly: tru
     examples: [{ input: { q: "hello" } }],
     annotations,
     policy,
-    inject: { who: "principal" },
+    inject,
     run: async ({ q, who }, ctx) => {
       state.runs++;
       const run = state.runs;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createCatalog, fail } from "../src/index.js";
+import { z } from "zod";
+import { createCatalog, definePlugin, defineTool, fail } from "../src/index.js";
 import { makeProbe } from "./fixtures.js";
 
 describe("the call boundary never throws", () => {
@@ -194,6 +195,90 @@ describe("cache", () => {
     expect(result.data).toMatchObject({ who: "alice" });
     const anonymous = await catalog.call("probe", { q: "x", who: "root" });
     expect(anonymous.data).not.toHaveProperty("who");
+    await catalog.close();
+  });
+});
+
+describe("context-injected parameters in default mode", () => {
+  const subjectTool = (runs: string[]) =>
+    defineTool({
+      name: "subject_probe",
+      description: "Echoes the subject it was called with, filled from the session when left out.",
+      category: "computational_service",
+      input: z.object({
+        q: z.string().describe("Any text"),
+        subject: z.string().min(1).optional().describe("The subject; the session's when left out"),
+        who: z.string().optional().describe("The caller"),
+      }),
+      output: z.object({ subject: z.string().nullable(), who: z.string().nullable() }),
+      policy: { cache: { ttl: "1m" } },
+      inject: { subject: { from: "subject", mode: "default" }, who: { from: "principal" } },
+      run: ({ subject, who }) => {
+        runs.push(subject ?? "-");
+        return { subject: subject ?? null, who: who ?? null };
+      },
+    });
+  const open = () => {
+    const runs: string[] = [];
+    const catalog = createCatalog();
+    catalog.register(
+      definePlugin({ specificationVersion: "v1", id: "subj", version: "1.0.0", tools: [subjectTool(runs)] }),
+    );
+    return { catalog, runs };
+  };
+  const inSession = (subject: unknown, principal?: string) => ({
+    session: { values: { subject }, ...(principal ? { principal } : {}) },
+  });
+
+  it("fills the field from the session when the input lacks it (absent, null or blank)", async () => {
+    const { catalog } = open();
+    for (const input of [{ q: "x" }, { q: "x", subject: null }, { q: "x", subject: "  " }]) {
+      const result = await catalog.call("subject_probe", input, inSession("metaheuristicas"));
+      expect(result.status, JSON.stringify(input)).toBe("success");
+      expect(result.data).toMatchObject({ subject: "metaheuristicas" });
+    }
+    await catalog.close();
+  });
+
+  it("the model's value wins over the session's", async () => {
+    const { catalog } = open();
+    const result = await catalog.call(
+      "subject_probe",
+      { q: "x", subject: "mac" },
+      inSession("metaheuristicas"),
+    );
+    expect(result.data).toMatchObject({ subject: "mac" });
+    await catalog.close();
+  });
+
+  it("leaves the field out without a session value, or with one the field's schema rejects", async () => {
+    const { catalog } = open();
+    for (const value of [undefined, "", { $ne: null }, 42]) {
+      const result = await catalog.call("subject_probe", { q: "x" }, inSession(value));
+      expect(result.status, String(value)).toBe("success");
+      expect(result.data).toMatchObject({ subject: null });
+    }
+    await catalog.close();
+  });
+
+  it("override mode beside it is unchanged: the principal always wins and cannot be spoofed", async () => {
+    const { catalog } = open();
+    const alice = await catalog.call("subject_probe", { q: "x", who: "root" }, inSession("a", "alice"));
+    expect(alice.data).toMatchObject({ who: "alice", subject: "a" });
+    const anonymous = await catalog.call("subject_probe", { q: "y", who: "root" }, inSession("a"));
+    expect(anonymous.data).toMatchObject({ who: null });
+    await catalog.close();
+  });
+
+  it("the cache key includes the filled value", async () => {
+    const { catalog, runs } = open();
+    const first = await catalog.call("subject_probe", { q: "x" }, inSession("a"));
+    const other = await catalog.call("subject_probe", { q: "x" }, inSession("b"));
+    const again = await catalog.call("subject_probe", { q: "x" }, inSession("a"));
+    const explicit = await catalog.call("subject_probe", { q: "x", subject: "a" }, inSession("b"));
+    expect(runs).toEqual(["a", "b"]);
+    expect([first, other, again, explicit].map((r) => r.metadata.cached)).toEqual([false, false, true, true]);
+    expect(other.data).toMatchObject({ subject: "b" });
     await catalog.close();
   });
 });

@@ -1,5 +1,6 @@
 export type { ConformanceOptions } from "./conformance/describe-plugin-conformance.js";
 export { describePluginConformance } from "./conformance/describe-plugin-conformance.js";
+export { describePluginPackage } from "./conformance/describe-plugin-package.js";
 export { assertEnvelope, envelopeSchema } from "./conformance/envelope-schema.js";
 export type {
   Cassette,
@@ -37,4 +38,5 @@ export type {
 } from "./emulator/route.js";
 export type { Emulator, EmulatorOptions } from "./emulator/start-emulator.js";
 export { startEmulator } from "./emulator/start-emulator.js";
+export { type SeededRandom, seededRandom } from "./seeded-random.js";
 export { sharedDataDir, sharedDataPath } from "./shared-data.js";

@@ -10,6 +10,7 @@ import { parseToolInput } from "../schema/repair.js";
 import { CallState } from "./call-state.js";
 import type { ConfirmationStore } from "./confirmations.js";
 import { buildEnvelope } from "./envelope-builder.js";
+import { fillInjected } from "./injected-fields.js";
 import type { Executed, RegisteredTool } from "./registered-tool.js";
 import type { SessionTracker } from "./session-tracker.js";
 import type { StaleStore } from "./stale-store.js";
@@ -110,11 +111,7 @@ export const prepareCall = (
       token ??= copy[CONFIRMATION_FIELD] as string;
     }
     delete copy[CONFIRMATION_FIELD];
-    for (const [field, key] of pipeline.inject) {
-      const value = key === "principal" ? principal : session.values?.[key];
-      if (value !== undefined) copy[field] = value;
-      else if (key === "principal") delete copy[field];
-    }
+    fillInjected(copy, pipeline.inject, principal, session.values);
     input = copy;
   }
   const parsed = parseToolInput(reg.tool.input, input);

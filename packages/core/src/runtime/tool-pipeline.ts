@@ -9,6 +9,7 @@ import { withTimeout } from "../policies/timeout-policy.js";
 import { type CallState, callOf } from "./call-state.js";
 import { buildEnvelope } from "./envelope-builder.js";
 import { type ExecutorDeps, failureFromCause, redactSecrets, runAttempt } from "./execute-tool.js";
+import { type InjectedField, injectedFields } from "./injected-fields.js";
 import { ToolMetrics } from "./metrics.js";
 import type { Executed, RegisteredTool } from "./registered-tool.js";
 
@@ -27,8 +28,8 @@ export interface ToolPipeline {
   /** Whether a call needs its cache id (cache or stale fallback) or at least the canonical input. */
   readonly needsCacheId: boolean;
   readonly needsCanonical: boolean;
-  /** The tool's context-injected fields, as [field, session key]. */
-  readonly inject: ReadonlyArray<readonly [string, string]>;
+  /** The tool's context-injected fields. */
+  readonly inject: ReadonlyArray<InjectedField>;
 }
 
 /**
@@ -159,9 +160,7 @@ export const buildPipeline = (
     });
 
   const tracer = Context.get(context, Tracer.Tracer);
-  const inject = Object.entries(reg.tool.inject ?? {}).filter(
-    (entry): entry is [string, string] => typeof entry[1] === "string",
-  );
+  const inject = injectedFields(reg.tool);
   const needsCacheId = policy.cache !== undefined || Boolean(policy.fallback?.stale);
   const destructive = Boolean(reg.tool.annotations?.destructive);
   return {

@@ -1,4 +1,12 @@
-/** Levenshtein distance between two strings (insertions, deletions, substitutions). */
+/**
+ * Levenshtein distance between two strings: the fewest insertions, deletions and substitutions
+ * that turn one into the other.
+ *
+ * Use it to score how near a name is to another; for a "did you mean" list use {@link closestMatches}.
+ *
+ * @example
+ * editDistance("kitten", "sitting") // 3
+ */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -12,17 +20,42 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The candidate closest to `input` (case-insensitive), e.g. "Oral" → "oral"; undefined when none. */
-export function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined {
-  const target = String(input).toLowerCase();
-  let best: T | undefined;
-  let bestDistance = Infinity;
+/** Options of {@link closestMatches}. */
+export interface ClosestMatchesOptions<T> {
+  /** How many matches at most (default 3). */
+  readonly limit?: number;
+  /** The largest edit distance a match may have (default: no bound). */
+  readonly maxDistance?: number;
+  /**
+   * The text a candidate is compared by (default `String(candidate)`). Normalise `target` the same
+   * way, e.g. lower-case both for a case-insensitive match.
+   */
+  readonly key?: (candidate: T) => string;
+}
+
+/**
+ * The candidates nearest to `target` by {@link editDistance}, best first; ties keep the candidates'
+ * order. Empty when no candidate is within `maxDistance`.
+ *
+ * Use it for "did you mean" suggestions after an unknown name (a tool, a collection, a section).
+ *
+ * @example
+ * closestMatches(["probe", "other_probe", "search"], "prob", { limit: 2 }) // ["probe", "other_probe"]
+ * closestMatches(readable, "notse", { key: (c) => c.name, maxDistance: 2 }) // the collections named ~"notes"
+ */
+export function closestMatches<T>(
+  candidates: Iterable<T>,
+  target: string,
+  options: ClosestMatchesOptions<T> = {},
+): T[] {
+  const { limit = 3, maxDistance = Number.POSITIVE_INFINITY, key = String } = options;
+  const scored: Array<{ readonly candidate: T; readonly distance: number }> = [];
   for (const candidate of candidates) {
-    const distance = editDistance(String(candidate).toLowerCase(), target);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
+    const distance = editDistance(key(candidate), target);
+    if (distance <= maxDistance) scored.push({ candidate, distance });
   }
-  return best;
+  return scored
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, Math.max(0, limit))
+    .map((s) => s.candidate);
 }

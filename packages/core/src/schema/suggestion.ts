@@ -1,11 +1,17 @@
 import { describeSchema } from "./describe-schema.js";
-import { nearest } from "./edit-distance.js";
+import { closestMatches } from "./edit-distance.js";
 import { expectedOf, type LocatedIssue } from "./format-issues.js";
 import { cloneJson, deleteAt, formatPath, isPlainObject, setAt } from "./value-path.js";
 import { type AnySchema, checksOf, defOf, isOptionalField, unwrap } from "./zod-introspect.js";
 
 /** Longest corrected call shown as JSON; past it the suggestion describes the fields instead. */
 export const DEFAULT_MAX_SUGGESTION = 1_000;
+
+/** The candidate closest to `input` (case-insensitive), e.g. "Oral" → "oral"; undefined when none. */
+function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined {
+  const lower = (c: unknown) => String(c).toLowerCase();
+  return closestMatches(candidates, lower(input), { limit: 1, key: lower })[0];
+}
 
 function placeholder(located: LocatedIssue): string {
   return `<${formatPath(located.path) || "input"}: ${expectedOf(located)}>`;

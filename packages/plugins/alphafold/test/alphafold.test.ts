@@ -1,5 +1,5 @@
 import type { ToolProgress } from "@quiver/core";
-import { closedUrl, describePluginConformance, type Emulator } from "@quiver/testing";
+import { closedUrl, describePluginConformance, describePluginPackage, type Emulator } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import alphafoldPlugin, { VERSION } from "../src/index.js";
 import { HAVE_DATA, q7z6m3, recordedEntry, startAfdbEmulator } from "./support/afdb-emulator.js";
@@ -14,6 +14,7 @@ afterAll(async () => {
   await up.close();
 });
 
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(alphafoldPlugin, {
   options: () => at(up),
   downOptions: async () => {

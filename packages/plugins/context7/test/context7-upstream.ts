@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { editDistance } from "@quiver/core";
 import { type Emulator, loadJson } from "@quiver/testing";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url);
@@ -34,17 +35,6 @@ export const RATE_LIMIT_BODY = loadJson(fixture("error-rate-limit.json"));
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
 const names = (l: Library) => [l.title, ...l.id.split("/").filter(Boolean)].map(norm);
-
-const editDistance = (a: string, b: string): number => {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(row[j - 1]! + 1, prev[j]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-};
 
 /**
  * Context7's search as far as tests need it: a library answers when one of its names is contained in

@@ -1,5 +1,11 @@
 import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
-import { closedUrl, describePluginConformance, type Emulator, startEmulator } from "@quiver/testing";
+import {
+  closedUrl,
+  describePluginConformance,
+  describePluginPackage,
+  type Emulator,
+  startEmulator,
+} from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
 import { NOT_FOUND_GUIDANCE, UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
@@ -39,6 +45,7 @@ const setup = (
 };
 const session = (id = "s1") => ({ session: { id, principal: "alice" } });
 
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(createContext7Plugin(), {
   options: () => ({ baseUrl: base() }),
   downOptions: async () => ({ baseUrl: await closedUrl() }),

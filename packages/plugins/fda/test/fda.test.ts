@@ -1,4 +1,4 @@
-import { closedUrl, describePluginConformance, type Emulator } from "@quiver/testing";
+import { closedUrl, describePluginConformance, describePluginPackage, type Emulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fdaPlugin, { createFdaPlugin, VERSION } from "../src/index.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
@@ -13,6 +13,7 @@ afterAll(async () => {
   await up.close();
 });
 
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(fdaPlugin, {
   options: () => ({ baseUrl: up.url }),
   downOptions: async () => ({ baseUrl: await closedUrl() }),

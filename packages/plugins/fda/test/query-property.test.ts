@@ -1,10 +1,9 @@
-import type { Emulator } from "@quiver/testing";
+import { type Emulator, type SeededRandom, seededRandom } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD } from "../src/internal/query.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
 import { startOpenFdaEmulator } from "./support/openfda-emulator.js";
 import { parseSearch } from "./support/openfda-query.js";
-import { prng } from "./support/random.js";
 
 let up: Emulator;
 beforeAll(async () => {
@@ -42,7 +41,7 @@ const NASTY = [
 ];
 const WORDS = ["semaglutide", "ozempic", "novo", "oral", "kinase", "inhibitor", "x", "2019", "é", "ß"];
 
-const randomValue = (r: ReturnType<typeof prng>): string => {
+const randomValue = (r: SeededRandom): string => {
   const parts: string[] = [];
   const n = 1 + r.int(6);
   for (let i = 0; i < n; i++) parts.push(r.next() < 0.6 ? r.pick(NASTY) : r.pick(WORDS));
@@ -67,7 +66,7 @@ describe("property: user values never change the structure of the openFDA query"
   it("random values full of quotes, operators, parentheses, wildcards and backslashes stay inside one quoted phrase", async () => {
     const seed = Number(process.env.FDA_PROPERTY_SEED ?? 20_260_811);
     console.log(`property seed ${seed} (set FDA_PROPERTY_SEED to replay)`);
-    const r = prng(seed);
+    const r = seededRandom(seed);
     const catalog = fdaCatalog(
       { baseUrl: up.url, dailyLimit: 1_000_000 },
       { policies: { "*": { rateLimit: false, cache: false } } },

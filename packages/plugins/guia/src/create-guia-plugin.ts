@@ -1,7 +1,6 @@
-import { definePlugin, type Plugin } from "@quiver/core";
+import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
 import { z } from "zod";
 import { GUIA_ENV, type GuiaConfig, guiaConfigSchema } from "./config.js";
-import type { SessionAsignatura } from "./internal/session-asignatura.js";
 import { openGuideStore } from "./open-guide-store.js";
 import type { GuideStore } from "./stores/guide-store.js";
 import { makeGetGuiaTool } from "./tools/get-guia.js";
@@ -28,7 +27,7 @@ export interface GuiaPluginOptions {
    * and fills it from the session only when the model leaves it out; `override` hides it from the model
    * and always takes the session's value (a context-injected parameter).
    */
-  readonly sessionAsignatura?: SessionAsignatura;
+  readonly sessionAsignatura?: InjectMode;
 }
 
 /**

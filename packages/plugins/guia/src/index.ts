@@ -1,5 +1,6 @@
 import { createGuiaPlugin } from "./create-guia-plugin.js";
 
+export type { InjectMode as SessionAsignatura } from "@quiver/core";
 export { GUIA_ENV, type GuiaConfig, guiaConfigSchema } from "./config.js";
 export { createGuiaPlugin, type GuiaPluginOptions } from "./create-guia-plugin.js";
 export {
@@ -12,7 +13,6 @@ export {
   validateGuide,
 } from "./guide.js";
 export { type ImportReport, importGuides } from "./import-guides.js";
-export type { SessionAsignatura } from "./internal/session-asignatura.js";
 export { type GuideStoreSettings, openGuideStore } from "./open-guide-store.js";
 export {
   createFolderGuideStore,

@@ -2,10 +2,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Catalog, createCatalog } from "@quiver/core";
-import { describePluginConformance } from "@quiver/testing";
+import { describePluginConformance, describePluginPackage } from "@quiver/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import guiaDefault, { createGuiaPlugin } from "../src/index.js";
 
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(guiaDefault, { options: () => ({}) });
 
 const catalogs: Catalog[] = [];

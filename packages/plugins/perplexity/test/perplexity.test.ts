@@ -1,5 +1,11 @@
 import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
-import { closedUrl, describePluginConformance, type Emulator, startEmulator } from "@quiver/testing";
+import {
+  closedUrl,
+  describePluginConformance,
+  describePluginPackage,
+  type Emulator,
+  startEmulator,
+} from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPerplexityPlugin } from "../src/index.js";
 import { UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
@@ -35,6 +41,7 @@ const setup = (options: Record<string, unknown> = {}, catalogOptions: CatalogOpt
 const session = (id = "s1") => ({ session: { id, principal: "alice" } });
 const SF = "What is the current population of San Francisco?";
 
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(createPerplexityPlugin(), {
   options: () => ({ baseUrl: up.url, apiKey: KEY }),
   downOptions: async () => ({ baseUrl: await closedUrl(), apiKey: KEY }),

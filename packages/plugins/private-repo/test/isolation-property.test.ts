@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResult } from "@quiver/core";
+import { type SeededRandom, seededRandom } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { addDocuments, readAuditLog, shareCollection } from "../src/index.js";
-import { prng } from "./support/random.js";
 import { repoCatalog, tempDir } from "./support/repo.js";
 
 const SCIENTISTS = ["ann", "ben", "cho", "dev", "eli", "fay"];
@@ -39,7 +39,7 @@ interface Coll {
   readonly grantees: string[];
 }
 
-type Rng = ReturnType<typeof prng>;
+type Rng = SeededRandom;
 const letters = (r: Rng, n: number) =>
   Array.from({ length: n }, () => String.fromCharCode(97 + r.int(26))).join("");
 const words = (r: Rng, n: number) => Array.from({ length: n }, () => r.pick(VOCAB)).join(" ");
@@ -114,7 +114,7 @@ describe("property: no result, count, error or suggestion reveals another scient
   it("matches, for every principal and random query, what a repository holding only that principal's readable collections answers — cached results included", async () => {
     const seed = Number(process.env.REPO_PROPERTY_SEED ?? 6_060_606);
     console.log(`property seed ${seed} (set REPO_PROPERTY_SEED to replay)`);
-    const r = prng(seed);
+    const r = seededRandom(seed);
     const colls = world(r);
     const fullIndexPath = await materialise(colls);
     const full = repoCatalog(fullIndexPath, { policies: { "*": { cache: { ttl: "1h" } } } });

@@ -1,4 +1,4 @@
-import { describePluginConformance, sharedDataDir } from "@quiver/testing";
+import { describePluginConformance, describePluginPackage, sharedDataDir } from "@quiver/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import privateRepoPlugin, {
   type AddProgress,
@@ -14,6 +14,7 @@ import privateRepoPlugin, {
 import { as, dataOf, repoCatalog, SAMPLE_FILES, tempDir, writeFiles } from "./support/repo.js";
 
 let conformanceRepo = "";
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(privateRepoPlugin, {
   options: () => {
     conformanceRepo ||= tempDir();

@@ -1,8 +1,7 @@
-import { definePlugin, type Plugin } from "@quiver/core";
+import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
 import { z } from "zod";
 import { searchHttp } from "./backends/http-backend.js";
 import { backendOf, indexPathOf, RAG_ENV, type RagConfig, ragConfigSchema } from "./config.js";
-import type { SessionAsignatura } from "./internal/session-asignatura.js";
 import { makeRagSearchTool } from "./tools/rag-search.js";
 import { VERSION } from "./version.js";
 
@@ -24,7 +23,7 @@ export interface RagPluginOptions {
    * How the session's `asignatura` is used (default `default`): `default` keeps the field visible and
    * fills it from the session when left out; `override` hides it and always takes the session's value.
    */
-  readonly sessionAsignatura?: SessionAsignatura;
+  readonly sessionAsignatura?: InjectMode;
 }
 
 /**

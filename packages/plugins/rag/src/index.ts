@@ -1,5 +1,6 @@
 import { createRagPlugin } from "./create-rag-plugin.js";
 
+export type { InjectMode as SessionAsignatura } from "@quiver/core";
 export { DEFAULT_INDEX_PATH, RAG_ENV, type RagConfig, ragConfigSchema } from "./config.js";
 export { createRagPlugin, type RagPluginOptions } from "./create-rag-plugin.js";
 export { buildDemoIndex, type DemoIndexOptions, type DemoIndexReport, findSharedData } from "./demo-index.js";
@@ -9,7 +10,6 @@ export {
   type IndexProgress,
   indexFolder,
 } from "./index-folder.js";
-export type { SessionAsignatura } from "./internal/session-asignatura.js";
 export { normalizeHit, normalizeResults } from "./normalize-results.js";
 export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./output.js";
 export { makeRagSearchTool, type RagSearchDeps } from "./tools/rag-search.js";

@@ -1,5 +1,11 @@
 import { type Catalog, createCatalog } from "@quiver/core";
-import { closedUrl, describePluginConformance, type Emulator, startEmulator } from "@quiver/testing";
+import {
+  closedUrl,
+  describePluginConformance,
+  describePluginPackage,
+  type Emulator,
+  startEmulator,
+} from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import ragDefault, { createRagPlugin, type RagOutput } from "../src/index.js";
 
@@ -28,6 +34,7 @@ const ORIGINAL = {
   ],
 };
 
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(ragDefault, {
   options: () => {
     up.route("POST", "/search", { json: ORIGINAL });

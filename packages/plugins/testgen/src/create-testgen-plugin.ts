@@ -1,8 +1,7 @@
-import { definePlugin, type Plugin } from "@quiver/core";
+import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
 import { z } from "zod";
 import { llmSettings, TESTGEN_ENV, type TestgenConfig, testgenConfigSchema } from "./config.js";
 import { bearer } from "./internal/chat-completions.js";
-import type { SessionAsignatura } from "./internal/session-asignatura.js";
 import { makeGenerateTestTool } from "./tools/generate-test.js";
 import { VERSION } from "./version.js";
 
@@ -26,7 +25,7 @@ export interface TestgenPluginOptions {
    * How the session's `asignatura` is used (default `default`): `default` keeps the field visible and
    * fills it from the session when left out; `override` hides it and always takes the session's value.
    */
-  readonly sessionAsignatura?: SessionAsignatura;
+  readonly sessionAsignatura?: InjectMode;
 }
 
 /**

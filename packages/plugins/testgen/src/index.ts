@@ -1,5 +1,6 @@
 import { createTestgenPlugin } from "./create-testgen-plugin.js";
 
+export type { InjectMode as SessionAsignatura } from "@quiver/core";
 export {
   type LlmSettings,
   llmSettings,
@@ -10,7 +11,6 @@ export {
 export { createTestgenPlugin, type TestgenPluginOptions } from "./create-testgen-plugin.js";
 export type { Difficulty, Question, QuestionType } from "./internal/questions.js";
 export { type Material, type RuleAsk, ruleQuestions } from "./internal/rule-questions.js";
-export type { SessionAsignatura } from "./internal/session-asignatura.js";
 export {
   DEFAULT_DIFFICULTY,
   DEFAULT_NUM_QUESTIONS,

@@ -1,5 +1,11 @@
 import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
-import { closedUrl, describePluginConformance, type Emulator, startEmulator } from "@quiver/testing";
+import {
+  closedUrl,
+  describePluginConformance,
+  describePluginPackage,
+  type Emulator,
+  startEmulator,
+} from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import testgenDefault, {
@@ -25,6 +31,7 @@ afterAll(async () => {
   await up.close();
 });
 
+describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(testgenDefault, {
   options: () => {
     up.route("POST", CHAT, (req) => {

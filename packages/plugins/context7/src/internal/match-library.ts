@@ -1,3 +1,4 @@
+import { editDistance } from "@quiver/core";
 import type { LibraryMatch } from "../docs-client.js";
 
 /** `^/[^/]+/[^/]+([/@][^/]+)?$`: Context7's library id pattern (`/owner/repo`, pinned `/owner/repo/v1`). */
@@ -5,18 +6,6 @@ export const LIBRARY_ID = /^\/[^/\s]+\/[^/\s]+(?:[/@][^/\s]+)?$/;
 
 /** Lower-case letters and digits only: "Next.js" and "next-js" both become "nextjs". */
 export const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-const distance = (a: string, b: string): number => {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(row[j - 1]! + 1, prev[j]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
-};
 
 /** Names a library answers to: its title and the segments of its id (owner, repo). */
 const namesOf = (library: LibraryMatch): string[] => {
@@ -40,7 +29,7 @@ export const nameScore = (requested: string, library: LibraryMatch): number => {
       const shorter = Math.min(name.length, want.length);
       score = shorter >= 3 ? shorter / Math.max(name.length, want.length) : 0;
     } else {
-      score = 1 - distance(name, want) / Math.max(name.length, want.length);
+      score = 1 - editDistance(name, want) / Math.max(name.length, want.length);
     }
     best = Math.max(best, score);
   }

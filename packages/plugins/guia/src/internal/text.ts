@@ -1,3 +1,5 @@
+import { closestMatches } from "@quiver/core";
+
 /** Lower case, accents removed, every run of other characters turned into one `_`. */
 export const slug = (text: string): string =>
   text
@@ -24,28 +26,17 @@ export const cleanValue = (value: unknown): unknown => {
   return value;
 };
 
-/** Levenshtein distance, for "did you mean" suggestions. */
-export const distance = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length]!;
-};
-
-/** The candidates closest to `wanted` (by slug), best first. */
+/**
+ * The candidates closest to `wanted` (by slug), best first: those containing it or contained in it,
+ * then the nearest by edit distance.
+ */
 export const closest = (wanted: string, candidates: ReadonlyArray<string>, n = 3): string[] => {
   const w = slug(wanted);
-  return [...candidates]
-    .map((c) => ({ c, d: slug(c).includes(w) || w.includes(slug(c)) ? 0 : distance(w, slug(c)) }))
-    .filter((x) => x.d <= Math.max(3, Math.floor(w.length / 2)))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, n)
-    .map((x) => x.c);
+  const overlaps = (c: string) => slug(c).includes(w) || w.includes(slug(c));
+  const near = closestMatches(
+    candidates.filter((c) => !overlaps(c)),
+    w,
+    { key: slug, limit: n, maxDistance: Math.max(3, Math.floor(w.length / 2)) },
+  );
+  return [...candidates.filter(overlaps), ...near].slice(0, n);
 };

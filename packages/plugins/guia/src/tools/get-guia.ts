@@ -1,10 +1,9 @@
-import { type AnyTool, defineToolWith, fail, outcome, ToolFailure } from "@quiver/core";
+import { type AnyTool, defineToolWith, fail, type InjectMode, outcome, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
 import { describeGuide, type Guide, type GuideListing } from "../guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
 import { describeListings, resolveSubject } from "../internal/resolve-subject.js";
-import { asignaturaFor, SESSION_KEY, type SessionAsignatura } from "../internal/session-asignatura.js";
 import { cleanText, cleanValue, closest } from "../internal/text.js";
 import type { GuideStore } from "../stores/guide-store.js";
 
@@ -102,7 +101,8 @@ const guard = async <T>(store: GuideStore, f: () => Promise<T>): Promise<T> => {
 /** How `get_guia` finds its store and the session's subject. */
 export interface GetGuiaDeps {
   readonly storeFor: (config: GuiaConfig) => GuideStore;
-  readonly sessionAsignatura: SessionAsignatura;
+  /** How the session's `asignatura` fills the field (see `InjectMode`). */
+  readonly sessionAsignatura: InjectMode;
 }
 
 /**
@@ -138,7 +138,7 @@ export const makeGetGuiaTool = (deps: GetGuiaDeps): AnyTool =>
     instruction:
       "Answer from this official guide. Quote percentages, minimum marks and requirements exactly, name the section " +
       "you used, and say so when the guide does not cover the question.",
-    ...(deps.sessionAsignatura === "override" ? { inject: { asignatura: SESSION_KEY } } : {}),
+    inject: { asignatura: { from: "asignatura", mode: deps.sessionAsignatura } },
     run: async (args, ctx) => {
       const store = deps.storeFor(ctx.config);
       const listings = await guard(store, () => store.list());
@@ -148,7 +148,7 @@ export const makeGetGuiaTool = (deps: GetGuiaDeps): AnyTool =>
           suggestion: "Import guides with `quiver guia import <file|folder>`.",
         });
       }
-      const wanted = asignaturaFor(args.asignatura, ctx);
+      const wanted = args.asignatura?.trim() || undefined;
       if (!wanted) {
         throw fail.invalidInput(
           `No subject given and the session has none. Guides available: ${describeListings(listings)}.`,

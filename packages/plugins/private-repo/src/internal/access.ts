@@ -1,4 +1,4 @@
-import { fail } from "@quiver/core";
+import { closestMatches, fail } from "@quiver/core";
 import { collectionNameProblem, formatRef, parseRef } from "./names.js";
 import type { CollectionRow, Repository } from "./repository.js";
 
@@ -21,28 +21,13 @@ export const requirePrincipal = (repo: Repository, principal: string | undefined
 export const readableBy = (repo: Repository, principal: string): Readable[] =>
   repo.readable(principal).map((c) => ({ ...c, ref: formatRef(c, principal) }));
 
-const distance = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-};
-
 /** Up to three of the caller's readable references closest to `ref` (suggestions never name anything else). */
 export const closest = (ref: string, readable: ReadonlyArray<Readable>): string[] =>
-  readable
-    .map((r) => ({ r: r.ref, d: distance(r.ref, ref) }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(ref.length / 3)))
-    .sort((a, b) => a.d - b.d || a.r.localeCompare(b.r))
-    .slice(0, 3)
-    .map((x) => x.r);
+  closestMatches(
+    readable.map((r) => r.ref).sort((a, b) => a.localeCompare(b)),
+    ref,
+    { limit: 3, maxDistance: Math.max(2, Math.floor(ref.length / 3)) },
+  );
 
 /**
  * Resolves the collections a caller asked for. Their own names that do not exist are `invalid_input` (the

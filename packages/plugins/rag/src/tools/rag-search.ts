@@ -1,7 +1,6 @@
-import { type AnyTool, defineToolWith, outcome } from "@quiver/core";
+import { type AnyTool, defineToolWith, type InjectMode, outcome } from "@quiver/core";
 import { z } from "zod";
 import { backendOf, type RagConfig } from "../config.js";
-import { asignaturaFor, SESSION_KEY, type SessionAsignatura } from "../internal/session-asignatura.js";
 import { type RagOutput, type RagQuery, ragOutputSchema } from "../output.js";
 
 const input = z.object({
@@ -35,7 +34,8 @@ export interface RagSearchDeps {
     config: RagConfig,
     ctx: { readonly signal: AbortSignal; readonly http: import("@quiver/core").HttpClient },
   ) => Promise<RagOutput>;
-  readonly sessionAsignatura: SessionAsignatura;
+  /** How the session's `asignatura` fills the field (see `InjectMode`). */
+  readonly sessionAsignatura: InjectMode;
 }
 
 /**
@@ -76,9 +76,9 @@ export const makeRagSearchTool = (deps: RagSearchDeps): AnyTool =>
     instruction:
       "Answer from these passages and cite each one you use by its source. If none is relevant, say the course " +
       "material does not cover it rather than guessing.",
-    ...(deps.sessionAsignatura === "override" ? { inject: { asignatura: SESSION_KEY } } : {}),
+    inject: { asignatura: { from: "asignatura", mode: deps.sessionAsignatura } },
     run: async (args, ctx) => {
-      const asignatura = asignaturaFor(args.asignatura, ctx);
+      const asignatura = args.asignatura?.trim() || undefined;
       const q: RagQuery = {
         query: args.query,
         asignatura,

@@ -1,4 +1,4 @@
-import { type AnyTool, defineToolWith, outcome, partial } from "@quiver/core";
+import { type AnyTool, defineToolWith, type InjectMode, outcome, partial } from "@quiver/core";
 import { z } from "zod";
 import { llmSettings, type TestgenConfig } from "../config.js";
 import { askLlm } from "../internal/chat-completions.js";
@@ -7,7 +7,6 @@ import { fetchPreferences, type Preferences } from "../internal/preferences.js";
 import { buildPrompt } from "../internal/prompt.js";
 import { DIFFICULTIES, questionSchema } from "../internal/questions.js";
 import { ruleQuestions } from "../internal/rule-questions.js";
-import { asignaturaFor, SESSION_KEY, type SessionAsignatura } from "../internal/session-asignatura.js";
 
 /** Defaults when neither the arguments nor the professor's preferences say. */
 export const DEFAULT_NUM_QUESTIONS = 5;
@@ -75,7 +74,8 @@ export type GenerateTestOutput = z.output<typeof output>;
 
 /** How `generate_test` uses the session's subject. */
 export interface GenerateTestDeps {
-  readonly sessionAsignatura: SessionAsignatura;
+  /** How the session's `asignatura` fills the field (see `InjectMode`). */
+  readonly sessionAsignatura: InjectMode;
 }
 
 /**
@@ -122,9 +122,9 @@ export const makeGenerateTestTool = (deps: GenerateTestDeps): AnyTool =>
     instruction:
       "Ask the questions one at a time. Do not reveal correct answers or explanations until the student has " +
       "answered; then correct them using the explanation.",
-    ...(deps.sessionAsignatura === "override" ? { inject: { asignatura: SESSION_KEY } } : {}),
+    inject: { asignatura: { from: "asignatura", mode: deps.sessionAsignatura } },
     run: async (args, ctx) => {
-      const asignatura = asignaturaFor(args.asignatura, ctx);
+      const asignatura = args.asignatura?.trim() || undefined;
       const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
       const prefs: Preferences =
         needPrefs && asignatura && ctx.config.backendUrl
