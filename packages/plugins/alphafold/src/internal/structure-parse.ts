@@ -1,4 +1,5 @@
-const THREE_TO_ONE: Readonly<Record<string, string>> = {
+/** Three-letter residue names to one-letter codes (the 20 standard amino acids). */
+export const THREE_TO_ONE: Readonly<Record<string, string>> = {
   ALA: "A",
   ARG: "R",
   ASN: "N",

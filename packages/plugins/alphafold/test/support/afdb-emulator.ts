@@ -8,32 +8,12 @@ import {
   sharedDataPath,
   startEmulator,
 } from "@quiver/testing";
+import { THREE_TO_ONE } from "../../src/internal/structure-parse.js";
 
 /** Whether ../shared/data is present (CI clones it beside the repository). */
 export const HAVE_DATA = sharedDataDir() !== undefined;
 
-const THREE: Record<string, string> = {
-  ALA: "A",
-  ARG: "R",
-  ASN: "N",
-  ASP: "D",
-  CYS: "C",
-  GLN: "Q",
-  GLU: "E",
-  GLY: "G",
-  HIS: "H",
-  ILE: "I",
-  LEU: "L",
-  LYS: "K",
-  MET: "M",
-  PHE: "F",
-  PRO: "P",
-  SER: "S",
-  THR: "T",
-  TRP: "W",
-  TYR: "Y",
-  VAL: "V",
-};
+const THREE = THREE_TO_ONE;
 const ONE = Object.fromEntries(Object.entries(THREE).map(([k, v]) => [v, k]));
 
 /** The recorded AF-Q7Z6M3-F1 model files and facts read from them (independently of the plugin's parser). */
