@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolFailure } from "../errors.js";
@@ -146,7 +147,7 @@ describe("createHttpClient: aborts", () => {
       const controller = new AbortController();
       const started = Date.now();
       const pending = rejectionOf(http.request({ url: `${own.origin}/hang`, signal: controller.signal }));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50); // let the request reach the hanging server before aborting it
       controller.abort();
       const error = await pending;
       expect(Date.now() - started).toBeLessThan(150);

@@ -187,6 +187,8 @@ describe("toJsonSchema", () => {
 
   describe("openai (strict mode)", () => {
     const schema = toJsonSchema(input, "openai", { omit: ["tenant"] });
+    // Written out again on purpose: an independent copy of OpenAI's documented list, so a wrong
+    // entry in openai-schema.ts fails here instead of being imported into the oracle.
     const supported = new Set([
       "type",
       "description",
