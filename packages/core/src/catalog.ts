@@ -19,6 +19,7 @@ import {
 } from "./runtime/execute-tool.js";
 import { hiddenFields } from "./runtime/injected-fields.js";
 import { summarise, type ToolStats } from "./runtime/metrics.js";
+import { PluginResources } from "./runtime/plugin-resources.js";
 import type { RegisteredTool } from "./runtime/registered-tool.js";
 import { SessionTracker } from "./runtime/session-tracker.js";
 import { StaleStore } from "./runtime/stale-store.js";
@@ -121,6 +122,12 @@ export interface Catalog {
   metrics(): Promise<ReadonlyArray<Metric.Metric.Snapshot>>;
   /** Runs a plugin's health check (or reports its configuration state). */
   health(pluginId: string, signal?: AbortSignal): Promise<HealthReport>;
+  /**
+   * A registered plugin's validated settings and what its `setup` opened (running setup if it has not
+   * run yet): what a plugin command works with. Rejects when the plugin is unknown, unconfigured
+   * (the message names the variables to set) or its setup fails.
+   */
+  open(pluginId: string): Promise<{ readonly config: unknown; readonly resources: unknown }>;
   /** Notified when tools are added or removed. */
   onChange(listener: () => void): () => void;
   /** Releases the runtime, the HTTP pools and every plugin's resources. */
@@ -157,7 +164,11 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   const runtime = ManagedRuntime.make(layer);
   const scope = Scope.makeUnsafe();
   const tools = new Map<string, RegisteredTool>();
-  const plugins = new Map<string, { plugin: AnyPlugin; info: PluginInfo; config: unknown }>();
+  const env = options.env ?? process.env;
+  const plugins = new Map<
+    string,
+    { plugin: AnyPlugin; info: PluginInfo; config: unknown; resources: PluginResources }
+  >();
   const breakers = new Map<string, CircuitBreaker.CircuitBreaker>();
   const listeners = new Set<() => void>();
   const notify = () => {
@@ -185,7 +196,8 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
 
   const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
     if (plugins.has(plugin.id)) unregister(plugin.id);
-    const resolved = resolvePluginConfig(plugin, pluginOptions, options.env ?? process.env);
+    const resolved = resolvePluginConfig(plugin, pluginOptions, env);
+    const resources = new PluginResources(plugin, resolved.ok ? resolved.config : undefined, http, env);
     const names: string[] = [];
     for (const tool of plugin.tools) {
       const name = tools.has(tool.name) ? `${plugin.id}_${tool.name}`.slice(0, 64) : tool.name;
@@ -204,6 +216,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
           ? { ok: true, value: resolved.config }
           : { ok: false, message: resolved.message, missing: resolved.missing },
         secrets: resolved.ok ? resolved.secrets : [],
+        resources,
         breaker: policy.breaker ? breakerFor(policy.breaker) : undefined,
         pipeline: undefined,
       });
@@ -218,7 +231,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       missing: resolved.ok ? [] : resolved.missing,
       tools: names,
     };
-    plugins.set(plugin.id, { plugin, info, config: resolved.ok ? resolved.config : undefined });
+    plugins.set(plugin.id, { plugin, info, config: resolved.ok ? resolved.config : undefined, resources });
     notify();
     return info;
   };
@@ -232,10 +245,8 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     }
     plugins.delete(pluginId);
     notify();
-    // Release what the plugin holds (a bridged MCP server's process, open files); never throws.
-    void Promise.resolve()
-      .then(() => entry.plugin.dispose?.())
-      .catch(() => undefined);
+    // Release what the registration opened (a bridged MCP server's process, open files); never throws.
+    void entry.resources.close();
     return true;
   };
 
@@ -463,11 +474,15 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
         fix: `Set ${entry.info.missing.join(", ")}.`,
       };
     }
-    if (!entry.plugin.health) return { ok: true, message: "Loaded (no health check declared)." };
+    if (!entry.plugin.health && !entry.plugin.setup)
+      return { ok: true, message: "Loaded (no health check declared)." };
     const started = performance.now();
     try {
+      const resources = await entry.resources.open();
+      if (!entry.plugin.health) return { ok: true, message: "Set up (no health check declared)." };
       const report = await entry.plugin.health({
         config: entry.config,
+        resources,
         http,
         signal: signal ?? AbortSignal.timeout(10_000),
       });
@@ -478,6 +493,13 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
         message: `Health check failed: ${error instanceof Error ? error.message : String(error)}`,
       };
     }
+  };
+
+  const open = async (pluginId: string) => {
+    const entry = plugins.get(pluginId);
+    if (!entry) throw new Error(`No plugin "${pluginId}" is registered.`);
+    if (entry.info.status === "unconfigured") throw new Error(entry.info.message ?? "Not configured.");
+    return { config: entry.config, resources: await entry.resources.open() };
   };
 
   const exportCatalog = (target: SchemaTarget = "mcp"): CatalogExport => {
@@ -514,14 +536,17 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     stats,
     metrics: () => runtime.runPromise(Metric.snapshot),
     health,
+    open,
     onChange: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     close: async () => {
-      for (const { plugin } of plugins.values()) await plugin.dispose?.();
-      await runtime.runPromise(Scope.close(scope, Exit.void));
+      // Calls in flight end first (interrupted, their upstream requests aborted), then what the
+      // plugins opened is closed: a call never sees its index or connection closed under it.
       await Effect.runPromise(Fiber.interruptAll([...inflight]));
+      for (const { resources } of plugins.values()) await resources.close();
+      await runtime.runPromise(Scope.close(scope, Exit.void));
       await runtime.dispose();
       if (ownsHttp) await http.close();
     },

@@ -2,6 +2,7 @@ import { Redacted } from "effect";
 import { z } from "zod";
 import type { AnyTool } from "./define-tool.js";
 import type { HttpClient } from "./http/index.js";
+import type { PluginCommand, PluginDemo, PluginSetup } from "./plugin-capabilities.js";
 
 /** The plugin contract version this core implements. */
 export const SPECIFICATION_VERSION = "v1" as const;
@@ -17,14 +18,19 @@ export interface HealthReport {
 }
 
 /** What a plugin's `health` check receives. */
-export interface HealthContext<Config> {
+export interface HealthContext<Config, Resources = unknown> {
   readonly config: Config;
+  /** What the plugin's `setup` opened (undefined without a setup). */
+  readonly resources: Resources;
   readonly http: HttpClient;
   readonly signal: AbortSignal;
 }
 
-/** A plugin as its author defines it. */
-export interface PluginDefinition<Config = unknown> {
+/**
+ * A plugin as its author defines it. Everything past `tools` is an optional capability: the host
+ * uses what is there and names no plugin (see CONTRIBUTING's "Add a plugin").
+ */
+export interface PluginDefinition<Config = unknown, Resources = unknown> {
   readonly specificationVersion: typeof SPECIFICATION_VERSION;
   /** Short id, `^[a-z0-9-]+$` (the tool-name prefix on clashes). */
   readonly id: string;
@@ -32,23 +38,40 @@ export interface PluginDefinition<Config = unknown> {
   readonly description?: string;
   /** The plugin's settings: parsed from plugin options, the config file and environment variables. */
   readonly config?: z.ZodType<Config>;
+  /**
+   * Defaults for the settings (a `create<Name>Plugin(options)` passes its options here): environment
+   * variables and registration options win over them.
+   */
+  readonly defaults?: Readonly<Record<string, unknown>>;
   /** Environment variable for each config field: `{ apiKey: "PERPLEXITY_API_KEY" }`. */
   readonly env?: Readonly<Record<string, string>>;
   readonly tools: ReadonlyArray<AnyTool>;
+  /** Opens what the tools share (index, connection, client); closed with the catalog. */
+  readonly setup?: PluginSetup<Config, Resources>;
+  /** Commands the host mounts as `quiver <id> <command>` (an import, an index build ...). */
+  readonly commands?: ReadonlyArray<PluginCommand<Config, Resources>>;
+  /** Fills the plugin's store from data it ships when the host runs in demo mode. */
+  readonly demo?: PluginDemo;
   /** Checks that the upstream is reachable and the settings work. */
-  readonly health?: (ctx: HealthContext<Config>) => Promise<HealthReport>;
-  /** Releases resources (open files, connections) when the host stops. */
+  readonly health?: (ctx: HealthContext<Config, Resources>) => Promise<HealthReport>;
+  /**
+   * Releases what the plugin holds outside `setup` when the host stops. Prefer `setup` with
+   * `onClose`: it is scoped to one registration.
+   */
   readonly dispose?: () => Promise<void> | void;
 }
 
 const pluginMarker = Symbol.for("@quiver/core/Plugin");
 const ID = /^[a-z0-9][a-z0-9-]{0,40}$/;
+const COMMAND = /^[a-z][a-z0-9-]{0,40}$/;
 
 /** A defined plugin. */
-export type Plugin<Config = unknown> = PluginDefinition<Config> & { readonly [pluginMarker]: true };
+export type Plugin<Config = unknown, Resources = unknown> = PluginDefinition<Config, Resources> & {
+  readonly [pluginMarker]: true;
+};
 
 /** Any plugin, whatever its config type. */
-export type AnyPlugin = Plugin<any>;
+export type AnyPlugin = Plugin<any, any>;
 
 /** True for a value built by `definePlugin` (from any copy of @quiver/core). */
 export const isPlugin = (u: unknown): u is AnyPlugin =>
@@ -65,13 +88,23 @@ export const isPlugin = (u: unknown): u is AnyPlugin =>
  *   tools: [searchDrugs, countDrugs],
  * })
  */
-export const definePlugin = <Config>(definition: PluginDefinition<Config>): Plugin<Config> => {
+export const definePlugin = <Config, Resources = unknown>(
+  definition: PluginDefinition<Config, Resources>,
+): Plugin<Config, Resources> => {
   if (!ID.test(definition.id)) throw new TypeError(`Plugin id "${definition.id}" must match ${ID}.`);
   const seen = new Set<string>();
   for (const tool of definition.tools) {
     if (seen.has(tool.name))
       throw new TypeError(`Plugin "${definition.id}" defines tool "${tool.name}" twice.`);
     seen.add(tool.name);
+  }
+  const commands = new Set<string>();
+  for (const command of definition.commands ?? []) {
+    if (!COMMAND.test(command.name))
+      throw new TypeError(`Plugin "${definition.id}": command name "${command.name}" must match ${COMMAND}.`);
+    if (commands.has(command.name))
+      throw new TypeError(`Plugin "${definition.id}" defines command "${command.name}" twice.`);
+    commands.add(command.name);
   }
   return { ...definition, [pluginMarker]: true };
 };
@@ -103,18 +136,18 @@ export type PluginConfigResult<Config> =
  * Reads a plugin's settings: explicit options win over environment variables. Secrets found in the
  * result are returned so the runtime can redact them from every message.
  */
-export const resolvePluginConfig = <Config>(
-  plugin: PluginDefinition<Config>,
+export const resolvePluginConfig = <Config, Resources = unknown>(
+  plugin: PluginDefinition<Config, Resources>,
   options: Readonly<Record<string, unknown>> = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): PluginConfigResult<Config> => {
   if (!plugin.config) return { ok: true, config: undefined as Config, secrets: [] };
-  const raw: Record<string, unknown> = {};
+  const raw: Record<string, unknown> = { ...definedOnly(plugin.defaults ?? {}) };
   for (const [field, variable] of Object.entries(plugin.env ?? {})) {
     const value = env[variable];
     if (value !== undefined && value !== "") raw[field] = value;
   }
-  Object.assign(raw, Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)));
+  Object.assign(raw, definedOnly(options));
   const parsed = plugin.config.safeParse(raw);
   if (parsed.success) return { ok: true, config: parsed.data, secrets: collectSecrets(parsed.data) };
   const missing: string[] = [];
@@ -129,6 +162,9 @@ export const resolvePluginConfig = <Config>(
   });
   return { ok: false, message: `Plugin "${plugin.id}" is not configured: ${problems.join("; ")}.`, missing };
 };
+
+const definedOnly = (record: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 
 const collectSecrets = (
   value: unknown,

@@ -83,7 +83,8 @@ export interface ToolPolicy {
   readonly timeout?: DurationInput;
   readonly retry?: RetryPolicy | false;
   readonly cache?: CachePolicy | false;
-  readonly rateLimit?: RateLimitPolicy | false;
+  /** One limit, or several that all apply (a per-minute and a per-day budget of one upstream key). */
+  readonly rateLimit?: RateLimitPolicy | ReadonlyArray<RateLimitPolicy> | false;
   readonly breaker?: BreakerPolicy | false;
   readonly fallback?: FallbackPolicy;
   /** Largest serialised output the model receives; longer data is truncated and says so. */
@@ -100,7 +101,7 @@ export interface ToolProgress {
 }
 
 /** What a tool's `run` receives besides its input. */
-export interface ToolContext<Config = unknown> {
+export interface ToolContext<Config = unknown, Resources = unknown> {
   readonly callId: string;
   readonly tool: string;
   readonly plugin: string;
@@ -113,6 +114,8 @@ export interface ToolContext<Config = unknown> {
   readonly signal: AbortSignal;
   /** The plugin's validated configuration (secrets as Redacted). */
   readonly config: Config;
+  /** What the plugin's `setup` opened for this registration (undefined without a setup). */
+  readonly resources: Resources;
   /** The shared HTTP client (pooled, size-limited, status mapped to error kinds, secrets redacted). */
   readonly http: HttpClient;
   /** 1 for the first attempt, 2 for the first retry ... */
@@ -211,7 +214,12 @@ export interface InjectSpec {
 export type InputSchema = z.ZodObject<z.ZodRawShape>;
 
 /** A tool as its author defines it. */
-export interface ToolDefinition<I extends InputSchema, O extends z.ZodType, Config = unknown> {
+export interface ToolDefinition<
+  I extends InputSchema,
+  O extends z.ZodType,
+  Config = unknown,
+  Resources = unknown,
+> {
   /** `^[a-zA-Z0-9_-]{1,64}$`: valid for OpenAI, Anthropic, Gemini and MCP. */
   readonly name: string;
   readonly title?: string;
@@ -233,8 +241,8 @@ export interface ToolDefinition<I extends InputSchema, O extends z.ZodType, Conf
    */
   readonly inject?: { readonly [K in keyof z.input<I>]?: string | InjectSpec };
   /** For destructive tools: what the call would do, shown before confirmation. */
-  readonly preview?: (input: z.output<I>, ctx: ToolContext<Config>) => unknown;
-  readonly run: (input: z.output<I>, ctx: ToolContext<Config>) => RunResult<z.input<O>>;
+  readonly preview?: (input: z.output<I>, ctx: ToolContext<Config, Resources>) => unknown;
+  readonly run: (input: z.output<I>, ctx: ToolContext<Config, Resources>) => RunResult<z.input<O>>;
 }
 
 const toolMarker = Symbol.for("@quiver/core/Tool");
@@ -245,10 +253,11 @@ export type Tool<
   I extends InputSchema = InputSchema,
   O extends z.ZodType = z.ZodType,
   Config = unknown,
-> = ToolDefinition<I, O, Config> & { readonly [toolMarker]: true };
+  Resources = unknown,
+> = ToolDefinition<I, O, Config, Resources> & { readonly [toolMarker]: true };
 
 /** Any tool, whatever its types (for lists of tools). */
-export type AnyTool = Tool<any, any, any>;
+export type AnyTool = Tool<any, any, any, any>;
 
 /** True for a value built by `defineTool` (from any copy of @quiver/core). */
 export const isTool = (u: unknown): u is AnyTool =>
@@ -267,9 +276,9 @@ export const isTool = (u: unknown): u is AnyTool =>
  *   run: ({ text }) => ({ text }),
  * })
  */
-export const defineTool = <I extends InputSchema, O extends z.ZodType, Config = unknown>(
-  definition: ToolDefinition<I, O, Config>,
-): Tool<I, O, Config> => {
+export const defineTool = <I extends InputSchema, O extends z.ZodType, Config = unknown, Resources = unknown>(
+  definition: ToolDefinition<I, O, Config, Resources>,
+): Tool<I, O, Config, Resources> => {
   if (!NAME.test(definition.name)) {
     throw new TypeError(
       `Tool name "${definition.name}" must match ${NAME} (OpenAI, Anthropic, Gemini and MCP accept only that).`,
@@ -281,15 +290,17 @@ export const defineTool = <I extends InputSchema, O extends z.ZodType, Config = 
 };
 
 /**
- * `defineTool` with the plugin's config type fixed, so `ctx.config` is typed.
+ * `defineTool` with the plugin's config (and setup resources) types fixed, so `ctx.config` and
+ * `ctx.resources` are typed.
  *
  * @example
  * const tool = defineToolWith<FdaConfig>()
  * export const searchDrugs = tool({ ..., run: (input, ctx) => ctx.config.baseUrl })
+ * const repoTool = defineToolWith<RepoConfig, RepoResources>()
  */
 export const defineToolWith =
-  <Config>() =>
+  <Config, Resources = unknown>() =>
   <I extends InputSchema, O extends z.ZodType>(
-    definition: ToolDefinition<I, O, Config>,
-  ): Tool<I, O, Config> =>
+    definition: ToolDefinition<I, O, Config, Resources>,
+  ): Tool<I, O, Config, Resources> =>
     defineTool(definition);

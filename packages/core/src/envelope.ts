@@ -1,63 +1,95 @@
-import type { ErrorKind } from "./errors.js";
+import { z } from "zod";
+import { type ErrorKind, errorKindSchema } from "./error-kinds.js";
+
+/** The statuses of a tool call, as the model sees them. */
+export const toolStatusSchema = z.enum([
+  "success",
+  "partial",
+  "error",
+  "timeout",
+  "access_denied",
+  "unavailable",
+]);
 
 /** The status of a tool call, as the model sees it. */
-export type ToolStatus = "success" | "partial" | "error" | "timeout" | "access_denied" | "unavailable";
+export type ToolStatus = z.infer<typeof toolStatusSchema>;
 
 /** The error part of an envelope. */
-export interface EnvelopeError {
-  readonly kind: ErrorKind;
-  readonly message: string;
-  readonly retryable: boolean;
-  readonly retryAfterMs?: number;
-}
+export const envelopeErrorSchema = z.object({
+  kind: errorKindSchema,
+  message: z.string().min(1).describe("What went wrong, in one line."),
+  retryable: z.boolean().describe("Whether calling again may succeed."),
+  retryAfterMs: z.number().nonnegative().optional().describe("How long to wait before calling again."),
+});
 
-/** Facts about how a call ran; never holds a secret. */
-export interface EnvelopeMetadata {
-  readonly tool: string;
-  readonly plugin: string;
-  readonly callId: string;
-  readonly durationMs: number;
-  readonly attempts: number;
-  readonly cached: boolean;
+/** Facts about how a call ran; never holds a secret. Plugins may add fields. */
+export const envelopeMetadataSchema = z.looseObject({
+  tool: z.string(),
+  plugin: z.string(),
+  callId: z.string(),
+  durationMs: z.number().nonnegative(),
+  attempts: z.number().int().nonnegative(),
+  cached: z.boolean(),
   /** True when the data is a last-known value served because the tool failed. */
-  readonly stale?: boolean;
-  readonly truncated: boolean;
+  stale: z.boolean().optional(),
+  truncated: z.boolean(),
   /** Where the data came from (an upstream name or URL without secrets). */
-  readonly source?: string;
+  source: z.string().optional(),
   /** The tool that answered, when a fallback tool did. */
-  readonly fallbackTool?: string;
-  readonly [extra: string]: unknown;
-}
+  fallbackTool: z.string().optional(),
+});
 
 /** A pending confirmation of a destructive tool: call again with the token to run it. */
-export interface ConfirmationRequest {
-  readonly token: string;
-  readonly expiresAt: string;
-  readonly preview: unknown;
-}
+export const confirmationRequestSchema = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  preview: z.unknown(),
+});
+
+/**
+ * The result envelope as a zod schema: the one definition of what every call resolves with. The
+ * TypeScript types below, @quiver/testing's checks and @quiver/mcp's `outputSchema` derive from it.
+ */
+export const envelopeSchema = z.object({
+  status: toolStatusSchema,
+  message: z.string().min(1).describe("One line: what happened."),
+  data: z.unknown().optional().describe("The tool's output (on partial: what there is)."),
+  instruction: z.string().optional().describe("How to use the data."),
+  error: envelopeErrorSchema.optional(),
+  suggestion: z.string().optional().describe("How to recover: the corrected call, a narrower query."),
+  guidance: z.string().optional().describe("What to do instead when the tool is unavailable."),
+  escalate: z
+    .boolean()
+    .optional()
+    .describe("True after repeated failures in one session: tell the user, stop retrying."),
+  confirmation: confirmationRequestSchema.optional(),
+  metadata: envelopeMetadataSchema,
+});
+
+type DeepReadonly<T> = { readonly [K in keyof T]: T[K] };
+
+/** The error part of an envelope. */
+export type EnvelopeError = DeepReadonly<z.infer<typeof envelopeErrorSchema>> & { readonly kind: ErrorKind };
+
+/** Facts about how a call ran; never holds a secret. */
+export type EnvelopeMetadata = DeepReadonly<z.infer<typeof envelopeMetadataSchema>>;
+
+/** A pending confirmation of a destructive tool: call again with the token to run it. */
+export type ConfirmationRequest = DeepReadonly<z.infer<typeof confirmationRequestSchema>>;
 
 /**
  * The one result shape of every tool call. A call never throws: invalid input, upstream failures,
  * timeouts, defects and interruptions all come back as an envelope.
  */
-export interface ToolResult<T = unknown> {
-  readonly status: ToolStatus;
-  /** One human line: what happened. */
-  readonly message: string;
+export type ToolResult<T = unknown> = Readonly<
+  Omit<z.infer<typeof envelopeSchema>, "data" | "error" | "metadata" | "confirmation">
+> & {
   /** The validated output (on partial: what there is). */
   readonly data?: T;
-  /** How the model should use the data. */
-  readonly instruction?: string;
   readonly error?: EnvelopeError;
-  /** How to recover: the corrected call, a narrower query ... */
-  readonly suggestion?: string;
-  /** The fallback to take when the tool is unavailable. */
-  readonly guidance?: string;
-  /** True after the same tool failed twice in a row in one session: tell the user, stop retrying. */
-  readonly escalate?: boolean;
   readonly confirmation?: ConfirmationRequest;
   readonly metadata: EnvelopeMetadata;
-}
+};
 
 /** The envelope status for an error kind. */
 export const statusForKind = (kind: ErrorKind): ToolStatus => {

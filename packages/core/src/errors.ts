@@ -1,36 +1,10 @@
 import { Data } from "effect";
 
-/** The kinds of failure a tool call can end in; each maps to one envelope status. */
-export type ErrorKind =
-  | "invalid_input"
-  | "unavailable"
-  | "timeout"
-  | "access_denied"
-  | "rate_limited"
-  | "upstream"
-  | "out_of_domain"
-  | "constraint_violation"
-  | "internal";
+import { type ErrorKind, TRANSIENT_KINDS } from "./error-kinds.js";
 
-/** Every error kind, in a fixed order (for metrics, docs and exhaustive tests). */
-export const ERROR_KINDS: ReadonlyArray<ErrorKind> = [
-  "invalid_input",
-  "unavailable",
-  "timeout",
-  "access_denied",
-  "rate_limited",
-  "upstream",
-  "out_of_domain",
-  "constraint_violation",
-  "internal",
-];
+export { ERROR_KINDS, type ErrorKind } from "./error-kinds.js";
 
-const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorKind> = new Set([
-  "unavailable",
-  "timeout",
-  "rate_limited",
-  "upstream",
-]);
+const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorKind> = TRANSIENT_KINDS;
 
 const marker = Symbol.for("@quiver/core/ToolFailure");
 

@@ -52,14 +52,26 @@ export {
 export { type DurationInput, toMillis } from "./duration.js";
 export {
   type ConfirmationRequest,
+  confirmationRequestSchema,
   type EnvelopeError,
   type EnvelopeMetadata,
+  envelopeErrorSchema,
+  envelopeMetadataSchema,
+  envelopeSchema,
   isOk,
   statusForKind,
   type ToolResult,
   type ToolStatus,
+  toolStatusSchema,
 } from "./envelope.js";
-export { ERROR_KINDS, type ErrorKind, fail, ToolFailure, type ToolFailureProps } from "./errors.js";
+export {
+  ERROR_KINDS,
+  type ErrorKind,
+  errorKindSchema,
+  TRANSIENT_KINDS,
+  UPSTREAM_FAILURE_KINDS,
+} from "./error-kinds.js";
+export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
 export {
   createHttpClient,
   type HttpClient,
@@ -71,8 +83,25 @@ export {
   REDACTED,
   statusToKind,
 } from "./http/index.js";
+export {
+  type CommandContext,
+  CommandUsageError,
+  type DemoCacheEntry,
+  type DemoContext,
+  type DemoResult,
+  type PluginCommand,
+  type PluginCommandOption,
+  type PluginDemo,
+  type PluginSetup,
+  type SetupContext,
+} from "./plugin-capabilities.js";
 export { applyOutputBudget, type TruncationReport } from "./policies/output-budget.js";
-export { DEFAULT_POLICY, type ResolvedPolicy, resolvePolicy } from "./policies/resolve-policy.js";
+export {
+  DEFAULT_POLICY,
+  type ResolvedPolicy,
+  type ResolvedRateLimit,
+  resolvePolicy,
+} from "./policies/resolve-policy.js";
 export { type CallOptions, CONFIRMATION_FIELD, type SessionContext } from "./runtime/execute-tool.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";

@@ -88,8 +88,8 @@ interface Exchange {
  */
 export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
   const connectTimeoutMs = options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs;
-  const headersTimeoutMs = options.headersTimeoutMs ?? HTTP_CLIENT_DEFAULTS.headersTimeoutMs;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? HTTP_CLIENT_DEFAULTS.bodyTimeoutMs;
+  const clientHeadersTimeoutMs = options.headersTimeoutMs ?? HTTP_CLIENT_DEFAULTS.headersTimeoutMs;
+  const clientBodyTimeoutMs = options.bodyTimeoutMs ?? HTTP_CLIENT_DEFAULTS.bodyTimeoutMs;
   const defaultMaxBodyBytes = options.maxBodyBytes ?? HTTP_CLIENT_DEFAULTS.maxBodyBytes;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const clientSecrets = options.secrets ?? [];
@@ -98,8 +98,8 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
     options.dispatcher === undefined
       ? new Agent({
           connect: { timeout: connectTimeoutMs },
-          headersTimeout: headersTimeoutMs,
-          bodyTimeout: bodyTimeoutMs,
+          headersTimeout: clientHeadersTimeoutMs,
+          bodyTimeout: clientBodyTimeoutMs,
           keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
           connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
         })
@@ -116,6 +116,8 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
     let method: string = opts.method ?? "GET";
     const service = options.service ?? url.host;
     const maxBodyBytes = opts.maxBodyBytes ?? defaultMaxBodyBytes;
+    const headersTimeoutMs = opts.headersTimeoutMs ?? clientHeadersTimeoutMs;
+    const bodyTimeoutMs = opts.bodyTimeoutMs ?? clientBodyTimeoutMs;
     const accepted = new Set(opts.acceptStatus ?? []);
     const headers: Record<string, string> = {
       "user-agent": userAgent,

@@ -77,6 +77,10 @@ export interface HttpRequestOptions {
    * 2xx statuses are always returned.
    */
   readonly acceptStatus?: ReadonlyArray<number> | undefined;
+  /** Longest wait for this request's response headers (a slow model server). Default: the client's. */
+  readonly headersTimeoutMs?: number | undefined;
+  /** Longest pause while receiving this request's body. Default: the client's. */
+  readonly bodyTimeoutMs?: number | undefined;
   /** Largest body accepted for this request. Default: the client's `maxBodyBytes`. */
   readonly maxBodyBytes?: number | undefined;
   /** Sent as `x-request-id`. */

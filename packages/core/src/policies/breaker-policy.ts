@@ -1,9 +1,10 @@
 import { Duration, Effect, Exit, Scope } from "effect";
 import { CircuitBreaker } from "effect/persistence";
+import { UPSTREAM_FAILURE_KINDS } from "../error-kinds.js";
 import { fail, ToolFailure } from "../errors.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 
-const UPSTREAM_HEALTH: ReadonlySet<string> = new Set(["unavailable", "timeout", "upstream"]);
+const UPSTREAM_HEALTH: ReadonlySet<string> = UPSTREAM_FAILURE_KINDS;
 
 /** Builds the breaker for one key (effect/persistence CircuitBreaker over the runtime's store). */
 export const makeBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>, scope: Scope.Scope) =>

@@ -1,5 +1,20 @@
-import type { BreakerPolicy, RetryPolicy, ToolAnnotations, ToolPolicy } from "../define-tool.js";
+import type {
+  BreakerPolicy,
+  RateLimitPolicy,
+  RetryPolicy,
+  ToolAnnotations,
+  ToolPolicy,
+} from "../define-tool.js";
 import { toMillis } from "../duration.js";
+
+/** One rate limit with its defaults applied. */
+export interface ResolvedRateLimit {
+  readonly key: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly perPrincipal: boolean;
+  readonly onExceeded: "fail" | "delay";
+}
 
 /** A tool's policies with every duration in milliseconds and every default applied. */
 export interface ResolvedPolicy {
@@ -8,15 +23,8 @@ export interface ResolvedPolicy {
     | { readonly times: number; readonly baseMs: number; readonly maxElapsedMs: number }
     | undefined;
   readonly cache: { readonly ttlMs: number; readonly capacity: number } | undefined;
-  readonly rateLimit:
-    | {
-        readonly key: string;
-        readonly limit: number;
-        readonly windowMs: number;
-        readonly perPrincipal: boolean;
-        readonly onExceeded: "fail" | "delay";
-      }
-    | undefined;
+  /** Every rate limit that applies, in declaration order (undefined when none). */
+  readonly rateLimit: ReadonlyArray<ResolvedRateLimit> | undefined;
   readonly breaker:
     | { readonly key: string; readonly failures: number; readonly openForMs: number }
     | undefined;
@@ -62,15 +70,7 @@ export const resolvePolicy = (
           }
         : undefined,
     cache: p.cache ? { ttlMs: toMillis(p.cache.ttl), capacity: p.cache.capacity ?? 1_000 } : undefined,
-    rateLimit: p.rateLimit
-      ? {
-          key: p.rateLimit.key ?? pluginId,
-          limit: p.rateLimit.limit,
-          windowMs: toMillis(p.rateLimit.window),
-          perPrincipal: p.rateLimit.perPrincipal ?? false,
-          onExceeded: p.rateLimit.onExceeded ?? "fail",
-        }
-      : undefined,
+    rateLimit: resolveRateLimits(pluginId, p.rateLimit),
     breaker: breakerDecl
       ? {
           key: breakerDecl.key ?? pluginId,
@@ -83,3 +83,30 @@ export const resolvePolicy = (
     escalateAfter: p.escalateAfter ?? DEFAULT_POLICY.escalateAfter,
   };
 };
+
+const resolveRateLimits = (
+  pluginId: string,
+  declared: ToolPolicy["rateLimit"],
+): ReadonlyArray<ResolvedRateLimit> | undefined => {
+  if (!declared) return undefined;
+  const list: ReadonlyArray<RateLimitPolicy> = Array.isArray(declared)
+    ? declared
+    : [declared as RateLimitPolicy];
+  if (list.length === 0) return undefined;
+  const seen = new Set<string>();
+  return list.map((r) => {
+    // Two limits on one key (per minute and per day) count in two buckets of the store.
+    let key = r.key ?? pluginId;
+    if (seen.has(key)) key = `${key}:${toMillis(r.window)}ms`;
+    seen.add(key);
+    return resolveRateLimit(key, r);
+  });
+};
+
+const resolveRateLimit = (key: string, r: RateLimitPolicy): ResolvedRateLimit => ({
+  key,
+  limit: r.limit,
+  windowMs: toMillis(r.window),
+  perPrincipal: r.perPrincipal ?? false,
+  onExceeded: r.onExceeded ?? "fail",
+});

@@ -1,5 +1,6 @@
 import type { ConfirmationRequest, EnvelopeMetadata, ToolResult } from "../envelope.js";
 import { statusForKind } from "../envelope.js";
+import { TRANSIENT_KINDS } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
 import { applyOutputBudget, fitsOutputBudget } from "../policies/output-budget.js";
 import type { ExecutorDeps, SessionContext } from "./execute-tool.js";
@@ -22,12 +23,7 @@ export interface Finished {
   readonly invalidToken?: boolean;
 }
 
-const FALLBACK_GUIDANCE_KINDS: ReadonlySet<string> = new Set([
-  "unavailable",
-  "timeout",
-  "upstream",
-  "rate_limited",
-]);
+const FALLBACK_GUIDANCE_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 
 const DEFAULT_GUIDANCE: Partial<Record<string, string>> = {
   unavailable:

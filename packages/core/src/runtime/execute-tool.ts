@@ -170,6 +170,7 @@ export const runAttempt = (
   s: CallState,
   deps: ExecutorDeps,
 ): Effect.Effect<Executed, ToolFailure> => {
+  if (!reg.resources.isReady) return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, deps));
   const attempt = ++s.attempts;
   const abort = new AbortController();
   const ctx = makeCtx(reg, deps, s.options, s.session, s.callId, abort.signal, attempt, (d) => {
@@ -210,6 +211,25 @@ export const runAttempt = (
   }
   return validateOutput(reg, result, attempt);
 };
+
+/** Waits for the plugin's `setup`; a failed setup is `unavailable` (retryable: the next call tries again). */
+const openResources = (reg: RegisteredTool): Effect.Effect<void, ToolFailure> =>
+  Effect.callback<void, ToolFailure>((resume) => {
+    reg.resources.open().then(
+      () => resume(Effect.void),
+      (error: unknown) =>
+        resume(
+          Effect.fail(
+            ToolFailure.isInstance(error)
+              ? error
+              : fail.unavailable(
+                  `The ${reg.pluginId} plugin could not start: ${error instanceof Error ? error.message : String(error)}`,
+                  { retryable: true, cause: error },
+                ),
+          ),
+        ),
+    );
+  });
 
 /** Checks run output against the tool's output schema. */
 const validateOutput = (
@@ -276,6 +296,7 @@ const makeCtx = (
   session: session.values ?? {},
   signal,
   config: reg.config.ok ? reg.config.value : undefined,
+  resources: reg.resources.current,
   http: deps.http,
   attempt,
   progress: (p) => options.onProgress?.(p),

@@ -2,6 +2,7 @@ import type { Redacted } from "effect";
 import type { CircuitBreaker } from "effect/persistence";
 import type { AnyTool } from "../define-tool.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
+import type { PluginResources } from "./plugin-resources.js";
 import type { ToolPipeline } from "./tool-pipeline.js";
 
 /** The result of one execution, before it becomes an envelope. */
@@ -28,6 +29,8 @@ export interface RegisteredTool {
     | { readonly ok: true; readonly value: unknown }
     | { readonly ok: false; readonly message: string; readonly missing: ReadonlyArray<string> };
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
+  /** What the plugin's `setup` opened for this registration, shared by its tools. */
+  readonly resources: PluginResources;
   readonly breaker: CircuitBreaker.CircuitBreaker | undefined;
   /** Its policies composed with the cache, made at the first call (in the runtime's context). */
   pipeline: ToolPipeline | undefined;

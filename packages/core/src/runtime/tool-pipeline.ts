@@ -1,6 +1,7 @@
 import { Cache, type Cause, Context, Effect, Exit, References, Tracer } from "effect";
 import { RateLimiter } from "effect/persistence";
 import type { ToolResult } from "../envelope.js";
+import { TRANSIENT_KINDS } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
 import { withBreaker } from "../policies/breaker-policy.js";
 import { withRateLimit } from "../policies/rate-limit-policy.js";
@@ -13,7 +14,7 @@ import { type InjectedField, injectedFields } from "./injected-fields.js";
 import { ToolMetrics } from "./metrics.js";
 import type { Executed, RegisteredTool } from "./registered-tool.js";
 
-const FALLBACK_KINDS: ReadonlySet<string> = new Set(["unavailable", "timeout", "upstream", "rate_limited"]);
+const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 
 /** A tool's policies, composed once (at its first call) and run by every call. */
 export interface ToolPipeline {

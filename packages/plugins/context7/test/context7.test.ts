@@ -272,12 +272,9 @@ describe("caching: library ids for days, documentation for hours", () => {
     expect(docs.cache?.ttlMs).toBe(6 * 3_600_000);
     expect(search.cache?.ttlMs).toBe(6 * 3_600_000);
     for (const p of [resolve, docs, search]) {
-      expect(p.rateLimit).toMatchObject({
-        key: "context7",
-        limit: 60,
-        windowMs: 60_000,
-        perPrincipal: false,
-      });
+      expect(p.rateLimit).toMatchObject([
+        { key: "context7", limit: 60, windowMs: 60_000, perPrincipal: false },
+      ]);
       expect(p.breaker).toMatchObject({ key: "context7", failures: 3, openForMs: 60_000 });
       expect(p.fallback?.guidance).toBe(UNAVAILABLE_GUIDANCE);
     }

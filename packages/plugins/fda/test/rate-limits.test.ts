@@ -33,7 +33,7 @@ describe("openFDA's documented rate limits", () => {
   it("declares 240 requests per minute as one rateLimit policy shared by both tools", () => {
     const catalog = fdaCatalog({ baseUrl: up.url });
     for (const name of ["fda_search_drugs", "fda_count_drugs"]) {
-      expect(catalog.describe(name)!.policy.rateLimit).toMatchObject({
+      expect(catalog.describe(name)!.policy.rateLimit?.[0]).toMatchObject({
         key: "openfda",
         limit: 240,
         windowMs: 60_000,

@@ -424,7 +424,7 @@ describe("the API key never appears in a message or a log", () => {
 describe("policies", () => {
   it("declares one rate limit and breaker keyed perplexity, a 15 min cache, 60 s timeout", () => {
     const policy = setup().describe(TOOL)!.policy;
-    expect(policy.rateLimit).toMatchObject({ key: "perplexity", limit: 50, windowMs: 60_000 });
+    expect(policy.rateLimit).toMatchObject([{ key: "perplexity", limit: 50, windowMs: 60_000 }]);
     expect(policy.breaker).toMatchObject({ key: "perplexity", failures: 5 });
     expect(policy.cache?.ttlMs).toBe(15 * 60_000);
     expect(policy.timeoutMs).toBe(60_000);

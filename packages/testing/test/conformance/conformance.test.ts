@@ -48,7 +48,15 @@ describePluginConformance(plugin, {
 
 describe("assertEnvelope", () => {
   it("rejects a failure without an error and accepts a proper one", () => {
-    const metadata = { tool: "t", plugin: "p", durationMs: 1, attempts: 1, cached: false, truncated: false };
+    const metadata = {
+      tool: "t",
+      plugin: "p",
+      callId: "c",
+      durationMs: 1,
+      attempts: 1,
+      cached: false,
+      truncated: false,
+    };
     expect(() => assertEnvelope({ status: "error", message: "x", metadata })).toThrow(/needs an error/);
     expect(() => assertEnvelope({ status: "success", message: "ok", data: 1, metadata })).not.toThrow();
   });

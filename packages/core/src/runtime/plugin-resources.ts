@@ -1,0 +1,97 @@
+import type { AnyPlugin } from "../define-plugin.js";
+import type { HttpClient } from "../http/index.js";
+
+/**
+ * The resources one registration of a plugin opened with its `setup`: opened once, at first need,
+ * shared by every call, command and health check, and closed (finalizers last-first) on unregister
+ * or when the catalog closes. A failed setup is not kept: the next need tries again.
+ *
+ * Why by hand: Effect's `Scope` + `Effect.cached` would do it inside the runtime, but commands and
+ * health checks open resources outside any fiber, and a plain promise with a finalizer list is all
+ * the lifecycle needs.
+ */
+export class PluginResources {
+  private opening: Promise<unknown> | undefined;
+  private value: unknown;
+  private ready: boolean;
+  private closed = false;
+  private readonly finalizers: Array<() => Promise<void> | void> = [];
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly plugin: AnyPlugin,
+    private readonly config: unknown,
+    private readonly http: HttpClient,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+  ) {
+    this.ready = plugin.setup === undefined;
+  }
+
+  /** True when tools can run at once (no setup, or setup done). */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** The opened value (undefined before setup finished or without a setup). */
+  get current(): unknown {
+    return this.value;
+  }
+
+  /** Opens the resources (or joins the opening in flight); rejects with setup's error. */
+  open(): Promise<unknown> {
+    if (this.ready) return Promise.resolve(this.value);
+    if (this.closed) return Promise.reject(new Error(`The ${this.plugin.id} plugin was unregistered.`));
+    this.opening ??= this.run().then(
+      (value) => {
+        this.value = value;
+        this.ready = true;
+        this.opening = undefined;
+        return value;
+      },
+      async (error: unknown) => {
+        this.opening = undefined;
+        await this.runFinalizers();
+        throw error;
+      },
+    );
+    return this.opening;
+  }
+
+  private async run(): Promise<unknown> {
+    const setup = this.plugin.setup!;
+    return setup({
+      config: this.config,
+      http: this.http,
+      env: this.env,
+      signal: this.abort.signal,
+      onClose: (finalizer) => {
+        this.finalizers.push(finalizer);
+      },
+    });
+  }
+
+  /** Runs the finalizers (last registered first) and the plugin's `dispose`; never throws. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    await this.opening?.catch(() => undefined);
+    await this.runFinalizers();
+    try {
+      await this.plugin.dispose?.();
+    } catch {
+      /* a plugin's clean-up must not stop the others' */
+    }
+  }
+
+  private async runFinalizers(): Promise<void> {
+    while (this.finalizers.length > 0) {
+      const finalizer = this.finalizers.pop()!;
+      try {
+        await finalizer();
+      } catch {
+        /* keep closing the rest */
+      }
+    }
+  }
+}
