@@ -49,6 +49,7 @@ export {
   type ToolPolicy,
   type ToolProgress,
 } from "./define-tool.js";
+export { createDemoContext, type DemoContextOptions, demoFingerprint } from "./demo-context.js";
 export { type DurationInput, toMillis } from "./duration.js";
 export {
   type ConfirmationRequest,

@@ -1,3 +1,7 @@
+export type { PluginCommandRun, RunPluginCommandOptions } from "./commands/run-plugin-command.js";
+export { runPluginCommand } from "./commands/run-plugin-command.js";
+export type { SeedPluginDemoOptions } from "./commands/seed-plugin-demo.js";
+export { seedPluginDemo } from "./commands/seed-plugin-demo.js";
 export type { ConformanceOptions } from "./conformance/describe-plugin-conformance.js";
 export { describePluginConformance } from "./conformance/describe-plugin-conformance.js";
 export { describePluginPackage } from "./conformance/describe-plugin-package.js";
