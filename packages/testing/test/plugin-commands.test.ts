@@ -35,6 +35,7 @@ const notebook = definePlugin({
     defineTool({
       name: "notebook_echo",
       description: "Echoes its input.",
+      category: "computational_service",
       input: z.object({ text: z.string() }),
       output: z.object({ text: z.string() }),
       run: async ({ text }) => ({ text }),
