@@ -103,6 +103,7 @@ export {
   type ResolvedRateLimit,
   resolvePolicy,
 } from "./policies/resolve-policy.js";
+export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
 export { type CallOptions, CONFIRMATION_FIELD, type SessionContext } from "./runtime/execute-tool.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
