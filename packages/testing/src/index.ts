@@ -4,8 +4,30 @@ export type { SeedPluginDemoOptions } from "./commands/seed-plugin-demo.js";
 export { seedPluginDemo } from "./commands/seed-plugin-demo.js";
 export type { ConformanceOptions } from "./conformance/describe-plugin-conformance.js";
 export { describePluginConformance } from "./conformance/describe-plugin-conformance.js";
-export { describePluginPackage } from "./conformance/describe-plugin-package.js";
+export { describePluginPackage, type PluginPackageOptions } from "./conformance/describe-plugin-package.js";
 export { assertEnvelope, envelopeSchema } from "./conformance/envelope-schema.js";
+export { checkIndexExports } from "./conformance/package/check-index-exports.js";
+export { checkManifest } from "./conformance/package/check-manifest.js";
+export { checkPackageName } from "./conformance/package/check-package-name.js";
+export { checkPluginPackage, PACKAGE_CHECKS } from "./conformance/package/check-plugin-package.js";
+export { checkReadme } from "./conformance/package/check-readme.js";
+export { checkSrcLayout } from "./conformance/package/check-src-layout.js";
+export { checkToolNames } from "./conformance/package/check-tool-names.js";
+export {
+  factoryName,
+  MAX_TOOL_NAME_LENGTH,
+  pascalCase,
+  pluginIdOfPackage,
+  TOOL_NAME,
+  toolFile,
+  toolPrefix,
+} from "./conformance/package/naming.js";
+export {
+  listPackageFiles,
+  packageDirOf,
+  readPluginPackage,
+} from "./conformance/package/read-plugin-package.js";
+export type { PackageJson, PluginPackage } from "./conformance/package/types.js";
 export type {
   Cassette,
   CassetteInteraction,
