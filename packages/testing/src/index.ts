@@ -2,8 +2,16 @@ export type { PluginCommandRun, RunPluginCommandOptions } from "./commands/run-p
 export { runPluginCommand } from "./commands/run-plugin-command.js";
 export type { SeedPluginDemoOptions } from "./commands/seed-plugin-demo.js";
 export { seedPluginDemo } from "./commands/seed-plugin-demo.js";
-export type { ConformanceOptions } from "./conformance/describe-plugin-conformance.js";
-export { describePluginConformance } from "./conformance/describe-plugin-conformance.js";
+export type {
+  ConformanceOptions,
+  PluginSettings,
+  PluginUnderTest,
+} from "./conformance/describe-plugin-conformance.js";
+export {
+  describePluginConformance,
+  registerForConformance,
+  unreadSettings,
+} from "./conformance/describe-plugin-conformance.js";
 export { describePluginPackage, type PluginPackageOptions } from "./conformance/describe-plugin-package.js";
 export { assertEnvelope, envelopeSchema } from "./conformance/envelope-schema.js";
 export { checkIndexExports } from "./conformance/package/check-index-exports.js";
