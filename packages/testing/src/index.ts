@@ -72,5 +72,13 @@ export type {
 } from "./emulator/route.js";
 export type { Emulator, EmulatorOptions } from "./emulator/start-emulator.js";
 export { startEmulator } from "./emulator/start-emulator.js";
+export type {
+  FaultMatrixCall,
+  FaultMatrixOptions,
+  FaultMatrixTarget,
+} from "./faults/describe-fault-matrix.js";
+export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault-matrix.js";
+export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
+export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 export { sharedDataDir, sharedDataPath } from "./shared-data.js";
