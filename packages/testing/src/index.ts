@@ -81,4 +81,5 @@ export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault
 export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
 export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
+// lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { sharedDataDir, sharedDataPath } from "./shared-data.js";

@@ -1,3 +1,4 @@
+// lone-clone: allow-file the deprecated helper for benchmarks; tests and demos must not call it.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
