@@ -178,20 +178,19 @@ export const describePluginConformance = (
       await catalog.close();
     });
 
-    it.runIf(options.downOptions !== undefined)(
-      "with the upstream down, every example returns an envelope, not an exception",
-      async () => {
-        const catalog = await catalogUnder(options.downOptions);
-        for (const tool of plugin.tools) {
-          for (const example of (tool.examples ?? []).slice(0, 1)) {
-            const result = await catalog.call(tool.name, example.input, {
-              session: options.session ?? { principal: "conformance" },
-            });
-            assertEnvelope(result);
-          }
+    // Only for plugins with an upstream: a local-only plugin gets no test here (not a skipped one).
+    if (options.downOptions === undefined) return;
+    it("with the upstream down, every example returns an envelope, not an exception", async () => {
+      const catalog = await catalogUnder(options.downOptions);
+      for (const tool of plugin.tools) {
+        for (const example of (tool.examples ?? []).slice(0, 1)) {
+          const result = await catalog.call(tool.name, example.input, {
+            session: options.session ?? { principal: "conformance" },
+          });
+          assertEnvelope(result);
         }
-        await catalog.close();
-      },
-    );
+      }
+      await catalog.close();
+    });
   });
 };
