@@ -1,16 +1,21 @@
 import { type AnyPlugin, isPlugin } from "@quiver/core";
-import { factoryName } from "./naming.js";
+import { factoryName, pascalCase } from "./naming.js";
 import type { PackageJson } from "./types.js";
 
 /**
  * Checks what `src/index.ts` exports: a default export that is the plugin, `create<Name>Plugin`
- * returning a plugin with the same id, and `VERSION` equal to package.json's version (the plugin's
- * `version` too). `module` is the imported index. Returns what to change.
+ * returning a plugin with the same id, `VERSION` equal to package.json's version (the plugin's
+ * `version` too) and, when `source` (the file's text) is given, the type `<Name>PluginOptions`.
+ * `module` is the imported index. Returns what to change.
  *
  * @example
- * checkIndexExports(await import("./src/index.ts"), pkg)
+ * checkIndexExports(await import("./src/index.ts"), pkg, readFileSync("src/index.ts", "utf8"))
  */
-export const checkIndexExports = (module: Readonly<Record<string, unknown>>, pkg: PackageJson): string[] => {
+export const checkIndexExports = (
+  module: Readonly<Record<string, unknown>>,
+  pkg: PackageJson,
+  source?: string,
+): string[] => {
   const problems: string[] = [];
   const plugin = module.default;
   if (!isPlugin(plugin)) {
@@ -37,6 +42,10 @@ export const checkIndexExports = (module: Readonly<Record<string, unknown>>, pkg
         problems.push(`${factory}() must return the plugin "${id}" (a definePlugin result).`);
     }
   }
+  if (id !== undefined && source !== undefined && !exportsType(source, `${pascalCase(id)}PluginOptions`))
+    problems.push(
+      `src/index.ts does not export the type ${pascalCase(id)}PluginOptions: export the options ${factoryName(id)} takes.`,
+    );
   if (module.VERSION === undefined)
     problems.push(`src/index.ts does not export VERSION: add \`export { VERSION } from "./version.js";\`.`);
   else if (module.VERSION !== pkg.version)
@@ -49,3 +58,8 @@ export const checkIndexExports = (module: Readonly<Record<string, unknown>>, pkg
     );
   return problems;
 };
+
+/** Whether TypeScript source exports a type or interface named `name` (declared or re-exported). */
+const exportsType = (source: string, name: string): boolean =>
+  new RegExp(`export\\s+(?:declare\\s+)?(?:type|interface)\\s+${name}\\b`).test(source) ||
+  new RegExp(`export\\s+(?:type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}`).test(source);

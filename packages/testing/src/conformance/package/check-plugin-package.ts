@@ -12,7 +12,9 @@ export const PACKAGE_CHECKS = {
     ...(p.plugin ? checkPackageName(p.pkg, p.plugin.id) : []),
     ...checkManifest(p.pkg),
   ],
-  "src/index.ts: default plugin, create<Name>Plugin and VERSION equal to package.json": (p: PluginPackage) =>
+  "src/index.ts: default plugin, create<Name>Plugin, <Name>PluginOptions and VERSION equal to package.json": (
+    p: PluginPackage,
+  ) =>
     p.index.ok
       ? checkIndexExports(p.index.module, p.pkg)
       : [`${p.index.error}: the package entry is src/index.ts.`],

@@ -64,5 +64,8 @@ export const readPluginPackage = async (
     }
   }
   const fromIndex = index.ok && isPlugin(index.module.default) ? index.module.default : undefined;
-  return { dir, pkg, files, readme, index, plugin: plugin ?? fromIndex };
+  const indexSource = files.includes("src/index.ts")
+    ? readFileSync(join(dir, "src/index.ts"), "utf8")
+    : undefined;
+  return { dir, pkg, files, readme, indexSource, index, plugin: plugin ?? fromIndex };
 };

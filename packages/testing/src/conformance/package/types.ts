@@ -20,6 +20,8 @@ export interface PluginPackage {
   readonly files: ReadonlyArray<string>;
   /** The README text, undefined when there is none. */
   readonly readme: string | undefined;
+  /** The text of `src/index.ts` (undefined when it is missing). */
+  readonly indexSource: string | undefined;
   /** The module `src/index.ts` exports, or the error importing it threw. */
   readonly index:
     | { readonly ok: true; readonly module: Readonly<Record<string, unknown>> }
