@@ -12,6 +12,12 @@ export interface PluginPackageOptions {
   readonly packageDir: string | URL;
   /** The plugin to check instead of `src/index.ts`'s default export. */
   readonly plugin?: AnyPlugin;
+  /**
+   * Imports `src/index.ts` from the test file, e.g. `() => import("../src/index.js")`. Needed when
+   * @quiver/testing is installed from a registry (vitest does not transform a dependency's own
+   * imports); inside the Quiver repository the path import works.
+   */
+  readonly index?: () => Promise<Readonly<Record<string, unknown>>>;
 }
 
 /**
@@ -25,15 +31,14 @@ export interface PluginPackageOptions {
  * @example
  * describePluginPackage(import.meta.url);
  * describePluginPackage({ packageDir: new URL("..", import.meta.url), plugin: createWeatherPlugin() });
+ * describePluginPackage({ packageDir: import.meta.url, index: () => import("../src/index.js") }); // published kit
  */
 export const describePluginPackage = (options: string | URL | PluginPackageOptions): void => {
-  const { packageDir, plugin } =
-    typeof options === "string" || options instanceof URL
-      ? { packageDir: options, plugin: undefined }
-      : options;
+  const { packageDir, plugin, index }: PluginPackageOptions =
+    typeof options === "string" || options instanceof URL ? { packageDir: options } : options;
   let read: Promise<PluginPackage> | undefined;
   const load = () => {
-    read ??= readPluginPackage(dir, plugin);
+    read ??= readPluginPackage(dir, plugin, index);
     return read;
   };
   const dir = packageDirOf(packageDir);

@@ -30,6 +30,10 @@ describePluginPackage({
   packageDir: fixture("quiver-plugin-weather"),
   plugin: (await import("../fixtures/packages/quiver-plugin-weather/src/index.js")).createWeatherPlugin(),
 });
+describePluginPackage({
+  packageDir: fixture("quiver-plugin-weather"),
+  index: () => import("../fixtures/packages/quiver-plugin-weather/src/index.js"),
+});
 
 const problemsOf = async (name: string) => checkPluginPackage(await readPluginPackage(fixture(name)));
 
@@ -55,6 +59,15 @@ describe("broken packages get messages that say what to change", () => {
   it("an index without a default export", async () => {
     expect(await problemsOf("broken-no-default")).toEqual([
       "src/index.ts has no default export that is a plugin: add `export default create<Name>Plugin();` (a definePlugin result).",
+    ]);
+  });
+
+  it("an index that does not import says so, and how to import it from the test file", async () => {
+    const read = await readPluginPackage(fixture("quiver-plugin-weather"), undefined, () =>
+      Promise.reject(new Error("Cannot find module './tools/get-forecast.js'")),
+    );
+    expect(checkPluginPackage(read)).toEqual([
+      "importing src/index.ts failed (Error: Cannot find module './tools/get-forecast.js'); outside the Quiver repository pass `index: () => import(\"../src/index.js\")` to describePluginPackage: the package entry is src/index.ts.",
     ]);
   });
 

@@ -37,7 +37,9 @@ export const listPackageFiles = (dir: string, prefix = ""): string[] =>
 /**
  * Reads what the package checks need: package.json, the file list, the README and the module
  * `src/index.ts` exports (imported from source, so run it under vitest). `plugin` overrides the
- * index's default export as the plugin to check.
+ * index's default export as the plugin to check; `loadIndex` imports the index instead of the path
+ * import (pass `() => import("../src/index.js")` from the test file when @quiver/testing is installed
+ * from a registry: vitest then transforms the import, which it does not for a dependency's own imports).
  *
  * @example
  * const pp = await readPluginPackage(new URL("..", import.meta.url));
@@ -45,6 +47,7 @@ export const listPackageFiles = (dir: string, prefix = ""): string[] =>
 export const readPluginPackage = async (
   location: string | URL,
   plugin?: AnyPlugin,
+  loadIndex?: () => Promise<Readonly<Record<string, unknown>>>,
 ): Promise<PluginPackage> => {
   const dir = packageDirOf(location);
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
@@ -55,12 +58,18 @@ export const readPluginPackage = async (
   if (!files.includes("src/index.ts")) index = { ok: false, error: "src/index.ts is missing" };
   else {
     try {
-      const module = (await import(
-        /* @vite-ignore */ pathToFileURL(join(dir, "src/index.ts")).href
-      )) as Record<string, unknown>;
+      const module = loadIndex
+        ? await loadIndex()
+        : ((await import(/* @vite-ignore */ pathToFileURL(join(dir, "src/index.ts")).href)) as Record<
+            string,
+            unknown
+          >);
       index = { ok: true, module };
     } catch (error) {
-      index = { ok: false, error: `importing src/index.ts failed: ${String(error)}` };
+      index = {
+        ok: false,
+        error: `importing src/index.ts failed (${String(error)}); outside the Quiver repository pass \`index: () => import("../src/index.js")\` to describePluginPackage`,
+      };
     }
   }
   const fromIndex = index.ok && isPlugin(index.module.default) ? index.module.default : undefined;
