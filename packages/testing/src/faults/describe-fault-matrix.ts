@@ -60,6 +60,8 @@ export type FaultMatrixOptions = FaultMatrixTarget & {
   readonly policy?: ToolPolicy;
   /** The session calls run in (default principal "fault-matrix"). */
   readonly session?: CallOptions;
+  /** The vitest timeout of each case (default 30 s: a hang waits for the policy's timeout, on a loaded machine too). */
+  readonly testTimeoutMs?: number;
   /** Skip the whole matrix (e.g. when recorded data is absent); say why in the test output. */
   readonly skip?: boolean;
 };
@@ -113,7 +115,7 @@ export const describeFaultMatrix = (options: FaultMatrixOptions): void => {
   describe.skipIf(options.skip === true)(options.name ?? "fault matrix", () => {
     for (const call of options.calls) {
       describe(call.name ?? `${call.tool} ${call.method} ${String(call.path)}`, () => {
-        it.each(FAULT_KINDS)("%s", async (kind) => {
+        it.each(FAULT_KINDS)("%s", { timeout: options.testTimeoutMs ?? 30_000 }, async (kind) => {
           const up = await options.emulator();
           const fault = up.fault(call.method, call.path, options.faults?.[kind] ?? MATRIX_FAULTS[kind]);
           const { catalog, owned } = await catalogFor(options, up);
