@@ -23,8 +23,8 @@ export interface PluginPackageOptions {
 /**
  * The package-shape check of the plugin contract, for first-party (`@quiver/plugin-<id>`) and
  * third-party (`quiver-plugin-<id>`, `@scope/quiver-plugin-<id>`) plugins: package.json (name, version,
- * keyword, `quiver.plugin` marker), `src/index.ts` (default plugin, `create<Name>Plugin`, `VERSION` equal
- * to package.json's), the tool naming rule, the `src` layout (`src/config.ts`, one `src/tools/<name>.ts`
+ * keyword, `quiver.plugin` marker), `src/index.ts` (default plugin, `create<Name>Plugin`,
+ * `<Name>PluginOptions`, `VERSION` equal to package.json's), the tool naming rule, the `src` layout (`src/config.ts`, one `src/tools/<name>.ts`
  * per tool) and a README naming every tool. Each failure says what to change. It imports
  * `src/index.ts`, so run it under vitest.
  *
@@ -36,13 +36,13 @@ export interface PluginPackageOptions {
 export const describePluginPackage = (options: string | URL | PluginPackageOptions): void => {
   const { packageDir, plugin, index }: PluginPackageOptions =
     typeof options === "string" || options instanceof URL ? { packageDir: options } : options;
+  const dir = packageDirOf(packageDir);
+  const { name } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string };
   let read: Promise<PluginPackage> | undefined;
   const load = () => {
     read ??= readPluginPackage(dir, plugin, index);
     return read;
   };
-  const dir = packageDirOf(packageDir);
-  const { name } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string };
   describe(`package shape: ${name ?? dir}`, () => {
     for (const [title, check] of Object.entries(PACKAGE_CHECKS)) {
       it(title, async () => {
