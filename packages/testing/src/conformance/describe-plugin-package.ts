@@ -13,9 +13,8 @@ export interface PluginPackageOptions {
   /** The plugin to check instead of `src/index.ts`'s default export. */
   readonly plugin?: AnyPlugin;
   /**
-   * Imports `src/index.ts` from the test file, e.g. `() => import("../src/index.js")`. Needed when
-   * @quiver/testing is installed from a registry (vitest does not transform a dependency's own
-   * imports); inside the Quiver repository the path import works.
+   * Imports `src/index.ts` from the test file, e.g. `() => import("../src/index.js")` (default: the kit
+   * imports `<packageDir>/src/index.ts` through vitest's module runner).
    */
   readonly index?: () => Promise<Readonly<Record<string, unknown>>>;
 }
@@ -31,7 +30,7 @@ export interface PluginPackageOptions {
  * @example
  * describePluginPackage(import.meta.url);
  * describePluginPackage({ packageDir: new URL("..", import.meta.url), plugin: createWeatherPlugin() });
- * describePluginPackage({ packageDir: import.meta.url, index: () => import("../src/index.js") }); // published kit
+ * describePluginPackage({ packageDir: import.meta.url, index: () => import("../src/index.js") });
  */
 export const describePluginPackage = (options: string | URL | PluginPackageOptions): void => {
   const { packageDir, plugin, index }: PluginPackageOptions =

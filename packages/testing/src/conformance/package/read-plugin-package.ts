@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { type AnyPlugin, isPlugin } from "@quiver/core";
+import { vi } from "vitest";
 import type { PackageJson, PluginPackage } from "./types.js";
 
 const SKIP = new Set(["node_modules", "dist", "coverage"]);
@@ -36,10 +37,9 @@ export const listPackageFiles = (dir: string, prefix = ""): string[] =>
 
 /**
  * Reads what the package checks need: package.json, the file list, the README and the module
- * `src/index.ts` exports (imported from source, so run it under vitest). `plugin` overrides the
- * index's default export as the plugin to check; `loadIndex` imports the index instead of the path
- * import (pass `() => import("../src/index.js")` from the test file when @quiver/testing is installed
- * from a registry: vitest then transforms the import, which it does not for a dependency's own imports).
+ * `src/index.ts` exports (imported from source through vitest's module runner, so run it under vitest).
+ * `plugin` overrides the index's default export as the plugin to check; `loadIndex` imports the index
+ * instead (e.g. `() => import("../src/index.js")` from the test file).
  *
  * @example
  * const pp = await readPluginPackage(new URL("..", import.meta.url));
@@ -58,17 +58,16 @@ export const readPluginPackage = async (
   if (!files.includes("src/index.ts")) index = { ok: false, error: "src/index.ts is missing" };
   else {
     try {
+      // Through vitest's module runner (which transforms TypeScript) even when this kit is an external
+      // dependency installed from a registry, where a native import() of src/index.ts fails.
       const module = loadIndex
         ? await loadIndex()
-        : ((await import(/* @vite-ignore */ pathToFileURL(join(dir, "src/index.ts")).href)) as Record<
-            string,
-            unknown
-          >);
+        : await vi.importActual<Record<string, unknown>>(join(dir, "src", "index.ts"));
       index = { ok: true, module };
     } catch (error) {
       index = {
         ok: false,
-        error: `importing src/index.ts failed (${String(error)}); outside the Quiver repository pass \`index: () => import("../src/index.js")\` to describePluginPackage`,
+        error: `importing src/index.ts failed (${String(error)}); fix the import, or pass \`index: () => import("../src/index.js")\` to describePluginPackage`,
       };
     }
   }
