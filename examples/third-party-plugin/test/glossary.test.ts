@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createCatalog } from "@quiver/core";
-import { describePluginConformance, runPluginCommand, seedPluginDemo } from "@quiver/testing";
+import {
+  describePluginConformance,
+  describePluginPackage,
+  runPluginCommand,
+  seedPluginDemo,
+} from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createGlossaryPlugin } from "../src/index.js";
 
@@ -24,6 +29,7 @@ const seedFile = async () => {
   return file;
 };
 
+describePluginPackage({ packageDir: new URL("..", import.meta.url), index: () => import("../src/index.js") });
 describePluginConformance(createGlossaryPlugin(), { options: async () => ({ file: await seedFile() }) });
 
 describe("glossary_lookup_term", () => {
