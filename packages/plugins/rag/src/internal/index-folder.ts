@@ -7,8 +7,8 @@ import {
   openSearchIndex,
   type SearchDocument,
 } from "@quiver/search";
-import { guideDocuments, isGuide } from "./internal/guide-documents.js";
-import { slug } from "./internal/slug.js";
+import { guideDocuments, isGuide } from "./guide-documents.js";
+import { slug } from "./slug.js";
 
 /** Progress of `indexFolder`: reading the files, then indexing the documents. */
 export interface IndexProgress {

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { fail } from "@quiver/core";
 import { type IndexStats, openSearchIndex, type SearchIndex } from "@quiver/search";
-import { slug } from "../internal/slug.js";
 import type { RagOutput, RagQuery } from "../output.js";
+import { slug } from "../slug.js";
 
 /** The embedded backend: an open @quiver/search index. */
 export interface EmbeddedBackend {

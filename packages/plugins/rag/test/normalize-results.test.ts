@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeResults } from "./normalize-results.js";
+import { normalizeResults } from "../src/internal/normalize-results.js";
 
 const meta = (source: string | null, asignatura: string | null = null) =>
   expect.objectContaining({ source, asignatura });

@@ -1,6 +1,6 @@
 import { fail, type HttpClient, ToolFailure } from "@quiver/core";
 import { Redacted } from "effect";
-import type { RagConfig } from "../config.js";
+import type { RagConfig } from "../../config.js";
 import { normalizeResults } from "../normalize-results.js";
 import type { RagOutput, RagQuery } from "../output.js";
 
