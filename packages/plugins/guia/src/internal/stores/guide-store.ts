@@ -3,7 +3,7 @@ import { type Guide, type GuideListing, isSubjectId } from "../guide.js";
 
 /**
  * Where guides live. The folder store (embedded default) and the MongoDB store implement it; pass
- * your own to `createGuiaPlugin({ store })` to serve guides from anywhere else.
+ * your own to `createGuiaPlugin({ guideStore })` to serve guides from anywhere else.
  *
  * Every implementation must reject an id that is not a plain subject slug before it queries
  * (use {@link assertSubjectId}).

@@ -1,4 +1,4 @@
-import type { GuiaConfig } from "./config.js";
+import type { GuiaConfig } from "../config.js";
 import { createFolderGuideStore } from "./stores/folder-store.js";
 import type { GuideStore } from "./stores/guide-store.js";
 import { createMongoGuideStore } from "./stores/mongo-store.js";

@@ -2,7 +2,7 @@ import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeGuide, type Guide, type GuideListing } from "../guide.js";
-import { readGuideFile } from "../internal/read-guide-file.js";
+import { readGuideFile } from "../read-guide-file.js";
 import { assertSubjectId, type GuideStore } from "./guide-store.js";
 
 /** Options of the folder store. */
@@ -13,8 +13,14 @@ export interface FolderGuideStoreOptions {
   readonly seed?: boolean | undefined;
 }
 
-/** The folder of guides shipped with the package (two real UGR guides, see data/SOURCE.md). */
-export const SEED_GUIDES_DIR: string = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "data");
+/** The folder of guides shipped with the package (two real UGR guides, see demo/SOURCE.md). */
+export const SEED_GUIDES_DIR: string = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "..",
+  "demo",
+);
 
 const GUIDE_EXT = new Set([".json", ".yaml", ".yml"]);
 

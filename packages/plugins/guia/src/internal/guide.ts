@@ -1,4 +1,4 @@
-import { slug } from "./internal/text.js";
+import { slug } from "./text.js";
 
 /** A teaching guide: its subject id and the guide document (section name → content), as scraped. */
 export interface Guide {

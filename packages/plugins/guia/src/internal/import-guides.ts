@@ -2,7 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { ToolFailure } from "@quiver/core";
 import { describeGuide } from "./guide.js";
-import { readGuideFile } from "./internal/read-guide-file.js";
+import { readGuideFile } from "./read-guide-file.js";
 import type { GuideStore } from "./stores/guide-store.js";
 
 /** What `importGuides` did with each file. */

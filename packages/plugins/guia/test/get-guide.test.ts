@@ -24,9 +24,9 @@ afterEach(async () => {
   await Promise.all(catalogs.splice(0).map((c) => c.close()));
 });
 
-describe("get_guia over the shipped real guides", () => {
+describe("guia_get_guide over the shipped real guides", () => {
   it("without key returns the summary: id, name, code, degree, lecturers, brief description, sections", async () => {
-    const r = await open().call("get_guia", { asignatura: "metaheuristicas" });
+    const r = await open().call("guia_get_guide", { asignatura: "metaheuristicas" });
     expect(r.status, r.message).toBe("success");
     expect(r.data).toMatchObject({
       type: "summary",
@@ -56,13 +56,16 @@ describe("get_guia over the shipped real guides", () => {
       "Guía docente de Metaheurísticas",
       "modelos avanzados",
     ]) {
-      const r = await c.call("get_guia", { asignatura });
+      const r = await c.call("guia_get_guide", { asignatura });
       expect(r.status, `${asignatura}: ${r.message}`).toBe("success");
     }
   });
 
   it("returns a section by its real key, with the scraped indentation cleaned", async () => {
-    const r = await open().call("get_guia", { asignatura: "metaheuristicas", key: "metodología_docente" });
+    const r = await open().call("guia_get_guide", {
+      asignatura: "metaheuristicas",
+      key: "metodología_docente",
+    });
     expect(r.status).toBe("success");
     expect(r.data).toMatchObject({ type: "section", key: "metodología_docente" });
     expect((r.data as { value: string[] }).value[0]).toBe("MD01. Lección magistral.");
@@ -87,13 +90,13 @@ describe("get_guia over the shipped real guides", () => {
     ["enlaces", "enlaces_recomendados"],
     ["información adicional", "información_adicional"],
   ])("Metaheurísticas key %s → section %s", async (key, path) => {
-    const r = await open().call("get_guia", { asignatura: "metaheuristicas", key });
+    const r = await open().call("guia_get_guide", { asignatura: "metaheuristicas", key });
     expect(r.status, r.message).toBe("success");
     expect((r.data as { key: string }).key).toBe(path);
   });
 
   it("competencias.generales reaches MAC's general_competences (a real variation between guides)", async () => {
-    const r = await open().call("get_guia", {
+    const r = await open().call("guia_get_guide", {
       asignatura: "modelos_avanzados_computacion",
       key: "competencias.generales",
     });
@@ -103,7 +106,7 @@ describe("get_guia over the shipped real guides", () => {
   });
 
   it("the evaluation section carries the real grading rules", async () => {
-    const r = await open().call("get_guia", {
+    const r = await open().call("guia_get_guide", {
       asignatura: "modelos_avanzados_computacion",
       key: "evaluación.evaluación_ordinaria",
     });
@@ -111,7 +114,7 @@ describe("get_guia over the shipped real guides", () => {
   });
 
   it("an unknown subject is a clear error listing the subjects that exist", async () => {
-    const r = await open().call("get_guia", { asignatura: "astrofísica" });
+    const r = await open().call("guia_get_guide", { asignatura: "astrofísica" });
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("out_of_domain");
     expect(r.message).toContain("astrofísica");
@@ -120,18 +123,18 @@ describe("get_guia over the shipped real guides", () => {
   });
 
   it("a misspelt subject suggests the closest", async () => {
-    const r = await open().call("get_guia", { asignatura: "metaheuristcas" });
+    const r = await open().call("guia_get_guide", { asignatura: "metaheuristcas" });
     expect(r.status).toBe("error");
     expect(r.suggestion).toContain('"metaheuristicas"');
   });
 
   it("an unknown key is a clear error listing the sections and the closest", async () => {
-    const r = await open().call("get_guia", { asignatura: "metaheuristicas", key: "horario" });
+    const r = await open().call("guia_get_guide", { asignatura: "metaheuristicas", key: "horario" });
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("out_of_domain");
     expect(r.message).toContain('no section "horario"');
     expect(r.message).toContain("evaluación.evaluación_ordinaria");
-    const near = await open().call("get_guia", {
+    const near = await open().call("guia_get_guide", {
       asignatura: "metaheuristicas",
       key: "bibliografia.fundamentl",
     });
@@ -140,7 +143,7 @@ describe("get_guia over the shipped real guides", () => {
 
   it("operator objects are rejected by validation, never reach the store", async () => {
     for (const asignatura of [{ $ne: null }, { $regex: ".*" }, ["metaheuristicas"]]) {
-      const r = await open().call("get_guia", { asignatura });
+      const r = await open().call("guia_get_guide", { asignatura });
       expect(r.status).toBe("error");
       expect(r.error?.kind).toBe("invalid_input");
     }
@@ -151,10 +154,10 @@ describe("the session's asignatura (context-injected parameter)", () => {
   it("default mode: the field stays visible to the model and the session fills it when left out", async () => {
     const c = open();
     expect(
-      Object.keys((c.describe("get_guia", "openai")!.inputSchema as { properties: object }).properties),
+      Object.keys((c.describe("guia_get_guide", "openai")!.inputSchema as { properties: object }).properties),
     ).toContain("asignatura");
     const r = await c.call(
-      "get_guia",
+      "guia_get_guide",
       { key: "evaluación" },
       { session: { id: "s", values: { asignatura: "metaheuristicas" } } },
     );
@@ -164,7 +167,7 @@ describe("the session's asignatura (context-injected parameter)", () => {
 
   it("default mode: an explicit subject wins over the session's", async () => {
     const r = await open().call(
-      "get_guia",
+      "guia_get_guide",
       { asignatura: "296113D" },
       { session: { id: "s", values: { asignatura: "metaheuristicas" } } },
     );
@@ -172,7 +175,7 @@ describe("the session's asignatura (context-injected parameter)", () => {
   });
 
   it("standalone (no session value, no argument): an error that lists the subjects to choose from", async () => {
-    const r = await open().call("get_guia", {});
+    const r = await open().call("guia_get_guide", {});
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.message).toContain("metaheuristicas");
@@ -180,21 +183,21 @@ describe("the session's asignatura (context-injected parameter)", () => {
   });
 
   it("a non-string session value is ignored", async () => {
-    const r = await open().call("get_guia", {}, { session: { values: { asignatura: { $ne: null } } } });
+    const r = await open().call("guia_get_guide", {}, { session: { values: { asignatura: { $ne: null } } } });
     expect(r.error?.kind).toBe("invalid_input");
   });
 
   it("override mode: hidden from the model, the session value always wins; explicit still works without one", async () => {
     const c = open(createGuiaPlugin({ sessionAsignatura: "override" }));
-    const schema = c.describe("get_guia", "openai")!.inputSchema as { properties: object };
+    const schema = c.describe("guia_get_guide", "openai")!.inputSchema as { properties: object };
     expect(Object.keys(schema.properties)).not.toContain("asignatura");
     const r = await c.call(
-      "get_guia",
+      "guia_get_guide",
       { asignatura: "296113D" },
       { session: { values: { asignatura: "metaheuristicas" } } },
     );
     expect((r.data as { subject: string }).subject).toBe("metaheuristicas");
-    const alone = await c.call("get_guia", { asignatura: "296113D" });
+    const alone = await c.call("guia_get_guide", { asignatura: "296113D" });
     expect((alone.data as { subject: string }).subject).toBe("modelos_avanzados_computacion");
   });
 });
@@ -208,14 +211,14 @@ describe("settings", () => {
         "asignatura: Guía docente de Álgebra Lineal (123456A)\ngrado: Grado en Matemáticas\nevaluación:\n  evaluación_ordinaria:\n    - Examen final 70%\n",
       );
       const c = open(createGuiaPlugin(), {}, { GUIA_DIR: dir, GUIA_SEED: "false" });
-      const r = await c.call("get_guia", { asignatura: "algebra", key: "evaluacion.ordinaria" });
+      const r = await c.call("guia_get_guide", { asignatura: "algebra", key: "evaluacion.ordinaria" });
       expect(r.status, r.message).toBe("success");
       expect(r.data).toMatchObject({
         asignatura: "Álgebra Lineal",
         codigo: "123456A",
         value: ["Examen final 70%"],
       });
-      const seedGone = await c.call("get_guia", { asignatura: "metaheuristicas" });
+      const seedGone = await c.call("guia_get_guide", { asignatura: "metaheuristicas" });
       expect(seedGone.status).toBe("error");
       expect(seedGone.message).toContain("algebra (Álgebra Lineal, 123456A)");
     } finally {
@@ -226,7 +229,7 @@ describe("settings", () => {
   it("an empty store answers unavailable with the import command", async () => {
     const dir = await mkdtemp(join(tmpdir(), "guia-"));
     try {
-      const r = await open(createGuiaPlugin({ guidesDir: dir, seed: false })).call("get_guia", {
+      const r = await open(createGuiaPlugin({ guidesDir: dir, seed: false })).call("guia_get_guide", {
         asignatura: "x",
       });
       expect(r.status).toBe("unavailable");
@@ -239,7 +242,7 @@ describe("settings", () => {
   it("GUIA_STORE=mongodb without MONGODB_URI leaves the plugin unconfigured, naming the variable", async () => {
     const c = open(createGuiaPlugin(), {}, { GUIA_STORE: "mongodb" });
     expect(c.plugins()[0]).toMatchObject({ status: "unconfigured", missing: ["MONGODB_URI"] });
-    const r = await c.call("get_guia", { asignatura: "metaheuristicas" });
+    const r = await c.call("guia_get_guide", { asignatura: "metaheuristicas" });
     expect(r.status).toBe("unavailable");
     expect(r.message).toContain("MONGODB_URI");
   });
