@@ -10,7 +10,7 @@ export const requirePrincipal = (repo: Repository, principal: string | undefined
   if (principal !== undefined && principal.trim() !== "") return principal;
   repo.audit({ principal: null, action, target: null, outcome: "denied", detail: "no principal" });
   throw fail.accessDenied(
-    `${action === "search" ? "search_repository" : "This tool"} needs an authenticated caller: the call carried no principal.`,
+    `${action === "search" ? "private_repo_search" : "This tool"} needs an authenticated caller: the call carried no principal.`,
     {
       suggestion: "Connect with a token that the host maps to a scientist (principal).",
     },

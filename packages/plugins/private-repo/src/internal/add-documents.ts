@@ -1,6 +1,6 @@
 import { type LoadError, loadDocuments, type SearchDocument } from "@quiver/search";
-import { collectionNameProblem, ownerProblem } from "./internal/names.js";
-import { Repository } from "./internal/repository.js";
+import { collectionNameProblem, ownerProblem } from "./names.js";
+import { Repository } from "./repository.js";
 
 /** Progress of {@link addDocuments}: files read, then documents indexed. */
 export interface AddProgress {
@@ -23,6 +23,8 @@ export interface AddDocumentsOptions {
   readonly files: string | ReadonlyArray<string>;
   /** Called as files are read and as documents are indexed (for a progress bar). */
   readonly onProgress?: (progress: AddProgress) => void;
+  /** The repository at `indexPath`, already open (left open); otherwise it is opened and closed here. */
+  readonly repository?: Repository;
 }
 
 /** What {@link addDocuments} did. */
@@ -42,11 +44,11 @@ export interface AddDocumentsResult {
 }
 
 /**
- * Adds documents from files to one scientist's collection: what `quiver repo add` runs. Reads Markdown
+ * Adds documents from files to one scientist's collection: what `quiver private-repo add` runs. Reads Markdown
  * (front matter for authors, date, DOI, tags), text, BibTeX and JSON Lines through @quiver/search's loaders,
  * indexes them (documents with an existing id are replaced) and logs the change in the audit log.
  *
- * Use it from a CLI or a script; the plugin's tools see the documents at once.
+ * The plugin's tools see the documents at once.
  *
  * @example
  * const r = await addDocuments({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", files: ["refs.bib", "notes/"],
@@ -75,7 +77,7 @@ export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDoc
   }
   options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
 
-  const repo = new Repository(options.indexPath);
+  const repo = options.repository ?? new Repository(options.indexPath);
   try {
     const row = repo.ensure(owner, collection);
     const index = await repo.index(row.id);
@@ -94,6 +96,6 @@ export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDoc
     });
     return { owner, collection, documents: documents.length, ...result, errors, skipped };
   } finally {
-    await repo.close();
+    if (options.repository === undefined) await repo.close();
   }
 };
