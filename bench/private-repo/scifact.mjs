@@ -86,25 +86,23 @@ export async function run({ limit } = {}) {
     catalog.register(plugin, { indexPath });
     const { config, resources } = await catalog.open(plugin.id);
     let added;
-    await plugin.commands
-      .find((c) => c.name === "add")
-      .run({
-        ...{ args: [join(dir, "corpus.jsonl")], flags: { owner: "scientist", collection: "scifact" } },
-        ...{
-          config,
-          resources,
-          cwd: process.cwd(),
-          env: {},
-          json: true,
-          signal: new AbortController().signal,
-        },
-        print: () => {},
-        printJson: (value) => {
-          added = value;
-        },
-        warn: () => {},
-        progress: () => {},
-      });
+    const add = plugin.commands.find((c) => c.name === "add");
+    await add.run({
+      args: [join(dir, "corpus.jsonl")],
+      flags: { owner: "scientist", collection: "scifact" },
+      config,
+      resources,
+      cwd: process.cwd(),
+      env: {},
+      json: true,
+      signal: new AbortController().signal,
+      print: () => {},
+      printJson: (value) => {
+        added = value;
+      },
+      warn: () => {},
+      progress: () => {},
+    });
     const indexMs = performance.now() - t0;
     const session = { session: { id: "bench", principal: "scientist" } };
 
