@@ -9,7 +9,6 @@ import { VERSION } from "./version.js";
 
 export { type RepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
-export type { RepoResources } from "./setup.js";
 export {
   type AuditEntry,
   type CollectionSummary,
@@ -18,7 +17,8 @@ export {
   type ShareOptions,
   shareCollection,
   unshareCollection,
-} from "./sharing.js";
+} from "./internal/sharing.js";
+export type { RepoResources } from "./setup.js";
 export { VERSION } from "./version.js";
 
 /** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings. */

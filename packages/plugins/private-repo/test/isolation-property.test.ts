@@ -87,7 +87,7 @@ const as = (principal: string) => ({ session: { id: `c${sessions++}`, principal 
 const readableBy = (colls: ReadonlyArray<Coll>, p: string) =>
   colls.filter((c) => c.owner === p || c.grantees.includes(p));
 
-/** Builds a repository holding `colls` (documents written as JSON Lines and added like `quiver repo add`). */
+/** Builds a repository holding `colls` (documents written as JSON Lines and added like `quiver private-repo add`). */
 const materialise = async (colls: ReadonlyArray<Coll>, grantsFor?: string) => {
   const indexPath = tempDir("quiver-prop-");
   const src = tempDir("quiver-prop-src-");

@@ -2,12 +2,13 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Catalog, CommandUsageError, createCatalog } from "@quiver/core";
 import { runPluginCommand } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRagPlugin, type RagOutput } from "../src/index.js";
 
-const GUIDES = new URL("../demo/ugr-guia-docente", import.meta.url).pathname;
+const GUIDES = fileURLToPath(new URL("../demo/ugr-guia-docente", import.meta.url));
 
 let tmp: string;
 beforeAll(async () => {

@@ -86,7 +86,7 @@ export const resolveScope = (
             ? `Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?`
             : readable.length > 0
               ? `Your collections: ${readable.map((r) => r.ref).join(", ")}.`
-              : "You have no collections yet: add documents with `quiver repo add`.",
+              : "You have no collections yet: add documents with `quiver private-repo add`.",
       },
     );
   }

@@ -191,7 +191,7 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
       suggestions.push(
         filters.collections
           ? "No collection to search: give at least one collection, or omit filters.collections."
-          : "You have no collections yet and none are shared with you: add documents with `quiver repo add`.",
+          : "You have no collections yet and none are shared with you: add documents with `quiver private-repo add`.",
       );
     } else if (total === 0) {
       if (filtered) suggestions.push("Remove or widen the filters (dates, authors, tags).");

@@ -1,5 +1,5 @@
-import { formatRef, ownerProblem } from "./internal/names.js";
-import { type AuditEntry, Repository } from "./internal/repository.js";
+import { formatRef, ownerProblem } from "./names.js";
+import { type AuditEntry, Repository } from "./repository.js";
 
 /** Who shares what with whom. */
 export interface ShareOptions {
@@ -25,7 +25,7 @@ const withRepo = async <T>(indexPath: string, f: (repo: Repository) => T | Promi
 /**
  * Shares an owner's collection with another scientist, who can then search it as `owner/name`. Logged.
  *
- * Use it from `quiver repo share` or an admin script; it takes effect on the next call.
+ * Use it from an admin script; it takes effect on the next call.
  *
  * @example
  * await shareCollection({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", grantee: "bob" })
