@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describePluginConformance, describePluginPackage } from "@quiver/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import privateRepoPlugin, {
@@ -17,6 +19,12 @@ describePluginConformance(privateRepoPlugin, {
   options: () => {
     conformanceRepo ||= tempDir();
     return { indexPath: conformanceRepo };
+  },
+  // The store "down": a repository folder that cannot be created (its parent is a file).
+  downOptions: () => {
+    const parent = tempDir();
+    writeFileSync(join(parent, "not-a-folder"), "x");
+    return { indexPath: join(parent, "not-a-folder", "repo") };
   },
   session: { id: "conformance", principal: "conformance" },
 });

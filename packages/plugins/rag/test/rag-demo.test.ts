@@ -40,6 +40,8 @@ const data = (r: { data?: unknown }) => r.data as RagOutput;
 describe("embedded backend over the demo index", () => {
   describePluginConformance(createRagPlugin({ backend: "embedded" }), {
     options: () => ({ indexPath: demoPath }),
+    // The store "down": an index file that does not exist.
+    downOptions: () => ({ indexPath: join(tmp, "missing", "index.db") }),
   });
 });
 
