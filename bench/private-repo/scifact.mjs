@@ -1,5 +1,5 @@
 // SciFact (BEIR) loaded as one scientist's private repository, searched through the private-repo plugin's
-// `search_repository` tool (full Quiver runtime, the scientist's principal on every call); reports nDCG@10 and
+// `private_repo_search` tool (full Quiver runtime, the scientist's principal on every call); reports nDCG@10 and
 // recall@10 on the 809 train queries, with indexing and per-query times. Target: nDCG@10 ≥ 0.71 (the rag
 // plugin's target; plain FTS5 BM25 over title + text scores about 0.70, published BM25 0.665–0.679).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -58,10 +58,7 @@ export async function run({ limit } = {}) {
       notes: ["skipped: ../shared/data/beir-scifact not found (set QUIVER_SHARED_DATA)"],
     };
   }
-  const { addDocuments, createPrivateRepoPlugin } = await load(
-    "@quiver/plugin-private-repo",
-    "plugins/private-repo",
-  );
+  const { createPrivateRepoPlugin } = await load("@quiver/plugin-private-repo", "plugins/private-repo");
   const dir = join(data, "beir-scifact");
   const queries = new Map(
     readFileSync(join(dir, "queries.jsonl"), "utf8")
@@ -84,14 +81,29 @@ export async function run({ limit } = {}) {
   const catalog = createCatalog({ env: {} });
   try {
     const t0 = performance.now();
-    const added = await addDocuments({
-      indexPath,
-      owner: "scientist",
-      collection: "scifact",
-      files: join(dir, "corpus.jsonl"),
+    // Loaded through the plugin's own `add` command (what `quiver private-repo add` runs).
+    const plugin = createPrivateRepoPlugin();
+    catalog.register(plugin, { indexPath });
+    const { config, resources } = await catalog.open(plugin.id);
+    let added;
+    const add = plugin.commands.find((c) => c.name === "add");
+    await add.run({
+      args: [join(dir, "corpus.jsonl")],
+      flags: { owner: "scientist", collection: "scifact" },
+      config,
+      resources,
+      cwd: process.cwd(),
+      env: {},
+      json: true,
+      signal: new AbortController().signal,
+      print: () => {},
+      printJson: (value) => {
+        added = value;
+      },
+      warn: () => {},
+      progress: () => {},
     });
     const indexMs = performance.now() - t0;
-    catalog.register(createPrivateRepoPlugin(), { indexPath });
     const session = { session: { id: "bench", principal: "scientist" } };
 
     const ids = [...qrels.keys()].slice(0, limit ?? undefined);
@@ -102,7 +114,7 @@ export async function run({ limit } = {}) {
     for (const id of ids) {
       const start = performance.now();
       const r = await catalog.call(
-        "search_repository",
+        "private_repo_search",
         { search_terms: queries.get(id), max_results: 10 },
         session,
       );
@@ -132,7 +144,7 @@ export async function run({ limit } = {}) {
       },
     ];
     return {
-      title: "Private repository: SciFact as one scientist's collection, through search_repository",
+      title: "Private repository: SciFact as one scientist's collection, through private_repo_search",
       table: table(rows, Object.keys(rows[0])),
       notes: [
         `nDCG@10 = ${score.toFixed(4)} (target ≥ ${TARGET}: ${score >= TARGET ? "met" : "NOT met"}); ${failures} failed calls`,

@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sharedDataDir } from "@quiver/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFolderGuideStore, importGuides, openGuideStore } from "../src/index.js";
+import { createFolderGuideStore, SEED_GUIDES_DIR } from "../src/index.js";
+import { importGuides } from "../src/internal/import-guides.js";
+import { openGuideStore } from "../src/internal/open-guide-store.js";
 
 let src: string;
 let dest: string;
@@ -84,12 +85,16 @@ describe("importGuides", () => {
     await expect(importGuides(join(src, "nope"), createFolderGuideStore({ dir: dest }))).rejects.toThrow();
   });
 
-  const shared = sharedDataDir();
-  if (!shared)
-    console.log("skipped: the shared data folder (../shared/data) was not found; set QUIVER_SHARED_DATA");
-  it.runIf(!!shared)("imports the real UGR guides from ../shared/data in their original layout", async () => {
+  it("imports the real UGR guides in their original layout (<subject>/guía_docente.json)", async () => {
+    for (const subject of ["metaheuristicas", "modelos_avanzados_computacion"]) {
+      await mkdir(join(src, "ugr-guia-docente", subject), { recursive: true });
+      await copyFile(
+        join(SEED_GUIDES_DIR, `${subject}.json`),
+        join(src, "ugr-guia-docente", subject, "guía_docente.json"),
+      );
+    }
     const report = await importGuides(
-      join(shared!, "ugr-guia-docente"),
+      join(src, "ugr-guia-docente"),
       createFolderGuideStore({ dir: dest, seed: false }),
     );
     expect(report.imported.map((i) => [i.subject, i.name])).toEqual([

@@ -1,6 +1,7 @@
 import { createCatalog } from "@quiver/core";
 import { describe, expect, it } from "vitest";
-import { createGuiaPlugin, createMongoGuideStore, importGuides, SEED_GUIDES_DIR } from "../src/index.js";
+import { createGuiaPlugin, createMongoGuideStore, SEED_GUIDES_DIR } from "../src/index.js";
+import { importGuides } from "../src/internal/import-guides.js";
 import { describeStoreContract } from "./store-contract.js";
 
 const uri = process.env.QUIVER_TEST_MONGODB_URI ?? process.env.MONGODB_URI;
@@ -15,7 +16,7 @@ describeStoreContract(
 );
 
 describe.runIf(!!uri)("mongodb store with the real guides", () => {
-  it("imports the shipped guides and get_guia reads them from MongoDB", async () => {
+  it("imports the shipped guides and guia_get_guide reads them from MongoDB", async () => {
     const store = createMongoGuideStore({ uri: uri!, database: "quiver_test", collection });
     try {
       const report = await importGuides(SEED_GUIDES_DIR, store);
@@ -25,9 +26,9 @@ describe.runIf(!!uri)("mongodb store with the real guides", () => {
       ]);
       const catalog = createCatalog({ env: {} });
       catalog.register(createGuiaPlugin({ guideStore: store }));
-      const r = await catalog.call("get_guia", { asignatura: "metaheuristicas", key: "evaluación" });
+      const r = await catalog.call("guia_get_guide", { asignatura: "metaheuristicas", key: "evaluación" });
       expect(r.status, r.message).toBe("success");
-      const bad = await catalog.call("get_guia", { asignatura: { $ne: null } });
+      const bad = await catalog.call("guia_get_guide", { asignatura: { $ne: null } });
       expect(bad.error?.kind).toBe("invalid_input");
       await catalog.close();
     } finally {
@@ -58,7 +59,7 @@ describe("mongodb store without a server", () => {
         guideStore: createMongoGuideStore({ uri: "mongodb://127.0.0.1:1", serverSelectionTimeoutMs: 300 }),
       }),
     );
-    const r = await catalog.call("get_guia", { asignatura: "metaheuristicas" });
+    const r = await catalog.call("guia_get_guide", { asignatura: "metaheuristicas" });
     expect(r.status).toBe("unavailable");
     await catalog.close();
   });

@@ -1,21 +1,14 @@
 import { definePlugin, type Plugin } from "@quiver/core";
-import { z } from "zod";
-import { type RepoConfig, repoConfigSchema } from "./internal/config.js";
-import { createDeps } from "./internal/deps.js";
-import { makeListCollections } from "./tools/list-collections.js";
-import { makeSearchRepository } from "./tools/search-repository.js";
+import { addCommand } from "./commands/add.js";
+import { type RepoConfig, repoConfigSchema } from "./config.js";
+import { privateRepoDemo } from "./demo.js";
+import { type RepoResources, setupPrivateRepo } from "./setup.js";
+import { privateRepoListCollections } from "./tools/list-collections.js";
+import { privateRepoSearch } from "./tools/search.js";
 import { VERSION } from "./version.js";
 
-export { loadDocuments } from "@quiver/search";
-export {
-  type AddDocumentsOptions,
-  type AddDocumentsResult,
-  type AddProgress,
-  addDocuments,
-} from "./add-documents.js";
-export { buildDemoRepository } from "./demo.js";
+export { type RepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
-export type { RepoConfig } from "./internal/config.js";
 export {
   type AuditEntry,
   type CollectionSummary,
@@ -24,7 +17,8 @@ export {
   type ShareOptions,
   shareCollection,
   unshareCollection,
-} from "./sharing.js";
+} from "./internal/sharing.js";
+export type { RepoResources } from "./setup.js";
 export { VERSION } from "./version.js";
 
 /** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings. */
@@ -34,37 +28,39 @@ export interface PrivateRepoPluginOptions {
 }
 
 /**
- * Creates the private-repository plugin: `search_repository` and `list_repository_collections` over
- * per-scientist collections. Every call needs the caller's principal (from the host's token mapping);
- * a scientist sees only their own collections and those shared with them.
+ * Creates the private-repository plugin: `private_repo_search` and `private_repo_list_collections` over
+ * per-scientist collections, the `quiver private-repo add` command and a demo step. Every call needs
+ * the caller's principal (from the host's token mapping); a scientist sees only their own collections
+ * and those shared with them.
  *
  * Use the default export in a host; call this to bake in the repository folder.
  *
  * @example
  * const catalog = createCatalog()
  * catalog.register(createPrivateRepoPlugin({ indexPath: "/data/repo" }))
- * await catalog.call("search_repository", { search_terms: "CRISPR off-target" }, { session: { principal: "alice" } })
+ * await catalog.call("private_repo_search", { search_terms: "CRISPR off-target" }, { session: { principal: "alice" } })
  */
-export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}): Plugin<RepoConfig> => {
-  const deps = createDeps();
-  const defaults = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  return definePlugin<RepoConfig>({
+export const createPrivateRepoPlugin = (
+  options: PrivateRepoPluginOptions = {},
+): Plugin<RepoConfig, RepoResources> =>
+  definePlugin<RepoConfig, RepoResources>({
     specificationVersion: "v1",
     id: "private-repo",
     version: VERSION,
     description:
       "Scientists' private document repositories: BM25 search with filters and citations, per-scientist access.",
-    // Options are defaults: settings given at registration and QUIVER_PRIVATE_REPO win over them.
-    config: z.preprocess((raw) => ({ ...defaults, ...(raw as object) }), repoConfigSchema),
+    config: repoConfigSchema,
+    defaults: { ...options },
     env: { indexPath: "QUIVER_PRIVATE_REPO" },
-    tools: [makeSearchRepository(deps), makeListCollections(deps)],
-    health: async ({ config }) => {
-      const repo = deps.pool.get(config.indexPath);
+    tools: [privateRepoSearch, privateRepoListCollections],
+    setup: setupPrivateRepo,
+    commands: [addCommand],
+    demo: privateRepoDemo,
+    health: async ({ resources }) => {
+      const repo = resources.repository();
       return { ok: true, message: `Repository at ${repo.path} is readable.` };
     },
-    dispose: () => deps.pool.close(),
   });
-};
 
 /** The plugin with default settings; the host imports this. */
 export default createPrivateRepoPlugin();

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { ToolResult } from "@quiver/core";
 import { type SeededRandom, seededRandom } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
-import { addDocuments, readAuditLog, shareCollection } from "../src/index.js";
+import { readAuditLog, shareCollection } from "../src/index.js";
+import { addDocuments } from "../src/internal/add-documents.js";
 import { repoCatalog, tempDir } from "./support/repo.js";
 
 const SCIENTISTS = ["ann", "ben", "cho", "dev", "eli", "fay"];
@@ -86,7 +87,7 @@ const as = (principal: string) => ({ session: { id: `c${sessions++}`, principal 
 const readableBy = (colls: ReadonlyArray<Coll>, p: string) =>
   colls.filter((c) => c.owner === p || c.grantees.includes(p));
 
-/** Builds a repository holding `colls` (documents written as JSON Lines and added like `quiver repo add`). */
+/** Builds a repository holding `colls` (documents written as JSON Lines and added like `quiver private-repo add`). */
 const materialise = async (colls: ReadonlyArray<Coll>, grantsFor?: string) => {
   const indexPath = tempDir("quiver-prop-");
   const src = tempDir("quiver-prop-src-");
@@ -126,7 +127,7 @@ describe("property: no result, count, error or suggestion reveals another scient
     const secrets = colls.flatMap((c) => c.docs.map((d) => ({ owner: c.owner, coll: c, secret: d.secret })));
     const randomInput = (p: string): { tool: string; input: Record<string, unknown> } => {
       if (r.next() < 0.12)
-        return { tool: "list_repository_collections", input: { scope: r.pick(["all", "own", "shared"]) } };
+        return { tool: "private_repo_list_collections", input: { scope: r.pick(["all", "own", "shared"]) } };
       const terms: string[] = [];
       for (let k = 0; k < 1 + r.int(3); k++) {
         const roll = r.next();
@@ -154,7 +155,7 @@ describe("property: no result, count, error or suggestion reveals another scient
         });
       }
       return {
-        tool: "search_repository",
+        tool: "private_repo_search",
         input: {
           search_terms: terms.join(" "),
           ...(Object.keys(filters).length ? { filters } : {}),

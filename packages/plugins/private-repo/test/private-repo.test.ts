@@ -1,9 +1,8 @@
-import { describePluginConformance, describePluginPackage, sharedDataDir } from "@quiver/testing";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describePluginConformance, describePluginPackage } from "@quiver/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import privateRepoPlugin, {
-  type AddProgress,
-  addDocuments,
-  buildDemoRepository,
   formatCitation,
   listCollections,
   readAuditLog,
@@ -11,6 +10,7 @@ import privateRepoPlugin, {
   unshareCollection,
   VERSION,
 } from "../src/index.js";
+import { type AddProgress, addDocuments } from "../src/internal/add-documents.js";
 import { as, dataOf, repoCatalog, SAMPLE_FILES, tempDir, writeFiles } from "./support/repo.js";
 
 let conformanceRepo = "";
@@ -19,6 +19,12 @@ describePluginConformance(privateRepoPlugin, {
   options: () => {
     conformanceRepo ||= tempDir();
     return { indexPath: conformanceRepo };
+  },
+  // The store "down": a repository folder that cannot be created (its parent is a file).
+  downOptions: () => {
+    const parent = tempDir();
+    writeFileSync(join(parent, "not-a-folder"), "x");
+    return { indexPath: join(parent, "not-a-folder", "repo") };
   },
   session: { id: "conformance", principal: "conformance" },
 });
@@ -37,18 +43,18 @@ const build = async () => {
 };
 
 describe("plugin shape", () => {
-  it("is a v1 plugin with search_repository and list_repository_collections", () => {
+  it("is a v1 plugin with private_repo_search and private_repo_list_collections", () => {
     expect(privateRepoPlugin.id).toBe("private-repo");
     expect(privateRepoPlugin.version).toBe(VERSION);
     expect(privateRepoPlugin.tools.map((t) => t.name)).toEqual([
-      "search_repository",
-      "list_repository_collections",
+      "private_repo_search",
+      "private_repo_list_collections",
     ]);
     expect(privateRepoPlugin.tools.every((t) => t.category === "private_repository")).toBe(true);
   });
 });
 
-describe("addDocuments (what `quiver repo add` runs)", () => {
+describe("addDocuments (what `quiver private-repo add` runs)", () => {
   it("adds Markdown, text, BibTeX and JSON Lines with their fields, reports progress and bad records", async () => {
     const src = writeFiles(tempDir(), SAMPLE_FILES);
     const indexPath = tempDir();
@@ -91,7 +97,7 @@ describe("addDocuments (what `quiver repo add` runs)", () => {
   });
 });
 
-describe("search_repository", () => {
+describe("private_repo_search", () => {
   let indexPath = "";
   beforeAll(async () => {
     ({ indexPath } = await build());
@@ -99,7 +105,7 @@ describe("search_repository", () => {
 
   it("ranks with BM25 and returns scores, passages, formatted citations and DOIs", async () => {
     const r = await repoCatalog(indexPath).call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "gut microbiome insulin resistance" },
       as("alice"),
     );
@@ -127,7 +133,7 @@ describe("search_repository", () => {
     const ids = async (filters: Record<string, unknown>) =>
       dataOf(
         await catalog.call(
-          "search_repository",
+          "private_repo_search",
           { search_terms: "vitamin D bone statin telomere microbiome", filters },
           as("alice"),
         ),
@@ -145,14 +151,14 @@ describe("search_repository", () => {
   it("rejects malformed or inverted dates with invalid_input", async () => {
     const catalog = repoCatalog(indexPath);
     const bad = await catalog.call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "x", filters: { date_from: "May 2019" } },
       as("alice"),
     );
     expect(bad.error?.kind).toBe("invalid_input");
     expect(bad.message).toContain("filters.date_from");
     const inverted = await catalog.call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "x", filters: { date_from: "2022", date_to: "2019" } },
       as("alice"),
     );
@@ -163,7 +169,7 @@ describe("search_repository", () => {
     const catalog = repoCatalog(indexPath);
     const many = dataOf(
       await catalog.call(
-        "search_repository",
+        "private_repo_search",
         { search_terms: "vitamin statin telomere microbiome lab", max_results: 2 },
         as("alice"),
       ),
@@ -172,7 +178,7 @@ describe("search_repository", () => {
     expect(many.total_count).toBeGreaterThan(2);
     expect(many.suggestions.join(" ")).toMatch(/Narrow with filters/);
     const none = await catalog.call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "quantum chromodynamics", filters: { tags: ["physics"] } },
       as("alice"),
     );
@@ -187,7 +193,7 @@ describe("access control", () => {
   it("needs a principal: an anonymous call is access_denied and logged", async () => {
     const { indexPath } = await build();
     const r = await repoCatalog(indexPath).call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "vitamin" },
       as(undefined),
     );
@@ -201,7 +207,7 @@ describe("access control", () => {
       detail: "no principal",
     });
     const list = await repoCatalog(indexPath).call(
-      "list_repository_collections",
+      "private_repo_list_collections",
       { scope: "all" },
       as(undefined),
     );
@@ -212,16 +218,16 @@ describe("access control", () => {
     const { indexPath } = await build();
     const catalog = repoCatalog(indexPath);
     const alice = await catalog.call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "unpublished vitamin D trial zebrafish" },
       as("alice"),
     );
     expect(JSON.stringify(alice)).not.toContain("qqbobsecret");
     expect(JSON.stringify(alice)).not.toContain("Unpublished");
     expect(dataOf(alice).searched_collections).toEqual(["papers"]);
-    const bob = await catalog.call("search_repository", { search_terms: "qqbobsecret" }, as("bob"));
+    const bob = await catalog.call("private_repo_search", { search_terms: "qqbobsecret" }, as("bob"));
     expect(dataOf(bob).results.map((x: any) => x.collection)).toEqual(["lab"]);
-    const carol = await catalog.call("search_repository", { search_terms: "vitamin" }, as("carol"));
+    const carol = await catalog.call("private_repo_search", { search_terms: "vitamin" }, as("carol"));
     expect(dataOf(carol)).toMatchObject({ results: [], total_count: 0, searched_collections: [] });
     expect(dataOf(carol).suggestions[0]).toMatch(/no collections yet/);
   });
@@ -231,37 +237,37 @@ describe("access control", () => {
     const catalog = repoCatalog(indexPath);
     await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "alice" });
     const shared = dataOf(
-      await catalog.call("search_repository", { search_terms: "qqbobsecret" }, as("alice")),
+      await catalog.call("private_repo_search", { search_terms: "qqbobsecret" }, as("alice")),
     );
     expect(shared.results.map((x: any) => [x.collection, x.title])).toEqual([
       ["bob/lab", "Unpublished vitamin D trial"],
     ]);
     const only = dataOf(
       await catalog.call(
-        "search_repository",
+        "private_repo_search",
         { search_terms: "vitamin", filters: { collections: ["bob/lab"] } },
         as("alice"),
       ),
     );
     expect(only.searched_collections).toEqual(["bob/lab"]);
-    const listed = dataOf(await catalog.call("list_repository_collections", { scope: "all" }, as("alice")));
+    const listed = dataOf(await catalog.call("private_repo_list_collections", { scope: "all" }, as("alice")));
     expect(listed.collections).toEqual([
       { collection: "papers", owner: "alice", access: "owner", documents: 6, shared_with: [] },
       { collection: "bob/lab", owner: "bob", access: "shared", documents: 1 },
     ]);
-    const bobList = dataOf(await catalog.call("list_repository_collections", { scope: "all" }, as("bob")));
+    const bobList = dataOf(await catalog.call("private_repo_list_collections", { scope: "all" }, as("bob")));
     expect(bobList.collections).toEqual([
       { collection: "lab", owner: "bob", access: "owner", documents: 1, shared_with: ["alice"] },
     ]);
     const onlyShared = dataOf(
-      await catalog.call("list_repository_collections", { scope: "shared" }, as("alice")),
+      await catalog.call("private_repo_list_collections", { scope: "shared" }, as("alice")),
     );
     expect(onlyShared.collections.map((c: any) => c.collection)).toEqual(["bob/lab"]);
     expect(await unshareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "alice" })).toBe(
       true,
     );
     const after = await catalog.call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "unpublished zebrafish" },
       as("alice"),
     );
@@ -270,7 +276,7 @@ describe("access control", () => {
     // Sharing with carol does not give dave anything.
     await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "carol" });
     expect(
-      dataOf(await catalog.call("search_repository", { search_terms: "qqbobsecret" }, as("dave")))
+      dataOf(await catalog.call("private_repo_search", { search_terms: "qqbobsecret" }, as("dave")))
         .total_count,
     ).toBe(0);
   });
@@ -279,12 +285,12 @@ describe("access control", () => {
     const { indexPath } = await build();
     const catalog = repoCatalog(indexPath);
     const real = await catalog.call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "vitamin", filters: { collections: ["bob/lab"] } },
       as("alice"),
     );
     const fake = await catalog.call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "vitamin", filters: { collections: ["bob/lbb"] } },
       as("alice"),
     );
@@ -305,14 +311,14 @@ describe("access control", () => {
   it("answers an unknown own collection with invalid_input, suggesting only readable names", async () => {
     const { indexPath } = await build();
     const r = await repoCatalog(indexPath).call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "x", filters: { collections: ["paper"] } },
       as("alice"),
     );
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.suggestion).toBe('Did you mean "papers"?');
     const bob = await repoCatalog(indexPath).call(
-      "search_repository",
+      "private_repo_search",
       { search_terms: "x", filters: { collections: ["paper"] } },
       as("bob"),
     );
@@ -324,7 +330,7 @@ describe("access control", () => {
     const { indexPath, src } = await build();
     const catalog = repoCatalog(indexPath);
     const before = dataOf(
-      await catalog.call("search_repository", { search_terms: "vitamin D bone density" }, as("alice")),
+      await catalog.call("private_repo_search", { search_terms: "vitamin D bone density" }, as("alice")),
     );
     // Bob adds many documents full of the same words: alice's counts and scores must not move.
     await addDocuments({ indexPath, owner: "bob", collection: "lab", files: src });
@@ -335,7 +341,7 @@ describe("access control", () => {
       files: writeFiles(tempDir(), { "v.md": "# vitamin vitamin bone density density\n\nvitamin D bone" }),
     });
     const after = dataOf(
-      await catalog.call("search_repository", { search_terms: "vitamin D bone density" }, as("alice")),
+      await catalog.call("private_repo_search", { search_terms: "vitamin D bone density" }, as("alice")),
     );
     expect(after).toEqual(before);
   });
@@ -345,11 +351,11 @@ describe("access control", () => {
     await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "alice" });
     const catalog = repoCatalog(indexPath, { policies: { "*": { cache: { ttl: "1h" } } } });
     const input = { search_terms: "vitamin D zebrafish trial" };
-    const alice1 = await catalog.call("search_repository", input, as("alice"));
-    const alice2 = await catalog.call("search_repository", input, as("alice"));
+    const alice1 = await catalog.call("private_repo_search", input, as("alice"));
+    const alice2 = await catalog.call("private_repo_search", input, as("alice"));
     expect(alice2.metadata.cached).toBe(true);
     expect(JSON.stringify(alice1)).toContain("qqbobsecret");
-    const carol = await catalog.call("search_repository", input, as("carol"));
+    const carol = await catalog.call("private_repo_search", input, as("carol"));
     expect(carol.metadata.cached).toBe(false);
     expect(JSON.stringify(carol)).not.toContain("qqbobsecret");
     expect(dataOf(carol).total_count).toBe(0);
@@ -370,29 +376,7 @@ describe("citations", () => {
   });
 });
 
-describe("demo repository and health", () => {
-  it.runIf(sharedDataDir() !== undefined)(
-    "builds the demo repository from ../shared/data (SciFact) and serves it to principal demo",
-    async () => {
-      const indexPath = tempDir();
-      const r = await buildDemoRepository({ indexPath, dataDir: sharedDataDir()! });
-      expect(r).toMatchObject({ owner: "demo", collection: "scifact", documents: 5183, added: 5183 });
-      const catalog = repoCatalog(indexPath);
-      const hit = await catalog.call(
-        "search_repository",
-        { search_terms: "0-dimensional biomaterials inductive properties", max_results: 3 },
-        as("demo"),
-      );
-      expect(dataOf(hit).results[0].collection).toBe("scifact");
-      expect(dataOf(hit).total_count).toBeGreaterThan(3);
-      expect(
-        dataOf(await catalog.call("search_repository", { search_terms: "biomaterials" }, as("alice")))
-          .total_count,
-      ).toBe(0);
-    },
-    60_000,
-  );
-
+describe("health", () => {
   it("reports the repository folder in health", async () => {
     const indexPath = tempDir();
     const report = await repoCatalog(indexPath).health("private-repo");

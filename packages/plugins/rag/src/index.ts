@@ -1,19 +1,100 @@
-import { createRagPlugin } from "./create-rag-plugin.js";
+import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
+import { indexCommand } from "./commands/index.js";
+import { backendOf, indexPathOf, RAG_ENV, type RagConfig, ragConfigSchema } from "./config.js";
+import { ragDemo } from "./demo.js";
+import { searchHttp } from "./internal/backends/http-backend.js";
+import { type RagResources, setupRag } from "./setup.js";
+import { ragSearch } from "./tools/search.js";
+import { VERSION } from "./version.js";
 
-export type { InjectMode as SessionAsignatura } from "@quiver/core";
 export { DEFAULT_INDEX_PATH, RAG_ENV, type RagConfig, ragConfigSchema } from "./config.js";
-export { createRagPlugin, type RagPluginOptions } from "./create-rag-plugin.js";
-export { buildDemoIndex, type DemoIndexOptions, type DemoIndexReport, findSharedData } from "./demo-index.js";
-export {
-  type IndexFolderOptions,
-  type IndexFolderReport,
-  type IndexProgress,
-  indexFolder,
-} from "./index-folder.js";
-export { normalizeHit, normalizeResults } from "./normalize-results.js";
-export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./output.js";
-export { makeRagSearchTool, type RagSearchDeps } from "./tools/rag-search.js";
+export type { RagOutput, RagQuery, RagResult } from "./internal/output.js";
+export { ragOutputSchema } from "./internal/output.js";
+export type { RagResources } from "./setup.js";
 export { VERSION } from "./version.js";
+
+/** Options of `createRagPlugin`: defaults for the settings (environment and host config win). */
+export interface RagPluginOptions {
+  /** http or embedded (env RAG_BACKEND; default http when a service URL is set). */
+  readonly backend?: "http" | "embedded";
+  /** RAG service base URL (env RAG_SERVICE_URL). */
+  readonly serviceUrl?: string;
+  /** RAG service key (env RAG_API_KEY). */
+  readonly apiKey?: string;
+  /** Deadline of one search request, ms (env RAG_TIMEOUT_MS, default 10000). */
+  readonly timeoutMs?: number;
+  /** Embedded index file (env RAG_INDEX_PATH, default .quiver/rag-index.db). */
+  readonly indexPath?: string;
+  /** Results when top_k is not given (env RAG_TOP_K, default 5). */
+  readonly defaultTopK?: number;
+  /**
+   * How the session's `asignatura` is used (default `default`): `default` keeps the field visible and
+   * fills it from the session when left out; `override` hides it and always takes the session's value.
+   */
+  readonly sessionAsignatura?: InjectMode;
+}
+
+/**
+ * Creates the rag plugin: the `rag_search` tool over an HTTP RAG service or an embedded index, the
+ * `quiver rag index <folder…>` command that builds the index, and a demo step over the data it ships.
+ *
+ * @example
+ * catalog.register(createRagPlugin({ indexPath: "./course.db" }))
+ * await catalog.call("rag_search", { query: "criterios de evaluación" }, { session: { values: { asignatura: "metaheuristicas" } } })
+ */
+export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfig, RagResources> => {
+  const { sessionAsignatura = "default", ...defaults } = options;
+  const tool =
+    sessionAsignatura === "override"
+      ? { ...ragSearch, inject: { asignatura: { from: "asignatura", mode: "override" as const } } }
+      : ragSearch;
+  return definePlugin<RagConfig, RagResources>({
+    specificationVersion: "v1",
+    id: "rag",
+    version: VERSION,
+    description: "Search over course material: an HTTP RAG service or an embedded SQLite FTS5 index.",
+    config: ragConfigSchema,
+    defaults,
+    env: RAG_ENV,
+    tools: [tool],
+    setup: setupRag,
+    commands: [indexCommand],
+    demo: ragDemo,
+    health: async ({ config: c, resources, http, signal }) => {
+      if (backendOf(c) === "embedded") {
+        try {
+          const stats = await (await resources.embedded()).stats();
+          return stats.documents > 0
+            ? {
+                ok: true,
+                message: `Embedded index ${indexPathOf(c)}: ${stats.documents} documents, ${stats.chunks} chunks.`,
+              }
+            : {
+                ok: false,
+                message: `Embedded index ${indexPathOf(c)} is empty.`,
+                fix: "Run `quiver rag index <folder>`.",
+              };
+        } catch (error) {
+          return {
+            ok: false,
+            message: (error as Error).message,
+            fix: "Run `quiver rag index <folder>` or set RAG_INDEX_PATH.",
+          };
+        }
+      }
+      try {
+        await searchHttp(http, c, { query: "health check", topK: 1 }, signal);
+        return { ok: true, message: `RAG service ${new URL(c.serviceUrl!).origin} answers.` };
+      } catch (error) {
+        return {
+          ok: false,
+          message: (error as Error).message,
+          fix: "Check RAG_SERVICE_URL and that the service is running.",
+        };
+      }
+    },
+  });
+};
 
 /**
  * The rag plugin with settings from the environment (RAG_SERVICE_URL for a RAG service, else the

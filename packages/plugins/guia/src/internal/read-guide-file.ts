@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, extname } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { type Guide, validateGuide } from "../guide.js";
+import { type Guide, validateGuide } from "./guide.js";
 import { slug } from "./text.js";
 
 /** One file's guides, and what in it was not a guide. */

@@ -1,4 +1,4 @@
-import type { GuideListing } from "../guide.js";
+import type { GuideListing } from "./guide.js";
 import { closest, slug } from "./text.js";
 
 /** The outcome of matching what the user typed against the stored guides. */

@@ -10,7 +10,7 @@ export const requirePrincipal = (repo: Repository, principal: string | undefined
   if (principal !== undefined && principal.trim() !== "") return principal;
   repo.audit({ principal: null, action, target: null, outcome: "denied", detail: "no principal" });
   throw fail.accessDenied(
-    `${action === "search" ? "search_repository" : "This tool"} needs an authenticated caller: the call carried no principal.`,
+    `${action === "search" ? "private_repo_search" : "This tool"} needs an authenticated caller: the call carried no principal.`,
     {
       suggestion: "Connect with a token that the host maps to a scientist (principal).",
     },
@@ -86,7 +86,7 @@ export const resolveScope = (
             ? `Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?`
             : readable.length > 0
               ? `Your collections: ${readable.map((r) => r.ref).join(", ")}.`
-              : "You have no collections yet: add documents with `quiver repo add`.",
+              : "You have no collections yet: add documents with `quiver private-repo add`.",
       },
     );
   }

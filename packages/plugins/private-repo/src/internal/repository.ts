@@ -175,26 +175,3 @@ export class Repository {
     this.db.close();
   }
 }
-
-/** Repositories opened by this process, by absolute path, so tools and helpers share one connection each. */
-export class RepositoryPool {
-  private readonly open = new Map<string, Repository>();
-
-  /** The repository at `path`, opened on first use. */
-  get(path: string): Repository {
-    const key = resolve(path);
-    let repo = this.open.get(key);
-    if (!repo) {
-      repo = new Repository(key);
-      this.open.set(key, repo);
-    }
-    return repo;
-  }
-
-  /** Closes every repository of this pool. */
-  async close(): Promise<void> {
-    const all = [...this.open.values()];
-    this.open.clear();
-    await Promise.all(all.map((r) => r.close()));
-  }
-}

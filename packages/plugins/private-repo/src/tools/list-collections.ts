@@ -1,14 +1,14 @@
 import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
+import type { RepoConfig } from "../config.js";
 import { readableBy, requirePrincipal } from "../internal/access.js";
-import type { RepoConfig } from "../internal/config.js";
-import type { RepoDeps } from "../internal/deps.js";
 import { fromSearchError } from "../internal/errors.js";
+import type { RepoResources } from "../setup.js";
 
 const output = z.object({
   collections: z.array(
     z.object({
-      collection: z.string().describe("How to name it in search_repository filters.collections."),
+      collection: z.string().describe("How to name it in private_repo_search filters.collections."),
       owner: z.string(),
       access: z.enum(["owner", "shared"]).describe("Yours, or shared with you."),
       documents: z.number().int(),
@@ -24,60 +24,57 @@ const output = z.object({
 type Output = z.input<typeof output>;
 
 /**
- * `list_repository_collections`: the caller's collections and those shared with them, with document counts.
+ * `private_repo_list_collections`: the caller's collections and those shared with them, with document counts.
  *
- * Use it to see what `search_repository` can search, and how to name a shared collection.
+ * Use it to see what `private_repo_search` can search, and how to name a shared collection.
  *
  * @example
- * await catalog.call("list_repository_collections", { scope: "all" }, { session: { principal: "alice" } })
+ * await catalog.call("private_repo_list_collections", { scope: "all" }, { session: { principal: "alice" } })
  */
-export const makeListCollections = (deps: RepoDeps) =>
-  defineToolWith<RepoConfig>()({
-    name: "list_repository_collections",
-    title: "List my repository collections",
-    description:
-      "List the collections of the scientist's private repository that they can search (their own and those shared with them), with document counts. Use this to see what search_repository covers or to name a collection in its filters.",
-    category: "private_repository",
-    input: z.object({
-      scope: z
-        .enum(["all", "own", "shared"])
-        .describe(
-          "Which collections to list: all you can read, only your own, or only those shared with you.",
-        ),
-    }),
-    output,
-    examples: [{ input: { scope: "all" } }],
-    annotations: { readOnly: true, idempotent: true, openWorld: false },
-    policy: { timeout: "10s", retry: false, cache: false },
-    run: async ({ scope }, ctx): Promise<ToolOutcome<Output>> => {
-      const repo = deps.pool.get(ctx.config.indexPath);
-      const principal = requirePrincipal(repo, ctx.principal, "list");
-      const readable = readableBy(repo, principal).filter(
-        (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
+export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResources>()({
+  name: "private_repo_list_collections",
+  title: "List my repository collections",
+  description:
+    "List the collections of the scientist's private repository that they can search (their own and those shared with them), with document counts. Use this to see what private_repo_search covers or to name a collection in its filters.",
+  category: "private_repository",
+  input: z.object({
+    scope: z
+      .enum(["all", "own", "shared"])
+      .describe("Which collections to list: all you can read, only your own, or only those shared with you."),
+  }),
+  output,
+  examples: [{ input: { scope: "all" } }],
+  annotations: { readOnly: true, idempotent: true, openWorld: false },
+  policy: { timeout: "10s", retry: false, cache: false },
+  run: async ({ scope }, ctx): Promise<ToolOutcome<Output>> => {
+    const repo = ctx.resources.repository();
+    const principal = requirePrincipal(repo, ctx.principal, "list");
+    const readable = readableBy(repo, principal).filter(
+      (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
+    );
+    let rows: Output["collections"] = [];
+    try {
+      rows = await Promise.all(
+        readable.map(async (c) => ({
+          collection: c.ref,
+          owner: c.owner,
+          access: c.access,
+          documents: await (await repo.index(c.id)).count(),
+          ...(c.access === "owner" ? { shared_with: repo.grantees(c.id) } : {}),
+        })),
       );
-      let rows: Output["collections"] = [];
-      try {
-        rows = await Promise.all(
-          readable.map(async (c) => ({
-            collection: c.ref,
-            owner: c.owner,
-            access: c.access,
-            documents: await (await repo.index(c.id)).count(),
-            ...(c.access === "owner" ? { shared_with: repo.grantees(c.id) } : {}),
-          })),
-        );
-      } catch (e) {
-        fromSearchError(e);
-      }
-      const total = rows.reduce((n, r) => n + r.documents, 0);
-      return outcome(
-        { collections: rows, total_documents: total },
-        {
-          message:
-            rows.length === 0
-              ? "You have no collections yet and none are shared with you."
-              : `${rows.length} collection${rows.length === 1 ? "" : "s"} with ${total} documents.`,
-        },
-      );
-    },
-  });
+    } catch (e) {
+      fromSearchError(e);
+    }
+    const total = rows.reduce((n, r) => n + r.documents, 0);
+    return outcome(
+      { collections: rows, total_documents: total },
+      {
+        message:
+          rows.length === 0
+            ? "You have no collections yet and none are shared with you."
+            : `${rows.length} collection${rows.length === 1 ? "" : "s"} with ${total} documents.`,
+      },
+    );
+  },
+});

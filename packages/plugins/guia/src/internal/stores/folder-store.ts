@@ -1,0 +1,113 @@
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describeGuide, type Guide, type GuideListing } from "../guide.js";
+import { readGuideFile } from "../read-guide-file.js";
+import { assertSubjectId, type GuideStore } from "./guide-store.js";
+
+/** Options of the folder store. */
+export interface FolderGuideStoreOptions {
+  /** Your folder of guides (JSON or YAML, searched recursively); `put` writes here. */
+  readonly dir?: string | undefined;
+  /** Also serve the two real UGR guides shipped with the package (default true); yours win on the same id. */
+  readonly seed?: boolean | undefined;
+}
+
+/** The folder of guides shipped with the package (two real UGR guides, see demo/SOURCE.md). */
+export const SEED_GUIDES_DIR: string = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "..",
+  "demo",
+);
+
+const GUIDE_EXT = new Set([".json", ".yaml", ".yml"]);
+
+interface Entry {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly guides: ReadonlyArray<Guide>;
+}
+
+const walk = async (dir: string): Promise<string[]> => {
+  let names: import("node:fs").Dirent[];
+  try {
+    names = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const out: string[] = [];
+  for (const d of names.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (d.name.startsWith(".")) continue;
+    const path = join(dir, d.name);
+    if (d.isDirectory()) out.push(...(await walk(path)));
+    else if (d.isFile() && GUIDE_EXT.has(extname(d.name).toLowerCase())) out.push(path);
+  }
+  return out;
+};
+
+/**
+ * The embedded guide store: a folder of JSON or YAML guides (one per file, or an array per file),
+ * plus the two real guides shipped with the package. Files are re-read only when they change.
+ * The subject id is a guide's `subject` field, else its file name, else (for `guía_docente.json`)
+ * its folder name.
+ *
+ * @example
+ * const store = createFolderGuideStore({ dir: "./guias" })
+ * await store.put({ subject: "algebra", data: { asignatura: "Guía docente de Álgebra", evaluación: [] } })
+ */
+export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): GuideStore => {
+  const dir = options.dir ? resolve(options.dir) : undefined;
+  const dirs = [...(dir ? [dir] : []), ...(options.seed === false ? [] : [SEED_GUIDES_DIR])];
+  const cache = new Map<string, Entry>();
+
+  const load = async (): Promise<Map<string, Guide & { readonly file: string }>> => {
+    const out = new Map<string, Guide & { readonly file: string }>();
+    for (const d of dirs) {
+      for (const file of await walk(d)) {
+        const s = await stat(file);
+        let entry = cache.get(file);
+        if (!entry || entry.mtimeMs !== s.mtimeMs || entry.size !== s.size) {
+          const read = await readGuideFile(file);
+          entry = { mtimeMs: s.mtimeMs, size: s.size, guides: read.guides };
+          cache.set(file, entry);
+        }
+        for (const g of entry.guides) if (!out.has(g.subject)) out.set(g.subject, { ...g, file });
+      }
+    }
+    return out;
+  };
+
+  return {
+    kind: "folder",
+    list: async () => {
+      const all = await load();
+      return [...all.values()].map((g): GuideListing => describeGuide(g));
+    },
+    get: async (subject) => {
+      assertSubjectId(subject);
+      const found = (await load()).get(subject);
+      return found ? { subject: found.subject, data: found.data } : undefined;
+    },
+    put: async (guide) => {
+      assertSubjectId(guide.subject);
+      if (!dir) {
+        throw new Error(
+          "This guide store has no folder to write to: set GUIA_DIR (or the guidesDir option).",
+        );
+      }
+      const existing = (await load()).get(guide.subject);
+      const inOwnDir = existing?.file.startsWith(dir) && extname(existing.file) === ".json";
+      const target = inOwnDir && existing ? existing.file : join(dir, `${basename(guide.subject)}.json`);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, `${JSON.stringify({ subject: guide.subject, ...guide.data }, null, 2)}\n`);
+      cache.delete(target);
+      return existing ? "replaced" : "created";
+    },
+    close: async () => {
+      cache.clear();
+    },
+  };
+};

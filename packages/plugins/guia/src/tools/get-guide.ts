@@ -1,0 +1,206 @@
+import { defineToolWith, fail, outcome, ToolFailure } from "@quiver/core";
+import { z } from "zod";
+import type { GuiaConfig } from "../config.js";
+import { describeGuide, type Guide, type GuideListing } from "../internal/guide.js";
+import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
+import { describeListings, resolveSubject } from "../internal/resolve-subject.js";
+import type { GuideStore } from "../internal/stores/guide-store.js";
+import { cleanText, cleanValue, closest } from "../internal/text.js";
+import type { GuiaResources } from "../setup.js";
+
+const input = z.object({
+  asignatura: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "The subject: its id (metaheuristicas), name (Metaheurísticas) or code (296113E). Leave it out to use the student's current subject.",
+    ),
+  key: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "Section to return, e.g. evaluación, bibliografía, competencias, objetivos, metodología docente, profesorado y tutorías, " +
+        "breve descripción de contenidos, programa de contenidos, prerrequisitos, enlaces, or a dot path such as " +
+        "evaluación.evaluación_ordinaria or competencias.generales. Leave it out for a summary of the guide.",
+    ),
+});
+
+const summary = z.object({
+  type: z.literal("summary"),
+  subject: z.string().describe("Subject id"),
+  asignatura: z.string().describe("Subject name"),
+  codigo: z.string().nullable().describe("University subject code"),
+  titulo: z.string().nullable().describe("The guide's title line"),
+  grado: z.string().nullable().describe("Degree"),
+  curso: z.string().nullable().describe("Academic year, when the guide gives it"),
+  url: z.string().nullable().describe("The guide's web page, when known"),
+  breve_descripcion: z.array(z.string()).describe("Brief description of the contents"),
+  profesorado: z.array(z.string()).describe("Lecturers and their role"),
+  secciones: z.array(z.string()).describe("Sections that can be asked for with `key`"),
+});
+
+const section = z.object({
+  type: z.literal("section"),
+  subject: z.string().describe("Subject id"),
+  asignatura: z.string().describe("Subject name"),
+  codigo: z.string().nullable().describe("University subject code"),
+  key: z.string().describe("The section's path in the guide"),
+  value: z.unknown().describe("The section as the guide gives it"),
+});
+
+const output = z.discriminatedUnion("type", [summary, section]);
+
+/** What `guia_get_guide` returns: a summary of the guide, or one section. */
+export type GetGuideOutput = z.output<typeof output>;
+
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? cleanText(v) : null);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? v.filter((x): x is string => typeof x === "string").map(cleanText)
+    : typeof v === "string"
+      ? [cleanText(v)]
+      : [];
+
+const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary> => {
+  const d = guide.data;
+  const staff = Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : [];
+  return {
+    type: "summary",
+    subject: guide.subject,
+    asignatura: listing.name,
+    codigo: listing.code,
+    titulo: str(d.asignatura),
+    grado: str(d.grado),
+    curso: str(d.curso) ?? str(d.curso_académico) ?? str(d.curso_academico),
+    url: str(d.url),
+    breve_descripcion: strings(d.breve_descripción_de_contenidos ?? d.breve_descripcion_de_contenidos),
+    profesorado: staff.flatMap((p) =>
+      p && typeof p === "object" && typeof (p as { nombre?: unknown }).nombre === "string"
+        ? [
+            `${(p as { nombre: string }).nombre}${typeof (p as { rol?: unknown }).rol === "string" ? ` (${(p as { rol: string }).rol})` : ""}`,
+          ]
+        : [],
+    ),
+    secciones: Object.keys(d),
+  };
+};
+
+/** Store failures other than ours become `unavailable` (a broken folder, a dropped connection). */
+const guard = async <T>(store: GuideStore, f: () => Promise<T>): Promise<T> => {
+  try {
+    return await f();
+  } catch (error) {
+    if (ToolFailure.isInstance(error)) throw error;
+    throw fail.unavailable(`The ${store.kind} guide store failed: ${(error as Error).message}`);
+  }
+};
+
+/**
+ * `guia_get_guide`: the teaching guide of a subject from the store `setup` opened, as a summary or one
+ * section. The session's `asignatura` fills the field when the model leaves it out
+ * (`createGuiaPlugin({ sessionAsignatura: "override" })` hides it instead).
+ *
+ * @example
+ * await catalog.call("guia_get_guide", { key: "evaluación" }, { session: { values: { asignatura: "metaheuristicas" } } })
+ */
+export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
+  name: "guia_get_guide",
+  title: "Teaching guide (guía docente)",
+  description:
+    "Returns the official teaching guide (guía docente) of a university subject: without `key`, a summary " +
+    "(name, code, degree, lecturers, brief description, the sections available); with `key`, one section such as " +
+    "evaluación (grading), bibliografía, competencias, objetivos, metodología docente, profesorado y tutorías or the " +
+    "syllabus. Use this when a student asks how a subject is graded, what it covers, its bibliography, its lecturers " +
+    "or its official rules.",
+  category: "course_material",
+  input,
+  output,
+  examples: [
+    { input: { asignatura: "metaheuristicas" }, description: "Summary of the Metaheurísticas guide" },
+    {
+      input: { asignatura: "metaheuristicas", key: "evaluación" },
+      description: "How Metaheurísticas is graded",
+    },
+    { input: { asignatura: "Modelos Avanzados de Computación", key: "competencias.generales" } },
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: false },
+  policy: { timeout: "15s", retry: { times: 1 }, cache: false, maxOutputChars: 20_000 },
+  instruction:
+    "Answer from this official guide. Quote percentages, minimum marks and requirements exactly, name the section " +
+    "you used, and say so when the guide does not cover the question.",
+  inject: { asignatura: { from: "asignatura", mode: "default" } },
+  run: async (args, ctx) => {
+    const store = ctx.resources.store;
+    const listings = await guard(store, () => store.list());
+    if (listings.length === 0) {
+      throw fail.unavailable(`The ${store.kind} guide store holds no guides.`, {
+        retryable: false,
+        suggestion: "Import guides with `quiver guia import <file|folder>`.",
+      });
+    }
+    const wanted = args.asignatura?.trim() || undefined;
+    if (!wanted) {
+      throw fail.invalidInput(
+        `No subject given and the session has none. Guides available: ${describeListings(listings)}.`,
+        {
+          suggestion: `Call guia_get_guide again with asignatura set to one of: ${listings.map((l) => l.subject).join(", ")}.`,
+        },
+      );
+    }
+    const match = resolveSubject(wanted, listings);
+    if (!match.ok) {
+      const options = match.ambiguous.length > 0 ? match.ambiguous : listings;
+      throw fail.outOfDomain(
+        match.ambiguous.length > 0
+          ? `"${wanted}" matches several subjects: ${describeListings(match.ambiguous)}.`
+          : `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`,
+        {
+          suggestion:
+            match.near.length > 0
+              ? `Did you mean ${match.near.map((l) => `"${l.subject}"`).join(" or ")}?`
+              : `Use one of: ${options.map((l) => l.subject).join(", ")}.`,
+        },
+      );
+    }
+    const guide = await guard(store, () => store.get(match.listing.subject));
+    if (!guide) throw fail.outOfDomain(`The guide for "${match.listing.subject}" is no longer stored.`);
+    const listing = describeGuide(guide);
+    const source = `guía docente ${listing.name}${listing.code ? ` (${listing.code})` : ""}`;
+    if (args.key === undefined) {
+      const data = summarise(guide, listing);
+      return outcome(data, {
+        message: `Teaching guide of ${listing.name}${listing.code ? ` (${listing.code})` : ""}: summary; ${data.secciones.length} sections available.`,
+        source,
+      });
+    }
+    const found = resolveSection(guide.data, args.key);
+    if (!found) {
+      const paths = sectionPaths(guide.data);
+      const near = closest(args.key, paths);
+      throw fail.outOfDomain(
+        `The guide of ${listing.name} has no section "${args.key}". Sections: ${paths.join(", ")}.`,
+        {
+          suggestion:
+            near.length > 0
+              ? `Did you mean key "${near[0]}"?`
+              : "Leave key out to see the summary and its sections.",
+        },
+      );
+    }
+    return outcome(
+      {
+        type: "section" as const,
+        subject: guide.subject,
+        asignatura: listing.name,
+        codigo: listing.code,
+        key: found.path,
+        value: cleanValue(found.value),
+      },
+      { message: `Section ${found.path} of the teaching guide of ${listing.name}.`, source },
+    );
+  },
+});

@@ -1,0 +1,101 @@
+import { type LoadError, loadDocuments, type SearchDocument } from "@quiver/search";
+import { collectionNameProblem, ownerProblem } from "./names.js";
+import { Repository } from "./repository.js";
+
+/** Progress of {@link addDocuments}: files read, then documents indexed. */
+export interface AddProgress {
+  readonly phase: "loading" | "indexing";
+  readonly done: number;
+  readonly total: number;
+  /** The file being read (loading phase). */
+  readonly file?: string;
+}
+
+/** Options of {@link addDocuments}. */
+export interface AddDocumentsOptions {
+  /** The repository folder (the plugin's `indexPath`); created when missing. */
+  readonly indexPath: string;
+  /** The scientist (principal) who owns the collection. */
+  readonly owner: string;
+  /** The collection to add to; created when missing. Lower-case letters, digits, `.`, `_`, `-`. */
+  readonly collection: string;
+  /** Files or folders: Markdown, text, BibTeX, JSON Lines / JSON (folders are read recursively). */
+  readonly files: string | ReadonlyArray<string>;
+  /** Called as files are read and as documents are indexed (for a progress bar). */
+  readonly onProgress?: (progress: AddProgress) => void;
+  /** The repository at `indexPath`, already open (left open); otherwise it is opened and closed here. */
+  readonly repository?: Repository;
+}
+
+/** What {@link addDocuments} did. */
+export interface AddDocumentsResult {
+  readonly owner: string;
+  readonly collection: string;
+  /** Documents read from the files. */
+  readonly documents: number;
+  /** New documents, and documents whose id already existed (replaced). */
+  readonly added: number;
+  readonly replaced: number;
+  readonly chunks: number;
+  /** Files or records that could not be read (the others were added). */
+  readonly errors: ReadonlyArray<LoadError>;
+  /** Files left out because their type is not supported. */
+  readonly skipped: ReadonlyArray<string>;
+}
+
+/**
+ * Adds documents from files to one scientist's collection: what `quiver private-repo add` runs. Reads Markdown
+ * (front matter for authors, date, DOI, tags), text, BibTeX and JSON Lines through @quiver/search's loaders,
+ * indexes them (documents with an existing id are replaced) and logs the change in the audit log.
+ *
+ * The plugin's tools see the documents at once.
+ *
+ * @example
+ * const r = await addDocuments({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", files: ["refs.bib", "notes/"],
+ *   onProgress: ({ phase, done, total }) => bar.update(phase, done, total) });
+ * console.log(`${r.added} added, ${r.replaced} replaced, ${r.errors.length} problems`);
+ */
+export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDocumentsResult> => {
+  const owner = options.owner;
+  const ownerIssue = ownerProblem(owner);
+  if (ownerIssue) throw new TypeError(ownerIssue);
+  const collection = options.collection.trim().toLowerCase();
+  const nameIssue = collectionNameProblem(collection);
+  if (nameIssue) throw new TypeError(nameIssue);
+  const files = typeof options.files === "string" ? [options.files] : [...options.files];
+  if (files.length === 0) throw new TypeError("Give at least one file or folder to add.");
+
+  const documents: SearchDocument[] = [];
+  const errors: LoadError[] = [];
+  const skipped: string[] = [];
+  for (const [i, file] of files.entries()) {
+    options.onProgress?.({ phase: "loading", done: i, total: files.length, file });
+    const loaded = await loadDocuments(file);
+    documents.push(...loaded.documents);
+    errors.push(...loaded.errors);
+    skipped.push(...loaded.skipped);
+  }
+  options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
+
+  const repo = options.repository ?? new Repository(options.indexPath);
+  try {
+    const row = repo.ensure(owner, collection);
+    const index = await repo.index(row.id);
+    const result =
+      documents.length === 0
+        ? { added: 0, replaced: 0, chunks: 0 }
+        : await index.add(documents, {
+            onProgress: (done, total) => options.onProgress?.({ phase: "indexing", done, total }),
+          });
+    repo.audit({
+      principal: owner,
+      action: "add",
+      target: `${owner}/${collection}`,
+      outcome: "ok",
+      detail: `${result.added} added, ${result.replaced} replaced from ${files.length} path(s)`,
+    });
+    return { owner, collection, documents: documents.length, ...result, errors, skipped };
+  } finally {
+    if (options.repository === undefined) await repo.close();
+  }
+};

@@ -1,0 +1,113 @@
+import { formatRef, ownerProblem } from "./names.js";
+import { type AuditEntry, Repository } from "./repository.js";
+
+/** Who shares what with whom. */
+export interface ShareOptions {
+  /** The repository folder (the plugin's `indexPath`). */
+  readonly indexPath: string;
+  /** The collection's owner. */
+  readonly owner: string;
+  /** The owner's collection name. */
+  readonly collection: string;
+  /** The scientist (principal) to share it with. */
+  readonly grantee: string;
+}
+
+const withRepo = async <T>(indexPath: string, f: (repo: Repository) => T | Promise<T>): Promise<T> => {
+  const repo = new Repository(indexPath);
+  try {
+    return await f(repo);
+  } finally {
+    await repo.close();
+  }
+};
+
+/**
+ * Shares an owner's collection with another scientist, who can then search it as `owner/name`. Logged.
+ *
+ * Use it from an admin script; it takes effect on the next call.
+ *
+ * @example
+ * await shareCollection({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", grantee: "bob" })
+ */
+export const shareCollection = (options: ShareOptions): Promise<void> =>
+  withRepo(options.indexPath, (repo) => {
+    const issue = ownerProblem(options.grantee);
+    if (issue) throw new TypeError(issue.replace("owner", "grantee"));
+    const row = repo.find(options.owner, options.collection.trim().toLowerCase());
+    if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
+    repo.share(row.id, options.grantee);
+    repo.audit({
+      principal: options.owner,
+      action: "share",
+      target: `${row.owner}/${row.name}`,
+      outcome: "ok",
+      detail: `with ${options.grantee}`,
+    });
+  });
+
+/**
+ * Withdraws a share; resolves to whether there was one. Logged.
+ *
+ * @example
+ * await unshareCollection({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", grantee: "bob" })
+ */
+export const unshareCollection = (options: ShareOptions): Promise<boolean> =>
+  withRepo(options.indexPath, (repo) => {
+    const row = repo.find(options.owner, options.collection.trim().toLowerCase());
+    if (!row) return false;
+    const removed = repo.unshare(row.id, options.grantee);
+    repo.audit({
+      principal: options.owner,
+      action: "unshare",
+      target: `${row.owner}/${row.name}`,
+      outcome: "ok",
+      detail: `from ${options.grantee}`,
+    });
+    return removed;
+  });
+
+/** One collection as a scientist sees it. */
+export interface CollectionSummary {
+  /** How the scientist names it: `name` (own) or `owner/name` (shared with them). */
+  readonly collection: string;
+  readonly owner: string;
+  readonly name: string;
+  readonly access: "owner" | "shared";
+  readonly documents: number;
+}
+
+/**
+ * The collections a scientist can read (their own, then those shared with them), with document counts.
+ *
+ * @example
+ * for (const c of await listCollections({ indexPath: ".quiver/private-repo", principal: "alice" })) console.log(c.collection, c.documents)
+ */
+export const listCollections = (options: {
+  readonly indexPath: string;
+  readonly principal: string;
+}): Promise<CollectionSummary[]> =>
+  withRepo(options.indexPath, async (repo) =>
+    Promise.all(
+      repo.readable(options.principal).map(async (c) => ({
+        collection: formatRef(c, options.principal),
+        owner: c.owner,
+        name: c.name,
+        access: c.access,
+        documents: await (await repo.index(c.id)).count(),
+      })),
+    ),
+  );
+
+/**
+ * The audit log: denied access attempts (with who, what and why) and granted changes (adds, shares).
+ *
+ * @example
+ * const denied = (await readAuditLog({ indexPath })).filter((e) => e.outcome === "denied")
+ */
+export const readAuditLog = (options: {
+  readonly indexPath: string;
+  readonly limit?: number;
+}): Promise<AuditEntry[]> => withRepo(options.indexPath, (repo) => repo.auditLog(options.limit));
+
+export type { AuditEntry };

@@ -1,0 +1,219 @@
+import { defineToolWith, fail, outcome, type ToolOutcome } from "@quiver/core";
+import type { SearchFilters, SearchHit } from "@quiver/search";
+import { z } from "zod";
+import type { RepoConfig } from "../config.js";
+import { type Readable, requirePrincipal, resolveScope } from "../internal/access.js";
+import { doiUrl, formatCitation } from "../internal/citation.js";
+import { fromSearchError } from "../internal/errors.js";
+import type { RepoResources } from "../setup.js";
+
+const DATE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
+const SNIPPET_CHARS = 500;
+
+const resultSchema = z.object({
+  id: z.string().describe("Document id within its collection."),
+  collection: z.string().describe("The collection: your own by name, a shared one as owner/name."),
+  title: z.string().optional(),
+  authors: z.array(z.string()),
+  date: z.string().optional(),
+  doi: z.string().optional(),
+  doi_url: z.string().optional(),
+  tags: z.array(z.string()),
+  score: z.number().describe("Relevance in [0, 1] (BM25, normalised per query)."),
+  snippet: z.string().describe("The best-matching passage."),
+  citation: z.string().describe("Formatted reference (APA style)."),
+  source: z.string().optional().describe("The file the document was added from."),
+});
+
+const output = z.object({
+  results: z.array(resultSchema),
+  total_count: z
+    .number()
+    .int()
+    .describe("Documents matching at least one search term in the searched collections."),
+  returned: z.number().int(),
+  searched_collections: z.array(z.string()).describe("The collections searched."),
+  suggestions: z.array(z.string()).describe("How to refine the search."),
+});
+
+type Output = z.input<typeof output>;
+
+/** The passage around the first highlighted word, at most 500 characters. */
+const snippetOf = (hit: SearchHit): string => {
+  const text = hit.text
+    .replace(/^#{1,6}\s+/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (text.length <= SNIPPET_CHARS) return text;
+  const at = hit.highlights[0]?.start ?? 0;
+  const start = Math.max(0, Math.min(at - 150, text.length - SNIPPET_CHARS));
+  return `${start > 0 ? "…" : ""}${text.slice(start, start + SNIPPET_CHARS).trim()}…`;
+};
+
+const basename = (path: unknown) => (typeof path === "string" ? path.split("/").pop() : undefined);
+
+/**
+ * `private_repo_search`: BM25 search over the caller's own collections and those shared with them, with date,
+ * author and tag filters, relevance scores and citations.
+ *
+ * Use it through a catalog; the host supplies the caller's principal; `setup` opens the repository.
+ *
+ * @example
+ * await catalog.call("private_repo_search", { search_terms: "vitamin D deficiency", filters: { date_from: "2015" } }, { session: { principal: "alice" } })
+ */
+export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
+  name: "private_repo_search",
+  title: "Search my document repository",
+  description:
+    "Search the scientist's private document repository (their own collections and those shared with them) by keywords, with optional date, author, tag and collection filters. Returns ranked documents with relevance scores, a passage, a formatted citation and the DOI. Use this for the scientist's own papers, notes and references before searching the web.",
+  category: "private_repository",
+  input: z.object({
+    search_terms: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2_000)
+      .describe("Keywords or a question; words are matched (BM25), not exact phrases."),
+    filters: z
+      .object({
+        date_from: z.string().optional().describe("Earliest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
+        date_to: z.string().optional().describe("Latest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
+        authors: z
+          .array(z.string().min(1).describe("A full name or a last name."))
+          .max(20)
+          .optional()
+          .describe("Any of these authors (full name, or last name alone)."),
+        tags: z
+          .array(z.string().min(1).describe("A tag."))
+          .max(20)
+          .optional()
+          .describe("Any of these tags (case-insensitive)."),
+        collections: z
+          .array(z.string().min(1).describe("A collection name, or owner/name for a shared one."))
+          .max(50)
+          .optional()
+          .describe(
+            "Only these collections: your own by name, shared ones as owner/name. Default: all you can read.",
+          ),
+      })
+      .optional()
+      .describe("Filters; all given filters must hold."),
+    max_results: z.number().int().min(1).max(50).default(10).describe("Most documents to return (1–50)."),
+  }),
+  output,
+  examples: [
+    {
+      input: { search_terms: "vitamin D and bone density", filters: { date_from: "2010" }, max_results: 5 },
+    },
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: false },
+  policy: {
+    timeout: "20s",
+    retry: false,
+    // No cache by default: a withdrawn share or a new document must show at once. A host that enables a
+    // cache gets the runtime's per-principal cache key (tested), at the price of the TTL's staleness.
+    cache: false,
+    maxOutputChars: 30_000,
+  },
+  instruction:
+    "Answer from these documents and cite each one you use with its citation (and DOI link). Scores are relative within this search. Say when nothing relevant was found.",
+  run: async ({ search_terms, filters = {}, max_results }, ctx): Promise<ToolOutcome<Output>> => {
+    const repo = ctx.resources.repository();
+    const principal = requirePrincipal(repo, ctx.principal, "search");
+    for (const [field, value] of [
+      ["date_from", filters.date_from],
+      ["date_to", filters.date_to],
+    ] as const) {
+      if (value !== undefined && !DATE.test(value.trim())) {
+        throw fail.invalidInput(`filters.${field} must be YYYY, YYYY-MM or YYYY-MM-DD, got "${value}".`, {
+          suggestion: `For example "2019" or "2019-06-01".`,
+        });
+      }
+    }
+    if (
+      filters.date_from &&
+      filters.date_to &&
+      filters.date_from.trim() > filters.date_to.trim().padEnd(10, "~")
+    ) {
+      throw fail.invalidInput(
+        `filters.date_from (${filters.date_from}) is after filters.date_to (${filters.date_to}).`,
+        {
+          suggestion: "Swap the two dates.",
+        },
+      );
+    }
+    const scope = resolveScope(repo, principal, filters.collections, "search");
+    const searchFilters: SearchFilters = {
+      ...(filters.date_from ? { dateFrom: filters.date_from.trim() } : {}),
+      ...(filters.date_to ? { dateTo: filters.date_to.trim() } : {}),
+      ...(filters.authors ? { authors: filters.authors } : {}),
+      ...(filters.tags ? { tags: filters.tags } : {}),
+    };
+    const found: Array<{ c: Readable; hit: SearchHit }> = [];
+    let total = 0;
+    try {
+      const answers = await Promise.all(
+        scope.map(async (c) => {
+          const index = await repo.index(c.id);
+          return {
+            c,
+            answer: await index.search(search_terms, { topK: max_results, filters: searchFilters }),
+          };
+        }),
+      );
+      for (const { c, answer } of answers) {
+        total += answer.total;
+        for (const hit of answer.results) found.push({ c, hit });
+      }
+    } catch (e) {
+      fromSearchError(e);
+    }
+    found.sort(
+      (a, b) =>
+        b.hit.score - a.hit.score || a.c.ref.localeCompare(b.c.ref) || a.hit.docId.localeCompare(b.hit.docId),
+    );
+    const results = found.slice(0, max_results).map(({ c, hit }) => ({
+      id: hit.docId,
+      collection: c.ref,
+      ...(hit.title ? { title: hit.title } : {}),
+      authors: [...(hit.authors ?? [])],
+      ...(hit.date ? { date: hit.date } : {}),
+      ...(hit.doi ? { doi: hit.doi, doi_url: doiUrl(hit.doi) } : {}),
+      tags: [...(hit.tags ?? [])],
+      score: Math.round(hit.score * 10_000) / 10_000,
+      snippet: snippetOf(hit),
+      citation: formatCitation(hit),
+      ...(basename(hit.metadata.source) ? { source: basename(hit.metadata.source)! } : {}),
+    }));
+    const suggestions: string[] = [];
+    const filtered = Object.keys(searchFilters).length > 0;
+    if (scope.length === 0) {
+      suggestions.push(
+        filters.collections
+          ? "No collection to search: give at least one collection, or omit filters.collections."
+          : "You have no collections yet and none are shared with you: add documents with `quiver private-repo add`.",
+      );
+    } else if (total === 0) {
+      if (filtered) suggestions.push("Remove or widen the filters (dates, authors, tags).");
+      if (filters.collections) suggestions.push("Search all your collections (omit filters.collections).");
+      suggestions.push("Use other or more general terms (synonyms, the key concept alone).");
+    } else if (total > results.length) {
+      if (!filtered) suggestions.push("Narrow with filters: date_from/date_to, authors or tags.");
+      suggestions.push("Add more specific terms to rank the documents you want first.");
+    }
+    const data: Output = {
+      results,
+      total_count: total,
+      returned: results.length,
+      searched_collections: scope.map((c) => c.ref),
+      suggestions,
+    };
+    return outcome(data, {
+      message:
+        total === 0
+          ? `No documents match "${search_terms}" in ${scope.length} collection${scope.length === 1 ? "" : "s"}.`
+          : `Found ${total} document${total === 1 ? "" : "s"} matching "${search_terms}" in ${scope.length} collection${scope.length === 1 ? "" : "s"}; returning ${results.length}.`,
+      source: "private repository",
+    });
+  },
+});

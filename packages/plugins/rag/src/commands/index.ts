@@ -1,0 +1,99 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { CommandUsageError, type PluginCommand } from "@quiver/core";
+import { backendOf, type RagConfig } from "../config.js";
+import { type IndexFolderReport, indexFolder } from "../internal/index-folder.js";
+import type { RagResources } from "../setup.js";
+
+const text = (value: string | boolean | undefined): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value : undefined;
+
+/** The reports of several folders as one (the index file is the same). */
+const merge = (reports: ReadonlyArray<IndexFolderReport>, indexPath: string): IndexFolderReport => ({
+  indexPath,
+  documents: reports.reduce((n, r) => n + r.documents, 0),
+  added: reports.reduce((n, r) => n + r.added, 0),
+  replaced: reports.reduce((n, r) => n + r.replaced, 0),
+  chunks: reports.reduce((n, r) => n + r.chunks, 0),
+  errors: reports.flatMap((r) => r.errors),
+  skipped: reports.flatMap((r) => r.skipped),
+  durationMs: reports.reduce((n, r) => n + r.durationMs, 0),
+});
+
+/**
+ * `quiver rag index <folder…>`: builds the embedded index `rag_search` reads from folders (or files)
+ * of course material. Exit 1 when nothing was indexed.
+ */
+export const indexCommand: PluginCommand<RagConfig, RagResources> = {
+  name: "index",
+  summary: "Index folders of documents for the rag plugin's embedded search",
+  description:
+    "Reads Markdown, text, JSON lines, JSON, BibTeX and teaching guides; subject and document type\n" +
+    "come from each document, the options, or the layout <asignatura>/<tipo_documento>/<file>.\n" +
+    "Writes the index rag_search reads (RAG_INDEX_PATH, plugins.rag.options.indexPath, default\n" +
+    ".quiver/rag-index.db); documents with the same id are replaced. Exit code 1 when nothing was indexed.",
+  positionals: { min: 1, names: "<folder…>" },
+  options: {
+    index: {
+      type: "string",
+      value: "<file>",
+      description: "Index file to write (overrides RAG_INDEX_PATH for this run)",
+    },
+    asignatura: { type: "string", value: "<id>", description: "Subject of documents that do not name one" },
+    tipo: { type: "string", value: "<type>", description: "Document type of documents that do not name one" },
+    collection: {
+      type: "string",
+      value: "<name>",
+      description: "Collection inside the index (default: default)",
+    },
+  },
+  examples: [
+    "quiver rag index ./material",
+    "quiver rag index ./apuntes ./examenes --asignatura metaheuristicas --tipo apuntes --json",
+  ],
+  run: async (ctx) => {
+    if (ctx.args.length === 0)
+      throw new CommandUsageError("Give at least one folder to index.", "quiver rag index ./material");
+    const folders = ctx.args.map((f) => resolve(ctx.cwd, f));
+    const missing = ctx.args.filter((_, i) => !existsSync(folders[i]!));
+    if (missing.length > 0) {
+      throw new CommandUsageError(
+        `${missing.join(", ")} does not exist.`,
+        "Give a folder (or file) of course material, e.g. quiver rag index ./material.",
+      );
+    }
+    const indexPath = resolve(ctx.cwd, text(ctx.flags.index) ?? ctx.config.indexPath);
+    if (backendOf(ctx.config) === "http") {
+      ctx.warn(
+        "note: rag is set to the HTTP backend (RAG_SERVICE_URL); the embedded index built here is not what it serves.",
+      );
+    }
+    const asignatura = text(ctx.flags.asignatura);
+    const tipo = text(ctx.flags.tipo);
+    const collection = text(ctx.flags.collection);
+    const reports: IndexFolderReport[] = [];
+    for (const folder of folders) {
+      reports.push(
+        await indexFolder(folder, {
+          indexPath,
+          ...(asignatura ? { asignatura } : {}),
+          ...(tipo ? { tipo_documento: tipo } : {}),
+          ...(collection ? { collection } : {}),
+          onProgress: (p) =>
+            ctx.progress(p.done, p.total, p.phase === "read" ? "reading files" : "documents"),
+        }),
+      );
+    }
+    const report = merge(reports, indexPath);
+    if (ctx.json) ctx.printJson(report);
+    else {
+      for (const e of report.errors)
+        ctx.print(`not indexed ${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`);
+      for (const f of report.skipped) ctx.print(`skipped ${f} (unsupported type)`);
+      ctx.print(
+        `indexed ${report.documents} documents (${report.added} new, ${report.replaced} replaced, ${report.chunks} chunks) into ${report.indexPath} in ${report.durationMs} ms`,
+      );
+    }
+    return report.documents > 0 ? 0 : 1;
+  },
+};

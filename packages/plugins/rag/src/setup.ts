@@ -1,0 +1,37 @@
+import type { PluginSetup } from "@quiver/core";
+import { indexPathOf, type RagConfig } from "./config.js";
+import { type EmbeddedBackend, openEmbeddedBackend } from "./internal/backends/embedded-backend.js";
+
+/** What the rag plugin's tools, command and health check share: the embedded index, opened once. */
+export interface RagResources {
+  /**
+   * The embedded index of this registration, opened at the first use and closed with the catalog.
+   * A missing index file rejects (`unavailable`) and is tried again at the next call.
+   */
+  readonly embedded: () => Promise<EmbeddedBackend>;
+}
+
+/**
+ * Opens the embedded index lazily: a registration on the HTTP backend never touches it, and a
+ * missing file is reported at the call (never created empty).
+ */
+export const setupRag: PluginSetup<RagConfig, RagResources> = ({ config, onClose }) => {
+  let opened: Promise<EmbeddedBackend> | undefined;
+  onClose(async () => {
+    const backend = opened;
+    opened = undefined;
+    await backend?.then((b) => b.close()).catch(() => undefined);
+  });
+  return {
+    embedded: () => {
+      if (opened === undefined) {
+        const attempt = openEmbeddedBackend(indexPathOf(config));
+        attempt.catch(() => {
+          if (opened === attempt) opened = undefined;
+        });
+        opened = attempt;
+      }
+      return opened;
+    },
+  };
+};

@@ -1,0 +1,98 @@
+import { defineToolWith, outcome } from "@quiver/core";
+import { z } from "zod";
+import { backendOf, type RagConfig } from "../config.js";
+import { searchHttp } from "../internal/backends/http-backend.js";
+import { type RagQuery, ragOutputSchema } from "../internal/output.js";
+import type { RagResources } from "../setup.js";
+
+const input = z.object({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .describe("What to look for in the course material, in the student's words."),
+  asignatura: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "Only material of this subject (e.g. metaheuristicas). Leave it out to use the student's current subject.",
+    ),
+  tipo_documento: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("Only this kind of document (e.g. guia_docente, apuntes, examen, practicas)."),
+  top_k: z.number().int().min(1).max(50).optional().describe("How many results, 1 to 50 (default 5)."),
+});
+
+/**
+ * `rag_search`: the most relevant passages of the course material, from the HTTP RAG service or the
+ * embedded index the settings select. The session's `asignatura` fills the field when the model leaves
+ * it out (`createRagPlugin({ sessionAsignatura: "override" })` hides it instead).
+ *
+ * @example
+ * await catalog.call("rag_search", { query: "criterios de evaluación" }, { session: { values: { asignatura: "metaheuristicas" } } })
+ */
+export const ragSearch = defineToolWith<RagConfig, RagResources>()({
+  name: "rag_search",
+  title: "Course material search",
+  description:
+    "Searches the course material (lecture notes, teaching guides, exercises, papers) and returns the most " +
+    "relevant passages with their source and a relevance score. Filters by subject (asignatura) and document " +
+    "type. Use this when a student asks about the content of a subject or needs an explanation grounded in " +
+    "the course's own material.",
+  category: "course_material",
+  input,
+  output: ragOutputSchema,
+  examples: [
+    { input: { query: "¿Cómo se evalúa la asignatura?", asignatura: "metaheuristicas" } },
+    { input: { query: "algoritmos genéticos y búsqueda local", top_k: 3 } },
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: {
+    timeout: "30s",
+    retry: { times: 1 },
+    cache: false,
+    breaker: { failures: 5, openFor: "30s" },
+    maxOutputChars: 20_000,
+    fallback: {
+      guidance:
+        "The course material could not be searched. Answer from your own knowledge, say that you could not check the course material, and suggest the student consult it.",
+    },
+  },
+  instruction:
+    "Answer from these passages and cite each one you use by its source. If none is relevant, say the course " +
+    "material does not cover it rather than guessing.",
+  inject: { asignatura: { from: "asignatura", mode: "default" } },
+  run: async (args, ctx) => {
+    const asignatura = args.asignatura?.trim() || undefined;
+    const q: RagQuery = {
+      query: args.query,
+      asignatura,
+      tipo_documento: args.tipo_documento,
+      topK: args.top_k ?? ctx.config.defaultTopK,
+    };
+    const backend = backendOf(ctx.config);
+    const data =
+      backend === "http"
+        ? await searchHttp(ctx.http, ctx.config, q, ctx.signal)
+        : await (await ctx.resources.embedded()).search(q);
+    const scope = [
+      asignatura ? `subject ${asignatura}` : "",
+      args.tipo_documento ? `type ${args.tipo_documento}` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    return outcome(data, {
+      message:
+        data.results.length > 0
+          ? `Found ${data.results.length} passages${data.total_results > data.results.length ? ` (of ${data.total_results})` : ""} for "${args.query}"${scope ? ` in ${scope}` : ""}.`
+          : `No course material matches "${args.query}"${scope ? ` in ${scope}` : ""}.`,
+      source: backend === "http" ? `RAG service ${new URL(ctx.config.serviceUrl!).origin}` : "embedded index",
+    });
+  },
+});
