@@ -3,6 +3,7 @@ import { type AlphafoldConfig, alphafoldConfigSchema } from "./config.js";
 import { predictStructure } from "./tools/predict-structure.js";
 import { VERSION } from "./version.js";
 
+export type { AlphafoldConfig } from "./config.js";
 export { VERSION } from "./version.js";
 
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings. */

@@ -7,7 +7,7 @@ import { resolveLibraryId } from "./tools/resolve-library-id.js";
 import { searchDocumentation } from "./tools/search-documentation.js";
 import { VERSION } from "./version.js";
 
-export type { Context7McpTarget } from "./config.js";
+export type { Context7Config, Context7McpTarget } from "./config.js";
 export type {
   DocsClient,
   DocsContext,
@@ -18,6 +18,7 @@ export type {
   McpContentBlock,
   McpToolCaller,
 } from "./internal/docs-client.js";
+export type { Context7Resources } from "./setup.js";
 export { VERSION } from "./version.js";
 
 /**

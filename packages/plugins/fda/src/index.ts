@@ -6,6 +6,8 @@ import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 import { VERSION } from "./version.js";
 
+export type { FdaConfig } from "./config.js";
+export type { OpenFdaClient } from "./internal/openfda-client.js";
 export { VERSION } from "./version.js";
 
 /** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */

@@ -10,7 +10,7 @@ import { KEYS_PAGE } from "./internal/relabel.js";
 import { searchWeb } from "./tools/search-web.js";
 import { VERSION } from "./version.js";
 
-export type { PerplexityApi } from "./config.js";
+export type { PerplexityApi, PerplexityConfig } from "./config.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
 export { VERSION } from "./version.js";
 

@@ -7,6 +7,7 @@ import { VERSION } from "./version.js";
 
 export type { TestgenConfig } from "./config.js";
 export type { Difficulty, Question, QuestionType } from "./internal/questions.js";
+export type { TestgenResources } from "./setup.js";
 export type { GenerateTestOutput } from "./tools/generate-test.js";
 export { VERSION } from "./version.js";
 
