@@ -1,12 +1,9 @@
 import { definePlugin, type Plugin } from "@quiver/core";
-import { z } from "zod";
-import { type AlphafoldConfig, alphafoldConfigSchema } from "./internal/config.js";
-import { createDeps } from "./internal/deps.js";
-import { makePredictStructure } from "./tools/predict-structure.js";
+import { type AlphafoldConfig, alphafoldConfigSchema } from "./config.js";
+import { predictStructure } from "./tools/predict-structure.js";
 import { VERSION } from "./version.js";
 
-export type { AlphafoldConfig } from "./internal/config.js";
-export { AFDB_MAX_LENGTH, DEFAULT_INLINE_MAX_CHARS, ESMFOLD_MAX_LENGTH } from "./internal/config.js";
+export type { AlphafoldConfig } from "./config.js";
 export { VERSION } from "./version.js";
 
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings. */
@@ -26,27 +23,25 @@ export interface AlphafoldPluginOptions {
 }
 
 /**
- * Creates the structure-prediction plugin: `predict_structure` over AlphaFold DB, UniProt and ESMFold.
- * No API key is needed.
+ * Creates the structure-prediction plugin: `alphafold_predict_structure` over AlphaFold DB, UniProt
+ * and ESMFold, through the catalog's HTTP client. No API key is needed.
  *
  * Use the default export in a host; call this to bake in settings (mirrors, limits).
  *
  * @example
  * const catalog = createCatalog()
  * catalog.register(createAlphafoldPlugin())
- * await catalog.call("predict_structure", { uniprot_accession: "P04637" })
+ * await catalog.call("alphafold_predict_structure", { uniprot_accession: "P04637" })
  */
-export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}): Plugin<AlphafoldConfig> => {
-  const deps = createDeps();
-  const defaults = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  return definePlugin<AlphafoldConfig>({
+export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}): Plugin<AlphafoldConfig> =>
+  definePlugin<AlphafoldConfig>({
     specificationVersion: "v1",
     id: "alphafold",
     version: VERSION,
     description: "Protein structure prediction: AlphaFold DB models and ESMFold, with pLDDT confidence.",
-    // Options are defaults: settings given at registration win over them.
-    config: z.preprocess((raw) => ({ ...defaults, ...(raw as object) }), alphafoldConfigSchema),
-    tools: [makePredictStructure(deps)],
+    config: alphafoldConfigSchema,
+    defaults: { ...options },
+    tools: [predictStructure],
     health: async ({ config, http, signal }) => {
       const res = await http.request({
         url: `${config.alphafoldUrl.replace(/\/+$/, "")}/api/prediction/P69905`,
@@ -61,9 +56,7 @@ export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}): Plu
             fix: "Check alphafoldUrl.",
           };
     },
-    dispose: () => deps.close(),
   });
-};
 
 /** The plugin with default settings; the host imports this. */
 export default createAlphafoldPlugin();

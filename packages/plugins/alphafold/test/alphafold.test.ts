@@ -1,8 +1,8 @@
-import type { ToolProgress } from "@quiver/core";
+import { createHttpClient, type ToolProgress } from "@quiver/core";
 import { closedUrl, describePluginConformance, describePluginPackage, type Emulator } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import alphafoldPlugin, { VERSION } from "../src/index.js";
-import { HAVE_DATA, q7z6m3, recordedEntry, startAfdbEmulator } from "./support/afdb-emulator.js";
+import { q7z6m3, recordedEntry, startAfdbEmulator } from "./support/afdb-emulator.js";
 import { afCatalog, at, dataOf, session } from "./support/catalog.js";
 
 let up: Emulator;
@@ -23,23 +23,25 @@ describePluginConformance(alphafoldPlugin, {
   },
 });
 
-if (!HAVE_DATA) console.log("skipped: the recorded AlphaFold data need ../shared/data beside the repository");
-
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe("plugin shape", () => {
-  it("is a v1 plugin with predict_structure and a version", () => {
+  it("is a v1 plugin with alphafold_predict_structure and a version", () => {
     expect(alphafoldPlugin.id).toBe("alphafold");
     expect(alphafoldPlugin.version).toBe(VERSION);
-    expect(alphafoldPlugin.tools.map((t) => t.name)).toEqual(["predict_structure"]);
+    expect(alphafoldPlugin.tools.map((t) => t.name)).toEqual(["alphafold_predict_structure"]);
     expect(alphafoldPlugin.tools[0]!.category).toBe("specialized_model");
   });
 });
 
-describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)", () => {
+describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () => {
   it("returns per-residue pLDDT from the recorded PDB's B-factor column, bands per region and low-confidence warnings", async () => {
     const model = q7z6m3();
-    const r = await afCatalog(at(up)).call("predict_structure", { uniprot_accession: "Q7Z6M3" }, session);
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "Q7Z6M3" },
+      session,
+    );
     expect(r.status, r.message).toBe("success");
     const d = dataOf(r);
     expect(d).toMatchObject({
@@ -74,7 +76,7 @@ describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)
   it("links the structure when it is larger than the inline limit, and inlines it when the limit allows", async () => {
     const model = q7z6m3();
     const linked = dataOf(
-      await afCatalog(at(up)).call("predict_structure", { uniprot_accession: "Q7Z6M3" }, session),
+      await afCatalog(at(up)).call("alphafold_predict_structure", { uniprot_accession: "Q7Z6M3" }, session),
     );
     expect(linked.structure).toMatchObject({
       format: "pdb",
@@ -88,7 +90,9 @@ describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)
       { ...at(up), inlineStructureMaxChars: 300_000 },
       { policies: { "*": { maxOutputChars: 400_000 } } },
     );
-    const inline = dataOf(await catalog.call("predict_structure", { uniprot_accession: "Q7Z6M3" }, session));
+    const inline = dataOf(
+      await catalog.call("alphafold_predict_structure", { uniprot_accession: "Q7Z6M3" }, session),
+    );
     expect(inline.structure).toMatchObject({ inline: true, content: "full_atom", text: model.pdb });
   });
 
@@ -96,7 +100,7 @@ describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)
     const model = q7z6m3();
     const d = dataOf(
       await afCatalog(at(up)).call(
-        "predict_structure",
+        "alphafold_predict_structure",
         { uniprot_accession: "Q7Z6M3", structure_format: "mmcif" },
         session,
       ),
@@ -109,7 +113,7 @@ describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)
     const model = q7z6m3();
     up.fault("GET", "/files/AF-Q7Z6M3-F1-model_v1.pdb", { kind: "status", status: 404 });
     const r = await afCatalog(at(up)).call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { uniprot_accession: "af-q7z6m3-f1" },
       session,
     );
@@ -123,7 +127,11 @@ describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)
   it("returns the recorded entry's figures as a partial result when no per-residue data can be fetched", async () => {
     // The TP53 model files are not recorded: the emulator answers 404 for them, as for any unknown path.
     const tp53 = recordedEntry("P04637");
-    const r = await afCatalog(at(up)).call("predict_structure", { uniprot_accession: "P04637" }, session);
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "P04637" },
+      session,
+    );
     expect(r.status).toBe("partial");
     const d = dataOf(r);
     expect(d).toMatchObject({
@@ -146,7 +154,7 @@ describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)
 
   it("picks the entry of the accession asked for among the recorded isoforms", async () => {
     const d = dataOf(
-      await afCatalog(at(up)).call("predict_structure", { uniprot_accession: "P00533" }, session),
+      await afCatalog(at(up)).call("alphafold_predict_structure", { uniprot_accession: "P00533" }, session),
     );
     expect(d.model_id).toBe("AF-P00533-F1");
     expect(d.sequence_length).toBe(1210);
@@ -156,20 +164,28 @@ describe.runIf(HAVE_DATA)("predict_structure by UniProt accession (AlphaFold DB)
   it("answers an accession without an AlphaFold DB model with out_of_domain, and a malformed one with invalid_input", async () => {
     const catalog = afCatalog(at(up));
     up.route("GET", "/api/prediction/P12345", { status: 404, json: {} });
-    const missing = await catalog.call("predict_structure", { uniprot_accession: "P12345" }, session);
+    const missing = await catalog.call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "P12345" },
+      session,
+    );
     expect(missing.error?.kind).toBe("out_of_domain");
     expect(missing.suggestion).toMatch(/ESMFold/);
-    const malformed = await catalog.call("predict_structure", { uniprot_accession: "not an id" }, session);
+    const malformed = await catalog.call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "not an id" },
+      session,
+    );
     expect(malformed.error?.kind).toBe("invalid_input");
   });
 });
 
-describe.runIf(HAVE_DATA)("predict_structure by sequence", () => {
+describe("alphafold_predict_structure by sequence", () => {
   it("uses the AlphaFold DB model of an exact UniProt match", async () => {
     const model = q7z6m3();
     const fasta = `>sp|Q7Z6M3|MILR1_HUMAN Allergin-1\n${model.sequence.match(/.{1,60}/g)!.join("\n")}\n`;
     const folds = up.requestsTo("POST", "/foldSequence/v1/pdb/").length;
-    const r = await afCatalog(at(up)).call("predict_structure", { sequence: fasta }, session);
+    const r = await afCatalog(at(up)).call("alphafold_predict_structure", { sequence: fasta }, session);
     const d = dataOf(r);
     expect(d).toMatchObject({
       source: "alphafold_db",
@@ -184,7 +200,11 @@ describe.runIf(HAVE_DATA)("predict_structure by sequence", () => {
   it("folds a sequence without an exact match with ESMFold, moving its 0–1 pLDDT to 0–100", async () => {
     const seq = "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ";
     const before = up.requestsTo("POST", "/foldSequence/v1/pdb/").length;
-    const r = await afCatalog(at(up)).call("predict_structure", { sequence: seq.toLowerCase() }, session);
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { sequence: seq.toLowerCase() },
+      session,
+    );
     expect(r.status, r.message).toBe("success");
     const d = dataOf(r);
     expect(d).toMatchObject({
@@ -211,7 +231,7 @@ describe.runIf(HAVE_DATA)("predict_structure by sequence", () => {
     const seq = "ACDEFGHIKLMNPQRSTVWY".repeat(15); // 300 residues, no exact match
     const d = dataOf(
       await afCatalog({ ...at(up), inlineStructureMaxChars: 30_000 }).call(
-        "predict_structure",
+        "alphafold_predict_structure",
         { sequence: seq },
         session,
       ),
@@ -225,7 +245,7 @@ describe.runIf(HAVE_DATA)("predict_structure by sequence", () => {
   it("still folds with ESMFold when the UniProt lookup fails, and says so", async () => {
     up.fault("GET", "/uniparc/sequence", { kind: "status", status: 503 });
     const r = await afCatalog(at(up)).call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { sequence: "MSTNPKPQRKTKRNTNRRPQDVKFPGG" },
       session,
     );
@@ -237,13 +257,13 @@ describe.runIf(HAVE_DATA)("predict_structure by sequence", () => {
   it("asks for exactly one of sequence and uniprot_accession", async () => {
     const catalog = afCatalog(at(up));
     const both = await catalog.call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { sequence: "MKT", uniprot_accession: "P04637" },
       session,
     );
     expect(both.error?.kind).toBe("invalid_input");
     expect(both.message).toMatch(/not both/);
-    const neither = await catalog.call("predict_structure", {}, session);
+    const neither = await catalog.call("alphafold_predict_structure", {}, session);
     expect(neither.error?.kind).toBe("invalid_input");
   });
 });
@@ -251,7 +271,7 @@ describe.runIf(HAVE_DATA)("predict_structure by sequence", () => {
 describe("out-of-domain input is refused before any upstream call, saying what is wrong", () => {
   const refused = async (sequence: string) => {
     const before = up.requests.length;
-    const r = await afCatalog(at(up)).call("predict_structure", { sequence }, session);
+    const r = await afCatalog(at(up)).call("alphafold_predict_structure", { sequence }, session);
     expect(up.requests.length, "no upstream request").toBe(before);
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("out_of_domain");
@@ -287,9 +307,9 @@ describe("out-of-domain input is refused before any upstream call, saying what i
     expect((await refused("AUGGCGUACGUUAGCCGAUCGAUCGGCUAG")).message).toMatch(/looks like a RNA sequence/);
   });
 
-  it.runIf(HAVE_DATA)("a sequence over ESMFold's 400 residues that matches nothing exactly", async () => {
+  it("a sequence over ESMFold's 400 residues that matches nothing exactly", async () => {
     const r = await afCatalog(at(up)).call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { sequence: "ACDEFGHIKLMNPQRSTVWY".repeat(21) },
       session,
     );
@@ -299,11 +319,37 @@ describe("out-of-domain input is refused before any upstream call, saying what i
   });
 });
 
-describe.runIf(HAVE_DATA)("long predictions: progress, and partial results on timeout", () => {
+describe("long predictions: progress, and partial results on timeout", () => {
+  it("waits for ESMFold's headers past the catalog client's own headers timeout (esmfoldTimeoutMs)", async () => {
+    // The catalog's client gives up on headers after 300 ms; ESMFold answers after 900 ms.
+    const http = createHttpClient({ headersTimeoutMs: 300, bodyTimeoutMs: 300 });
+    try {
+      up.fault("POST", "/foldSequence/v1/pdb/", { kind: "delay", ms: 900 });
+      const folded = await afCatalog({ ...at(up), esmfoldTimeoutMs: 5_000 }, { http }).call(
+        "alphafold_predict_structure",
+        { sequence: "MKTAYIAKQRQISFVKSHFSRQ" },
+        session,
+      );
+      expect(folded.status, folded.message).toBe("success");
+      expect(dataOf(folded)).toMatchObject({ complete: true, source: "esmfold" });
+      // The AlphaFold DB lookup keeps the client's short wait: only the fold gets the long one.
+      up.fault("GET", "/api/prediction/Q7Z6M3", { kind: "delay", ms: 900 });
+      const lookup = await afCatalog(at(up), { http, policies: { "*": { retry: false } } }).call(
+        "alphafold_predict_structure",
+        { uniprot_accession: "Q7Z6M3" },
+        session,
+      );
+      expect(lookup.status).toBe("timeout");
+    } finally {
+      up.clearFaults();
+      await http.close();
+    }
+  });
+
   it("reports progress through the stages of an AlphaFold DB lookup", async () => {
     const events: ToolProgress[] = [];
     const r = await afCatalog(at(up)).call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { uniprot_accession: "Q7Z6M3" },
       { ...session, onProgress: (p) => events.push(p) },
     );
@@ -317,7 +363,7 @@ describe.runIf(HAVE_DATA)("long predictions: progress, and partial results on ti
     up.fault("POST", "/foldSequence/v1/pdb/", { kind: "delay", ms: 400 }, { times: 1 });
     const events: ToolProgress[] = [];
     const r = await afCatalog({ ...at(up), progressIntervalMs: 50 }).call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { sequence: "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQ" },
       { ...session, onProgress: (p) => events.push(p) },
     );
@@ -332,7 +378,7 @@ describe.runIf(HAVE_DATA)("long predictions: progress, and partial results on ti
     up.route("GET", "/files/AF-P04637-F1-model_v6.pdb", { text: "never served" });
     up.fault("GET", "/files/AF-P04637-F1-model_v6.pdb", { kind: "hang" });
     const catalog = afCatalog(at(up), { policies: { "*": { timeout: "800ms" } } });
-    const r = await catalog.call("predict_structure", { uniprot_accession: "P04637" }, session);
+    const r = await catalog.call("alphafold_predict_structure", { uniprot_accession: "P04637" }, session);
     expect(r.status).toBe("timeout");
     expect(r.message).toMatch(/returning what was found so far/);
     const d = dataOf(r);
@@ -344,7 +390,7 @@ describe.runIf(HAVE_DATA)("long predictions: progress, and partial results on ti
   it("returns the partial entry when the structure download is delayed past the timeout", async () => {
     up.fault("GET", "/files/AF-Q7Z6M3-F1-model_v1.pdb", { kind: "delay", ms: 3_000 });
     const r = await afCatalog(at(up), { policies: { "*": { timeout: "700ms" } } }).call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { uniprot_accession: "Q7Z6M3" },
       session,
     );
@@ -359,7 +405,7 @@ describe.runIf(HAVE_DATA)("long predictions: progress, and partial results on ti
   it("returns the validated sequence facts when ESMFold hangs past the timeout", async () => {
     up.fault("POST", "/foldSequence/v1/pdb/", { kind: "hang" });
     const r = await afCatalog(at(up), { policies: { "*": { timeout: "700ms" } } }).call(
-      "predict_structure",
+      "alphafold_predict_structure",
       { sequence: "MKTAYIAKQRQISFVKSHFSRQ" },
       session,
     );

@@ -1,13 +1,13 @@
 import { type Emulator, FAULT_KINDS, type Fault, type FaultKind } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_DATA, q7z6m3, startAfdbEmulator } from "./support/afdb-emulator.js";
+import { q7z6m3, startAfdbEmulator } from "./support/afdb-emulator.js";
 import { afCatalog, at, dataOf, session } from "./support/catalog.js";
 
 let up: Emulator;
 let sequence = "";
 beforeAll(async () => {
   ({ up } = await startAfdbEmulator());
-  if (HAVE_DATA) sequence = q7z6m3().sequence;
+  sequence = q7z6m3().sequence;
 });
 afterEach(() => up.clearFaults());
 afterAll(async () => {
@@ -126,7 +126,7 @@ const PATHS: ReadonlyArray<{
   },
 ];
 
-describe.runIf(HAVE_DATA)("every fault kind on every AlphaFold / UniProt / ESMFold request path", () => {
+describe("every fault kind on every AlphaFold / UniProt / ESMFold request path", () => {
   for (const p of PATHS) {
     describe(p.name, () => {
       it.each(FAULT_KINDS)("%s", async (kind) => {
@@ -135,7 +135,7 @@ describe.runIf(HAVE_DATA)("every fault kind on every AlphaFold / UniProt / ESMFo
         const catalog = afCatalog(at(up), {
           policies: { "*": { timeout: "1500ms", retry: { times: 1, base: "10ms" } } },
         });
-        const r = await catalog.call("predict_structure", p.input(), session);
+        const r = await catalog.call("alphafold_predict_structure", p.input(), session);
         expect(fault.hits, "the fault fired").toBeGreaterThan(0);
         expect(r.status, r.message).toBe(want.status);
         if (want.kind) expect(r.error?.kind).toBe(want.kind);
@@ -149,7 +149,11 @@ describe.runIf(HAVE_DATA)("every fault kind on every AlphaFold / UniProt / ESMFo
   it("returns a partial result when both the structure file and the confidence JSON fail", async () => {
     up.fault("GET", "/files/AF-Q7Z6M3-F1-model_v1.pdb", { kind: "status", status: 503 });
     up.fault("GET", "/files/AF-Q7Z6M3-F1-confidence_v1.json", { kind: "invalidJson" });
-    const r = await afCatalog(at(up)).call("predict_structure", { uniprot_accession: "Q7Z6M3" }, session);
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "Q7Z6M3" },
+      session,
+    );
     expect(r.status).toBe("partial");
     expect(dataOf(r).complete).toBe(false);
     expect(dataOf(r).warnings.join(" ")).toMatch(/confidence file could not be downloaded/);
@@ -157,7 +161,11 @@ describe.runIf(HAVE_DATA)("every fault kind on every AlphaFold / UniProt / ESMFo
 
   it("retries a one-off reset of the metadata request", async () => {
     up.fault("GET", "/api/prediction/Q7Z6M3", { kind: "reset" }, { times: 1 });
-    const r = await afCatalog(at(up)).call("predict_structure", { uniprot_accession: "Q7Z6M3" }, session);
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "Q7Z6M3" },
+      session,
+    );
     expect(r.status).toBe("success");
     expect(r.metadata.attempts).toBe(2);
   });

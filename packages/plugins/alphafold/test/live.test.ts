@@ -10,7 +10,7 @@ describe.runIf(LIVE)("live AlphaFold DB", () => {
   it("returns the hemoglobin alpha model (P69905) with per-residue pLDDT", async () => {
     const catalog = createCatalog({ env: {} });
     catalog.register(createAlphafoldPlugin());
-    const r = await catalog.call("predict_structure", { uniprot_accession: "P69905" });
+    const r = await catalog.call("alphafold_predict_structure", { uniprot_accession: "P69905" });
     expect(r.status).toBe("success");
     expect(
       (r.data as { confidence_scores: { per_residue: number[] } }).confidence_scores.per_residue.length,

@@ -630,7 +630,7 @@ describe("Context7 HTTP details", () => {
 });
 
 describe("transports", () => {
-  it('transport "mcp" without the host\'s MCP client bridge leaves the plugin unconfigured and says why', async () => {
+  it('transport "mcp" without an MCP server leaves the plugin unconfigured and says why', async () => {
     const catalog = setup({ transport: "mcp" });
     expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured" });
     const r = await catalog.call(
@@ -639,11 +639,11 @@ describe("transports", () => {
       session(),
     );
     expect(r.status).toBe("unavailable");
-    expect(r.message).toMatch(/transport "mcp" needs the host's MCP client bridge/);
+    expect(r.message).toMatch(/transport "mcp" needs the Context7 MCP server: set mcp to/);
     expect(up.requests).toHaveLength(0);
   });
 
-  it("goes through the MCP server's resolve-library-id and query-docs when given a bridge", async () => {
+  it("goes through the MCP server's resolve-library-id and query-docs when given an mcpClient", async () => {
     const calls: Array<{ name: string; arguments: Readonly<Record<string, unknown>> }> = [];
     const mcpClient = {
       callTool: async (call: { name: string; arguments: Readonly<Record<string, unknown>> }) => {
@@ -684,7 +684,7 @@ describe("transports", () => {
     expect(up.requests).toHaveLength(0);
   });
 
-  it("a failing MCP bridge is Context7 unavailable, with the guidance", async () => {
+  it("a failing mcpClient is Context7 unavailable, with the guidance", async () => {
     const mcpClient = {
       callTool: async () => Promise.reject(new Error("MCP server context7 is not connected")),
     };
@@ -695,7 +695,7 @@ describe("transports", () => {
       session(),
     );
     expect(r.status).toBe("unavailable");
-    expect(r.message).toMatch(/MCP client bridge: MCP server context7 is not connected/);
+    expect(r.message).toMatch(/through the MCP client: MCP server context7 is not connected/);
     expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
   });
 

@@ -1,59 +1,56 @@
 import { definePlugin, type Plugin } from "@quiver/core";
-import { z } from "zod";
-import { type FdaConfig, fdaConfigSchema, OPENFDA_LIMITS } from "./internal/config.js";
-import { createDailyBudget } from "./internal/daily-budget.js";
-import { makeCountDrugs } from "./tools/count-drugs.js";
-import { makeSearchDrugs } from "./tools/search-drugs.js";
+import { type FdaConfig, fdaConfigSchema } from "./config.js";
+import type { OpenFdaClient } from "./internal/openfda-client.js";
+import { setupFda } from "./setup.js";
+import { countDrugs } from "./tools/count-drugs.js";
+import { searchDrugs } from "./tools/search-drugs.js";
 import { VERSION } from "./version.js";
 
-export type { FdaConfig } from "./internal/config.js";
+export type { FdaConfig } from "./config.js";
+export type { OpenFdaClient } from "./internal/openfda-client.js";
 export { VERSION } from "./version.js";
-export { OPENFDA_LIMITS };
 
-/** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables still apply). */
+/** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */
 export interface FdaPluginOptions {
   /** openFDA base URL (default `https://api.fda.gov`); point it at an emulator in tests. */
   readonly baseUrl?: string;
   /** openFDA API key; normally read from `OPENFDA_API_KEY`. */
   readonly apiKey?: string;
-  /** Requests per day this host may send (default 1,000 without a key, 120,000 with one). */
-  readonly dailyLimit?: number;
 }
 
 /**
- * Creates the openFDA plugin: `fda_search_drugs` and `fda_count_drugs`, with one daily request budget
- * shared by both tools of this instance.
+ * Creates the openFDA plugin: `fda_search_drugs` and `fda_count_drugs`, sharing one openFDA client
+ * (opened in `setup`) and openFDA's rate limits (240 calls a minute, 1,000 a day, applied by the runtime).
  *
- * Use the default export in a host; call this to bake in settings or to get a fresh daily budget.
+ * Use the default export in a host; call this to bake in settings.
  *
  * @example
  * const catalog = createCatalog()
  * catalog.register(createFdaPlugin())   // OPENFDA_API_KEY is optional
  * await catalog.call("fda_search_drugs", { search_criteria: { brand_name: "Ozempic" } })
  */
-export const createFdaPlugin = (options: FdaPluginOptions = {}): Plugin<FdaConfig> => {
-  const deps = { budget: createDailyBudget() };
-  const defaults = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  return definePlugin<FdaConfig>({
+export const createFdaPlugin = (options: FdaPluginOptions = {}): Plugin<FdaConfig, OpenFdaClient> =>
+  definePlugin<FdaConfig, OpenFdaClient>({
     specificationVersion: "v1",
     id: "fda",
     version: VERSION,
     description: "FDA-approved drugs from openFDA (Drugs@FDA and drug labels): search and counts.",
-    // Options are defaults: settings given at registration and environment variables win over them.
-    config: z.preprocess((raw) => ({ ...defaults, ...(raw as object) }), fdaConfigSchema),
+    config: fdaConfigSchema,
+    defaults: { ...options },
     env: { apiKey: "OPENFDA_API_KEY" },
-    tools: [makeSearchDrugs(deps), makeCountDrugs(deps)],
+    tools: [searchDrugs, countDrugs],
+    setup: setupFda,
     health: async ({ config, http, signal }) => {
       const res = await http.request({
         url: `${config.baseUrl.replace(/\/+$/, "")}/drug/drugsfda.json`,
         query: { api_key: config.apiKey, limit: 1 },
         signal,
+        ...(config.apiKey ? { secrets: [config.apiKey] } : {}),
       });
       const updated = /"last_updated"\s*:\s*"([^"]+)"/.exec(res.body)?.[1];
       return { ok: true, message: `openFDA answered${updated ? ` (data last updated ${updated})` : ""}.` };
     },
   });
-};
 
 /** The plugin with default settings; the host imports this. */
 export default createFdaPlugin();

@@ -2,7 +2,7 @@ import { closedUrl, describePluginConformance, describePluginPackage, type Emula
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fdaPlugin, { createFdaPlugin, VERSION } from "../src/index.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
-import { HAVE_DATA, type Recorded, startOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { type Recorded, startOpenFdaEmulator } from "./support/openfda-emulator.js";
 
 let up: Emulator;
 let rec: Recorded;
@@ -19,15 +19,22 @@ describePluginConformance(fdaPlugin, {
   downOptions: async () => ({ baseUrl: await closedUrl() }),
 });
 
-if (!HAVE_DATA)
-  console.log("skipped: the recorded openFDA responses need ../shared/data beside the repository");
-
 describe("plugin shape", () => {
   it("is a v1 plugin with the FDA tools, a version and a default instance", () => {
     expect(fdaPlugin.id).toBe("fda");
     expect(fdaPlugin.version).toBe(VERSION);
     expect(fdaPlugin.tools.map((t) => t.name)).toEqual(["fda_search_drugs", "fda_count_drugs"]);
-    expect(createFdaPlugin().tools).not.toBe(fdaPlugin.tools);
+    expect(createFdaPlugin().tools).toEqual(fdaPlugin.tools);
+  });
+
+  it("takes createFdaPlugin options as defaults that registration options override", async () => {
+    const catalog = fdaCatalog({});
+    catalog.register(createFdaPlugin({ baseUrl: "http://127.0.0.1:9" }), { baseUrl: up.url });
+    expect((await catalog.health("fda")).ok).toBe(true);
+    catalog.register(createFdaPlugin({ baseUrl: up.url }));
+    expect(await catalog.call("fda_count_drugs", { count_by: "route" }, session)).toMatchObject({
+      status: "success",
+    });
   });
 
   it("health reports the data date from openFDA", async () => {
@@ -38,7 +45,7 @@ describe("plugin shape", () => {
   });
 });
 
-describe.runIf(HAVE_DATA)("fda_search_drugs on the recorded Drugs@FDA records", () => {
+describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   it("searches by active ingredient and returns every application with total_count from meta.results.total", async () => {
     const r = await fdaCatalog({ baseUrl: up.url }).call(
       "fda_search_drugs",
@@ -173,7 +180,7 @@ describe.runIf(HAVE_DATA)("fda_search_drugs on the recorded Drugs@FDA records", 
   });
 });
 
-describe.runIf(HAVE_DATA)("fda_search_drugs by indication (drug labels)", () => {
+describe("fda_search_drugs by indication (drug labels)", () => {
   it("searches labels by indication and returns the indication text and a DailyMed link", async () => {
     const r = await fdaCatalog({ baseUrl: up.url }).call(
       "fda_search_drugs",
@@ -235,7 +242,7 @@ describe.runIf(HAVE_DATA)("fda_search_drugs by indication (drug labels)", () => 
   });
 });
 
-describe.runIf(HAVE_DATA)("fda_count_drugs", () => {
+describe("fda_count_drugs", () => {
   it("uses openFDA count= and returns the buckets", async () => {
     const r = await fdaCatalog({ baseUrl: up.url }).call(
       "fda_count_drugs",
@@ -299,7 +306,7 @@ describe.runIf(HAVE_DATA)("fda_count_drugs", () => {
   });
 });
 
-describe.runIf(HAVE_DATA)("recorded openFDA error bodies", () => {
+describe("recorded openFDA error bodies", () => {
   it("maps the recorded 400 BAD_REQUEST to invalid_input with openFDA's message", async () => {
     up.fault(
       "GET",

@@ -68,7 +68,7 @@ describe("property: user values never change the structure of the openFDA query"
     console.log(`property seed ${seed} (set FDA_PROPERTY_SEED to replay)`);
     const r = seededRandom(seed);
     const catalog = fdaCatalog(
-      { baseUrl: up.url, dailyLimit: 1_000_000 },
+      { baseUrl: up.url },
       { policies: { "*": { rateLimit: false, cache: false } } },
     );
     const RUNS = 300;

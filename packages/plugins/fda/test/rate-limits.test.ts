@@ -1,7 +1,6 @@
 import type { Emulator } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { OPENFDA_LIMITS } from "../src/index.js";
-import { dailyLimitFor } from "../src/internal/daily-budget.js";
+import { OPENFDA_LIMITS, RATE_LIMITS } from "../src/internal/policy.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
 import { startOpenFdaEmulator } from "./support/openfda-emulator.js";
 
@@ -30,15 +29,13 @@ const countCall = (i: number) => ({
 });
 
 describe("openFDA's documented rate limits", () => {
-  it("declares 240 requests per minute as one rateLimit policy shared by both tools", () => {
+  it("declares 240 calls a minute and 1,000 a day as two rateLimit entries shared by both tools", () => {
     const catalog = fdaCatalog({ baseUrl: up.url });
     for (const name of ["fda_search_drugs", "fda_count_drugs"]) {
-      expect(catalog.describe(name)!.policy.rateLimit?.[0]).toMatchObject({
-        key: "openfda",
-        limit: 240,
-        windowMs: 60_000,
-        perPrincipal: false,
-      });
+      expect(catalog.describe(name)!.policy.rateLimit).toEqual([
+        { key: "openfda", limit: 240, windowMs: 60_000, perPrincipal: false, onExceeded: "fail" },
+        { key: "openfda-day", limit: 1_000, windowMs: 86_400_000, perPrincipal: false, onExceeded: "fail" },
+      ]);
     }
     expect(OPENFDA_LIMITS).toEqual({ perMinute: 240, perDayWithoutKey: 1_000, perDayWithKey: 120_000 });
   });
@@ -62,53 +59,46 @@ describe("openFDA's documented rate limits", () => {
     expect(over.error?.retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 
-  it("allows 1,000 requests a day without a key, then answers rate_limited suggesting OPENFDA_API_KEY", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { rateLimit: false } } });
+  it("answers the 1,001st call in a day with rate_limited and the wait, across both tools", async () => {
+    // The per-minute entry would stop the loop at 240: keep only the plugin's own daily entry.
+    const daily = RATE_LIMITS.filter((p) => p.key === "openfda-day");
+    expect(daily).toHaveLength(1);
+    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { rateLimit: daily } } });
     const before = up.requests.length;
     for (let i = 0; i < 1_000; i++) {
-      const r = await catalog.call("fda_count_drugs", countCall(i), session);
+      const r =
+        i % 2 === 0
+          ? await catalog.call("fda_count_drugs", countCall(i), session)
+          : await catalog.call(
+              "fda_search_drugs",
+              { search_criteria: { brand_name: `Ozempic ${i}` } },
+              session,
+            );
       if (r.status !== "success") throw new Error(`call ${i}: ${r.message}`);
     }
     expect(up.requests.length - before).toBe(1_000);
     const over = await catalog.call("fda_count_drugs", countCall(1_000), session);
     expect(over.error?.kind).toBe("rate_limited");
-    expect(over.message).toContain("1,000 requests without an API key");
-    expect(over.suggestion).toContain("OPENFDA_API_KEY");
-    expect(over.error?.retryAfterMs).toBeGreaterThan(0);
+    expect(over.message).toContain("1000 calls per day");
+    expect(over.error?.retryAfterMs).toBeGreaterThan(60_000);
+    expect(over.error?.retryAfterMs).toBeLessThanOrEqual(86_400_000);
     expect(up.requests.length - before).toBe(1_000);
   }, 120_000);
 
-  it("allows more than 1,000 a day with a key (the keyed budget is 120,000)", async () => {
-    expect(dailyLimitFor({ baseUrl: "x" })).toBe(1_000);
-    expect(dailyLimitFor({ baseUrl: "x", apiKey: "k" as never })).toBe(120_000);
+  it("keeps one daily budget per catalog key: a host with a key raises the daily entry through policies", async () => {
+    const keyed = RATE_LIMITS.map((p) =>
+      p.key === "openfda-day" ? { ...p, limit: OPENFDA_LIMITS.perDayWithKey } : p,
+    );
     const catalog = fdaCatalog(
       { baseUrl: up.url, apiKey: "a-real-looking-key-123" },
-      { policies: { "*": { rateLimit: false } } },
+      { policies: { "*": { rateLimit: keyed } } },
     );
-    for (let i = 0; i <= 1_000; i++) {
-      const r = await catalog.call("fda_count_drugs", countCall(i), session);
-      if (r.status !== "success") throw new Error(`call ${i}: ${r.message}`);
-    }
-  }, 120_000);
-
-  it("counts follow-up requests against the daily budget (label search plus its Drugs@FDA check)", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url, dailyLimit: 3 });
-    const r = await catalog.call(
-      "fda_search_drugs",
-      { search_criteria: { indication: "type 2 diabetes", sponsor: "Novo" } },
-      session,
-    );
+    expect(catalog.describe("fda_count_drugs")!.policy.rateLimit?.[1]).toMatchObject({
+      key: "openfda-day",
+      limit: 120_000,
+    });
+    const r = await catalog.call("fda_count_drugs", countCall(0), session);
     expect(r.status).toBe("success");
-    expect(
-      await catalog.call("fda_search_drugs", { search_criteria: { brand_name: "Ozempic" } }, session),
-    ).toMatchObject({ status: "success" });
-    const over = await catalog.call(
-      "fda_search_drugs",
-      { search_criteria: { brand_name: "Wegovy" } },
-      session,
-    );
-    expect(over.error?.kind).toBe("rate_limited");
-    expect(over.message).toContain("daily budget of 3 requests");
   });
 
   it("maps openFDA's own 429 OVER_RATE_LIMIT to rate_limited with Retry-After", async () => {

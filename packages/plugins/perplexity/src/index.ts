@@ -1,16 +1,95 @@
-import { createPerplexityPlugin } from "./plugin.js";
-
-export {
-  DEFAULT_BASE_URL,
+import { definePlugin, type HealthContext, type HealthReport, type Plugin, ToolFailure } from "@quiver/core";
+import { Redacted } from "effect";
+import {
+  PERPLEXITY_ENV,
   type PerplexityApi,
   type PerplexityConfig,
-  type PerplexityPluginOptions,
   perplexityConfigSchema,
 } from "./config.js";
+import { KEYS_PAGE } from "./internal/relabel.js";
+import { searchWeb } from "./tools/search-web.js";
+import { VERSION } from "./version.js";
+
+export type { PerplexityApi, PerplexityConfig } from "./config.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
-export { createPerplexityPlugin } from "./plugin.js";
-export { SONAR_MODELS, searchWeb } from "./tools/search-web.js";
 export { VERSION } from "./version.js";
+
+/**
+ * Options of {@link createPerplexityPlugin}: defaults for the plugin's settings. Environment variables
+ * (`PERPLEXITY_API_KEY`, `PERPLEXITY_BASE_URL`) and the host's per-plugin options win over them.
+ *
+ * @example
+ * const options: PerplexityPluginOptions = { api: "chat", model: "sonar-pro" };
+ */
+export interface PerplexityPluginOptions {
+  /** The API key; normally from `PERPLEXITY_API_KEY`. */
+  readonly apiKey?: string;
+  /** Default `https://api.perplexity.ai`. */
+  readonly baseUrl?: string;
+  /** `"search"` (default: the Search API) or `"chat"` (Sonar chat completions). */
+  readonly api?: PerplexityApi;
+  /** Default Sonar model for `api: "chat"`. Default `"sonar"`. */
+  readonly model?: string;
+  /** Default number of results, 1–20. Default 5. */
+  readonly maxResults?: number;
+}
+
+/**
+ * Checks the key without paying for a search: an empty `POST /search` is refused as invalid (400/422)
+ * when the key is good, and as unauthorised (401/403) when it is not.
+ */
+const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>): Promise<HealthReport> => {
+  try {
+    const response = await http.request({
+      method: "POST",
+      url: `${config.baseUrl}/search`,
+      json: {},
+      headers: { authorization: Redacted.make(`Bearer ${Redacted.value(config.apiKey)}`) },
+      secrets: [config.apiKey],
+      acceptStatus: [400, 422],
+      signal,
+    });
+    return {
+      ok: true,
+      message: `Perplexity accepted the API key (${config.api} API; key check answered HTTP ${response.status}).`,
+    };
+  } catch (error) {
+    const failure = ToolFailure.isInstance(error) ? error : undefined;
+    return {
+      ok: false,
+      message: `Perplexity key check failed: ${failure?.message ?? String(error)}`,
+      fix:
+        failure?.kind === "access_denied"
+          ? `Set PERPLEXITY_API_KEY to a valid key (create one at ${KEYS_PAGE}).`
+          : `Check that ${config.baseUrl} is reachable from this host.`,
+    };
+  }
+};
+
+/**
+ * Creates the Perplexity plugin: `perplexity_search_web` over the Search API (default) or Sonar chat
+ * completions (`api: "chat"`). Options are defaults; `PERPLEXITY_API_KEY`/`PERPLEXITY_BASE_URL` and the
+ * host's plugin options win over them.
+ *
+ * Use it to give an agent cited web search; pick `api: "chat"` when you want Perplexity to write the answer.
+ *
+ * @example
+ * const catalog = createCatalog();                  // PERPLEXITY_API_KEY from the environment
+ * catalog.register(createPerplexityPlugin({ api: "chat", model: "sonar-pro" }));
+ * const result = await catalog.call("perplexity_search_web", { query: "Who won the 2026 Tour de France?" });
+ */
+export const createPerplexityPlugin = (options: PerplexityPluginOptions = {}): Plugin<PerplexityConfig> =>
+  definePlugin<PerplexityConfig>({
+    specificationVersion: "v1",
+    id: "perplexity",
+    version: VERSION,
+    description: "Web search with citations from Perplexity (Search API or Sonar chat completions).",
+    config: perplexityConfigSchema,
+    defaults: { ...options },
+    env: PERPLEXITY_ENV,
+    tools: [searchWeb],
+    health,
+  });
 
 /**
  * The Perplexity plugin with default settings (Search API; needs `PERPLEXITY_API_KEY`). Hosts import it.

@@ -8,11 +8,8 @@ import {
 } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import testgenDefault, {
-  createTestgenPlugin,
-  type GenerateTestOutput,
-  testgenConfigSchema,
-} from "../src/index.js";
+import { testgenConfigSchema } from "../src/config.js";
+import testgenDefault, { createTestgenPlugin, type GenerateTestOutput } from "../src/index.js";
 import {
   completion,
   jsonSchemaRejected,
@@ -58,10 +55,10 @@ afterEach(async () => {
 const data = (r: { data?: unknown }) => r.data as GenerateTestOutput;
 const chatBodies = () => up.requestsTo("POST", CHAT).map((r) => r.json as Record<string, any>);
 
-describe("generate_test with an OpenAI-compatible LLM", () => {
+describe("testgen_generate_test with an OpenAI-compatible LLM", () => {
   it("asks for json_schema (strict) with the model, a Bearer key and the material; returns the validated questions", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(3)) });
-    const r = await open({ llmApiKey: "sk-test-123456789" }).call("generate_test", {
+    const r = await open({ llmApiKey: "sk-test-123456789" }).call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 3,
       context: MATERIAL,
@@ -97,7 +94,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
 
   it("multiple choice: options, the correct answer and an explanation", async () => {
     up.route("POST", CHAT, { json: completion(mcQuestions(2)) });
-    const r = await open().call("generate_test", {
+    const r = await open().call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 2,
       question_type: "multiple_choice",
@@ -121,22 +118,29 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
         : { json: completion(openQuestions(2)) },
     );
     const c = open({ llmBaseUrl: `${up.url}/v1/` });
-    const r = await c.call("generate_test", { topic: "metaheurísticas", num_questions: 2 });
+    const r = await c.call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 2 });
     expect(r.status, r.message).toBe("success");
     expect(chatBodies().map((b) => b.response_format.type)).toEqual(["json_schema", "json_object"]);
     expect(chatBodies()[1]!.messages[1].content).toContain("JSON");
     expect(r.message).toContain("via json_object");
-    await c.call("generate_test", { topic: "búsqueda local", num_questions: 2 });
+    await c.call("testgen_generate_test", { topic: "búsqueda local", num_questions: 2 });
     expect(chatBodies().map((b) => b.response_format.type)).toEqual([
       "json_schema",
       "json_object",
       "json_object",
     ]);
+    // What it remembers belongs to the registration: a new catalog tries json_schema again.
+    await open({ llmBaseUrl: `${up.url}/v1/` }).call("testgen_generate_test", { topic: "búsqueda tabú" });
+    expect(
+      chatBodies()
+        .map((b) => b.response_format.type)
+        .slice(3),
+    ).toEqual(["json_schema", "json_object"]);
   });
 
   it("LLM_RESPONSE_FORMAT=json_object sends json_object from the start", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(1)) });
-    const r = await open({ responseFormat: "json_object" }).call("generate_test", {
+    const r = await open({ responseFormat: "json_object" }).call("testgen_generate_test", {
       topic: "tabu search",
       num_questions: 1,
     });
@@ -151,7 +155,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
         error: { message: "model 'x' not found", type: "invalid_request_error", param: null, code: null },
       },
     });
-    const r = await open().call("generate_test", {
+    const r = await open().call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 2,
       context: MATERIAL,
@@ -168,7 +172,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
     up.route("POST", CHAT, () => ({
       json: n++ === 0 ? completion('{"questions": [{"question": "¿Qué es') : completion(openQuestions(2)),
     }));
-    const r = await open().call("generate_test", { topic: "metaheurísticas", num_questions: 2 });
+    const r = await open().call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 2 });
     expect(r.status, r.message).toBe("success");
     expect(r.message).toContain("after one repair round");
     const repair = chatBodies()[1]!.messages;
@@ -179,7 +183,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
 
   it("still malformed after the repair round: partial, built without the LLM, saying so", async () => {
     up.route("POST", CHAT, { json: completion("Claro, aquí tienes: {questions: [oops") });
-    const r = await open().call("generate_test", {
+    const r = await open().call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 3,
       context: MATERIAL,
@@ -197,7 +201,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
     let n = 0;
     const broken = mcQuestions(2, 7).replaceAll('"answer":"Algoritmo genético"', '"answer":"Otro"');
     up.route("POST", CHAT, () => ({ json: completion(n++ === 0 ? broken : mcQuestions(2, 1)) }));
-    const r = await open().call("generate_test", {
+    const r = await open().call("testgen_generate_test", {
       topic: "x y",
       num_questions: 2,
       question_type: "multiple_choice",
@@ -209,7 +213,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
 
   it("a correct_index out of range is recovered from the answer text when it names an option", async () => {
     up.route("POST", CHAT, { json: completion(mcQuestions(1, 9)) });
-    const r = await open().call("generate_test", {
+    const r = await open().call("testgen_generate_test", {
       topic: "x y",
       num_questions: 1,
       question_type: "multiple_choice",
@@ -224,7 +228,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
       json:
         n++ === 0 ? completion('{"questions": [', { finish_reason: "length" }) : completion(openQuestions(1)),
     }));
-    const r = await open().call("generate_test", { topic: "metaheurísticas", num_questions: 1 });
+    const r = await open().call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 1 });
     expect(r.status).toBe("success");
     expect(chatBodies()[1]!.messages[3].content).toContain("cut off");
     expect(chatBodies()[1]!.messages[3].content).toContain("keeping each field short");
@@ -236,7 +240,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
       JSON.stringify([{ question_text: "¿Qué es la búsqueda tabú?", difficulty: "hard" }]) +
       "\n```";
     up.route("POST", CHAT, { json: completion(fenced) });
-    const r = await open().call("generate_test", { topic: "búsqueda tabú", num_questions: 1 });
+    const r = await open().call("testgen_generate_test", { topic: "búsqueda tabú", num_questions: 1 });
     expect(r.status, r.message).toBe("success");
     expect(data(r).questions[0]).toMatchObject({ question: "¿Qué es la búsqueda tabú?", difficulty: "hard" });
     expect(chatBodies()).toHaveLength(1);
@@ -251,13 +255,13 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
         ],
       }),
     });
-    const r = await open().call("generate_test", { topic: "metaheurísticas", num_questions: 1 });
+    const r = await open().call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 1 });
     expect(r.status, r.message).toBe("success");
   });
 
   it("the recorded refusal: partial, built without the LLM, naming the refusal", async () => {
     up.route("POST", CHAT, { json: refusal });
-    const r = await open().call("generate_test", {
+    const r = await open().call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 2,
       context: MATERIAL,
@@ -268,7 +272,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
 
   it("fewer questions than asked: partial, topped up without the LLM", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    const r = await open().call("generate_test", {
+    const r = await open().call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 4,
       context: MATERIAL,
@@ -280,7 +284,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
 
   it("more questions than asked are cut to num_questions", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(7)) });
-    const r = await open().call("generate_test", { topic: "metaheurísticas", num_questions: 3 });
+    const r = await open().call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 3 });
     expect(data(r).questions).toHaveLength(3);
   });
 
@@ -296,7 +300,7 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
         },
       },
     });
-    const r = await open({ llmApiKey: "sk-secret-abcdef123" }).call("generate_test", {
+    const r = await open({ llmApiKey: "sk-secret-abcdef123" }).call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 2,
     });
@@ -307,7 +311,11 @@ describe("generate_test with an OpenAI-compatible LLM", () => {
 
 describe("every fault kind on the LLM path ends in a usable envelope", () => {
   const call = (options: Record<string, unknown> = {}) =>
-    open(options).call("generate_test", { topic: "metaheurísticas", num_questions: 2, context: MATERIAL });
+    open(options).call("testgen_generate_test", {
+      topic: "metaheurísticas",
+      num_questions: 2,
+      context: MATERIAL,
+    });
   const fellBack = (r: Awaited<ReturnType<typeof call>>, text: RegExp) => {
     expect(r.status, r.message).toBe("partial");
     expect(data(r).generated_by).toBe("rules");
@@ -384,7 +392,7 @@ describe("without an LLM", () => {
   };
 
   it("no LLM configured: partial, grounded questions built from the context's key sentences, and a message saying so", async () => {
-    const r = await noLlm().call("generate_test", {
+    const r = await noLlm().call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 4,
       context: MATERIAL,
@@ -405,7 +413,7 @@ describe("without an LLM", () => {
   });
 
   it("multiple choice without an LLM: options drawn from the material, one correct", async () => {
-    const r = await noLlm().call("generate_test", {
+    const r = await noLlm().call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 3,
       question_type: "multiple_choice",
@@ -420,7 +428,7 @@ describe("without an LLM", () => {
   });
 
   it("no material either: varied questions on the topic, not one generic question", async () => {
-    const r = await noLlm().call("generate_test", { topic: "Turing machines", num_questions: 5 });
+    const r = await noLlm().call("testgen_generate_test", { topic: "Turing machines", num_questions: 5 });
     expect(r.status).toBe("partial");
     expect(r.message).toContain("the topic alone (no material)");
     const qs = data(r).questions.map((q) => q.question);
@@ -433,7 +441,7 @@ describe("without an LLM", () => {
     const catalog = createCatalog({ env: { LLM_BASE_URL: "http://127.0.0.1:9/v1" } });
     catalog.register(createTestgenPlugin());
     catalogs.push(catalog);
-    const r = await catalog.call("generate_test", { topic: "metaheurísticas", num_questions: 1 });
+    const r = await catalog.call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 1 });
     expect(r.message).toContain("LLM_MODEL is not set");
   });
 });
@@ -444,7 +452,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
     open({ llmBaseUrl: undefined, llmModel: undefined, backendUrl: up.url, ...options });
 
   it("defaults are 5 questions, medium", async () => {
-    const r = await open({ llmBaseUrl: undefined, llmModel: undefined }).call("generate_test", {
+    const r = await open({ llmBaseUrl: undefined, llmModel: undefined }).call("testgen_generate_test", {
       topic: "metaheurísticas",
     });
     expect(data(r)).toMatchObject({
@@ -456,7 +464,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
 
   it("reads the professor's preferences for the subject from the backend", async () => {
     up.route("GET", PREFS, { json: { default_test_questions: 3, default_test_difficulty: "hard" } });
-    const r = await withBackend().call("generate_test", {
+    const r = await withBackend().call("testgen_generate_test", {
       topic: "búsqueda local",
       asignatura: "metaheuristicas",
     });
@@ -471,7 +479,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
   it("uses the session's subject for the preferences when the argument is left out", async () => {
     up.route("GET", PREFS, { json: { default_test_questions: 2, default_test_difficulty: "easy" } });
     const r = await withBackend().call(
-      "generate_test",
+      "testgen_generate_test",
       { topic: "búsqueda local" },
       { session: { id: "s1", values: { asignatura: "metaheuristicas" } } },
     );
@@ -480,7 +488,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
 
   it("explicit arguments win over the professor's preferences (and skip the request when both are given)", async () => {
     up.route("GET", PREFS, { json: { default_test_questions: 3, default_test_difficulty: "hard" } });
-    const one = await withBackend().call("generate_test", {
+    const one = await withBackend().call("testgen_generate_test", {
       topic: "x y z",
       asignatura: "metaheuristicas",
       difficulty: "easy",
@@ -490,7 +498,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
       difficulty: "easy",
       settings_from: { num_questions: "professor", difficulty: "argument" },
     });
-    const both = await withBackend().call("generate_test", {
+    const both = await withBackend().call("testgen_generate_test", {
       topic: "x y z",
       asignatura: "metaheuristicas",
       difficulty: "easy",
@@ -502,7 +510,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
 
   it("a professor preference above 10 is capped at 10", async () => {
     up.route("GET", PREFS, { json: { default_test_questions: 20, default_test_difficulty: "medium" } });
-    const r = await withBackend().call("generate_test", {
+    const r = await withBackend().call("testgen_generate_test", {
       topic: "metaheurísticas",
       asignatura: "metaheuristicas",
     });
@@ -513,7 +521,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
     expect(testgenConfigSchema.parse({}).preferencesTimeoutMs).toBe(5000);
     up.fault("GET", PREFS, { kind: "hang" });
     const started = Date.now();
-    const r = await withBackend({ preferencesTimeoutMs: 300 }).call("generate_test", {
+    const r = await withBackend({ preferencesTimeoutMs: 300 }).call("testgen_generate_test", {
       topic: "metaheurísticas",
       asignatura: "metaheuristicas",
     });
@@ -530,7 +538,7 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
   ])("preferences %s → defaults", async (_name, fault, noted) => {
     if (fault) up.fault("GET", PREFS, fault);
     const backendUrl = fault ? up.url : await closedUrl();
-    const r = await withBackend({ backendUrl }).call("generate_test", {
+    const r = await withBackend({ backendUrl }).call("testgen_generate_test", {
       topic: "metaheurísticas",
       asignatura: "metaheuristicas",
     });
@@ -539,14 +547,14 @@ describe("count and difficulty: arguments, professor preferences, defaults", () 
   });
 
   it.each([0, 11, 2.5])("num_questions %s is rejected (1 to 10)", async (n) => {
-    const r = await open().call("generate_test", { topic: "metaheurísticas", num_questions: n });
+    const r = await open().call("testgen_generate_test", { topic: "metaheurísticas", num_questions: n });
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.message).toContain("num_questions");
   });
 
   it("num_questions 10 is accepted", async () => {
-    const r = await open({ llmBaseUrl: undefined, llmModel: undefined }).call("generate_test", {
+    const r = await open({ llmBaseUrl: undefined, llmModel: undefined }).call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 10,
       context: MATERIAL,
@@ -598,7 +606,7 @@ describe("grounding in rag results when the rag plugin is present", () => {
       ),
     );
     const r = await c.call(
-      "generate_test",
+      "testgen_generate_test",
       { topic: "algoritmos genéticos", num_questions: 2 },
       { session: { id: "s", values: { asignatura: "metaheuristicas" } } },
     );
@@ -612,7 +620,7 @@ describe("grounding in rag results when the rag plugin is present", () => {
     const c = open({ llmBaseUrl: undefined, llmModel: undefined }, (cat) =>
       cat.register(fakeRag([{ content: MATERIAL, metadata: { source: "tema1.pdf" }, score: 1 }])),
     );
-    const r = await c.call("generate_test", { topic: "metaheurísticas", num_questions: 2 });
+    const r = await c.call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 2 });
     expect(data(r).grounding).toBe("rag");
     expect(data(r).questions[0]!.source).toBe("tema1.pdf");
     expect(r.message).toContain("course-material search results");
@@ -621,13 +629,13 @@ describe("grounding in rag results when the rag plugin is present", () => {
   it("given context wins: rag is not called", async () => {
     const seen: unknown[] = [];
     const c = open({ llmBaseUrl: undefined, llmModel: undefined }, (cat) => cat.register(fakeRag([], seen)));
-    await c.call("generate_test", { topic: "metaheurísticas", num_questions: 1, context: MATERIAL });
+    await c.call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 1, context: MATERIAL });
     expect(seen).toEqual([]);
   });
 
   it("rag with no results: questions on the topic, with a note", async () => {
     const c = open({ llmBaseUrl: undefined, llmModel: undefined }, (cat) => cat.register(fakeRag([])));
-    const r = await c.call("generate_test", { topic: "metaheurísticas", num_questions: 2 });
+    const r = await c.call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 2 });
     expect(data(r).grounding).toBe("none");
     expect(r.message).toContain('rag_search found nothing for "metaheurísticas"');
   });
@@ -636,17 +644,17 @@ describe("grounding in rag results when the rag plugin is present", () => {
 describe("session asignatura modes", () => {
   it("default: visible to the model; override: hidden and the session wins", async () => {
     const c = open();
-    expect(Object.keys((c.describe("generate_test", "openai")!.inputSchema as any).properties)).toContain(
-      "asignatura",
-    );
+    expect(
+      Object.keys((c.describe("testgen_generate_test", "openai")!.inputSchema as any).properties),
+    ).toContain("asignatura");
     const catalog = createCatalog({ env: {} });
     catalog.register(createTestgenPlugin({ sessionAsignatura: "override" }));
     catalogs.push(catalog);
     expect(
-      Object.keys((catalog.describe("generate_test", "openai")!.inputSchema as any).properties),
+      Object.keys((catalog.describe("testgen_generate_test", "openai")!.inputSchema as any).properties),
     ).not.toContain("asignatura");
     const r = await catalog.call(
-      "generate_test",
+      "testgen_generate_test",
       { topic: "x y", asignatura: "a" },
       { session: { values: { asignatura: "b" } } },
     );

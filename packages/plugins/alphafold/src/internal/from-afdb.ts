@@ -1,5 +1,5 @@
 import { outcome, partial, type ToolContext, ToolFailure, type ToolOutcome } from "@quiver/core";
-import type { AlphafoldConfig } from "./config.js";
+import type { AlphafoldConfig } from "../config.js";
 import { AFDB_CITATION, type Prediction } from "./output.js";
 import { stage } from "./progress.js";
 import { confidenceParts, structurePart } from "./scores.js";

@@ -1,6 +1,5 @@
 import { outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
-import type { AlphafoldConfig } from "./config.js";
-import type { AlphafoldDeps } from "./deps.js";
+import type { AlphafoldConfig } from "../config.js";
 import { ESMFOLD_CITATION, type Prediction } from "./output.js";
 import { heartbeat, stage } from "./progress.js";
 import { confidenceParts, structurePart } from "./scores.js";
@@ -13,7 +12,6 @@ import { foldWithEsmfold } from "./upstreams.js";
  */
 export const predictionFromEsmfold = async (
   ctx: ToolContext<AlphafoldConfig>,
-  deps: AlphafoldDeps,
   sequence: string,
   format: "pdb" | "mmcif",
   earlier: ReadonlyArray<string>,
@@ -43,7 +41,7 @@ export const predictionFromEsmfold = async (
   );
   let pdb: string;
   try {
-    pdb = await foldWithEsmfold(ctx, deps.esmfoldHttp(ctx.config.esmfoldTimeoutMs), sequence);
+    pdb = await foldWithEsmfold(ctx, sequence);
   } finally {
     stop();
   }

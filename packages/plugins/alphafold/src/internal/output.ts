@@ -2,7 +2,7 @@ import { z } from "zod";
 
 const band = z.enum(["very_high", "confident", "low", "very_low"]);
 
-/** The output of `predict_structure`. */
+/** The output of `alphafold_predict_structure`. */
 export const predictionSchema = z.object({
   complete: z.boolean().describe("False when only part of the result could be obtained (see warnings)."),
   source: z.enum(["alphafold_db", "esmfold"]).describe("Which model produced the structure."),
@@ -67,7 +67,7 @@ export const predictionSchema = z.object({
   citation: z.string().describe("How to cite the model."),
 });
 
-/** What `predict_structure` returns. */
+/** What `alphafold_predict_structure` returns. */
 export type Prediction = z.input<typeof predictionSchema>;
 
 /** How to cite AlphaFold DB models. */

@@ -1,5 +1,5 @@
 import { fail } from "@quiver/core";
-import { AFDB_MAX_LENGTH } from "./config.js";
+import { AFDB_MAX_LENGTH } from "../config.js";
 
 /** The 20 standard amino acids plus X (unknown), as AlphaFold and ESMFold accept them. */
 const AMINO_ACIDS = new Set("ACDEFGHIKLMNPQRSTVWYX");

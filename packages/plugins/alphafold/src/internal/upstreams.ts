@@ -1,6 +1,6 @@
 import { fail, type HttpClient } from "@quiver/core";
 import { z } from "zod";
-import type { AlphafoldConfig } from "./config.js";
+import type { AlphafoldConfig } from "../config.js";
 
 /** What an upstream call needs from the tool context. */
 export interface CallContext {
@@ -153,19 +153,21 @@ export const findExactAccession = async (
   };
 };
 
-/** Folds a sequence with ESMFold (`POST /foldSequence/v1/pdb/`, body = the sequence); returns PDB text. */
-export const foldWithEsmfold = async (
-  ctx: CallContext,
-  http: HttpClient,
-  sequence: string,
-): Promise<string> => {
-  const res = await http.request({
+/**
+ * Folds a sequence with ESMFold (`POST /foldSequence/v1/pdb/`, body = the sequence); returns PDB text.
+ * ESMFold sends nothing until the fold is done, so the headers (and body) may take up to
+ * `esmfoldTimeoutMs` on the catalog's client, whose own waits are 30 s.
+ */
+export const foldWithEsmfold = async (ctx: CallContext, sequence: string): Promise<string> => {
+  const res = await ctx.http.request({
     method: "POST",
     url: `${base(ctx.config.esmfoldUrl)}/foldSequence/v1/pdb/`,
     headers: { "content-type": "text/plain" },
     body: sequence,
     signal: ctx.signal,
     timeoutMs: ctx.config.esmfoldTimeoutMs,
+    headersTimeoutMs: ctx.config.esmfoldTimeoutMs,
+    bodyTimeoutMs: ctx.config.esmfoldTimeoutMs,
   });
   if (!/^(?:HEADER|ATOM|MODEL|REMARK|PARENT|TITLE)/m.test(res.body)) {
     throw fail.upstream("ESMFold answered without a PDB structure.", { retryable: true });

@@ -1,7 +1,6 @@
 import { defineToolWith, fail, ToolFailure, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
-import { type AlphafoldConfig, ESMFOLD_MAX_LENGTH } from "../internal/config.js";
-import type { AlphafoldDeps } from "../internal/deps.js";
+import { type AlphafoldConfig, ESMFOLD_MAX_LENGTH } from "../config.js";
 import { predictionFromAfdb } from "../internal/from-afdb.js";
 import { predictionFromEsmfold } from "../internal/from-esmfold.js";
 import { type Prediction, predictionSchema } from "../internal/output.js";
@@ -16,119 +15,118 @@ const noted = (e: unknown, what: string): string => {
 };
 
 /**
- * `predict_structure`: a protein's 3D structure with pLDDT confidence, from AlphaFold DB (by UniProt
+ * `alphafold_predict_structure`: a protein's 3D structure with pLDDT confidence, from AlphaFold DB (by UniProt
  * accession, or by an exact sequence match) or folded by ESMFold (new sequences up to 400 residues).
  *
- * Use it through a catalog; `createAlphafoldPlugin()` builds it.
+ * Use it through a catalog; it reaches AlphaFold DB, UniProt and ESMFold with the catalog's HTTP client.
  *
  * @example
- * await catalog.call("predict_structure", { uniprot_accession: "P04637" })
+ * await catalog.call("alphafold_predict_structure", { uniprot_accession: "P04637" })
  */
-export const makePredictStructure = (deps: AlphafoldDeps) =>
-  defineToolWith<AlphafoldConfig>()({
-    name: "predict_structure",
-    title: "Predict protein structure",
-    description:
-      "Predict a protein's 3D structure with per-residue confidence (pLDDT). Give exactly one of uniprot_accession (the AlphaFold DB model) or sequence (an exact UniProt match's AlphaFold DB model, else an ESMFold prediction for up to 400 residues). Returns overall and per-residue pLDDT, confidence bands per region, warnings for low-confidence stretches, and the structure (inline when small, else a link). Use this when a question depends on a protein's fold, domains or disordered regions; it refuses DNA/RNA and invalid sequences.",
-    category: "specialized_model",
-    input: z.object({
-      sequence: z
-        .string()
-        .max(20_000)
-        .optional()
-        .describe(
-          "Protein sequence in one-letter amino-acid code (FASTA header and whitespace allowed). Give this or uniprot_accession, not both.",
-        ),
-      uniprot_accession: z
-        .string()
-        .max(40)
-        .optional()
-        .describe(
-          "UniProt accession, e.g. P04637, or AlphaFold model id AF-P04637-F1. Give this or sequence, not both.",
-        ),
-      structure_format: z
-        .enum(["pdb", "mmcif"])
-        .default("pdb")
-        .describe("Structure file format (ESMFold gives PDB only)."),
-    }),
-    output: predictionSchema,
-    examples: [
-      { input: { uniprot_accession: "Q7Z6M3" }, description: "An AlphaFold DB model by accession." },
-      {
-        input: { sequence: "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ" },
-        description: "A new sequence, folded by ESMFold.",
-      },
-    ],
-    annotations: { readOnly: true, idempotent: true, openWorld: true },
-    policy: {
-      timeout: "150s",
-      retry: { times: 1 },
-      cache: { ttl: "24h", capacity: 200 },
-      rateLimit: { key: "alphafold", limit: 60, window: "1 minute" },
-      maxOutputChars: 80_000,
-      fallback: {
-        guidance:
-          "The structure services could not be reached. Say so; describe what is known about the protein's domains from your own knowledge and mark it as unverified.",
-      },
+export const predictStructure = defineToolWith<AlphafoldConfig>()({
+  name: "alphafold_predict_structure",
+  title: "Predict protein structure",
+  description:
+    "Predict a protein's 3D structure with per-residue confidence (pLDDT). Give exactly one of uniprot_accession (the AlphaFold DB model) or sequence (an exact UniProt match's AlphaFold DB model, else an ESMFold prediction for up to 400 residues). Returns overall and per-residue pLDDT, confidence bands per region, warnings for low-confidence stretches, and the structure (inline when small, else a link). Use this when a question depends on a protein's fold, domains or disordered regions; it refuses DNA/RNA and invalid sequences.",
+  category: "specialized_model",
+  input: z.object({
+    sequence: z
+      .string()
+      .max(20_000)
+      .optional()
+      .describe(
+        "Protein sequence in one-letter amino-acid code (FASTA header and whitespace allowed). Give this or uniprot_accession, not both.",
+      ),
+    uniprot_accession: z
+      .string()
+      .max(40)
+      .optional()
+      .describe(
+        "UniProt accession, e.g. P04637, or AlphaFold model id AF-P04637-F1. Give this or sequence, not both.",
+      ),
+    structure_format: z
+      .enum(["pdb", "mmcif"])
+      .default("pdb")
+      .describe("Structure file format (ESMFold gives PDB only)."),
+  }),
+  output: predictionSchema,
+  examples: [
+    { input: { uniprot_accession: "Q7Z6M3" }, description: "An AlphaFold DB model by accession." },
+    {
+      input: { sequence: "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ" },
+      description: "A new sequence, folded by ESMFold.",
     },
-    instruction:
-      "Report the overall pLDDT and the low-confidence regions (pLDDT < 70 is unreliable; < 50 is often disordered). Do not paste per-residue arrays or structure text; give the link or say the structure is attached. Cite the model.",
-    run: async (input, ctx): Promise<ToolOutcome<Prediction>> => {
-      const hasSequence = input.sequence !== undefined;
-      const hasAccession = input.uniprot_accession !== undefined;
-      if (hasSequence === hasAccession) {
-        throw fail.invalidInput(
-          hasSequence
-            ? "Give either sequence or uniprot_accession, not both."
-            : "Give a sequence or a uniprot_accession.",
-          { suggestion: 'For example { "uniprot_accession": "P04637" } or { "sequence": "MEEPQSDPSV…" }.' },
-        );
-      }
-      const format = input.structure_format;
-      if (hasAccession) {
-        const accession = normaliseAccession(input.uniprot_accession!);
-        stage(ctx, 1, `Looking up AlphaFold DB for ${accession}`);
-        const entry = await fetchAfdbEntry(ctx, accession);
-        if (!entry) {
-          throw fail.outOfDomain(
-            `AlphaFold DB has no prediction for ${accession}: the accession may not exist, or the protein is outside its coverage.`,
-            {
-              suggestion: `Check the accession at uniprot.org, or pass the sequence to fold it with ESMFold (up to ${ESMFOLD_MAX_LENGTH} residues).`,
-            },
-          );
-        }
-        return predictionFromAfdb(ctx, entry, "accession", format, []);
-      }
-
-      const sequence = validateSequence(input.sequence!);
-      stage(ctx, 1, `Looking for an exact UniProt match of the ${sequence.length}-residue sequence`);
-      const warnings: string[] = [];
-      let entry: AfdbEntry | undefined;
-      try {
-        const match = await findExactAccession(ctx, sequence);
-        if (match) {
-          entry = await fetchAfdbEntry(ctx, match.accession);
-          if (!entry)
-            warnings.push(`UniProt ${match.accession} matches exactly, but AlphaFold DB has no model of it.`);
-          else if (entry.sequence !== undefined && entry.sequence !== sequence) {
-            warnings.push(
-              `AlphaFold DB's model of ${match.accession} is for a different sequence version; not used.`,
-            );
-            entry = undefined;
-          }
-        }
-      } catch (e) {
-        warnings.push(noted(e, "The exact-match lookup (UniProt / AlphaFold DB)"));
-      }
-      if (entry) return predictionFromAfdb(ctx, entry, "exact_sequence_match", format, warnings);
-      if (sequence.length > ESMFOLD_MAX_LENGTH) {
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: {
+    timeout: "150s",
+    retry: { times: 1 },
+    cache: { ttl: "24h", capacity: 200 },
+    rateLimit: { key: "alphafold", limit: 60, window: "1 minute" },
+    maxOutputChars: 80_000,
+    fallback: {
+      guidance:
+        "The structure services could not be reached. Say so; describe what is known about the protein's domains from your own knowledge and mark it as unverified.",
+    },
+  },
+  instruction:
+    "Report the overall pLDDT and the low-confidence regions (pLDDT < 70 is unreliable; < 50 is often disordered). Do not paste per-residue arrays or structure text; give the link or say the structure is attached. Cite the model.",
+  run: async (input, ctx): Promise<ToolOutcome<Prediction>> => {
+    const hasSequence = input.sequence !== undefined;
+    const hasAccession = input.uniprot_accession !== undefined;
+    if (hasSequence === hasAccession) {
+      throw fail.invalidInput(
+        hasSequence
+          ? "Give either sequence or uniprot_accession, not both."
+          : "Give a sequence or a uniprot_accession.",
+        { suggestion: 'For example { "uniprot_accession": "P04637" } or { "sequence": "MEEPQSDPSV…" }.' },
+      );
+    }
+    const format = input.structure_format;
+    if (hasAccession) {
+      const accession = normaliseAccession(input.uniprot_accession!);
+      stage(ctx, 1, `Looking up AlphaFold DB for ${accession}`);
+      const entry = await fetchAfdbEntry(ctx, accession);
+      if (!entry) {
         throw fail.outOfDomain(
-          `The sequence has ${sequence.length} residues and matches no AlphaFold DB model exactly; ESMFold folds at most ${ESMFOLD_MAX_LENGTH}.`,
+          `AlphaFold DB has no prediction for ${accession}: the accession may not exist, or the protein is outside its coverage.`,
           {
-            suggestion: `Give its UniProt accession if it has one, or split it into domains of at most ${ESMFOLD_MAX_LENGTH} residues.`,
+            suggestion: `Check the accession at uniprot.org, or pass the sequence to fold it with ESMFold (up to ${ESMFOLD_MAX_LENGTH} residues).`,
           },
         );
       }
-      return predictionFromEsmfold(ctx, deps, sequence, format, warnings);
-    },
-  });
+      return predictionFromAfdb(ctx, entry, "accession", format, []);
+    }
+
+    const sequence = validateSequence(input.sequence!);
+    stage(ctx, 1, `Looking for an exact UniProt match of the ${sequence.length}-residue sequence`);
+    const warnings: string[] = [];
+    let entry: AfdbEntry | undefined;
+    try {
+      const match = await findExactAccession(ctx, sequence);
+      if (match) {
+        entry = await fetchAfdbEntry(ctx, match.accession);
+        if (!entry)
+          warnings.push(`UniProt ${match.accession} matches exactly, but AlphaFold DB has no model of it.`);
+        else if (entry.sequence !== undefined && entry.sequence !== sequence) {
+          warnings.push(
+            `AlphaFold DB's model of ${match.accession} is for a different sequence version; not used.`,
+          );
+          entry = undefined;
+        }
+      }
+    } catch (e) {
+      warnings.push(noted(e, "The exact-match lookup (UniProt / AlphaFold DB)"));
+    }
+    if (entry) return predictionFromAfdb(ctx, entry, "exact_sequence_match", format, warnings);
+    if (sequence.length > ESMFOLD_MAX_LENGTH) {
+      throw fail.outOfDomain(
+        `The sequence has ${sequence.length} residues and matches no AlphaFold DB model exactly; ESMFold folds at most ${ESMFOLD_MAX_LENGTH}.`,
+        {
+          suggestion: `Give its UniProt accession if it has one, or split it into domains of at most ${ESMFOLD_MAX_LENGTH} residues.`,
+        },
+      );
+    }
+    return predictionFromEsmfold(ctx, sequence, format, warnings);
+  },
+});

@@ -4,22 +4,20 @@ import {
   loadCassette,
   parseCassette,
   routesFromCassette,
-  sharedDataDir,
-  sharedDataPath,
   startEmulator,
 } from "@quiver/testing";
 import { THREE_TO_ONE } from "../../src/internal/structure-parse.js";
 
-/** Whether ../shared/data is present (CI clones it beside the repository). */
-export const HAVE_DATA = sharedDataDir() !== undefined;
+/** A recorded file in test/fixtures (see its SOURCE.md). */
+const fixture = (...parts: string[]) => new URL(`../fixtures/${parts.join("/")}`, import.meta.url);
 
 const THREE = THREE_TO_ONE;
 const ONE = Object.fromEntries(Object.entries(THREE).map(([k, v]) => [v, k]));
 
 /** The recorded AF-Q7Z6M3-F1 model files and facts read from them (independently of the plugin's parser). */
 export const q7z6m3 = () => {
-  const pdb = readFileSync(sharedDataPath("alphafold", "structure", "Q7Z6M3.pdb"), "utf8");
-  const cif = readFileSync(sharedDataPath("alphafold", "structure", "Q7Z6M3.cif"), "utf8");
+  const pdb = readFileSync(fixture("structure", "Q7Z6M3.pdb"), "utf8");
+  const cif = readFileSync(fixture("structure", "Q7Z6M3.cif"), "utf8");
   const ca = pdb.split("\n").filter((l) => l.startsWith("ATOM") && l.slice(12, 16).trim() === "CA");
   const plddt = ca.map((l) => Number(l.slice(60, 66)));
   const sequence = ca.map((l) => THREE[l.slice(17, 20)] ?? "X").join("");
@@ -28,9 +26,7 @@ export const q7z6m3 = () => {
 
 /** The recorded AlphaFold DB cassettes (TP53 and EGFR), AFDB interactions only. */
 export const cassettes = () =>
-  ["02-tp53-r175h", "03-egfr-l858r"].map((name) =>
-    loadCassette(sharedDataPath("alphafold", "api", name, "cassette.json")),
-  );
+  ["02-tp53-r175h", "03-egfr-l858r"].map((name) => loadCassette(fixture("api", name, "cassette.json")));
 
 /** The recorded canonical AFDB entry of an accession (P04637 or P00533). */
 export const recordedEntry = (accession: string): Record<string, any> => {
@@ -82,58 +78,57 @@ const rehost = <T>(value: T, url: string): T =>
  */
 export const startAfdbEmulator = async () => {
   const up = await startEmulator();
-  const model = HAVE_DATA ? q7z6m3() : { pdb: "", cif: "", plddt: [80], sequence: "" };
-  if (HAVE_DATA) {
-    for (const c of cassettes()) {
-      routesFromCassette(up, parseCassette(rehost(c, up.url)), {
-        filter: (i) => i.source === "AlphaFold DB",
-      });
-    }
-    const tp53 = recordedEntry("P04637");
-    const entry: Record<string, unknown> = rehost(
-      {
-        ...tp53,
-        modelEntityId: "AF-Q7Z6M3-F1",
-        entryId: "AF-Q7Z6M3-F1",
-        uniprotAccession: "Q7Z6M3",
-        uniprotId: "MILR1_HUMAN",
-        uniprotDescription: "Allergin-1",
-        gene: "MILR1",
-        sequence: model.sequence,
-        uniprotSequence: model.sequence,
-        sequenceEnd: model.sequence.length,
-        uniprotEnd: model.sequence.length,
-        globalMetricValue: 74.57,
-        latestVersion: 1,
-        allVersions: [1],
-        pdbUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-model_v1.pdb",
-        cifUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-model_v1.cif",
-        plddtDocUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-confidence_v1.json",
-        paeDocUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-predicted_aligned_error_v1.json",
-      },
-      up.url,
-    );
-    for (const k of [
-      "fractionPlddtVeryHigh",
-      "fractionPlddtConfident",
-      "fractionPlddtLow",
-      "fractionPlddtVeryLow",
-    ])
-      delete entry[k];
-    up.route("GET", "/api/prediction/Q7Z6M3", { json: [entry] });
-    up.route("GET", "/files/AF-Q7Z6M3-F1-model_v1.pdb", { text: model.pdb });
-    up.route("GET", "/files/AF-Q7Z6M3-F1-model_v1.cif", { text: model.cif });
-    up.route("GET", "/files/AF-Q7Z6M3-F1-confidence_v1.json", {
-      json: {
-        residueNumber: model.plddt.map((_, i) => i + 1),
-        confidenceScore: model.plddt,
-        confidenceCategory: model.plddt.map((v) => (v >= 90 ? "H" : v >= 70 ? "M" : v >= 50 ? "L" : "D")),
-      },
+  const model = q7z6m3();
+  for (const c of cassettes()) {
+    routesFromCassette(up, parseCassette(rehost(c, up.url)), {
+      filter: (i) => i.source === "AlphaFold DB",
     });
   }
-  const known: Record<string, string> = HAVE_DATA
-    ? { [model.sequence]: "Q7Z6M3", [recordedEntry("P04637").sequence]: "P04637" }
-    : {};
+  const tp53 = recordedEntry("P04637");
+  const entry: Record<string, unknown> = rehost(
+    {
+      ...tp53,
+      modelEntityId: "AF-Q7Z6M3-F1",
+      entryId: "AF-Q7Z6M3-F1",
+      uniprotAccession: "Q7Z6M3",
+      uniprotId: "MILR1_HUMAN",
+      uniprotDescription: "Allergin-1",
+      gene: "MILR1",
+      sequence: model.sequence,
+      uniprotSequence: model.sequence,
+      sequenceEnd: model.sequence.length,
+      uniprotEnd: model.sequence.length,
+      globalMetricValue: 74.57,
+      latestVersion: 1,
+      allVersions: [1],
+      pdbUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-model_v1.pdb",
+      cifUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-model_v1.cif",
+      plddtDocUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-confidence_v1.json",
+      paeDocUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-predicted_aligned_error_v1.json",
+    },
+    up.url,
+  );
+  for (const k of [
+    "fractionPlddtVeryHigh",
+    "fractionPlddtConfident",
+    "fractionPlddtLow",
+    "fractionPlddtVeryLow",
+  ])
+    delete entry[k];
+  up.route("GET", "/api/prediction/Q7Z6M3", { json: [entry] });
+  up.route("GET", "/files/AF-Q7Z6M3-F1-model_v1.pdb", { text: model.pdb });
+  up.route("GET", "/files/AF-Q7Z6M3-F1-model_v1.cif", { text: model.cif });
+  up.route("GET", "/files/AF-Q7Z6M3-F1-confidence_v1.json", {
+    json: {
+      residueNumber: model.plddt.map((_, i) => i + 1),
+      confidenceScore: model.plddt,
+      confidenceCategory: model.plddt.map((v) => (v >= 90 ? "H" : v >= 70 ? "M" : v >= 50 ? "L" : "D")),
+    },
+  });
+  const known: Record<string, string> = {
+    [model.sequence]: "Q7Z6M3",
+    [recordedEntry("P04637").sequence]: "P04637",
+  };
   up.route("GET", "/uniparc/sequence", (req) => {
     const accession = known[req.query.get("sequence") ?? ""];
     if (!accession)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DocsContext, LibraryMatch } from "../docs-client.js";
+import type { DocsContext, LibraryMatch } from "./docs-client.js";
 
 /** A library as the model sees it in alternatives. */
 export const LibraryRefSchema = z.object({

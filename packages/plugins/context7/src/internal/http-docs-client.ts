@@ -1,6 +1,6 @@
 import { fail, type HttpClient, type HttpResponse, ToolFailure } from "@quiver/core";
 import { Redacted } from "effect";
-import type { DocsClient, DocsContext } from "../docs-client.js";
+import type { DocsClient, DocsContext } from "./docs-client.js";
 import { LIBRARY_ID } from "./match-library.js";
 import { renderContext, sourcesInText } from "./render-context.js";
 import { toLibrary } from "./to-library.js";

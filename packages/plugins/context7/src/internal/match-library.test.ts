@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LibraryMatch } from "../docs-client.js";
+import type { LibraryMatch } from "./docs-client.js";
 import { closest, LIBRARY_ID, looserNames, nameScore, pickLibrary } from "./match-library.js";
 
 const lib = (id: string, title: string, state?: string): LibraryMatch => ({

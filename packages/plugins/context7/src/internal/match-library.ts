@@ -1,5 +1,5 @@
 import { editDistance } from "@quiver/core";
-import type { LibraryMatch } from "../docs-client.js";
+import type { LibraryMatch } from "./docs-client.js";
 
 /** `^/[^/]+/[^/]+([/@][^/]+)?$`: Context7's library id pattern (`/owner/repo`, pinned `/owner/repo/v1`). */
 export const LIBRARY_ID = /^\/[^/\s]+\/[^/\s]+(?:[/@][^/\s]+)?$/;

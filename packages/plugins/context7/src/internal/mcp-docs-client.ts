@@ -1,5 +1,5 @@
 import { fail, ToolFailure } from "@quiver/core";
-import type { DocsClient, LibraryMatch, McpCallResult, McpToolCaller } from "../docs-client.js";
+import type { DocsClient, LibraryMatch, McpCallResult, McpToolCaller } from "./docs-client.js";
 import { sourcesInText } from "./render-context.js";
 
 const text = (result: McpCallResult): string =>
@@ -53,8 +53,8 @@ export const parseResolveText = (body: string): LibraryMatch[] => {
 const NOT_FOUND = /not found|does not exist|no libraries found/i;
 
 /**
- * The MCP transport: Context7's MCP server (`resolve-library-id`, `query-docs`) through the host's
- * MCP client bridge. Errors from the bridge are Context7 being unavailable; an `isError` result
+ * The MCP transport: Context7's MCP server (`resolve-library-id`, `query-docs`) through an
+ * MCP client. Errors from the client are Context7 being unavailable; an `isError` result
  * that says "not found" is a library that does not exist.
  *
  * @example
@@ -72,7 +72,7 @@ export const mcpDocsClient = (caller: McpToolCaller): DocsClient => {
     } catch (error) {
       if (ToolFailure.isInstance(error) || signal.aborted) throw error;
       throw fail.unavailable(
-        `The Context7 MCP server could not be reached through the MCP client bridge: ${error instanceof Error ? error.message : String(error)}`,
+        `The Context7 MCP server could not be reached through the MCP client: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   };

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { DocsSource } from "../docs-client.js";
+import type { DocsSource } from "./docs-client.js";
 import type { ContextResponseSchema } from "./upstream-schemas.js";
 
 type ContextResponse = z.output<typeof ContextResponseSchema>;

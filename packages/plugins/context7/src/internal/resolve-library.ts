@@ -1,5 +1,5 @@
 import { fail, ToolFailure } from "@quiver/core";
-import type { DocsClient, LibraryMatch } from "../docs-client.js";
+import type { DocsClient, LibraryMatch } from "./docs-client.js";
 import { closest, label, looserNames, normalise, pickLibrary } from "./match-library.js";
 import { NOT_FOUND_GUIDANCE } from "./policy.js";
 import type { TtlCache } from "./ttl-cache.js";

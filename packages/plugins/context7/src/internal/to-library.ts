@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { LibraryMatch } from "../docs-client.js";
+import type { LibraryMatch } from "./docs-client.js";
 import type { LibrarySchema } from "./upstream-schemas.js";
 
 /** An upstream `Library` as a {@link LibraryMatch}, dropping nulls and the "unknown" markers (-1). */

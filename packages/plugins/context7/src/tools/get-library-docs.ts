@@ -1,13 +1,13 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { Context7Config } from "../config.js";
-import { docsClientFor } from "../internal/client-for.js";
 import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
 import { LIBRARY_ID } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId } from "../internal/resolve-library.js";
+import type { Context7Resources } from "../setup.js";
 
-const tool = defineToolWith<Context7Config>();
+const tool = defineToolWith<Context7Config, Context7Resources>();
 
 /**
  * `context7_get_library_docs`: the documentation of one Context7 library id for a question.
@@ -42,7 +42,7 @@ export const getLibraryDocs = tool({
   policy: DOCS_POLICY,
   instruction: DOCS_INSTRUCTION,
   run: async ({ library_id, query }, ctx) => {
-    const client = docsClientFor(ctx.config, ctx.http);
+    const client = ctx.resources.docs;
     let docs: Awaited<ReturnType<typeof client.getContext>>;
     try {
       docs = await client.getContext({ libraryId: library_id, query }, { signal: ctx.signal });

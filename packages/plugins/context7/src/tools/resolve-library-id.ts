@@ -1,13 +1,12 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { Context7Config } from "../config.js";
-import { docsClientFor } from "../internal/client-for.js";
-import { libraryCacheFor } from "../internal/library-cache.js";
 import { label, normalise, pickLibrary } from "../internal/match-library.js";
 import { RESOLVE_POLICY } from "../internal/policy.js";
 import { candidatesFor, libraryNotFound } from "../internal/resolve-library.js";
+import type { Context7Resources } from "../setup.js";
 
-const tool = defineToolWith<Context7Config>();
+const tool = defineToolWith<Context7Config, Context7Resources>();
 
 const LibraryOut = z.object({
   id: z.string().describe("Context7 library id to pass to context7_get_library_docs"),
@@ -60,7 +59,7 @@ export const resolveLibraryId = tool({
     "Pick the library the user means (prefer 'best', high trust and benchmark scores) and pass its id to context7_get_library_docs; " +
     "append /<version> to the id for a specific version.",
   run: async ({ library_name, query }, ctx) => {
-    const client = docsClientFor(ctx.config, ctx.http);
+    const client = ctx.resources.docs;
     const task = query ?? library_name;
     const results = await client.searchLibraries(
       { libraryName: library_name, query: task },
@@ -73,7 +72,7 @@ export const resolveLibraryId = tool({
       );
     }
     const best = pickLibrary(library_name, results);
-    if (best) libraryCacheFor(ctx.config).set(normalise(library_name), best);
+    if (best) ctx.resources.libraries.set(normalise(library_name), best);
     const libraries = results.slice(0, 10).map((l) => ({
       id: l.id,
       title: l.title,

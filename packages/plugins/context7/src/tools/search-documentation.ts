@@ -1,15 +1,14 @@
 import { defineToolWith, fail, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { Context7Config } from "../config.js";
-import type { LibraryMatch } from "../docs-client.js";
-import { docsClientFor } from "../internal/client-for.js";
+import type { LibraryMatch } from "../internal/docs-client.js";
 import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
-import { libraryCacheFor } from "../internal/library-cache.js";
 import { LIBRARY_ID, label, topLibrary } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId, type Resolved, resolveByName } from "../internal/resolve-library.js";
+import type { Context7Resources } from "../setup.js";
 
-const tool = defineToolWith<Context7Config>();
+const tool = defineToolWith<Context7Config, Context7Resources>();
 
 /**
  * `context7_search_documentation`: resolves a library and returns its documentation for a question,
@@ -55,14 +54,14 @@ export const searchDocumentation = tool({
   policy: DOCS_POLICY,
   instruction: DOCS_INSTRUCTION,
   run: async ({ query, library }, ctx) => {
-    const client = docsClientFor(ctx.config, ctx.http);
+    const client = ctx.resources.docs;
     const signal = ctx.signal;
     let resolved: Resolved | undefined;
     let chosen: LibraryMatch;
     if (library !== undefined && LIBRARY_ID.test(library)) {
       chosen = { id: library, title: library };
     } else if (library !== undefined) {
-      resolved = await resolveByName(client, libraryCacheFor(ctx.config), library, query, signal);
+      resolved = await resolveByName(client, ctx.resources.libraries, library, query, signal);
       chosen = resolved.library;
     } else {
       const results = await client.searchLibraries({ libraryName: query, query }, { signal });

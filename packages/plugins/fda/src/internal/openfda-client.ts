@@ -1,7 +1,6 @@
-import { fail, type ToolContext } from "@quiver/core";
+import { fail, type HttpClient } from "@quiver/core";
 import { z } from "zod";
-import type { FdaConfig } from "./config.js";
-import type { DailyBudget } from "./daily-budget.js";
+import type { FdaConfig } from "../config.js";
 import type { Endpoint } from "./query.js";
 
 /** The environment variable named in access-denied suggestions. */
@@ -49,79 +48,85 @@ export interface CountPage {
   readonly notFound: boolean;
 }
 
-/** What the client needs from a tool call. */
-export type ClientContext = Pick<ToolContext<FdaConfig>, "config" | "http" | "signal">;
+/**
+ * The openFDA client the plugin's `setup` opens once per registration: the base URL and key of the
+ * registration over the catalog's HTTP client. Tools reach it as `ctx.resources`.
+ */
+export interface OpenFdaClient {
+  /** Runs an openFDA search (`search=`, `limit=`); 404 NOT_FOUND comes back as an empty page. */
+  search(
+    endpoint: Endpoint,
+    search: string | undefined,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<SearchPage>;
+  /** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
+  count(
+    endpoint: Endpoint,
+    search: string | undefined,
+    field: string,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<CountPage>;
+}
 
-const send = async (
-  ctx: ClientContext,
-  budget: DailyBudget,
-  endpoint: Endpoint,
-  params: Readonly<Record<string, string | number | undefined>>,
-) => {
-  await budget.take(ctx.config);
-  const response = await ctx.http.request({
-    url: `${ctx.config.baseUrl.replace(/\/+$/, "")}/drug/${endpoint}.json`,
-    // openFDA asks for the key first; a Redacted value is unwrapped on the wire and redacted everywhere else.
-    query: { api_key: ctx.config.apiKey, ...params },
-    signal: ctx.signal,
-    acceptStatus: [404],
-    apiKeyVar: API_KEY_VAR,
-    ...(ctx.config.apiKey ? { secrets: [ctx.config.apiKey] } : {}),
-  });
-  if (response.status === 404) {
-    let code: string | undefined;
-    try {
-      code = errorBody.parse(JSON.parse(response.body)).error?.code;
-    } catch {
-      code = undefined;
+/** Opens the openFDA client for one registration's settings. */
+export const createOpenFdaClient = (config: FdaConfig, http: HttpClient): OpenFdaClient => {
+  const base = config.baseUrl.replace(/\/+$/, "");
+  const send = async (
+    endpoint: Endpoint,
+    params: Readonly<Record<string, string | number | undefined>>,
+    signal: AbortSignal,
+  ) => {
+    const response = await http.request({
+      url: `${base}/drug/${endpoint}.json`,
+      // openFDA asks for the key first; a Redacted value is unwrapped on the wire and redacted everywhere else.
+      query: { api_key: config.apiKey, ...params },
+      signal,
+      acceptStatus: [404],
+      apiKeyVar: API_KEY_VAR,
+      ...(config.apiKey ? { secrets: [config.apiKey] } : {}),
+    });
+    if (response.status === 404) {
+      let code: string | undefined;
+      try {
+        code = errorBody.parse(JSON.parse(response.body)).error?.code;
+      } catch {
+        code = undefined;
+      }
+      if (code === "NOT_FOUND") return { response, notFound: true as const };
+      throw fail.upstream(
+        `openFDA answered HTTP 404 for /drug/${endpoint}.json without its NOT_FOUND error body.`,
+        {
+          status: 404,
+          retryable: false,
+          suggestion: "Check the plugin's baseUrl setting: it should point at https://api.fda.gov.",
+        },
+      );
     }
-    if (code === "NOT_FOUND") return { response, notFound: true as const };
-    throw fail.upstream(
-      `openFDA answered HTTP 404 for /drug/${endpoint}.json without its NOT_FOUND error body.`,
-      {
-        status: 404,
-        retryable: false,
-        suggestion: "Check the plugin's baseUrl setting: it should point at https://api.fda.gov.",
-      },
-    );
-  }
-  return { response, notFound: false as const };
-};
-
-/** Runs an openFDA search (`search=`, `limit=`); 404 NOT_FOUND comes back as an empty page. */
-export const searchOpenFda = async (
-  ctx: ClientContext,
-  budget: DailyBudget,
-  endpoint: Endpoint,
-  search: string | undefined,
-  limit: number,
-): Promise<SearchPage> => {
-  const { response, notFound } = await send(ctx, budget, endpoint, { search, limit });
-  if (notFound) return { total: 0, results: [], lastUpdated: undefined, notFound: true };
-  const body = response.json(searchBody);
-  return {
-    total: body.meta?.results?.total ?? body.results.length,
-    results: body.results,
-    lastUpdated: body.meta?.last_updated,
-    notFound: false,
+    return { response, notFound: false as const };
   };
-};
-
-/** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
-export const countOpenFda = async (
-  ctx: ClientContext,
-  budget: DailyBudget,
-  endpoint: Endpoint,
-  search: string | undefined,
-  field: string,
-  limit: number,
-): Promise<CountPage> => {
-  const { response, notFound } = await send(ctx, budget, endpoint, { search, count: field, limit });
-  if (notFound) return { buckets: [], lastUpdated: undefined, notFound: true };
-  const body = response.json(countBody);
   return {
-    buckets: body.results.map((r) => ({ term: String(r.term ?? r.time ?? ""), count: r.count })),
-    lastUpdated: body.meta?.last_updated,
-    notFound: false,
+    async search(endpoint, search, limit, signal) {
+      const { response, notFound } = await send(endpoint, { search, limit }, signal);
+      if (notFound) return { total: 0, results: [], lastUpdated: undefined, notFound: true };
+      const body = response.json(searchBody);
+      return {
+        total: body.meta?.results?.total ?? body.results.length,
+        results: body.results,
+        lastUpdated: body.meta?.last_updated,
+        notFound: false,
+      };
+    },
+    async count(endpoint, search, field, limit, signal) {
+      const { response, notFound } = await send(endpoint, { search, count: field, limit }, signal);
+      if (notFound) return { buckets: [], lastUpdated: undefined, notFound: true };
+      const body = response.json(countBody);
+      return {
+        buckets: body.results.map((r) => ({ term: String(r.term ?? r.time ?? ""), count: r.count })),
+        lastUpdated: body.meta?.last_updated,
+        notFound: false,
+      };
+    },
   };
 };

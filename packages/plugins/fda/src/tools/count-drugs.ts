@@ -1,9 +1,9 @@
 import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
-import type { FdaConfig } from "../internal/config.js";
+import type { FdaConfig } from "../config.js";
 import { criteriaSchema, describeCriteria } from "../internal/criteria.js";
-import { BREAKER_POLICY, FALLBACK_GUIDANCE, type FdaDeps, PER_MINUTE_POLICY } from "../internal/deps.js";
-import { countOpenFda } from "../internal/openfda-client.js";
+import type { OpenFdaClient } from "../internal/openfda-client.js";
+import { BREAKER_POLICY, FALLBACK_GUIDANCE, RATE_LIMITS } from "../internal/policy.js";
 import { buildSearch, type Endpoint } from "../internal/query.js";
 
 const COUNT_BY = [
@@ -71,90 +71,89 @@ type Output = z.input<typeof output>;
  * @example
  * await catalog.call("fda_count_drugs", { search_criteria: { pharmacologic_class: "Kinase Inhibitor" }, count_by: "sponsor" })
  */
-export const makeCountDrugs = (deps: FdaDeps) =>
-  defineToolWith<FdaConfig>()({
-    name: "fda_count_drugs",
-    title: "Count FDA drugs",
-    description:
-      "Count FDA drug records (openFDA Drugs@FDA, or drug labels when an indication is given) that match optional criteria, broken down by sponsor, route, pharmacologic class, brand, generic name, active ingredient or product type. Use this before fda_search_drugs to see how many drugs match and how they split, without downloading the records.",
-    category: "scientific_database",
-    input: z.object({
-      search_criteria: criteriaSchema
-        .optional()
-        .describe("Which records to count (all records when omitted); all given criteria must hold."),
-      count_by: z.enum(COUNT_BY).describe("The field to break the count down by."),
-      max_buckets: z
-        .number()
-        .int()
-        .min(1)
-        .max(1000)
-        .default(20)
-        .describe("Most buckets (distinct values) to return, largest first."),
-    }),
-    output,
-    examples: [
-      { input: { search_criteria: { active_ingredient: "semaglutide" }, count_by: "sponsor" } },
-      { input: { search_criteria: { indication: "type 2 diabetes" }, count_by: "route", max_buckets: 5 } },
-    ],
-    annotations: { readOnly: true, idempotent: true, openWorld: true },
-    policy: {
-      timeout: "30s",
-      retry: { times: 2 },
-      cache: { ttl: "1h" },
-      rateLimit: PER_MINUTE_POLICY,
-      breaker: BREAKER_POLICY,
-      maxOutputChars: 20_000,
-      fallback: { guidance: FALLBACK_GUIDANCE },
-    },
-    instruction:
-      "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
-    run: async ({ search_criteria, count_by, max_buckets }, ctx): Promise<ToolOutcome<Output>> => {
-      const c = search_criteria ?? {};
-      const built = buildSearch(c);
-      const field = COUNT_FIELDS[built.endpoint][count_by];
-      const page = await countOpenFda(ctx, deps.budget, built.endpoint, built.search, field, max_buckets);
-      const unmet: string[] = [];
-      if (built.deferred.includes("approval_year") && built.endpoint === "drugsfda") {
-        unmet.push(
-          "approval_year: counted applications with any submission in those years, not only original approvals.",
-        );
-      }
-      if (built.deferred.includes("approval_year") && built.endpoint === "label") {
-        unmet.push("approval_year: labels carry no approval date, so the count ignores it.");
-      }
-      if (built.deferred.includes("sponsor")) {
-        unmet.push(
-          'sponsor: labels name no sponsor, so the count ignores it (count_by "sponsor" counts labelers).',
-        );
-      }
-      const buckets = page.buckets.slice(0, max_buckets);
-      const data: Output = {
-        count_by,
-        field,
-        endpoint: built.endpoint,
-        query: built.search ?? "",
-        buckets,
-        returned_buckets: buckets.length,
-        query_constraints_met: unmet.length === 0,
-        unmet_constraints: unmet,
-        refinement_suggestions:
-          buckets.length === 0
-            ? [
-                "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.",
-              ]
-            : [],
-        ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
-      };
-      const top = buckets
-        .slice(0, 3)
-        .map((b) => `${b.term} (${b.count})`)
-        .join(", ");
-      return outcome(data, {
-        message:
-          buckets.length === 0
-            ? `Nothing to count: no FDA records match ${describeCriteria(c)}.`
-            : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top}.`,
-        source: `openFDA /drug/${built.endpoint}.json?count=${field}`,
-      });
-    },
-  });
+export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
+  name: "fda_count_drugs",
+  title: "Count FDA drugs",
+  description:
+    "Count FDA drug records (openFDA Drugs@FDA, or drug labels when an indication is given) that match optional criteria, broken down by sponsor, route, pharmacologic class, brand, generic name, active ingredient or product type. Use this before fda_search_drugs to see how many drugs match and how they split, without downloading the records.",
+  category: "scientific_database",
+  input: z.object({
+    search_criteria: criteriaSchema
+      .optional()
+      .describe("Which records to count (all records when omitted); all given criteria must hold."),
+    count_by: z.enum(COUNT_BY).describe("The field to break the count down by."),
+    max_buckets: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(20)
+      .describe("Most buckets (distinct values) to return, largest first."),
+  }),
+  output,
+  examples: [
+    { input: { search_criteria: { active_ingredient: "semaglutide" }, count_by: "sponsor" } },
+    { input: { search_criteria: { indication: "type 2 diabetes" }, count_by: "route", max_buckets: 5 } },
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: {
+    timeout: "30s",
+    retry: { times: 2 },
+    cache: { ttl: "1h" },
+    rateLimit: RATE_LIMITS,
+    breaker: BREAKER_POLICY,
+    maxOutputChars: 20_000,
+    fallback: { guidance: FALLBACK_GUIDANCE },
+  },
+  instruction:
+    "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
+  run: async ({ search_criteria, count_by, max_buckets }, ctx): Promise<ToolOutcome<Output>> => {
+    const c = search_criteria ?? {};
+    const built = buildSearch(c);
+    const field = COUNT_FIELDS[built.endpoint][count_by];
+    const page = await ctx.resources.count(built.endpoint, built.search, field, max_buckets, ctx.signal);
+    const unmet: string[] = [];
+    if (built.deferred.includes("approval_year") && built.endpoint === "drugsfda") {
+      unmet.push(
+        "approval_year: counted applications with any submission in those years, not only original approvals.",
+      );
+    }
+    if (built.deferred.includes("approval_year") && built.endpoint === "label") {
+      unmet.push("approval_year: labels carry no approval date, so the count ignores it.");
+    }
+    if (built.deferred.includes("sponsor")) {
+      unmet.push(
+        'sponsor: labels name no sponsor, so the count ignores it (count_by "sponsor" counts labelers).',
+      );
+    }
+    const buckets = page.buckets.slice(0, max_buckets);
+    const data: Output = {
+      count_by,
+      field,
+      endpoint: built.endpoint,
+      query: built.search ?? "",
+      buckets,
+      returned_buckets: buckets.length,
+      query_constraints_met: unmet.length === 0,
+      unmet_constraints: unmet,
+      refinement_suggestions:
+        buckets.length === 0
+          ? [
+              "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.",
+            ]
+          : [],
+      ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
+    };
+    const top = buckets
+      .slice(0, 3)
+      .map((b) => `${b.term} (${b.count})`)
+      .join(", ");
+    return outcome(data, {
+      message:
+        buckets.length === 0
+          ? `Nothing to count: no FDA records match ${describeCriteria(c)}.`
+          : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top}.`,
+      source: `openFDA /drug/${built.endpoint}.json?count=${field}`,
+    });
+  },
+});

@@ -1,10 +1,9 @@
 import { defineToolWith, fail, outcome, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
-import type { FdaConfig } from "../internal/config.js";
+import type { FdaConfig } from "../config.js";
 import { type Criteria, criteriaSchema, describeCriteria, givenCriteria } from "../internal/criteria.js";
-import type { DailyBudget } from "../internal/daily-budget.js";
-import { BREAKER_POLICY, FALLBACK_GUIDANCE, type FdaDeps, PER_MINUTE_POLICY } from "../internal/deps.js";
-import { type ClientContext, searchOpenFda } from "../internal/openfda-client.js";
+import type { OpenFdaClient } from "../internal/openfda-client.js";
+import { BREAKER_POLICY, FALLBACK_GUIDANCE, RATE_LIMITS } from "../internal/policy.js";
 import { applicationNumbersSearch, buildSearch } from "../internal/query.js";
 import {
   drugsfdaFacts,
@@ -54,8 +53,8 @@ const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean
 
 /** Checks sponsor and approval year of label matches through their Drugs@FDA applications. */
 const checkLabels = async (
-  ctx: ClientContext,
-  budget: DailyBudget,
+  client: OpenFdaClient,
+  signal: AbortSignal,
   labels: ReadonlyArray<Match>,
   c: Criteria,
   deferred: ReadonlyArray<string>,
@@ -65,7 +64,7 @@ const checkLabels = async (
   ];
   const facts = new Map<string, NonNullable<ReturnType<typeof drugsfdaFacts>>>();
   if (apps.length > 0) {
-    const page = await searchOpenFda(ctx, budget, "drugsfda", applicationNumbersSearch(apps), apps.length);
+    const page = await client.search("drugsfda", applicationNumbersSearch(apps), apps.length, signal);
     for (const raw of page.results) {
       const f = drugsfdaFacts(raw);
       if (f) facts.set(f.application, f);
@@ -96,107 +95,111 @@ const checkLabels = async (
  * `fda_search_drugs`: FDA-approved drugs by indication, ingredient, names, class, sponsor, route
  * and approval year, over openFDA's drugsfda and label endpoints.
  *
- * Use it through a catalog; `createFdaPlugin()` builds it with the plugin's shared daily budget.
+ * Use it through a catalog: it reaches openFDA through the client the plugin's `setup` opened.
  *
  * @example
  * await catalog.call("fda_search_drugs", { search_criteria: { active_ingredient: "semaglutide" }, max_results: 5 })
  */
-export const makeSearchDrugs = (deps: FdaDeps) =>
-  defineToolWith<FdaConfig>()({
-    name: "fda_search_drugs",
-    title: "Search FDA-approved drugs",
-    description:
-      "Search FDA-approved drugs (openFDA Drugs@FDA and drug labels) by indication, active ingredient, brand or generic name, pharmacologic class, sponsor, route and original approval year. Returns matching applications with names, sponsor, approval date and links, the total match count, whether every match was returned, and refinement suggestions. Use this when you need verified U.S. approval facts about drugs; use fda_count_drugs first when you only need how many.",
-    category: "scientific_database",
-    input: z.object({
-      search_criteria: criteriaSchema,
-      max_results: z.number().int().min(1).max(100).default(10).describe("Most matches to return (1–100)."),
-    }),
-    output,
-    examples: [
-      {
-        input: { search_criteria: { active_ingredient: "semaglutide" }, max_results: 5 },
-        description: "All applications for one ingredient.",
-      },
-      {
-        input: { search_criteria: { indication: "type 2 diabetes", route: "oral" } },
-        description: "By indication, through drug labels.",
-      },
-    ],
-    annotations: { readOnly: true, idempotent: true, openWorld: true },
-    policy: {
-      timeout: "30s",
-      retry: { times: 2 },
-      cache: { ttl: "1h" },
-      rateLimit: PER_MINUTE_POLICY,
-      breaker: BREAKER_POLICY,
-      maxOutputChars: 30_000,
-      fallback: { guidance: FALLBACK_GUIDANCE },
+export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
+  name: "fda_search_drugs",
+  title: "Search FDA-approved drugs",
+  description:
+    "Search FDA-approved drugs (openFDA Drugs@FDA and drug labels) by indication, active ingredient, brand or generic name, pharmacologic class, sponsor, route and original approval year. Returns matching applications with names, sponsor, approval date and links, the total match count, whether every match was returned, and refinement suggestions. Use this when you need verified U.S. approval facts about drugs; use fda_count_drugs first when you only need how many.",
+  category: "scientific_database",
+  input: z.object({
+    search_criteria: criteriaSchema,
+    max_results: z.number().int().min(1).max(100).default(10).describe("Most matches to return (1–100)."),
+  }),
+  output,
+  examples: [
+    {
+      input: { search_criteria: { active_ingredient: "semaglutide" }, max_results: 5 },
+      description: "All applications for one ingredient.",
     },
-    instruction:
-      "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
-    run: async ({ search_criteria: c, max_results: max }, ctx): Promise<ToolOutcome<Output>> => {
-      const given = givenCriteria(c);
-      if (given.length === 0) {
-        throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
-          suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
-        });
-      }
-      const built = buildSearch(c);
-      const postFilter = built.deferred.length > 0;
-      const page = await searchOpenFda(
-        ctx,
-        deps.budget,
-        built.endpoint,
-        built.search,
-        postFilter ? Math.max(CANDIDATES, max) : max,
-      );
-      const mapped = page.results
-        .map(built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel)
-        .filter((m): m is Match => m !== undefined);
-
-      let matches = mapped;
-      let unverifiable = 0;
-      if (built.endpoint === "drugsfda" && built.deferred.includes("approval_year")) {
-        matches = mapped.filter((m) => yearOk(m.original_approval_date?.replace(/-/g, ""), c.approval_year));
-      } else if (built.endpoint === "label" && postFilter && mapped.length > 0) {
-        ({ kept: matches, unverifiable } = await checkLabels(ctx, deps.budget, mapped, c, built.deferred));
-      }
-
-      const allCandidatesSeen = page.results.length >= page.total;
-      const exact = !postFilter || allCandidatesSeen;
-      const total = !postFilter ? page.total : allCandidatesSeen ? matches.length : page.total;
-      const shown = matches.slice(0, max);
-      const fully = exact && shown.length >= total;
-      const unmet: string[] = [];
-      if (unverifiable > 0) {
-        unmet.push(
-          `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
-        );
-      }
-      const suggestions =
-        total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length);
-      const described = describeCriteria(c);
-      const data: Output = {
-        matches: shown,
-        total_count: total,
-        total_count_exact: exact,
-        returned: shown.length,
-        fully_searched: fully,
-        query_constraints_met: unmet.length === 0,
-        unmet_constraints: unmet,
-        refinement_suggestions: suggestions,
-        endpoint: built.endpoint,
-        query: built.search ?? "",
-        ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
-      };
-      const message =
-        total === 0
-          ? `No FDA drugs match ${described}; see refinement_suggestions.`
-          : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${described}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
-      return outcome(data, {
-        message,
-        source: built.endpoint === "drugsfda" ? "openFDA /drug/drugsfda.json" : "openFDA /drug/label.json",
+    {
+      input: { search_criteria: { indication: "type 2 diabetes", route: "oral" } },
+      description: "By indication, through drug labels.",
+    },
+  ],
+  annotations: { readOnly: true, idempotent: true, openWorld: true },
+  policy: {
+    timeout: "30s",
+    retry: { times: 2 },
+    cache: { ttl: "1h" },
+    rateLimit: RATE_LIMITS,
+    breaker: BREAKER_POLICY,
+    maxOutputChars: 30_000,
+    fallback: { guidance: FALLBACK_GUIDANCE },
+  },
+  instruction:
+    "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
+  run: async ({ search_criteria: c, max_results: max }, ctx): Promise<ToolOutcome<Output>> => {
+    const given = givenCriteria(c);
+    if (given.length === 0) {
+      throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
+        suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
       });
-    },
-  });
+    }
+    const built = buildSearch(c);
+    const postFilter = built.deferred.length > 0;
+    const page = await ctx.resources.search(
+      built.endpoint,
+      built.search,
+      postFilter ? Math.max(CANDIDATES, max) : max,
+      ctx.signal,
+    );
+    const mapped = page.results
+      .map(built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel)
+      .filter((m): m is Match => m !== undefined);
+
+    let matches = mapped;
+    let unverifiable = 0;
+    if (built.endpoint === "drugsfda" && built.deferred.includes("approval_year")) {
+      matches = mapped.filter((m) => yearOk(m.original_approval_date?.replace(/-/g, ""), c.approval_year));
+    } else if (built.endpoint === "label" && postFilter && mapped.length > 0) {
+      ({ kept: matches, unverifiable } = await checkLabels(
+        ctx.resources,
+        ctx.signal,
+        mapped,
+        c,
+        built.deferred,
+      ));
+    }
+
+    const allCandidatesSeen = page.results.length >= page.total;
+    const exact = !postFilter || allCandidatesSeen;
+    const total = !postFilter ? page.total : allCandidatesSeen ? matches.length : page.total;
+    const shown = matches.slice(0, max);
+    const fully = exact && shown.length >= total;
+    const unmet: string[] = [];
+    if (unverifiable > 0) {
+      unmet.push(
+        `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
+      );
+    }
+    const suggestions =
+      total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length);
+    const described = describeCriteria(c);
+    const data: Output = {
+      matches: shown,
+      total_count: total,
+      total_count_exact: exact,
+      returned: shown.length,
+      fully_searched: fully,
+      query_constraints_met: unmet.length === 0,
+      unmet_constraints: unmet,
+      refinement_suggestions: suggestions,
+      endpoint: built.endpoint,
+      query: built.search ?? "",
+      ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
+    };
+    const message =
+      total === 0
+        ? `No FDA drugs match ${described}; see refinement_suggestions.`
+        : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${described}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
+    return outcome(data, {
+      message,
+      source: built.endpoint === "drugsfda" ? "openFDA /drug/drugsfda.json" : "openFDA /drug/label.json",
+    });
+  },
+});

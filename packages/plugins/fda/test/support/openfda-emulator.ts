@@ -1,4 +1,4 @@
-import { type Emulator, loadJson, sharedDataDir, sharedDataPath, startEmulator } from "@quiver/testing";
+import { type Emulator, loadJson, startEmulator } from "@quiver/testing";
 import { matches, parseSearch, valuesAt } from "./openfda-query.js";
 
 type Json = Record<string, unknown>;
@@ -7,11 +7,10 @@ interface Page {
   readonly results: Json[];
 }
 
-const data = (...parts: string[]) => sharedDataPath("openfda", ...parts);
+const data = (...parts: string[]) => new URL(`../fixtures/${parts.join("/")}`, import.meta.url);
 
-/** The recorded openFDA responses this emulator serves from (see shared/data/openfda/SOURCE.md). */
+/** The recorded openFDA responses this emulator serves from (see test/fixtures/SOURCE.md). */
 export const recorded = () => {
-  if (!HAVE_DATA) return empty();
   const page1 = loadJson(data("drugsfda", "drugsfda_semaglutide_limit2_page1.json")) as Page;
   const page2 = loadJson(data("drugsfda", "drugsfda_semaglutide_limit2_page2.json")) as Page;
   const tirzepatide = loadJson(data("drugsfda", "drugsfda_tirzepatide_limit1.json")) as Page;
@@ -47,23 +46,6 @@ export const recorded = () => {
     errors: { notFound, badRequest, keyInvalid, serverError },
   };
 };
-
-/** Whether ../shared/data is present (CI clones it beside the repository). */
-export const HAVE_DATA = sharedDataDir() !== undefined;
-
-/** Without the shared data: no records, and the error bodies as documented in apis.md 3.3. */
-const empty = () => ({
-  drugsfda: [] as Json[],
-  labels: [] as Json[],
-  meta: { last_updated: "unknown" } as Json & { results?: Json },
-  labelMeta: { last_updated: "unknown" } as Json & { results?: Json },
-  errors: {
-    notFound: { error: { code: "NOT_FOUND", message: "No matches found!" } } as Json,
-    badRequest: { error: { code: "BAD_REQUEST", message: "Invalid parameter" } } as Json,
-    keyInvalid: { error: { code: "API_KEY_INVALID", message: "An invalid api_key was supplied." } } as Json,
-    serverError: { error: { code: "SERVER_ERROR", message: "Check your request and try again" } } as Json,
-  },
-});
 
 /** The recorded bodies, loaded once. */
 export type Recorded = ReturnType<typeof recorded>;

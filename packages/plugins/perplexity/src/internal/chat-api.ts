@@ -4,6 +4,9 @@ import type { WebSearchBackend } from "./backend.js";
 import { postJson } from "./post-json.js";
 import { toResult } from "./web-results.js";
 
+/** Sonar models documented for chat completions (the values the tool's `model` accepts). */
+export const SONAR_MODELS = ["sonar", "sonar-pro", "sonar-reasoning-pro", "sonar-deep-research"] as const;
+
 /** `POST /chat/completions` response (`CompletionResponse`), the fields this tool reads. */
 const CompletionSchema = z.object({
   id: z.string().nullish(),

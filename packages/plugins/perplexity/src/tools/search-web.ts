@@ -2,7 +2,7 @@ import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { PerplexityConfig } from "../config.js";
 import type { WebSearchBackend } from "../internal/backend.js";
-import { chatApi } from "../internal/chat-api.js";
+import { chatApi, SONAR_MODELS } from "../internal/chat-api.js";
 import { SEARCH_WEB_POLICY } from "../internal/policy.js";
 import { searchApi } from "../internal/search-api.js";
 import { WebSearchOutputSchema } from "../internal/web-results.js";
@@ -13,14 +13,6 @@ const BACKENDS: Readonly<Record<PerplexityConfig["api"], WebSearchBackend>> = {
   search: searchApi,
   chat: chatApi,
 };
-
-/**
- * Sonar models documented for chat completions (the values `model` accepts).
- *
- * @example
- * if (SONAR_MODELS.includes(name)) createPerplexityPlugin({ api: "chat", model: name });
- */
-export const SONAR_MODELS = ["sonar", "sonar-pro", "sonar-reasoning-pro", "sonar-deep-research"] as const;
 
 const DOMAIN = /^-?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 

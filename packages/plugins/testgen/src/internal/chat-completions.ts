@@ -48,9 +48,6 @@ const completionSchema = z.object({
     .min(1),
 });
 
-/** Servers that cannot do json_schema, remembered per endpoint so later calls go straight to json_object. */
-const noJsonSchema = new Set<string>();
-
 /** Parses a reply that should be JSON: tolerates code fences and prose around one object or array. */
 export const parseJsonReply = (
   content: string,
@@ -77,6 +74,7 @@ class Rejected extends Error {}
  * (strict) first, json_object when the server rejects json_schema (a 400 about response_format);
  * validates the reply with zod and gives the model one repair round when it is malformed. Never
  * throws for upstream trouble: it answers `{ ok: false, reason }` so the caller can fall back.
+ * `noJsonSchema` holds the endpoints that rejected json_schema (the registration's, from `setup`).
  */
 export const askLlm = async (
   settings: Extract<LlmSettings, { ok: true }>,
@@ -84,6 +82,7 @@ export const askLlm = async (
   http: HttpClient,
   signal: AbortSignal,
   ask: LlmAsk,
+  noJsonSchema: Set<string>,
 ): Promise<LlmOutcome> => {
   let format: "json_schema" | "json_object" =
     config.responseFormat === "auto"

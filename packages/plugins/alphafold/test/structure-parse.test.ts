@@ -1,14 +1,19 @@
 import { readFileSync } from "node:fs";
-import { sharedDataDir, sharedDataPath } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
-import { caTrace, globalPlddtFromMmcif, plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
+import {
+  caTrace,
+  globalPlddtFromMmcif,
+  plddtFromMmcif,
+  plddtFromPdb,
+  toPercent,
+} from "../src/internal/structure-parse.js";
 
-const HAVE_DATA = sharedDataDir() !== undefined;
-if (!HAVE_DATA) console.log("skipped: the recorded Q7Z6M3 files need ../shared/data beside the repository");
+const fixture = (name: string) =>
+  readFileSync(new URL(`./fixtures/structure/${name}`, import.meta.url), "utf8");
 
-describe.runIf(HAVE_DATA)("reading pLDDT from the recorded AF-Q7Z6M3-F1 files", () => {
-  const pdb = HAVE_DATA ? readFileSync(sharedDataPath("alphafold", "structure", "Q7Z6M3.pdb"), "utf8") : "";
-  const cif = HAVE_DATA ? readFileSync(sharedDataPath("alphafold", "structure", "Q7Z6M3.cif"), "utf8") : "";
+describe("reading pLDDT from the recorded AF-Q7Z6M3-F1 files", () => {
+  const pdb = fixture("Q7Z6M3.pdb");
+  const cif = fixture("Q7Z6M3.cif");
 
   it("PDB: one CA B-factor per residue (SOURCE.md: 343 residues, mean 74.53, min 31.97, max 98.81)", () => {
     const s = plddtFromPdb(pdb);

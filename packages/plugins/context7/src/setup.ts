@@ -1,0 +1,55 @@
+import type { SetupContext } from "@quiver/core";
+import type { Context7Config } from "./config.js";
+import type { DocsClient, LibraryMatch } from "./internal/docs-client.js";
+import { guardedClient } from "./internal/guarded-client.js";
+import { httpDocsClient } from "./internal/http-docs-client.js";
+import { connectContext7Mcp } from "./internal/mcp-connection.js";
+import { mcpDocsClient } from "./internal/mcp-docs-client.js";
+import { TtlCache } from "./internal/ttl-cache.js";
+
+/** What the Context7 tools share for one registration (`ctx.resources`). */
+export interface Context7Resources {
+  /** The transport: an injected `docsClient`, the MCP server, or the HTTP API. */
+  readonly docs: DocsClient;
+  /** Which transport `docs` is, for messages ("HTTP API", "MCP transport", "injected transport"). */
+  readonly transport: string;
+  /** Resolved library ids by normalised name, kept for `libraryCacheTtl`. */
+  readonly libraries: TtlCache<LibraryMatch>;
+}
+
+/**
+ * Opens the transport the settings name: an injected `docsClient`; for `transport: "mcp"` an
+ * `mcpClient`, or a connection to the `mcp` server (closed with the registration); else the HTTP API
+ * through the catalog's client.
+ */
+export const setupContext7 = ({
+  config,
+  http,
+  env,
+  onClose,
+}: SetupContext<Context7Config>): Context7Resources => {
+  const libraries = new TtlCache<LibraryMatch>(config.libraryCacheTtl);
+  if (config.docsClient) {
+    return {
+      docs: guardedClient("injected transport", config.docsClient),
+      transport: "injected transport",
+      libraries,
+    };
+  }
+  if (config.transport === "mcp") {
+    let caller = config.mcpClient;
+    if (!caller && config.mcp) {
+      const connection = connectContext7Mcp(config.mcp, config, env);
+      onClose(() => connection.close());
+      caller = connection;
+    }
+    if (caller)
+      return {
+        docs: guardedClient("MCP transport", mcpDocsClient(caller)),
+        transport: "MCP transport",
+        libraries,
+      };
+  }
+  const docs = httpDocsClient({ http, baseUrl: config.baseUrl, apiKey: config.apiKey });
+  return { docs: guardedClient("HTTP API", docs), transport: "HTTP API", libraries };
+};

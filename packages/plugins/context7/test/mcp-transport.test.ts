@@ -1,0 +1,206 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createContext7Plugin } from "../src/index.js";
+
+// The plugin's own `setup` connects `transport: "mcp"` to a fake Context7 MCP server (McpServer over
+// stdio, the documented resolve-library-id / query-docs tools) through @quiver/mcp, and closes it
+// with the catalog.
+const FAKE = new URL("./fixtures/context7-mcp-server.mjs", import.meta.url).pathname;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Polls until `check` holds (or fails after `ms`). */
+const eventually = async (check: () => boolean, ms = 10_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await sleep(25);
+  }
+};
+
+interface Files {
+  readonly dir: string;
+  readonly log: string;
+  readonly pid: string;
+  readonly down: string;
+}
+
+const controlFiles = (): Files => {
+  const dir = mkdtempSync(join(tmpdir(), "quiver-ctx7-mcp-"));
+  return { dir, log: join(dir, "calls.jsonl"), pid: join(dir, "server.pid"), down: join(dir, "down") };
+};
+
+/** The fake server over stdio, told where its control files are. */
+const fakeServer = (files: Files) => ({
+  command: process.execPath,
+  args: [FAKE],
+  env: { FAKE_CONTEXT7_LOG: files.log, FAKE_CONTEXT7_PID: files.pid, FAKE_CONTEXT7_DOWN: files.down },
+});
+
+const calls = (files: Files): Array<{ pid: number; tool: string; args: Record<string, string> }> =>
+  existsSync(files.log)
+    ? readFileSync(files.log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+    : [];
+
+/** A catalog with context7 on the MCP transport; one attempt per call, no circuit or cache. */
+const mcpCatalog = (mcp: unknown, env: Record<string, string> = {}): Catalog => {
+  const catalog = createCatalog({ env, policies: { "*": { retry: false, breaker: false, cache: false } } });
+  catalog.register(createContext7Plugin({ transport: "mcp" }), { mcp });
+  return catalog;
+};
+
+const session = { session: { id: "s1", principal: "alice" } };
+
+describe("context7 with transport mcp: the plugin connects to the MCP server in setup", () => {
+  let files: Files;
+  let catalog: Catalog;
+  let closed = false;
+  const call = (name: string, input: unknown): Promise<ToolResult> => catalog.call(name, input, session);
+  const pid = () => Number(readFileSync(files.pid, "utf8"));
+
+  beforeAll(() => {
+    files = controlFiles();
+    catalog = mcpCatalog(fakeServer(files));
+  });
+  afterAll(async () => {
+    if (!closed) await catalog.close();
+    rmSync(files.dir, { recursive: true, force: true });
+  });
+
+  it("registers ready without starting the server (the connection opens at the first call)", () => {
+    expect(catalog.plugins()[0]).toMatchObject({ id: "context7", status: "ready" });
+    expect(existsSync(files.pid)).toBe(false);
+  });
+
+  it("answers context7_search_documentation through the server's documented tools", async () => {
+    const r = await call("context7_search_documentation", {
+      query: "authentication check in middleware",
+      library: "next.js",
+    });
+    expect(r.status, r.message).toBe("success");
+    expect(r.message).toContain("Next.js");
+    expect(JSON.stringify(r.data)).toContain("Middleware Authentication Example");
+    expect(JSON.stringify(r.data)).toContain(
+      "https://github.com/vercel/next.js/blob/canary/docs/middleware.mdx",
+    );
+    expect(r.metadata).toMatchObject({ libraryId: "/vercel/next.js" });
+    expect(calls(files).map(({ tool, args }) => ({ tool, args }))).toEqual([
+      {
+        tool: "resolve-library-id",
+        args: { libraryName: "next.js", query: "authentication check in middleware" },
+      },
+      {
+        tool: "query-docs",
+        args: { libraryId: "/vercel/next.js", query: "authentication check in middleware" },
+      },
+    ]);
+  });
+
+  it("resolves library ids from the server's text answer", async () => {
+    const r = await call("context7_resolve_library_id", { library_name: "react", query: "hooks" });
+    expect(r.status, r.message).toBe("success");
+    const data = r.data as { best?: string; libraries: Array<{ id: string; trust_score?: number }> };
+    expect(data.best).toBe("/facebook/react");
+    expect(data.libraries[0]).toMatchObject({ id: "/facebook/react", trust_score: 8 });
+  });
+
+  it("a server killed mid-call answers unavailable with guidance, and the next call reconnects", async () => {
+    const first = pid();
+    const running = call("context7_get_library_docs", { library_id: "/vercel/next.js", query: "hang here" });
+    await eventually(() => calls(files).some((c) => c.args.query === "hang here"));
+    process.kill(first, "SIGKILL");
+    const lost = await running;
+    expect(lost.status).toBe("unavailable");
+    expect(lost.error).toMatchObject({ kind: "unavailable", retryable: true });
+    expect(lost.message).toContain('MCP server "context7"');
+    expect(lost.message).toContain("context7-mcp-server.mjs");
+    expect(lost.guidance).toMatch(/continue without it/);
+
+    const again = await call("context7_get_library_docs", {
+      library_id: "/vercel/next.js",
+      query: "middleware",
+    });
+    expect(again.status, again.message).toBe("success");
+    expect(pid()).not.toBe(first);
+  });
+
+  it("a server that cannot start answers unavailable naming its stderr, with a fix and guidance", async () => {
+    writeFileSync(files.down, "");
+    const running = pid();
+    process.kill(running, "SIGKILL");
+    await eventually(() => !alive(running));
+    const down = await call("context7_search_documentation", { query: "route handlers", library: "next.js" });
+    expect(down.status).toBe("unavailable");
+    expect(down.message).toContain("upstream maintenance, refusing to start");
+    expect(down.suggestion).toMatch(/Check that the command runs on its own/);
+    expect(down.guidance).toMatch(/continue without it/);
+
+    rmSync(files.down);
+    const back = await call("context7_search_documentation", { query: "route handlers", library: "next.js" });
+    expect(back.status, back.message).toBe("success");
+  });
+
+  it("closing the catalog ends the server the plugin spawned", async () => {
+    const running = pid();
+    expect(alive(running)).toBe(true);
+    closed = true;
+    await catalog.close();
+    await eventually(() => !alive(running));
+  });
+});
+
+describe("context7 mcp settings it cannot use", () => {
+  const open: Catalog[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+
+  it.each([[{ command: "" }], [{ url: "ftp://example.org/mcp" }], [{ command: "npx", extra: true }]])(
+    "leaves the plugin unconfigured for mcp %j, saying which setting is wrong",
+    async (mcp) => {
+      const catalog = mcpCatalog(mcp);
+      open.push(catalog);
+      expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured" });
+      const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
+      expect(r.status).toBe("unavailable");
+      expect(r.message).toMatch(/mcp/);
+    },
+  );
+
+  it("answers unavailable naming an unset $NAME placeholder", async () => {
+    const catalog = mcpCatalog({
+      url: "https://mcp.context7.com/mcp",
+      headers: { authorization: `Bearer $\{CTX7_TEST_UNSET}` },
+    });
+    open.push(catalog);
+    const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
+    expect(r.status).toBe("unavailable");
+    expect(r.message).toMatch(/mcp\.headers\.authorization uses \$\{CTX7_TEST_UNSET\}, which is not set/);
+  });
+
+  it("reads $NAME placeholders in header values from the environment, and keeps the value out of messages", async () => {
+    const catalog = mcpCatalog(
+      { url: "http://127.0.0.1:9/mcp", headers: { authorization: `Bearer $\{CTX7_TEST_KEY}` } },
+      { CTX7_TEST_KEY: "ctx7sk-secret-value" },
+    );
+    open.push(catalog);
+    const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
+    expect(r.status).toBe("unavailable");
+    expect(r.message).toContain("http://127.0.0.1:9/mcp");
+    expect(JSON.stringify(r)).not.toContain("ctx7sk-secret-value");
+  });
+});

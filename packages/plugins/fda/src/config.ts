@@ -1,0 +1,17 @@
+import { secret } from "@quiver/core";
+import type { Redacted } from "effect";
+import { z } from "zod";
+
+/** The plugin's settings: the openFDA base URL (tests point it at an emulator) and an optional key. */
+export const fdaConfigSchema = z.object({
+  baseUrl: z.url().default("https://api.fda.gov").describe("openFDA base URL."),
+  apiKey: secret()
+    .optional()
+    .describe("openFDA API key (optional): openFDA then allows 120,000 requests a day instead of 1,000."),
+});
+
+/** The parsed settings of the FDA plugin. */
+export interface FdaConfig {
+  readonly baseUrl: string;
+  readonly apiKey?: Redacted.Redacted<string> | undefined;
+}

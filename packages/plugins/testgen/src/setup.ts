@@ -1,0 +1,8 @@
+/** What the testgen tool keeps for one registration (`ctx.resources`). */
+export interface TestgenResources {
+  /** LLM endpoints that rejected `json_schema`: later calls go straight to `json_object`. */
+  readonly noJsonSchema: Set<string>;
+}
+
+/** Opens the registration's state: nothing to connect, only what later calls remember. */
+export const setupTestgen = (): TestgenResources => ({ noJsonSchema: new Set<string>() });
