@@ -8,6 +8,7 @@ import { fail } from "./errors.js";
 import { createHttpClient, type HttpClient } from "./http/index.js";
 import { makeBreaker } from "./policies/breaker-policy.js";
 import { resolvePolicy } from "./policies/resolve-policy.js";
+import { callConcurrently } from "./runtime/call-many.js";
 import { CallState, CurrentCall } from "./runtime/call-state.js";
 import { ConfirmationStore } from "./runtime/confirmations.js";
 import { buildEnvelope } from "./runtime/envelope-builder.js";
@@ -422,21 +423,8 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       .catch(() => runtimeFailure(reg, started, callOptions));
   };
 
-  const callMany = async (calls: ReadonlyArray<ToolCall>, opts: { readonly concurrency?: number } = {}) => {
-    const concurrency = Math.max(1, opts.concurrency ?? 4);
-    const results: ToolResult[] = new Array(calls.length);
-    let next = 0;
-    // A plain worker pool over promises: each call already runs on the Effect runtime.
-    const worker = async () => {
-      while (next < calls.length) {
-        const i = next++;
-        const c = calls[i]!;
-        results[i] = await call(c.name, c.input, c.options);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
-    return results;
-  };
+  const callMany = (calls: ReadonlyArray<ToolCall>, opts: { readonly concurrency?: number } = {}) =>
+    callConcurrently(call, calls, opts);
 
   const stats = async () => {
     const snapshot = await runtime.runPromise(Metric.snapshot);

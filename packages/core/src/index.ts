@@ -49,6 +49,7 @@ export {
   type ToolPolicy,
   type ToolProgress,
 } from "./define-tool.js";
+export { createDemoContext, type DemoContextOptions, demoFingerprint } from "./demo-context.js";
 export { type DurationInput, toMillis } from "./duration.js";
 export {
   type ConfirmationRequest,
@@ -102,6 +103,7 @@ export {
   type ResolvedRateLimit,
   resolvePolicy,
 } from "./policies/resolve-policy.js";
+export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
 export { type CallOptions, CONFIRMATION_FIELD, type SessionContext } from "./runtime/execute-tool.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";

@@ -1,7 +1,41 @@
-export type { ConformanceOptions } from "./conformance/describe-plugin-conformance.js";
-export { describePluginConformance } from "./conformance/describe-plugin-conformance.js";
-export { describePluginPackage } from "./conformance/describe-plugin-package.js";
+export type { PluginCommandRun, RunPluginCommandOptions } from "./commands/run-plugin-command.js";
+export { runPluginCommand } from "./commands/run-plugin-command.js";
+export type { SeedPluginDemoOptions } from "./commands/seed-plugin-demo.js";
+export { seedPluginDemo } from "./commands/seed-plugin-demo.js";
+export type {
+  ConformanceOptions,
+  PluginSettings,
+  PluginUnderTest,
+} from "./conformance/describe-plugin-conformance.js";
+export {
+  describePluginConformance,
+  registerForConformance,
+  unreadSettings,
+} from "./conformance/describe-plugin-conformance.js";
+export { describePluginPackage, type PluginPackageOptions } from "./conformance/describe-plugin-package.js";
 export { assertEnvelope, envelopeSchema } from "./conformance/envelope-schema.js";
+export { checkIndexExports } from "./conformance/package/check-index-exports.js";
+export { checkManifest } from "./conformance/package/check-manifest.js";
+export { checkPackageName } from "./conformance/package/check-package-name.js";
+export { checkPluginPackage, PACKAGE_CHECKS } from "./conformance/package/check-plugin-package.js";
+export { checkReadme } from "./conformance/package/check-readme.js";
+export { checkSrcLayout } from "./conformance/package/check-src-layout.js";
+export { checkToolNames } from "./conformance/package/check-tool-names.js";
+export {
+  factoryName,
+  MAX_TOOL_NAME_LENGTH,
+  pascalCase,
+  pluginIdOfPackage,
+  TOOL_NAME,
+  toolFile,
+  toolPrefix,
+} from "./conformance/package/naming.js";
+export {
+  listPackageFiles,
+  packageDirOf,
+  readPluginPackage,
+} from "./conformance/package/read-plugin-package.js";
+export type { PackageJson, PluginPackage } from "./conformance/package/types.js";
 export type {
   Cassette,
   CassetteInteraction,
@@ -38,5 +72,14 @@ export type {
 } from "./emulator/route.js";
 export type { Emulator, EmulatorOptions } from "./emulator/start-emulator.js";
 export { startEmulator } from "./emulator/start-emulator.js";
+export type {
+  FaultMatrixCall,
+  FaultMatrixOptions,
+  FaultMatrixTarget,
+} from "./faults/describe-fault-matrix.js";
+export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault-matrix.js";
+export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
+export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
+// lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { sharedDataDir, sharedDataPath } from "./shared-data.js";

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,14 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Cassette, loadCassette, parseCassette, routesFromCassette } from "../src/emulator/cassette.js";
 import { loadJson } from "../src/emulator/load-json.js";
 import { type Emulator, startEmulator } from "../src/emulator/start-emulator.js";
-import { sharedDataDir } from "../src/shared-data.js";
 
-/** The workspace's shared real-world data (beside the repository, never published). */
-const DATA = sharedDataDir(fileURLToPath(new URL(".", import.meta.url))) ?? "<shared/data not found>";
+/** Recorded real-world responses kept in the repository (see fixtures/alphafold/SOURCE.md, fixtures/openfda/SOURCE.md). */
+const DATA = fileURLToPath(new URL("fixtures/", import.meta.url));
 const TP53 = join(DATA, "alphafold/api/02-tp53-r175h/cassette.json");
 const EGFR = join(DATA, "alphafold/api/03-egfr-l858r/cassette.json");
-const haveData = existsSync(TP53) && existsSync(EGFR);
-if (!haveData) console.warn(`[@quiver/testing] skipping cassette tests: ${DATA} not found`);
 
 let up: Emulator;
 beforeAll(async () => {
@@ -30,7 +27,7 @@ const find = (c: Cassette, pred: (i: Interaction) => boolean): Interaction => {
   return found;
 };
 
-describe.skipIf(!haveData)("routesFromCassette with the recorded AlphaFold cassettes", () => {
+describe("routesFromCassette with the recorded AlphaFold cassettes", () => {
   it("loads and validates both cassette files", () => {
     for (const path of [TP53, EGFR]) {
       const cassette = loadCassette(path);
@@ -185,7 +182,7 @@ describe("routesFromCassette with synthetic cassettes", () => {
 });
 
 describe("loadJson", () => {
-  it.skipIf(!haveData)("reads a recorded fixture from an absolute path", () => {
+  it("reads a recorded fixture from an absolute path", () => {
     const body = loadJson<{ error: { code: string } }>(join(DATA, "openfda/errors/error_404_not_found.json"));
     expect(body.error.code).toBe("NOT_FOUND");
   });

@@ -1,21 +1,20 @@
+import { BoundedMap } from "../internal/bounded-map.js";
+
 /**
  * Counts consecutive failures per (session, tool) so the runtime can set `escalate` after the
- * second one. Bounded: the oldest sessions are forgotten first (a Map keeps insertion order).
+ * second one. Bounded: the least recently failing pairs are forgotten first.
  */
 export class SessionTracker {
-  readonly #failures = new Map<string, number>();
-  constructor(private readonly maxEntries = 10_000) {}
+  readonly #failures: BoundedMap<string, number>;
+  constructor(maxEntries = 10_000) {
+    this.#failures = new BoundedMap(maxEntries);
+  }
 
   /** Records a failure and returns the consecutive count for this session and tool. */
   failed(session: string, tool: string): number {
     const key = `${session}\u0000${tool}`;
     const count = (this.#failures.get(key) ?? 0) + 1;
-    this.#failures.delete(key);
     this.#failures.set(key, count);
-    if (this.#failures.size > this.maxEntries) {
-      const oldest = this.#failures.keys().next().value;
-      if (oldest !== undefined) this.#failures.delete(oldest);
-    }
     return count;
   }
 

@@ -1,7 +1,17 @@
-import { type AnyPlugin, type CallOptions, createCatalog, type ToolResult } from "@quiver/core";
+import { type AnyPlugin, type CallOptions, type Catalog, createCatalog, type ToolResult } from "@quiver/core";
 import { describe, expect, it } from "vitest";
 import { assertEnvelope } from "./envelope-schema.js";
 import { walkSchema } from "./schema-walk.js";
+
+/** Settings for a plugin: registration options (plugins with a config schema) or factory options. */
+export type PluginSettings = Readonly<Record<string, unknown>>;
+
+/**
+ * What the suite checks: a plugin, or its `create<Name>Plugin(options)` factory. Give the factory when
+ * the plugin has no config schema but takes settings (a base URL) as factory options: the suite calls it
+ * with `options()` / `downOptions()`.
+ */
+export type PluginUnderTest = AnyPlugin | ((options?: PluginSettings) => AnyPlugin);
 
 /** How the conformance suite runs a plugin. */
 export interface ConformanceOptions {
@@ -28,14 +38,56 @@ const GARBAGE: ReadonlyArray<unknown> = [
 ];
 
 /**
+ * Why `settings` would be lost on `plugin`, or undefined when they are read: a plugin without a config
+ * schema ignores registration options, so they must go to its factory instead.
+ *
+ * @example
+ * unreadSettings(weatherPlugin, { baseUrl: "http://127.0.0.1:1" }) // "plugin weather has no config schema ..."
+ */
+export const unreadSettings = (
+  plugin: AnyPlugin,
+  settings: PluginSettings,
+  viaFactory: boolean,
+): string | undefined =>
+  viaFactory || plugin.config !== undefined || Object.keys(settings).length === 0
+    ? undefined
+    : `plugin ${plugin.id} has no config schema, so the settings ${JSON.stringify(Object.keys(settings))} would be ignored: pass its factory (describePluginConformance(create<Name>Plugin, ...)) so they reach it as options, or drop them.`;
+
+/**
+ * A catalog with the plugin registered under `settings`: as registration options (the plugin's
+ * config schema reads them) or, for a factory, as its options too. Throws when they would be ignored.
+ */
+export const registerForConformance = (
+  source: PluginUnderTest,
+  settings: PluginSettings,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Catalog => {
+  const viaFactory = typeof source === "function";
+  const plugin = viaFactory ? source(settings) : source;
+  const problem = unreadSettings(plugin, settings, viaFactory);
+  if (problem) throw new Error(problem);
+  const catalog = createCatalog({ env });
+  catalog.register(plugin, plugin.config === undefined ? {} : settings);
+  return catalog;
+};
+
+/**
  * The shared suite every plugin's tests call first: names and schemas valid for every provider,
  * every field described, examples valid and runnable, and an envelope (never an exception) for
- * examples, garbage input, and a dead upstream.
+ * examples, garbage input, and a dead upstream. Works with and without a config schema on the plugin;
+ * pass the `create<Name>Plugin` factory instead of an instance when settings must reach a plugin that
+ * has none.
  *
  * @example
  * describePluginConformance(fdaPlugin, { options: () => ({ baseUrl: up.url }), downOptions: async () => ({ baseUrl: await closedUrl() }) })
  */
-export const describePluginConformance = (plugin: AnyPlugin, options: ConformanceOptions = {}): void => {
+export const describePluginConformance = (
+  source: PluginUnderTest,
+  options: ConformanceOptions = {},
+): void => {
+  const plugin = typeof source === "function" ? source() : source;
+  const catalogUnder = async (settings: ConformanceOptions["options"]) =>
+    registerForConformance(source, (await settings?.()) ?? {}, options.env);
   describe(`conformance: plugin ${plugin.id}`, () => {
     it("declares the v1 shape: id, version, unique valid tool names, descriptions", () => {
       expect(plugin.specificationVersion).toBe("v1");
@@ -52,8 +104,7 @@ export const describePluginConformance = (plugin: AnyPlugin, options: Conformanc
     });
 
     it("exports a valid schema for every provider target, every field described", async () => {
-      const catalog = createCatalog({ env: options.env ?? {} });
-      catalog.register(plugin, (await options.options?.()) ?? {});
+      const catalog = await catalogUnder(options.options);
       for (const target of ["mcp", "openai", "anthropic", "gemini"] as const) {
         for (const { name, parameters } of catalog.schemas(target)) {
           expect(parameters.type, `${target} ${name} root`).toBe("object");
@@ -91,8 +142,7 @@ export const describePluginConformance = (plugin: AnyPlugin, options: Conformanc
     });
 
     it("every example returns an envelope with usable data", async () => {
-      const catalog = createCatalog({ env: options.env ?? {} });
-      catalog.register(plugin, (await options.options?.()) ?? {});
+      const catalog = await catalogUnder(options.options);
       const allowed = options.exampleStatuses ?? ["success", "partial"];
       for (const tool of plugin.tools) {
         for (const example of tool.examples ?? []) {
@@ -110,8 +160,7 @@ export const describePluginConformance = (plugin: AnyPlugin, options: Conformanc
     });
 
     it("garbage input returns envelopes (invalid_input for non-objects), never an exception", async () => {
-      const catalog = createCatalog({ env: options.env ?? {} });
-      catalog.register(plugin, (await options.options?.()) ?? {});
+      const catalog = await catalogUnder(options.options);
       for (const tool of plugin.tools) {
         for (const garbage of GARBAGE) {
           const result = await catalog.call(tool.name, garbage, {
@@ -129,21 +178,19 @@ export const describePluginConformance = (plugin: AnyPlugin, options: Conformanc
       await catalog.close();
     });
 
-    it.runIf(options.downOptions !== undefined)(
-      "with the upstream down, every example returns an envelope, not an exception",
-      async () => {
-        const catalog = createCatalog({ env: options.env ?? {} });
-        catalog.register(plugin, (await options.downOptions?.()) ?? {});
-        for (const tool of plugin.tools) {
-          for (const example of (tool.examples ?? []).slice(0, 1)) {
-            const result = await catalog.call(tool.name, example.input, {
-              session: options.session ?? { principal: "conformance" },
-            });
-            assertEnvelope(result);
-          }
+    // Only for plugins with an upstream: a local-only plugin gets no test here (not a skipped one).
+    if (options.downOptions === undefined) return;
+    it("with the upstream down, every example returns an envelope, not an exception", async () => {
+      const catalog = await catalogUnder(options.downOptions);
+      for (const tool of plugin.tools) {
+        for (const example of (tool.examples ?? []).slice(0, 1)) {
+          const result = await catalog.call(tool.name, example.input, {
+            session: options.session ?? { principal: "conformance" },
+          });
+          assertEnvelope(result);
         }
-        await catalog.close();
-      },
-    );
+      }
+      await catalog.close();
+    });
   });
 };

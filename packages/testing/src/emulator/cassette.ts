@@ -4,7 +4,8 @@ import type { EmulatorResponse, Route } from "./route.js";
 import type { Emulator } from "./start-emulator.js";
 
 /**
- * One recorded HTTP exchange, in the cassette file format used under `shared/data/alphafold/api/`.
+ * One recorded HTTP exchange, in the cassette file format of the recorded AlphaFold cassettes
+ * (this package's test/fixtures/alphafold/api/).
  * The response body is `response_json` (served as JSON) or `response_text` (served as text).
  *
  * @example
@@ -101,7 +102,7 @@ export const parseCassette = (value: unknown, origin = "cassette"): Cassette => 
  * Use it with {@link routesFromCassette} to replay recorded upstream traffic offline.
  *
  * @example
- * const cassette = loadCassette("/work/shared/data/alphafold/api/02-tp53-r175h/cassette.json");
+ * const cassette = loadCassette(new URL("fixtures/alphafold/api/02-tp53-r175h/cassette.json", import.meta.url));
  * routesFromCassette(up, cassette);
  */
 export const loadCassette = (path: string | URL): Cassette => parseCassette(loadJson(path), String(path));

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
  * example `new URL("./fixtures/x.json", import.meta.url)`); the type parameter is a cast, not a check.
  *
  * @example
- * const page1 = loadJson("/work/shared/data/openfda/drugsfda/drugsfda_semaglutide_limit2_page1.json");
+ * const page1 = loadJson(new URL("fixtures/openfda/drugsfda_semaglutide_limit2_page1.json", import.meta.url));
  * up.route("GET", "/drug/drugsfda.json", { json: page1 });
  */
 export const loadJson = <T = unknown>(path: string | URL): T => {

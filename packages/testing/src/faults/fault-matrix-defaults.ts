@@ -1,0 +1,53 @@
+import type { ErrorKind, ToolResult } from "@quiver/core";
+import type { Fault, FaultKind } from "../emulator/faults.js";
+
+/** The envelope a fault must end in. */
+export interface FaultExpectation {
+  /** The envelope status. */
+  readonly status: ToolResult["status"];
+  /** The error kind (checked when given). */
+  readonly kind?: ErrorKind;
+  /** Whether the error says a retry may succeed (checked when given). */
+  readonly retryable?: boolean;
+  /** A pattern the message must match (checked when given). */
+  readonly message?: RegExp;
+  /** When true, the model must be told what to do (`guidance` or `suggestion`); not checked otherwise. */
+  readonly guidance?: boolean;
+  /** Further checks on the envelope, e.g. the data of a fallback or a partial result. */
+  readonly check?: (result: ToolResult) => void;
+}
+
+/**
+ * The fault injected for each kind the emulator offers, sized so a client with a 1.5 s timeout and a
+ * 5 MiB body limit sees each one.
+ */
+export const MATRIX_FAULTS: Readonly<Record<FaultKind, Fault>> = {
+  delay: { kind: "delay", ms: 150 },
+  hang: { kind: "hang" },
+  slowBody: { kind: "slowBody", chunkBytes: 1024, intervalMs: 2 },
+  reset: { kind: "reset" },
+  status: { kind: "status", status: 503, retryAfter: 1 },
+  invalidJson: { kind: "invalidJson" },
+  htmlError: { kind: "htmlError", status: 200 },
+  oversized: { kind: "oversized", bytes: 6 * 1024 * 1024 },
+  wrongContentType: { kind: "wrongContentType", contentType: "text/plain" },
+};
+
+/**
+ * What core's HTTP client and runtime make of each fault in `MATRIX_FAULTS` for a tool that does not
+ * handle it itself: slow answers and an unexpected content type succeed; a hang is a retryable
+ * `timeout` and a reset a retryable `unavailable`, both with guidance; a 503 and broken JSON are
+ * retryable `upstream` errors; an HTML page and an oversized body are `upstream` errors that a retry
+ * will not fix, with a suggestion.
+ */
+export const MATRIX_EXPECTATIONS: Readonly<Record<FaultKind, FaultExpectation>> = {
+  delay: { status: "success" },
+  hang: { status: "timeout", kind: "timeout", retryable: true, guidance: true },
+  slowBody: { status: "success" },
+  reset: { status: "unavailable", kind: "unavailable", retryable: true, guidance: true },
+  status: { status: "error", kind: "upstream", retryable: true, message: /HTTP 503/ },
+  invalidJson: { status: "error", kind: "upstream", retryable: true, message: /invalid JSON/ },
+  htmlError: { status: "error", kind: "upstream", retryable: false, message: /HTML page/, guidance: true },
+  oversized: { status: "error", kind: "upstream", retryable: false, message: /larger than/, guidance: true },
+  wrongContentType: { status: "success" },
+};
