@@ -1,5 +1,14 @@
-import { type Emulator, FAULT_KINDS, type Fault, type FaultKind } from "@quiver/testing";
+import type { ToolResult } from "@quiver/core";
+import {
+  describeFaultMatrix,
+  type Emulator,
+  FAULT_KINDS,
+  type FaultExpectation,
+  type FaultKind,
+  MATRIX_EXPECTATIONS,
+} from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAlphafoldPlugin } from "../src/index.js";
 import { q7z6m3, startAfdbEmulator } from "./support/afdb-emulator.js";
 import { afCatalog, at, dataOf, session } from "./support/catalog.js";
 
@@ -14,138 +23,112 @@ afterAll(async () => {
   await up.close();
 });
 
-const FAULTS: Record<FaultKind, Fault> = {
-  delay: { kind: "delay", ms: 150 },
-  hang: { kind: "hang" },
-  slowBody: { kind: "slowBody", chunkBytes: 16_384, intervalMs: 1 },
-  reset: { kind: "reset" },
-  status: { kind: "status", status: 503 },
-  invalidJson: { kind: "invalidJson" },
-  htmlError: { kind: "htmlError", status: 200 },
-  oversized: { kind: "oversized", bytes: 6 * 1024 * 1024 },
-  wrongContentType: { kind: "wrongContentType", contentType: "application/octet-stream" },
-};
+/** The shared expectations, plus: every failure tells the model what to do. */
+const EXPECT = Object.fromEntries(
+  FAULT_KINDS.map((kind): [FaultKind, FaultExpectation] => {
+    const want = MATRIX_EXPECTATIONS[kind];
+    return [kind, want.status === "success" ? want : { ...want, guidance: true }];
+  }),
+) as Record<FaultKind, FaultExpectation>;
 
-type Expect = { status: string; kind?: string; check?: (d: Record<string, any>) => void };
-const ok: Expect = { status: "success" };
-const timeoutWith = (check?: Expect["check"]): Expect => ({
-  status: "timeout",
-  kind: "timeout",
-  ...(check ? { check } : {}),
+/** The fault kinds that fail a request outright (where the plugin has a fallback, it answers these). */
+const FAILING = FAULT_KINDS.filter(
+  (kind) => !["delay", "hang", "slowBody", "wrongContentType"].includes(kind),
+);
+
+/** The same expectation for every kind in `FAILING`. */
+const onFailure = (want: FaultExpectation): Partial<Record<FaultKind, FaultExpectation>> =>
+  Object.fromEntries(FAILING.map((kind) => [kind, want]));
+
+/** The matrix's hang expectation, with a check on the partial data the timeout carries. */
+const hangWith = (partial: Record<string, unknown>): FaultExpectation => ({
+  ...EXPECT.hang,
+  check: (r) => expect(dataOf(r)).toMatchObject(partial),
 });
 
-/** Each HTTP path of the plugin, and what each fault on it must end in. */
-const PATHS: ReadonlyArray<{
-  name: string;
-  method: string;
-  path: string;
-  input: () => Record<string, unknown>;
-  expect: Record<FaultKind, Expect>;
-}> = [
-  {
-    name: "AlphaFold DB prediction metadata",
-    method: "GET",
-    path: "/api/prediction/Q7Z6M3",
-    input: () => ({ uniprot_accession: "Q7Z6M3" }),
-    expect: {
-      delay: ok,
-      hang: timeoutWith(),
-      slowBody: ok,
-      reset: { status: "unavailable", kind: "unavailable" },
-      status: { status: "error", kind: "upstream" },
-      invalidJson: { status: "error", kind: "upstream" },
-      htmlError: { status: "error", kind: "upstream" },
-      oversized: { status: "error", kind: "upstream" },
-      wrongContentType: ok,
+describeFaultMatrix({
+  name: "every fault kind on every AlphaFold / UniProt / ESMFold request path",
+  emulator: () => up,
+  plugin: createAlphafoldPlugin,
+  settings: at,
+  session,
+  faults: {
+    slowBody: { kind: "slowBody", chunkBytes: 16_384, intervalMs: 1 },
+    status: { kind: "status", status: 503 },
+    wrongContentType: { kind: "wrongContentType", contentType: "application/octet-stream" },
+  },
+  expect: EXPECT,
+  calls: [
+    {
+      name: "AlphaFold DB prediction metadata",
+      method: "GET",
+      path: "/api/prediction/Q7Z6M3",
+      tool: "alphafold_predict_structure",
+      input: () => ({ uniprot_accession: "Q7Z6M3" }),
     },
-  },
-  {
-    name: "structure file download (falls back to the confidence JSON)",
-    method: "GET",
-    path: "/files/AF-Q7Z6M3-F1-model_v1.pdb",
-    input: () => ({ uniprot_accession: "Q7Z6M3" }),
-    expect: Object.fromEntries(
-      FAULT_KINDS.map((k) => [
-        k,
-        k === "hang"
-          ? timeoutWith((d) => expect(d).toMatchObject({ complete: false, model_id: "AF-Q7Z6M3-F1" }))
-          : ["delay", "slowBody", "wrongContentType"].includes(k)
-            ? ok
-            : {
-                status: "success",
-                check: (d) => {
-                  expect(d.confidence_scores.per_residue).toHaveLength(343);
-                  expect(d.warnings.join(" ")).toMatch(
-                    /structure file could not be downloaded|held no residues/,
-                  );
-                },
-              },
-      ]),
-    ) as Record<FaultKind, Expect>,
-  },
-  {
-    name: "UniParc exact-match lookup (falls back to ESMFold)",
-    method: "GET",
-    path: "/uniparc/sequence",
-    input: () => ({ sequence }),
-    expect: Object.fromEntries(
-      FAULT_KINDS.map((k) => [
-        k,
-        k === "hang"
-          ? timeoutWith()
-          : ["delay", "slowBody", "wrongContentType"].includes(k)
-            ? { status: "success", check: (d) => expect(d.source).toBe("alphafold_db") }
-            : {
-                status: "success",
-                check: (d) => {
-                  expect(d.source).toBe("esmfold");
-                  expect(d.warnings[0]).toMatch(/exact-match lookup/);
-                },
-              },
-      ]),
-    ) as Record<FaultKind, Expect>,
-  },
-  {
-    name: "ESMFold fold",
-    method: "POST",
-    path: "/foldSequence/v1/pdb/",
-    input: () => ({ sequence: "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAP" }),
-    expect: {
-      delay: ok,
-      hang: timeoutWith((d) =>
-        expect(d).toMatchObject({ complete: false, source: "esmfold", sequence_length: 35 }),
-      ),
-      slowBody: ok,
-      reset: { status: "unavailable", kind: "unavailable" },
-      status: { status: "error", kind: "upstream" },
-      invalidJson: { status: "error", kind: "upstream" },
-      htmlError: { status: "error", kind: "upstream" },
-      oversized: { status: "error", kind: "upstream" },
-      wrongContentType: ok,
+    {
+      name: "structure file download (falls back to the confidence JSON)",
+      method: "GET",
+      path: "/files/AF-Q7Z6M3-F1-model_v1.pdb",
+      tool: "alphafold_predict_structure",
+      input: () => ({ uniprot_accession: "Q7Z6M3" }),
+      expect: {
+        hang: hangWith({ complete: false, model_id: "AF-Q7Z6M3-F1" }),
+        ...onFailure({
+          status: "success",
+          check: (r) => {
+            expect(dataOf(r).confidence_scores.per_residue).toHaveLength(343);
+            expect(dataOf(r).warnings.join(" ")).toMatch(
+              /structure file could not be downloaded|held no residues/,
+            );
+          },
+        }),
+      },
     },
-  },
-];
+    {
+      name: "UniParc exact-match lookup (falls back to ESMFold)",
+      method: "GET",
+      path: "/uniparc/sequence",
+      tool: "alphafold_predict_structure",
+      input: () => ({ sequence }),
+      expect: {
+        ...Object.fromEntries(
+          ["delay", "slowBody", "wrongContentType"].map((kind) => [
+            kind,
+            { status: "success", check: (r: ToolResult) => expect(dataOf(r).source).toBe("alphafold_db") },
+          ]),
+        ),
+        ...onFailure({
+          status: "success",
+          check: (r) => {
+            expect(dataOf(r).source).toBe("esmfold");
+            expect(dataOf(r).warnings[0]).toMatch(/exact-match lookup/);
+          },
+        }),
+      },
+    },
+    {
+      name: "ESMFold fold",
+      method: "POST",
+      path: "/foldSequence/v1/pdb/",
+      tool: "alphafold_predict_structure",
+      input: () => ({ sequence: "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAP" }),
+      expect: {
+        hang: hangWith({ complete: false, source: "esmfold", sequence_length: 35 }),
+        // ESMFold answers PDB text: a body that is not PDB (broken JSON, an HTML page) is an upstream
+        // error the plugin marks retryable.
+        ...Object.fromEntries(
+          ["invalidJson", "htmlError"].map((kind) => [
+            kind,
+            { ...EXPECT.htmlError, retryable: true, message: /without a PDB structure/ },
+          ]),
+        ),
+      },
+    },
+  ],
+});
 
-describe("every fault kind on every AlphaFold / UniProt / ESMFold request path", () => {
-  for (const p of PATHS) {
-    describe(p.name, () => {
-      it.each(FAULT_KINDS)("%s", async (kind) => {
-        const want = p.expect[kind];
-        const fault = up.fault(p.method, p.path, FAULTS[kind]);
-        const catalog = afCatalog(at(up), {
-          policies: { "*": { timeout: "1500ms", retry: { times: 1, base: "10ms" } } },
-        });
-        const r = await catalog.call("alphafold_predict_structure", p.input(), session);
-        expect(fault.hits, "the fault fired").toBeGreaterThan(0);
-        expect(r.status, r.message).toBe(want.status);
-        if (want.kind) expect(r.error?.kind).toBe(want.kind);
-        if (want.status !== "success" && want.status !== "timeout")
-          expect(r.guidance ?? r.suggestion).toBeTruthy();
-        want.check?.(dataOf(r));
-      });
-    });
-  }
-
+describe("AlphaFold failures beyond one request", () => {
   it("returns a partial result when both the structure file and the confidence JSON fail", async () => {
     up.fault("GET", "/files/AF-Q7Z6M3-F1-model_v1.pdb", { kind: "status", status: 503 });
     up.fault("GET", "/files/AF-Q7Z6M3-F1-confidence_v1.json", { kind: "invalidJson" });
