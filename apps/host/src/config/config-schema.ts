@@ -91,7 +91,6 @@ export const configFileSchema = z
         z
           .object({
             enabled: z.boolean().optional(),
-            dataDir: z.string().min(1).optional(),
             cacheDir: z.string().min(1).optional(),
           })
           .strict(),

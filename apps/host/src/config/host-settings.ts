@@ -10,12 +10,10 @@ export interface PluginSettings {
   readonly flagOptions: Readonly<Record<string, unknown>>;
 }
 
-/** Demo mode: the README's main command fills embedded stores from the shared data. */
+/** Demo mode: plugins with a demo step fill their stores from the data they ship. */
 export interface DemoSettings {
   readonly enabled: boolean;
-  /** Folder of the shared real data (beir-scifact, ugr-guia-docente ...), when found. */
-  readonly dataDir: string | undefined;
-  /** Where demo indexes are built and kept between runs. */
+  /** Where demo builds are kept between runs (one folder per plugin id inside). */
   readonly cacheDir: string;
 }
 
