@@ -27,6 +27,17 @@ export interface ServerSettings {
   readonly shutdownTimeoutMs: number;
 }
 
+/** Where rate limits and circuit breakers are kept (default: in memory, per process). */
+export interface StoreSettings {
+  /** Redis shared by every host replica (`stores.redis`, env QUIVER_REDIS_URL). */
+  readonly redis?: {
+    /** `redis://…` or `rediss://…`; may hold a password, so it is never printed. */
+    readonly url: string;
+    /** Key prefix (default: @quiver/redis's). */
+    readonly prefix?: string;
+  };
+}
+
 /** Everything the host runs with, after flags > environment > config file > defaults. */
 export interface HostSettings {
   readonly cwd: string;
@@ -50,6 +61,9 @@ export interface HostSettings {
   readonly principal: string | undefined;
   /** Offer `quiver_find_tools` (default true). */
   readonly find: boolean;
+  /** Other names for tools: alias → tool name. */
+  readonly aliases: Readonly<Record<string, string>>;
+  readonly stores: StoreSettings;
   readonly server: ServerSettings;
   /** The environment plugins read their settings from. */
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -199,6 +199,8 @@ export const resolveSettings = async (
       config.principal ??
       (demoEnabled ? "demo" : undefined),
     find: config.find ?? true,
+    aliases: config.aliases ?? {},
+    stores: redisStore(config.stores?.redis, env),
     server: {
       host: flags.host ?? (env.QUIVER_HOST || undefined) ?? server.host ?? DEFAULT_HOST,
       port:
@@ -218,6 +220,18 @@ export const resolveSettings = async (
     env,
     warnings,
   };
+};
+
+/** The Redis store: QUIVER_REDIS_URL wins over the file's `stores.redis.url`. */
+const redisStore = (
+  file: { readonly url: string; readonly prefix?: string | undefined } | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): HostSettings["stores"] => {
+  const url = env.QUIVER_REDIS_URL || file?.url;
+  if (!url) return {};
+  if (!/^rediss?:\/\/\S+$/.test(url))
+    throw new ConfigError(["QUIVER_REDIS_URL: expected a redis:// or rediss:// URL."]);
+  return { redis: { url, ...(file?.prefix ? { prefix: file.prefix } : {}) } };
 };
 
 const defaultHosts = ["localhost", "127.0.0.1", "[::1]"] as const;

@@ -1,7 +1,10 @@
 import { type Catalog, createCatalog, type PluginInfo } from "@quiver/core";
+import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
+import { openStores } from "../stores/open-stores.js";
+import { checkAliasClashes } from "./check-aliases.js";
 import { type DemoReport, prepareDemo } from "./demo.js";
 import { discoverEnabled, settingsFor } from "./discover-enabled.js";
 import { pluginOptions } from "./plugin-options.js";
@@ -74,7 +77,19 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     ? await prepareDemo(first.enabled, settings, options.log ?? (() => {}))
     : { options: {}, lines: [] };
 
-  const inner = createCatalog({ env: settings.env, policies: settings.policies });
+  checkAliasClashes(settings.aliases, first.enabled);
+  const stores = await openStores(settings.stores);
+  let inner: ReturnType<typeof createCatalog>;
+  try {
+    inner = createCatalog({
+      env: settings.env,
+      policies: settings.policies,
+      aliases: settings.aliases,
+      ...(stores ? { stores } : {}),
+    });
+  } catch (error) {
+    throw new ConfigError([`aliases: ${(error as Error).message}`]);
+  }
   const tracker = trackCalls(inner);
   const state = {
     plugins: [] as HostPlugin[],
@@ -110,6 +125,12 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   };
   registerAll(first.enabled);
   if (settings.find) inner.register(createFindToolsPlugin(tracker.catalog));
+  try {
+    inner.checkAliases();
+  } catch (error) {
+    await inner.close();
+    throw new ConfigError([`aliases: ${(error as Error).message}`]);
+  }
 
   const reload = async (): Promise<ReloadReport> => {
     const next = await discover();
