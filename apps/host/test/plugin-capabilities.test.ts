@@ -1,8 +1,9 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProject, type Project, runQuiver, startServe } from "./helpers.js";
+import { CLI, cleanEnv, makeProject, type Project, runQuiver, startServe } from "./helpers.js";
 
 // The notes fixture (test/fixtures/plugins/notes) declares `setup`, a command and a demo step; the
 // host names no plugin, so everything below proves the capabilities reach the CLI with no host change.
@@ -91,6 +92,29 @@ describe("plugin commands", () => {
     const missingFile = await q(["notes", "add", "nope.txt", "--tag", "x"], env);
     expect(missingFile.code).toBe(2);
     expect(missingFile.stderr).toMatch(/nope\.txt does not exist\.\nGive files that exist\./);
+  });
+
+  it("aborts the command's signal on Ctrl-C and closes what setup opened", async () => {
+    const log = join(tmp, "interrupt.log");
+    const child = spawn(process.execPath, [CLI, "notes", "wait"], {
+      cwd: project.dir,
+      env: cleanEnv({ NOTES_LOG: log, NOTES_STORE: join(tmp, "interrupt-store.txt") }),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await new Promise<void>((resolve) =>
+      child.stdout.on("data", (d) => {
+        stdout += d;
+        if (stdout.includes("waiting")) resolve();
+      }),
+    );
+    child.kill("SIGINT");
+    expect(await exited).toBe(1);
+    expect(stdout).toBe("waiting\nstopped: Interrupted (Ctrl-C).\n");
+    expect(stderr).toContain("interrupted: stopping");
+    expect(logLines(log)).toEqual([`open ${join(tmp, "interrupt-store.txt")}`, "close"]);
   });
 
   it("suggests the closest command or plugin for an unknown word, exit 2", async () => {

@@ -248,7 +248,7 @@ export const runPluginCli = async (
       ...found.enabled.filter((p) => (p.plugin.commands ?? []).length > 0).map((p) => p.plugin.id),
     ];
     out.note(
-      `${s.red("error:")} unknown command "${id}".${didYouMean(closestMatches(names, id, { limit: 3, maxDistance: 3 }))} Run "quiver --help" for the commands.`,
+      `${s.red("error:")} unknown command "${id}".${didYouMean(closestMatches(names, id, { limit: 3, maxDistance: 2 }))} Run "quiver --help" for the commands.`,
     );
     return EXIT.usage;
   }
@@ -268,7 +268,7 @@ export const runPluginCli = async (
   if (!cmd) {
     const names = pluginCommands.map((c) => c.name);
     out.note(
-      `${s.red("error:")} the ${id} plugin has no command "${name}".${didYouMean(closestMatches(names, name, { limit: 3, maxDistance: 3 }))} Run "quiver ${id} --help" for its commands.`,
+      `${s.red("error:")} the ${id} plugin has no command "${name}".${didYouMean(closestMatches(names, name, { limit: 3, maxDistance: 2 }))} Run "quiver ${id} --help" for its commands.`,
     );
     return EXIT.usage;
   }
