@@ -99,6 +99,22 @@ describe("stores: Redis", () => {
     }
   });
 
+  it("reads the URL from QUIVER_REDIS_URL over the file, and refuses one that is not redis://", async () => {
+    const p = withConfig({ stores: { redis: { url: "redis://file-host:6379", prefix: "q:" } } });
+    try {
+      expect((await resolveSettings({ cwd: p.dir }, {})).stores).toEqual({
+        redis: { url: "redis://file-host:6379", prefix: "q:" },
+      });
+      const fromEnv = await resolveSettings({ cwd: p.dir }, { QUIVER_REDIS_URL: "redis://env-host:6380" });
+      expect(fromEnv.stores.redis?.url).toBe("redis://env-host:6380");
+      await expect(resolveSettings({ cwd: p.dir }, { QUIVER_REDIS_URL: "http://x" })).rejects.toThrow(
+        "QUIVER_REDIS_URL: expected a redis:// or rediss:// URL.",
+      );
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it("stops the start with a clear error when Redis is unreachable, without the password", async () => {
     const env = { QUIVER_REDIS_URL: "redis://user:s3cret@127.0.0.1:1" };
     const settings = await resolveSettings({ cwd: project.dir, config: undefined }, env);
