@@ -171,6 +171,20 @@ describe("plugin demo steps", () => {
   });
 });
 
+describe("quiver doctor", () => {
+  it("lists a plugin's commands and whether its demo data is there", async () => {
+    const r = await q(["doctor", "--json", "--offline"], { NOTES_STORE: join(tmp, "doctor-store.txt") });
+    const notes = JSON.parse(r.stdout).plugins.find((p: { id: string }) => p.id === "notes");
+    expect(notes.commands).toEqual(["add", "wait"]);
+    expect(notes.demoData).toEqual([
+      { path: expect.stringMatching(/notes\/demo\/notes\.txt$/), present: true },
+    ]);
+    const text = await q(["doctor", "--offline"]);
+    expect(text.stdout).toContain("commands: quiver notes add, quiver notes wait");
+    expect(text.stdout).toContain("demo data: 1 present");
+  });
+});
+
 describe("plugin setup", () => {
   it("opens the resources once for every call of a served plugin and closes them on shutdown", async () => {
     const log = join(tmp, "serve.log");
