@@ -1,19 +1,13 @@
-import { join } from "node:path";
-import { type Emulator, loadJson, sharedDataDir, startEmulator } from "@quiver/testing";
+import { type Emulator, loadJson, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatModel, createAgentHost, type Message } from "../src/agent-host.ts";
-
-const data = sharedDataDir();
-if (!data) console.log("skipped: ../shared/data (recorded openFDA responses) is not present");
 
 let up: Emulator;
 beforeAll(async () => {
   up = await startEmulator();
-  if (data) {
-    up.route("GET", "/drug/drugsfda.json", {
-      json: loadJson(join(data, "openfda", "drugsfda", "drugsfda_tirzepatide_limit1.json")),
-    });
-  }
+  up.route("GET", "/drug/drugsfda.json", {
+    json: loadJson(new URL("./fixtures/drugsfda_tirzepatide_limit1.json", import.meta.url)),
+  });
   // An OpenAI-compatible model on the emulator: it asks for a tool, then answers from the tool's result.
   up.route("POST", "/v1/chat/completions", (req) => {
     const messages = (req.json as { messages: Message[] }).messages;
@@ -39,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => up?.close());
 
-describe.runIf(data)("examples/custom-host", () => {
+describe("examples/custom-host", () => {
   it("hands the catalog's tools to the model and runs its tool calls through the runtime", async () => {
     const host = createAgentHost({
       model: chatModel({ baseUrl: `${up.url}/v1`, model: "test" }),
@@ -47,8 +41,10 @@ describe.runIf(data)("examples/custom-host", () => {
     });
     try {
       expect(host.tools.map((t) => t.function.name)).toEqual(
-        expect.arrayContaining(["fda_search_drugs", "fda_count_drugs", "get_guia"]),
+        expect.arrayContaining(["fda_search_drugs", "fda_count_drugs"]),
       );
+      // The guia tool, whichever name its version gives it.
+      expect(host.tools.some((t) => t.function.name.includes("guia"))).toBe(true);
       const { answer, messages } = await host.ask("Which FDA-approved drugs contain tirzepatide?");
       const toolMessage = messages.find((m) => m.role === "tool")!;
       const envelope = JSON.parse(toolMessage.content ?? "{}");

@@ -24,6 +24,7 @@ import { PluginResources } from "./runtime/plugin-resources.js";
 import type { RegisteredTool } from "./runtime/registered-tool.js";
 import { SessionTracker } from "./runtime/session-tracker.js";
 import { StaleStore } from "./runtime/stale-store.js";
+import { toolAliases } from "./runtime/tool-aliases.js";
 import { buildPipeline } from "./runtime/tool-pipeline.js";
 import { closestMatches } from "./schema/edit-distance.js";
 import { toJsonSchema } from "./schema/json-schema.js";
@@ -44,6 +45,12 @@ export interface CatalogOptions {
   readonly stores?: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore>;
   /** Extra services for every call, e.g. an OpenTelemetry tracer layer. */
   readonly layer?: Layer.Layer<never>;
+  /**
+   * Other names for tools, `{ alias: toolName }`: each alias is listed as a tool of its own and calls
+   * the tool it stands for. An alias that is a registered tool's name makes `register` throw; call
+   * `checkAliases()` once the plugins are registered to catch aliases of missing tools.
+   */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 /** One tool as listed: what a model or a person needs to choose it. */
@@ -129,6 +136,8 @@ export interface Catalog {
    * (the message names the variables to set) or its setup fails.
    */
   open(pluginId: string): Promise<{ readonly config: unknown; readonly resources: unknown }>;
+  /** Throws, naming each, when an alias stands for a tool that is not registered. */
+  checkAliases(): void;
   /** Notified when tools are added or removed. */
   onChange(listener: () => void): () => void;
   /** Releases the runtime, the HTTP pools and every plugin's resources. */
@@ -165,6 +174,20 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   const runtime = ManagedRuntime.make(layer);
   const scope = Scope.makeUnsafe();
   const tools = new Map<string, RegisteredTool>();
+  const aliases = toolAliases(options.aliases);
+  /** The registered tool a name (or an alias) stands for. */
+  const lookup = (name: string): RegisteredTool | undefined => {
+    const found = tools.get(name);
+    if (found) return found;
+    const target = aliases.target(name);
+    return target === undefined ? undefined : tools.get(target);
+  };
+  /** The aliases whose tool is registered, with that tool. */
+  const liveAliases = () =>
+    aliases.entries.flatMap(([alias, target]) => {
+      const reg = tools.get(target);
+      return reg ? [{ alias, reg }] : [];
+    });
   const env = options.env ?? process.env;
   const plugins = new Map<
     string,
@@ -182,7 +205,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     sessions: new SessionTracker(),
     stale: new StaleStore(),
     callTool: (name, input, callOptions) => call(name, input, callOptions),
-    hasTool: (name) => tools.has(name),
+    hasTool: (name) => lookup(name) !== undefined,
   };
 
   const breakerFor = (policy: NonNullable<RegisteredTool["policy"]["breaker"]>) => {
@@ -196,6 +219,10 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   };
 
   const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
+    aliases.checkTools(
+      plugin.id,
+      plugin.tools.map((t: AnyTool) => t.name),
+    );
     if (plugins.has(plugin.id)) unregister(plugin.id);
     const resolved = resolvePluginConfig(plugin, pluginOptions, env);
     const resources = new PluginResources(plugin, resolved.ok ? resolved.config : undefined, http, env);
@@ -291,11 +318,12 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   };
 
   const describe = (name: string, target: SchemaTarget = "mcp"): ToolDescription | undefined => {
-    const reg = tools.get(name);
+    const reg = lookup(name);
     if (!reg) return undefined;
     const exported = modelSchemaResult(reg, target);
     return {
       ...info(reg),
+      name,
       inputSchema:
         "schema" in exported
           ? exported.schema
@@ -315,7 +343,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   };
 
   const unknownTool = (name: string): ToolResult => {
-    const close = closestMatches(tools.keys(), name, { limit: 3 });
+    const close = closestMatches([...tools.keys(), ...liveAliases().map((a) => a.alias)], name, { limit: 3 });
     const failure = fail.invalidInput(`There is no tool named "${name}".`, {
       suggestion:
         close.length > 0
@@ -404,7 +432,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   };
 
   const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
-    const reg = tools.get(name);
+    const reg = lookup(name);
     if (!reg) return Promise.resolve(unknownTool(name));
     const started = performance.now();
     const context = runtime.cachedContext as Context.Context<never> | undefined;
@@ -491,7 +519,9 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   };
 
   const exportCatalog = (target: SchemaTarget = "mcp"): CatalogExport => {
-    const described = [...tools.keys()].map((n) => describe(n, target)!);
+    const described = [...tools.keys(), ...liveAliases().map((a) => a.alias)].map(
+      (n) => describe(n, target)!,
+    );
     return {
       plugins: [...plugins.values()].map((p) => p.info),
       categories: [...new Set(described.map((t) => t.category))].sort(),
@@ -503,16 +533,22 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     register,
     unregister,
     plugins: () => [...plugins.values()].map((p) => p.info),
-    list: () => [...tools.values()].map(info),
-    has: (name) => tools.has(name),
+    list: () => [
+      ...[...tools.values()].map(info),
+      ...liveAliases().map(({ alias, reg }) => ({ ...info(reg), name: alias })),
+    ],
+    has: (name) => lookup(name) !== undefined,
     describe,
     call,
     callMany,
     schemas: (target) =>
-      [...tools.values()].flatMap((reg) => {
+      [
+        ...[...tools.values()].map((reg) => ({ name: reg.name, reg })),
+        ...liveAliases().map((a) => ({ name: a.alias, reg: a.reg })),
+      ].flatMap(({ name, reg }) => {
         const exported = modelSchemaResult(reg, target);
         return "schema" in exported
-          ? [{ name: reg.name, description: reg.tool.description, parameters: exported.schema }]
+          ? [{ name, description: reg.tool.description, parameters: exported.schema }]
           : [];
       }),
     schemaErrors: (target) =>
@@ -525,6 +561,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     metrics: () => runtime.runPromise(Metric.snapshot),
     health,
     open,
+    checkAliases: () => aliases.checkTargets((name) => tools.has(name)),
     onChange: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

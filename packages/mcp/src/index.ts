@@ -1,3 +1,4 @@
+export { type BearerVerdict, bearerAuth, tokenPrincipals } from "./bearer-auth.js";
 export {
   connectMcpToolCaller,
   type McpToolCaller,

@@ -31,7 +31,7 @@ export interface CommandContext {
 
 /** A command of the quiver CLI. */
 export interface CommandSpec {
-  /** The command words: "list", "rag index". */
+  /** The command words: "list", "describe". */
   readonly name: string;
   readonly summary: string;
   /** Usage after "quiver ", e.g. "call <tool> --input '<json>'". */
@@ -61,7 +61,7 @@ export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     type: "string",
     multiple: true,
     value: "<plugin.key=value>",
-    description: "Set a plugin option, e.g. --set fda.baseUrl=http://127.0.0.1:8080 (repeatable)",
+    description: "Set a plugin option, e.g. --set weather.baseUrl=http://127.0.0.1:8080 (repeatable)",
   },
   disable: {
     type: "string",
@@ -82,7 +82,7 @@ export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   },
   demo: {
     type: "boolean",
-    description: "Demo mode: fill embedded stores from the shared data (--no-demo to turn off)",
+    description: "Demo mode: plugins fill their stores from the demo data they ship (--no-demo to turn off)",
   },
   verbose: { type: "boolean", description: "Print stacks of plugins that failed to load" },
   help: { type: "boolean", short: "h", description: "Show help" },

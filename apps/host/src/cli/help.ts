@@ -1,11 +1,19 @@
 import { type CommandSpec, GLOBAL_OPTIONS, type OptionSpec } from "./command.js";
 import { columns, type Output } from "./output.js";
 
-const optionRows = (options: Readonly<Record<string, OptionSpec>>) =>
+/** Help rows (`--name <value>`, description) for a set of options. */
+export const optionRows = (options: Readonly<Record<string, OptionSpec>>): string[][] =>
   Object.entries(options).map(([name, o]) => [
     `  ${o.short ? `-${o.short}, ` : ""}--${name}${o.value ? ` ${o.value}` : ""}`,
     o.description,
   ]);
+
+/** Prints the options every command accepts. */
+export const printGlobalOptions = (out: Output): void => {
+  out.print();
+  out.print(out.style.bold("Global options"));
+  for (const l of columns(optionRows(GLOBAL_OPTIONS))) out.print(l);
+};
 
 /** Prints one command's help. */
 export const printCommandHelp = (out: Output, cmd: CommandSpec): void => {
@@ -23,9 +31,7 @@ export const printCommandHelp = (out: Output, cmd: CommandSpec): void => {
     out.print(s.bold("Options"));
     for (const l of columns(optionRows(cmd.options))) out.print(l);
   }
-  out.print();
-  out.print(s.bold("Global options"));
-  for (const l of columns(optionRows(GLOBAL_OPTIONS))) out.print(l);
+  printGlobalOptions(out);
   if (cmd.examples?.length) {
     out.print();
     out.print(s.bold("Examples"));
@@ -33,31 +39,41 @@ export const printCommandHelp = (out: Output, cmd: CommandSpec): void => {
   }
 };
 
-/** Prints the list of commands (all, or those under a group such as "rag"). */
+/** One plugin command in the root help's list. */
+export interface PluginCommandRow {
+  readonly plugin: string;
+  readonly name: string;
+  readonly summary: string;
+}
+
+/** Prints the list of the host's commands, and the commands of the installed plugins when given. */
 export const printRootHelp = (
   out: Output,
   commands: ReadonlyArray<CommandSpec>,
   version: string,
-  group?: string,
+  pluginCommands: ReadonlyArray<PluginCommandRow> = [],
 ): void => {
   const s = out.style;
-  const shown = group ? commands.filter((c) => c.name.startsWith(`${group} `)) : commands;
-  if (!group) {
-    out.print(`${s.bold("quiver")} ${version} — serve and call the Quiver tools installed in this project`);
-    out.print();
-  }
+  out.print(`${s.bold("quiver")} ${version} — serve and call the Quiver tools installed in this project`);
+  out.print();
   out.print(s.bold("Usage"));
-  out.print(group ? `  quiver ${group} <command> [options]` : "  quiver <command> [options]");
+  out.print("  quiver <command> [options]");
+  out.print("  quiver <plugin> <command> [options]");
   out.print();
   out.print(s.bold("Commands"));
-  for (const l of columns(shown.map((c) => [`  ${c.name}`, c.summary]))) out.print(l);
-  out.print();
-  out.print(`Run ${s.cyan("quiver <command> --help")} for a command's options and examples.`);
-  if (!group) {
+  for (const l of columns(commands.map((c) => [`  ${c.name}`, c.summary]))) out.print(l);
+  if (pluginCommands.length > 0) {
     out.print();
-    out.print(s.bold("Exit codes"));
-    out.print(
-      "  0 done (a call answered success or partial)   1 failed (error status, broken plugin)   2 usage or config error",
-    );
+    out.print(s.bold("Plugin commands"));
+    for (const l of columns(pluginCommands.map((c) => [`  ${c.plugin} ${c.name}`, c.summary]))) out.print(l);
   }
+  out.print();
+  out.print(
+    `Run ${s.cyan("quiver <command> --help")} or ${s.cyan("quiver <plugin> <command> --help")} for options and examples.`,
+  );
+  out.print();
+  out.print(s.bold("Exit codes"));
+  out.print(
+    "  0 done (a call answered success or partial)   1 failed (error status, broken plugin)   2 usage or config error",
+  );
 };

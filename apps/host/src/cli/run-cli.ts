@@ -90,19 +90,22 @@ export const runCli = async (
       out.print(VERSION);
       return EXIT.ok;
     }
-    if (first === undefined || first === "help" || argv.includes("--help") || argv.includes("-h")) {
-      const group =
-        first && first !== "help" && commands.some((c) => c.name.startsWith(`${first} `)) ? first : undefined;
-      printRootHelp(out, commands, VERSION, group);
+    const { installedPluginCommands, runPluginCli } = await import("./plugin-cli.js");
+    if (first === undefined || first === "help") {
+      printRootHelp(out, commands, VERSION, await installedPluginCommands(argv, env));
       return first === undefined && !argv.includes("--help") && !argv.includes("-h") ? EXIT.usage : EXIT.ok;
     }
-    if (commands.some((c) => c.name.startsWith(`${first} `))) {
-      out.note(`${s.red("error:")} "quiver ${first}" needs a subcommand.`);
-      printRootHelp(createOutput({ stdout: process.stderr, env }), commands, VERSION, first);
-      return EXIT.usage;
+    // Not a host command: the installed plugins' commands (`quiver <plugin> <command>`).
+    try {
+      return await runPluginCli(argv, commands, { env, out });
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        out.note(`${s.red("config error:")} ${error.message}`);
+        return EXIT.usage;
+      }
+      out.note(`${s.red("error:")} ${(error as Error).message}`);
+      return EXIT.failed;
     }
-    out.note(`${s.red("error:")} unknown command "${first}". Run "quiver --help" for the commands.`);
-    return EXIT.usage;
   }
 
   let parsed: ReturnType<typeof parseArgs>;

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { HealthReport } from "@quiver/core";
 import type { CommandSpec } from "../cli/command.js";
 import { EXIT, UsageError } from "../cli/usage-error.js";
@@ -13,6 +14,10 @@ interface PluginCheck {
   readonly ok: boolean;
   readonly message: string;
   readonly fix: string | undefined;
+  /** The plugin's commands (`quiver <id> <command>`). */
+  readonly commands: ReadonlyArray<string>;
+  /** The data its demo step reads, and whether each is there (none without a demo step). */
+  readonly demoData: ReadonlyArray<{ readonly path: string; readonly present: boolean }>;
 }
 
 /** `quiver doctor`: is each plugin loaded, configured and reachable, and what to do. */
@@ -43,10 +48,21 @@ export const doctorCommand: CommandSpec = {
           throw new UsageError(`--timeout must be a duration such as "10s", got "${timeoutText}".`);
         }
         const packageOf = new Map(host.plugins.map((p) => [p.info.id, p.loaded.candidate.package]));
+        const definitionOf = new Map(host.plugins.map((p) => [p.info.id, p.loaded.plugin]));
         const plugins = host.catalog.plugins().filter((p) => p.id !== "quiver");
         const checks: PluginCheck[] = await Promise.all(
           plugins.map(async (p): Promise<PluginCheck> => {
-            const base = { id: p.id, package: packageOf.get(p.id), loaded: true };
+            const definition = definitionOf.get(p.id);
+            const base = {
+              id: p.id,
+              package: packageOf.get(p.id),
+              loaded: true,
+              commands: (definition?.commands ?? []).map((c: { name: string }) => c.name),
+              demoData: (definition?.demo?.data ?? []).map((path: string) => ({
+                path,
+                present: existsSync(path),
+              })),
+            };
             if (p.status === "unconfigured") {
               return {
                 ...base,
@@ -122,6 +138,13 @@ export const doctorCommand: CommandSpec = {
           out.print(`${mark} ${s.bold(c.id)} ${s.dim(c.package ?? "")} ${state}`);
           out.print(`    ${c.message}`);
           if (c.fix) out.print(`    ${s.cyan("fix:")} ${c.fix}`);
+          if (c.commands.length > 0)
+            out.print(`    ${s.dim("commands:")} ${c.commands.map((n) => `quiver ${c.id} ${n}`).join(", ")}`);
+          const missing = c.demoData.filter((d) => !d.present);
+          if (c.demoData.length > 0)
+            out.print(
+              `    ${s.dim("demo data:")} ${missing.length === 0 ? `${c.demoData.length} present` : s.yellow(`missing ${missing.map((d) => d.path).join(", ")} (demo mode serves it without)`)}`,
+            );
         }
         for (const p of skipped) {
           out.print(`${s.red("✗")} ${s.bold(p.package)} ${s.red(`not loaded (${p.kind})`)}`);

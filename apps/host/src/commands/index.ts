@@ -3,13 +3,10 @@ import { callCommand } from "./call.js";
 import { describeCommand } from "./describe.js";
 import { doctorCommand } from "./doctor.js";
 import { findCommand } from "./find.js";
-import { guiaImportCommand } from "./guia-import.js";
 import { listCommand } from "./list.js";
-import { ragIndexCommand } from "./rag-index.js";
-import { repoAddCommand } from "./repo-add.js";
 import { serveCommand } from "./serve.js";
 
-/** Every command of the quiver CLI, in help order. */
+/** The host's own commands, in help order (plugin commands are mounted from discovery). */
 export const COMMANDS: ReadonlyArray<CommandSpec> = [
   listCommand,
   describeCommand,
@@ -17,7 +14,4 @@ export const COMMANDS: ReadonlyArray<CommandSpec> = [
   findCommand,
   doctorCommand,
   serveCommand,
-  ragIndexCommand,
-  guiaImportCommand,
-  repoAddCommand,
 ];

@@ -78,6 +78,42 @@ const pluginEntry = z.union([
 
 const hostList = z.union([z.literal("*"), z.array(z.string().min(1))]);
 
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** `{ alias: toolName }`: each alias a valid tool name, standing for a tool (not another alias). */
+const aliases = z
+  .record(z.string(), z.string().regex(TOOL_NAME, "expected the name of a tool"))
+  .superRefine((map, ctx) => {
+    for (const [alias, tool] of Object.entries(map)) {
+      if (!TOOL_NAME.test(alias))
+        ctx.addIssue({
+          code: "custom",
+          path: [alias],
+          message: "an alias is a tool name: 1-64 letters, digits, _ or -",
+        });
+      if (alias === tool)
+        ctx.addIssue({ code: "custom", path: [alias], message: "an alias cannot stand for itself" });
+      else if (Object.hasOwn(map, tool))
+        ctx.addIssue({
+          code: "custom",
+          path: [alias],
+          message: `"${tool}" is another alias: name the tool itself`,
+        });
+    }
+  });
+
+const stores = z
+  .object({
+    redis: z
+      .object({
+        url: z.string().regex(/^rediss?:\/\/\S+$/, "expected a redis:// or rediss:// URL"),
+        prefix: z.string().min(1).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 /**
  * The schema of `quiver.config.{json,yaml}`. Every key is optional; unknown keys are errors (a typo
  * should not be silently ignored).
@@ -91,7 +127,6 @@ export const configFileSchema = z
         z
           .object({
             enabled: z.boolean().optional(),
-            dataDir: z.string().min(1).optional(),
             cacheDir: z.string().min(1).optional(),
           })
           .strict(),
@@ -105,6 +140,8 @@ export const configFileSchema = z
     tokens: z.record(z.string().min(1), z.string().min(1)).optional(),
     principal: z.string().min(1).optional(),
     find: z.boolean().optional(),
+    aliases: aliases.optional(),
+    stores: stores.optional(),
     server: z
       .object({
         host: z.string().min(1).optional(),

@@ -10,12 +10,10 @@ export interface PluginSettings {
   readonly flagOptions: Readonly<Record<string, unknown>>;
 }
 
-/** Demo mode: the README's main command fills embedded stores from the shared data. */
+/** Demo mode: plugins with a demo step fill their stores from the data they ship. */
 export interface DemoSettings {
   readonly enabled: boolean;
-  /** Folder of the shared real data (beir-scifact, ugr-guia-docente ...), when found. */
-  readonly dataDir: string | undefined;
-  /** Where demo indexes are built and kept between runs. */
+  /** Where demo builds are kept between runs (one folder per plugin id inside). */
   readonly cacheDir: string;
 }
 
@@ -27,6 +25,17 @@ export interface ServerSettings {
   readonly allowedHosts: ReadonlyArray<string> | "*";
   /** How long in-flight calls may run after SIGTERM before they are cancelled. */
   readonly shutdownTimeoutMs: number;
+}
+
+/** Where rate limits and circuit breakers are kept (default: in memory, per process). */
+export interface StoreSettings {
+  /** Redis shared by every host replica (`stores.redis`, env QUIVER_REDIS_URL). */
+  readonly redis?: {
+    /** `redis://…` or `rediss://…`; may hold a password, so it is never printed. */
+    readonly url: string;
+    /** Key prefix (default: @quiver/redis's). */
+    readonly prefix?: string;
+  };
 }
 
 /** Everything the host runs with, after flags > environment > config file > defaults. */
@@ -52,6 +61,9 @@ export interface HostSettings {
   readonly principal: string | undefined;
   /** Offer `quiver_find_tools` (default true). */
   readonly find: boolean;
+  /** Other names for tools: alias → tool name. */
+  readonly aliases: Readonly<Record<string, string>>;
+  readonly stores: StoreSettings;
   readonly server: ServerSettings;
   /** The environment plugins read their settings from. */
   readonly env: Readonly<Record<string, string | undefined>>;

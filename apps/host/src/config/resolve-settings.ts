@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type ToolPolicy, toMillis } from "@quiver/core";
@@ -55,7 +54,7 @@ const parseValue = (text: string): unknown => {
   }
 };
 
-/** Parses `--set fda.baseUrl=http://...` into { fda: { baseUrl: "http://..." } }. */
+/** Parses `--set weather.baseUrl=http://...` into { weather: { baseUrl: "http://..." } }. */
 export const parseSetFlags = (sets: ReadonlyArray<string>): Map<string, Record<string, unknown>> => {
   const out = new Map<string, Record<string, unknown>>();
   const problems: string[] = [];
@@ -65,7 +64,7 @@ export const parseSetFlags = (sets: ReadonlyArray<string>): Map<string, Record<s
     const dot = key.indexOf(".");
     if (eq <= 0 || dot <= 0 || dot === key.length - 1) {
       problems.push(
-        `--set ${s}: expected <plugin>.<option>=<value>, e.g. --set fda.baseUrl=http://127.0.0.1:8080`,
+        `--set ${s}: expected <plugin>.<option>=<value>, e.g. --set weather.baseUrl=http://127.0.0.1:8080`,
       );
       continue;
     }
@@ -83,21 +82,6 @@ export const parseSetFlags = (sets: ReadonlyArray<string>): Map<string, Record<s
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return out;
-};
-
-/** Finds the shared real-data folder (`shared/data` beside or above the project), if any. */
-export const findSharedData = (from: string): string | undefined => {
-  let dir = resolve(from);
-  for (;;) {
-    for (const candidate of [join(dir, "..", "shared", "data"), join(dir, "shared", "data")]) {
-      if (existsSync(join(candidate, "README.md")) || existsSync(join(candidate, "beir-scifact"))) {
-        return resolve(candidate);
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 };
 
 /**
@@ -171,8 +155,6 @@ export const resolveSettings = async (
   const demoFile = typeof config.demo === "object" ? config.demo : { enabled: config.demo };
   const demoEnabled =
     flags.demo ?? (env.QUIVER_DEMO ? bool(env.QUIVER_DEMO, "QUIVER_DEMO") : (demoFile.enabled ?? false));
-  const dataDirRaw =
-    env.QUIVER_DATA_DIR || (demoFile.dataDir ? resolve(baseDir, demoFile.dataDir) : undefined);
   const cacheDir =
     env.QUIVER_CACHE_DIR || (demoFile.cacheDir ? resolve(baseDir, demoFile.cacheDir) : undefined);
 
@@ -200,7 +182,6 @@ export const resolveSettings = async (
     baseDir,
     demo: {
       enabled: demoEnabled,
-      dataDir: dataDirRaw ? resolve(dataDirRaw) : findSharedData(baseDir),
       cacheDir: resolve(cacheDir ?? join(tmpdir(), "quiver-demo")),
     },
     discover: env.QUIVER_DISCOVER ? bool(env.QUIVER_DISCOVER, "QUIVER_DISCOVER") : (config.discover ?? true),
@@ -218,6 +199,8 @@ export const resolveSettings = async (
       config.principal ??
       (demoEnabled ? "demo" : undefined),
     find: config.find ?? true,
+    aliases: config.aliases ?? {},
+    stores: redisStore(config.stores?.redis, env),
     server: {
       host: flags.host ?? (env.QUIVER_HOST || undefined) ?? server.host ?? DEFAULT_HOST,
       port:
@@ -237,6 +220,18 @@ export const resolveSettings = async (
     env,
     warnings,
   };
+};
+
+/** The Redis store: QUIVER_REDIS_URL wins over the file's `stores.redis.url`. */
+const redisStore = (
+  file: { readonly url: string; readonly prefix?: string | undefined } | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): HostSettings["stores"] => {
+  const url = env.QUIVER_REDIS_URL || file?.url;
+  if (!url) return {};
+  if (!/^rediss?:\/\/\S+$/.test(url))
+    throw new ConfigError(["QUIVER_REDIS_URL: expected a redis:// or rediss:// URL."]);
+  return { redis: { url, ...(file?.prefix ? { prefix: file.prefix } : {}) } };
 };
 
 const defaultHosts = ["localhost", "127.0.0.1", "[::1]"] as const;

@@ -19,7 +19,7 @@ export interface PluginCandidate {
 export interface LoadedPlugin {
   readonly candidate: PluginCandidate;
   readonly plugin: AnyPlugin;
-  /** The module's exports (commands look for helpers such as `indexFolder` here). */
+  /** The module's exports. */
   readonly module: Readonly<Record<string, unknown>>;
 }
 

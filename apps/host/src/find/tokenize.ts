@@ -30,11 +30,11 @@ const stem = (t: string): string => {
 
 /**
  * Splits text into search terms: lower case, accents removed, split on anything that is not a letter
- * or digit (so `fda_search_drugs` and "FDA-approved" split too), stop words dropped, a light stem,
+ * or digit (so `weather_get_forecast` and "NASA-approved" split too), stop words dropped, a light stem,
  * and common verb synonyms folded ("find" → "search", "how many" → "count").
  *
  * @example
- * tokenize("Find FDA-approved kinase inhibitors") // ["search", "fda", "approved", "kinase", "inhibitor"]
+ * tokenize("Find NASA-approved rocket engines") // ["search", "nasa", "approved", "rocket", "engine"]
  */
 export const tokenize = (text: string): string[] => {
   const words = text

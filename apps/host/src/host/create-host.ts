@@ -1,10 +1,12 @@
 import { type Catalog, createCatalog, type PluginInfo } from "@quiver/core";
-import type { HostSettings, PluginSettings } from "../config/host-settings.js";
-import { discoverPlugins } from "../discovery/discover-plugins.js";
+import { ConfigError } from "../config/config-error.js";
+import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
+import { openStores } from "../stores/open-stores.js";
+import { checkAliasClashes } from "./check-aliases.js";
 import { type DemoReport, prepareDemo } from "./demo.js";
-import { wireMcpClient } from "./mcp-client-options.js";
+import { discoverEnabled, settingsFor } from "./discover-enabled.js";
 import { pluginOptions } from "./plugin-options.js";
 import { type TrackedCatalog, trackCalls } from "./track-calls.js";
 
@@ -13,8 +15,7 @@ export interface HostPlugin {
   readonly loaded: LoadedPlugin;
   readonly info: PluginInfo;
   /**
-   * The options it was registered with (config file, demo and --set, minus fields set by env vars;
-   * an `mcp` target became an `mcpClient`).
+   * The options it was registered with (config file, demo and --set, minus fields set by env vars).
    */
   readonly options: Readonly<Record<string, unknown>>;
 }
@@ -38,7 +39,7 @@ export interface Host {
    * package needs a restart, as does a changed config file.
    */
   readonly reload: () => Promise<ReloadReport>;
-  /** Closes the catalog (plugins release their resources) and the MCP connections made for plugins. */
+  /** Closes the catalog: every plugin releases what its `setup` opened. */
   readonly close: () => Promise<void>;
 }
 
@@ -57,18 +58,6 @@ export interface CreateHostOptions {
   readonly demo?: boolean;
 }
 
-const settingsFor = (settings: HostSettings, loaded: LoadedPlugin): PluginSettings | undefined => {
-  const byId = settings.plugins.get(loaded.plugin.id);
-  const byPackage = settings.plugins.get(loaded.candidate.package);
-  if (!byId) return byPackage;
-  if (!byPackage) return byId;
-  return {
-    enabled: byId.enabled ?? byPackage.enabled,
-    fileOptions: { ...byPackage.fileOptions, ...byId.fileOptions },
-    flagOptions: { ...byPackage.flagOptions, ...byId.flagOptions },
-  };
-};
-
 /**
  * Builds the host: discovers plugins (project dependencies plus config), builds demo stores when
  * asked, and registers every enabled plugin in one catalog with the configured policies, plus the
@@ -80,40 +69,7 @@ const settingsFor = (settings: HostSettings, loaded: LoadedPlugin): PluginSettin
  * await host.close()
  */
 export const createHost = async (settings: HostSettings, options: CreateHostOptions = {}): Promise<Host> => {
-  const discover = async () => {
-    const disabled: string[] = [];
-    const discovery = await discoverPlugins({
-      cwd: settings.cwd,
-      projects: settings.projects,
-      dependencies: settings.discover,
-      load: settings.load,
-      skip: (pkg) => {
-        if (settings.plugins.get(pkg)?.enabled !== false) return false;
-        disabled.push(pkg);
-        return true;
-      },
-    });
-    const enabled = discovery.plugins.filter((p) => {
-      if (settingsFor(settings, p)?.enabled === false) {
-        disabled.push(p.plugin.id);
-        return false;
-      }
-      return true;
-    });
-    // Config entries that match no plugin: a typo, or a package that is not installed.
-    const problems: PluginProblem[] = [...discovery.problems];
-    const known = new Set(discovery.plugins.flatMap((p) => [p.plugin.id, p.candidate.package]));
-    for (const key of settings.plugins.keys()) {
-      if (known.has(key) || disabled.includes(key)) continue;
-      problems.push({
-        package: key,
-        kind: "not_installed",
-        message: `the config names plugin "${key}", but no installed plugin has that id or package name.`,
-        fix: `Install it (e.g. pnpm add @quiver/plugin-${key}) or remove "${key}" from "plugins" in the config file.`,
-      });
-    }
-    return { enabled, problems, disabled };
-  };
+  const discover = () => discoverEnabled(settings);
 
   const first = await discover();
   const demoOn = options.demo ?? settings.demo.enabled;
@@ -121,39 +77,36 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     ? await prepareDemo(first.enabled, settings, options.log ?? (() => {}))
     : { options: {}, lines: [] };
 
-  const inner = createCatalog({ env: settings.env, policies: settings.policies });
+  checkAliasClashes(settings.aliases, first.enabled);
+  const stores = await openStores(settings.stores);
+  let inner: ReturnType<typeof createCatalog>;
+  try {
+    inner = createCatalog({
+      env: settings.env,
+      policies: settings.policies,
+      aliases: settings.aliases,
+      ...(stores ? { stores } : {}),
+    });
+  } catch (error) {
+    throw new ConfigError([`aliases: ${(error as Error).message}`]);
+  }
   const tracker = trackCalls(inner);
-  const state = { plugins: [] as HostPlugin[], problems: first.problems, disabled: first.disabled };
-
-  // MCP connections made for plugins (`transport: "mcp"`), closed when the plugin goes or the host closes.
-  const mcpClients = new Map<string, () => Promise<void>>();
-  const closeMcpClient = async (id: string) => {
-    const close = mcpClients.get(id);
-    mcpClients.delete(id);
-    await close?.().catch(() => {});
+  const state = {
+    plugins: [] as HostPlugin[],
+    problems: [...first.problems],
+    disabled: [...first.disabled],
   };
 
   const register = (loaded: LoadedPlugin): HostPlugin | PluginProblem => {
     try {
-      const wired = wireMcpClient(
+      const options = pluginOptions(
         loaded.plugin,
-        pluginOptions(
-          loaded.plugin,
-          settingsFor(settings, loaded),
-          settings.env,
-          demo.options[loaded.plugin.id],
-        ),
+        settingsFor(settings, loaded),
         settings.env,
-        settings.baseDir,
+        demo.options[loaded.plugin.id],
       );
-      try {
-        const info = inner.register(loaded.plugin, wired.options);
-        if (wired.close) mcpClients.set(loaded.plugin.id, wired.close);
-        return { loaded, info, options: wired.options };
-      } catch (error) {
-        void wired.close?.();
-        throw error;
-      }
+      const info = inner.register(loaded.plugin, options);
+      return { loaded, info, options };
     } catch (error) {
       return {
         package: loaded.candidate.package,
@@ -172,21 +125,24 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   };
   registerAll(first.enabled);
   if (settings.find) inner.register(createFindToolsPlugin(tracker.catalog));
+  try {
+    inner.checkAliases();
+  } catch (error) {
+    await inner.close();
+    throw new ConfigError([`aliases: ${(error as Error).message}`]);
+  }
 
   const reload = async (): Promise<ReloadReport> => {
     const next = await discover();
     const nextIds = new Set(next.enabled.map((p) => p.plugin.id));
     const removed = state.plugins.filter((p) => !nextIds.has(p.info.id));
-    for (const p of removed) {
-      inner.unregister(p.info.id);
-      await closeMcpClient(p.info.id);
-    }
+    for (const p of removed) inner.unregister(p.info.id);
     const kept = state.plugins.filter((p) => nextIds.has(p.info.id));
     const keptIds = new Set(kept.map((p) => p.info.id));
     const fresh = next.enabled.filter((p) => !keptIds.has(p.plugin.id));
     state.plugins = kept;
-    state.problems = next.problems;
-    state.disabled = next.disabled;
+    state.problems = [...next.problems];
+    state.disabled = [...next.disabled];
     registerAll(fresh);
     return {
       added: fresh.map((p) => p.plugin.id).filter((id) => inner.plugins().some((x) => x.id === id)),
@@ -212,8 +168,6 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     reload,
     close: async () => {
       await inner.close();
-      await Promise.all([...mcpClients.keys()].map(closeMcpClient));
-      await demo.dispose?.();
     },
   };
 };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
+import { bearerAuth } from "@quiver/mcp";
 import type { ToolIndex } from "../find/rank-tools.js";
-import { bearerAuth } from "./bearer-auth.js";
 import { sendError, sendJson } from "./json-response.js";
 import { checkOrigin } from "./origin-check.js";
 import { type ExtraGauge, PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
@@ -131,7 +131,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
         return sendError(res, 405, "method_not_allowed", "Use GET.", { headers: { allow: "GET" } });
       return sendJson(res, 200, health());
     }
-    const verdict = auth(req);
+    const verdict = auth(req.headers.authorization);
     if (!verdict.ok) {
       return sendError(res, 401, "unauthorized", verdict.message, {
         fix: "Send Authorization: Bearer <token> with a token from the host's config (tokens).",
