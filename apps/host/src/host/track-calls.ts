@@ -1,4 +1,4 @@
-import type { CallOptions, Catalog, ToolResult } from "@quiver/core";
+import { type CallOptions, type Catalog, callConcurrently, type ToolResult } from "@quiver/core";
 
 /** A call the host is running. */
 export interface InflightCall {
@@ -56,20 +56,7 @@ export const trackCalls = (inner: Catalog): TrackedCatalog => {
   const catalog: Catalog = {
     ...inner,
     call,
-    callMany: async (list, opts = {}) => {
-      const concurrency = Math.max(1, opts.concurrency ?? 4);
-      const results: ToolResult[] = new Array(list.length);
-      let next = 0;
-      const worker = async () => {
-        while (next < list.length) {
-          const i = next++;
-          const c = list[i]!;
-          results[i] = await call(c.name, c.input, c.options);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
-      return results;
-    },
+    callMany: (list, opts = {}) => callConcurrently(call, list, opts),
   };
 
   const drain = async (timeoutMs: number): Promise<DrainReport> => {
