@@ -57,6 +57,20 @@ describe("config file", () => {
     });
   });
 
+  it("takes several rate limits for one tool, as core's policy does", async () => {
+    const limits = [
+      { key: "openfda", limit: 240, window: "1m" },
+      { key: "openfda-day", limit: 120000, window: "1d" },
+    ];
+    const cwd = folder({
+      "quiver.config.json": JSON.stringify({ policies: { fda_count_drugs: { rateLimit: limits } } }),
+    });
+    const settings = await resolveSettings({ cwd }, {});
+    expect(settings.policies.fda_count_drugs).toEqual({ rateLimit: limits });
+    const bad = folder({ "quiver.config.json": JSON.stringify({ policies: { t: { rateLimit: [] } } }) });
+    expect((await problemsOf(resolveSettings({ cwd: bad }, {}))).join("\n")).toMatch(/rateLimit/);
+  });
+
   it("reads quiver.config.yaml", async () => {
     const cwd = folder({
       "quiver.config.yaml":

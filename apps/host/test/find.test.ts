@@ -54,18 +54,16 @@ describe("ranking the catalog's tools for a need", () => {
     expect(finder.rank("how many drugs does each sponsor have")[0]?.name).toBe("fda_count_drugs");
     expect(finder.rank("documentation for the react library")[0]?.name).toMatch(/^context7_/);
     expect(finder.rank("search the web for recent news")[0]?.name).toBe("perplexity_search_web");
-    expect(finder.rank("teaching guide of a university subject")[0]?.name).toBe("get_guia");
-    expect(finder.rank("review questions for students")[0]?.name).toBe("generate_test");
-    if (host.catalog.has("predict_structure"))
-      expect(finder.rank("3D structure of a protein")[0]?.name).toBe("predict_structure");
-    if (host.catalog.has("search_repository"))
-      expect(finder.rank("search my private papers repository")[0]?.name).toBe("search_repository");
+    expect(finder.rank("teaching guide of a university subject")[0]?.name).toBe("guia_get_guide");
+    expect(finder.rank("review questions for students")[0]?.name).toBe("testgen_generate_test");
+    if (host.catalog.has("alphafold_predict_structure"))
+      expect(finder.rank("3D structure of a protein")[0]?.name).toBe("alphafold_predict_structure");
+    if (host.catalog.has("private_repo_search"))
+      expect(finder.rank("search my private papers repository")[0]?.name).toBe("private_repo_search");
     if (host.catalog.has("rag_search"))
       expect(finder.rank("course material lecture notes")[0]?.name).toBe("rag_search");
-    if (host.catalog.has("predict_structure"))
-      expect(finder.rank("3D structure of a protein")[0]?.name).toBe("predict_structure");
-    if (host.catalog.has("search_repository"))
-      expect(finder.rank("search my private papers repository")[0]?.name).toBe("search_repository");
+    if (host.catalog.has("private_repo_search"))
+      expect(finder.rank("search my private papers repository")[0]?.name).toBe("private_repo_search");
     if (host.catalog.has("rag_search"))
       expect(finder.rank("course material lecture notes")[0]?.name).toBe("rag_search");
   });

@@ -26,18 +26,17 @@ const cache = z.union([
   z.literal(false),
   z.object({ ttl: duration, capacity: z.number().int().positive().optional() }).strict(),
 ]);
-const rateLimit = z.union([
-  z.literal(false),
-  z
-    .object({
-      key: z.string().min(1).optional(),
-      limit: z.number().int().positive(),
-      window: duration,
-      perPrincipal: z.boolean().optional(),
-      onExceeded: z.enum(["fail", "delay"]).optional(),
-    })
-    .strict(),
-]);
+const oneRateLimit = z
+  .object({
+    key: z.string().min(1).optional(),
+    limit: z.number().int().positive(),
+    window: duration,
+    perPrincipal: z.boolean().optional(),
+    onExceeded: z.enum(["fail", "delay"]).optional(),
+  })
+  .strict();
+// Several limits apply together (e.g. a per-minute and a per-day quota), as in core's ToolPolicy.
+const rateLimit = z.union([z.literal(false), oneRateLimit, z.array(oneRateLimit).min(1)]);
 const breaker = z.union([
   z.literal(false),
   z
