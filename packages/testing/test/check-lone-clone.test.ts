@@ -1,3 +1,4 @@
+// lone-clone: allow-file (this test feeds the checker examples of the reads it must catch)
 // The lone-clone check (scripts/check-lone-clone.mjs), run as CI runs it: node on the script, against
 // a temporary repository with one test that reads ../shared, a benchmark that may, and clean files.
 import { spawnSync } from "node:child_process";
