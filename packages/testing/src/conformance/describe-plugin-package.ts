@@ -78,7 +78,9 @@ export const describePluginPackage = (packageDir: string | URL): void => {
         build: "tsc -p tsconfig.build.json",
         typecheck: "tsc -p tsconfig.json --noEmit",
       });
-      expect(pkg.dependencies?.["@quiver/core"]).toBe("workspace:^");
+      // VERSIONING.md: core is a peer (one core per host) with the rule's range `>=M.N.0 <M+1.0.0`.
+      expect(pkg.dependencies?.["@quiver/core"]).toBeUndefined();
+      expect(pkg.peerDependencies?.["@quiver/core"]).toMatch(/^>=(\d+)\.\d+\.0 <\d+\.0\.0$/);
     });
 
     it(`index: the default export is the plugin, VERSION matches package.json, ${factory} is exported`, async () => {
