@@ -38,9 +38,10 @@ const skipConsumer = args.includes("--skip-consumer");
 const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [resolve(a)] : []));
 const started = Date.now();
 const failures = [];
-const fail = (pkg, message) => {
+/** Records a problem; `log` is the package's buffered output (packages are checked in parallel). */
+const fail = (pkg, message, log = console.log) => {
   failures.push(`${pkg}: ${message}`);
-  console.log(`  ✗ ${message}`);
+  log(`  ✗ ${message}`);
 };
 const seconds = (t) => `${((Date.now() - t) / 1000).toFixed(1)}s`;
 
@@ -96,13 +97,16 @@ const packs = join(tmp, "packs");
 mkdirSync(packs);
 const tarballs = [];
 
-for (const { dir, pkg } of publishable) {
+/** Packs and checks one package; returns its output lines (printed in order once all are done). */
+const checkPackage = async ({ dir, pkg }) => {
+  const lines = [];
+  const log = (l) => lines.push(l);
   const t = Date.now();
   const name = pkg.name;
-  console.log(`\n== ${name} (${relative(root, dir)})`);
+  log(`\n== ${name} (${relative(root, dir)})`);
   if (!existsSync(join(dir, "dist"))) {
-    fail(name, "no dist/: build first (pnpm build)");
-    continue;
+    fail(name, "no dist/: build first (pnpm build)", log);
+    return lines;
   }
   const packed = await sh("pnpm", ["pack", "--pack-destination", packs], { cwd: dir });
   const tgz = packed.out
@@ -110,8 +114,8 @@ for (const { dir, pkg } of publishable) {
     .map((l) => l.trim())
     .find((l) => l.endsWith(".tgz"));
   if (!packed.ok || !tgz) {
-    fail(name, `pnpm pack failed:\n${packed.out}`);
-    continue;
+    fail(name, `pnpm pack failed:\n${packed.out}`, log);
+    return lines;
   }
   const tarball = tgz.startsWith("/") ? tgz : join(packs, tgz.split("/").pop());
   tarballs.push({ name, tarball, dir });
@@ -123,9 +127,9 @@ for (const { dir, pkg } of publishable) {
   const man = readJson(join(pdir, "package.json"));
 
   // 1. manifest
-  if (man.license !== "MIT") fail(name, `license is ${JSON.stringify(man.license)}, expected "MIT"`);
-  if (!files.has("LICENSE")) fail(name, "the tarball has no LICENSE file");
-  if (!files.has("README.md")) fail(name, "the tarball has no README.md");
+  if (man.license !== "MIT") fail(name, `license is ${JSON.stringify(man.license)}, expected "MIT"`, log);
+  if (!files.has("LICENSE")) fail(name, "the tarball has no LICENSE file", log);
+  if (!files.has("README.md")) fail(name, "the tarball has no README.md", log);
   if (man.version !== "0.0.0" && !files.has("CHANGELOG.md"))
     fail(
       name,
@@ -136,27 +140,27 @@ for (const { dir, pkg } of publishable) {
     man.repository?.type !== "git" ||
     man.repository?.directory !== relative(root, dir)
   )
-    fail(name, `repository must be { type: "git", url, directory: "${relative(root, dir)}" }`);
-  if (!man.homepage) fail(name, "no homepage");
-  if (!man.bugs?.url && typeof man.bugs !== "string") fail(name, "no bugs");
+    fail(name, `repository must be { type: "git", url, directory: "${relative(root, dir)}" }`, log);
+  if (!man.homepage) fail(name, "no homepage", log);
+  if (!man.bugs?.url && typeof man.bugs !== "string") fail(name, "no bugs", log);
   for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
     for (const [dep, range] of Object.entries(man[field] ?? {})) {
       if (/^(workspace|catalog):/.test(range))
-        fail(name, `${field}.${dep} is still "${range}" in the tarball`);
+        fail(name, `${field}.${dep} is still "${range}" in the tarball`, log);
       else if (/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(range) && !dep.startsWith("@quiver/"))
-        fail(name, `${field}.${dep} is pinned to "${range}": publish a range`);
+        fail(name, `${field}.${dep} is pinned to "${range}": publish a range`, log);
     }
   }
   for (const { key, target } of exportTargets(man.exports)) {
     if (target.includes("*")) continue;
     const rel = posix.normalize(target);
-    if (!files.has(rel)) fail(name, `exports["${key}"] points at ${target}, which the tarball lacks`);
+    if (!files.has(rel)) fail(name, `exports["${key}"] points at ${target}, which the tarball lacks`, log);
   }
   for (const [cmd, target] of Object.entries(
     typeof man.bin === "string" ? { [name]: man.bin } : (man.bin ?? {}),
   ))
     if (!files.has(posix.normalize(target)))
-      fail(name, `bin.${cmd} points at ${target}, which the tarball lacks`);
+      fail(name, `bin.${cmd} points at ${target}, which the tarball lacks`, log);
 
   // 2. source maps
   let maps = 0;
@@ -167,7 +171,7 @@ for (const { dir, pkg } of publishable) {
     for (const s of map.sources ?? []) {
       const rel = posix.normalize(posix.join(posix.dirname(f), map.sourceRoot ?? "", s));
       if (!files.has(rel) && !map.sourcesContent) {
-        fail(name, `${f} names the source ${s}, which the tarball lacks`);
+        fail(name, `${f} names the source ${s}, which the tarball lacks`, log);
         break;
       }
     }
@@ -175,7 +179,7 @@ for (const { dir, pkg } of publishable) {
 
   // 3. publint and attw on the tarball's contents
   const lint = await sh(bin("publint"), ["run", pdir, "--pack", "false", "--strict"]);
-  if (!lint.ok) fail(name, `publint:\n${lint.out.trim()}`);
+  if (!lint.ok) fail(name, `publint:\n${lint.out.trim()}`, log);
   const attw = await sh(bin("attw"), [
     tarball,
     "--profile",
@@ -185,11 +189,26 @@ for (const { dir, pkg } of publishable) {
     "--no-emoji",
     "--no-color",
   ]);
-  if (!attw.ok) fail(name, `attw --profile esm-only:\n${attw.out.trim()}`);
-  console.log(
+  if (!attw.ok) fail(name, `attw --profile esm-only:\n${attw.out.trim()}`, log);
+  log(
     `  ${files.size} files, ${maps} source maps, publint ${lint.ok ? "ok" : "FAILED"}, attw ${attw.ok ? "ok" : "FAILED"} (${seconds(t)})`,
   );
-}
+  return lines;
+};
+
+// Four at a time: packing, publint and attw mostly wait on processes.
+const queue = [...publishable];
+const outputs = new Map();
+await Promise.all(
+  Array.from({ length: 4 }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift())
+      outputs.set(next.dir, await checkPackage(next));
+  }),
+);
+for (const { dir } of publishable) console.log(outputs.get(dir).join("\n"));
+tarballs.sort(
+  (a, b) => publishable.findIndex((p) => p.dir === a.dir) - publishable.findIndex((p) => p.dir === b.dir),
+);
 
 // 4. a consumer project compiled against the packed types
 if (!skipConsumer && tarballs.length > 0) {
@@ -221,6 +240,7 @@ if (!skipConsumer && tarballs.length > 0) {
       "install",
       "--no-audit",
       "--no-fund",
+      "--prefer-offline",
       "--loglevel=error",
       ...tarballs.map((x) => x.tarball),
       ...optionalPeers,
