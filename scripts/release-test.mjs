@@ -324,6 +324,12 @@ const expectList = async (kind, dir, pkgs) => {
       `quiver list shows ${name} as ${JSON.stringify(shown)}, installed ${p.version}`,
     );
   }
+  // What every tarball must carry (the artifact check looks at the packs; this at the published ones).
+  for (const name of pkgs) {
+    const dirOf = join(dir, "node_modules", ...name.split("/"));
+    for (const f of ["README.md", "CHANGELOG.md", "LICENSE"])
+      check(existsSync(join(dirOf, f)), `the published ${name}@${expected[name].version} has no ${f}`);
+  }
   console.log(
     `   quiver list: ${listed.length} tools from ${pkgs.map((n) => `${n}@${expected[n].version}`).join(", ")}`,
   );
@@ -384,6 +390,15 @@ const flow = async (kind, first, third, removed, bumpLine) => {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Ctrl-C or a CI timeout: stop the registry and servers before leaving.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, async () => {
+    console.error(`\n!! ${signal}: stopping Verdaccio and servers (temporary folder kept: ${tmp})`);
+    await Promise.all([...children].map(stop));
+    process.exit(130);
+  });
+}
+
 let failed = false;
 try {
   await step("start Verdaccio and register a publisher", startVerdaccio);
