@@ -38,7 +38,7 @@ const check = (ok, message) => {
 /** Runs a command to completion; rejects with the command line and its output when it fails. */
 const sh = (cmd, args, { cwd = tmp, env = {}, timeout = 600_000, allowFail = false } = {}) =>
   new Promise((done, reject) => {
-    execFile(
+    const child = execFile(
       cmd,
       args,
       { cwd, env: { ...process.env, ...env }, timeout, maxBuffer: 256 * 1024 * 1024 },
@@ -53,6 +53,8 @@ const sh = (cmd, args, { cwd = tmp, env = {}, timeout = 600_000, allowFail = fal
         else done({ code, stdout, stderr });
       },
     );
+    children.add(child);
+    child.on("exit", () => children.delete(child));
   });
 
 /** Starts a long-running child whose output is kept for the error message; stopped at the end. */
@@ -114,6 +116,7 @@ const step = async (name, fn) => {
 
 // ---------------------------------------------------------------------------------------------
 let registry;
+let registryProcess;
 let npmrc;
 let clientEnv;
 const repo = join(tmp, "repo");
@@ -168,9 +171,13 @@ const startVerdaccio = async () => {
       "",
     ].join("\n"),
   );
-  const child = start(process.execPath, [binPath, "--config", config, "--listen", `127.0.0.1:${port}`], {
-    cwd: dir,
-  });
+  const child = (registryProcess = start(
+    process.execPath,
+    [binPath, "--config", config, "--listen", `127.0.0.1:${port}`],
+    {
+      cwd: dir,
+    },
+  ));
   await waitFor(`${registry}-/ping`, child);
   // `npm publish` needs a token: register a user through the registry's adduser API.
   const user = `quiver-${process.pid}`;
@@ -440,7 +447,7 @@ try {
   console.error(
     `\n!! release test failed: ${error instanceof StepError ? error.message : (error?.stack ?? error)}`,
   );
-  const verdaccio = [...children][0];
+  const verdaccio = registryProcess;
   if (verdaccio?.output)
     console.error(`\n-- registry log (last lines):\n${verdaccio.output.split("\n").slice(-20).join("\n")}`);
 } finally {
