@@ -171,13 +171,10 @@ const startVerdaccio = async () => {
       "",
     ].join("\n"),
   );
-  const child = (registryProcess = start(
-    process.execPath,
-    [binPath, "--config", config, "--listen", `127.0.0.1:${port}`],
-    {
-      cwd: dir,
-    },
-  ));
+  registryProcess = start(process.execPath, [binPath, "--config", config, "--listen", `127.0.0.1:${port}`], {
+    cwd: dir,
+  });
+  const child = registryProcess;
   await waitFor(`${registry}-/ping`, child);
   // `npm publish` needs a token: register a user through the registry's adduser API.
   const user = `quiver-${process.pid}`;
