@@ -12,7 +12,7 @@ export {
   resolveSettings,
 } from "./config/resolve-settings.js";
 export { checkPluginShape, type ShapeVerdict } from "./discovery/check-shape.js";
-export { type CoreRangeVerdict, checkCoreRange } from "./discovery/core-range.js";
+export { type CoreRangeVerdict, checkCoreRange, coreRangeFor } from "./discovery/core-range.js";
 export { type DiscoverOptions, discoverPlugins } from "./discovery/discover-plugins.js";
 export { loadPlugin } from "./discovery/load-plugin.js";
 export type {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type Emulator, loadJson, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/commands/index.js";
+import { VERSION } from "../src/version.js";
 import { HOST_DIR, makeProject, type Project, runQuiver } from "./helpers.js";
 
 let project: Project;
@@ -64,7 +65,7 @@ describe("help and usage errors", () => {
 
   it("prints its version", async () => {
     const r = await q(["--version"]);
-    expect(r.stdout.trim()).toBe("0.1.0");
+    expect(r.stdout.trim()).toBe(VERSION);
   });
 
   it("reports a config error naming the file and key, exit 2", async () => {
@@ -93,9 +94,9 @@ describe("quiver list", () => {
     expect(r.stdout).toMatch(/tools from 3 plugins \(2 ready, 1 unconfigured\)/);
   });
 
-  it("prints JSON for scripts, skipped plugins included", async () => {
+  it("prints JSON for scripts, skipped plugins included, and exits 1 for the skipped one", async () => {
     const r = await q(["list", "--json"], { cwd: broken.dir });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out.tools.map((t: { name: string }) => t.name)).toEqual(
       expect.arrayContaining(["echo_text", "echo_whoami", "keyed_lookup", "quiver_find_tools"]),

@@ -1,6 +1,6 @@
 import { VERSION as CORE_VERSION, createCatalog } from "@quiver/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkCoreRange } from "../src/discovery/core-range.js";
+import { checkCoreRange, coreRangeFor } from "../src/discovery/core-range.js";
 import { discoverPlugins } from "../src/discovery/discover-plugins.js";
 import { FIXTURES, makeProject, type Project } from "./helpers.js";
 
@@ -17,6 +17,9 @@ afterEach(() => {
 describe("checkCoreRange", () => {
   it("accepts ranges that include the host's core and workspace links", () => {
     expect(checkCoreRange("^0.1.0", "0.1.4").ok).toBe(true);
+    expect(checkCoreRange(coreRangeFor("0.1.4"), "0.3.0").ok).toBe(true);
+    expect(checkCoreRange(coreRangeFor("0.3.0"), "0.2.9").ok).toBe(false);
+    expect(checkCoreRange(coreRangeFor("0.3.0"), "1.0.0").ok).toBe(false);
     expect(checkCoreRange(">=0.1.0 <1", "0.1.0").ok).toBe(true);
     expect(checkCoreRange("workspace:^", "0.1.0").ok).toBe(true);
     expect(checkCoreRange("workspace:^0.1.0", "0.1.0").ok).toBe(true);
@@ -42,7 +45,7 @@ describe("discoverPlugins", () => {
     expect(echo.candidate).toMatchObject({
       package: "quiver-plugin-echo",
       version: "1.2.0",
-      coreRange: "^0.1.0",
+      coreRange: ">=0.0.0 <1.0.0",
       source: "dependency",
     });
     expect(echo.plugin.tools.map((t) => t.name)).toContain("echo_text");
@@ -68,8 +71,8 @@ describe("discoverPlugins", () => {
     expect(r.problems[0]!.message).toContain(
       `needs @quiver/core ^9.0.0, this host runs @quiver/core ${CORE_VERSION}`,
     );
-    expect(r.problems[0]!.fix).toMatch(
-      /Install a version of quiver-plugin-incompatible built for @quiver\/core \^0\.1/,
+    expect(r.problems[0]!.fix).toContain(
+      `Install a version of quiver-plugin-incompatible built for @quiver/core ${coreRangeFor(CORE_VERSION)}`,
     );
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/resolve-settings.js";
 import { createHost, type Host } from "../src/host/create-host.js";
 import { type RunningServer, startServer } from "../src/http/start-server.js";
+import { VERSION as HOST_VERSION } from "../src/version.js";
 import { eventually, makeProject, type Project } from "./helpers.js";
 
 type Envelope = {
@@ -115,7 +116,7 @@ describe("HTTP JSON API", () => {
 
   it("GET /health reports the plugins; GET /find ranks tools", async () => {
     const h = (await (await get(`${open.server.url}/health`)).json()) as any;
-    expect(h).toMatchObject({ status: "ok", version: "0.1.0", inflight: 0, problems: [] });
+    expect(h).toMatchObject({ status: "ok", version: HOST_VERSION, inflight: 0, problems: [] });
     expect(h.plugins.map((p: { id: string }) => p.id)).toEqual(["echo", "needs-key", "quiver"]);
     const f = (await (
       await get(`${open.server.url}/find?need=${encodeURIComponent("echo some text")}`)

@@ -26,5 +26,4 @@ export type {
   TextRange,
 } from "./types.js";
 
-/** This package's version. */
-export const VERSION = "0.0.0";
+export { VERSION } from "./version.js";

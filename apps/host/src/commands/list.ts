@@ -2,7 +2,10 @@ import type { CommandSpec } from "../cli/command.js";
 import { columns, firstSentence } from "../cli/output.js";
 import { EXIT } from "../cli/usage-error.js";
 
-/** `quiver list`: the plugins found and their tools. */
+/** README's exit codes: a plugin skipped as broken or incompatible makes `list` fail (1). */
+const exitCode = (skipped: number) => (skipped > 0 ? EXIT.failed : EXIT.ok);
+
+/** `quiver list`: the plugins found and their tools; exit 1 when a plugin was skipped. */
 export const listCommand: CommandSpec = {
   name: "list",
   summary: "List the plugins found in this project and their tools",
@@ -33,7 +36,7 @@ export const listCommand: CommandSpec = {
           problems: host.problems,
           disabled: host.disabled,
         });
-        return EXIT.ok;
+        return exitCode(host.problems.length);
       }
       for (const p of plugins) {
         const shown = tools.filter((t) => t.plugin === p.id);
@@ -58,6 +61,6 @@ export const listCommand: CommandSpec = {
             `${host.problems.length ? `, ${host.problems.length} skipped` : ""}${host.disabled.length ? `, ${host.disabled.length} disabled` : ""}).`,
         ),
       );
-      return EXIT.ok;
+      return exitCode(host.problems.length);
     }),
 };

@@ -35,7 +35,7 @@ export const findPackageDir = (name: string, from: string): string | undefined =
 };
 
 const coreRangeOf = (pkg: PackageJson) =>
-  pkg.dependencies?.["@quiver/core"] ?? pkg.peerDependencies?.["@quiver/core"];
+  pkg.peerDependencies?.["@quiver/core"] ?? pkg.dependencies?.["@quiver/core"];
 
 /** The main module of a package without a `quiver.plugin` field (`exports["."]` or `main`). */
 const mainEntry = (dir: string, pkg: PackageJson): string | undefined => {

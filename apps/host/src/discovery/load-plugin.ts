@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { VERSION as CORE_VERSION } from "@quiver/core";
 import { checkPluginShape } from "./check-shape.js";
-import { checkCoreRange } from "./core-range.js";
+import { checkCoreRange, coreRangeFor } from "./core-range.js";
 import type { LoadedPlugin, PluginCandidate, PluginProblem } from "./types.js";
 
 const firstLine = (error: unknown) => {
@@ -30,7 +30,7 @@ export const loadPlugin = async (
         package: name,
         kind: "incompatible",
         message: `${name}${candidate.version ? `@${candidate.version}` : ""} is not compatible: ${range.reason}.`,
-        fix: `Install a version of ${name} built for @quiver/core ^${hostCore.split(".").slice(0, 2).join(".")}, or a @quiver/host whose core matches ${range.range}.`,
+        fix: `Install a version of ${name} built for @quiver/core ${coreRangeFor(hostCore)} (VERSIONING.md), or a @quiver/host whose core matches ${range.range}.`,
       },
     };
   }

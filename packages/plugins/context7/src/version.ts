@@ -1,7 +1,8 @@
+import { createRequire } from "node:module";
+
 /**
- * The version of @quiver/plugin-context7 (kept equal to package.json).
- *
- * @example
- * console.log(`context7 plugin ${VERSION}`);
+ * The version of @quiver/plugin-context7, read at run time from the package's own package.json (one level above
+ * both src/ and dist/), so it can never drift from the version changesets writes there.
  */
-export const VERSION = "0.1.0";
+export const VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string })
+  .version;

@@ -120,20 +120,25 @@ describe("each check on its own", () => {
     );
   });
 
-  it("checkManifest asks for the quiver.plugin marker, the keyword, ESM and a semver version", () => {
+  it("checkManifest asks for the quiver.plugin marker, the keyword, ESM, a semver version and core as a peer", () => {
     expect(
       checkManifest({
         version: "1.0.0",
         type: "module",
         keywords: ["quiver-plugin"],
         quiver: { plugin: "./dist/index.js" },
+        peerDependencies: { "@quiver/core": ">=0.1.0 <1.0.0" },
       }),
     ).toEqual([]);
-    expect(checkManifest({ version: "1", quiver: { plugin: 1 } })).toEqual([
+    expect(
+      checkManifest({ version: "1", quiver: { plugin: 1 }, dependencies: { "@quiver/core": "^0.1.0" } }),
+    ).toEqual([
       'package.json "version" is "1": give it a semver version such as "0.1.0".',
       'package.json "type" must be "module" (the plugin is an ES module).',
       'package.json "keywords" must contain "quiver-plugin" (registries list plugins by it).',
       'package.json needs the plugin marker "quiver": { "plugin": "./dist/index.js" } (a relative path to the built index), got {"plugin":1}: the host discovers plugins by it.',
+      'package.json lists "@quiver/core" in "dependencies": move it to "peerDependencies" (and "devDependencies" for your tests), so the host and the plugin share one core.',
+      'package.json needs "peerDependencies": { "@quiver/core": ">=0.1.0 <1.0.0" } (the range VERSIONING.md gives for the core you build against).',
     ]);
   });
 

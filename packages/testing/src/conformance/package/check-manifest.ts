@@ -23,5 +23,16 @@ export const checkManifest = (pkg: PackageJson): string[] => {
     problems.push(
       `package.json needs the plugin marker "quiver": { "plugin": "./dist/index.js" } (a relative path to the built index), got ${JSON.stringify(pkg.quiver)}: the host discovers plugins by it.`,
     );
+  // VERSIONING.md: one core per host, so a plugin takes @quiver/core as a peer, never as its own copy.
+  const deps = pkg.dependencies as Record<string, string> | undefined;
+  const peers = pkg.peerDependencies as Record<string, string> | undefined;
+  if (deps?.["@quiver/core"] !== undefined)
+    problems.push(
+      `package.json lists "@quiver/core" in "dependencies": move it to "peerDependencies" (and "devDependencies" for your tests), so the host and the plugin share one core.`,
+    );
+  if (peers?.["@quiver/core"] === undefined)
+    problems.push(
+      `package.json needs "peerDependencies": { "@quiver/core": ">=0.1.0 <1.0.0" } (the range VERSIONING.md gives for the core you build against).`,
+    );
   return problems;
 };
