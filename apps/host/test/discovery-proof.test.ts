@@ -15,11 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_DIR, runQuiver } from "./helpers.js";
 
 const exec = promisify(execFile);
-const PACKED = ["packages/core", "packages/plugins/fda", "packages/plugins/context7"];
+// context7 depends on @quiver/mcp (its MCP transport), which is not on the public registry either.
+const PACKED = ["packages/core", "packages/mcp", "packages/plugins/fda", "packages/plugins/context7"];
 const built = PACKED.every((p) => existsSync(join(REPO_DIR, p, "dist", "index.js")));
 if (!built)
   console.log(
-    "skipped: build @quiver/core, @quiver/plugin-fda and @quiver/plugin-context7 to run the discovery proof",
+    "skipped: build @quiver/core, @quiver/mcp, @quiver/plugin-fda and @quiver/plugin-context7 to run the discovery proof",
   );
 
 let root: string;
