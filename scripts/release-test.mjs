@@ -19,6 +19,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const keep = process.argv.includes("--keep");
@@ -393,6 +394,116 @@ const flow = async (kind, first, third, removed, bumpLine) => {
   );
 };
 
+// --- the outside author's plugin (examples/third-party-plugin, published as quiver-plugin-glossary) --
+const EXAMPLE = "examples/third-party-plugin";
+
+/** The author's side: the example's sources and tests against the published core and testing kit. */
+const thirdPartyAuthor = async () => {
+  const dir = newProject("third-party-author");
+  for (const part of ["src", "test", "demo", "README.md", "LICENSE"])
+    cpSync(join(root, EXAMPLE, part), join(dir, part), { recursive: true });
+  const example = JSON.parse(readFileSync(join(root, EXAMPLE, "package.json"), "utf8"));
+  const published = (d) => JSON.parse(readFileSync(join(repo, d, "package.json"), "utf8")).version;
+  const catalogVersion = (name) =>
+    readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")
+      .match(new RegExp(`\\n\\s+"?${name}"?: (.+)`))[1]
+      .trim();
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify(
+      {
+        ...example,
+        private: true,
+        devDependencies: {
+          "@quiver/core": published("packages/core"),
+          "@quiver/testing": published("packages/testing"),
+          "@types/node": catalogVersion("@types/node"),
+          vitest: catalogVersion("vitest"),
+          zod: catalogVersion("zod"),
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], dir);
+  const tests = await sh("npx", ["--no-install", "vitest", "run", "--reporter=dot"], {
+    cwd: dir,
+    env: clientEnv,
+    allowFail: true,
+  });
+  const summary = `${tests.stdout}${tests.stderr}`.match(/Tests\s+.*$/m)?.[0] ?? "";
+  check(
+    tests.code === 0,
+    `the example's tests against the published kit failed:\n${tests.stdout}${tests.stderr}`,
+  );
+  console.log(
+    `   conformance + package check from the published @quiver/testing: ${stripVTControlCharacters(summary)}`,
+  );
+};
+
+/** The user's side: the host finds the published plugin, runs its command and its demo step. */
+const thirdPartyUser = async () => {
+  const dir = newProject("third-party-user");
+  await run(...pm.npm.add(["@quiver/host", "quiver-plugin-glossary"]), dir);
+  await expectList("npm", dir, ["quiver-plugin-glossary"]);
+  const file = join(dir, "glossary.jsonl");
+  const env = { ...clientEnv, GLOSSARY_FILE: file };
+  const add = await sh(
+    "npx",
+    ["--no-install", "quiver", "glossary", "add", "RAG", "Retrieval-augmented", "generation"],
+    {
+      cwd: dir,
+      env,
+      allowFail: true,
+    },
+  );
+  check(add.code === 0, `quiver glossary add exited ${add.code}:\n${add.stdout}${add.stderr}`);
+  const call = await sh(
+    "npx",
+    ["--no-install", "quiver", "call", "glossary_lookup_term", "--input", '{"term":"rag"}', "--json"],
+    {
+      cwd: dir,
+      env,
+      allowFail: true,
+    },
+  );
+  const answer = JSON.parse(call.stdout || "{}");
+  check(
+    call.code === 0 && answer.data?.definition === "Retrieval-augmented generation",
+    `quiver call glossary_lookup_term answered ${call.code}:\n${call.stdout}${call.stderr}`,
+  );
+  console.log(`   quiver glossary add, then quiver call glossary_lookup_term: "${answer.data.definition}"`);
+  // Demo mode: the plugin's own demo step fills the store from the data it ships.
+  const port = await freePort();
+  const child = start(
+    "npx",
+    ["--no-install", "quiver", "serve", "--demo", "--port", String(port), "--host", "127.0.0.1"],
+    {
+      cwd: dir,
+      env: clientEnv,
+    },
+  );
+  try {
+    await waitFor(`http://127.0.0.1:${port}/health`, child);
+    const r = await fetch(`http://127.0.0.1:${port}/tools/glossary_lookup_term/call`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ term: "MCP" }),
+    });
+    const envelope = await r.json();
+    check(
+      envelope.status === "success",
+      `the demo glossary did not answer "MCP": ${JSON.stringify(envelope)}`,
+    );
+    console.log(
+      `   quiver serve --demo: glossary_lookup_term("MCP") -> ${envelope.data.definition.slice(0, 40)}…`,
+    );
+  } finally {
+    await stop(child);
+  }
+};
+
 // ---------------------------------------------------------------------------------------------
 // Ctrl-C or a CI timeout: stop the registry and servers before leaving.
 for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -421,6 +532,14 @@ try {
     "@quiver/plugin-context7",
     "@quiver/plugin-alphafold",
     "Release test: a patch published with pnpm's turn.",
+  );
+  await step(
+    "third-party plugin: its tests pass on the published @quiver/core and @quiver/testing",
+    thirdPartyAuthor,
+  );
+  await step(
+    "third-party plugin: installed beside @quiver/host, its tool, command and demo step work",
+    thirdPartyUser,
   );
   await step("npx @quiver/host in an empty folder (no install)", async () => {
     const dir = newProject("npx");
