@@ -1,3 +1,4 @@
+import { bm25Idf, bm25Saturation } from "@quiver/search";
 import { tokenize } from "./tokenize.js";
 
 /** What the ranker reads of a tool. */
@@ -29,10 +30,10 @@ export interface ToolIndex {
   rank(need: string, options?: { readonly limit?: number; readonly category?: string }): ToolMatch[];
 }
 
-// Field weights: repeating a field's terms is BM25F's weighting in its simplest form.
+// Field weights: repeating a field's terms is BM25F's weighting in its simplest form. The BM25
+// arithmetic (IDF, saturation, k1, b) is @quiver/search's; the words are this finder's own
+// (tokenize.ts folds the verbs people use for tools, "find" onto "search", which documents do not want).
 const WEIGHTS = { name: 3, title: 2, category: 2, plugin: 2, description: 1, examples: 1 } as const;
-const K1 = 1.2;
-const B = 0.75;
 
 const exampleText = (examples: RankableTool["examples"]) =>
   (examples ?? [])
@@ -70,10 +71,7 @@ export const indexTools = (tools: ReadonlyArray<RankableTool>): ToolIndex => {
   for (const d of docs) for (const term of d.tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, docs.length);
   const n = docs.length;
-  const idf = (term: string) => {
-    const f = df.get(term) ?? 0;
-    return Math.log(1 + (n - f + 0.5) / (f + 0.5));
-  };
+  const idf = (term: string) => bm25Idf(n, df.get(term) ?? 0);
   return {
     rank: (need, options = {}) => {
       const query = [...new Set(tokenize(need))];
@@ -87,7 +85,7 @@ export const indexTools = (tools: ReadonlyArray<RankableTool>): ToolIndex => {
           const f = d.tf.get(term);
           if (!f) continue;
           matched.push(term);
-          score += (idf(term) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avg));
+          score += idf(term) * bm25Saturation(0, f, d.length, avg);
         }
         if (score <= 0) continue;
         scored.push({
