@@ -1,4 +1,4 @@
-import type { RateLimitPolicy } from "@quiver/core";
+import type { RateLimitPolicy, ToolPolicy } from "@quiver/core";
 
 /** openFDA's documented request budgets (open.fda.gov/apis/authentication). */
 export const OPENFDA_LIMITS = {
@@ -23,3 +23,16 @@ export const BREAKER_POLICY = { key: "openfda", failures: 5, openFor: "30s" } as
 /** What to do when openFDA cannot answer. */
 export const FALLBACK_GUIDANCE =
   "openFDA could not be reached. Answer from your own knowledge if you can, say that FDA data could not be checked, and do not present approval facts as verified.";
+
+/**
+ * The policy every FDA tool runs under (one upstream, one budget, one breaker); a tool adds its own
+ * output budget: `policy: { ...OPENFDA_POLICY, maxOutputChars: 20_000 }`.
+ */
+export const OPENFDA_POLICY = {
+  timeout: "30s",
+  retry: { times: 2 },
+  cache: { ttl: "1h" },
+  rateLimit: RATE_LIMITS,
+  breaker: BREAKER_POLICY,
+  fallback: { guidance: FALLBACK_GUIDANCE },
+} as const satisfies ToolPolicy;

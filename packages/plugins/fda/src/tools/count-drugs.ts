@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import { criteriaSchema, describeCriteria } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
-import { BREAKER_POLICY, FALLBACK_GUIDANCE, RATE_LIMITS } from "../internal/policy.js";
+import { OPENFDA_POLICY } from "../internal/policy.js";
 import { buildSearch, type Endpoint } from "../internal/query.js";
 
 const COUNT_BY = [
@@ -96,15 +96,7 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     { input: { search_criteria: { indication: "type 2 diabetes" }, count_by: "route", max_buckets: 5 } },
   ],
   annotations: { readOnly: true, idempotent: true, openWorld: true },
-  policy: {
-    timeout: "30s",
-    retry: { times: 2 },
-    cache: { ttl: "1h" },
-    rateLimit: RATE_LIMITS,
-    breaker: BREAKER_POLICY,
-    maxOutputChars: 20_000,
-    fallback: { guidance: FALLBACK_GUIDANCE },
-  },
+  policy: { ...OPENFDA_POLICY, maxOutputChars: 20_000 },
   instruction:
     "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
   run: async ({ search_criteria, count_by, max_buckets }, ctx): Promise<ToolOutcome<Output>> => {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import { type Criteria, criteriaSchema, describeCriteria, givenCriteria } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
-import { BREAKER_POLICY, FALLBACK_GUIDANCE, RATE_LIMITS } from "../internal/policy.js";
+import { OPENFDA_POLICY } from "../internal/policy.js";
 import { applicationNumbersSearch, buildSearch } from "../internal/query.js";
 import {
   drugsfdaFacts,
@@ -122,15 +122,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     },
   ],
   annotations: { readOnly: true, idempotent: true, openWorld: true },
-  policy: {
-    timeout: "30s",
-    retry: { times: 2 },
-    cache: { ttl: "1h" },
-    rateLimit: RATE_LIMITS,
-    breaker: BREAKER_POLICY,
-    maxOutputChars: 30_000,
-    fallback: { guidance: FALLBACK_GUIDANCE },
-  },
+  policy: { ...OPENFDA_POLICY, maxOutputChars: 30_000 },
   instruction:
     "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
   run: async ({ search_criteria: c, max_results: max }, ctx): Promise<ToolOutcome<Output>> => {
