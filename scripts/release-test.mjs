@@ -543,7 +543,10 @@ try {
   );
   await step("npx @quiver/host in an empty folder (no install)", async () => {
     const dir = newProject("npx");
-    const version = await sh("npx", ["--yes", "@quiver/host", "--version"], { cwd: dir, env: clientEnv });
+    // A cache of its own: npx reuses an earlier run's install of the same version (another registry's
+    // 0.1.0), which would test that instead of what was just published.
+    const npxEnv = { ...clientEnv, npm_config_cache: join(tmp, "npx-cache") };
+    const version = await sh("npx", ["--yes", "@quiver/host", "--version"], { cwd: dir, env: npxEnv });
     const published = JSON.parse(readFileSync(join(repo, "apps/host/package.json"), "utf8")).version;
     check(
       version.stdout.trim() === published,
@@ -551,7 +554,7 @@ try {
     );
     const list = await sh("npx", ["--yes", "@quiver/host", "list", "--json"], {
       cwd: dir,
-      env: clientEnv,
+      env: npxEnv,
       allowFail: true,
     });
     check(list.code === 0, `npx @quiver/host list --json exited ${list.code}:\n${list.stdout}${list.stderr}`);
