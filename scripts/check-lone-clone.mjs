@@ -12,7 +12,7 @@
 //
 // Usage: node scripts/check-lone-clone.mjs [root]   (default: the working directory). Exits 1 and lists
 // the offenders as path:line, or prints how many files it checked and exits 0. No dependencies.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 
 const root = resolve(process.argv[2] ?? process.cwd());
@@ -45,6 +45,12 @@ const walk = (dir, parts = []) =>
     return inChecked ? [path] : [];
   });
 
+if (!existsSync(root) || !statSync(root).isDirectory()) {
+  console.error(
+    `check-lone-clone: ${root} is not a folder (usage: node scripts/check-lone-clone.mjs [repository root])`,
+  );
+  process.exit(2);
+}
 const files = walk(root);
 const offenders = [];
 for (const file of files) {

@@ -43,6 +43,13 @@ const CLEAN = {
 };
 
 describe("scripts/check-lone-clone.mjs", () => {
+  it("exits 2 with its usage when the folder does not exist", () => {
+    const missing = join(repo({}), "no-such-folder");
+    const run = check(missing, "arg");
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`${missing} is not a folder (usage: node scripts/check-lone-clone.mjs`);
+  });
+
   it("exits 1 and names the file, line and pattern of a test that reads ../shared", () => {
     const root = repo({
       ...CLEAN,
