@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import type { AnyPlugin, PluginCommand } from "@quiver/core";
+import type { PluginCommand } from "@quiver/core";
 import type { HostSettings } from "../config/host-settings.js";
+import type { LoadedPlugin } from "../discovery/types.js";
 import { type CommandSpec, GLOBAL_OPTIONS } from "./command.js";
 import type { PluginCommandRow } from "./help.js";
 import { createOutput, type Output } from "./output.js";
@@ -94,12 +95,13 @@ const toParseArgs = (cmd: PluginCommand) =>
 
 /** Runs a plugin command found by id and name: parses, checks, opens the plugin, runs, closes. */
 const runCommand = async (
-  plugin: AnyPlugin,
+  loaded: LoadedPlugin,
   cmd: PluginCommand,
   rest: ReadonlyArray<string>,
   settings: HostSettings,
   out: Output,
 ): Promise<number> => {
+  const plugin = loaded.plugin;
   const s = out.style;
   const usage = `usage: quiver ${pluginCommandUsage(plugin.id, cmd)}   (quiver ${plugin.id} ${cmd.name} --help)`;
   const usageError = (message: string, hint = usage) => {
@@ -150,8 +152,14 @@ const runCommand = async (
     );
   }
 
-  const { createHost } = await import("../host/create-host.js");
-  const host = await createHost(settings, { demo: false, log: (line) => out.note(s.dim(line)) });
+  // Only this plugin is registered, with the settings serve would give it: the plugins were discovered
+  // once already, and the others (their aliases, stores, demo data) have no part in its command.
+  const [{ createCatalog }, { settingsFor }, { pluginOptions }] = await Promise.all([
+    import("@quiver/core"),
+    import("../host/discover-enabled.js"),
+    import("../host/plugin-options.js"),
+  ]);
+  const catalog = createCatalog({ env: settings.env, policies: settings.policies });
   const controller = new AbortController();
   let interrupts = 0;
   const onInterrupt = () => {
@@ -162,11 +170,12 @@ const runCommand = async (
   };
   process.on("SIGINT", onInterrupt);
   try {
-    const info = host.catalog.plugins().find((p) => p.id === plugin.id);
-    if (!info) {
-      const problem = host.problems.find((p) => p.message.includes(`"${plugin.id}"`));
+    let info: ReturnType<typeof catalog.register>;
+    try {
+      info = catalog.register(plugin, pluginOptions(plugin, settingsFor(settings, loaded), settings.env));
+    } catch (error) {
       out.note(
-        `${s.red("error:")} the ${plugin.id} plugin could not be registered${problem ? `: ${problem.message}` : "."}`,
+        `${s.red("error:")} the ${plugin.id} plugin could not be registered: ${(error as Error).message}`,
       );
       return EXIT.failed;
     }
@@ -176,7 +185,7 @@ const runCommand = async (
         info.missing.length > 0 ? `Set ${info.missing.join(", ")}.` : usage,
       );
     }
-    const { config, resources } = await host.catalog.open(plugin.id);
+    const { config, resources } = await catalog.open(plugin.id);
     const { pluginCommandContext } = await import("./plugin-command-context.js");
     const { ctx, finish } = pluginCommandContext({
       label: `${plugin.id} ${cmd.name}`,
@@ -205,7 +214,7 @@ const runCommand = async (
     return EXIT.failed;
   } finally {
     process.off("SIGINT", onInterrupt);
-    await host.close();
+    await catalog.close();
   }
 };
 
@@ -273,7 +282,7 @@ export const runPluginCli = async (
     return EXIT.usage;
   }
   return runCommand(
-    plugin,
+    loaded,
     cmd,
     argv.filter((_, i) => i !== idAt && i !== nameAt),
     settings,
