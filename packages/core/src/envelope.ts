@@ -32,6 +32,8 @@ export const envelopeMetadataSchema = z.looseObject({
   cached: z.boolean(),
   /** True when the data is a last-known value served because the tool failed. */
   stale: z.boolean().optional(),
+  /** How old a stale value is, in milliseconds. */
+  staleAgeMs: z.number().nonnegative().optional(),
   truncated: z.boolean(),
   /** Where the data came from (an upstream name or URL without secrets). */
   source: z.string().optional(),

@@ -1,14 +1,14 @@
-export {
-  type Catalog,
-  type CatalogExport,
-  type CatalogOptions,
-  createCatalog,
-  type PluginInfo,
-  type ProviderToolSchema,
-  type ToolCall,
-  type ToolDescription,
-  type ToolInfo,
-} from "./catalog.js";
+export type {
+  Catalog,
+  CatalogExport,
+  CatalogOptions,
+  PluginInfo,
+  ProviderToolSchema,
+  ToolCall,
+  ToolDescription,
+  ToolInfo,
+} from "./catalog/catalog-types.js";
+export { createCatalog } from "./catalog/create-catalog.js";
 export {
   type AnyPlugin,
   definePlugin,
@@ -103,8 +103,9 @@ export {
   type ResolvedRateLimit,
   resolvePolicy,
 } from "./policies/resolve-policy.js";
+export { CONFIRMATION_FIELD } from "./runtime/call-input.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
-export { type CallOptions, CONFIRMATION_FIELD, type SessionContext } from "./runtime/execute-tool.js";
+export type { CallOptions, SessionContext } from "./runtime/call-types.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";

@@ -34,7 +34,7 @@ export const DEFAULT_PREFIX = "quiver:";
  * memory). The stores are effect's own `RateLimiter.layerStoreRedis` and
  * `CircuitBreaker.layerStoreRedis` (keys `${prefix}ratelimit:…` and `${prefix}breaker:…`) over a
  * node-redis client. It connects on first use, so a host starts even when Redis is down; while it
- * is down a rate-limited tool answers `internal` and a breaker lets calls through unrecorded.
+ * is down a rate-limited tool answers `unavailable` (retryable) and a breaker lets calls through unrecorded.
  * Throws a `TypeError` (without the URL) when `url` is not a redis URL.
  *
  * @example

@@ -64,12 +64,13 @@ describe("Redis down (a closed port)", () => {
     expect(catalog.has("probe")).toBe(true);
   });
 
-  it("answers a rate-limited tool with an internal envelope, without running it", async () => {
+  it("answers a rate-limited tool with a retryable unavailable envelope, without running it", async () => {
     const { catalog, state } = replica(await closedRedisUrl(), rateLimited, { readOnly: true });
     const result = await catalog.call("probe", { q: "x" });
-    expect(result.status).toBe("error");
-    expect(result.error?.kind).toBe("internal");
-    expect(result.error?.message).toMatch(/rate limiter store failed/);
+    expect(result.status).toBe("unavailable");
+    expect(result.error?.kind).toBe("unavailable");
+    expect(result.error?.retryable).toBe(true);
+    expect(result.error?.message).toMatch(/rate limiter.s store failed/);
     expect(state.runs).toBe(0);
   });
 
@@ -91,7 +92,7 @@ describe("Redis down (a closed port)", () => {
     const { catalog } = replica(await closedRedisUrl(), rateLimited, { readOnly: true });
     const started = performance.now();
     const results = await Promise.all(Array.from({ length: 5 }, () => catalog.call("probe", { q: "x" })));
-    expect(results.every((r) => r.error?.kind === "internal")).toBe(true);
+    expect(results.every((r) => r.error?.kind === "unavailable")).toBe(true);
     expect(performance.now() - started).toBeLessThan(3_000);
     const closing = performance.now();
     await catalogs.splice(0).map((c) => c.close())[0];
@@ -113,7 +114,7 @@ describe("Redis down (a closed port)", () => {
       await guarded.catalog.call("probe", { q: "x" }),
       await limited.catalog.call("probe", { q: "y" }),
     ];
-    expect(results[0]?.error?.kind).toBe("internal");
+    expect(results[0]?.error?.kind).toBe("unavailable");
     expect(results[1]?.status).toBe("success");
     const everything = JSON.stringify(results) + printed.join("\n");
     expect(everything).not.toContain(PASSWORD);
@@ -129,7 +130,7 @@ describe("Redis that accepts connections but never answers", () => {
       const started = performance.now();
       const result = await catalog.call("probe", { q: "x" });
       const elapsed = performance.now() - started;
-      expect(result.error?.kind).toBe("internal");
+      expect(result.error?.kind).toBe("unavailable");
       expect(state.runs).toBe(0);
       expect(elapsed).toBeGreaterThanOrEqual(400);
       expect(elapsed).toBeLessThan(2_500);
@@ -148,7 +149,7 @@ describe("Redis that accepts connections but never answers", () => {
     try {
       const { catalog } = replica(silent.url, rateLimited, { readOnly: true });
       const results = await Promise.all(Array.from({ length: 6 }, () => catalog.call("probe", { q: "x" })));
-      expect(results.every((r) => r.error?.kind === "internal")).toBe(true);
+      expect(results.every((r) => r.error?.kind === "unavailable")).toBe(true);
       expect(silent.connections()).toBe(1);
     } finally {
       await Promise.all(catalogs.splice(0).map((c) => c.close()));
@@ -163,7 +164,7 @@ describe("Redis that accepts connections but never answers", () => {
       const { catalog, state } = replica(url, rateLimited, { readOnly: true });
       const started = performance.now();
       const result = await catalog.call("probe", { q: "x" });
-      expect(result.error?.kind).toBe("internal");
+      expect(result.error?.kind).toBe("unavailable");
       expect(state.runs).toBe(0);
       expect(performance.now() - started).toBeLessThan(2_500);
       const closing = performance.now();
@@ -183,17 +184,17 @@ describe.runIf(up)("Redis going away and coming back", () => {
     try {
       await proxy.stop();
       const { catalog, state } = replica(proxy.url, rateLimited, { readOnly: true });
-      expect((await catalog.call("probe", { q: "down" })).error?.kind).toBe("internal");
+      expect((await catalog.call("probe", { q: "down" })).error?.kind).toBe("unavailable");
       await proxy.start();
       expect((await catalog.call("probe", { q: "1" })).status).toBe("success");
       expect((await catalog.call("probe", { q: "2" })).status).toBe("success");
       // Connected: now take it away mid-life.
       await proxy.stop();
       const during = await catalog.call("probe", { q: "gone" });
-      expect(during.error?.kind).toBe("internal");
+      expect(during.error?.kind).toBe("unavailable");
       await proxy.start();
       let back = await catalog.call("probe", { q: "3" });
-      for (let i = 0; i < 20 && back.error?.kind === "internal"; i++) {
+      for (let i = 0; i < 20 && back.error?.kind === "unavailable"; i++) {
         await new Promise((r) => setTimeout(r, 150));
         back = await catalog.call("probe", { q: "3" });
       }
@@ -217,7 +218,7 @@ describe.runIf(up)("Redis going away and coming back", () => {
     const url = `redis://quiver-no-such-user:${PASSWORD}@${hostname}:${port || 6379}`;
     const { catalog, state } = replica(url, rateLimited, { readOnly: true });
     const result = await catalog.call("probe", { q: "x" });
-    expect(result.error?.kind).toBe("internal");
+    expect(result.error?.kind).toBe("unavailable");
     expect(state.runs).toBe(0);
     const everything = JSON.stringify(result) + printed.join("\n");
     expect(everything).not.toContain(PASSWORD);

@@ -46,7 +46,9 @@ const gateFor = (
         ),
       );
     }
-    return Effect.fail(fail.internal(`${tool}: rate limiter store failed: ${reason.message}`));
+    return Effect.fail(
+      fail.unavailable(`${tool}: the rate limiter's store failed: ${reason.message}`, { retryable: true }),
+    );
   };
   const waitIfDelayed = (result: RateLimiter.ConsumeResult) =>
     result.delay && Duration.toMillis(result.delay) > 0 ? Effect.sleep(result.delay) : Effect.void;

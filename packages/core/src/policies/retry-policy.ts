@@ -3,13 +3,14 @@ import { ToolFailure } from "../errors.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 
 /**
- * Retries retryable failures with exponential backoff and jitter, never sooner than the upstream's
- * Retry-After, and never past the policy's total time.
+ * Retries retryable failures with exponential backoff and jitter (Effect's Schedule), never sooner
+ * than the upstream's Retry-After, never past the policy's total time, and only while the failure
+ * says another try may succeed. Built once per tool.
  *
- * Built once per tool. The first attempt runs bare: `Effect.retry` is entered only after it failed,
- * and is handed that failure first, so the schedule sees exactly the inputs (and measures elapsed
- * time from the same first failure) as `Effect.retry` around the whole call would, while a call that
- * succeeds at once pays for one `catch` frame instead of a schedule driver.
+ * The first attempt runs on its own, so a call that succeeds at once pays for one `catch` frame
+ * instead of a schedule driver (1.5 µs a call in `./dev bench core`). Only its failure starts
+ * `Effect.retry`, which must see that failure as its first input (for the Retry-After and the elapsed
+ * time), so it is handed `replayingFirst`: an effect that fails with that failure once, then attempts.
  */
 export const withRetry = (retry: ResolvedPolicy["retry"]) => {
   if (!retry) return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
@@ -28,14 +29,17 @@ export const withRetry = (retry: ResolvedPolicy["retry"]) => {
     while: (failure: ToolFailure) => failure.isRetryable && (failure.retryAfterMs ?? 0) <= retry.maxElapsedMs,
   };
   return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
-    Effect.catch(self, (first) => {
-      if (!options.while(first)) return Effect.fail(first);
-      let replayed = false;
-      const again = Effect.suspend(() => {
-        if (replayed) return self;
-        replayed = true;
-        return Effect.fail(first);
-      });
-      return Effect.retry(again, options);
-    });
+    Effect.catch(self, (first) =>
+      options.while(first) ? Effect.retry(replayingFirst(first, self), options) : Effect.fail(first),
+    );
+};
+
+/** Fails with `first` the first time it runs, and runs `attempt` every time after. */
+const replayingFirst = <A, R>(first: ToolFailure, attempt: Effect.Effect<A, ToolFailure, R>) => {
+  let replayed = false;
+  return Effect.suspend(() => {
+    if (replayed) return attempt;
+    replayed = true;
+    return Effect.fail(first);
+  });
 };

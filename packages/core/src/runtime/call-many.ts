@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import type { ToolResult } from "../envelope.js";
-import type { CallOptions } from "./execute-tool.js";
+import type { CallOptions } from "./call-types.js";
 
 /** One call in a batch: a tool name, its input and call options. */
 export interface BatchCall {

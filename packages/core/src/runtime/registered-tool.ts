@@ -1,20 +1,10 @@
 import type { Redacted } from "effect";
-import type { CircuitBreaker } from "effect/persistence";
 import type { AnyTool } from "../define-tool.js";
+import type { Breaker } from "../policies/breaker-policy.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
+import type { ToolPipeline } from "./call-pipeline.js";
 import type { PluginResources } from "./plugin-resources.js";
-import type { ToolPipeline } from "./tool-pipeline.js";
-
-/** The result of one execution, before it becomes an envelope. */
-export interface Executed {
-  readonly data: unknown;
-  readonly partial: boolean;
-  readonly message: string | undefined;
-  readonly instruction: string | undefined;
-  readonly source: string | undefined;
-  readonly metadata: Readonly<Record<string, unknown>> | undefined;
-  readonly attempts: number;
-}
+import type { ToolTraits } from "./tool-traits.js";
 
 /** A tool as the catalog holds it: its exposed name, plugin, resolved policy and policy state. */
 export interface RegisteredTool {
@@ -24,6 +14,8 @@ export interface RegisteredTool {
   readonly pluginId: string;
   readonly pluginVersion: string;
   readonly policy: ResolvedPolicy;
+  /** What every call needs to know of the tool, worked out once. */
+  readonly traits: ToolTraits;
   /** The plugin's config, or why it is missing. */
   readonly config:
     | { readonly ok: true; readonly value: unknown }
@@ -31,7 +23,7 @@ export interface RegisteredTool {
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
   /** What the plugin's `setup` opened for this registration, shared by its tools. */
   readonly resources: PluginResources;
-  readonly breaker: CircuitBreaker.CircuitBreaker | undefined;
-  /** Its policies composed with the cache, made at the first call (in the runtime's context). */
+  readonly breaker: Breaker | undefined;
+  /** Its policies composed, made at the first call (in the runtime's context). */
   pipeline: ToolPipeline | undefined;
 }

@@ -1,0 +1,138 @@
+import type { Clock, Layer, Metric } from "effect";
+import type { CircuitBreaker, RateLimiter } from "effect/persistence";
+import type { AnyPlugin, HealthReport } from "../define-plugin.js";
+import type { ToolAnnotations, ToolCategory, ToolExample, ToolPolicy } from "../define-tool.js";
+import type { ToolResult } from "../envelope.js";
+import type { HttpClient } from "../http/index.js";
+import type { CallOptions } from "../runtime/call-types.js";
+import type { ToolStats } from "../runtime/metrics.js";
+import type { RegisteredTool } from "../runtime/registered-tool.js";
+import type { SchemaTarget } from "../schema/json-schema-types.js";
+
+/** Options of a catalog: the world it runs in and the host's overrides. */
+export interface CatalogOptions {
+  /** The HTTP client tools use (default: a new pooled undici client, closed with the catalog). */
+  readonly http?: HttpClient;
+  /** Environment for plugin settings (default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Per-tool policy overrides by tool name; `"*"` applies to every tool. */
+  readonly policies?: Readonly<Record<string, ToolPolicy>>;
+  /**
+   * Stores for rate limits and breakers, to share them between host replicas (Redis layers from
+   * effect/persistence or @quiver/redis). Default: rate limits in memory and each circuit kept in
+   * this process (a closed circuit then costs a field read); with a store, circuits run on effect's
+   * CircuitBreaker over it.
+   */
+  readonly stores?: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore>;
+  /** Extra services for every call, e.g. an OpenTelemetry tracer layer. */
+  readonly layer?: Layer.Layer<never>;
+  /**
+   * Other names for tools, `{ alias: toolName }`: each alias is listed as a tool of its own and calls
+   * the tool it stands for. An alias that is a registered tool's name makes `register` throw; call
+   * `checkAliases()` once the plugins are registered to catch aliases of missing tools.
+   */
+  readonly aliases?: Readonly<Record<string, string>>;
+  /**
+   * The clock the policies run on (timeouts, backoff, breaker and rate-limit windows, cache and stale
+   * ages). Default: the live clock. Pass Effect's `TestClock` to move time in tests instead of waiting.
+   */
+  readonly clock?: Clock.Clock;
+}
+
+/** One tool as listed: what a model or a person needs to choose it. */
+export interface ToolInfo {
+  readonly name: string;
+  readonly plugin: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly category: ToolCategory;
+  readonly annotations: ToolAnnotations;
+  /** False when its plugin is missing a setting; calls answer `unavailable`. */
+  readonly available: boolean;
+}
+
+/** One tool described in full. */
+export interface ToolDescription extends ToolInfo {
+  readonly inputSchema: Record<string, unknown>;
+  readonly outputSchema: Record<string, unknown>;
+  readonly examples: ReadonlyArray<ToolExample<unknown>>;
+  readonly policy: RegisteredTool["policy"];
+  /** Set when the input schema cannot be expressed for the requested target (inputSchema is then a stub). */
+  readonly schemaError?: string;
+}
+
+/** A registered plugin and its state. */
+export interface PluginInfo {
+  readonly id: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly status: "ready" | "unconfigured";
+  /** Why it is unconfigured, and the variables that would fix it. */
+  readonly message?: string;
+  readonly missing: ReadonlyArray<string>;
+  readonly tools: ReadonlyArray<string>;
+}
+
+/** A call in `callMany`. */
+export interface ToolCall {
+  readonly name: string;
+  readonly input: unknown;
+  readonly options?: CallOptions;
+}
+
+/** A provider-ready tool definition. */
+export interface ProviderToolSchema {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+/** The catalog: registered plugins, their tools, and the runtime that calls them. */
+export interface Catalog {
+  /** Registers a plugin; `options` are its settings (they win over environment variables). */
+  register(plugin: AnyPlugin, options?: Readonly<Record<string, unknown>>): PluginInfo;
+  /** Removes a plugin and its tools. */
+  unregister(pluginId: string): boolean;
+  plugins(): ReadonlyArray<PluginInfo>;
+  list(): ReadonlyArray<ToolInfo>;
+  has(name: string): boolean;
+  describe(name: string, target?: SchemaTarget): ToolDescription | undefined;
+  /** Calls a tool; always resolves with an envelope, never rejects. */
+  call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
+  /** Runs several calls at once (at most `concurrency` together); one envelope each, in order. */
+  callMany(
+    calls: ReadonlyArray<ToolCall>,
+    options?: { readonly concurrency?: number },
+  ): Promise<ReadonlyArray<ToolResult>>;
+  /** Tool definitions in a provider's format. */
+  schemas(target: SchemaTarget): ReadonlyArray<ProviderToolSchema>;
+  /** Tools left out of `schemas(target)` because their input cannot be expressed for that provider, and why. */
+  schemaErrors(target: SchemaTarget): ReadonlyArray<{ readonly tool: string; readonly message: string }>;
+  /** The whole catalog as data: plugins, tools with schemas, categories and capabilities. */
+  export(target?: SchemaTarget): CatalogExport;
+  /** Calls, successes, failures by kind, latency quantiles, cache hit rate and breaker state per tool. */
+  stats(): Promise<ReadonlyArray<ToolStats>>;
+  /** The raw metric snapshot (for a Prometheus endpoint). */
+  metrics(): Promise<ReadonlyArray<Metric.Metric.Snapshot>>;
+  /** Runs a plugin's health check (or reports its configuration state). */
+  health(pluginId: string, signal?: AbortSignal): Promise<HealthReport>;
+  /**
+   * A registered plugin's validated settings and what its `setup` opened (running setup if it has not
+   * run yet): what a plugin command works with. Rejects when the plugin is unknown, unconfigured
+   * (the message names the variables to set) or its setup fails.
+   */
+  open(pluginId: string): Promise<{ readonly config: unknown; readonly resources: unknown }>;
+  /** Throws, naming each, when an alias stands for a tool that is not registered. */
+  checkAliases(): void;
+  /** Notified when tools are added or removed. */
+  onChange(listener: () => void): () => void;
+  /** Releases the runtime, the HTTP pools and every plugin's resources. */
+  close(): Promise<void>;
+}
+
+/** The catalog as exported data. */
+export interface CatalogExport {
+  readonly plugins: ReadonlyArray<PluginInfo>;
+  readonly categories: ReadonlyArray<string>;
+  readonly tools: ReadonlyArray<ToolDescription>;
+}

@@ -1,0 +1,220 @@
+import { randomUUID } from "node:crypto";
+import { Context, Effect, Exit, Fiber, type ManagedRuntime } from "effect";
+import { RateLimiter } from "effect/persistence";
+import type { ToolResult } from "../envelope.js";
+import { fail, type ToolFailure } from "../errors.js";
+import type { PolicyClock } from "../policies/policy-clock.js";
+import { type CallMemory, settle } from "../runtime/after-call.js";
+import { prepareInput } from "../runtime/call-input.js";
+import { buildPipeline, type ToolPipeline } from "../runtime/call-pipeline.js";
+import { CallState, CurrentCall } from "../runtime/call-state.js";
+import type { CallOptions, Outcome, SessionContext } from "../runtime/call-types.js";
+import { confirmationOutcome } from "../runtime/confirmation-preview.js";
+import type { ConfirmationStore } from "../runtime/confirmations.js";
+import type { RegisteredTool } from "../runtime/registered-tool.js";
+import { toEnvelope } from "../runtime/to-envelope.js";
+import type { ToolWorld } from "../runtime/tool-context.js";
+import { closestMatches } from "../schema/edit-distance.js";
+import type { Registry } from "./registry.js";
+
+/** What dispatch runs calls with. */
+export interface DispatchOptions {
+  readonly registry: Registry;
+  readonly runtime: ManagedRuntime.ManagedRuntime<any, never>;
+  readonly world: ToolWorld;
+  readonly clock: PolicyClock;
+  readonly memory: CallMemory;
+  readonly confirmations: ConfirmationStore;
+}
+
+/** Calls tools by name, and stops the calls in flight. */
+export interface Dispatch {
+  /** Calls a tool; always resolves with an envelope, never rejects. */
+  call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
+  /** Interrupts every call in flight (each resolves with `unavailable`); later calls are refused. */
+  stop(): Promise<void>;
+}
+
+const NO_SESSION: SessionContext = Object.freeze({});
+
+/**
+ * A call in four steps, each in its own module: the input step (`prepareInput`: configuration,
+ * validation, repair, confirmation), the tool's pipeline (`buildPipeline`: cache, rate limit,
+ * breaker, timeout, retry, attempt, fallback) ending in an `Outcome`, the memory step (`settle`:
+ * escalation and stale results), and `toEnvelope`. A cache hit is answered without starting a fiber.
+ */
+export const createDispatch = (options: DispatchOptions): Dispatch => {
+  const { registry, runtime, world, clock, memory, confirmations } = options;
+  // Calls run as fibers on the runtime's context directly (not through `runtime.runPromiseExit`, which
+  // also ties each fiber into the runtime's scope); `stop` interrupts the ones in flight.
+  const inflight = new Set<Fiber.Fiber<Outcome>>();
+  let stopping = false;
+
+  const pipelineOf = (reg: RegisteredTool, context: Context.Context<never>): ToolPipeline =>
+    (reg.pipeline ??= buildPipeline(reg, {
+      world,
+      clock,
+      limiter: Context.get(context as Context.Context<RateLimiter.RateLimiter>, RateLimiter.RateLimiter),
+      breaker: reg.breaker,
+      context,
+    }));
+
+  const start = (
+    context: Context.Context<never>,
+    reg: RegisteredTool,
+    raw: unknown,
+    callOptions: CallOptions,
+    started: number,
+  ): ToolResult | Promise<ToolResult> => {
+    const pipeline = pipelineOf(reg, context);
+    const callId = randomUUID();
+    const session = callOptions.session ?? NO_SESSION;
+    const step = prepareInput(reg, raw, callOptions, confirmations);
+    const finish = (outcome: Outcome, cacheId: string): ToolResult => {
+      const settled = settle(
+        reg,
+        outcome,
+        { principal: session.principal, sessionId: session.id, cacheId },
+        memory,
+      );
+      const envelope = toEnvelope(reg, outcome, settled, { callId, durationMs: performance.now() - started });
+      const cache =
+        outcome._tag === "Succeeded" || outcome._tag === "Failed" || outcome._tag === "FellBack"
+          ? outcome.cache
+          : undefined;
+      pipeline.metrics.record(
+        context,
+        envelope.status,
+        envelope.error?.kind,
+        envelope.metadata.durationMs,
+        cache,
+      );
+      return envelope;
+    };
+    if (step._tag === "Refused") return finish(step, "");
+    if (step._tag === "Confirm") {
+      return confirmationOutcome(
+        reg,
+        step.value,
+        step.issued,
+        step.invalidToken,
+        callOptions,
+        world,
+        callId,
+      ).then((outcome) => finish(outcome, ""));
+    }
+    const { cacheId } = step;
+    if (!pipeline.traced) {
+      const hit = pipeline.cache?.get(cacheId);
+      if (hit) return finish({ _tag: "Succeeded", executed: hit, cache: "hit" }, cacheId);
+    }
+    const state = new CallState(step.value, callOptions, session, callId, cacheId);
+    const program = pipeline.traced
+      ? Effect.withSpan(pipeline.run, "quiver.tool.call", {
+          attributes: { "quiver.tool": reg.name, "quiver.plugin": reg.pluginId, "quiver.call_id": callId },
+          captureStackTrace: false,
+        })
+      : pipeline.run;
+    const signal = callOptions.signal;
+    const fiber = Effect.runForkWith(Context.add(context, CurrentCall, state))(
+      program,
+      signal ? { signal } : undefined,
+    );
+    const answer = (exit: Exit.Exit<Outcome>) =>
+      Exit.isSuccess(exit)
+        ? finish(exit.value, cacheId)
+        : finish(
+            {
+              _tag: "Failed",
+              failure: stopped(reg, callOptions),
+              attempts: state.attempts,
+              cache: undefined,
+            },
+            cacheId,
+          );
+    const done = fiber.pollUnsafe();
+    if (done) return answer(done);
+    inflight.add(fiber);
+    return new Promise<ToolResult>((resolve) => {
+      fiber.addObserver((exit) => {
+        inflight.delete(fiber);
+        resolve(answer(exit));
+      });
+    });
+  };
+
+  /** Why a call's fiber ended without an outcome: the caller's abort, the catalog closing, or a defect. */
+  const stopped = (reg: RegisteredTool, callOptions: CallOptions): ToolFailure => {
+    if (callOptions.signal?.aborted) {
+      return fail.unavailable(`${reg.name} was cancelled by the caller before it finished.`, {
+        retryable: true,
+      });
+    }
+    if (stopping) {
+      return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {
+        retryable: true,
+      });
+    }
+    return fail.internal(`${reg.name} could not be run by the runtime.`);
+  };
+
+  const refuse = (reg: RegisteredTool, callOptions: CallOptions, started: number): ToolResult =>
+    toEnvelope(
+      reg,
+      { _tag: "Refused", failure: stopped(reg, callOptions) },
+      { escalate: false, stale: undefined },
+      { callId: "", durationMs: performance.now() - started },
+    );
+
+  const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
+    const reg = registry.lookup(name);
+    if (!reg) return Promise.resolve(unknownTool(name, registry.names()));
+    const started = performance.now();
+    if (stopping) return Promise.resolve(refuse(reg, callOptions, started));
+    const context = runtime.cachedContext as Context.Context<never> | undefined;
+    try {
+      if (context) return Promise.resolve(start(context, reg, input, callOptions, started));
+    } catch {
+      return Promise.resolve(refuse(reg, callOptions, started));
+    }
+    // The runtime's layer is still being built (the first call).
+    return runtime
+      .context()
+      .then((built) => start(built as Context.Context<never>, reg, input, callOptions, started))
+      .catch(() => refuse(reg, callOptions, started));
+  };
+
+  return {
+    call,
+    stop: async () => {
+      stopping = true;
+      await Effect.runPromise(Fiber.interruptAll([...inflight]));
+    },
+  };
+};
+
+/** The envelope for a name no tool has, with the closest names. */
+const unknownTool = (name: string, names: ReadonlyArray<string>): ToolResult => {
+  const close = closestMatches(names, name, { limit: 3 });
+  const failure = fail.invalidInput(`There is no tool named "${name}".`, {
+    suggestion:
+      close.length > 0
+        ? `Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
+        : "No tools are registered.",
+  });
+  return {
+    status: "error",
+    message: failure.message,
+    error: { kind: "invalid_input", message: failure.message, retryable: false },
+    ...(failure.suggestion ? { suggestion: failure.suggestion } : {}),
+    metadata: {
+      tool: name,
+      plugin: "",
+      callId: "",
+      durationMs: 0,
+      attempts: 0,
+      cached: false,
+      truncated: false,
+    },
+  };
+};

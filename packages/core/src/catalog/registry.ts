@@ -1,0 +1,162 @@
+import { type AnyPlugin, resolvePluginConfig } from "../define-plugin.js";
+import type { AnyTool, ToolPolicy } from "../define-tool.js";
+import type { HttpClient } from "../http/index.js";
+import type { Breaker } from "../policies/breaker-policy.js";
+import { type ResolvedPolicy, resolvePolicy } from "../policies/resolve-policy.js";
+import { PluginResources } from "../runtime/plugin-resources.js";
+import type { RegisteredTool } from "../runtime/registered-tool.js";
+import { toolAliases } from "../runtime/tool-aliases.js";
+import { toolTraits } from "../runtime/tool-traits.js";
+import type { PluginInfo, ToolInfo } from "./catalog-types.js";
+
+/** A registered plugin: its definition, what `register` reported, its settings and resources. */
+export interface PluginEntry {
+  readonly plugin: AnyPlugin;
+  readonly info: PluginInfo;
+  readonly config: unknown;
+  readonly resources: PluginResources;
+}
+
+/** What the registry needs from the catalog. */
+export interface RegistryOptions {
+  readonly http: HttpClient;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly policies: Readonly<Record<string, ToolPolicy>> | undefined;
+  readonly aliases: Readonly<Record<string, string>> | undefined;
+  /** The circuit for a breaker policy (one per key and settings, shared by the tools that name it). */
+  readonly breakerFor: (policy: NonNullable<ResolvedPolicy["breaker"]>) => Breaker;
+}
+
+/** The catalog's registry: plugins, their tools by exposed name, and aliases. */
+export interface Registry {
+  register(plugin: AnyPlugin, options?: Readonly<Record<string, unknown>>): PluginInfo;
+  /** Removes a plugin and its tools, and closes what its setup opened; false when unknown. */
+  unregister(pluginId: string): boolean;
+  /** The registered tool a name (or an alias) stands for. */
+  lookup(name: string): RegisteredTool | undefined;
+  /** Every registered tool. */
+  tools(): IterableIterator<RegisteredTool>;
+  /** Tool names and live aliases, for suggestions. */
+  names(): ReadonlyArray<string>;
+  /** The aliases whose tool is registered, with that tool. */
+  liveAliases(): ReadonlyArray<{ readonly alias: string; readonly reg: RegisteredTool }>;
+  plugin(pluginId: string): PluginEntry | undefined;
+  plugins(): IterableIterator<PluginEntry>;
+  /** Throws, naming each, when an alias stands for a tool that is not registered. */
+  checkAliases(): void;
+  /** Notified when tools are added or removed, with the names removed. */
+  onChange(listener: (removed: ReadonlyArray<string>) => void): () => void;
+}
+
+/** The list entry of a tool. */
+export const toolInfo = (reg: RegisteredTool): ToolInfo => ({
+  name: reg.name,
+  plugin: reg.pluginId,
+  ...(reg.tool.title ? { title: reg.tool.title } : {}),
+  description: reg.tool.description,
+  category: reg.tool.category,
+  annotations: reg.tool.annotations ?? {},
+  available: reg.config.ok,
+});
+
+/** Creates an empty registry. */
+export const createRegistry = (options: RegistryOptions): Registry => {
+  const tools = new Map<string, RegisteredTool>();
+  const plugins = new Map<string, PluginEntry>();
+  const aliases = toolAliases(options.aliases);
+  const listeners = new Set<(removed: ReadonlyArray<string>) => void>();
+  const notify = (removed: ReadonlyArray<string>) => {
+    for (const l of listeners) l(removed);
+  };
+
+  const lookup = (name: string): RegisteredTool | undefined => {
+    const found = tools.get(name);
+    if (found) return found;
+    const target = aliases.target(name);
+    return target === undefined ? undefined : tools.get(target);
+  };
+  const liveAliases = () =>
+    aliases.entries.flatMap(([alias, target]) => {
+      const reg = tools.get(target);
+      return reg ? [{ alias, reg }] : [];
+    });
+
+  const unregister = (pluginId: string): boolean => {
+    const entry = plugins.get(pluginId);
+    if (!entry) return false;
+    for (const name of entry.info.tools) tools.delete(name);
+    plugins.delete(pluginId);
+    notify(entry.info.tools);
+    // Release what the registration opened (a bridged MCP server's process, open files); never throws.
+    void entry.resources.close();
+    return true;
+  };
+
+  const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
+    aliases.checkTools(
+      plugin.id,
+      plugin.tools.map((t: AnyTool) => t.name),
+    );
+    if (plugins.has(plugin.id)) unregister(plugin.id);
+    const resolved = resolvePluginConfig(plugin, pluginOptions, options.env);
+    const resources = new PluginResources(
+      plugin,
+      resolved.ok ? resolved.config : undefined,
+      options.http,
+      options.env,
+    );
+    const names: string[] = [];
+    for (const tool of plugin.tools) {
+      const name = tools.has(tool.name) ? `${plugin.id}_${tool.name}`.slice(0, 64) : tool.name;
+      const policy = resolvePolicy(plugin.id, tool.annotations, tool.policy, {
+        ...options.policies?.["*"],
+        ...options.policies?.[tool.name],
+        ...options.policies?.[name],
+      });
+      tools.set(name, {
+        name,
+        tool,
+        pluginId: plugin.id,
+        pluginVersion: plugin.version,
+        policy,
+        traits: toolTraits(tool, policy),
+        config: resolved.ok
+          ? { ok: true, value: resolved.config }
+          : { ok: false, message: resolved.message, missing: resolved.missing },
+        secrets: resolved.ok ? resolved.secrets : [],
+        resources,
+        breaker: policy.breaker ? options.breakerFor(policy.breaker) : undefined,
+        pipeline: undefined,
+      });
+      names.push(name);
+    }
+    const info: PluginInfo = {
+      id: plugin.id,
+      version: plugin.version,
+      ...(plugin.description ? { description: plugin.description } : {}),
+      status: resolved.ok ? "ready" : "unconfigured",
+      ...(resolved.ok ? {} : { message: resolved.message }),
+      missing: resolved.ok ? [] : resolved.missing,
+      tools: names,
+    };
+    plugins.set(plugin.id, { plugin, info, config: resolved.ok ? resolved.config : undefined, resources });
+    notify([]);
+    return info;
+  };
+
+  return {
+    register,
+    unregister,
+    lookup,
+    tools: () => tools.values(),
+    names: () => [...tools.keys(), ...liveAliases().map((a) => a.alias)],
+    liveAliases,
+    plugin: (id) => plugins.get(id),
+    plugins: () => plugins.values(),
+    checkAliases: () => aliases.checkTargets((name) => tools.has(name)),
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+};

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { CONFIRMATION_FIELD } from "../runtime/call-input.js";
+import { hiddenFields } from "../runtime/injected-fields.js";
+import type { RegisteredTool } from "../runtime/registered-tool.js";
+import { toJsonSchema } from "../schema/json-schema.js";
+import type { SchemaTarget } from "../schema/json-schema-types.js";
+import type { CatalogExport, ProviderToolSchema, ToolDescription } from "./catalog-types.js";
+import { type Registry, toolInfo } from "./registry.js";
+
+/** The catalog's schemas: tools described for a model provider, and the catalog as data. */
+export interface SchemaExport {
+  describe(name: string, target?: SchemaTarget): ToolDescription | undefined;
+  schemas(target: SchemaTarget): ReadonlyArray<ProviderToolSchema>;
+  schemaErrors(target: SchemaTarget): ReadonlyArray<{ readonly tool: string; readonly message: string }>;
+  export(target?: SchemaTarget): CatalogExport;
+}
+
+type Exported = { readonly schema: Record<string, unknown> } | { readonly error: string };
+
+/** The model-facing input schema: hidden fields left out, a destructive tool's token field added. */
+const modelSchema = (reg: RegisteredTool, target: SchemaTarget) => {
+  let schema = reg.tool.input;
+  if (reg.traits.destructive) {
+    schema = schema.extend({
+      [CONFIRMATION_FIELD]: z
+        .string()
+        .optional()
+        .describe("The token from this tool's preview; send it only after the user confirmed the action."),
+    });
+  }
+  return toJsonSchema(schema, target, { omit: hiddenFields(reg.tool) });
+};
+
+/**
+ * Exports the registry's tools. A tool's schema for a target is a pure function of the two: computed
+ * once, kept until the tool is unregistered.
+ */
+export const createSchemaExport = (registry: Registry): SchemaExport => {
+  const cache = new Map<string, Exported>();
+  registry.onChange((removed) => {
+    for (const name of removed)
+      for (const key of cache.keys()) if (key.endsWith(`\u0000${name}`)) cache.delete(key);
+  });
+  const exported = (reg: RegisteredTool, target: SchemaTarget): Exported => {
+    const key = `${target}\u0000${reg.name}`;
+    let entry = cache.get(key);
+    if (!entry) {
+      try {
+        entry = { schema: modelSchema(reg, target) };
+      } catch (error) {
+        entry = { error: error instanceof Error ? error.message : String(error) };
+      }
+      cache.set(key, entry);
+    }
+    return entry;
+  };
+
+  const describe = (name: string, target: SchemaTarget = "mcp"): ToolDescription | undefined => {
+    const reg = registry.lookup(name);
+    if (!reg) return undefined;
+    const input = exported(reg, target);
+    return {
+      ...toolInfo(reg),
+      name,
+      inputSchema:
+        "schema" in input
+          ? input.schema
+          : {
+              type: "object",
+              description: `This tool's input schema cannot be expressed for ${target}: ${input.error}`,
+            },
+      ...("error" in input ? { schemaError: input.error } : {}),
+      outputSchema: z.toJSONSchema(reg.tool.output, {
+        target: "draft-2020-12",
+        io: "output",
+        unrepresentable: "any",
+      }) as Record<string, unknown>,
+      examples: reg.tool.examples ?? [],
+      policy: reg.policy,
+    };
+  };
+
+  return {
+    describe,
+    schemas: (target) =>
+      [
+        ...[...registry.tools()].map((reg) => ({ name: reg.name, reg })),
+        ...registry.liveAliases().map((a) => ({ name: a.alias, reg: a.reg })),
+      ].flatMap(({ name, reg }) => {
+        const input = exported(reg, target);
+        return "schema" in input
+          ? [{ name, description: reg.tool.description, parameters: input.schema }]
+          : [];
+      }),
+    schemaErrors: (target) =>
+      [...registry.tools()].flatMap((reg) => {
+        const input = exported(reg, target);
+        return "error" in input ? [{ tool: reg.name, message: input.error }] : [];
+      }),
+    export: (target = "mcp") => {
+      const described = registry.names().map((n) => describe(n, target)!);
+      return {
+        plugins: [...registry.plugins()].map((p) => p.info),
+        categories: [...new Set(described.map((t) => t.category))].sort(),
+        tools: described,
+      };
+    },
+  };
+};

@@ -1,0 +1,57 @@
+import type { Outcome } from "./call-types.js";
+import type { RegisteredTool } from "./registered-tool.js";
+import type { SessionTracker } from "./session-tracker.js";
+import type { StaleStore } from "./stale-store.js";
+
+/** What the runtime remembers across calls and adds to an envelope: escalation and stale results. */
+export interface Settled {
+  /** The tool has now failed `escalateAfter` times in a row in this conversation. */
+  readonly escalate: boolean;
+  /** The last good result, for a tool with the `stale` fallback that failed. */
+  readonly stale: { readonly data: unknown; readonly at: number; readonly ageMs: number } | undefined;
+}
+
+/** The stores `settle` keeps its memory in. */
+export interface CallMemory {
+  readonly sessions: SessionTracker;
+  readonly stale: StaleStore;
+  /** The runtime's clock, in milliseconds since the epoch. */
+  readonly now: () => number;
+}
+
+const NOTHING: Settled = Object.freeze({ escalate: false, stale: undefined });
+
+/**
+ * The step after a call ended: counts consecutive failures per caller, conversation and tool (a
+ * success resets the count), keeps the last good result of tools with the `stale` fallback, and says
+ * what the envelope adds from that memory. A bad argument is the model's mistake, not the tool's
+ * failure: it neither counts nor falls back to a stale result.
+ */
+export const settle = (
+  reg: RegisteredTool,
+  outcome: Outcome,
+  call: {
+    readonly principal?: string | undefined;
+    readonly sessionId?: string | undefined;
+    readonly cacheId: string;
+  },
+  memory: CallMemory,
+): Settled => {
+  if (outcome._tag === "NeedsConfirmation" || outcome._tag === "FellBack") return NOTHING;
+  const session =
+    call.sessionId === undefined && call.principal === undefined
+      ? undefined
+      : `${call.principal ?? ""}\u0000${call.sessionId ?? ""}`;
+  if (outcome._tag === "Succeeded") {
+    if (session) memory.sessions.succeeded(session, reg.name);
+    if (reg.policy.fallback?.stale && outcome.cache !== "hit" && call.cacheId) {
+      memory.stale.set(call.cacheId, outcome.executed.data);
+    }
+    return NOTHING;
+  }
+  if (outcome.failure.kind === "invalid_input") return NOTHING;
+  const escalate = session ? memory.sessions.failed(session, reg.name) >= reg.policy.escalateAfter : false;
+  const kept = reg.policy.fallback?.stale && call.cacheId ? memory.stale.get(call.cacheId) : undefined;
+  const stale = kept ? { ...kept, ageMs: Math.max(0, memory.now() - kept.at) } : undefined;
+  return escalate || stale ? { escalate, stale } : NOTHING;
+};

@@ -1,0 +1,82 @@
+import { fail, type ToolFailure } from "../errors.js";
+import { canonicalJson } from "../internal/canonical-json.js";
+import { parseToolInput } from "../schema/repair.js";
+import type { CallOptions } from "./call-types.js";
+import type { ConfirmationStore } from "./confirmations.js";
+import { fillInjected } from "./injected-fields.js";
+import type { RegisteredTool } from "./registered-tool.js";
+
+/** The input field a destructive tool's confirmation token travels in. */
+export const CONFIRMATION_FIELD = "confirmation_token";
+
+/** What the input step decided. */
+export type InputStep =
+  /** The call ends here: unconfigured plugin or invalid input. */
+  | { readonly _tag: "Refused"; readonly failure: ToolFailure }
+  /** A destructive call without a valid token: a token was issued, the preview is next. */
+  | {
+      readonly _tag: "Confirm";
+      readonly value: Record<string, unknown>;
+      readonly issued: { readonly token: string; readonly expiresAt: string };
+      readonly invalidToken: boolean;
+    }
+  /** The call runs with this validated input. */
+  | { readonly _tag: "Ready"; readonly value: Record<string, unknown>; readonly cacheId: string };
+
+/**
+ * The first step of every call, before anything runs: the plugin's configuration, the input (a
+ * stringified object parsed, session values injected, the confirmation token taken out, repaired and
+ * validated) and the confirmation of destructive tools (a valid token is consumed, otherwise a new
+ * one is issued).
+ */
+export const prepareInput = (
+  reg: RegisteredTool,
+  raw: unknown,
+  options: CallOptions,
+  confirmations: ConfirmationStore,
+): InputStep => {
+  if (!reg.config.ok) return { _tag: "Refused", failure: unconfigured(reg.config) };
+  const traits = reg.traits;
+  const session = options.session;
+  const principal = session?.principal;
+  let input: unknown = raw;
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      /* left to validation, which names the problem */
+    }
+  }
+  let token = options.confirmationToken;
+  if (input && typeof input === "object" && !Array.isArray(input)) {
+    const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+    if (traits.destructive && typeof copy[CONFIRMATION_FIELD] === "string") {
+      token ??= copy[CONFIRMATION_FIELD] as string;
+    }
+    delete copy[CONFIRMATION_FIELD];
+    fillInjected(copy, traits.inject, principal, session?.values);
+    input = copy;
+  }
+  const parsed = parseToolInput(reg.tool.input, input);
+  if (!parsed.ok) {
+    return { _tag: "Refused", failure: fail.invalidInput(parsed.message, { suggestion: parsed.suggestion }) };
+  }
+  const value = parsed.value as Record<string, unknown>;
+  const canonical = traits.needsCanonical ? canonicalJson(value) : "";
+  if (traits.destructive && !(token && confirmations.consume(token, reg.name, canonical, principal))) {
+    const issued = confirmations.issue(reg.name, canonical, principal);
+    return { _tag: "Confirm", value, issued, invalidToken: token !== undefined };
+  }
+  const cacheId = traits.needsCacheId ? `${reg.name}\u0000${principal ?? ""}\u0000${canonical}` : "";
+  return { _tag: "Ready", value, cacheId };
+};
+
+const unconfigured = (config: { readonly message: string; readonly missing: ReadonlyArray<string> }) =>
+  fail.unavailable(config.message, {
+    retryable: false,
+    ...(config.missing.length > 0
+      ? { suggestion: `Ask the operator to set ${config.missing.join(", ")} and restart the host.` }
+      : {}),
+    guidance:
+      "This tool is not configured here. Answer from your own knowledge and say the tool was unavailable.",
+  });

@@ -1,0 +1,107 @@
+import { type Cause, Context, Effect, Exit, References, Tracer } from "effect";
+import type { RateLimiter } from "effect/persistence";
+import type { ToolResult } from "../envelope.js";
+import { TRANSIENT_KINDS } from "../error-kinds.js";
+import type { ToolFailure } from "../errors.js";
+import { type Breaker, withBreaker } from "../policies/breaker-policy.js";
+import type { PolicyClock } from "../policies/policy-clock.js";
+import { withRateLimit } from "../policies/rate-limit-policy.js";
+import { withRetry } from "../policies/retry-policy.js";
+import { withTimeout } from "../policies/timeout-policy.js";
+import { type CallState, callIn } from "./call-state.js";
+import type { CacheResult, Executed, Outcome } from "./call-types.js";
+import { ToolMetrics } from "./metrics.js";
+import type { RegisteredTool } from "./registered-tool.js";
+import { ResultCache } from "./result-cache.js";
+import { failureFromCause, runAttempt } from "./run-attempt.js";
+import type { ToolWorld } from "./tool-context.js";
+
+/** What a tool's pipeline is built from: the runtime's services and the tool's circuit. */
+export interface PipelineServices {
+  readonly world: ToolWorld;
+  readonly clock: PolicyClock;
+  readonly limiter: RateLimiter.RateLimiter;
+  readonly breaker: Breaker | undefined;
+  /** The runtime's context: whether a tracer is installed is read from it. */
+  readonly context: Context.Context<never>;
+}
+
+/** A tool's policies, composed once (at its first call) and run by every call. */
+export interface ToolPipeline {
+  /**
+   * The call after its input step: cache → rate limit → breaker → timeout → retry → attempt, then
+   * the fallback tool. Reads its `CallState` from the fiber's context; never fails.
+   */
+  readonly run: Effect.Effect<Outcome, never, CallState>;
+  /** The tool's result cache (its hits are answered without starting a fiber). */
+  readonly cache: ResultCache | undefined;
+  /** True when a tracing backend is installed: only then is a span made per call. */
+  readonly traced: boolean;
+  /** The tool's metric series. */
+  readonly metrics: ToolMetrics;
+}
+
+const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
+
+/** Composes a tool's pipeline from its resolved policy. */
+export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): ToolPipeline => {
+  const { name, policy } = reg;
+  const { world, clock } = services;
+  const current = Effect.withFiber((fiber) => Effect.succeed(callIn(fiber.context)));
+
+  const attempt = Effect.flatMap(current, (s) => runAttempt(reg, s, world));
+  const exec: Effect.Effect<Executed, ToolFailure, CallState> = attempt.pipe(
+    withRetry(policy.retry),
+    withTimeout(policy.timeoutMs, name, clock, (context) => callIn(context).partialData),
+    withBreaker(services.breaker, name),
+    withRateLimit(
+      services.limiter,
+      policy.rateLimit,
+      name,
+      Effect.map(current, (s) => s.session.principal),
+    ),
+  );
+
+  const cache = policy.cache ? new ResultCache(policy.cache.ttlMs, policy.cache.capacity, clock) : undefined;
+  const ran: Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }, never, CallState> =
+    cache
+      ? Effect.flatMap(current, (s) => cache.through(s.cacheId, exec))
+      : Effect.map(Effect.exit(exec), (exit) => ({ exit, cache: undefined }));
+
+  const failed = (
+    cause: Cause.Cause<ToolFailure>,
+    cacheResult: CacheResult,
+  ): Effect.Effect<Outcome, never, CallState> =>
+    Effect.flatMap(current, (s) => {
+      const failure = failureFromCause(cause, name);
+      const outcome: Outcome = { _tag: "Failed", failure, attempts: s.attempts, cache: cacheResult };
+      const fallbackTool = policy.fallback?.tool;
+      if (
+        !fallbackTool ||
+        s.options.viaFallback ||
+        !FALLBACK_KINDS.has(failure.kind) ||
+        !world.hasTool(fallbackTool)
+      ) {
+        return Effect.succeed(outcome);
+      }
+      return Effect.map(
+        Effect.promise(() => world.callTool(fallbackTool, s.input, { ...s.options, viaFallback: true })),
+        (answer: ToolResult): Outcome =>
+          answer.status === "success" || answer.status === "partial"
+            ? { _tag: "FellBack", failure, fallbackTool, answer, cache: cacheResult }
+            : outcome,
+      );
+    });
+
+  const tracer = Context.get(services.context, Tracer.Tracer);
+  return {
+    run: Effect.flatMap(ran, ({ exit, cache }) =>
+      Exit.isSuccess(exit)
+        ? Effect.succeed<Outcome>({ _tag: "Succeeded", executed: exit.value, cache })
+        : failed(exit.cause, cache),
+    ),
+    cache,
+    metrics: new ToolMetrics(name, reg.pluginId),
+    traced: tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled),
+  };
+};

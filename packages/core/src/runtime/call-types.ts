@@ -1,0 +1,69 @@
+import type { ToolProgress } from "../define-tool.js";
+import type { ConfirmationRequest, ToolResult } from "../envelope.js";
+import type { ToolFailure } from "../errors.js";
+
+/** Who is calling and in which conversation; the host fills it from its transport. */
+export interface SessionContext {
+  /** The conversation; escalation counts failures per principal and session. */
+  readonly id?: string;
+  /** The authenticated caller (from a token mapping); part of every cache key. */
+  readonly principal?: string;
+  /** Values for context-injected parameters (e.g. `{ subject: "metaheuristicas" }`). */
+  readonly values?: Readonly<Record<string, unknown>>;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  readonly session?: SessionContext;
+  /** Cancels the call: the run is interrupted and its upstream request aborted. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ToolProgress) => void;
+  /** The token from a destructive tool's preview (also accepted as input `confirmation_token`). */
+  readonly confirmationToken?: string;
+  /** Set on the call a fallback makes, so fallbacks never chain. */
+  readonly viaFallback?: boolean;
+}
+
+/** The result of one execution, before it becomes an envelope. */
+export interface Executed {
+  readonly data: unknown;
+  readonly partial: boolean;
+  readonly message: string | undefined;
+  readonly instruction: string | undefined;
+  readonly source: string | undefined;
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+  readonly attempts: number;
+}
+
+/** Whether a cached tool's answer came from its cache (or a call in flight) or from this call's run. */
+export type CacheResult = "hit" | "miss" | undefined;
+
+/**
+ * How a call ended, before it becomes an envelope: every path of the runtime ends in one of these,
+ * and `toEnvelope` turns each into the envelope the model sees.
+ */
+export type Outcome =
+  /** Never ran: the plugin is unconfigured or the input is invalid. */
+  | { readonly _tag: "Refused"; readonly failure: ToolFailure }
+  /** A destructive tool's preview: the call waits for the user's confirmation. */
+  | {
+      readonly _tag: "NeedsConfirmation";
+      readonly confirmation: ConfirmationRequest;
+      /** A token came with the call but was not valid for it. */
+      readonly invalidToken: boolean;
+    }
+  | { readonly _tag: "Succeeded"; readonly executed: Executed; readonly cache: CacheResult }
+  | {
+      readonly _tag: "Failed";
+      readonly failure: ToolFailure;
+      readonly attempts: number;
+      readonly cache: CacheResult;
+    }
+  /** The tool failed and its fallback tool answered instead. */
+  | {
+      readonly _tag: "FellBack";
+      readonly failure: ToolFailure;
+      readonly fallbackTool: string;
+      readonly answer: ToolResult;
+      readonly cache: CacheResult;
+    };

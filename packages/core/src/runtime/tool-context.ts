@@ -1,0 +1,41 @@
+import type { ToolContext } from "../define-tool.js";
+import type { ToolResult } from "../envelope.js";
+import type { HttpClient } from "../http/index.js";
+import type { CallOptions, SessionContext } from "./call-types.js";
+import type { RegisteredTool } from "./registered-tool.js";
+
+/** What a tool's context reaches outside the tool: the HTTP client and the other tools. */
+export interface ToolWorld {
+  readonly http: HttpClient;
+  readonly callTool: (name: string, input: unknown, options: CallOptions) => Promise<ToolResult>;
+  readonly hasTool: (name: string) => boolean;
+}
+
+/** The context one attempt of a tool runs with. */
+export const toolContext = (
+  reg: RegisteredTool,
+  world: ToolWorld,
+  options: CallOptions,
+  session: SessionContext,
+  callId: string,
+  signal: AbortSignal,
+  attempt: number,
+  reportPartial: (data: unknown) => void,
+): ToolContext => ({
+  callId,
+  tool: reg.name,
+  plugin: reg.pluginId,
+  principal: session.principal,
+  sessionId: session.id,
+  session: session.values ?? {},
+  signal,
+  config: reg.config.ok ? reg.config.value : undefined,
+  resources: reg.resources.current,
+  http: world.http,
+  attempt,
+  progress: (p) => options.onProgress?.(p),
+  reportPartial,
+  callTool: (name, input) =>
+    world.callTool(name, input, { session, ...(options.signal ? { signal: options.signal } : {}) }),
+  hasTool: world.hasTool,
+});
