@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createCatalog, definePlugin, defineTool, fail } from "../src/index.js";
-import { makeProbe } from "./fixtures.js";
+import { gate, makeProbe, makeTestClock } from "./fixtures.js";
 
 describe("the call boundary never throws", () => {
   it("turns a thrown exception into internal, and the next call works", async () => {
@@ -63,20 +63,36 @@ describe("the call boundary never throws", () => {
 });
 
 describe("timeout and cancellation", () => {
-  it("a hanging run yields timeout within the declared timeout plus a small margin, and is aborted", async () => {
+  it("a hanging run yields timeout at the declared timeout, not before, and is aborted", async () => {
     const { plugin, state } = makeProbe({ timeout: "300ms", retry: false });
-    const catalog = createCatalog();
+    const time = await makeTestClock();
+    const catalog = createCatalog({ clock: time.clock });
     catalog.register(plugin);
     state.delayMs = 60_000;
-    const started = performance.now();
-    const result = await catalog.call("probe", { q: "x" });
-    const elapsed = performance.now() - started;
+    let answered = false;
+    const pending = catalog.call("probe", { q: "x" }).finally(() => {
+      answered = true;
+    });
+    await time.advance(299);
+    await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(false);
+    await time.advance(1);
+    const result = await pending;
     expect(result.status).toBe("timeout");
     expect(result.error?.kind).toBe("timeout");
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(1_500);
-    await new Promise((r) => setTimeout(r, 10));
-    expect(state.aborted).toBe(1);
+    await vi.waitFor(() => expect(state.aborted).toBe(1));
+    await catalog.close();
+  });
+
+  it("a run that finishes before its timeout is answered and its timer dropped", async () => {
+    const { plugin } = makeProbe({ timeout: "300ms", retry: false });
+    const time = await makeTestClock();
+    const catalog = createCatalog({ clock: time.clock });
+    catalog.register(plugin);
+    const result = await catalog.call("probe", { q: "x" });
+    expect(result.status).toBe("success");
+    await time.advance(1_000);
+    expect((await catalog.call("probe", { q: "y" })).status).toBe("success");
     await catalog.close();
   });
 
@@ -86,12 +102,13 @@ describe("timeout and cancellation", () => {
     catalog.register(plugin);
     state.delayMs = 60_000;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const result = await catalog.call("probe", { q: "x" }, { signal: controller.signal });
+    const pending = catalog.call("probe", { q: "x" }, { signal: controller.signal });
+    await vi.waitFor(() => expect(state.runs).toBe(1));
+    controller.abort();
+    const result = await pending;
     expect(result.status).toBe("unavailable");
     expect(result.message).toMatch(/cancelled/);
-    await new Promise((r) => setTimeout(r, 10));
-    expect(state.aborted).toBe(1);
+    await vi.waitFor(() => expect(state.aborted).toBe(1));
     await catalog.close();
   });
 });
@@ -99,10 +116,11 @@ describe("timeout and cancellation", () => {
 describe("retry", () => {
   it("retries retryable failures of idempotent tools and reports the attempts", async () => {
     const { plugin, state } = makeProbe({ retry: { times: 3, base: "10ms" } });
-    const catalog = createCatalog();
+    const time = await makeTestClock();
+    const catalog = createCatalog({ clock: time.clock });
     catalog.register(plugin);
     state.failWith.push(fail.upstream("502"), fail.upstream("503"));
-    const result = await catalog.call("probe", { q: "x" });
+    const result = await time.advanceUntil(catalog.call("probe", { q: "x" }), 10);
     expect(result.status).toBe("success");
     expect(result.metadata.attempts).toBe(3);
     await catalog.close();
@@ -135,13 +153,28 @@ describe("retry", () => {
 
   it("waits at least Retry-After before retrying", async () => {
     const { plugin, state } = makeProbe({ retry: { times: 1, base: "10ms" } });
-    const catalog = createCatalog();
+    const time = await makeTestClock();
+    const catalog = createCatalog({ clock: time.clock });
     catalog.register(plugin);
     state.failWith.push(fail.rateLimited("slow down", { retryAfterMs: 400 }));
-    const started = performance.now();
-    const result = await catalog.call("probe", { q: "x" });
+    const pending = catalog.call("probe", { q: "x" });
+    await time.advance(399);
+    await new Promise((r) => setImmediate(r));
+    expect(state.runs).toBe(1);
+    const result = await time.advanceUntil(pending, 10);
     expect(result.status).toBe("success");
-    expect(performance.now() - started).toBeGreaterThanOrEqual(395);
+    expect(state.runs).toBe(2);
+    await catalog.close();
+  });
+
+  it("gives up when Retry-After is longer than the call may take", async () => {
+    const { plugin, state } = makeProbe({ timeout: "1s", retry: { times: 3, base: "10ms" } });
+    const catalog = createCatalog({ clock: (await makeTestClock()).clock });
+    catalog.register(plugin);
+    state.failWith.push(fail.rateLimited("slow down", { retryAfterMs: 5_000 }));
+    const result = await catalog.call("probe", { q: "x" });
+    expect(result.error?.kind).toBe("rate_limited");
+    expect(state.runs).toBe(1);
     await catalog.close();
   });
 });
@@ -151,10 +184,11 @@ describe("cache", () => {
     const { plugin, state } = makeProbe({ cache: { ttl: "1m" } });
     const catalog = createCatalog();
     catalog.register(plugin);
-    state.delayMs = 30;
-    const results = await Promise.all(
-      Array.from({ length: 200 }, () => catalog.call("probe", { q: "same" })),
-    );
+    const held = gate();
+    state.hold = held.promise;
+    const pending = Array.from({ length: 200 }, () => catalog.call("probe", { q: "same" }));
+    held.open();
+    const results = await Promise.all(pending);
     expect(state.runs).toBe(1);
     expect(results.every((r) => r.status === "success")).toBe(true);
     expect(results.filter((r) => !r.metadata.cached)).toHaveLength(1);
@@ -231,7 +265,7 @@ describe("context-injected parameters in default mode", () => {
   });
 
   it("fills the field from the session when the input lacks it (absent, null or blank)", async () => {
-    const { catalog } = open();
+    const { catalog } = await open();
     for (const input of [{ q: "x" }, { q: "x", subject: null }, { q: "x", subject: "  " }]) {
       const result = await catalog.call("subject_probe", input, inSession("metaheuristicas"));
       expect(result.status, JSON.stringify(input)).toBe("success");
@@ -241,7 +275,7 @@ describe("context-injected parameters in default mode", () => {
   });
 
   it("the model's value wins over the session's", async () => {
-    const { catalog } = open();
+    const { catalog } = await open();
     const result = await catalog.call(
       "subject_probe",
       { q: "x", subject: "mac" },
@@ -252,7 +286,7 @@ describe("context-injected parameters in default mode", () => {
   });
 
   it("leaves the field out without a session value, or with one the field's schema rejects", async () => {
-    const { catalog } = open();
+    const { catalog } = await open();
     for (const value of [undefined, "", { $ne: null }, 42]) {
       const result = await catalog.call("subject_probe", { q: "x" }, inSession(value));
       expect(result.status, String(value)).toBe("success");
@@ -262,7 +296,7 @@ describe("context-injected parameters in default mode", () => {
   });
 
   it("override mode beside it is unchanged: the principal always wins and cannot be spoofed", async () => {
-    const { catalog } = open();
+    const { catalog } = await open();
     const alice = await catalog.call("subject_probe", { q: "x", who: "root" }, inSession("a", "alice"));
     expect(alice.data).toMatchObject({ who: "alice", subject: "a" });
     const anonymous = await catalog.call("subject_probe", { q: "y", who: "root" }, inSession("a"));
@@ -271,7 +305,7 @@ describe("context-injected parameters in default mode", () => {
   });
 
   it("the cache key includes the filled value", async () => {
-    const { catalog, runs } = open();
+    const { catalog, runs } = await open();
     const first = await catalog.call("subject_probe", { q: "x" }, inSession("a"));
     const other = await catalog.call("subject_probe", { q: "x" }, inSession("b"));
     const again = await catalog.call("subject_probe", { q: "x" }, inSession("a"));
@@ -380,13 +414,16 @@ describe("callMany and stats", () => {
     const { plugin, state } = makeProbe({ retry: false });
     const catalog = createCatalog();
     catalog.register(plugin);
-    state.delayMs = 50;
-    const started = performance.now();
-    const results = await catalog.callMany(
+    const held = gate();
+    state.hold = held.promise;
+    const pending = catalog.callMany(
       Array.from({ length: 8 }, (_, i) => ({ name: i === 3 ? "nope" : "probe", input: { q: String(i) } })),
       { concurrency: 4 },
     );
-    const elapsed = performance.now() - started;
+    // Four calls at once (one of the first four names no tool, so the fifth starts), then no more.
+    await vi.waitFor(() => expect(state.running).toBe(4));
+    held.open();
+    const results = await pending;
     expect(results.map((r) => r.status)).toEqual([
       "success",
       "success",
@@ -398,7 +435,7 @@ describe("callMany and stats", () => {
       "success",
     ]);
     expect(results[5]?.data).toMatchObject({ echo: "5" });
-    expect(elapsed).toBeLessThan(8 * 50);
+    expect(state.maxRunning).toBe(4);
     const [stats] = await catalog.stats();
     expect(stats).toMatchObject({ tool: "probe", calls: 7, successes: 7, failures: 0 });
     expect(stats?.p50Ms).toBeGreaterThan(0);

@@ -82,3 +82,4 @@ export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
 export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
+export { type CatalogTestClock, makeTestClock } from "./test-clock.js";

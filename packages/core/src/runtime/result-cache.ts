@@ -31,7 +31,14 @@ export class ResultCache {
   readonly #inflight = new Map<string, InFlight>();
 
   constructor(ttlMs: number, capacity: number, clock: PolicyClock) {
-    this.#stored = new LRUCache<string, Executed>({ max: capacity, ttl: ttlMs, perf: { now: clock.now } });
+    // ttlResolution 0: read the clock on every check (lru-cache otherwise keeps a "now" for 1 ms of real
+    // time, which an injected test clock would not move).
+    this.#stored = new LRUCache<string, Executed>({
+      max: capacity,
+      ttl: ttlMs,
+      ttlResolution: 0,
+      perf: { now: clock.now },
+    });
   }
 
   /** The stored result for an id, if any (synchronous: a hit never starts a fiber). */

@@ -1,10 +1,15 @@
 // The core runtime's policies against a real upstream: the emulator on 127.0.0.1, the shared undici
 // client, and the catalog. These are the acceptance checks of the foundation issue.
 import { createCatalog, definePlugin, defineToolWith } from "@quiver/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { closedUrl } from "../../src/emulator/closed-url.js";
 import { type Emulator, startEmulator } from "../../src/emulator/start-emulator.js";
+import { makeTestClock } from "../../src/test-clock.js";
+
+/** When each attempt of `lookup` started, by the catalog's clock. */
+const attemptsAt: number[] = [];
+let now = () => Date.now();
 
 const tool = defineToolWith<{ baseUrl: string }>();
 const lookup = tool({
@@ -15,12 +20,14 @@ const lookup = tool({
   output: z.object({ id: z.string(), name: z.string() }),
   annotations: { readOnly: true, openWorld: true },
   policy: { timeout: "800ms", retry: { times: 2, base: "50ms", maxElapsed: "5s" }, cache: { ttl: "1m" } },
-  run: ({ id }, ctx) =>
-    ctx.http.json({
+  run: ({ id }, ctx) => {
+    attemptsAt.push(now());
+    return ctx.http.json({
       url: `${ctx.config.baseUrl}/items/${id}`,
       signal: ctx.signal,
       schema: z.object({ id: z.string(), name: z.string() }),
-    }),
+    });
+  },
 });
 const plugin = definePlugin({
   specificationVersion: "v1",
@@ -34,23 +41,30 @@ let up: Emulator;
 beforeAll(async () => {
   up = await startEmulator();
 });
-afterEach(() => up.reset());
+afterEach(() => {
+  up.reset();
+  attemptsAt.length = 0;
+  now = () => Date.now();
+});
 afterAll(() => up.close());
 
 const route = () =>
   up.route("GET", /^\/items\/(\w+)$/, (req) => ({ json: { id: req.match?.[1] ?? "", name: "item" } }));
 
 describe("runtime against the emulator", () => {
-  it("a 429 with Retry-After: 1 is retried after at least 1 s and then succeeds", async () => {
+  it("a 429 with Retry-After: 1 is retried after at least 1 s (by the catalog's clock) and then succeeds", async () => {
     route();
     up.fault("GET", /^\/items\//, { kind: "status", status: 429, retryAfter: 1 }, { times: 1 });
-    const catalog = createCatalog({ policies: { lookup: { timeout: "5s" } } });
+    const time = await makeTestClock();
+    now = time.now;
+    const catalog = createCatalog({ policies: { lookup: { timeout: "5s" } }, clock: time.clock });
     catalog.register(plugin, { baseUrl: up.url });
-    const result = await catalog.call("lookup", { id: "a1" });
+    const result = await time.advanceUntil(catalog.call("lookup", { id: "a1" }), 10);
     expect(result.status).toBe("success");
     expect(result.metadata.attempts).toBe(2);
-    const [first, second] = up.requestsTo("GET", /^\/items\//);
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1_000);
+    expect(up.requestsTo("GET", /^\/items\//)).toHaveLength(2);
+    const [first, second] = attemptsAt;
+    expect(second! - first!).toBeGreaterThanOrEqual(1_000);
     await catalog.close();
   });
 
@@ -79,17 +93,18 @@ describe("runtime against the emulator", () => {
     await catalog.close();
   });
 
-  it("a hanging upstream yields timeout within the declared timeout plus a small margin", async () => {
+  it("a hanging upstream yields timeout at the declared timeout (by the catalog's clock)", async () => {
     route();
     up.fault("GET", /^\/items\//, { kind: "hang" });
-    const catalog = createCatalog();
+    const time = await makeTestClock();
+    const catalog = createCatalog({ clock: time.clock });
     catalog.register(plugin, { baseUrl: up.url });
-    const started = performance.now();
-    const result = await catalog.call("lookup", { id: "h" });
-    const elapsed = performance.now() - started;
+    const started = time.now();
+    const result = await time.advanceUntil(catalog.call("lookup", { id: "h" }), 50);
     expect(result.status).toBe("timeout");
-    expect(elapsed).toBeGreaterThanOrEqual(790);
-    expect(elapsed).toBeLessThan(800 + 400);
+    // The clock moves in 50 ms steps: the timeout fired on the step that reached 800 ms.
+    expect(time.now() - started).toBeGreaterThanOrEqual(800);
+    expect(time.now() - started).toBeLessThan(850);
     await catalog.close();
   });
 
@@ -130,7 +145,7 @@ describe("runtime against the emulator", () => {
     catalog.register(plugin, { baseUrl: up.url });
     const controller = new AbortController();
     const pending = catalog.call("lookup", { id: "c" }, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(up.requestsTo("GET", "/items/c")).toHaveLength(1));
     controller.abort();
     const result = await pending;
     expect(result.status).toBe("unavailable");
