@@ -1,5 +1,5 @@
 import { Redacted } from "effect";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   createCatalog,
@@ -268,8 +268,7 @@ describe("schema export problems stay per tool", () => {
     const catalog = createCatalog();
     catalog.register(definePlugin({ ...plugin, dispose: () => void disposed++ }));
     catalog.unregister("probe");
-    await new Promise((r) => setTimeout(r, 10));
-    expect(disposed).toBe(1);
+    await vi.waitFor(() => expect(disposed).toBe(1));
     await catalog.close();
   });
 });

@@ -50,14 +50,22 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
   const inflight = new Set<Fiber.Fiber<Outcome>>();
   let stopping = false;
 
-  const pipelineOf = (reg: RegisteredTool, context: Context.Context<never>): ToolPipeline =>
-    (reg.pipeline ??= buildPipeline(reg, {
-      world,
-      clock,
-      limiter: Context.get(context as Context.Context<RateLimiter.RateLimiter>, RateLimiter.RateLimiter),
-      breaker: reg.breaker,
-      context,
-    }));
+  // Each tool's policies, composed at its first call (in the runtime's context).
+  const pipelines = new WeakMap<RegisteredTool, ToolPipeline>();
+  const pipelineOf = (reg: RegisteredTool, context: Context.Context<never>): ToolPipeline => {
+    let pipeline = pipelines.get(reg);
+    if (!pipeline) {
+      pipeline = buildPipeline(reg, {
+        world,
+        clock,
+        limiter: Context.get(context as Context.Context<RateLimiter.RateLimiter>, RateLimiter.RateLimiter),
+        breaker: reg.breaker,
+        context,
+      });
+      pipelines.set(reg, pipeline);
+    }
+    return pipeline;
+  };
 
   const start = (
     context: Context.Context<never>,

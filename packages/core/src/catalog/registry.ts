@@ -126,7 +126,6 @@ export const createRegistry = (options: RegistryOptions): Registry => {
         secrets: resolved.ok ? resolved.secrets : [],
         resources,
         breaker: policy.breaker ? options.breakerFor(policy.breaker) : undefined,
-        pipeline: undefined,
       });
       names.push(name);
     }

@@ -2,13 +2,10 @@
  * The shared HTTP client of `@quiver/core`. `src/index.ts` re-exports these names; import them
  * from `@quiver/core`, not from this folder.
  */
-export { upstreamErrorMessage } from "./error-body.js";
-export { createHttpClient, HTTP_CLIENT_DEFAULTS } from "./http-client.js";
-export { type JsonBodyInput, parseJsonBody } from "./json-body.js";
-export { isSensitiveParam, makeRedactor, maskUrls, REDACTED, type Redactor, type Secret } from "./redact.js";
-export { MAX_REDIRECTS } from "./redirect.js";
-export { MAX_RETRY_AFTER_MS, parseRetryAfter, retryAfterFromHeaders } from "./retry-after.js";
-export { failureForStatus, type StatusFailureInput, statusToKind } from "./status-to-kind.js";
+export { createHttpClient } from "./http-client.js";
+export { REDACTED } from "./redact.js";
+export { parseRetryAfter } from "./retry-after.js";
+export { statusToKind } from "./status-to-kind.js";
 export type {
   HeaderValue,
   HttpClient,

@@ -2,7 +2,7 @@ import { fail } from "../errors.js";
 import type { Redactor } from "./redact.js";
 
 /** Redirects followed per request, same origin only. */
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 
 /** Statuses the client treats as redirects. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);

@@ -2,7 +2,6 @@ import type { Redacted } from "effect";
 import type { AnyTool } from "../define-tool.js";
 import type { Breaker } from "../policies/breaker-policy.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
-import type { ToolPipeline } from "./call-pipeline.js";
 import type { PluginResources } from "./plugin-resources.js";
 import type { ToolTraits } from "./tool-traits.js";
 
@@ -24,6 +23,4 @@ export interface RegisteredTool {
   /** What the plugin's `setup` opened for this registration, shared by its tools. */
   readonly resources: PluginResources;
   readonly breaker: Breaker | undefined;
-  /** Its policies composed, made at the first call (in the runtime's context). */
-  pipeline: ToolPipeline | undefined;
 }

@@ -150,15 +150,3 @@ export function toToolInputIssue(located: LocatedIssue): ToolInputIssue {
   }
   return { path, expected, received, message };
 }
-
-/**
- * Turns zod's issues for a tool input into one `ToolInputIssue` per problem: unions narrowed to
- * the option the model evidently meant, each unknown key reported on its own.
- */
-export function formatIssues(
-  schema: AnySchema,
-  input: unknown,
-  issues: ReadonlyArray<z.core.$ZodIssue>,
-): ToolInputIssue[] {
-  return locateIssues(issues, { schema, basePath: [], root: input }).map(toToolInputIssue);
-}

@@ -41,7 +41,7 @@ const FORMATS: ReadonlySet<string> = new Set([
 const NULL: JsonSchema = { type: "null" };
 
 /** The note added to the description of a record sent as entries. */
-export const ENTRIES_NOTE = "a map, given as a list of {key, value} entries";
+const ENTRIES_NOTE = "a map, given as a list of {key, value} entries";
 
 function acceptsNull(node: JsonSchema): boolean {
   if (node.type === "null" || (Array.isArray(node.type) && node.type.includes("null"))) return true;

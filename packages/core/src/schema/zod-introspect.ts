@@ -90,7 +90,7 @@ function selectOption(def: LooseDef, value: unknown): AnySchema | undefined {
 }
 
 /** The schema of `container[key]`, following objects, arrays, tuples, records, unions and intersections. */
-export function childSchema(schema: AnySchema, key: PropertyKey, container: unknown): AnySchema | undefined {
+function childSchema(schema: AnySchema, key: PropertyKey, container: unknown): AnySchema | undefined {
   const def = defOf(unwrap(schema).schema);
   switch (def.type) {
     case "object": {
