@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { Context, Effect, Exit, Fiber, type ManagedRuntime } from "effect";
 import { RateLimiter } from "effect/persistence";
 import type { ToolResult } from "../envelope.js";
 import { fail, type ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import { type CallMemory, settle } from "../runtime/after-call.js";
+import { nextCallId } from "../runtime/call-id.js";
 import { prepareInput } from "../runtime/call-input.js";
 import { buildPipeline, type ToolPipeline } from "../runtime/call-pipeline.js";
 import { CallState, CurrentCall } from "../runtime/call-state.js";
@@ -75,7 +75,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     started: number,
   ): ToolResult | Promise<ToolResult> => {
     const pipeline = pipelineOf(reg, context);
-    const callId = randomUUID();
+    const callId = nextCallId();
     const session = callOptions.session ?? NO_SESSION;
     const step = prepareInput(reg, raw, callOptions, confirmations);
     const finish = (outcome: Outcome, cacheId: string): ToolResult => {

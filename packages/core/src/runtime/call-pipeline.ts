@@ -49,7 +49,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   const { world, clock } = services;
   const current = Effect.withFiber((fiber) => Effect.succeed(callIn(fiber.context)));
 
-  const attempt = Effect.flatMap(current, (s) => runAttempt(reg, s, world));
+  const attempt = Effect.withFiber((fiber) => runAttempt(reg, callIn(fiber.context), world));
   const exec: Effect.Effect<Executed, ToolFailure, CallState> = attempt.pipe(
     withRetry(policy.retry),
     withTimeout(policy.timeoutMs, name, clock, (context) => callIn(context).partialData),
@@ -65,7 +65,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   const cache = policy.cache ? new ResultCache(policy.cache.ttlMs, policy.cache.capacity, clock) : undefined;
   const ran: Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }, never, CallState> =
     cache
-      ? Effect.flatMap(current, (s) => cache.through(s.cacheId, exec))
+      ? Effect.withFiber((fiber) => cache.through(callIn(fiber.context).cacheId, exec))
       : Effect.map(Effect.exit(exec), (exit) => ({ exit, cache: undefined }));
 
   const failed = (

@@ -54,39 +54,38 @@ export class ResultCache {
   /**
    * The result for `id`: stored, joined from the same call in flight, or run with `run` (and stored
    * when it succeeds). Says whether it was a hit (stored or joined) or a miss (this call ran it).
+   * Looks up when called: call it where the call runs (in `Effect.withFiber` or `Effect.suspend`).
    */
   through<R>(id: string, run: Effect.Effect<Executed, ToolFailure, R>): Effect.Effect<CacheAnswer, never, R> {
-    return Effect.suspend((): Effect.Effect<CacheAnswer, never, R> => {
-      const stored = this.#stored.get(id);
-      if (stored !== undefined)
-        return Effect.succeed({
-          exit: Exit.succeed(stored) as Exit.Exit<Executed, ToolFailure>,
-          cache: "hit",
-        });
-      const running = this.#inflight.get(id);
-      if (running) {
-        // The Deferred is made by the first caller that waits: most runs have no one waiting.
-        running.waiters ??= Deferred.makeUnsafe<Executed, ToolFailure>();
-        return Effect.map(Effect.exit(Deferred.await(running.waiters)), (exit) => ({
-          exit,
-          cache: "hit" as const,
-        }));
-      }
-      const slot: InFlight = { waiters: undefined };
-      this.#inflight.set(id, slot);
-      const settle = (exit: Exit.Exit<Executed, ToolFailure>) => {
-        this.#inflight.delete(id);
-        if (Exit.isSuccess(exit)) this.#stored.set(id, exit.value);
-        if (slot.waiters) Deferred.doneUnsafe(slot.waiters, exit);
-      };
-      return Effect.exit(run).pipe(
-        // The caller that runs it was cancelled: its joiners end too (they may call again).
-        Effect.onInterrupt(() => Effect.sync(() => settle(Exit.interrupt()))),
-        Effect.map((exit) => {
-          settle(exit);
-          return { exit, cache: "miss" as const };
-        }),
-      );
-    });
+    const stored = this.#stored.get(id);
+    if (stored !== undefined)
+      return Effect.succeed({
+        exit: Exit.succeed(stored) as Exit.Exit<Executed, ToolFailure>,
+        cache: "hit",
+      });
+    const running = this.#inflight.get(id);
+    if (running) {
+      // The Deferred is made by the first caller that waits: most runs have no one waiting.
+      running.waiters ??= Deferred.makeUnsafe<Executed, ToolFailure>();
+      return Effect.map(Effect.exit(Deferred.await(running.waiters)), (exit) => ({
+        exit,
+        cache: "hit" as const,
+      }));
+    }
+    const slot: InFlight = { waiters: undefined };
+    this.#inflight.set(id, slot);
+    const settle = (exit: Exit.Exit<Executed, ToolFailure>) => {
+      this.#inflight.delete(id);
+      if (Exit.isSuccess(exit)) this.#stored.set(id, exit.value);
+      if (slot.waiters) Deferred.doneUnsafe(slot.waiters, exit);
+    };
+    return Effect.exit(run).pipe(
+      // The caller that runs it was cancelled: its joiners end too (they may call again).
+      Effect.onInterrupt(() => Effect.sync(() => settle(Exit.interrupt()))),
+      Effect.map((exit) => {
+        settle(exit);
+        return { exit, cache: "miss" as const };
+      }),
+    );
   }
 }
