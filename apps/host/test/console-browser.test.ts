@@ -1,0 +1,203 @@
+/// <reference lib="dom" />
+// (The functions given to page.evaluate run in the browser.)
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveSettings } from "../src/config/resolve-settings.js";
+import { createHost, type Host } from "../src/host/create-host.js";
+import { type RunningServer, startServer } from "../src/http/start-server.js";
+import { ARTIFACTS, browserMissing, launchBrowser } from "./browser.js";
+import { makeProject, type Project } from "./helpers.js";
+
+// The browser tests: the console in real headless chromium against a real `quiver serve` (in process,
+// on a free port), with the echo plugin, one unconfigured (needs-key) and one that fails to load.
+const missing = browserMissing();
+if (missing) console.log(`skipping the console's browser tests: ${missing}`);
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+let project: Project;
+let open: { host: Host; server: RunningServer };
+let locked: { host: Host; server: RunningServer };
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+const start = async (env: Record<string, string>) => {
+  const settings = await resolveSettings({ cwd: project.dir, port: "0" }, env);
+  const host = await createHost(settings);
+  const server = await startServer(host, { log: () => {} });
+  return { host, server };
+};
+
+/** Runs axe-core in the page; answers its violations as "rule: nodes" lines. */
+const axeViolations = async (page: Page): Promise<string[]> => {
+  // Evaluated through the debugging protocol: the page's CSP (script-src 'self') stays on.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: any[] }> } }).axe;
+    const r = await axe.run();
+    return r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes.map((n: { target: string[] }) => n.target.join(" ")).join(", ")}`,
+    );
+  });
+  return violations;
+};
+
+const callsSummary = (page: Page) =>
+  page.locator('[data-chart="Calls per second"] .chart-summary').textContent();
+const callsCanvas = (page: Page) =>
+  page
+    .locator('[data-chart="Calls per second"] canvas')
+    .evaluate((c) => (c as HTMLCanvasElement).toDataURL());
+
+describe.skipIf(missing !== undefined)("the console in headless chromium", () => {
+  beforeAll(async () => {
+    project = makeProject({ fixtures: ["echo", "needs-key", "broken"] });
+    open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
+    locked = await start({ QUIVER_TOKENS: "tok-alice=alice,tok-bob=bob", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await open?.server.shutdown("test end");
+    await locked?.server.shutdown("test end");
+    project?.cleanup();
+  });
+
+  it("loads, explains the unconfigured and failing plugins, and passes axe-core", async () => {
+    const page = await browser.context.newPage();
+    const t0 = Date.now();
+    await page.goto(`${open.server.url}/`);
+    await page.locator('button[data-tool="echo_text"]').waitFor();
+    const catalogMs = Date.now() - t0;
+    const nav = await page.evaluate(() => {
+      const n = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+      return { domContentLoaded: n.domContentLoadedEventEnd, load: n.loadEventEnd };
+    });
+    const js = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .filter((r) => r.name.endsWith(".js"))
+        .map((r) => (r as PerformanceResourceTiming).decodedBodySize),
+    );
+    console.log(
+      `console page: DOMContentLoaded ${Math.round(nav.domContentLoaded)} ms, load ${Math.round(nav.load)} ms, ` +
+        `catalog shown ${catalogMs} ms after goto; JS ${js.reduce((a, b) => a + b, 0)} bytes`,
+    );
+
+    const needsKey = page.locator('section[aria-label="plugin needs-key"]');
+    await expect(needsKey.locator(".badge").textContent()).resolves.toBe("unconfigured");
+    await expect(needsKey.locator(".why").textContent()).resolves.toContain("KEYED_API_KEY");
+    const broken = page.locator('section[aria-label="plugin quiver-plugin-broken"]');
+    await expect(broken.locator(".badge").textContent()).resolves.toBe("failing");
+    await expect(broken.locator(".why").textContent()).resolves.toMatch(/Fix:/);
+    await expect(page.locator('section[aria-label="plugin echo"] .badge').textContent()).resolves.toBe(
+      "ready",
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "catalog.png"), fullPage: true });
+
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("finds a tool by typing, calls it through the keyboard-driven form and shows the envelope", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${open.server.url}/`);
+    const search = page.getByLabel("Find a tool");
+    await search.focus();
+    await page.keyboard.type("echoes text");
+    await expect(page.locator("button[data-tool]").count()).resolves.toBe(1);
+    await page.keyboard.press("Enter");
+    await page.locator("#tool-title").getByText("echo_text").waitFor();
+    // The example filled the form; type over it with the keyboard and submit with Enter.
+    const field = page.getByRole("textbox", { name: "text", exact: true });
+    await expect(field.inputValue()).resolves.toBe("hello");
+    await field.focus();
+    // Visible focus: the focused field has an outline.
+    const outline = await field.evaluate((el) => getComputedStyle(el).outlineStyle);
+    expect(outline).not.toBe("none");
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("hello from the console");
+    await page.keyboard.press("Enter");
+    const envelope = page.locator("[data-envelope]");
+    await envelope.waitFor();
+    const shown = JSON.parse((await envelope.textContent()) ?? "{}") as {
+      status: string;
+      data: { text: string };
+      metadata: { attempts: number };
+    };
+    expect(shown.status).toBe("success");
+    expect(shown.data.text).toBe("hello from the console");
+    await expect(page.locator("#envelope-title .status").textContent()).resolves.toBe("success");
+    // The recent calls list it, with principal, duration, attempts and cache.
+    const row = page.locator("table.recent tbody tr").first();
+    await row.getByText("echo_text").waitFor();
+    await expect(row.textContent()).resolves.toMatch(/local-user.*success.*ms/);
+    await page.screenshot({ path: join(ARTIFACTS, "call.png"), fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("updates the charts after a burst of calls", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${open.server.url}/#tool=echo_slow_wait`);
+    await page.locator('[data-chart="Calls per second"] canvas').waitFor();
+    const before = await callsCanvas(page);
+    const summaryBefore = (await callsSummary(page)) ?? "";
+    const callsBefore = Number(/^(\d+) calls/.exec(summaryBefore)?.[1] ?? "NaN");
+    // Three bursts, each seen by the page's poll before the next: the lines get several points.
+    let want = callsBefore;
+    for (const burst of [6, 12, 9]) {
+      await Promise.all(
+        Array.from({ length: burst }, (_, i) =>
+          fetch(`${open.server.url}/tools/echo_slow_wait/call`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ms: 4 * (i + 1) }),
+          }).then((r) => r.json()),
+        ),
+      );
+      want += burst;
+      await page.waitForFunction(
+        (n) => {
+          const s =
+            document.querySelector('[data-chart="Calls per second"] .chart-summary')?.textContent ?? "";
+          return Number(/^(\d+) calls/.exec(s)?.[1]) >= n;
+        },
+        want,
+        { timeout: 15_000 },
+      );
+    }
+    const latency = await page.locator('[data-chart="Latency (ms)"] .chart-summary').textContent();
+    expect(latency).toMatch(/p50 \d/);
+    expect(await callsCanvas(page)).not.toBe(before);
+    // One call through the form too, so the screenshot shows an envelope.
+    await page.getByRole("button", { name: "Call as local-user" }).click();
+    await page.locator("[data-envelope]").waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, "charts.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("with tokens on, asks for one and calls as the principal it stands for", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${locked.server.url}/`);
+    await page.getByRole("alert").getByText("This host needs a bearer token").waitFor();
+    await page.getByLabel("Bearer token").fill("tok-alice");
+    await page.keyboard.press("Enter");
+    await page.locator("[data-principal]").getByText("calling as alice").waitFor();
+    await page.locator('button[data-tool="echo_whoami"]').click();
+    await page.getByRole("button", { name: "Call as alice" }).click();
+    await page.locator("[data-envelope]").getByText('"principal": "alice"').waitFor();
+    // Switching the token switches the principal.
+    await page.getByLabel("Bearer token").fill("tok-bob");
+    await page.getByRole("button", { name: "Switch principal" }).click();
+    await page.locator("[data-principal]").getByText("calling as bob").waitFor();
+    await page.locator('button[data-tool="echo_whoami"]').click();
+    await page.getByRole("button", { name: "Call as bob" }).click();
+    await page.locator("[data-envelope]").getByText('"principal": "bob"').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, "auth.png"), fullPage: true });
+    await page.close();
+  });
+});
