@@ -54,7 +54,13 @@ const callsCanvas = (page: Page) =>
 
 describe.skipIf(missing !== undefined)("the console in headless chromium", () => {
   beforeAll(async () => {
-    project = makeProject({ fixtures: ["echo", "needs-key", "broken"] });
+    project = makeProject({
+      fixtures: ["echo", "needs-key", "broken"],
+      config: {
+        name: "quiver.config.json",
+        text: JSON.stringify({ policies: { echo_fail: { breaker: { failures: 3, openFor: "10m" } } } }),
+      },
+    });
     open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
     locked = await start({ QUIVER_TOKENS: "tok-alice=alice,tok-bob=bob", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
     browser = await launchBrowser();
@@ -99,6 +105,9 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     await page.screenshot({ path: join(ARTIFACTS, "catalog.png"), fullPage: true });
 
     expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, "catalog-dark.png"), fullPage: true });
     await page.close();
   });
 
@@ -177,6 +186,20 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     await page.getByRole("button", { name: "Call as local-user" }).click();
     await page.locator("[data-envelope]").waitFor();
     await page.screenshot({ path: join(ARTIFACTS, "charts.png"), fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("charts a failing tool's errors by kind and its breaker opening", async () => {
+    for (let i = 0; i < 5; i++)
+      await fetch(`${open.server.url}/tools/echo_fail/call`, { method: "POST", body: "{}" });
+    const page = await browser.context.newPage();
+    await page.goto(`${open.server.url}/#tool=echo_fail`);
+    const summary = (title: string) => page.locator(`[data-chart="${title}"] .chart-summary`);
+    await summary("Circuit breaker").getByText("open", { exact: true }).waitFor();
+    await expect(summary("Errors by kind (per second)").textContent()).resolves.toMatch(/upstream 3/);
+    await expect(summary("Errors by kind (per second)").textContent()).resolves.toMatch(/unavailable 2/);
+    await page.screenshot({ path: join(ARTIFACTS, "errors.png"), fullPage: true });
     await page.close();
   });
 
@@ -198,6 +221,7 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     await page.getByRole("button", { name: "Call as bob" }).click();
     await page.locator("[data-envelope]").getByText('"principal": "bob"').waitFor();
     await page.screenshot({ path: join(ARTIFACTS, "auth.png"), fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 });
