@@ -29,7 +29,8 @@ const buildConsole = () =>
   execFileSync(
     process.execPath,
     [join(HOST_DIR, "node_modules/vite/bin/vite.js"), "build", "--config", "console/vite.config.ts"],
-    { cwd: HOST_DIR, stdio: "inherit" },
+    // NODE_ENV is "test" under vitest: Vite would keep development-only code in the bundle.
+    { cwd: HOST_DIR, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } },
   );
 
 /**

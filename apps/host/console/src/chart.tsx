@@ -43,13 +43,13 @@ export const Chart = (props: {
         legend: { show: true, live: false },
         cursor: { show: false },
         scales: {
-          // At least the last 30 seconds, so the first points do not fill the width.
+          // At least the last 10 seconds, so the first points do not fill the width.
           x: {
             time: true,
             range: (u) => {
               const xs = u.data[0] ?? [];
               const last = xs[xs.length - 1] ?? Date.now() / 1000;
-              return [Math.min(xs[0] ?? last, last - 30), last];
+              return [Math.min(xs[0] ?? last, last - 10), last];
             },
           },
           y: yRange ? { range: yRange } : { range: (_u, _min, max) => [0, Math.max(1, max)] },
