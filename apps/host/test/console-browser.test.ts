@@ -58,7 +58,10 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
       fixtures: ["echo", "needs-key", "broken"],
       config: {
         name: "quiver.config.json",
-        text: JSON.stringify({ policies: { echo_fail: { breaker: { failures: 3, openFor: "10m" } } } }),
+        text: JSON.stringify({
+          policies: { echo_fail: { breaker: { failures: 3, openFor: "10m" } } },
+          aliases: { always_fail: "echo_fail" },
+        }),
       },
     });
     open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
@@ -194,7 +197,9 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     for (let i = 0; i < 5; i++)
       await fetch(`${open.server.url}/tools/echo_fail/call`, { method: "POST", body: "{}" });
     const page = await browser.context.newPage();
-    await page.goto(`${open.server.url}/#tool=echo_fail`);
+    // Through its alias: the charts are the tool's.
+    await page.goto(`${open.server.url}/#tool=always_fail`);
+    await page.locator("#charts-title").getByText("Live metrics of echo_fail").waitFor();
     const summary = (title: string) => page.locator(`[data-chart="${title}"] .chart-summary`);
     await summary("Circuit breaker").getByText("open", { exact: true }).waitFor();
     await expect(summary("Errors by kind (per second)").textContent()).resolves.toMatch(/upstream 3/);

@@ -27,7 +27,10 @@ beforeAll(async () => {
     fixtures: ["echo", "needs-key", "broken"],
     config: {
       name: "quiver.config.json",
-      text: JSON.stringify({ policies: { echo_text: { cache: { ttl: "1m" } } } }),
+      text: JSON.stringify({
+        policies: { echo_text: { cache: { ttl: "1m" } } },
+        aliases: { say_text: "echo_text" },
+      }),
     },
   });
   open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
@@ -117,6 +120,9 @@ describe("the console's data", () => {
     const byId = new Map(state.plugins.map((p) => [p.id, p]));
     expect(byId.get("echo")).toMatchObject({ state: "ready" });
     expect(byId.get("echo")?.tools.map((t) => t.name)).toContain("echo_text");
+    // An alias names the tool whose figures it shares.
+    const alias = state.plugins.flatMap((p) => p.tools).find((t) => t.name === "say_text");
+    expect(alias).toMatchObject({ aliasOf: "echo_text" });
     expect(byId.get("needs-key")).toMatchObject({ state: "unconfigured", missing: ["KEYED_API_KEY"] });
     const broken = byId.get("quiver-plugin-broken");
     expect(broken?.state).toBe("failing");

@@ -53,6 +53,8 @@ export interface ToolInfo {
   description: string;
   category: string;
   available: boolean;
+  /** Set on an alias: the tool it stands for (whose figures it shares). */
+  aliasOf?: string;
 }
 
 /** A plugin and its state. */

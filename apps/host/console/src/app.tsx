@@ -99,6 +99,10 @@ export const App = () => {
     load();
   };
 
+  // An alias is charted with the figures of the tool it stands for.
+  const measured =
+    state?.plugins.flatMap((p) => p.tools).find((t) => t.name === selected)?.aliasOf ?? selected ?? "";
+
   return (
     <>
       <a class="skip" href="#main">
@@ -149,8 +153,8 @@ export const App = () => {
               <>
                 <ToolView name={selected} principal={state.principal} onCalled={poll} />
                 <section aria-labelledby="charts-title" class="panel">
-                  <h2 id="charts-title">Live metrics of {selected}</h2>
-                  <ToolCharts tool={selected} samples={samples.get(selected) ?? []} />
+                  <h2 id="charts-title">Live metrics of {measured}</h2>
+                  <ToolCharts tool={measured} samples={samples.get(measured) ?? []} />
                 </section>
               </>
             ) : (

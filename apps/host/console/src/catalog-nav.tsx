@@ -103,6 +103,7 @@ export const CatalogNav = (props: {
                     onKeyDown={onToolKey}
                   >
                     {t.name}
+                    {t.aliasOf && <span class="sr-note"> (alias of {t.aliasOf})</span>}
                     {!t.available && <span class="sr-note"> (unavailable)</span>}
                   </button>
                 </li>

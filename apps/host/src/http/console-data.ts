@@ -8,6 +8,8 @@ export interface ConsoleSource {
   readonly problems?: () => ReadonlyArray<PluginProblem>;
   /** The last finished calls, newest first. */
   readonly recent?: () => ReadonlyArray<RecentCall>;
+  /** Tool aliases, `{ alias: tool }`: the console charts an alias with its tool's figures. */
+  readonly aliases?: Readonly<Record<string, string>>;
   /** The built console's folder (default: the package's dist/console). */
   readonly dir?: string;
 }
@@ -24,7 +26,8 @@ export interface ConsolePlugin {
   readonly missing: ReadonlyArray<string>;
   /** What to do (failing plugins). */
   readonly fix?: string;
-  readonly tools: ReadonlyArray<ToolInfo>;
+  /** Its tools; an alias carries `aliasOf`, the tool it stands for. */
+  readonly tools: ReadonlyArray<ToolInfo & { readonly aliasOf?: string }>;
 }
 
 /** The catalog grouped by plugin, with who the caller is: GET /console/api/state. */
@@ -33,7 +36,11 @@ export const consoleState = (
   source: ConsoleSource,
   caller: { readonly principal: string | undefined; readonly auth: boolean; readonly version?: string },
 ) => {
-  const tools = catalog.list();
+  const aliases = source.aliases ?? {};
+  const tools = catalog.list().map((t) => {
+    const target = Object.hasOwn(aliases, t.name) ? aliases[t.name] : undefined;
+    return target ? { ...t, aliasOf: target } : t;
+  });
   const plugins: ConsolePlugin[] = catalog.plugins().map((p) => ({
     id: p.id,
     version: p.version,

@@ -62,7 +62,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     version: VERSION,
     finder,
     draining: () => draining,
-    console: { problems: () => host.problems, recent: host.tracker.recent },
+    console: { problems: () => host.problems, recent: host.tracker.recent, aliases: settings.aliases },
     health: () => ({
       inflight: host.tracker.inflight().length,
       problems: host.problems.map((p) => ({ package: p.package, kind: p.kind, message: p.message })),
