@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 // (The functions given to page.evaluate run in the browser.)
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,8 +56,13 @@ const callsCanvas = (page: Page) =>
 
 describe.skipIf(missing !== undefined)("the console in headless chromium", () => {
   beforeAll(async () => {
+    // The pinger plugin's upstream is a port nobody listens on: its health check fails.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((r) => closed.close(r));
     project = makeProject({
-      fixtures: ["echo", "needs-key", "broken"],
+      fixtures: ["echo", "needs-key", "broken", "pinger"],
       config: {
         name: "quiver.config.json",
         text: JSON.stringify({
@@ -64,7 +71,7 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
         }),
       },
     });
-    open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
+    open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s", PINGER_URL: down });
     locked = await start({ QUIVER_TOKENS: "tok-alice=alice,tok-bob=bob", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
     browser = await launchBrowser();
   });
@@ -105,6 +112,12 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     await expect(page.locator('section[aria-label="plugin echo"] .badge').textContent()).resolves.toBe(
       "ready",
     );
+    // A ready plugin whose upstream is down turns "failing" once its health check runs, with why.
+    const pinger = page.locator('section[aria-label="plugin pinger"]');
+    await expect(pinger.locator(".badge").textContent()).resolves.toBe("ready");
+    await page.getByRole("button", { name: "check health of pinger" }).click();
+    await pinger.locator(".badge").getByText("failing").waitFor();
+    await expect(pinger.locator(".why").textContent()).resolves.toMatch(/unreachable: ECONNREFUSED.*Fix:/);
     await page.screenshot({ path: join(ARTIFACTS, "catalog.png"), fullPage: true });
 
     expect(await axeViolations(page)).toEqual([]);

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +15,7 @@ import { makeProject, type Project } from "./helpers.js";
 let project: Project;
 let open: { host: Host; server: RunningServer };
 let locked: { host: Host; server: RunningServer };
+let upstream: Server;
 
 const start = async (env: Record<string, string>) => {
   const settings = await resolveSettings({ cwd: project.dir, port: "0" }, env);
@@ -23,8 +26,16 @@ const start = async (env: Record<string, string>) => {
 const html = { accept: "text/html,application/xhtml+xml" };
 
 beforeAll(async () => {
+  // The pinger plugin's upstream: up for the open host, a closed port for the locked one.
+  upstream = createServer((req, res) => res.writeHead(req.url === "/ping" ? 200 : 404).end());
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+  const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+  const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise((r) => closed.close(r));
   project = makeProject({
-    fixtures: ["echo", "needs-key", "broken"],
+    fixtures: ["echo", "needs-key", "broken", "pinger"],
     config: {
       name: "quiver.config.json",
       text: JSON.stringify({
@@ -33,13 +44,14 @@ beforeAll(async () => {
       }),
     },
   });
-  open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
-  locked = await start({ QUIVER_TOKENS: "tok-alice=alice", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
+  open = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s", PINGER_URL: up });
+  locked = await start({ QUIVER_TOKENS: "tok-alice=alice", QUIVER_SHUTDOWN_TIMEOUT: "1s", PINGER_URL: down });
 });
 afterAll(async () => {
   await open?.server.shutdown("test end");
   await locked?.server.shutdown("test end");
   project?.cleanup();
+  upstream?.close();
 });
 
 describe("the console's page", () => {
@@ -162,6 +174,29 @@ describe("the console's data", () => {
     });
     expect(last?.attempts).toBeTypeOf("number");
     expect(rest[0]).toMatchObject({ tool: "echo_text", cached: false });
+  });
+
+  it("GET /console/api/health/:plugin runs the plugin's health check: up, down (why and fix), unknown", async () => {
+    const ok = (await (await fetch(`${open.server.url}/console/api/health/pinger`)).json()) as {
+      ok: boolean;
+      message: string;
+    };
+    expect(ok).toMatchObject({ ok: true });
+    expect(ok.message).toContain("/ping");
+    const auth = { authorization: "Bearer tok-alice" };
+    expect((await fetch(`${locked.server.url}/console/api/health/pinger`)).status).toBe(401);
+    const down = (await (
+      await fetch(`${locked.server.url}/console/api/health/pinger`, { headers: auth })
+    ).json()) as {
+      ok: boolean;
+      message: string;
+      fix?: string;
+    };
+    expect(down.ok).toBe(false);
+    expect(down.message).toMatch(/unreachable: ECONNREFUSED/);
+    expect(down.fix).toContain("PINGER_URL");
+    const unknown = await fetch(`${open.server.url}/console/api/health/nope`);
+    expect(unknown.status).toBe(404);
   });
 
   it("needs the same bearer token as the API when tokens are set, and names the caller's principal", async () => {

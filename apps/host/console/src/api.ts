@@ -136,6 +136,14 @@ export interface Stats {
   recent: RecentCall[];
 }
 
+/** GET /console/api/health/:plugin: the plugin's own health check. */
+export interface HealthReport {
+  ok: boolean;
+  message: string;
+  fix?: string;
+  latencyMs?: number;
+}
+
 /** The envelope every call answers. */
 export interface Envelope {
   status: string;

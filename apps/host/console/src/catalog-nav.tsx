@@ -1,4 +1,5 @@
-import type { PluginView, ToolInfo } from "./api";
+import { useState } from "preact/hooks";
+import { api, type HealthReport, type PluginView, type ToolInfo } from "./api";
 
 /** True when every word of the query is in the tool's name, title, plugin or description. */
 export const matches = (tool: ToolInfo, query: string): boolean => {
@@ -69,49 +70,102 @@ export const CatalogNav = (props: {
         {props.query ? ` match “${props.query}”` : ""}
       </p>
       {groups.map(({ plugin, tools }) => (
-        <section key={plugin.id} class={`plugin plugin-${plugin.state}`} aria-label={`plugin ${plugin.id}`}>
-          <h2>
-            {plugin.id} <span class={`badge badge-${plugin.state}`}>{STATE_LABEL[plugin.state]}</span>
-          </h2>
-          {plugin.state === "unconfigured" && (
-            <p class="why" data-why={plugin.id}>
-              {plugin.message ?? "A setting is missing."}
-              {plugin.missing.length > 0 && (
-                <>
-                  {" "}
-                  Set {plugin.missing.map((m, i) => [i > 0 ? ", " : "", <code key={m}>{m}</code>])} and
-                  restart.
-                </>
-              )}
-            </p>
-          )}
-          {plugin.state === "failing" && (
-            <p class="why" data-why={plugin.id}>
-              {plugin.message}
-              {plugin.fix && <span class="fix"> Fix: {plugin.fix}</span>}
-            </p>
-          )}
-          {tools.length > 0 && (
-            <ul>
-              {tools.map((t) => (
-                <li key={t.name}>
-                  <button
-                    type="button"
-                    data-tool={t.name}
-                    aria-current={props.selected === t.name ? "true" : undefined}
-                    onClick={() => props.onSelect(t.name)}
-                    onKeyDown={onToolKey}
-                  >
-                    {t.name}
-                    {t.aliasOf && <span class="sr-note"> (alias of {t.aliasOf})</span>}
-                    {!t.available && <span class="sr-note"> (unavailable)</span>}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <PluginGroup
+          key={plugin.id}
+          plugin={plugin}
+          tools={tools}
+          selected={props.selected}
+          onSelect={props.onSelect}
+        />
       ))}
     </nav>
+  );
+};
+
+/**
+ * One plugin: its state (a ready plugin whose health check fails turns "failing", with why and the
+ * fix), a button running its health check, and its tools.
+ */
+const PluginGroup = (props: {
+  plugin: PluginView;
+  tools: ToolInfo[];
+  selected: string | undefined;
+  onSelect: (tool: string) => void;
+}) => {
+  const { plugin: loaded, tools } = props;
+  const [health, setHealth] = useState<HealthReport | undefined>();
+  const [checking, setChecking] = useState(false);
+  const plugin: PluginView =
+    loaded.state === "ready" && health && !health.ok
+      ? { ...loaded, state: "failing", message: health.message, ...(health.fix ? { fix: health.fix } : {}) }
+      : loaded;
+  const check = () => {
+    setChecking(true);
+    api<HealthReport>(`/console/api/health/${encodeURIComponent(loaded.id)}`)
+      .then(setHealth, (e: Error) => setHealth({ ok: false, message: e.message }))
+      .finally(() => setChecking(false));
+  };
+  return (
+    <section class={`plugin plugin-${plugin.state}`} aria-label={`plugin ${plugin.id}`}>
+      <h2>
+        {plugin.id} <span class={`badge badge-${plugin.state}`}>{STATE_LABEL[plugin.state]}</span>
+      </h2>
+      {loaded.state === "ready" && (
+        <p class="health">
+          <button
+            type="button"
+            class="small"
+            onClick={check}
+            disabled={checking}
+            aria-label={`check health of ${plugin.id}`}
+          >
+            {checking ? "checking…" : "check health"}
+          </button>
+          {health?.ok && (
+            <span class="muted" data-health={plugin.id}>
+              {" "}
+              {health.message}
+              {health.latencyMs !== undefined ? ` (${health.latencyMs} ms)` : ""}
+            </span>
+          )}
+        </p>
+      )}
+      {plugin.state === "unconfigured" && (
+        <p class="why" data-why={plugin.id}>
+          {plugin.message ?? "A setting is missing."}
+          {plugin.missing.length > 0 && (
+            <>
+              {" "}
+              Set {plugin.missing.map((m, i) => [i > 0 ? ", " : "", <code key={m}>{m}</code>])} and restart.
+            </>
+          )}
+        </p>
+      )}
+      {plugin.state === "failing" && (
+        <p class="why" data-why={plugin.id}>
+          {plugin.message}
+          {plugin.fix && <span class="fix"> Fix: {plugin.fix}</span>}
+        </p>
+      )}
+      {tools.length > 0 && (
+        <ul>
+          {tools.map((t) => (
+            <li key={t.name}>
+              <button
+                type="button"
+                data-tool={t.name}
+                aria-current={props.selected === t.name ? "true" : undefined}
+                onClick={() => props.onSelect(t.name)}
+                onKeyDown={onToolKey}
+              >
+                {t.name}
+                {t.aliasOf && <span class="sr-note"> (alias of {t.aliasOf})</span>}
+                {!t.available && <span class="sr-note"> (unavailable)</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 };
