@@ -221,6 +221,20 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     await page.close();
   });
 
+  it("says when its metrics stop (the host went away) and keeps what it had", async () => {
+    const gone = await start({ QUIVER_PRINCIPAL: "local-user", QUIVER_SHUTDOWN_TIMEOUT: "1s" });
+    const page = await browser.context.newPage();
+    await page.goto(`${gone.server.url}/#tool=echo_text`);
+    await page.locator(".live").getByText("metrics live").waitFor();
+    await gone.server.shutdown("test");
+    await page
+      .locator(".live")
+      .getByText(/metrics paused: .*retrying/)
+      .waitFor();
+    await page.locator('[data-chart="Calls per second"]').waitFor();
+    await page.close();
+  });
+
   it("with tokens on, asks for one and calls as the principal it stands for", async () => {
     const page = await browser.context.newPage();
     await page.goto(`${locked.server.url}/`);

@@ -47,6 +47,7 @@ export const App = () => {
   const [selected, setSelected] = useState<string | undefined>(toolFromHash());
   const [samples, setSamples] = useState<Map<string, Sample[]>>(new Map());
   const [stats, setStats] = useState<Stats | undefined>();
+  const [pollError, setPollError] = useState<string | undefined>();
 
   const load = useCallback(() => {
     api<ConsoleState>("/console/api/state").then(
@@ -71,8 +72,9 @@ export const App = () => {
       (s) => {
         setStats(s);
         setSamples((h) => addSample(h, s));
+        setPollError(undefined);
       },
-      () => {},
+      (e: Error) => setPollError(e.message),
     );
   }, []);
   useEffect(() => {
@@ -111,6 +113,11 @@ export const App = () => {
       <header class="top">
         <h1>Quiver console</h1>
         {state?.version && <span class="muted">host {state.version}</span>}
+        {state && (
+          <span class={pollError ? "live live-off" : "live"} role="status">
+            {pollError ? `metrics paused: ${pollError} (retrying)` : "metrics live"}
+          </span>
+        )}
         <span class="who" data-principal>
           {state ? (state.principal ? `calling as ${state.principal}` : "no principal") : ""}
         </span>
