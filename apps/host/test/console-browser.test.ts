@@ -165,6 +165,31 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     await page.close();
   });
 
+  it("moves between tools with the arrow keys and opens one with Enter, focus visible", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${open.server.url}/`);
+    await page.getByLabel("Find a tool").focus();
+    await page.keyboard.type("echo_");
+    await page.keyboard.press("ArrowDown");
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-tool"));
+    await expect(focused()).resolves.toBe("echo_text");
+    await page.keyboard.press("ArrowDown");
+    await expect(focused()).resolves.toBe("echo_whoami");
+    const ring = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
+    expect(ring).toBe("solid");
+    await page.keyboard.press("End");
+    await expect(focused()).resolves.toBe("echo_fail");
+    await page.keyboard.press("ArrowUp");
+    await expect(focused()).resolves.toBe("echo_slow_wait");
+    await page.keyboard.press("Enter");
+    await page.locator("#tool-title").getByText("echo_slow_wait").waitFor();
+    // The submit button, reached by keyboard, calls with Enter.
+    await page.getByRole("button", { name: "Call as local-user" }).focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#envelope-title .status").getByText("success").waitFor();
+    await page.close();
+  });
+
   it("updates the charts after a burst of calls", async () => {
     const page = await browser.context.newPage();
     await page.goto(`${open.server.url}/#tool=echo_slow_wait`);
