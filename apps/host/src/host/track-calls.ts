@@ -54,11 +54,12 @@ export const trackCalls = (inner: Catalog): TrackedCatalog => {
     const signal = options.signal ? AbortSignal.any([options.signal, shutdown.signal]) : shutdown.signal;
     const done = inner.call(name, input, { ...options, signal });
     calls.set(id, { id, tool: name, principal: options.session?.principal, startedAt: Date.now(), done });
-    return done.then((result) => {
-      calls.delete(id);
-      recent.record(result, options.session?.principal);
-      return result;
-    });
+    return done
+      .finally(() => calls.delete(id))
+      .then((result) => {
+        recent.record(result, options.session?.principal);
+        return result;
+      });
   };
 
   const catalog: Catalog = {

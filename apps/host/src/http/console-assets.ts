@@ -55,6 +55,3 @@ export const sendConsoleFile = async (
   res.end(body);
   return true;
 };
-
-/** True when the console has been built (its index.html exists). */
-export const consoleBuilt = (dir: string = CONSOLE_DIR): boolean => existsSync(join(dir, "index.html"));
