@@ -66,7 +66,10 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
       config: {
         name: "quiver.config.json",
         text: JSON.stringify({
-          policies: { echo_fail: { breaker: { failures: 3, openFor: "10m" } } },
+          policies: {
+            echo_fail: { breaker: { failures: 3, openFor: "10m" } },
+            echo_text: { cache: { ttl: "10m" } },
+          },
           aliases: { always_fail: "echo_fail" },
         }),
       },
@@ -160,6 +163,13 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     const row = page.locator("table.recent tbody tr").first();
     await row.getByText("echo_text").waitFor();
     await expect(row.textContent()).resolves.toMatch(/local-user.*success.*ms/);
+    // The same input again (from another client) is a cache hit: the table and the hit-rate chart say so.
+    await fetch(`${open.server.url}/tools/echo_text/call`, {
+      method: "POST",
+      body: JSON.stringify({ text: "hello from the console" }),
+    });
+    await page.locator("table.recent tbody tr").first().getByText("hit", { exact: true }).waitFor();
+    await page.locator('[data-chart="Cache hit rate (%)"] .chart-summary').getByText("50% hits").waitFor();
     await page.screenshot({ path: join(ARTIFACTS, "call.png"), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
     await page.close();

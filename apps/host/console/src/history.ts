@@ -10,12 +10,21 @@ export interface Sample {
 /** How many polls each tool keeps (3 minutes at one a second). */
 export const HISTORY_LENGTH = 180;
 
-/** Adds a poll to every tool's history, dropping the oldest past HISTORY_LENGTH. */
+/** Polls closer together than this (an extra poll after a call) replace the last sample. */
+const MIN_GAP_S = 0.5;
+
+/**
+ * Adds a poll to every tool's history, dropping the oldest past HISTORY_LENGTH. A poll right after
+ * the previous one replaces it, so a rate is never taken over a sliver of time.
+ */
 export const addSample = (history: Map<string, Sample[]>, stats: Stats): Map<string, Sample[]> => {
   const next = new Map(history);
   const t = stats.at / 1000;
   for (const s of stats.tools) {
-    const list = [...(next.get(s.tool) ?? []), { t, stats: s }];
+    const old = next.get(s.tool) ?? [];
+    const last = old[old.length - 1];
+    const kept = last && t - last.t < MIN_GAP_S ? old.slice(0, -1) : old;
+    const list = [...kept, { t, stats: s }];
     next.set(s.tool, list.length > HISTORY_LENGTH ? list.slice(-HISTORY_LENGTH) : list);
   }
   return next;
