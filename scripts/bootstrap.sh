@@ -8,6 +8,7 @@ tools="$root/.tools"
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 NEXT_TELEMETRY_DISABLED=1
 export TURBO_NO_UPDATE_NOTIFIER=1 NO_UPDATE_NOTIFIER=1 npm_config_update_notifier=false
 export npm_config_fund=false npm_config_audit=false
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1   # the console tests drive Debian's chromium (scripts/browser.sh)
 
 node_ok() {
   command -v node >/dev/null 2>&1 || return 1

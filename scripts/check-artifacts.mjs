@@ -162,6 +162,22 @@ const checkPackage = async ({ dir, pkg }) => {
     if (!files.has(posix.normalize(target)))
       fail(name, `bin.${cmd} points at ${target}, which the tarball lacks`, log);
 
+  // 1b. the host's web console (built by Vite into dist/console): the page and every file it loads
+  if (name === "@quiver/host") {
+    const page = "dist/console/index.html";
+    if (!files.has(page))
+      fail(name, `the tarball lacks ${page}: the console was not built (pnpm build)`, log);
+    else {
+      const html = readFileSync(join(pdir, page), "utf8");
+      const loaded = [...html.matchAll(/(?:src|href)="\/console\/([^"]+)"/g)].map(
+        (m) => `dist/console/${m[1]}`,
+      );
+      if (!loaded.some((f) => f.endsWith(".js"))) fail(name, `${page} loads no script`, log);
+      for (const f of loaded)
+        if (!files.has(f)) fail(name, `${page} loads ${f}, which the tarball lacks`, log);
+    }
+  }
+
   // 2. source maps
   let maps = 0;
   for (const f of files) {

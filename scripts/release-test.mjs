@@ -354,6 +354,19 @@ const expectHealth = async (kind, dir, pluginId, version) => {
       `/health shows ${pluginId} as ${JSON.stringify(p)}, expected version ${version}`,
     );
     console.log(`   /health on :${port}: ${pluginId}@${p.version}, status ${health.status}`);
+    // The web console ships in the tarball: the page and the script it loads answer.
+    const page = await fetch(`http://127.0.0.1:${port}/`, { headers: { accept: "text/html" } });
+    const html = await page.text();
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const js = script ? await fetch(`http://127.0.0.1:${port}${script}`) : undefined;
+    check(
+      page.ok && js?.ok === true,
+      `the console did not answer from the installed package: GET / ${page.status}, script ${script ?? "none"} ${js?.status ?? ""}`,
+    );
+    if (js)
+      console.log(
+        `   console on :${port}: page and ${script} (${(await js.arrayBuffer()).byteLength} bytes)`,
+      );
   } finally {
     await stop(child);
   }

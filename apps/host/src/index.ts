@@ -31,7 +31,9 @@ export {
   type HostPlugin,
   type ReloadReport,
 } from "./host/create-host.js";
+export { type RecentCall, type RecentCalls, recentCalls } from "./host/recent-calls.js";
 export { type DrainReport, type InflightCall, type TrackedCatalog, trackCalls } from "./host/track-calls.js";
+export type { ConsolePlugin, ConsoleSource } from "./http/console-data.js";
 export { createHttpApi, type HttpApiOptions } from "./http/create-http-api.js";
 export {
   type ExtraGauge,

@@ -51,10 +51,10 @@ const summary = (host: Host, log: (l: string) => void) => {
 /** `quiver serve`: the HTTP API and MCP Streamable HTTP on one port, or MCP over stdio. */
 export const serveCommand: CommandSpec = {
   name: "serve",
-  summary: "Serve the tools: HTTP JSON API + MCP Streamable HTTP (/mcp), or MCP over stdio",
+  summary: "Serve the tools: HTTP JSON API + MCP Streamable HTTP (/mcp) + web console (/), or MCP over stdio",
   usage: "serve [--port <n>] [--host <addr>] [--stdio]",
   description:
-    "HTTP mode (default 127.0.0.1:7333): GET /tools, GET /tools/:name, POST /tools/:name/call,\nGET /health, GET /metrics, and MCP at /mcp. --stdio: MCP over stdin/stdout (logs on stderr).\nSIGTERM/SIGINT: stop accepting, let calls in flight finish (server.shutdownTimeout, default 10s),\ncancel the rest, exit 0. A second signal cancels at once. SIGHUP: discover plugins again\n(installed or removed since start; MCP clients get tools/list_changed).",
+    "HTTP mode (default 127.0.0.1:7333): GET /tools, GET /tools/:name, POST /tools/:name/call,\nGET /health, GET /metrics, MCP at /mcp, and the web console at / (open it in a browser).\n--stdio: MCP over stdin/stdout (logs on stderr).\nSIGTERM/SIGINT: stop accepting, let calls in flight finish (server.shutdownTimeout, default 10s),\ncancel the rest, exit 0. A second signal cancels at once. SIGHUP: discover plugins again\n(installed or removed since start; MCP clients get tools/list_changed).",
   options: {
     port: {
       type: "string",
@@ -134,7 +134,7 @@ export const serveCommand: CommandSpec = {
     }
     const auth = Object.keys(settings.tokens).length;
     log(
-      `quiver serving on ${server.url} (HTTP API; MCP Streamable HTTP at ${server.url}/mcp)` +
+      `quiver serving on ${server.url} (HTTP API; MCP Streamable HTTP at ${server.url}/mcp; console at ${server.url}/)` +
         `${auth ? `, ${auth} bearer token${auth === 1 ? "" : "s"}` : ", no auth (loopback)"}; ready in ${Math.round(performance.now() - started)} ms`,
     );
     const offHup = reloadOnHangup(host, log);

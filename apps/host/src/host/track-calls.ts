@@ -1,4 +1,5 @@
 import { type CallOptions, type Catalog, callConcurrently, type ToolResult } from "@quiver/core";
+import { type RecentCall, recentCalls } from "./recent-calls.js";
 
 /** A call the host is running. */
 export interface InflightCall {
@@ -30,6 +31,8 @@ export interface TrackedCatalog {
   readonly drain: (timeoutMs: number) => Promise<DrainReport>;
   /** Aborts every call now (a second Ctrl-C). */
   readonly abortAll: (reason?: string) => void;
+  /** The last 50 finished calls, newest first (the console's "recent calls"). */
+  readonly recent: () => ReadonlyArray<RecentCall>;
 }
 
 /**
@@ -44,13 +47,19 @@ export const trackCalls = (inner: Catalog): TrackedCatalog => {
   const shutdown = new AbortController();
   const calls = new Map<number, InflightCall>();
   let nextId = 1;
+  const recent = recentCalls(50);
 
   const call = (name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> => {
     const id = nextId++;
     const signal = options.signal ? AbortSignal.any([options.signal, shutdown.signal]) : shutdown.signal;
     const done = inner.call(name, input, { ...options, signal });
     calls.set(id, { id, tool: name, principal: options.session?.principal, startedAt: Date.now(), done });
-    return done.finally(() => calls.delete(id));
+    return done
+      .finally(() => calls.delete(id))
+      .then((result) => {
+        recent.record(result, options.session?.principal);
+        return result;
+      });
   };
 
   const catalog: Catalog = {
@@ -82,5 +91,6 @@ export const trackCalls = (inner: Catalog): TrackedCatalog => {
     inflight: () => [...calls.values()],
     drain,
     abortAll: (reason = "The host is shutting down.") => shutdown.abort(new Error(reason)),
+    recent: recent.list,
   };
 };

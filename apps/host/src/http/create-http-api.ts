@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp";
 import type { ToolIndex } from "../find/rank-tools.js";
+import type { ConsoleSource } from "./console-data.js";
+import { consoleRoutes } from "./console-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { checkOrigin } from "./origin-check.js";
 import { type ExtraGauge, PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
@@ -27,6 +29,11 @@ export interface HttpApiOptions {
   readonly finder?: ToolIndex;
   /** True while the host drains: requests get 503. */
   readonly draining?: () => boolean;
+  /**
+   * The web console at `/` (for browsers) and /console/: on by default; `false` turns it off. Give
+   * the host's skipped plugins and recent calls to show them.
+   */
+  readonly console?: ConsoleSource | false;
 }
 
 const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
@@ -37,7 +44,8 @@ const statusHeader = (r: ToolResult) => ({ "x-quiver-status": r.status });
 
 /**
  * The plain HTTP JSON API over a catalog, as a node:http handler:
- * GET /tools, GET /tools/:name, POST /tools/:name/call, GET /find?need=…, GET /health, GET /metrics.
+ * GET /tools, GET /tools/:name, POST /tools/:name/call, GET /find?need=…, GET /health, GET /metrics,
+ * and the web console (GET / from a browser, /console/…).
  * Bearer tokens map to principals (GET /health stays open); Host and Origin are checked against
  * DNS rebinding; errors are JSON `{ error: { code, message, fix? } }`. A client that disconnects
  * cancels its call.
@@ -52,6 +60,11 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const hosts = options.allowedHosts ?? ["localhost", "127.0.0.1", "[::1]"];
   const origins = options.allowedOrigins ?? ["localhost", "127.0.0.1", "[::1]"];
+  const authOn = Object.keys(options.tokens ?? {}).length > 0;
+  const web =
+    options.console === false
+      ? undefined
+      : consoleRoutes(catalog, options.console ?? {}, options.version ? { version: options.version } : {});
 
   const health = () => ({
     status: options.draining?.() ? "draining" : "ok",
@@ -131,6 +144,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
         return sendError(res, 405, "method_not_allowed", "Use GET.", { headers: { allow: "GET" } });
       return sendJson(res, 200, health());
     }
+    if (web && (await web.page(req, res, path))) return;
     const verdict = auth(req.headers.authorization);
     if (!verdict.ok) {
       return sendError(res, 401, "unauthorized", verdict.message, {
@@ -139,6 +153,12 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       });
     }
     const principal = verdict.principal;
+    if (
+      web &&
+      path.startsWith("/console/api/") &&
+      (await web.api(req, res, path, { principal, auth: authOn }))
+    )
+      return;
     const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
     const get = method === "GET" || method === "HEAD";
     if (path === "/" && get) {

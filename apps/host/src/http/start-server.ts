@@ -28,8 +28,9 @@ export interface StartServerOptions {
 const isMcpStream = (req: IncomingMessage) => req.method === "GET";
 
 /**
- * Serves a host on one port: the MCP Streamable HTTP endpoint at /mcp and the JSON API everywhere
- * else, with the same bearer tokens → principals and Origin rules on both.
+ * Serves a host on one port: the MCP Streamable HTTP endpoint at /mcp, the web console at / (for
+ * browsers) and the JSON API everywhere else, with the same bearer tokens → principals and Origin
+ * rules on all of them.
  *
  * @example
  * const server = await startServer(await createHost(settings))
@@ -61,6 +62,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     version: VERSION,
     finder,
     draining: () => draining,
+    console: { problems: () => host.problems, recent: host.tracker.recent, aliases: settings.aliases },
     health: () => ({
       inflight: host.tracker.inflight().length,
       problems: host.problems.map((p) => ({ package: p.package, kind: p.kind, message: p.message })),

@@ -1,0 +1,85 @@
+import type { Catalog, ToolInfo } from "@quiver/core";
+import type { PluginProblem } from "../discovery/types.js";
+import type { RecentCall } from "../host/recent-calls.js";
+
+/** What the console needs from the host beyond the catalog. */
+export interface ConsoleSource {
+  /** Plugins that failed to load, with why and the fix. */
+  readonly problems?: () => ReadonlyArray<PluginProblem>;
+  /** The last finished calls, newest first. */
+  readonly recent?: () => ReadonlyArray<RecentCall>;
+  /** Tool aliases, `{ alias: tool }`: the console charts an alias with its tool's figures. */
+  readonly aliases?: Readonly<Record<string, string>>;
+  /** The built console's folder (default: the package's dist/console). */
+  readonly dir?: string;
+}
+
+/** A plugin as the console shows it. */
+export interface ConsolePlugin {
+  readonly id: string;
+  readonly version?: string;
+  readonly description?: string;
+  /** ready; unconfigured (a setting is missing: `missing` names it); failing (it did not load). */
+  readonly state: "ready" | "unconfigured" | "failing";
+  readonly message?: string;
+  /** Variables or options that would configure it. */
+  readonly missing: ReadonlyArray<string>;
+  /** What to do (failing plugins). */
+  readonly fix?: string;
+  /** Its tools; an alias carries `aliasOf`, the tool it stands for. */
+  readonly tools: ReadonlyArray<ToolInfo & { readonly aliasOf?: string }>;
+}
+
+/** The catalog grouped by plugin, with who the caller is: GET /console/api/state. */
+export const consoleState = (
+  catalog: Catalog,
+  source: ConsoleSource,
+  caller: { readonly principal: string | undefined; readonly auth: boolean; readonly version?: string },
+) => {
+  const aliases = source.aliases ?? {};
+  const tools = catalog.list().map((t) => {
+    const target = Object.hasOwn(aliases, t.name) ? aliases[t.name] : undefined;
+    return target ? { ...t, aliasOf: target } : t;
+  });
+  const plugins: ConsolePlugin[] = catalog.plugins().map((p) => ({
+    id: p.id,
+    version: p.version,
+    ...(p.description ? { description: p.description } : {}),
+    state: p.status,
+    ...(p.message ? { message: p.message } : {}),
+    missing: p.missing,
+    tools: tools.filter((t) => t.plugin === p.id),
+  }));
+  for (const problem of source.problems?.() ?? []) {
+    plugins.push({
+      id: problem.package,
+      state: "failing",
+      message: problem.message,
+      missing: [],
+      fix: problem.fix,
+      tools: [],
+    });
+  }
+  return { principal: caller.principal ?? null, auth: caller.auth, version: caller.version, plugins };
+};
+
+const SUMMARY_ID = "quiver_tool_call_duration_ms_summary";
+
+/**
+ * Per-tool figures now (cumulative counters, latency quantiles over the last 10 minutes, cache hit
+ * rate, breaker state) and the recent calls: GET /console/api/stats, polled by the page's charts.
+ */
+export const consoleStats = async (catalog: Catalog, source: ConsoleSource) => {
+  const [stats, snapshot] = await Promise.all([catalog.stats(), catalog.metrics()]);
+  const p99 = new Map<string, number>();
+  for (const s of snapshot) {
+    const tool = s.attributes?.tool;
+    if (s.type !== "Summary" || s.id !== SUMMARY_ID || typeof tool !== "string") continue;
+    for (const [q, v] of s.state.quantiles) if (q === 0.99 && v !== undefined) p99.set(tool, v);
+  }
+  return {
+    at: Date.now(),
+    tools: stats.map((s) => ({ ...s, p99Ms: p99.get(s.tool) })),
+    recent: source.recent?.() ?? [],
+  };
+};
