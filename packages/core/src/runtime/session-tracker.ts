@@ -1,13 +1,13 @@
-import { BoundedMap } from "../internal/bounded-map.js";
+import { LRUCache } from "lru-cache";
 
 /**
- * Counts consecutive failures per (session, tool) so the runtime can set `escalate` after the
- * second one. Bounded: the least recently failing pairs are forgotten first.
+ * Counts consecutive failures per (caller and conversation, tool) so the runtime can set `escalate`.
+ * Bounded (`lru-cache`): the least recently used pairs are forgotten first.
  */
 export class SessionTracker {
-  readonly #failures: BoundedMap<string, number>;
+  readonly #failures: LRUCache<string, number>;
   constructor(maxEntries = 10_000) {
-    this.#failures = new BoundedMap(maxEntries);
+    this.#failures = new LRUCache({ max: maxEntries });
   }
 
   /** Records a failure and returns the consecutive count for this session and tool. */
@@ -22,5 +22,10 @@ export class SessionTracker {
   succeeded(session: string, tool: string): void {
     if (this.#failures.size === 0) return;
     this.#failures.delete(`${session}\u0000${tool}`);
+  }
+
+  /** Pairs remembered now. */
+  get size(): number {
+    return this.#failures.size;
   }
 }

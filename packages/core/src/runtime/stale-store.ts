@@ -1,16 +1,17 @@
-import { BoundedMap } from "../internal/bounded-map.js";
+import { LRUCache } from "lru-cache";
 
 /**
  * The last successful result per cache id (tool, caller, input), kept for the `stale` fallback after
- * the cache entry has expired. Bounded; the least recently written entries go first.
+ * the cache entry has expired. Bounded (`lru-cache`: O(1) per write at any size, where a JS Map that
+ * deletes its oldest key on every write slows down as deleted entries pile up in its table).
  */
 export class StaleStore {
-  readonly #entries: BoundedMap<string, { data: unknown; at: number }>;
+  readonly #entries: LRUCache<string, { data: unknown; at: number }>;
   constructor(
     maxEntries = 5_000,
     private readonly now: () => number = Date.now,
   ) {
-    this.#entries = new BoundedMap(maxEntries);
+    this.#entries = new LRUCache({ max: maxEntries });
   }
 
   /** Keeps `data` as the last good result for `id`, stamped with the time now. */
