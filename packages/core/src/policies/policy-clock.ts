@@ -1,8 +1,9 @@
 import { type Clock, Duration, Effect, type Fiber } from "effect";
+import { FixedDelayTimers } from "./fixed-delay-timers.js";
 
 /**
  * The time the policies read and the timers they arm, taken from one Effect `Clock`. With the live
- * clock a timer is Node's own `setTimeout` (one per call, cleared when the call ends); with any other
+ * clock a timer is a node in a list per delay served by one Node timer (`FixedDelayTimers`); with any other
  * clock (Effect's `TestClock` in tests) it is that clock's `sleep`, run as a fiber, so moving the test
  * clock fires it and no test waits on real time.
  */
@@ -16,11 +17,17 @@ export interface PolicyClock {
 /** The clock of a runtime: `clock` when one is injected, the live clock otherwise. */
 export const policyClock = (clock: Clock.Clock | undefined): PolicyClock => {
   if (!clock) {
+    // One list of timers per delay: a tool's timeout is always the same delay.
+    const byDelay = new Map<number, FixedDelayTimers>();
     return {
       now: Date.now,
       after: (ms, fire) => {
-        const timer = setTimeout(fire, ms);
-        return () => clearTimeout(timer);
+        let timers = byDelay.get(ms);
+        if (!timers) {
+          timers = new FixedDelayTimers(ms);
+          byDelay.set(ms, timers);
+        }
+        return timers.after(fire);
       },
     };
   }
