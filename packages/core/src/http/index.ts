@@ -5,6 +5,17 @@
 export { upstreamErrorMessage } from "./error-body.js";
 export { createHttpClient, HTTP_CLIENT_DEFAULTS } from "./http-client.js";
 export { type JsonBodyInput, parseJsonBody } from "./json-body.js";
+export { type Cassette, type CassetteInteraction, parseCassette } from "./record/cassette.js";
+export { cassettePath } from "./record/cassette-file.js";
+export {
+  CASSETTE_MODES,
+  type CassetteHttpClientOptions,
+  type CassetteMode,
+  createCassetteHttpClient,
+} from "./record/cassette-http-client.js";
+export type { ReplayTiming } from "./record/cassette-interceptor.js";
+export { stringifyCassette } from "./record/stable-json.js";
+export type { ToolCallInfo } from "./record/tool-call.js";
 export { isSensitiveParam, makeRedactor, maskUrls, REDACTED, type Redactor, type Secret } from "./redact.js";
 export { MAX_REDIRECTS } from "./redirect.js";
 export { MAX_RETRY_AFTER_MS, parseRetryAfter, retryAfterFromHeaders } from "./retry-after.js";

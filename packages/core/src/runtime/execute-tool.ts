@@ -178,7 +178,22 @@ export const runAttempt = (
   });
   let result: unknown;
   try {
-    result = reg.tool.run(s.input as never, ctx);
+    // Record/replay hook (issue 15): a cassette HttpClient learns which call its requests belong to.
+    const run = () => reg.tool.run(s.input as never, ctx);
+    const { principal } = s.session;
+    result = deps.http.withToolCall
+      ? deps.http.withToolCall(
+          {
+            tool: reg.name,
+            plugin: reg.pluginId,
+            callId: s.callId,
+            input: s.input,
+            principal,
+            secrets: reg.secrets,
+          },
+          run,
+        )
+      : run();
   } catch (error) {
     return Effect.fail(toFailure(error, reg.name));
   }
