@@ -43,6 +43,7 @@ export type {
 } from "./emulator/cassette.js";
 export { loadCassette, parseCassette, routesFromCassette } from "./emulator/cassette.js";
 export { closedUrl } from "./emulator/closed-url.js";
+export { emulatorDispatcher } from "./emulator/emulator-dispatcher.js";
 export type {
   DelayFault,
   Fault,
