@@ -81,5 +81,12 @@ export type {
 export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault-matrix.js";
 export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
 export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
+export {
+  comparableEnvelope,
+  type RecordThenReplayOptions,
+  type RecordThenReplayResult,
+  recordThenReplay,
+  type SessionCall,
+} from "./record/record-then-replay.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures

@@ -32,7 +32,7 @@ export interface CassetteHttpClientOptions extends HttpClientOptions {
 }
 
 /** Recent calls kept (their tapes span retries); older ones are forgotten. */
-const MAX_TAPES = 1024;
+const MAX_TAPES = 128;
 
 /**
  * An {@link HttpClient} that records the upstream exchanges of each tool call into a cassette file
