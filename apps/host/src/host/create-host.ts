@@ -86,7 +86,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   checkAliasClashes(settings.aliases, first.enabled);
   const stores = await openStores(settings.stores);
   const http: HttpClient | undefined = settings.cassettes
-    ? createCassetteHttpClient(settings.cassettes)
+    ? createCassetteHttpClient({ ...settings.cassettes, ...(options.log ? { onError: options.log } : {}) })
     : undefined;
   let inner: ReturnType<typeof createCatalog>;
   try {

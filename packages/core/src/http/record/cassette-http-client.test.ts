@@ -257,6 +257,23 @@ describe("createCassetteHttpClient", () => {
     expect(filesIn(dir).length).toBe(2);
   });
 
+  it("says when a cassette cannot be written, and the call still answers", async () => {
+    const notAFolder = join(dir, "file");
+    writeFileSync(notAFolder, "");
+    const problems: string[] = [];
+    const catalog = createCatalog({
+      http: createCassetteHttpClient({ dir: notAFolder, mode: "record", onError: (m) => problems.push(m) }),
+      env: {},
+    });
+    catalog.register(canaryPlugin, { baseUrl: up.origin, apiKey: CANARY });
+    const result = await catalog.call("canary_lookup", { q: "aspirin" });
+    await catalog.close();
+    expect(result.status).toBe("success");
+    expect(problems).toEqual([
+      expect.stringContaining(`Could not write the cassette ${notAFolder}/canary_lookup/`),
+    ]);
+  });
+
   it("refuses requests outside a tool call while replaying (plugin setup, health checks)", async () => {
     const http = createCassetteHttpClient({ dir, mode: "replay" });
     await expect(http.request({ url: `${up.origin}/lookup/x` })).rejects.toMatchObject({

@@ -29,6 +29,8 @@ export interface CassetteHttpClientOptions extends HttpClientOptions {
   readonly mode: CassetteMode;
   /** Replay at once (default) or after the time each recorded exchange took. */
   readonly timing?: ReplayTiming | undefined;
+  /** Told when a cassette cannot be written (the call still answers). Default: a process warning. */
+  readonly onError?: ((message: string) => void) | undefined;
 }
 
 /** Recent calls kept (their tapes span retries); older ones are forgotten. */
@@ -53,7 +55,14 @@ const MAX_TAPES = 128;
  * const catalog = createCatalog({ http: createCassetteHttpClient({ dir: "cassettes", mode: "replay" }) })
  */
 export const createCassetteHttpClient = (options: CassetteHttpClientOptions): HttpClient => {
-  const { dir: given, mode, timing = "instant", dispatcher: injected, ...clientOptions } = options;
+  const {
+    dir: given,
+    mode,
+    timing = "instant",
+    dispatcher: injected,
+    onError = (message: string) => process.emitWarning(message, "QuiverCassetteWarning"),
+    ...clientOptions
+  } = options;
   const dir = resolve(given);
   const base: Dispatcher =
     injected ??
@@ -114,8 +123,9 @@ export const createCassetteHttpClient = (options: CassetteHttpClientOptions): Ht
         input: tape.input,
         interactions,
       });
-    } catch {
-      /* a cassette that cannot be written must not fail the call; the next attempt tries again */
+    } catch (error) {
+      // A cassette that cannot be written must not fail the call; say so, and the next attempt tries again.
+      onError(`Could not write the cassette ${tape.path}: ${(error as Error).message}`);
     }
   };
 

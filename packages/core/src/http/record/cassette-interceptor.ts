@@ -9,7 +9,10 @@ export type ReplayTiming = "instant" | "recorded";
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const urlOf = (opts: Dispatcher.DispatchOptions): string => `${String(opts.origin ?? "")}${opts.path}`;
+const urlOf = (opts: Dispatcher.DispatchOptions): string => {
+  const origin = typeof opts.origin === "string" ? opts.origin : (opts.origin?.origin ?? "");
+  return `${origin.replace(/\/+$/, "")}${opts.path}`;
+};
 
 const bodyText = (body: Dispatcher.DispatchOptions["body"]): string | undefined =>
   typeof body === "string" ? body : Buffer.isBuffer(body) ? body.toString("utf8") : undefined;
