@@ -257,6 +257,52 @@ describe("createCassetteHttpClient", () => {
     expect(filesIn(dir).length).toBe(2);
   });
 
+  it("records every attempt of a retried call in one cassette and replays them in order", async () => {
+    await up.close();
+    let served = 0;
+    up = await startServer((_req, res) => {
+      served++;
+      if (served === 1) return sendJson(res, 503, { error: "busy" });
+      return sendJson(res, 200, { value: served });
+    });
+    const flaky = definePlugin({
+      specificationVersion: "v1",
+      id: "flaky",
+      version: "1.0.0",
+      config: z.object({ baseUrl: z.string() }),
+      tools: [
+        defineTool({
+          name: "flaky_get",
+          description: "Reads a value from an upstream that fails once (record/replay test tool).",
+          category: "computational_service",
+          input: z.object({ key: z.string() }),
+          output: z.object({ value: z.number() }),
+          annotations: { readOnly: true, openWorld: true },
+          policy: { retry: { times: 2, base: "1ms" } },
+          run: async ({ key }, ctx) =>
+            ctx.http.json<{ value: number }>({
+              url: `${(ctx.config as { baseUrl: string }).baseUrl}/v/${key}`,
+              signal: ctx.signal,
+            }),
+        }),
+      ],
+    });
+    const session = async (mode: CassetteMode) => {
+      const catalog = createCatalog({ http: createCassetteHttpClient({ dir, mode }), env: {} });
+      catalog.register(flaky, { baseUrl: up.origin });
+      const result = await catalog.call("flaky_get", { key: "k" });
+      await catalog.close();
+      return result;
+    };
+    const live = await session("record");
+    expect(live).toMatchObject({ status: "success", data: { value: 2 }, metadata: { attempts: 2 } });
+    const [file] = filesIn(dir);
+    const cassette = JSON.parse(readFileSync(file!, "utf8"));
+    expect(cassette.interactions.map((i: { status: number }) => i.status)).toEqual([503, 200]);
+    await up.close();
+    expect(comparable(await session("replay"))).toEqual(comparable(live));
+  });
+
   it("says when a cassette cannot be written, and the call still answers", async () => {
     const notAFolder = join(dir, "file");
     writeFileSync(notAFolder, "");
