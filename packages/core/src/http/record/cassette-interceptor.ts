@@ -120,6 +120,8 @@ const answerOf = (i: CassetteInteraction, principal: string | undefined) => {
     }
   }
   let body = "";
+  // In a JSON body the caller goes back JSON-escaped, so a name with a quote keeps the body valid.
+  let restoreBody = restore;
   if (i.response_text !== undefined) {
     body = i.response_text;
     const ext = new URL(i.url).pathname.split(".").pop()?.toLowerCase() ?? "";
@@ -127,8 +129,9 @@ const answerOf = (i: CassetteInteraction, principal: string | undefined) => {
   } else if (i.response_json !== undefined) {
     body = JSON.stringify(i.response_json);
     headers["content-type"] ??= "application/json";
+    if (principal) restoreBody = (s) => s.split(PRINCIPAL).join(JSON.stringify(principal).slice(1, -1));
   }
-  return { status: i.status, headers, body: Buffer.from(restore(body), "utf8") };
+  return { status: i.status, headers, body: Buffer.from(restoreBody(body), "utf8") };
 };
 
 /** Answers a request of a replayed call from its cassette (or fails it, noting the miss on the frame). */
