@@ -74,15 +74,26 @@ export {
 } from "./error-kinds.js";
 export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
 export {
+  CASSETTE_MODES,
+  type Cassette,
+  type CassetteHttpClientOptions,
+  type CassetteInteraction,
+  type CassetteMode,
+  cassettePath,
+  createCassetteHttpClient,
   createHttpClient,
   type HttpClient,
   type HttpClientOptions,
   type HttpJsonOptions,
   type HttpRequestOptions,
   type HttpResponse,
+  parseCassette,
   parseRetryAfter,
   REDACTED,
+  type ReplayTiming,
   statusToKind,
+  stringifyCassette,
+  type ToolCallInfo,
 } from "./http/index.js";
 export {
   type CommandContext,

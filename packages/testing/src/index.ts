@@ -43,6 +43,7 @@ export type {
 } from "./emulator/cassette.js";
 export { loadCassette, parseCassette, routesFromCassette } from "./emulator/cassette.js";
 export { closedUrl } from "./emulator/closed-url.js";
+export { emulatorDispatcher } from "./emulator/emulator-dispatcher.js";
 export type {
   DelayFault,
   Fault,
@@ -80,6 +81,13 @@ export type {
 export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault-matrix.js";
 export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
 export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
+export {
+  comparableEnvelope,
+  type RecordThenReplayOptions,
+  type RecordThenReplayResult,
+  recordThenReplay,
+  type SessionCall,
+} from "./record/record-then-replay.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { type CatalogTestClock, makeTestClock } from "./test-clock.js";

@@ -44,6 +44,30 @@ export interface CommandSpec {
   readonly run: (ctx: CommandContext) => Promise<number>;
 }
 
+/** `--record`, `--replay`, `--replay-or-record`, `--replay-timing`: the commands that call tools take them. */
+export const CASSETTE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  record: {
+    type: "string",
+    value: "<dir>",
+    description: "Record every tool call's upstream exchanges into <dir> (one cassette per call, no secrets)",
+  },
+  replay: {
+    type: "string",
+    value: "<dir>",
+    description: "Answer every tool call from its cassette in <dir>, with no network (missing: unavailable)",
+  },
+  "replay-or-record": {
+    type: "string",
+    value: "<dir>",
+    description: "Replay calls that have a cassette in <dir>, record the others",
+  },
+  "replay-timing": {
+    type: "string",
+    value: "instant|recorded",
+    description: "Replay at once (default) or taking as long as the recorded exchanges did",
+  },
+};
+
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   json: { type: "boolean", description: "Print JSON for scripts instead of readable text" },

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { ToolResult } from "@quiver/core";
-import type { CommandSpec } from "../cli/command.js";
+import { CASSETTE_OPTIONS, type CommandSpec } from "../cli/command.js";
 import { type Output, readable } from "../cli/output.js";
 import { createProgress } from "../cli/progress.js";
 import { EXIT, UsageError } from "../cli/usage-error.js";
@@ -91,11 +91,13 @@ export const callCommand: CommandSpec = {
       value: "<json>",
       description: 'Session values for injected parameters, e.g. \'{"asignatura":"metaheuristicas"}\'',
     },
+    ...CASSETTE_OPTIONS,
   },
   examples: [
     `quiver call fda_search_drugs --input '{"search_criteria":{"active_ingredient":"imatinib"}}'`,
     'quiver call get_guia --input \'{"asignatura":"metaheuristicas","key":"evaluación"}\' --json',
     'echo \'{"query":"react hooks"}\' | quiver call search_documentation --input-file -',
+    `quiver call fda_search_drugs --input '{"search_criteria":{"brand_name":"advil"}}' --replay cassettes`,
   ],
   run: async (ctx) => {
     const { flags } = ctx;

@@ -1,4 +1,4 @@
-import type { CommandSpec } from "../cli/command.js";
+import { CASSETTE_OPTIONS, type CommandSpec } from "../cli/command.js";
 import { EXIT } from "../cli/usage-error.js";
 import type { Host } from "../host/create-host.js";
 
@@ -52,9 +52,10 @@ const summary = (host: Host, log: (l: string) => void) => {
 export const serveCommand: CommandSpec = {
   name: "serve",
   summary: "Serve the tools: HTTP JSON API + MCP Streamable HTTP (/mcp) + web console (/), or MCP over stdio",
-  usage: "serve [--port <n>] [--host <addr>] [--stdio]",
+  usage:
+    "serve [--port <n>] [--host <addr>] [--stdio] [--record <dir> | --replay <dir> | --replay-or-record <dir>]",
   description:
-    "HTTP mode (default 127.0.0.1:7333): GET /tools, GET /tools/:name, POST /tools/:name/call,\nGET /health, GET /metrics, MCP at /mcp, and the web console at / (open it in a browser).\n--stdio: MCP over stdin/stdout (logs on stderr).\nSIGTERM/SIGINT: stop accepting, let calls in flight finish (server.shutdownTimeout, default 10s),\ncancel the rest, exit 0. A second signal cancels at once. SIGHUP: discover plugins again\n(installed or removed since start; MCP clients get tools/list_changed).",
+    "HTTP mode (default 127.0.0.1:7333): GET /tools, GET /tools/:name, POST /tools/:name/call,\nGET /health, GET /metrics, MCP at /mcp, and the web console at / (open it in a browser).\n--stdio: MCP over stdin/stdout (logs on stderr).\nSIGTERM/SIGINT: stop accepting, let calls in flight finish (server.shutdownTimeout, default 10s),\ncancel the rest, exit 0. A second signal cancels at once. SIGHUP: discover plugins again\n(installed or removed since start; MCP clients get tools/list_changed).\n--record <dir>: every tool call's upstream exchanges go to <dir>/<tool>/<hash of input>.json\n(no keys, no principal). --replay <dir>: calls are answered from those files with no network; a\ncall without one is unavailable, naming the file. --replay-or-record <dir>: replay, record the gaps.",
   options: {
     port: {
       type: "string",
@@ -68,16 +69,27 @@ export const serveCommand: CommandSpec = {
       description: "Bind address (env QUIVER_HOST, default 127.0.0.1)",
     },
     stdio: { type: "boolean", description: "Serve MCP over stdin/stdout instead of HTTP" },
+    ...CASSETTE_OPTIONS,
   },
   examples: [
     "quiver serve",
     "QUIVER_PORT=8080 quiver serve --demo",
     "quiver serve --stdio   # in an MCP client's config",
+    "quiver serve --record cassettes        # once, with real keys; commit cassettes/",
+    "quiver serve --replay cassettes        # in CI: no network, no keys",
   ],
   run: async (ctx) => {
     const log = (line: string) => ctx.out.note(line);
     const settings = await ctx.settings();
     for (const w of settings.warnings) log(`warning: ${w}`);
+    if (settings.cassettes) {
+      const { dir, mode, timing } = settings.cassettes;
+      log(
+        mode === "record"
+          ? `recording every tool call to ${dir}`
+          : `replaying tool calls from ${dir}${mode === "replay" ? " (no network)" : ", recording the ones missing"}; timing ${timing}`,
+      );
+    }
     const { createHost } = await import("../host/create-host.js");
     const started = performance.now();
     const host = await createHost(settings, { log });

@@ -1,4 +1,4 @@
-import type { ToolPolicy } from "@quiver/core";
+import type { CassetteMode, ReplayTiming, ToolPolicy } from "@quiver/core";
 
 /** Settings of one plugin from the config file and `--set`/`--disable` flags. */
 export interface PluginSettings {
@@ -38,6 +38,15 @@ export interface StoreSettings {
   };
 }
 
+/** Record or replay the plugins' upstream traffic (`--record`, `--replay`, `--replay-or-record`). */
+export interface CassetteSettings {
+  /** The cassette folder (absolute). */
+  readonly dir: string;
+  readonly mode: CassetteMode;
+  /** Replay at once or as recorded (`--replay-timing`). */
+  readonly timing: ReplayTiming;
+}
+
 /** Everything the host runs with, after flags > environment > config file > defaults. */
 export interface HostSettings {
   readonly cwd: string;
@@ -64,6 +73,8 @@ export interface HostSettings {
   /** Other names for tools: alias → tool name. */
   readonly aliases: Readonly<Record<string, string>>;
   readonly stores: StoreSettings;
+  /** Cassettes: every tool call recorded to, or replayed from, a folder (off when undefined). */
+  readonly cassettes: CassetteSettings | undefined;
   readonly server: ServerSettings;
   /** The environment plugins read their settings from. */
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -19,6 +19,14 @@ export interface HostFlags {
   readonly disable?: ReadonlyArray<string> | undefined;
   /** Extra plugin packages or paths to load. */
   readonly plugin?: ReadonlyArray<string> | undefined;
+  /** Cassette folder to record every tool call to. */
+  readonly record?: string | undefined;
+  /** Cassette folder to replay every tool call from, with no network. */
+  readonly replay?: string | undefined;
+  /** Cassette folder to replay from, recording the calls it lacks. */
+  readonly replayOrRecord?: string | undefined;
+  /** `instant` (default) or `recorded`. */
+  readonly replayTiming?: string | undefined;
 }
 
 /** Default port of `quiver serve`. */
@@ -201,6 +209,7 @@ export const resolveSettings = async (
     find: config.find ?? true,
     aliases: config.aliases ?? {},
     stores: redisStore(config.stores?.redis, env),
+    cassettes: cassetteSettings(flags, cwd),
     server: {
       host: flags.host ?? (env.QUIVER_HOST || undefined) ?? server.host ?? DEFAULT_HOST,
       port:
@@ -220,6 +229,34 @@ export const resolveSettings = async (
     env,
     warnings,
   };
+};
+
+/** `--record` / `--replay` / `--replay-or-record` (at most one) and `--replay-timing`. */
+const cassetteSettings = (flags: HostFlags, cwd: string): HostSettings["cassettes"] => {
+  const given = (
+    [
+      ["--record", "record", flags.record],
+      ["--replay", "replay", flags.replay],
+      ["--replay-or-record", "replay-or-record", flags.replayOrRecord],
+    ] as const
+  ).filter(([, , dir]) => dir !== undefined);
+  if (given.length > 1) {
+    throw new ConfigError([`${given.map(([flag]) => flag).join(" and ")}: give only one of them.`]);
+  }
+  const timing = flags.replayTiming ?? "instant";
+  if (timing !== "instant" && timing !== "recorded") {
+    throw new ConfigError([`--replay-timing: expected "instant" or "recorded", got "${timing}".`]);
+  }
+  const [chosen] = given;
+  if (!chosen) {
+    if (flags.replayTiming !== undefined) {
+      throw new ConfigError(["--replay-timing: only with --replay or --replay-or-record."]);
+    }
+    return undefined;
+  }
+  const [flag, mode, dir = ""] = chosen;
+  if (dir.trim() === "") throw new ConfigError([`${flag}: expected a folder.`]);
+  return { dir: resolve(cwd, dir), mode, timing };
 };
 
 /** The Redis store: QUIVER_REDIS_URL wins over the file's `stores.redis.url`. */

@@ -1,4 +1,10 @@
-import { type Catalog, createCatalog, type PluginInfo } from "@quiver/core";
+import {
+  type Catalog,
+  createCassetteHttpClient,
+  createCatalog,
+  type HttpClient,
+  type PluginInfo,
+} from "@quiver/core";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
@@ -79,9 +85,13 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
 
   checkAliasClashes(settings.aliases, first.enabled);
   const stores = await openStores(settings.stores);
+  const http: HttpClient | undefined = settings.cassettes
+    ? createCassetteHttpClient({ ...settings.cassettes, ...(options.log ? { onError: options.log } : {}) })
+    : undefined;
   let inner: ReturnType<typeof createCatalog>;
   try {
     inner = createCatalog({
+      ...(http ? { http } : {}),
       env: settings.env,
       policies: settings.policies,
       aliases: settings.aliases,
@@ -129,6 +139,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     inner.checkAliases();
   } catch (error) {
     await inner.close();
+    await http?.close();
     throw new ConfigError([`aliases: ${(error as Error).message}`]);
   }
 
@@ -168,6 +179,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     reload,
     close: async () => {
       await inner.close();
+      await http?.close();
     },
   };
 };

@@ -27,7 +27,7 @@ export type {
 } from "./types.js";
 
 /** Defaults of {@link createHttpClient}. */
-const HTTP_CLIENT_DEFAULTS = {
+export const HTTP_CLIENT_DEFAULTS = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,

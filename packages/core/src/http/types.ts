@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import type { ToolCallInfo } from "./record/tool-call.js";
 import type { Secret } from "./redact.js";
 
 /** Response headers as undici gives them: lower-case names; `set-cookie` and repeats as arrays. */
@@ -123,4 +124,10 @@ export interface HttpClient {
   json<T = unknown>(options: HttpJsonOptions<T>): Promise<T>;
   /** Closes the client's own agent (waits for in-flight requests); a no-op for an injected dispatcher. */
   close(): Promise<void>;
+  /**
+   * Runs one attempt of a tool's `run` with the call its requests belong to made known to the
+   * client, and returns what `run` returned. The runtime calls it when present; plain clients leave
+   * it out. The cassette client (`createCassetteHttpClient`) uses it to record and replay per call.
+   */
+  withToolCall?<T>(call: ToolCallInfo, run: () => T): T;
 }

@@ -24,7 +24,21 @@ export const runAttempt = (
   });
   let result: unknown;
   try {
-    result = reg.tool.run(s.input as never, ctx);
+    const run = () => reg.tool.run(s.input as never, ctx);
+    // A recording or replaying HttpClient learns which call the run's requests belong to.
+    result = world.http.withToolCall
+      ? world.http.withToolCall(
+          {
+            tool: reg.name,
+            plugin: reg.pluginId,
+            callId: s.callId,
+            input: s.input,
+            principal: s.session.principal,
+            secrets: reg.secrets,
+          },
+          run,
+        )
+      : run();
   } catch (error) {
     return Effect.fail(toFailure(error, reg.name));
   }

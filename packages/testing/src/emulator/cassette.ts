@@ -1,51 +1,19 @@
+import {
+  type Cassette,
+  type CassetteInteraction,
+  parseCassette as coreParseCassette,
+  REDACTED,
+} from "@quiver/core";
 import { canonicalQuery, jsonEqual } from "../internal/match.js";
 import { loadJson } from "./load-json.js";
 import type { EmulatorResponse, Route } from "./route.js";
 import type { Emulator } from "./start-emulator.js";
 
 /**
- * One recorded HTTP exchange, in the cassette file format of the recorded AlphaFold cassettes
- * (this package's test/fixtures/alphafold/api/).
- * The response body is `response_json` (served as JSON) or `response_text` (served as text).
- *
- * @example
- * const i: CassetteInteraction = { method: "GET", url: "https://alphafold.ebi.ac.uk/api/prediction/P04637", status: 200, response_json: [] };
+ * The cassette format is core's (`@quiver/core` writes it when recording tool calls, this package
+ * serves it from the emulator): one format, one parser.
  */
-export interface CassetteInteraction {
-  /** Which upstream this came from (informational), e.g. "AlphaFold DB". */
-  readonly source?: string;
-  /** The HTTP method. */
-  readonly method: string;
-  /** The full upstream URL, including the query string. */
-  readonly url: string;
-  /** The recorded status code. */
-  readonly status: number;
-  /** The recorded JSON request body, if any. */
-  readonly request_json?: unknown;
-  /** The recorded response body, parsed JSON. */
-  readonly response_json?: unknown;
-  /** The recorded response body, as text (CSV and other non-JSON bodies). */
-  readonly response_text?: string;
-  /** Recorded response headers, when the cassette has them. */
-  readonly response_headers?: Readonly<Record<string, string>>;
-  /** sha256 of the body as received (informational; not checked). */
-  readonly response_sha256?: string;
-}
-
-/**
- * A recorded set of HTTP interactions for one example, with free-form metadata around them.
- *
- * Use {@link loadCassette} to read and validate one from disk.
- *
- * @example
- * const cassette: Cassette = { interactions: [] };
- */
-export interface Cassette {
-  /** The recorded interactions, in the order they happened. */
-  readonly interactions: ReadonlyArray<CassetteInteraction>;
-  /** Metadata such as `example`, `tool`, `input`, `recorded_at`, `note`. */
-  readonly [key: string]: unknown;
-}
+export type { Cassette, CassetteInteraction } from "@quiver/core";
 
 /**
  * Options for {@link routesFromCassette}.
@@ -69,32 +37,12 @@ export interface CassetteOptions {
 
 /**
  * Checks that a parsed value has the cassette shape and returns it typed; the error names the
- * offending interaction.
- *
- * Use it for cassettes that do not come from a file; {@link loadCassette} calls it for you.
+ * offending interaction. The same parser as core's record/replay client.
  *
  * @example
  * const cassette = parseCassette(JSON.parse(text), "inline cassette");
  */
-export const parseCassette = (value: unknown, origin = "cassette"): Cassette => {
-  if (typeof value !== "object" || value === null || !Array.isArray((value as Cassette).interactions)) {
-    throw new TypeError(`${origin}: expected an object with an "interactions" array`);
-  }
-  const interactions = (value as Cassette).interactions;
-  interactions.forEach((i: unknown, index) => {
-    const where = `${origin}: interactions[${index}]`;
-    if (typeof i !== "object" || i === null) throw new TypeError(`${where} is not an object`);
-    const r = i as Record<string, unknown>;
-    if (typeof r.method !== "string") throw new TypeError(`${where}.method must be a string`);
-    if (typeof r.url !== "string" || !URL.canParse(r.url))
-      throw new TypeError(`${where}.url must be an absolute URL`);
-    if (typeof r.status !== "number") throw new TypeError(`${where}.status must be a number`);
-    if (r.response_text !== undefined && typeof r.response_text !== "string") {
-      throw new TypeError(`${where}.response_text must be a string`);
-    }
-  });
-  return value as Cassette;
-};
+export const parseCassette: (value: unknown, origin?: string) => Cassette = coreParseCassette;
 
 /**
  * Reads a cassette file and validates its shape.
@@ -150,11 +98,21 @@ export const routesFromCassette = (
       () => toResponse(group[Math.min(served++, group.length - 1)]!),
       {
         when: (req) =>
-          (!matchQuery || canonicalQuery(req.query) === query) &&
+          (!matchQuery || canonicalQuery(redactedLike(req.query, recordedUrl.searchParams)) === query) &&
           (!matchBody || first.request_json === undefined || jsonEqual(req.json, first.request_json)),
       },
     );
   });
+};
+
+/**
+ * The live query with the values of parameters recorded as `[REDACTED]` (a key scrubbed out of a
+ * recorded tool call) replaced the same way, so any key matches.
+ */
+const redactedLike = (live: URLSearchParams, recorded: URLSearchParams): URLSearchParams => {
+  const out = new URLSearchParams(live);
+  for (const [name, value] of recorded) if (value === REDACTED && out.has(name)) out.set(name, REDACTED);
+  return out;
 };
 
 const pathOf = (interaction: CassetteInteraction, prefix: CassetteOptions["pathPrefix"]): string => {

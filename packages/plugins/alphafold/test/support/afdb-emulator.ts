@@ -75,12 +75,16 @@ const rehost = <T>(value: T, url: string): T =>
  * cassettes with their file URLs pointing here; the recorded AF-Q7Z6M3-F1 PDB and mmCIF files behind an
  * AFDB entry built from the recorded P04637 entry's shape; a confidence JSON derived from the recorded
  * PDB; UniParc exact-match answers in UniProt's documented shape; and an ESMFold that folds anything.
+ * `linksTo` keeps the file links on another origin (`https://alphafold.ebi.ac.uk` when recording
+ * cassettes through `emulatorDispatcher`).
  */
-export const startAfdbEmulator = async () => {
+export const startAfdbEmulator = async (options: { readonly linksTo?: string } = {}) => {
   const up = await startEmulator();
+  /** Where the file links of the served entries point: here, or (recording cassettes) AFDB itself. */
+  const links = options.linksTo ?? up.url;
   const model = q7z6m3();
   for (const c of cassettes()) {
-    routesFromCassette(up, parseCassette(rehost(c, up.url)), {
+    routesFromCassette(up, parseCassette(rehost(c, links)), {
       filter: (i) => i.source === "AlphaFold DB",
     });
   }
@@ -106,7 +110,7 @@ export const startAfdbEmulator = async () => {
       plddtDocUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-confidence_v1.json",
       paeDocUrl: "https://alphafold.ebi.ac.uk/files/AF-Q7Z6M3-F1-predicted_aligned_error_v1.json",
     },
-    up.url,
+    links,
   );
   for (const k of [
     "fractionPlddtVeryHigh",
