@@ -71,7 +71,7 @@ export async function run({ settleMs = 2_000, rounds = 3 } = {}) {
       `quiver serve with every plugin = ${mb(quiverAll)} MB, ${mb(quiverAll - bare)} MB above the bare MCP SDK server (${(quiverAll / bare).toFixed(2)}×)`,
     ],
     targets: [
-      target(`quiver serve idle RSS ≤ ${RSS_TARGET}× bare MCP SDK server`, quiverAll / bare, {
+      target(`quiver serve idle RSS ≤ ${RSS_TARGET.toFixed(1)}× bare MCP SDK server`, quiverAll / bare, {
         max: RSS_TARGET,
       }),
     ],

@@ -98,7 +98,9 @@ export async function run({ callers = 8, durationMs = 3_000, rounds = 5, warmupM
       `server CPU per call: quiver ${quiver.cpu.toFixed(0)} µs vs bare ${bare.cpu.toFixed(0)} µs (paired median ${cpuRatio.toFixed(2)}×); the client and both servers share this machine's cores`,
     ],
     targets: [
-      target(`MCP throughput ≥ ${THROUGHPUT_TARGET}× bare MCP SDK server`, ratio, { min: THROUGHPUT_TARGET }),
+      target(`MCP throughput ≥ ${THROUGHPUT_TARGET.toFixed(1)}× bare MCP SDK server`, ratio, {
+        min: THROUGHPUT_TARGET,
+      }),
     ],
     rows,
   };
