@@ -3,23 +3,39 @@
 // medians of N rounds; each round runs every command once, so drift on a shared machine hits all of them.
 // The host enables Node's compile cache, so runs after the first reuse V8 code: one warm-up round first.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { median, table, target } from "../lib/measure.mjs";
-import { CLI, REPO } from "./support/serve-process.mjs";
+import { CLI, HERE, REPO } from "./support/serve-process.mjs";
 
 /** The issue's target: `quiver list` with every plugin at most this many times `node -e 0`. */
 export const LIST_TARGET = 8;
 
-const time = (args, cwd) => {
+const time = (args, cwd, extraEnv = {}) => {
   const started = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, {
     cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...extraEnv },
     encoding: "utf8",
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return { ms, stdout: r.stdout };
+};
+
+/** The modules a command loads, by package (one extra run with the module-count preload). */
+const modulesOf = (args, cwd) => {
+  const dir = mkdtempSync(join(tmpdir(), "quiver-bench-modules-"));
+  const file = join(dir, "modules.json");
+  try {
+    const preload = pathToFileURL(join(HERE, "support", "module-count.mjs")).href;
+    time(["--import", preload, ...args], cwd, { QUIVER_BENCH_MODULES: file });
+    return JSON.parse(readFileSync(file, "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 };
 
 export async function run({ runs = 15 } = {}) {
@@ -47,11 +63,17 @@ export async function run({ runs = 15 } = {}) {
     "× node -e 0": (r.median / base).toFixed(1),
   }));
   const listMs = results.at(-1).median;
+  const modules = modulesOf(list.args, hostDir);
+  const top = Object.entries(modules.byPackage)
+    .slice(0, 8)
+    .map(([p, n]) => `${p} ${n}`)
+    .join(", ");
   return {
     title: `Cold start: quiver list with every plugin (${listed.plugins.length} plugins, ${listed.tools.length} tools) vs node -e 0, medians of ${runs} rounds`,
     table: table(rows, ["command", "median ms", "min ms", "× node -e 0"]),
     notes: [
       `quiver list = ${listMs.toFixed(0)} ms median, ${(listMs - base).toFixed(0)} ms above a bare node start (first run of this benchmark: ${first.ms.toFixed(0)} ms; later runs reuse Node's compile cache)`,
+      `quiver list loads ${modules.total} modules: ${top}, …`,
       `plugins: ${listed.plugins.map((p) => p.id).join(", ")}${listed.problems.length ? `; skipped: ${listed.problems.map((p) => p.package).join(", ")}` : ""}`,
     ],
     targets: [target(`quiver list ≤ ${LIST_TARGET}× node -e 0`, listMs / base, { max: LIST_TARGET })],
