@@ -2,7 +2,9 @@
 // `pnpm bench`: runs every benchmark module (bench/<area>/<name>.mjs exporting `run()`) in sequence, in one
 // process, and prints each title, table and notes side by side. Only files directly in bench/<area>/ are
 // benchmarks (helpers and fixtures live in subfolders); files starting with "_" and modules without `run`
-// are left out. Arguments filter by path: `pnpm bench host` runs bench/host/* only.
+// are left out. Arguments filter by path: `pnpm bench host` runs bench/host/* only. A module may return
+// `targets` ({ line, pass } from lib/measure.mjs `target`): they are printed with it and again at the end,
+// as one pass/fail list of the run (the exit code stays 0 for a missed target: a shared machine is noisy).
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -23,6 +25,7 @@ const modules = readdirSync(here)
   .filter((p) => filters.length === 0 || filters.some((f) => relative(here, p).includes(f)));
 
 const results = [];
+const targets = [];
 const started = performance.now();
 for (const path of modules) {
   const name = relative(here, path);
@@ -37,6 +40,13 @@ for (const path of modules) {
     console.log(`\n## ${r.title}  (${name}, ${seconds}s)\n`);
     console.log(r.table);
     if (r.notes?.length) console.log(`\n${r.notes.map((n) => `- ${n}`).join("\n")}`);
+    if (r.targets?.length) {
+      console.log(`\n${r.targets.map((t) => t.line).join("\n")}`);
+      targets.push(...r.targets);
+    }
+    // A module that writes its targets as notes ("target: … PASS") is summarised too.
+    for (const n of r.notes ?? [])
+      if (/^target: .*\b(PASS|FAIL)\b/.test(n)) targets.push({ line: n, pass: /\bPASS\b/.test(n) });
   } catch (error) {
     results.push({ name, ok: false });
     console.log(
@@ -45,6 +55,12 @@ for (const path of modules) {
   }
 }
 const failed = results.filter((r) => !r.ok);
+if (targets.length) {
+  const missed = targets.filter((t) => !t.pass).length;
+  console.log(
+    `\n## Targets (${targets.length - missed} of ${targets.length} met)\n\n${targets.map((t) => t.line).join("\n")}`,
+  );
+}
 console.log(
   `\n${results.length} benchmarks in ${((performance.now() - started) / 1000).toFixed(0)}s` +
     (failed.length ? `; failed: ${failed.map((r) => r.name).join(", ")}` : ""),

@@ -3,8 +3,11 @@
 // wait and one MCP session, so both servers have loaded their request path).
 import { spawn } from "node:child_process";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { median, table } from "../lib/measure.mjs";
+import { median, table, target } from "../lib/measure.mjs";
 import { rssOf, startBare, startQuiver } from "./support/serve-process.mjs";
+
+/** The issue's target: idle `quiver serve` with every plugin at most this many times the bare server's RSS. */
+export const RSS_TARGET = 1.4;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -67,11 +70,16 @@ export async function run({ settleMs = 2_000, rounds = 3 } = {}) {
     notes: [
       `quiver serve with every plugin = ${mb(quiverAll)} MB, ${mb(quiverAll - bare)} MB above the bare MCP SDK server (${(quiverAll / bare).toFixed(2)}×)`,
     ],
+    targets: [
+      target(`quiver serve idle RSS ≤ ${RSS_TARGET.toFixed(1)}× bare MCP SDK server`, quiverAll / bare, {
+        max: RSS_TARGET,
+      }),
+    ],
     rows,
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await run();
-  console.log(`${r.title}\n${r.table}\n${r.notes.join("\n")}`);
+  console.log(`${r.title}\n${r.table}\n${[...r.notes, ...(r.targets ?? []).map((t) => t.line)].join("\n")}`);
 }

@@ -34,3 +34,17 @@ export const table = (rows, columns) => {
     ...rows.map((r) => line(columns.map((c) => r[c]))),
   ].join("\n");
 };
+
+/**
+ * One of the issue's targets as a ratio measured in this run: `{ line, pass }`, where `line` reads
+ * "target: <label> ≤ 8×: 6.1× PASS". Give `max` for "at most" targets, `min` for "at least" ones.
+ * `pnpm bench` prints every module's target lines again at the end.
+ *
+ * @example
+ * target("quiver list ≤ 8× node -e 0", listMs / nodeMs, { max: 8 })
+ */
+export const target = (label, ratio, { max, min }) => {
+  const pass =
+    Number.isFinite(ratio) && (max === undefined || ratio <= max) && (min === undefined || ratio >= min);
+  return { line: `target: ${label}: ${ratio.toFixed(2)}× ${pass ? "PASS" : "FAIL"}`, pass };
+};

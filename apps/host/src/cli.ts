@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `quiver` command. Exit codes: 0 done, 1 failed, 2 usage or config error.
-import { enableCompileCache } from "node:module";
+import { useCompileCache } from "./cli/compile-cache.js";
 
-// V8's code cache for every module loaded after this line: a later `quiver` starts markedly faster.
-enableCompileCache?.();
+// Before the rest of the CLI is imported: every module loaded from here on goes through the compile cache.
+useCompileCache(process.argv.slice(2));
 const { runCli } = await import("./cli/run-cli.js");
 const { COMMANDS } = await import("./commands/index.js");
 process.exitCode = await runCli(process.argv.slice(2), COMMANDS);

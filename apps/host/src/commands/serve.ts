@@ -97,7 +97,7 @@ export const serveCommand: CommandSpec = {
     summary(host, log);
 
     if (ctx.flags.stdio) {
-      const { serveStdio } = await import("@quiver/mcp");
+      const { serveStdio } = await import("@quiver/mcp/server");
       const stdio = serveStdio(host.catalog, {
         ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
         onError: (e) => log(`mcp: ${e.message}`),

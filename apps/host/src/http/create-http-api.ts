@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
-import { bearerAuth } from "@quiver/mcp";
+import { bearerAuth } from "@quiver/mcp/server";
 import type { ToolIndex } from "../find/rank-tools.js";
 import type { ConsoleSource } from "./console-data.js";
 import { consoleRoutes } from "./console-routes.js";

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHttpHandler } from "@quiver/mcp";
+import { createMcpHttpHandler } from "@quiver/mcp/server";
 import { createToolFinder, FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
 import type { Host } from "../host/create-host.js";
 import type { DrainReport } from "../host/track-calls.js";

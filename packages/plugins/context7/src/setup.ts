@@ -3,7 +3,6 @@ import type { Context7Config } from "./config.js";
 import type { DocsClient, LibraryMatch } from "./internal/docs-client.js";
 import { guardedClient } from "./internal/guarded-client.js";
 import { httpDocsClient } from "./internal/http-docs-client.js";
-import { connectContext7Mcp } from "./internal/mcp-connection.js";
 import { mcpDocsClient } from "./internal/mcp-docs-client.js";
 import { TtlCache } from "./internal/ttl-cache.js";
 
@@ -20,14 +19,15 @@ export interface Context7Resources {
 /**
  * Opens the transport the settings name: an injected `docsClient`; for `transport: "mcp"` an
  * `mcpClient`, or a connection to the `mcp` server (closed with the registration); else the HTTP API
- * through the catalog's client.
+ * through the catalog's client. The MCP client (@quiver/mcp and the MCP SDK) is imported only here, for
+ * the MCP transport: importing the plugin (`quiver list`, a server that never calls Context7) stays light.
  */
-export const setupContext7 = ({
+export const setupContext7 = async ({
   config,
   http,
   env,
   onClose,
-}: SetupContext<Context7Config>): Context7Resources => {
+}: SetupContext<Context7Config>): Promise<Context7Resources> => {
   const libraries = new TtlCache<LibraryMatch>(config.libraryCacheTtl);
   if (config.docsClient) {
     return {
@@ -39,6 +39,7 @@ export const setupContext7 = ({
   if (config.transport === "mcp") {
     let caller = config.mcpClient;
     if (!caller && config.mcp) {
+      const { connectContext7Mcp } = await import("./internal/mcp-connection.js");
       const connection = connectContext7Mcp(config.mcp, config, env);
       onClose(() => connection.close());
       caller = connection;

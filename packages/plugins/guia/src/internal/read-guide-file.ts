@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, extname } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { type Guide, validateGuide } from "./guide.js";
 import { slug } from "./text.js";
 
@@ -27,7 +26,10 @@ export const readGuideFile = async (path: string): Promise<ReadGuides> => {
   let parsed: unknown;
   try {
     const text = await readFile(path, "utf8");
-    parsed = /\.ya?ml$/i.test(path) ? parseYaml(text, { maxAliasCount: 100 }) : JSON.parse(text);
+    // yaml is imported here, at the first YAML file, not with the plugin: `quiver list` never pays for it.
+    parsed = /\.ya?ml$/i.test(path)
+      ? (await import("yaml")).parse(text, { maxAliasCount: 100 })
+      : JSON.parse(text);
   } catch (error) {
     return {
       guides: [],

@@ -1,0 +1,13 @@
+// `@quiver/mcp/server`: serving a catalog over MCP only (Streamable HTTP, stdio, bearer tokens), without
+// the bridge and its MCP SDK client. A host that only serves imports this entry and never loads the
+// client SDK (about 1.7 MB of JavaScript); the package root exports all of it as well.
+export { type BearerVerdict, bearerAuth, tokenPrincipals } from "./bearer-auth.js";
+export {
+  createMcpHttpHandler,
+  type McpHttpHandler,
+  type McpHttpHandlerOptions,
+} from "./create-mcp-http-handler.js";
+export { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
+export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve-stdio.js";
+export { type EnvelopeCallResult, type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
+export { VERSION } from "./version.js";
