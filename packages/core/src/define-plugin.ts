@@ -1,4 +1,4 @@
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { z } from "zod";
 import type { AnyTool } from "./define-tool.js";
 import type { HttpClient } from "./http/index.js";

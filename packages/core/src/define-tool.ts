@@ -1,4 +1,4 @@
-import type { Effect } from "effect";
+import type * as Effect from "effect/Effect";
 import type { z } from "zod";
 import type { DurationInput } from "./duration.js";
 import type { ToolResult } from "./envelope.js";

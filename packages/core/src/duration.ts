@@ -1,4 +1,4 @@
-import { Duration } from "effect";
+import * as Duration from "effect/Duration";
 
 /**
  * A duration as a policy states it: milliseconds, Effect's own forms ("30 seconds", "1 minute"), or the

@@ -1,4 +1,5 @@
-import { Effect, Scope } from "effect";
+import * as Effect from "effect/Effect";
+import * as Scope from "effect/Scope";
 import { TestClock } from "effect/testing";
 
 /** A test clock for a catalog, and the ways a test moves it. */

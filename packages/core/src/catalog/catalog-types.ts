@@ -1,4 +1,6 @@
-import type { Clock, Layer, Metric } from "effect";
+import type * as Clock from "effect/Clock";
+import type * as Layer from "effect/Layer";
+import type * as Metric from "effect/Metric";
 import type { CircuitBreaker, RateLimiter } from "effect/persistence";
 import type { AnyPlugin, HealthReport } from "../define-plugin.js";
 import type { ToolAnnotations, ToolCategory, ToolExample, ToolPolicy } from "../define-tool.js";

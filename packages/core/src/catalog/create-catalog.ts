@@ -1,8 +1,15 @@
-import { Clock, Exit, Layer, ManagedRuntime, Metric, Scope } from "effect";
-import { CircuitBreaker, RateLimiter } from "effect/persistence";
+import * as Clock from "effect/Clock";
+import type * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Metric from "effect/Metric";
+import * as Scope from "effect/Scope";
 import { createHttpClient } from "../http/index.js";
-import { type Breaker, localBreaker, storeBreaker } from "../policies/breaker-policy.js";
+import { type Breaker, localBreaker } from "../policies/breaker-policy.js";
 import { policyClock } from "../policies/policy-clock.js";
+import { localRateGate, type RateGate } from "../policies/rate-limit-policy.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
 import { callConcurrently } from "../runtime/call-many.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
@@ -14,6 +21,8 @@ import { createDispatch } from "./dispatch.js";
 import { openPlugin, pluginHealth } from "./plugin-health.js";
 import { createRegistry, toolInfo } from "./registry.js";
 import { createSchemaExport } from "./schema-export.js";
+
+type StorePolicies = typeof import("../policies/store-policies.js");
 
 /**
  * Creates a catalog: register plugins, then list, describe and call their tools by name.
@@ -29,16 +38,34 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   const ownsHttp = options.http === undefined;
   const http = options.http ?? createHttpClient();
   const clock = policyClock(options.clock);
-  const stores =
-    options.stores ?? Layer.mergeAll(RateLimiter.layerStoreMemory, CircuitBreaker.layerStoreMemory());
+  // Shared stores run rate limits and breakers on effect/persistence, loaded only then (its import
+  // costs 85 ms and 18 MB at start-up); the in-memory defaults are LocalRateLimiter and LocalBreaker.
+  const stores = options.stores;
+  let storePolicies: StorePolicies | undefined;
+  const storeLayer = stores
+    ? Layer.unwrap(
+        Effect.promise(async () => {
+          storePolicies = await import("../policies/store-policies.js");
+          return storePolicies.storeLayer(stores);
+        }),
+      )
+    : Layer.empty;
   const layer = Layer.mergeAll(
-    RateLimiter.layer,
+    storeLayer,
     Layer.succeed(Metric.MetricRegistry, new Map()),
     options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
     options.layer ?? Layer.empty,
-  ).pipe(Layer.provideMerge(stores));
-  const runtime = ManagedRuntime.make(layer);
+  );
+  const runtime = ManagedRuntime.make(layer as Layer.Layer<never>);
   const scope = Scope.makeUnsafe();
+  const localGate = localRateGate(clock);
+  let storeGate: RateGate | undefined;
+  /** Where calls take rate-limit tokens, in the runtime's built context. */
+  const rateGate = (context: Context.Context<never>): RateGate => {
+    if (!storePolicies) return localGate;
+    storeGate ??= storePolicies.storeRateGate(context);
+    return storeGate;
+  };
 
   // One circuit per key and settings, shared by the tools that name it.
   const breakers = new Map<string, Breaker>();
@@ -46,17 +73,23 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     const id = `${policy.key}|${policy.failures}|${policy.openForMs}`;
     let breaker = breakers.get(id);
     if (!breaker) {
-      breaker = options.stores
-        ? storeBreaker(
-            policy,
-            scope,
-            (e) => runtime.runSync(e),
-            (e) => runtime.runPromise(e),
-          )
-        : localBreaker(policy, clock);
+      breaker = stores ? lazyStoreBreaker(policy) : localBreaker(policy, clock);
       breakers.set(id, breaker);
     }
     return breaker;
+  };
+  /** A circuit over the shared store, made at its first use (calls run once the runtime is built). */
+  const lazyStoreBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>): Breaker => {
+    let made: Breaker | undefined;
+    const get = (context: Context.Context<never>) => {
+      made ??= storePolicies!.storeBreaker(policy, scope, context);
+      return made;
+    };
+    return {
+      guard: (self, tool) =>
+        Effect.withFiber((fiber) => get(fiber.context as Context.Context<never>).guard(self, tool)),
+      state: async () => get((await runtime.context()) as Context.Context<never>).state(),
+    };
   };
 
   const registry = createRegistry({
@@ -76,6 +109,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       hasTool: (name) => registry.lookup(name) !== undefined,
     },
     clock,
+    rateGate,
     memory: { sessions: new SessionTracker(), stale: new StaleStore(5_000, clock.now), now: clock.now },
     confirmations: new ConfirmationStore(5 * 60_000, clock.now),
   });

@@ -1,8 +1,12 @@
-import { Context, Effect, Exit, Fiber, type ManagedRuntime } from "effect";
-import { RateLimiter } from "effect/persistence";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
+import type * as ManagedRuntime from "effect/ManagedRuntime";
 import type { ToolResult } from "../envelope.js";
 import { fail, type ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
+import type { RateGate } from "../policies/rate-limit-policy.js";
 import { type CallMemory, settle } from "../runtime/after-call.js";
 import { nextCallId } from "../runtime/call-id.js";
 import { prepareInput } from "../runtime/call-input.js";
@@ -20,9 +24,11 @@ import type { Registry } from "./registry.js";
 /** What dispatch runs calls with. */
 export interface DispatchOptions {
   readonly registry: Registry;
-  readonly runtime: ManagedRuntime.ManagedRuntime<any, never>;
+  readonly runtime: ManagedRuntime.ManagedRuntime<never, never>;
   readonly world: ToolWorld;
   readonly clock: PolicyClock;
+  /** Where calls take rate-limit tokens, given the runtime's built context. */
+  readonly rateGate: (context: Context.Context<never>) => RateGate;
   readonly memory: CallMemory;
   readonly confirmations: ConfirmationStore;
 }
@@ -58,7 +64,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
       pipeline = buildPipeline(reg, {
         world,
         clock,
-        limiter: Context.get(context as Context.Context<RateLimiter.RateLimiter>, RateLimiter.RateLimiter),
+        rateGate: options.rateGate(context),
         breaker: reg.breaker,
         context,
       });

@@ -1,4 +1,4 @@
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { fail } from "../errors.js";
 import { isSensitiveParam, type Redactor, type Secret, secretValue } from "./redact.js";
 import type { HeaderValue, QueryValue } from "./types.js";

@@ -1,4 +1,4 @@
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 
 /** What a secret is replaced with in messages, URLs and error text. */
 export const REDACTED = "[REDACTED]";

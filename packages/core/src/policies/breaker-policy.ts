@@ -1,7 +1,7 @@
-import { Duration, Effect, Exit, Scope } from "effect";
-import { CircuitBreaker } from "effect/persistence";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import { UPSTREAM_FAILURE_KINDS } from "../error-kinds.js";
-import { fail, ToolFailure } from "../errors.js";
+import { fail, type ToolFailure } from "../errors.js";
 import { type CircuitState, LocalBreaker } from "./local-breaker.js";
 import type { PolicyClock } from "./policy-clock.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
@@ -19,21 +19,31 @@ export interface Breaker {
   readonly state: () => Promise<CircuitState | undefined>;
 }
 
-/** Only failures that say the upstream is unhealthy count against the circuit; an interruption is neither. */
-const healthOf = (exit: Exit.Exit<unknown, ToolFailure>): boolean | undefined => {
+/**
+ * How a call bears on its upstream's health: a success or a failure that is not the upstream's
+ * (a bad argument, a refusal) is healthy, an upstream failure is not, an interruption is neither.
+ */
+export const healthOf = (exit: Exit.Exit<unknown, ToolFailure>): boolean | undefined => {
   if (Exit.isSuccess(exit)) return true;
   const failure = Exit.findErrorOption(exit);
   if (failure._tag === "Some") return !UPSTREAM_HEALTH.has(failure.value.kind);
   return Exit.hasInterrupts(exit) ? undefined : false;
 };
 
-const openFailure = (tool: string, retryAfterMs: number) =>
+/** The failure of a call refused by an open circuit. */
+export const openFailure = (tool: string, retryAfterMs: number) =>
   fail.unavailable(
     `${tool} is paused after repeated upstream failures; it will be tried again in ${Math.ceil(retryAfterMs / 1000)} s.`,
     { retryAfterMs },
   );
-const halfOpenFailure = (tool: string) =>
+
+/** The failure of a call refused while a half-open circuit's probe runs. */
+export const halfOpenFailure = (tool: string) =>
   fail.unavailable(`${tool} is being probed after failures; try again shortly.`, { retryAfterMs: 1000 });
+
+/** The failure of a call whose circuit's store could not answer. */
+export const storeFailure = (tool: string, message: string) =>
+  fail.unavailable(`${tool}: the circuit breaker's store failed: ${message}`, { retryable: true });
 
 /** A circuit in this process (the default, in-memory stores): a closed circuit costs a field read. */
 export const localBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>, clock: PolicyClock): Breaker => {
@@ -49,51 +59,6 @@ export const localBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>, clo
         );
       }),
     state: async () => circuit.state,
-  };
-};
-
-/**
- * A circuit in effect/persistence's CircuitBreaker over the runtime's store, for stores shared
- * between host replicas (Redis): a circuit opened through one replica is open in all of them.
- */
-export const storeBreaker = (
-  policy: NonNullable<ResolvedPolicy["breaker"]>,
-  scope: Scope.Scope,
-  run: <A, E>(effect: Effect.Effect<A, E, CircuitBreaker.CircuitBreakerStore>) => A,
-  runPromise: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>,
-): Breaker => {
-  const breaker = run(
-    CircuitBreaker.make({
-      tripPolicy: CircuitBreaker.consecutive(policy.failures),
-      openDuration: Duration.millis(policy.openForMs),
-    }).pipe(Scope.provide(scope)),
-  );
-  const classify = (exit: Exit.Exit<unknown, ToolFailure>) =>
-    healthOf(exit) === false ? CircuitBreaker.failure() : CircuitBreaker.success;
-  const options = { key: policy.key, classify };
-  const isBreakerError = (e: unknown): e is CircuitBreaker.CircuitBreakerError => !ToolFailure.isInstance(e);
-  return {
-    guard: (self, tool) =>
-      breaker.execute(self, options).pipe(
-        Effect.catchIf(isBreakerError, (e) => {
-          const reason = e.reason;
-          if (reason._tag === "CircuitOpen")
-            return Effect.fail(openFailure(tool, Duration.toMillis(reason.retryAfter)));
-          if (reason._tag === "CircuitHalfOpen") return Effect.fail(halfOpenFailure(tool));
-          return Effect.fail(
-            fail.unavailable(`${tool}: the circuit breaker's store failed: ${reason.message}`, {
-              retryable: true,
-            }),
-          );
-        }),
-      ),
-    state: () =>
-      runPromise(
-        Effect.orElseSucceed(
-          Effect.map(breaker.state(policy.key), (s) => s._tag as CircuitState),
-          () => undefined,
-        ),
-      ),
   };
 };
 

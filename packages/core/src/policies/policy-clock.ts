@@ -1,4 +1,7 @@
-import { type Clock, Duration, Effect, type Fiber } from "effect";
+import type * as Clock from "effect/Clock";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 import { FixedDelayTimers } from "./fixed-delay-timers.js";
 
 /**

@@ -1,4 +1,6 @@
-import { Duration, Effect, Schedule } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Schedule from "effect/Schedule";
 import { ToolFailure } from "../errors.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 

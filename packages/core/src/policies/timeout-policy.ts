@@ -1,4 +1,5 @@
-import { Effect, type Exit } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Exit from "effect/Exit";
 import { fail, type ToolFailure } from "../errors.js";
 import type { PolicyClock } from "./policy-clock.js";
 

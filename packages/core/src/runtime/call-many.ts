@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ToolResult } from "../envelope.js";
 import type { CallOptions } from "./call-types.js";
 

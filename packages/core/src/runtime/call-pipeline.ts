@@ -1,11 +1,15 @@
-import { type Cause, Context, Effect, Exit, References, Tracer } from "effect";
-import type { RateLimiter } from "effect/persistence";
+import type * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as References from "effect/References";
+import * as Tracer from "effect/Tracer";
 import type { ToolResult } from "../envelope.js";
 import { TRANSIENT_KINDS } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
 import { type Breaker, withBreaker } from "../policies/breaker-policy.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
-import { withRateLimit } from "../policies/rate-limit-policy.js";
+import { type RateGate, withRateLimit } from "../policies/rate-limit-policy.js";
 import { withRetry } from "../policies/retry-policy.js";
 import { withTimeout } from "../policies/timeout-policy.js";
 import { type CallState, callIn } from "./call-state.js";
@@ -20,7 +24,7 @@ import type { ToolWorld } from "./tool-context.js";
 export interface PipelineServices {
   readonly world: ToolWorld;
   readonly clock: PolicyClock;
-  readonly limiter: RateLimiter.RateLimiter;
+  readonly rateGate: RateGate;
   readonly breaker: Breaker | undefined;
   /** The runtime's context: whether a tracer is installed is read from it. */
   readonly context: Context.Context<never>;
@@ -55,7 +59,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     withTimeout(policy.timeoutMs, name, clock, (context) => callIn(context).partialData),
     withBreaker(services.breaker, name),
     withRateLimit(
-      services.limiter,
+      services.rateGate,
       policy.rateLimit,
       name,
       Effect.map(current, (s) => s.session.principal),

@@ -1,4 +1,4 @@
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 
 /** Replaces every secret value (of 4 characters or more) in a text with [REDACTED]. */
 export const redactSecrets = (text: string, secrets: ReadonlyArray<Redacted.Redacted<string>>): string => {

@@ -1,4 +1,4 @@
-import type { Redacted } from "effect";
+import type * as Redacted from "effect/Redacted";
 import type { AnyTool } from "../define-tool.js";
 import type { Breaker } from "../policies/breaker-policy.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";

@@ -1,4 +1,5 @@
-import { Cause, Effect } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
 import { isOutcome } from "../define-tool.js";
 import { fail, ToolFailure } from "../errors.js";
 import type { CallState } from "./call-state.js";

@@ -1,5 +1,5 @@
 import { secret } from "@quiver/core";
-import type { Redacted } from "effect";
+import type * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 /** The plugin's settings: the openFDA base URL (tests point it at an emulator) and an optional key. */

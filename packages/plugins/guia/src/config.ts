@@ -1,5 +1,5 @@
 import { secret } from "@quiver/core";
-import type { Redacted } from "effect";
+import type * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 const booleanish = z.union([

@@ -1,5 +1,5 @@
 import { definePlugin, type HealthContext, type HealthReport, type Plugin, ToolFailure } from "@quiver/core";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import {
   PERPLEXITY_ENV,
   type PerplexityApi,

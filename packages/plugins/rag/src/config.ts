@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { secret } from "@quiver/core";
-import type { Redacted } from "effect";
+import type * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");

@@ -1,4 +1,4 @@
-import type { Redacted } from "effect";
+import type * as Redacted from "effect/Redacted";
 
 /**
  * The tool call an HTTP client's requests belong to. The runtime hands it to

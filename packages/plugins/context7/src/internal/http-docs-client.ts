@@ -1,5 +1,5 @@
 import { fail, type HttpClient, type HttpResponse, ToolFailure } from "@quiver/core";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { DocsClient, DocsContext } from "./docs-client.js";
 import { LIBRARY_ID } from "./match-library.js";
 import { renderContext, sourcesInText } from "./render-context.js";

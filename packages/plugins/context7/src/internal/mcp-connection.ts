@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { connectMcpToolCaller, type McpToolCaller } from "@quiver/mcp";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { CONTEXT7_ENV, type Context7Config } from "../config.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -1,4 +1,4 @@
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { z } from "zod";
 import type { BackendContext } from "./backend.js";
 import { relabel } from "./relabel.js";

@@ -1,5 +1,5 @@
 import { type HttpClient, ToolFailure } from "@quiver/core";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import { z } from "zod";
 import type { LlmSettings, TestgenConfig } from "../config.js";
 import {

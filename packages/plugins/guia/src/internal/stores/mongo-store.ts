@@ -1,5 +1,5 @@
 import { fail } from "@quiver/core";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { Collection, Document, MongoClient } from "mongodb";
 import { describeGuide, type GuideListing, validateGuide } from "../guide.js";
 import { assertSubjectId, type GuideStore } from "./guide-store.js";

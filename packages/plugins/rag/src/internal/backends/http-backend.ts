@@ -1,5 +1,5 @@
 import { fail, type HttpClient, ToolFailure } from "@quiver/core";
-import { Redacted } from "effect";
+import * as Redacted from "effect/Redacted";
 import type { RagConfig } from "../../config.js";
 import { normalizeResults } from "../normalize-results.js";
 import type { RagOutput, RagQuery } from "../output.js";
