@@ -1,8 +1,9 @@
-import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import type { z } from "zod";
 import { fail } from "../errors.js";
 import { buildHeaders, buildUrl, collectSecrets } from "./build-request.js";
 import { parseJsonBody } from "./json-body.js";
+import { loadUndici } from "./load-undici.js";
 import { BodyTooLargeError, discardBody, readBody } from "./read-body.js";
 import { makeRedactor, type Redactor } from "./redact.js";
 import { nextRedirect, REDIRECT_STATUSES } from "./redirect.js";
@@ -86,7 +87,11 @@ interface Exchange {
  *   signal,
  * })
  */
-export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
+export const createHttpClient = (
+  options: HttpClientOptions = {},
+  /** Internal: a dispatcher made at the first request (the cassette client's), instead of an Agent. */
+  lazyDispatcher?: () => Promise<Dispatcher>,
+): HttpClient => {
   const connectTimeoutMs = options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs;
   const clientHeadersTimeoutMs = options.headersTimeoutMs ?? HTTP_CLIENT_DEFAULTS.headersTimeoutMs;
   const clientBodyTimeoutMs = options.bodyTimeoutMs ?? HTTP_CLIENT_DEFAULTS.bodyTimeoutMs;
@@ -94,17 +99,26 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const clientSecrets = options.secrets ?? [];
 
-  const ownAgent =
-    options.dispatcher === undefined
-      ? new Agent({
-          connect: { timeout: connectTimeoutMs },
-          headersTimeout: clientHeadersTimeoutMs,
-          bodyTimeout: clientBodyTimeoutMs,
-          keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
-          connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
-        })
-      : undefined;
-  const dispatcher: Dispatcher = options.dispatcher ?? (ownAgent as Agent);
+  // The client's own Agent (or the dispatcher a wrapper makes) is made at the first request, with
+  // undici itself: see `loadUndici`.
+  let ownAgent: Agent | undefined;
+  let made: Promise<Dispatcher> | undefined;
+  const dispatcherOf = (): Promise<Dispatcher> => {
+    if (options.dispatcher) return Promise.resolve(options.dispatcher);
+    made ??= lazyDispatcher
+      ? lazyDispatcher()
+      : loadUndici().then(({ Agent }) => {
+          ownAgent = new Agent({
+            connect: { timeout: connectTimeoutMs },
+            headersTimeout: clientHeadersTimeoutMs,
+            bodyTimeout: clientBodyTimeoutMs,
+            keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
+            connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
+          });
+          return ownAgent;
+        });
+    return made;
+  };
 
   const send = async (
     opts: HttpRequestOptions,
@@ -129,12 +143,14 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
     if (opts.json !== undefined) headers["content-type"] ??= "application/json";
 
     if (opts.signal?.aborted) throw opts.signal.reason;
-    const lifetime = new RequestLifetime(opts.signal, opts.timeoutMs);
+    const undici = await loadUndici();
+    const dispatcher = await dispatcherOf();
+    const lifetime = new RequestLifetime(opts.signal, opts.timeoutMs, undici.errors);
     let status: number | undefined;
     try {
       for (let followed = 0; ; followed++) {
         lifetime.awaitHeaders(headersTimeoutMs);
-        const response = await undiciRequest(url, {
+        const response = await undici.request(url, {
           dispatcher,
           method: method as Dispatcher.HttpMethod,
           headers,

@@ -1,4 +1,4 @@
-import { errors } from "undici";
+import type { Undici } from "./load-undici.js";
 
 /** The abort reason when the whole-request deadline (`timeoutMs`) passes. */
 export class DeadlineExceeded extends Error {
@@ -25,7 +25,11 @@ export class RequestLifetime {
   #phase: NodeJS.Timeout | undefined;
   readonly #onCallerAbort = () => this.#controller.abort(this.#caller?.reason);
 
-  constructor(caller: AbortSignal | undefined, deadlineMs: number | undefined) {
+  constructor(
+    caller: AbortSignal | undefined,
+    deadlineMs: number | undefined,
+    private readonly errors: Undici["errors"],
+  ) {
     this.#caller = caller;
     if (caller?.aborted) this.#controller.abort(caller.reason);
     else caller?.addEventListener("abort", this.#onCallerAbort, { once: true });
@@ -42,12 +46,12 @@ export class RequestLifetime {
 
   /** Aborts with `HeadersTimeoutError` unless {@link awaitBody} or {@link idle} is called within `ms`. */
   awaitHeaders(ms: number): void {
-    this.#arm(ms, () => new errors.HeadersTimeoutError());
+    this.#arm(ms, () => new this.errors.HeadersTimeoutError());
   }
 
   /** Aborts with `BodyTimeoutError` if no chunk arrives ({@link touch}) for `ms`. */
   awaitBody(ms: number): void {
-    this.#arm(ms, () => new errors.BodyTimeoutError());
+    this.#arm(ms, () => new this.errors.BodyTimeoutError());
   }
 
   /** A body chunk arrived: restart the body-idle timer. */

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { fail } from "../../errors.js";
 import { canonicalJson } from "../../internal/canonical-json.js";
 import { collectSecrets } from "../build-request.js";
 import { createHttpClient, HTTP_CLIENT_DEFAULTS } from "../http-client.js";
+import { loadUndici } from "../load-undici.js";
 import type { HttpClient, HttpClientOptions, HttpRequestOptions } from "../types.js";
 import { type CallTape, currentRequest, currentTape, type RequestFrame } from "./call-tape.js";
 import { cassettePath, readCassetteFile, writeCassetteFile } from "./cassette-file.js";
@@ -64,9 +65,11 @@ export const createCassetteHttpClient = (options: CassetteHttpClientOptions): Ht
     ...clientOptions
   } = options;
   const dir = resolve(given);
-  const base: Dispatcher =
-    injected ??
-    new Agent({
+  // The network side is made at the first request, when undici is loaded (see `loadUndici`).
+  let base: Dispatcher | undefined = injected;
+  const dispatcher = async (): Promise<Dispatcher> => {
+    const { Agent } = await loadUndici();
+    base ??= new Agent({
       connect:
         mode === "replay"
           ? // Replay never reaches the network: a request that got past the interceptor fails here.
@@ -77,7 +80,9 @@ export const createCassetteHttpClient = (options: CassetteHttpClientOptions): Ht
       keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
       connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
     });
-  const inner = createHttpClient({ ...clientOptions, dispatcher: base.compose(cassetteInterceptor(timing)) });
+    return base.compose(cassetteInterceptor(timing));
+  };
+  const inner = createHttpClient(clientOptions, dispatcher);
   const tapes = new Map<string, CallTape>();
 
   const openTape = (call: ToolCallInfo): CallTape => {
@@ -195,7 +200,7 @@ export const createCassetteHttpClient = (options: CassetteHttpClientOptions): Ht
     withToolCall,
     close: async () => {
       await inner.close();
-      if (!injected) await base.close();
+      if (!injected && base) await base.close();
     },
   };
 };
