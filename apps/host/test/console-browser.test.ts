@@ -1,10 +1,9 @@
 /// <reference lib="dom" />
 // (The functions given to page.evaluate run in the browser.)
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { closedUrl } from "@quiver/testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/resolve-settings.js";
@@ -57,10 +56,7 @@ const callsCanvas = (page: Page) =>
 describe.skipIf(missing !== undefined)("the console in headless chromium", () => {
   beforeAll(async () => {
     // The pinger plugin's upstream is a port nobody listens on: its health check fails.
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-    const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise((r) => closed.close(r));
+    const down = await closedUrl();
     project = makeProject({
       fixtures: ["echo", "needs-key", "broken", "pinger"],
       config: {

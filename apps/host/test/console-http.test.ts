@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { closedUrl } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/resolve-settings.js";
 import { createHost, type Host } from "../src/host/create-host.js";
@@ -30,10 +31,7 @@ beforeAll(async () => {
   upstream = createServer((req, res) => res.writeHead(req.url === "/ping" ? 200 : 404).end());
   await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
   const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const closed = createServer();
-  await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-  const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-  await new Promise((r) => closed.close(r));
+  const down = await closedUrl();
   project = makeProject({
     fixtures: ["echo", "needs-key", "broken", "pinger"],
     config: {

@@ -3,8 +3,8 @@ import { fail } from "../errors.js";
 import { isSensitiveParam, type Redactor, type Secret, secretValue } from "./redact.js";
 import type { HeaderValue, QueryValue } from "./types.js";
 
-/** Headers whose values are credentials even when given as plain strings. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+/** Headers whose values are credentials even when given as plain strings (also scrubbed from cassettes). */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
   "authorization",
   "proxy-authorization",
   "x-api-key",

@@ -1,19 +1,8 @@
+import { CREDENTIAL_HEADERS } from "../build-request.js";
 import { makeRedactor, REDACTED, type Secret } from "../redact.js";
 
 /** What the caller's principal is replaced with in a cassette. */
 export const PRINCIPAL = "[PRINCIPAL]";
-
-/** Request headers that carry credentials: kept in a cassette only as `[REDACTED]`. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "x-api-key",
-  "api-key",
-  "apikey",
-  "x-auth-token",
-  "x-access-token",
-  "cookie",
-]);
 
 /**
  * Request headers left out of a cassette: they change between runs or versions (`user-agent` names
