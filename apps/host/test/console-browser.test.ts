@@ -257,6 +257,8 @@ describe.skipIf(missing !== undefined)("the console in headless chromium", () =>
     const page = await browser.context.newPage();
     await page.goto(`${gone.server.url}/#tool=echo_text`);
     await page.locator(".live").getByText("metrics live").waitFor();
+    // What it had: the charts drawn from the live metrics.
+    await page.locator('[data-chart="Calls per second"]').waitFor();
     await gone.server.shutdown("test");
     await page
       .locator(".live")
