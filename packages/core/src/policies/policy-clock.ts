@@ -17,6 +17,9 @@ export interface PolicyClock {
   readonly after: (ms: number, fire: () => void) => () => void;
 }
 
+/** Lists of timers kept per runtime, one per delay; further delays use Node's timers directly. */
+const MAX_TIMER_LISTS = 64;
+
 /** The clock of a runtime: `clock` when one is injected, the live clock otherwise. */
 export const policyClock = (clock: Clock.Clock | undefined): PolicyClock => {
   if (!clock) {
@@ -27,6 +30,11 @@ export const policyClock = (clock: Clock.Clock | undefined): PolicyClock => {
       after: (ms, fire) => {
         let timers = byDelay.get(ms);
         if (!timers) {
+          if (byDelay.size >= MAX_TIMER_LISTS) {
+            // Delays of every length (per-call limits): Node's own timer, not a list each.
+            const timer = setTimeout(fire, ms);
+            return () => clearTimeout(timer);
+          }
           timers = new FixedDelayTimers(ms);
           byDelay.set(ms, timers);
         }
