@@ -37,7 +37,7 @@ export interface HttpApiOptions {
 }
 
 const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
-const WRAPPER_KEYS = new Set(["input", "session"]);
+const WRAPPER_KEYS = new Set(["input", "session", "timeoutMs"]);
 
 /** The HTTP status for an envelope: 200 whenever the tool ran (the envelope carries the outcome). */
 const statusHeader = (r: ToolResult) => ({ "x-quiver-status": r.status });
@@ -111,6 +111,16 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       typeof s.id === "string" ? s.id : typeof headerSession === "string" ? headerSession : undefined;
     const values =
       typeof s.values === "object" && s.values !== null ? (s.values as Record<string, unknown>) : undefined;
+    // A per-call time limit: `timeoutMs` in the wrapper or the X-Quiver-Timeout-Ms header (the
+    // catalog bounds it by the tool's own timeout and refuses a value that is not a positive number).
+    const headerTimeout = req.headers["x-quiver-timeout-ms"];
+    const bodyTimeout = isWrapper ? (body as { timeoutMs?: unknown }).timeoutMs : undefined;
+    const timeoutMs =
+      bodyTimeout !== undefined
+        ? bodyTimeout
+        : typeof headerTimeout === "string"
+          ? Number(headerTimeout)
+          : undefined;
     const controller = new AbortController();
     const onClose = () => {
       if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
@@ -123,6 +133,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
         ...(values ? { values } : {}),
       },
       signal: controller.signal,
+      ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
     });
     res.off("close", onClose);
     if (!res.destroyed) sendJson(res, 200, result, statusHeader(result));
