@@ -91,6 +91,18 @@ describe("HTTP JSON API", () => {
     expect(((await b.json()) as Envelope).data).toEqual({ principal: "local-user", session: "conv-7" });
   });
 
+  it("escalates within a named session only: one-shot calls of one principal never share a failure count", async () => {
+    const url = `${open.server.url}/tools/echo_fail/call`;
+    const escalateOf = async (r: Promise<Response>) =>
+      ((await (await r).json()) as { escalate?: boolean }).escalate;
+    expect(await escalateOf(post(url, {}))).toBeUndefined();
+    expect(await escalateOf(post(url, {}))).toBeUndefined();
+    expect(await escalateOf(post(url, {}, { "x-quiver-session": "conv-esc" }))).toBeUndefined();
+    expect(await escalateOf(post(url, { input: {}, session: { id: "conv-esc" } }))).toBe(true);
+    const who = (await (await post(`${open.server.url}/tools/echo_whoami/call`, {})).json()) as Envelope;
+    expect(who.data.session).toMatch(/^one-shot-[0-9a-f-]{36}$/);
+  });
+
   it("takes a per-call timeout as timeoutMs in {input, timeoutMs} or the X-Quiver-Timeout-Ms header", async () => {
     const url = `${open.server.url}/tools/echo_slow_wait/call`;
     const wrapped = (await (await post(url, { input: { ms: 120_000 }, timeoutMs: 100 })).json()) as Envelope;

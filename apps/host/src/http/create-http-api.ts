@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp";
@@ -107,8 +108,14 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     }
     const s = session as { id?: unknown; values?: unknown };
     const headerSession = req.headers["x-quiver-session"];
+    // Without a session id a request is a one-shot call in a session of its own: clients sharing a
+    // principal (the demo host's "demo") never share a failure count. Name a session to get `escalate`.
     const id =
-      typeof s.id === "string" ? s.id : typeof headerSession === "string" ? headerSession : undefined;
+      typeof s.id === "string"
+        ? s.id
+        : typeof headerSession === "string"
+          ? headerSession
+          : `one-shot-${randomUUID()}`;
     const values =
       typeof s.values === "object" && s.values !== null ? (s.values as Record<string, unknown>) : undefined;
     // A per-call time limit: `timeoutMs` in the wrapper or the X-Quiver-Timeout-Ms header (the
@@ -128,7 +135,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     res.once("close", onClose);
     const result = await catalog.call(name, input, {
       session: {
-        ...(id !== undefined ? { id } : {}),
+        id,
         ...(principal !== undefined ? { principal } : {}),
         ...(values ? { values } : {}),
       },
