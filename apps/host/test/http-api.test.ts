@@ -91,6 +91,34 @@ describe("HTTP JSON API", () => {
     expect(((await b.json()) as Envelope).data).toEqual({ principal: "local-user", session: "conv-7" });
   });
 
+  it("escalates within a named session only: one-shot calls of one principal never share a failure count", async () => {
+    const url = `${open.server.url}/tools/echo_fail/call`;
+    const escalateOf = async (r: Promise<Response>) =>
+      ((await (await r).json()) as { escalate?: boolean }).escalate;
+    expect(await escalateOf(post(url, {}))).toBeUndefined();
+    expect(await escalateOf(post(url, {}))).toBeUndefined();
+    expect(await escalateOf(post(url, {}, { "x-quiver-session": "conv-esc" }))).toBeUndefined();
+    expect(await escalateOf(post(url, { input: {}, session: { id: "conv-esc" } }))).toBe(true);
+    const who = (await (await post(`${open.server.url}/tools/echo_whoami/call`, {})).json()) as Envelope;
+    expect(who.data.session).toMatch(/^one-shot-[0-9a-f-]{36}$/);
+  });
+
+  it("takes a per-call timeout as timeoutMs in {input, timeoutMs} or the X-Quiver-Timeout-Ms header", async () => {
+    const url = `${open.server.url}/tools/echo_slow_wait/call`;
+    const wrapped = (await (await post(url, { input: { ms: 120_000 }, timeoutMs: 100 })).json()) as Envelope;
+    expect(wrapped.status).toBe("timeout");
+    expect(wrapped.message).toBe("echo_slow_wait did not finish within 100 ms.");
+    const headed = (await (
+      await post(url, { ms: 120_000 }, { "x-quiver-timeout-ms": "150" })
+    ).json()) as Envelope;
+    expect(headed.message).toBe("echo_slow_wait did not finish within 150 ms.");
+    const bad = (await (await post(url, { input: { ms: 1 }, timeoutMs: "soon" })).json()) as Envelope;
+    expect(bad.error?.kind).toBe("invalid_input");
+    expect(bad.message).toMatch(/timeoutMs must be a positive number/);
+    const ok = (await (await post(url, { input: { ms: 1 }, timeoutMs: 60_000 })).json()) as Envelope;
+    expect(ok.status).toBe("success");
+  });
+
   it("answers error envelopes with 200 and the status header, bad bodies and methods with JSON errors", async () => {
     const invalid = await post(`${open.server.url}/tools/echo_text/call`, { text: 1 });
     expect(invalid.status).toBe(200);

@@ -116,7 +116,7 @@ export {
 } from "./policies/resolve-policy.js";
 export { CONFIRMATION_FIELD } from "./runtime/call-input.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
-export type { CallOptions, SessionContext } from "./runtime/call-types.js";
+export { type CallOptions, DEFAULT_SESSION_ID, type SessionContext } from "./runtime/call-types.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";

@@ -88,6 +88,8 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
       );
     }
     const token = ctx.mcpReq._meta?.progressToken;
+    // A per-call time limit in `_meta.timeoutMs` (bounded by the tool's own timeout in the catalog).
+    const timeoutMs = (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.timeoutMs;
     let last = Number.NEGATIVE_INFINITY;
     const onProgress =
       token === undefined
@@ -116,6 +118,7 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
       },
       signal: ctx.mcpReq.signal,
       ...(onProgress ? { onProgress } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
     });
     return server.projectCallToolResult(
       toCallToolResult(envelope, options.textContent),

@@ -104,11 +104,12 @@ describe("createMcpServer options", () => {
     expect(r.content).toEqual([{ type: "text", text: "test_echo succeeded." }]);
   });
 
-  it("marks repeated failures in one session as escalate", async () => {
+  it("does not escalate the model's out-of-domain requests: they are not failures of the tool", async () => {
     const client = await connect();
     await client.callTool({ name: "test_fail", arguments: { reason: "1" } });
     const second = await client.callTool({ name: "test_fail", arguments: { reason: "2" } });
-    expect(second.structuredContent).toMatchObject({ escalate: true });
+    expect(second.structuredContent).toMatchObject({ error: { kind: "out_of_domain" } });
+    expect(second.structuredContent).not.toHaveProperty("escalate");
   });
 
   it("stops notifying a closed server when the catalog changes", async () => {
@@ -127,5 +128,64 @@ describe("createMcpServer options", () => {
     await server.close();
     catalog.unregister("one");
     expect(notified).toBe(1);
+  });
+});
+
+describe("per-call timeout in _meta", () => {
+  it("_meta.timeoutMs bounds one call, below the tool's own timeout; a bad value is invalid_input", async () => {
+    const { makeTestClock } = await import("@quiver/testing");
+    const time = await makeTestClock();
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const slow = defineTool({
+      name: "slow_wait",
+      description: "Waits until the test lets it finish, then answers done.",
+      category: "computational_service",
+      input: z.object({}),
+      output: z.object({ done: z.boolean() }),
+      examples: [{ input: {} }],
+      annotations: { readOnly: true, openWorld: false },
+      policy: { timeout: "10s", retry: false },
+      run: async () => {
+        await held;
+        return { done: true };
+      },
+    });
+    const timed = createCatalog({ env: {}, clock: time.clock });
+    timed.register(definePlugin({ specificationVersion: "v1", id: "slow", version: "1.0.0", tools: [slow] }));
+    const server = createMcpServer(timed);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "in-memory", version: "1.0.0" });
+    await client.connect(clientSide);
+    try {
+      const r = await time.advanceUntil(
+        client.callTool({ name: "slow_wait", arguments: {}, _meta: { timeoutMs: 1_500 } }),
+        100,
+      );
+      expect(r.structuredContent).toMatchObject({
+        status: "timeout",
+        message: "slow_wait did not finish within 1500 ms.",
+      });
+      const bounded = await time.advanceUntil(
+        client.callTool({ name: "slow_wait", arguments: {}, _meta: { timeoutMs: 3_600_000 } }),
+        500,
+      );
+      expect(bounded.structuredContent).toMatchObject({
+        message: "slow_wait did not finish within 10000 ms.",
+      });
+      const bad = await client.callTool({ name: "slow_wait", arguments: {}, _meta: { timeoutMs: "soon" } });
+      expect(bad.structuredContent).toMatchObject({ error: { kind: "invalid_input" } });
+      release();
+      const ok = await time.advanceUntil(client.callTool({ name: "slow_wait", arguments: {} }), 100);
+      expect(ok.structuredContent).toMatchObject({ status: "success" });
+    } finally {
+      release();
+      await client.close();
+      await server.close();
+      await timed.close();
+    }
   });
 });

@@ -95,8 +95,8 @@ export const callCommand: CommandSpec = {
   },
   examples: [
     `quiver call fda_search_drugs --input '{"search_criteria":{"active_ingredient":"imatinib"}}'`,
-    'quiver call get_guia --input \'{"asignatura":"metaheuristicas","key":"evaluación"}\' --json',
-    'echo \'{"query":"react hooks"}\' | quiver call search_documentation --input-file -',
+    'quiver call guia_get_guide --input \'{"asignatura":"metaheuristicas","key":"evaluación"}\' --json',
+    'echo \'{"query":"react hooks"}\' | quiver call context7_search_documentation --input-file -',
     `quiver call fda_search_drugs --input '{"search_criteria":{"brand_name":"advil"}}' --replay cassettes`,
   ],
   run: async (ctx) => {

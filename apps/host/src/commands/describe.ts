@@ -20,7 +20,7 @@ export const describeCommand: CommandSpec = {
     },
     output: { type: "boolean", description: "Also print the output schema" },
   },
-  examples: ["quiver describe fda_search_drugs", "quiver describe get_guia --target openai --json"],
+  examples: ["quiver describe fda_search_drugs", "quiver describe guia_get_guide --target openai --json"],
   run: (ctx) =>
     ctx.withHost(async (host) => {
       const name = ctx.args[0]!;

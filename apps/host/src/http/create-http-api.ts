@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp/server";
@@ -37,7 +38,7 @@ export interface HttpApiOptions {
 }
 
 const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
-const WRAPPER_KEYS = new Set(["input", "session"]);
+const WRAPPER_KEYS = new Set(["input", "session", "timeoutMs"]);
 
 /** The HTTP status for an envelope: 200 whenever the tool ran (the envelope carries the outcome). */
 const statusHeader = (r: ToolResult) => ({ "x-quiver-status": r.status });
@@ -107,10 +108,26 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     }
     const s = session as { id?: unknown; values?: unknown };
     const headerSession = req.headers["x-quiver-session"];
+    // Without a session id a request is a one-shot call in a session of its own: clients sharing a
+    // principal (the demo host's "demo") never share a failure count. Name a session to get `escalate`.
     const id =
-      typeof s.id === "string" ? s.id : typeof headerSession === "string" ? headerSession : undefined;
+      typeof s.id === "string"
+        ? s.id
+        : typeof headerSession === "string"
+          ? headerSession
+          : `one-shot-${randomUUID()}`;
     const values =
       typeof s.values === "object" && s.values !== null ? (s.values as Record<string, unknown>) : undefined;
+    // A per-call time limit: `timeoutMs` in the wrapper or the X-Quiver-Timeout-Ms header (the
+    // catalog bounds it by the tool's own timeout and refuses a value that is not a positive number).
+    const headerTimeout = req.headers["x-quiver-timeout-ms"];
+    const bodyTimeout = isWrapper ? (body as { timeoutMs?: unknown }).timeoutMs : undefined;
+    const timeoutMs =
+      bodyTimeout !== undefined
+        ? bodyTimeout
+        : typeof headerTimeout === "string"
+          ? Number(headerTimeout)
+          : undefined;
     const controller = new AbortController();
     const onClose = () => {
       if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
@@ -118,11 +135,12 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     res.once("close", onClose);
     const result = await catalog.call(name, input, {
       session: {
-        ...(id !== undefined ? { id } : {}),
+        id,
         ...(principal !== undefined ? { principal } : {}),
         ...(values ? { values } : {}),
       },
       signal: controller.signal,
+      ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
     });
     res.off("close", onClose);
     if (!res.destroyed) sendJson(res, 200, result, statusHeader(result));

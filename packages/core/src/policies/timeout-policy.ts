@@ -11,25 +11,33 @@ import type { PolicyClock } from "./policy-clock.js";
  * Why not `Effect.timeoutOrElse`: it races two forked fibers and a sleeping fiber per call, which
  * costs more than every other policy together (measured in `./dev bench core`). Here the run is one
  * child fiber and the deadline one timer from the runtime's clock, both dropped when the run ends
- * first. Built once per tool; an infinite timeout installs nothing.
+ * first. Built once per tool; an infinite timeout installs nothing unless `callLimit` is given.
+ *
+ * `callLimit` reads a call's own limit from the fiber's context (the caller's `timeoutMs`); the
+ * smaller of it and `timeoutMs` (the tool's maximum) applies.
  */
 export const withTimeout = (
   timeoutMs: number,
   tool: string,
   clock: PolicyClock,
   partialData: (fiberContext: unknown) => unknown,
+  callLimit?: (fiberContext: unknown) => number | undefined,
 ) => {
-  if (!Number.isFinite(timeoutMs)) return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
-  const expired = (data: unknown) =>
+  if (!Number.isFinite(timeoutMs) && !callLimit)
+    return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
+  const expired = (limitMs: number, data: unknown) =>
     fail.timeout(
-      `${tool} did not finish within ${timeoutMs} ms${data === undefined ? "" : "; returning what was found so far"}.`,
+      `${tool} did not finish within ${limitMs} ms${data === undefined ? "" : "; returning what was found so far"}.`,
       data === undefined
         ? { suggestion: "Try again with a narrower request, or later." }
         : { data, suggestion: "The data is incomplete: say so, or narrow the request." },
     );
   return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
-    Effect.withFiber((parent) =>
-      Effect.callback<A, ToolFailure, R>((resume) => {
+    Effect.withFiber((parent) => {
+      const own = callLimit?.(parent.context);
+      const limitMs = own !== undefined && own < timeoutMs ? own : timeoutMs;
+      if (!Number.isFinite(limitMs)) return self;
+      return Effect.callback<A, ToolFailure, R>((resume) => {
         const child = Effect.runForkWith(parent.context as never)(self as Effect.Effect<A, ToolFailure>);
         const done = child.pollUnsafe();
         if (done) {
@@ -38,11 +46,11 @@ export const withTimeout = (
           return;
         }
         let settled = false;
-        const cancel = clock.after(timeoutMs, () => {
+        const cancel = clock.after(limitMs, () => {
           if (settled) return;
           settled = true;
           child.interruptUnsafe();
-          resume(Effect.fail(expired(partialData(parent.context))));
+          resume(Effect.fail(expired(limitMs, partialData(parent.context))));
         });
         child.addObserver((exit: Exit.Exit<A, ToolFailure>) => {
           if (settled) return;
@@ -56,6 +64,6 @@ export const withTimeout = (
           cancel();
           child.interruptUnsafe();
         });
-      }),
-    );
+      });
+    });
 };

@@ -36,6 +36,18 @@ export const prepareInput = (
   confirmations: ConfirmationStore,
 ): InputStep => {
   if (!reg.config.ok) return { _tag: "Refused", failure: unconfigured(reg.config) };
+  const limit = options.timeoutMs;
+  if (limit !== undefined && !(typeof limit === "number" && limit > 0 && !Number.isNaN(limit))) {
+    return {
+      _tag: "Refused",
+      failure: fail.invalidInput(
+        `timeoutMs must be a positive number of milliseconds, got ${String(limit)}.`,
+        {
+          suggestion: `Give a positive timeout, at most the tool's ${reg.policy.timeoutMs} ms, or none.`,
+        },
+      ),
+    };
+  }
   const traits = reg.traits;
   const session = options.session;
   const principal = session?.principal;

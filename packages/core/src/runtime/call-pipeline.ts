@@ -56,7 +56,13 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   const attempt = Effect.withFiber((fiber) => runAttempt(reg, callIn(fiber.context), world));
   const exec: Effect.Effect<Executed, ToolFailure, CallState> = attempt.pipe(
     withRetry(policy.retry),
-    withTimeout(policy.timeoutMs, name, clock, (context) => callIn(context).partialData),
+    withTimeout(
+      policy.timeoutMs,
+      name,
+      clock,
+      (context) => callIn(context).partialData,
+      (context) => callIn(context).options.timeoutMs,
+    ),
     withBreaker(services.breaker, name),
     withRateLimit(
       services.rateGate,

@@ -4,7 +4,10 @@ import type { ToolFailure } from "../errors.js";
 
 /** Who is calling and in which conversation; the host fills it from its transport. */
 export interface SessionContext {
-  /** The conversation; escalation counts failures per principal and session. */
+  /**
+   * The conversation; escalation counts failures per principal and session. A call without one runs
+   * in its principal's {@link DEFAULT_SESSION_ID} session (one-shot calls of a script or the CLI).
+   */
   readonly id?: string;
   /** The authenticated caller (from a token mapping); part of every cache key. */
   readonly principal?: string;
@@ -12,9 +15,17 @@ export interface SessionContext {
   readonly values?: Readonly<Record<string, unknown>>;
 }
 
+/** The session a call without a session id counts its failures in (per principal). */
+export const DEFAULT_SESSION_ID = "default";
+
 /** Per-call options. */
 export interface CallOptions {
   readonly session?: SessionContext;
+  /**
+   * This call's time limit in milliseconds (e.g. a caller's `timeout_seconds` × 1000), bounded by
+   * the tool's policy timeout, its maximum: the smaller of the two applies. Must be a positive number.
+   */
+  readonly timeoutMs?: number;
   /** Cancels the call: the run is interrupted and its upstream request aborted. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: ToolProgress) => void;

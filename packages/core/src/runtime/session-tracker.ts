@@ -18,6 +18,11 @@ export class SessionTracker {
     return count;
   }
 
+  /** True when some failure is counted (a success then has a count to reset). */
+  get tracking(): boolean {
+    return this.#failures.size > 0;
+  }
+
   /** A success resets the count. */
   succeeded(session: string, tool: string): void {
     if (this.#failures.size === 0) return;

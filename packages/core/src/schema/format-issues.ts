@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import { describeSchema, listValues } from "./describe-schema.js";
+import { closestMatches } from "./edit-distance.js";
 import { describeReceived } from "./preview.js";
 import { formatPath, getAt, type ValuePath } from "./value-path.js";
 import { type AnySchema, knownKeys, schemaAt, unionOptions } from "./zod-introspect.js";
@@ -21,7 +22,12 @@ export interface LocatedIssue {
   readonly path: ValuePath;
   readonly issue:
     | z.core.$ZodIssue
-    | { readonly code: "unknown_key"; readonly allowed: ReadonlyArray<string> };
+    | {
+        readonly code: "unknown_key";
+        readonly allowed: ReadonlyArray<string>;
+        /** The known field the key most likely meant (a small edit away), if any. */
+        readonly closest?: string;
+      };
   /** The schema of the field, when it can be found. */
   readonly schema: AnySchema | undefined;
   readonly value: unknown;
@@ -41,6 +47,13 @@ function optionScore(errors: ReadonlyArray<z.core.$ZodIssue>): number {
   return mismatch ? Number.POSITIVE_INFINITY : errors.length;
 }
 
+/** The known field an unknown key most likely meant: at most a third of its length (min. 2) edits away. */
+function closestKey(allowed: ReadonlyArray<string>, key: string): string | undefined {
+  const lower = (k: string) => k.toLowerCase();
+  const maxDistance = Math.max(2, Math.floor(key.length / 3));
+  return closestMatches(allowed, lower(key), { limit: 1, maxDistance, key: lower })[0];
+}
+
 /** Resolves zod's issues into located ones (exported for the suggestion builder). */
 export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: Scope): LocatedIssue[] {
   const out: LocatedIssue[] = [];
@@ -52,9 +65,10 @@ export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: Sco
       const allowed = knownKeys(schema);
       for (const key of issue.keys) {
         const keyPath = [...path, key];
+        const closest = closestKey(allowed, key);
         out.push({
           path: keyPath,
-          issue: { code: "unknown_key", allowed },
+          issue: { code: "unknown_key", allowed, ...(closest ? { closest } : {}) },
           schema: undefined,
           value: getAt(scope.root, keyPath),
         });
@@ -137,7 +151,7 @@ export function toToolInputIssue(located: LocatedIssue): ToolInputIssue {
   let message: string;
   if (issue.code === "unknown_key") {
     message = issue.allowed.length
-      ? `${at}: unknown field; known fields are ${issue.allowed.join(", ")}`
+      ? `${at}: unknown field; known fields are ${issue.allowed.join(", ")}${issue.closest ? `; did you mean "${issue.closest}"?` : ""}`
       : `${at}: unknown field`;
   } else if (issue.code === "invalid_type" && located.value === undefined) {
     message = `${at}: required field is missing (expected ${expected})`;

@@ -296,6 +296,20 @@ describe("parseToolInput: rejections", () => {
     );
   });
 
+  it("names the known field a near-miss key meant and moves its value there in the suggestion", () => {
+    const result = rejected(parseToolInput(input, { query: "x", filters: { route: ["oral"] } }));
+    expect(result.issues[0]).toMatchObject({
+      path: "filters.route",
+      message: 'filters.route: unknown field; known fields are date_from, routes; did you mean "routes"?',
+    });
+    expect(result.suggestion).toBe('Call the tool again with: {"query":"x","filters":{"routes":["oral"]}}.');
+    // The meant field is already there: the stray key is only dropped.
+    const both = rejected(
+      parseToolInput(input, { query: "x", filters: { routes: ["topical"], route: ["oral"] } }),
+    );
+    expect(both.suggestion).toBe('Call the tool again with: {"query":"x","filters":{"routes":["topical"]}}.');
+  });
+
   it("reports an unknown discriminator on its field and suggests the nearest option", () => {
     const result = rejected(parseToolInput(input, { query: "x", target: { kind: "drugs", name: "a" } }));
     expect(result.issues[0]).toMatchObject({

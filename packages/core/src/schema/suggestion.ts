@@ -1,7 +1,7 @@
 import { describeSchema } from "./describe-schema.js";
 import { closestMatches } from "./edit-distance.js";
 import { expectedOf, type LocatedIssue } from "./format-issues.js";
-import { cloneJson, deleteAt, formatPath, isPlainObject, setAt } from "./value-path.js";
+import { cloneJson, deleteAt, formatPath, getAt, isPlainObject, setAt } from "./value-path.js";
 import { type AnySchema, checksOf, defOf, isOptionalField, unwrap } from "./zod-introspect.js";
 
 /** Longest corrected call shown as JSON; past it the suggestion describes the fields instead. */
@@ -25,11 +25,11 @@ function isInteger(schema: AnySchema | undefined): boolean {
 }
 
 /** The value that fixes one located issue, or a placeholder naming what to send. */
-function correction(located: LocatedIssue): { value: unknown } | { delete: true } {
+function correction(located: LocatedIssue): { value: unknown } | { delete: true; renameTo?: string } {
   const { issue, value, schema } = located;
   switch (issue.code) {
     case "unknown_key":
-      return { delete: true };
+      return issue.closest ? { delete: true, renameTo: issue.closest } : { delete: true };
     case "invalid_value":
       return { value: nearest(issue.values, value) ?? placeholder(located) };
     case "invalid_union":
@@ -77,7 +77,8 @@ function describeFields(schema: AnySchema, located: ReadonlyArray<LocatedIssue>)
 }
 
 /**
- * A corrected call the model can send back: the input with unknown keys dropped, out-of-range
+ * A corrected call the model can send back: the input with unknown keys dropped (or renamed to the
+ * known field a small edit away), out-of-range
  * numbers clamped, enum values snapped to the nearest allowed one and missing or malformed fields
  * replaced by `<field: type>` placeholders. When the call would be too long to repeat, a
  * description of what to send instead.
@@ -95,6 +96,9 @@ export function buildSuggestion(
     const fix = correction(issue);
     if ("delete" in fix) {
       deleteAt(corrected, issue.path);
+      // A near-miss key (`author` for `authors`) moves its value to the field it meant, unless set.
+      const to = fix.renameTo ? [...issue.path.slice(0, -1), fix.renameTo] : undefined;
+      if (to && getAt(corrected, to) === undefined) corrected = setAt(corrected, to, issue.value);
       continue;
     }
     if (typeof fix.value === "string" && fix.value.startsWith("<") && fix.value === placeholder(issue))

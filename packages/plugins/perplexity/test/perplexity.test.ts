@@ -88,13 +88,34 @@ describe("GAIA equivalents (web search)", () => {
         "https://worldpopulationreview.com/us-cities/california/san-francisco",
       ],
       api: "search",
+      answer_included: false,
     });
-    expect(r.message).toBe("Perplexity Search API found 3 sources.");
+    expect(r.message).toBe(
+      "Perplexity Search API found 3 sources; sources only, no written answer (answer_included: false).",
+    );
     expect(r.instruction).toMatch(/concise answer.*Cite each claim/);
     expect(r.metadata.source).toBe("Perplexity Search API");
     const [sent] = up.requestsTo("POST", "/search");
     expect(sent?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(sent?.json).toEqual({ query: SF, max_results: 5, max_tokens_per_page: 512 });
+  });
+
+  // The code agent's spec wants an answer; the Search API (default) has none, and says so plainly.
+  it("says plainly whether an answer is included: description, output and message", async () => {
+    const described = setup().describe(TOOL)!;
+    expect(described.description).toMatch(/Search API \(the default\) there is no written answer/);
+    expect(JSON.stringify(described.outputSchema)).toContain("answer_included");
+    const search = await setup().call(TOOL, { query: SF }, session());
+    expect(search.data).toMatchObject({ answer_included: false, api: "search" });
+    expect((search.data as { answer?: string }).answer).toBeUndefined();
+    expect(search.message).toMatch(/no written answer/);
+    expect(search.instruction).toMatch(/Write a concise answer/);
+    const chat = await setup({ api: "chat" }).call(TOOL, { query: SF }, session());
+    expect(chat.data).toMatchObject({
+      answer_included: true,
+      api: "chat",
+      answer: CHAT.choices[0].message.content,
+    });
   });
 
   // GAIA: test_search_web_success (Sonar chat completions)
@@ -188,7 +209,7 @@ describe("options: recency, domains, maximum results, model", () => {
     expect(r.status).toBe("success");
     expect((r.data as { results: unknown[] }).results).toHaveLength(2);
     expect(r.message).toBe(
-      "Perplexity Search API found 2 sources (model sonar-pro ignored: the Search API has no model).",
+      "Perplexity Search API found 2 sources (model sonar-pro ignored: the Search API has no model); sources only, no written answer (answer_included: false).",
     );
     expect(up.requestsTo("POST", "/search")[0]?.json).toEqual({
       query: SF,
@@ -280,6 +301,7 @@ describe("options: recency, domains, maximum results, model", () => {
       ],
       model: "sonar-reasoning-pro",
       api: "chat",
+      answer_included: true,
     });
   });
 

@@ -64,7 +64,9 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     cache: { ttl: "24h", capacity: 200 },
     rateLimit: { key: "alphafold", limit: 60, window: "1 minute" },
     maxOutputChars: 80_000,
+    // The last good prediction (marked stale, with its age) beats none while the services are down.
     fallback: {
+      stale: true,
       guidance:
         "The structure services could not be reached. Say so; describe what is known about the protein's domains from your own knowledge and mark it as unverified.",
     },

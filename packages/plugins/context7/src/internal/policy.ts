@@ -21,7 +21,8 @@ const shared = {
   retry: { times: 2, base: "250ms" },
   rateLimit: { key: "context7", limit: 60, window: "1 minute" },
   breaker: { key: "context7", failures: 3, openFor: "1 minute" },
-  fallback: { guidance: UNAVAILABLE_GUIDANCE },
+  // The last good answer (marked stale, with its age) beats none while Context7 is down.
+  fallback: { stale: true, guidance: UNAVAILABLE_GUIDANCE },
 } as const satisfies ToolPolicy;
 
 /** Documentation: cached for hours (it changes when the library is re-indexed). */

@@ -1,3 +1,4 @@
+import { closestMatches } from "@quiver/core";
 import { z } from "zod";
 
 const text = (what: string) => z.string().trim().min(1).max(200).describe(what);
@@ -17,7 +18,7 @@ export const criteriaSchema = z
     sponsor: text("Company holding the application (sponsor), e.g. 'Novo Nordisk'.").optional(),
     route: text("Route of administration, e.g. 'oral', 'subcutaneous'.").optional(),
     approval_year: z
-      .object({
+      .strictObject({
         after: z
           .number()
           .int()
@@ -36,7 +37,12 @@ export const criteriaSchema = z
       .optional()
       .describe("Range of the year of original FDA approval; give after, before or both."),
   })
-  .describe("What to look for. Give at least one criterion; all given criteria must hold (AND).");
+  // Not strict on purpose: the co-scientist interface asks for partial answers, so a criterion openFDA
+  // cannot filter on (e.g. `mechanism`) is kept and reported in unmet_constraints, never dropped.
+  .catchall(z.unknown())
+  .describe(
+    "What to look for. Give at least one criterion; all given criteria must hold (AND). A key openFDA cannot filter on is not applied: it is listed in unmet_constraints and query_constraints_met is false.",
+  );
 
 /** Parsed search criteria. */
 export type Criteria = z.output<typeof criteriaSchema>;
@@ -51,6 +57,9 @@ export const TEXT_CRITERIA = [
   "sponsor",
   "route",
 ] as const;
+
+/** Every criterion the tools can apply. */
+export const KNOWN_CRITERIA: ReadonlyArray<string> = [...TEXT_CRITERIA, "approval_year"];
 
 /** One text criterion's name. */
 export type TextCriterion = (typeof TEXT_CRITERIA)[number];
@@ -73,3 +82,42 @@ export const describeCriteria = (c: Criteria): string => {
   else if (y?.before !== undefined) parts.push(`approved in or before ${y.before}`);
   return parts.length > 0 ? parts.join(", ") : "no criteria";
 };
+
+/** Words a model may use for a criterion under another name, and the criterion meant. */
+const SYNONYMS: Readonly<Record<string, string>> = {
+  mechanism: "pharmacologic_class",
+  mechanism_of_action: "pharmacologic_class",
+  moa: "pharmacologic_class",
+  drug_class: "pharmacologic_class",
+  ingredient: "active_ingredient",
+  substance: "active_ingredient",
+  manufacturer: "sponsor",
+  company: "sponsor",
+  disease: "indication",
+  condition: "indication",
+  approval_date: "approval_year",
+  year: "approval_year",
+};
+
+/** The keys of the criteria that no tool can apply (anything but {@link KNOWN_CRITERIA}). */
+export const unknownCriteria = (c: Readonly<Record<string, unknown>>): string[] =>
+  Object.keys(c).filter((k) => !KNOWN_CRITERIA.includes(k) && c[k] !== undefined);
+
+/** The criterion closest to an unknown key: a known synonym, else the nearest name. */
+export const closestCriterion = (key: string): string =>
+  SYNONYMS[key.toLowerCase()] ?? closestMatches(KNOWN_CRITERIA, key.toLowerCase(), { limit: 1 })[0]!;
+
+/**
+ * One `unmet_constraints` line per unknown criterion: what was not applied, the criteria that can
+ * be, and the closest one.
+ *
+ * @example
+ * unappliedCriteria({ mechanism: "SGLT2 inhibitor" })
+ * // ['mechanism: openFDA cannot filter on "mechanism" ("SGLT2 inhibitor"), so it was not applied; ...']
+ */
+export const unappliedCriteria = (c: Readonly<Record<string, unknown>>): string[] =>
+  unknownCriteria(c).map((k) => {
+    const value = JSON.stringify(c[k]);
+    const shown = value && value.length > 80 ? `${value.slice(0, 77)}...` : value;
+    return `${k}: openFDA cannot filter on "${k}" (${shown}), so it was not applied; the criteria it can apply are ${KNOWN_CRITERIA.join(", ")} (closest: ${closestCriterion(k)}).`;
+  });

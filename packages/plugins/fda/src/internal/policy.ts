@@ -34,5 +34,6 @@ export const OPENFDA_POLICY = {
   cache: { ttl: "1h" },
   rateLimit: RATE_LIMITS,
   breaker: BREAKER_POLICY,
-  fallback: { guidance: FALLBACK_GUIDANCE },
+  // The last good answer (marked stale, with its age) beats none while openFDA is down.
+  fallback: { stale: true, guidance: FALLBACK_GUIDANCE },
 } as const satisfies ToolPolicy;

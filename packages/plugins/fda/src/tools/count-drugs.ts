@@ -1,7 +1,15 @@
-import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, fail, outcome, partial, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
-import { criteriaSchema, describeCriteria } from "../internal/criteria.js";
+import {
+  closestCriterion,
+  criteriaSchema,
+  describeCriteria,
+  givenCriteria,
+  KNOWN_CRITERIA,
+  unappliedCriteria,
+  unknownCriteria,
+} from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
 import { buildSearch, type Endpoint } from "../internal/query.js";
@@ -77,7 +85,7 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
   description:
     "Count FDA drug records (openFDA Drugs@FDA, or drug labels when an indication is given) that match optional criteria, broken down by sponsor, route, pharmacologic class, brand, generic name, active ingredient or product type. Use this before fda_search_drugs to see how many drugs match and how they split, without downloading the records.",
   category: "scientific_database",
-  input: z.object({
+  input: z.strictObject({
     search_criteria: criteriaSchema
       .optional()
       .describe("Which records to count (all records when omitted); all given criteria must hold."),
@@ -101,10 +109,20 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
   run: async ({ search_criteria, count_by, max_buckets }, ctx): Promise<ToolOutcome<Output>> => {
     const c = search_criteria ?? {};
+    const unknown = unknownCriteria(c);
+    if (givenCriteria(c).length === 0 && unknown.length > 0) {
+      // Counting every record for criteria that cannot be applied would answer another question.
+      throw fail.invalidInput(
+        `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
+        {
+          suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}. Omit search_criteria to count every record.`,
+        },
+      );
+    }
     const built = buildSearch(c);
     const field = COUNT_FIELDS[built.endpoint][count_by];
     const page = await ctx.resources.count(built.endpoint, built.search, field, max_buckets, ctx.signal);
-    const unmet: string[] = [];
+    const unmet: string[] = unappliedCriteria(c);
     if (built.deferred.includes("approval_year") && built.endpoint === "drugsfda") {
       unmet.push(
         "approval_year: counted applications with any submission in those years, not only original approvals.",
@@ -140,12 +158,16 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       .slice(0, 3)
       .map((b) => `${b.term} (${b.count})`)
       .join(", ");
-    return outcome(data, {
-      message:
-        buckets.length === 0
-          ? `Nothing to count: no FDA records match ${describeCriteria(c)}.`
-          : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top}.`,
-      source: `openFDA /drug/${built.endpoint}.json?count=${field}`,
-    });
+    const message =
+      buckets.length === 0
+        ? `Nothing to count: no FDA records match ${describeCriteria(c)}.`
+        : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top}.`;
+    const source = `openFDA /drug/${built.endpoint}.json?count=${field}`;
+    // A criterion not applied exactly makes the count partial: see unmet_constraints.
+    return unmet.length > 0
+      ? partial(data, `${message} Not every criterion was applied exactly: see unmet_constraints.`, {
+          source,
+        })
+      : outcome(data, { message, source });
   },
 });

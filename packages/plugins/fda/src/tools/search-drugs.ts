@@ -1,7 +1,16 @@
-import { defineToolWith, fail, outcome, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, fail, outcome, partial, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
-import { type Criteria, criteriaSchema, describeCriteria, givenCriteria } from "../internal/criteria.js";
+import {
+  type Criteria,
+  closestCriterion,
+  criteriaSchema,
+  describeCriteria,
+  givenCriteria,
+  KNOWN_CRITERIA,
+  unappliedCriteria,
+  unknownCriteria,
+} from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
 import { applicationNumbersSearch, buildSearch } from "../internal/query.js";
@@ -106,7 +115,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
   description:
     "Search FDA-approved drugs (openFDA Drugs@FDA and drug labels) by indication, active ingredient, brand or generic name, pharmacologic class, sponsor, route and original approval year. Returns matching applications with names, sponsor, approval date and links, the total match count, whether every match was returned, and refinement suggestions. Use this when you need verified U.S. approval facts about drugs; use fda_count_drugs first when you only need how many.",
   category: "scientific_database",
-  input: z.object({
+  input: z.strictObject({
     search_criteria: criteriaSchema,
     max_results: z.number().int().min(1).max(100).default(10).describe("Most matches to return (1–100)."),
   }),
@@ -127,6 +136,15 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
   run: async ({ search_criteria: c, max_results: max }, ctx): Promise<ToolOutcome<Output>> => {
     const given = givenCriteria(c);
+    const unknown = unknownCriteria(c);
+    if (given.length === 0 && unknown.length > 0) {
+      throw fail.invalidInput(
+        `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
+        {
+          suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.`,
+        },
+      );
+    }
     if (given.length === 0) {
       throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
         suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
@@ -163,7 +181,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const total = !postFilter ? page.total : allCandidatesSeen ? matches.length : page.total;
     const shown = matches.slice(0, max);
     const fully = exact && shown.length >= total;
-    const unmet: string[] = [];
+    const unmet: string[] = unappliedCriteria(c);
     if (unverifiable > 0) {
       unmet.push(
         `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
@@ -189,9 +207,10 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       total === 0
         ? `No FDA drugs match ${described}; see refinement_suggestions.`
         : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${described}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
-    return outcome(data, {
-      message,
-      source: built.endpoint === "drugsfda" ? "openFDA /drug/drugsfda.json" : "openFDA /drug/label.json",
-    });
+    const source = built.endpoint === "drugsfda" ? "openFDA /drug/drugsfda.json" : "openFDA /drug/label.json";
+    // A criterion not applied makes the answer partial: the matches may not satisfy it.
+    return unmet.length > 0
+      ? partial(data, `${message} Not every criterion was applied: see unmet_constraints.`, { source })
+      : outcome(data, { message, source });
   },
 });

@@ -78,6 +78,7 @@ export const chatApi: WebSearchBackend = {
       searchResults.length > 0 ? searchResults.map(toResult) : citations.map((url) => toResult({ url }));
     return {
       answer: content,
+      answer_included: true,
       results,
       citations,
       ...(body.model ? { model: body.model } : { model }),

@@ -18,5 +18,6 @@ export const SEARCH_WEB_POLICY: ToolPolicy = {
   rateLimit: { key: "perplexity", limit: 50, window: "1 minute" },
   breaker: { key: "perplexity", failures: 5, openFor: "30s" },
   maxOutputChars: 30_000,
-  fallback: { guidance: UNAVAILABLE_GUIDANCE },
+  // The last good answer (marked stale, with its age) beats none while Perplexity is down.
+  fallback: { stale: true, guidance: UNAVAILABLE_GUIDANCE },
 };

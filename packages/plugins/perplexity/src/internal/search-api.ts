@@ -41,6 +41,6 @@ export const searchApi: WebSearchBackend = {
       SearchResponseSchema,
     );
     const results = body.results.slice(0, request.maxResults).map(toResult);
-    return { results, citations: results.map((r) => r.url), api: "search" };
+    return { answer_included: false, results, citations: results.map((r) => r.url), api: "search" };
   },
 };

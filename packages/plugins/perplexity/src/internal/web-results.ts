@@ -11,6 +11,11 @@ export const WebResultSchema = z.object({
 /** The one output shape of `perplexity_search_web`, whichever API answered. */
 export const WebSearchOutputSchema = z.object({
   answer: z.string().optional().describe("A concise answer with [n] citation markers (chat API only)"),
+  answer_included: z
+    .boolean()
+    .describe(
+      "True when `answer` holds Perplexity's written answer (chat API); false with the Search API (the default), which returns sources only: write the answer from them",
+    ),
   results: z.array(WebResultSchema).describe("Sources found, most relevant first"),
   citations: z.array(z.string()).describe("Cited URLs; [n] in the answer is citations[n-1]"),
   model: z.string().optional().describe("The Sonar model that answered (chat API only)"),

@@ -27,7 +27,9 @@ const INSTRUCTIONS = {
 
 /**
  * `perplexity_search_web`: searches the web with Perplexity and returns cited results, plus a short
- * answer when the chat API is configured (GAIA's `search_web(query, options?)`).
+ * answer when the chat API is configured (GAIA's `search_web(query, options?)`). The Search API stays
+ * the default because Perplexity announced the retirement of Sonar chat completions (27 Sept 2026,
+ * unconfirmed); the output's `answer_included` and the description make the difference plain.
  *
  * Use it for questions about current events, recent releases, or facts the model may not know.
  *
@@ -38,8 +40,10 @@ export const searchWeb = tool({
   name: "perplexity_search_web",
   title: "Search the web (Perplexity)",
   description:
-    "Search the web with Perplexity and get sources with titles, URLs, dates and snippets (and a concise cited answer when the host uses " +
-    "Perplexity's chat API). Use this for current events, recent releases, prices, or any fact that may have changed or that you are unsure of.",
+    "Search the web with Perplexity and get sources with titles, URLs, dates and snippets. Use this for current events, recent releases, prices, " +
+    "or any fact that may have changed or that you are unsure of. With Perplexity's Search API (the default) there is no written answer: " +
+    "write it yourself from the snippets and cite the URLs. When the host uses Perplexity's chat API (Sonar), `answer` also holds Perplexity's " +
+    "concise cited answer; `answer_included` says which you got.",
   category: "web_search",
   input: z.object({
     query: z.string().min(1).max(2_000).describe("The question or search terms, in natural language"),
@@ -102,7 +106,7 @@ export const searchWeb = tool({
       message:
         backend.api === "chat"
           ? `Perplexity ${out.model} answered with ${out.citations.length} citation${out.citations.length === 1 ? "" : "s"}.`
-          : `Perplexity Search API found ${found}${ignored}.`,
+          : `Perplexity Search API found ${found}${ignored}; sources only, no written answer (answer_included: false).`,
       instruction: INSTRUCTIONS[backend.api],
       source: backend.api === "chat" ? `Perplexity chat completions (${out.model})` : "Perplexity Search API",
       metadata: { api: backend.api },

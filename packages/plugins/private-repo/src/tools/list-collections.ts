@@ -37,7 +37,7 @@ export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResourc
   description:
     "List the collections of the scientist's private repository that they can search (their own and those shared with them), with document counts. Use this to see what private_repo_search covers or to name a collection in its filters.",
   category: "private_repository",
-  input: z.object({
+  input: z.strictObject({
     scope: z
       .enum(["all", "own", "shared"])
       .describe("Which collections to list: all you can read, only your own, or only those shared with you."),

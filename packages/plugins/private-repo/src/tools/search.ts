@@ -50,6 +50,43 @@ const snippetOf = (hit: SearchHit): string => {
   return `${start > 0 ? "…" : ""}${text.slice(start, start + SNIPPET_CHARS).trim()}…`;
 };
 
+/** The search's filters as given. */
+type GivenFilters = {
+  readonly date_from?: string | undefined;
+  readonly date_to?: string | undefined;
+  readonly publication_date?:
+    | { readonly after?: string | undefined; readonly before?: string | undefined }
+    | undefined;
+  readonly authors?: string[] | undefined;
+  readonly tags?: string[] | undefined;
+  readonly collections?: string[] | undefined;
+};
+
+/** Folds `publication_date: {after, before}` into date_from/date_to; refuses both forms of one bound. */
+const dateRange = ({
+  publication_date: p,
+  ...rest
+}: GivenFilters): Omit<GivenFilters, "publication_date"> => {
+  for (const [spec, own] of [
+    ["after", "date_from"],
+    ["before", "date_to"],
+  ] as const) {
+    if (p?.[spec] !== undefined && rest[own] !== undefined) {
+      throw fail.invalidInput(
+        `filters.publication_date.${spec} and filters.${own} are the same bound: give one.`,
+        {
+          suggestion: `Keep filters.${own} or filters.publication_date.${spec}, not both.`,
+        },
+      );
+    }
+  }
+  return {
+    ...rest,
+    ...(p?.after !== undefined ? { date_from: p.after } : {}),
+    ...(p?.before !== undefined ? { date_to: p.before } : {}),
+  };
+};
+
 const basename = (path: unknown) => (typeof path === "string" ? path.split("/").pop() : undefined);
 
 /**
@@ -67,17 +104,23 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
   description:
     "Search the scientist's private document repository (their own collections and those shared with them) by keywords, with optional date, author, tag and collection filters. Returns ranked documents with relevance scores, a passage, a formatted citation and the DOI. Use this for the scientist's own papers, notes and references before searching the web.",
   category: "private_repository",
-  input: z.object({
+  input: z.strictObject({
     search_terms: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2_000)
-      .describe("Keywords or a question; words are matched (BM25), not exact phrases."),
+      .union([z.string().trim().min(1).max(2_000), z.array(z.string().trim().min(1).max(500)).min(1).max(50)])
+      .describe(
+        "Keywords or a question, or a list of terms (any of them may match); words are matched (BM25), not exact phrases.",
+      ),
     filters: z
-      .object({
+      .strictObject({
         date_from: z.string().optional().describe("Earliest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
         date_to: z.string().optional().describe("Latest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
+        publication_date: z
+          .strictObject({
+            after: z.string().optional().describe("Earliest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
+            before: z.string().optional().describe("Latest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
+          })
+          .optional()
+          .describe("The date range as {after, before}; the same as date_from/date_to (give one form)."),
         authors: z
           .array(z.string().min(1).describe("A full name or a last name."))
           .max(20)
@@ -97,7 +140,9 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
           ),
       })
       .optional()
-      .describe("Filters; all given filters must hold."),
+      .describe(
+        "Filters; all given filters must hold. An unknown filter is refused (invalid_input), never ignored. Documents without a date never match a date filter.",
+      ),
     max_results: z.number().int().min(1).max(50).default(10).describe("Most documents to return (1–50)."),
   }),
   output,
@@ -117,9 +162,14 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
   },
   instruction:
     "Answer from these documents and cite each one you use with its citation (and DOI link). Scores are relative within this search. Say when nothing relevant was found.",
-  run: async ({ search_terms, filters = {}, max_results }, ctx): Promise<ToolOutcome<Output>> => {
+  run: async (
+    { search_terms: terms, filters: given = {}, max_results },
+    ctx,
+  ): Promise<ToolOutcome<Output>> => {
     const repo = ctx.resources.repository();
     const principal = requirePrincipal(repo, ctx.principal, "search");
+    const search_terms = typeof terms === "string" ? terms : terms.join(" ");
+    const filters = dateRange(given);
     for (const [field, value] of [
       ["date_from", filters.date_from],
       ["date_to", filters.date_to],
