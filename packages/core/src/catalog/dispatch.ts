@@ -5,6 +5,7 @@ import * as Fiber from "effect/Fiber";
 import type * as ManagedRuntime from "effect/ManagedRuntime";
 import type { ToolResult } from "../envelope.js";
 import { fail, type ToolFailure } from "../errors.js";
+import type { Breaker } from "../policies/breaker-policy.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import type { RateGate } from "../policies/rate-limit-policy.js";
 import { type CallMemory, settle } from "../runtime/after-call.js";
@@ -29,6 +30,8 @@ export interface DispatchOptions {
   readonly clock: PolicyClock;
   /** Where calls take rate-limit tokens, given the runtime's built context. */
   readonly rateGate: (context: Context.Context<never>) => RateGate;
+  /** The circuit a tool's calls go through, if its policy has a breaker. */
+  readonly breakerOf: (reg: RegisteredTool) => Breaker | undefined;
   readonly memory: CallMemory;
   readonly confirmations: ConfirmationStore;
 }
@@ -65,7 +68,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
         world,
         clock,
         rateGate: options.rateGate(context),
-        breaker: reg.breaker,
+        breaker: options.breakerOf(reg),
         context,
       });
       pipelines.set(reg, pipeline);

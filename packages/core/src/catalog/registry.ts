@@ -1,8 +1,7 @@
 import { type AnyPlugin, resolvePluginConfig } from "../define-plugin.js";
 import type { AnyTool, ToolPolicy } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
-import type { Breaker } from "../policies/breaker-policy.js";
-import { type ResolvedPolicy, resolvePolicy } from "../policies/resolve-policy.js";
+import { resolvePolicy } from "../policies/resolve-policy.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { toolAliases } from "../runtime/tool-aliases.js";
@@ -23,8 +22,6 @@ export interface RegistryOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly policies: Readonly<Record<string, ToolPolicy>> | undefined;
   readonly aliases: Readonly<Record<string, string>> | undefined;
-  /** The circuit for a breaker policy (one per key and settings, shared by the tools that name it). */
-  readonly breakerFor: (policy: NonNullable<ResolvedPolicy["breaker"]>) => Breaker;
 }
 
 /** The catalog's registry: plugins, their tools by exposed name, and aliases. */
@@ -125,7 +122,6 @@ export const createRegistry = (options: RegistryOptions): Registry => {
           : { ok: false, message: resolved.message, missing: resolved.missing },
         secrets: resolved.ok ? resolved.secrets : [],
         resources,
-        breaker: policy.breaker ? options.breakerFor(policy.breaker) : undefined,
       });
       names.push(name);
     }

@@ -1,4 +1,3 @@
-import * as Effect from "effect/Effect";
 import type { ToolResult } from "../envelope.js";
 import type { CallOptions } from "./call-types.js";
 
@@ -22,8 +21,11 @@ export const callConcurrently = (
   calls: ReadonlyArray<BatchCall>,
   options: { readonly concurrency?: number } = {},
 ): Promise<ReadonlyArray<ToolResult>> =>
-  Effect.runPromise(
-    Effect.forEach(calls, (c) => Effect.promise(() => call(c.name, c.input, c.options)), {
-      concurrency: Math.max(1, options.concurrency ?? 4),
-    }),
+  // Effect is imported here, at the first batch: a module that only lists tools never loads it.
+  import("effect/Effect").then((Effect) =>
+    Effect.runPromise(
+      Effect.forEach(calls, (c) => Effect.promise(() => call(c.name, c.input, c.options)), {
+        concurrency: Math.max(1, options.concurrency ?? 4),
+      }),
+    ),
   );

@@ -1,6 +1,5 @@
 import type * as Redacted from "effect/Redacted";
 import type { AnyTool } from "../define-tool.js";
-import type { Breaker } from "../policies/breaker-policy.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
 import type { PluginResources } from "./plugin-resources.js";
 import type { ToolTraits } from "./tool-traits.js";
@@ -22,5 +21,4 @@ export interface RegisteredTool {
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
   /** What the plugin's `setup` opened for this registration, shared by its tools. */
   readonly resources: PluginResources;
-  readonly breaker: Breaker | undefined;
 }

@@ -1,0 +1,151 @@
+// The part of a catalog that runs calls, on Effect. create-catalog imports it at the first call (or
+// `stats`, `metrics`, `callMany`): a host that only lists, describes or exports tools never loads
+// Effect's runtime (about 40 ms of `quiver list`, measured in `./dev bench host`).
+import * as Clock from "effect/Clock";
+import type * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as Metric from "effect/Metric";
+import * as Scope from "effect/Scope";
+import type { ToolResult } from "../envelope.js";
+import type { HttpClient } from "../http/index.js";
+import { type Breaker, localBreaker } from "../policies/breaker-policy.js";
+import { policyClock } from "../policies/policy-clock.js";
+import { localRateGate, type RateGate } from "../policies/rate-limit-policy.js";
+import type { ResolvedPolicy } from "../policies/resolve-policy.js";
+import type { CallOptions } from "../runtime/call-types.js";
+import { ConfirmationStore } from "../runtime/confirmations.js";
+import { summarise, type ToolStats } from "../runtime/metrics.js";
+import type { RegisteredTool } from "../runtime/registered-tool.js";
+import { SessionTracker } from "../runtime/session-tracker.js";
+import { StaleStore } from "../runtime/stale-store.js";
+import type { CatalogOptions } from "./catalog-types.js";
+import { createDispatch } from "./dispatch.js";
+import type { Registry } from "./registry.js";
+
+type StorePolicies = typeof import("../policies/store-policies.js");
+
+/** What a catalog runs calls with. */
+export interface CatalogRuntime {
+  /** Calls a tool; always resolves with an envelope. */
+  readonly call: (name: string, input: unknown, options?: CallOptions) => Promise<ToolResult>;
+  readonly stats: () => Promise<ReadonlyArray<ToolStats>>;
+  readonly metrics: () => Promise<ReadonlyArray<Metric.Metric.Snapshot>>;
+  /** Interrupts the calls in flight (each answers `unavailable`); later calls are refused. */
+  readonly stop: () => Promise<void>;
+  /** Releases the runtime's scope and services. */
+  readonly dispose: () => Promise<void>;
+}
+
+/** Builds the runtime for a catalog's registry. */
+export const createCatalogRuntime = (
+  options: CatalogOptions,
+  registry: Registry,
+  http: HttpClient,
+): CatalogRuntime => {
+  const clock = policyClock(options.clock);
+  // Shared stores run rate limits and breakers on effect/persistence, loaded only then (its import
+  // costs 85 ms and 18 MB at start-up); the in-memory defaults are LocalRateLimiter and LocalBreaker.
+  const stores = options.stores;
+  let storePolicies: StorePolicies | undefined;
+  const storeLayer = stores
+    ? Layer.unwrap(
+        Effect.promise(async () => {
+          storePolicies = await import("../policies/store-policies.js");
+          return storePolicies.storeLayer(stores);
+        }),
+      )
+    : Layer.empty;
+  const layer = Layer.mergeAll(
+    storeLayer,
+    Layer.succeed(Metric.MetricRegistry, new Map()),
+    options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
+    options.layer ?? Layer.empty,
+  );
+  const runtime = ManagedRuntime.make(layer as Layer.Layer<never>);
+  const scope = Scope.makeUnsafe();
+  const localGate = localRateGate(clock);
+  let storeGate: RateGate | undefined;
+  /** Where calls take rate-limit tokens, in the runtime's built context. */
+  const rateGate = (context: Context.Context<never>): RateGate => {
+    if (!storePolicies) return localGate;
+    storeGate ??= storePolicies.storeRateGate(context);
+    return storeGate;
+  };
+
+  // One circuit per key and settings, shared by the tools that name it.
+  const breakers = new Map<string, Breaker>();
+  const breakerFor = (policy: NonNullable<ResolvedPolicy["breaker"]>): Breaker => {
+    const id = `${policy.key}|${policy.failures}|${policy.openForMs}`;
+    let breaker = breakers.get(id);
+    if (!breaker) {
+      breaker = stores ? lazyStoreBreaker(policy) : localBreaker(policy, clock);
+      breakers.set(id, breaker);
+    }
+    return breaker;
+  };
+  /** A circuit over the shared store, made at its first use (calls run once the runtime is built). */
+  const lazyStoreBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>): Breaker => {
+    let made: Breaker | undefined;
+    const get = (context: Context.Context<never>) => {
+      made ??= storePolicies!.storeBreaker(policy, scope, context);
+      return made;
+    };
+    return {
+      guard: (self, tool) =>
+        Effect.withFiber((fiber) => get(fiber.context as Context.Context<never>).guard(self, tool)),
+      state: async () => get((await runtime.context()) as Context.Context<never>).state(),
+    };
+  };
+  const breakerOf = (reg: RegisteredTool): Breaker | undefined =>
+    reg.policy.breaker ? breakerFor(reg.policy.breaker) : undefined;
+
+  const dispatch = createDispatch({
+    registry,
+    runtime,
+    world: {
+      http,
+      callTool: (name, input, callOptions) => dispatch.call(name, input, callOptions),
+      hasTool: (name) => registry.lookup(name) !== undefined,
+    },
+    clock,
+    rateGate,
+    breakerOf,
+    memory: { sessions: new SessionTracker(), stale: new StaleStore(5_000, clock.now), now: clock.now },
+    confirmations: new ConfirmationStore(5 * 60_000, clock.now),
+  });
+
+  const stats = async (): Promise<ReadonlyArray<ToolStats>> => {
+    const figures = summarise(await runtime.runPromise(Metric.snapshot));
+    const out: ToolStats[] = [];
+    for (const reg of registry.tools()) {
+      const s = figures.find((f) => f.tool === reg.name) ?? {
+        tool: reg.name,
+        plugin: reg.pluginId,
+        calls: 0,
+        successes: 0,
+        failures: 0,
+        failuresByKind: {},
+        p50Ms: undefined,
+        p95Ms: undefined,
+        cacheHitRate: undefined,
+      };
+      const state = await breakerOf(reg)?.state();
+      out.push(state ? { ...s, breaker: state } : s);
+    }
+    return out;
+  };
+
+  return {
+    call: dispatch.call,
+    stats,
+    metrics: () => runtime.runPromise(Metric.snapshot),
+    stop: dispatch.stop,
+    dispose: async () => {
+      await runtime.runPromise(Scope.close(scope, Exit.void));
+      await runtime.dispose();
+    },
+  };
+};
