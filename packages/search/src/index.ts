@@ -1,11 +1,11 @@
 export type { SearchErrorCode } from "./errors.js";
 export { SearchError } from "./errors.js";
-/** The BM25 arithmetic the index ranks with, for rankers over small in-memory sets (a host's tool finder). */
-export { idf as bm25Idf, saturation as bm25Saturation } from "./internal/ranking.js";
 export type { LoadDocumentsOptions, LoadError, LoadedDocuments } from "./load-documents.js";
 export { loadDocuments } from "./load-documents.js";
 export type { Judgments } from "./metrics.js";
 export { ndcgAt, recallAt } from "./metrics.js";
+/** The BM25 arithmetic the index ranks with, for rankers over small in-memory sets (a host's tool finder). */
+export { bm25Idf, bm25Saturation } from "./ranking.js";
 export { DEFAULT_CHUNKING, DEFAULT_COLLECTION, openSearchIndex } from "./search-index.js";
 export type {
   AddOptions,

@@ -1,4 +1,4 @@
-import { bm25Idf, bm25Saturation } from "@quiver/search";
+import { bm25Idf, bm25Saturation } from "@quiver/search/ranking";
 import { tokenize } from "./tokenize.js";
 
 /** What the ranker reads of a tool. */

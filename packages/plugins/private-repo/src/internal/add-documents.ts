@@ -1,4 +1,4 @@
-import { type LoadError, loadDocuments, type SearchDocument } from "@quiver/search";
+import type { LoadError, SearchDocument } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
 import { Repository } from "./repository.js";
 
@@ -70,6 +70,7 @@ export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDoc
   const skipped: string[] = [];
   for (const [i, file] of files.entries()) {
     options.onProgress?.({ phase: "loading", done: i, total: files.length, file });
+    const { loadDocuments } = await import("@quiver/search");
     const loaded = await loadDocuments(file);
     documents.push(...loaded.documents);
     errors.push(...loaded.errors);

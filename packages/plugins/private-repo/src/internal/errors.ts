@@ -1,5 +1,5 @@
 import { fail } from "@quiver/core";
-import { SearchError } from "@quiver/search";
+import { SearchError } from "@quiver/search/errors";
 
 /** A search-package error as a tool failure: bad options are invalid input; nothing else leaks details. */
 export const fromSearchError = (e: unknown): never => {

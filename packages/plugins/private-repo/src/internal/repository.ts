@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { openSearchIndex, type SearchIndex } from "@quiver/search";
+import type { SearchIndex } from "@quiver/search";
 
 /** A collection registered in a repository. */
 export interface CollectionRow {
@@ -158,7 +158,9 @@ export class Repository {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
     let index = this.indexes.get(collection);
     if (!index) {
-      index = openSearchIndex({ path: join(this.path, "collections", `${collection}.sqlite`) });
+      // @quiver/search is loaded with the first collection opened, not with the plugin.
+      const path = join(this.path, "collections", `${collection}.sqlite`);
+      index = import("@quiver/search").then(({ openSearchIndex }) => openSearchIndex({ path }));
       index.catch(() => this.indexes.delete(collection));
       this.indexes.set(collection, index);
     }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openSearchIndex, type SearchDocument } from "@quiver/search";
+import type { SearchDocument } from "@quiver/search";
 import { guideDocuments } from "./guide-documents.js";
 import { slug } from "./slug.js";
 
@@ -69,6 +69,7 @@ export const buildDemoIndex = async (indexPath: string): Promise<DemoIndexReport
   const path = resolve(indexPath);
   await mkdir(dirname(path), { recursive: true });
   for (const suffix of ["", "-wal", "-shm", "-journal"]) await rm(`${path}${suffix}`, { force: true });
+  const { openSearchIndex } = await import("@quiver/search");
   const index = await openSearchIndex({ path });
   try {
     const result = await index.add(docs);

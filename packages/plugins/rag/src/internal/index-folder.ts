@@ -1,12 +1,6 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import {
-  type ChunkOptions,
-  type LoadError,
-  loadDocuments,
-  openSearchIndex,
-  type SearchDocument,
-} from "@quiver/search";
+import type { ChunkOptions, LoadError, SearchDocument } from "@quiver/search";
 import { guideDocuments, isGuide } from "./guide-documents.js";
 import { slug } from "./slug.js";
 
@@ -84,6 +78,8 @@ export const indexFolder = async (
   const started = performance.now();
   const root = resolve(folder);
   options.onProgress?.({ phase: "read", done: 0, total: 1 });
+  // @quiver/search is loaded when a folder is indexed, not when the plugin is (see `quiver list`).
+  const { loadDocuments, openSearchIndex } = await import("@quiver/search");
   const loaded = await loadDocuments(root);
   const errors: LoadError[] = [];
   const documents: SearchDocument[] = [...loaded.documents];

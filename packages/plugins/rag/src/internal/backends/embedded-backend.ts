@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fail } from "@quiver/core";
-import { type IndexStats, openSearchIndex, type SearchIndex } from "@quiver/search";
+import type { IndexStats, SearchIndex } from "@quiver/search";
 import type { RagOutput, RagQuery } from "../output.js";
 import { slug } from "../slug.js";
 
@@ -23,6 +23,8 @@ export const openEmbeddedBackend = async (path: string): Promise<EmbeddedBackend
         "Ask the operator to run `quiver rag index <folder>` (or set RAG_INDEX_PATH to an existing index).",
     });
   }
+  // Loaded when the index is opened (at the first call), not when the plugin is.
+  const { openSearchIndex } = await import("@quiver/search");
   const index: SearchIndex = await openSearchIndex({ path });
   return {
     search: async (q) => {
