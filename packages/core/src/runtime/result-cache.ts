@@ -48,11 +48,6 @@ export class ResultCache {
     return this.#stored.get(id);
   }
 
-  /** Number of stored results. */
-  get size(): number {
-    return this.#stored.size;
-  }
-
   /**
    * The result for `id`: stored, joined from the same call in flight, or run with `run` (and stored
    * when it succeeds). Says whether it was a hit (stored or joined) or a miss (this call ran it).
