@@ -54,6 +54,7 @@ describe("config file", () => {
       allowedOrigins: ["app.example.org"],
       allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
       shutdownTimeoutMs: 3000,
+      stateless: false,
     });
   });
 

@@ -148,6 +148,7 @@ export const configFileSchema = z
         allowedOrigins: hostList.optional(),
         allowedHosts: hostList.optional(),
         shutdownTimeout: duration.optional(),
+        stateless: z.boolean().optional(),
       })
       .strict()
       .optional(),

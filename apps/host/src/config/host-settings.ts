@@ -25,6 +25,11 @@ export interface ServerSettings {
   readonly allowedHosts: ReadonlyArray<string> | "*";
   /** How long in-flight calls may run after SIGTERM before they are cancelled. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * MCP without sessions, so any replica answers any request (`server.stateless`, env
+   * QUIVER_STATELESS; default: on when Redis is configured, i.e. when replicas share state).
+   */
+  readonly stateless: boolean;
 }
 
 /** Where rate limits and circuit breakers are kept (default: in memory, per process). */

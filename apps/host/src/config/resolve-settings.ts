@@ -181,6 +181,7 @@ export const resolveSettings = async (
       `QUIVER_SHUTDOWN_TIMEOUT: expected a duration such as "10s", got "${shutdownRaw}".`,
     ]);
   }
+  const stores = redisStore(config.stores?.redis, env);
   const origins = env.QUIVER_ALLOWED_ORIGINS;
   const hosts = env.QUIVER_ALLOWED_HOSTS;
 
@@ -208,7 +209,7 @@ export const resolveSettings = async (
       (demoEnabled ? "demo" : undefined),
     find: config.find ?? true,
     aliases: config.aliases ?? {},
-    stores: redisStore(config.stores?.redis, env),
+    stores,
     cassettes: cassetteSettings(flags, cwd),
     server: {
       host: flags.host ?? (env.QUIVER_HOST || undefined) ?? server.host ?? DEFAULT_HOST,
@@ -225,6 +226,10 @@ export const resolveSettings = async (
         : (server.allowedOrigins ?? defaultHosts),
       allowedHosts: hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
       shutdownTimeoutMs,
+      // Replicas on one Redis sit behind a load balancer: no MCP session may tie a client to one.
+      stateless: env.QUIVER_STATELESS
+        ? bool(env.QUIVER_STATELESS, "QUIVER_STATELESS")
+        : (server.stateless ?? stores.redis !== undefined),
     },
     env,
     warnings,
