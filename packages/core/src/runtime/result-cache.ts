@@ -136,11 +136,19 @@ export class ResultCache {
       cache: "hit",
       ttl: found.ttl,
     });
+    // A miss answers once its result is in the shared store (one bounded write), so the caller's
+    // next request finds it on any replica.
     const runHere = (locked: boolean) =>
-      Effect.map(Effect.exit(run), (exit): SharedAnswer => {
-        if (Exit.isSuccess(exit)) this.#publish(key, exit.value, shared, locked ? lockKey : undefined);
-        else if (locked) shared.store.unlock(lockKey).catch(() => undefined);
-        return { exit, cache: "miss", ttl: undefined };
+      Effect.flatMap(Effect.exit(run), (exit) => {
+        const answer: SharedAnswer = { exit, cache: "miss", ttl: undefined };
+        if (Exit.isSuccess(exit)) {
+          return Effect.as(
+            Effect.promise(() => this.#publish(key, exit.value, shared, locked ? lockKey : undefined)),
+            answer,
+          );
+        }
+        if (locked) shared.store.unlock(lockKey).catch(() => undefined);
+        return Effect.succeed(answer);
       });
     return Effect.flatMap(
       Effect.promise(() => this.#fetch(key, shared)),
@@ -187,22 +195,21 @@ export class ResultCache {
     return undefined;
   }
 
-  /** Writes a result to the shared store (in the background), then releases the lock if held. */
-  #publish(key: string, executed: Executed, shared: SharedCacheOptions, lockKey: string | undefined): void {
-    let text: string;
+  /** Writes a result to the shared store, then releases the lock if held (never rejects). */
+  async #publish(
+    key: string,
+    executed: Executed,
+    shared: SharedCacheOptions,
+    lockKey: string | undefined,
+  ): Promise<void> {
     try {
-      text = shared.redact(JSON.stringify({ executed, expiresAt: this.#clock.now() + this.#ttlMs }));
-      if (text.length > MAX_SHARED_CHARS) throw new RangeError("too large to share");
+      const text = shared.redact(JSON.stringify({ executed, expiresAt: this.#clock.now() + this.#ttlMs }));
+      // Too large: kept in this replica only.
+      if (text.length <= MAX_SHARED_CHARS) await shared.store.set("cache", key, text, this.#ttlMs);
     } catch {
-      // Not JSON (a BigInt, a cycle) or too large: kept in this replica only.
-      if (lockKey) shared.store.unlock(lockKey).catch(() => undefined);
-      return;
+      // Not JSON (a BigInt, a cycle), or the store failed: kept in this replica only.
     }
-    shared.store
-      .set("cache", key, text, this.#ttlMs)
-      .catch(() => undefined)
-      .then(() => (lockKey ? shared.store.unlock(lockKey) : undefined))
-      .catch(() => undefined);
+    if (lockKey) await shared.store.unlock(lockKey).catch(() => undefined);
   }
 }
 
