@@ -102,14 +102,24 @@ export class ResultCache {
     this.#inflight.set(id, slot);
     const settle = (exit: Exit.Exit<Executed, ToolFailure>, ttl?: number) => {
       this.#inflight.delete(id);
-      if (Exit.isSuccess(exit)) this.#stored.set(id, exit.value, ttl === undefined ? undefined : { ttl });
+      if (Exit.isSuccess(exit)) {
+        if (ttl === undefined) this.#stored.set(id, exit.value);
+        else this.#stored.set(id, exit.value, { ttl });
+      }
       if (slot.waiters) Deferred.doneUnsafe(slot.waiters, exit);
     };
-    const answer: Effect.Effect<SharedAnswer, never, R> = this.#shared
-      ? this.#throughShared(id, run, this.#shared)
-      : Effect.map(Effect.exit(run), (exit) => ({ exit, cache: "miss" as const, ttl: undefined }));
-    return answer.pipe(
-      // The caller that runs it was cancelled: its joiners end too (they may call again).
+    if (!this.#shared) {
+      // Without a shared store: the run, as before the store existed (the hot path of a miss).
+      return Effect.exit(run).pipe(
+        // The caller that runs it was cancelled: its joiners end too (they may call again).
+        Effect.onInterrupt(() => Effect.sync(() => settle(Exit.interrupt()))),
+        Effect.map((exit) => {
+          settle(exit);
+          return { exit, cache: "miss" as const };
+        }),
+      );
+    }
+    return this.#throughShared(id, run, this.#shared).pipe(
       Effect.onInterrupt(() => Effect.sync(() => settle(Exit.interrupt()))),
       Effect.map(({ exit, cache, ttl }) => {
         settle(exit, ttl);
