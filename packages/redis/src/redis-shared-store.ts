@@ -19,6 +19,9 @@ export interface RedisSharedStoreOptions {
   readonly commandTimeout?: Duration.Input | undefined;
 }
 
+/** How long the store fails at once after a failed command before it tries Redis again. */
+const RETRY_AFTER_FAILURE_MS = 1_000;
+
 /** GET then DEL in one step (GETDEL needs Redis 6.2; this runs on 5). */
 const TAKE = "local v = redis.call('GET', KEYS[1]) if v then redis.call('DEL', KEYS[1]) end return v";
 /** INCR and restart the key's time to live. */
@@ -38,9 +41,9 @@ const UNLOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
  * when full; a result over 1 MB of JSON is not shared. In-flight de-duplication across replicas uses
  * a short lock (`SET NX PX`, released by its holder only).
  *
- * It connects on first use and never throws into a call: while Redis is down or slow each command
- * fails within `commandTimeout` and the catalog answers from its own memory; the next command
- * connects again. Throws a `TypeError` (without the URL) when `url` is not a redis URL.
+ * It connects on first use and never throws into a call: while Redis is down or slow a command
+ * fails within `commandTimeout`, the commands of the next second fail at once, and the catalog
+ * answers from its own memory; then a command connects again. Throws a `TypeError` (without the URL) when `url` is not a redis URL.
  *
  * @example
  * import { createCatalog } from "@quiver/core"
@@ -54,10 +57,20 @@ export const redisSharedStore = (options: RedisSharedStoreOptions): SharedStore 
   const prefix = `${options.prefix ?? DEFAULT_PREFIX}shared:`;
   const timeout = Duration.fromInputUnsafe(options.commandTimeout ?? "500 millis");
   const runtime = ManagedRuntime.make(lazyRedisLayer({ url, timeout }));
-  const send = <A>(command: string, ...args: ReadonlyArray<string>): Promise<A> =>
-    runtime.runPromise(
-      Effect.flatMap(Effect.service(Redis.Redis), (redis) => redis.send<A>(command, ...args)),
-    );
+  // After a failed command the store fails at once for a second: while Redis is down or hung a call
+  // pays at most one timeout a second per replica, not one per command.
+  let downUntil = 0;
+  const send = async <A>(command: string, ...args: ReadonlyArray<string>): Promise<A> => {
+    if (downUntil > Date.now()) throw new Error("Redis was unreachable a moment ago");
+    try {
+      return await runtime.runPromise(
+        Effect.flatMap(Effect.service(Redis.Redis), (redis) => redis.send<A>(command, ...args)),
+      );
+    } catch (error) {
+      downUntil = Date.now() + RETRY_AFTER_FAILURE_MS;
+      throw error;
+    }
+  };
   const k = (kind: SharedKind, key: string) => `${prefix}${kind}:${key}`;
   const ms = (n: number) => String(Math.max(1, Math.ceil(n)));
   /** This process's value in each lock it holds. */

@@ -10,6 +10,7 @@ import {
   keysUnder,
   REDIS_URL,
   redisReachable,
+  silentServer,
   uniquePrefix,
 } from "./fixtures.js";
 
@@ -163,5 +164,18 @@ describe("redisSharedStore with Redis down", () => {
       { ...alice, confirmationToken: preview.confirmation!.token },
     );
     expect(done.status).toBe("success");
+  });
+
+  it("answers within the command timeout when Redis accepts connections but never answers", async () => {
+    const silent = await silentServer();
+    try {
+      const { a, state } = replicas(silent.url);
+      const first = await a.call("lookup", { word: "hung" }, alice);
+      expect(first.status).toBe("success");
+      expect(state.runs).toBe(1);
+      expect(silent.connections()).toBeGreaterThan(0);
+    } finally {
+      await silent.close();
+    }
   });
 });
