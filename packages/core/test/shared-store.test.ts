@@ -90,6 +90,19 @@ const makePlugin = (runs: { count: number }, failing: { on: boolean }) =>
         },
       }),
       defineTool({
+        name: "echo_stale",
+        description: "Echoes a word (not cached; the last good answer when it fails).",
+        category: "documentation",
+        input: z.object({ word: z.string().describe("A word") }),
+        output: z.object({ word: z.string() }),
+        policy: { cache: false, retry: false, fallback: { stale: true } },
+        run: ({ word }) => {
+          runs.count++;
+          if (failing.on) throw fail.upstream("upstream down", { retryable: true });
+          return { word };
+        },
+      }),
+      defineTool({
         name: "delete_thing",
         description: "Deletes a thing.",
         category: "private_repository",
@@ -159,6 +172,18 @@ describe("state shared between replicas (createCatalog({ shared }))", () => {
     expect(one.escalate ?? false).toBe(false);
     const two = await b.call("echo_cached", { word: "v" }, who);
     expect(two.escalate).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("a tool that fails on one replica answers the last good result another replica got", async () => {
+    const { a, b, failing } = twoReplicas();
+    const who = { session: { principal: "alice" } };
+    expect((await a.call("echo_stale", { word: "kept" }, who)).status).toBe("success");
+    failing.on = true;
+    const stale = await b.call("echo_stale", { word: "kept" }, who);
+    expect(stale.status).toBe("partial");
+    expect(stale.data).toEqual({ word: "kept" });
+    expect(stale.metadata.stale).toBe(true);
     await Promise.all([a.close(), b.close()]);
   });
 
