@@ -1,0 +1,242 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Catalog, createCatalog } from "@quiver/core";
+import { createAlphafoldPlugin } from "@quiver/plugin-alphafold";
+import { createFdaPlugin } from "@quiver/plugin-fda";
+import { createPrivateRepoPlugin } from "@quiver/plugin-private-repo";
+import { type Emulator, runPluginCommand, startEmulator } from "@quiver/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAfdbEmulator } from "../../../plugins/alphafold/test/support/afdb-emulator.js";
+import { startOpenFdaEmulator } from "../../../plugins/fda/test/support/openfda-emulator.js";
+import {
+  createExternalToolExecutor,
+  type ExternalToolExecutor,
+  type ExternalToolRequest,
+  type ExternalToolResponse,
+} from "../../src/seeds.js";
+import { PAPERS, REQUESTS } from "./co-scientist-fixtures.js";
+
+// The AI co-scientist's external tools interface, run with its own requests through its mapping
+// against the real AlphaFold, FDA and private-repository plugins: openFDA and AlphaFold DB emulated
+// from their recorded answers, the repository filled with the plugin's own `add` command. The MUST
+// lines on constraints (honour every specified constraint; explain which failed) each have a test
+// below that fails when the mapping drops a constraint.
+
+let fda: Emulator;
+let afdb: Emulator;
+let hanging: Emulator;
+let dir: string;
+let catalog: Catalog;
+let tools: ExternalToolExecutor;
+
+beforeAll(async () => {
+  [{ up: fda }, { up: afdb }, hanging] = await Promise.all([
+    startOpenFdaEmulator(),
+    startAfdbEmulator(),
+    startEmulator(),
+  ]);
+  hanging.fault("*", /.*/, { kind: "hang" });
+  dir = mkdtempSync(join(tmpdir(), "quiver-co-scientist-"));
+  for (const [name, text] of Object.entries(PAPERS)) writeFileSync(join(dir, name), text);
+  const added = await runPluginCommand(createPrivateRepoPlugin(), "add", {
+    args: Object.keys(PAPERS),
+    flags: { owner: "scientist-1", collection: "glp1" },
+    options: { indexPath: join(dir, "repo") },
+    cwd: dir,
+    json: false,
+    env: {},
+  });
+  expect(added.exitCode).toBe(0);
+  catalog = createCatalog({ env: {}, policies: { "*": { cache: false } } });
+  catalog.register(createFdaPlugin(), { baseUrl: fda.url });
+  catalog.register(createAlphafoldPlugin(), {
+    alphafoldUrl: afdb.url,
+    esmfoldUrl: afdb.url,
+    uniprotUrl: afdb.url,
+  });
+  catalog.register(createPrivateRepoPlugin(), { indexPath: join(dir, "repo") });
+  tools = createExternalToolExecutor(catalog, { session: { id: "hypothesis-7", principal: "scientist-1" } });
+});
+afterAll(async () => {
+  await catalog?.close();
+  await Promise.all([fda?.close(), afdb?.close(), hanging?.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (request: ExternalToolRequest) => tools.execute(request);
+const without = ({ constraints: _, ...request }: ExternalToolRequest): ExternalToolRequest => request;
+const dates = (r: ExternalToolResponse) => r.results.map((x) => String(x.date));
+
+/** Every constraint is either met (`query_constraints_met`) or named in `unmet_constraints`. */
+const accountedFor = (request: ExternalToolRequest, r: ExternalToolResponse) => {
+  for (const key of Object.keys(request.constraints ?? {})) {
+    expect(
+      r.query_constraints_met || r.unmet_constraints.some((line) => line.startsWith(`${key}:`)),
+      `${key} neither met nor reported`,
+    ).toBe(true);
+  }
+};
+
+describe("MUST honour all specified constraints", () => {
+  it("fda: route oral is applied (the unconstrained search also finds injectables)", async () => {
+    const r = await run(REQUESTS.fdaOral);
+    expect(r.status, r.error_message).toBe("SUCCESS");
+    expect(r.query_constraints_met).toBe(true);
+    expect(r.unmet_constraints).toEqual([]);
+    expect(r.results.length).toBeGreaterThan(0);
+    for (const m of r.results) expect((m.routes as string[]).map((x) => x.toLowerCase())).toContain("oral");
+    const all = await run(without(REQUESTS.fdaOral));
+    expect(all.results.length).toBeGreaterThan(r.results.length);
+    expect(all.results.some((m) => !(m.routes as string[]).some((x) => /oral/i.test(x)))).toBe(true);
+  });
+
+  it("fda: approval_year {after} is applied to the original approval", async () => {
+    const r = await run(REQUESTS.fdaApprovedSince);
+    expect(r.status, r.error_message).toBe("SUCCESS");
+    expect(r.query_constraints_met).toBe(true);
+    for (const m of r.results)
+      expect(Number(String(m.original_approval_date).slice(0, 4))).toBeGreaterThanOrEqual(2019);
+    const all = await run(without(REQUESTS.fdaApprovedSince));
+    expect(all.results.some((m) => Number(String(m.original_approval_date).slice(0, 4)) < 2019)).toBe(true);
+  });
+
+  it("private repository: publication_date {after: 2020-01-01} is applied (the spec's own filter)", async () => {
+    const r = await run(REQUESTS.repoSince2020);
+    expect(r.status, r.error_message).toBe("SUCCESS");
+    expect(r.query_constraints_met).toBe(true);
+    expect(dates(r).sort()).toEqual(["2021-03-18", "2022-06-01", "2023-11-11"]);
+    const all = await run(without(REQUESTS.repoSince2020));
+    expect(dates(all)).toContain("2016-11-10");
+    expect(all.results.length).toBeGreaterThan(r.results.length);
+  });
+
+  it("alphafold: min_plddt is checked against the model's mean pLDDT", async () => {
+    const strict = await run({ ...REQUESTS.alphafold, constraints: { min_plddt: 95 } });
+    expect(strict.status).toBe("PARTIAL_SUCCESS");
+    expect(strict.query_constraints_met).toBe(false);
+    expect(strict.unmet_constraints).toEqual([
+      expect.stringMatching(/^min_plddt: the model's mean pLDDT is 74\.5\d*, below the required 95$/),
+    ]);
+    const met = await run({ ...REQUESTS.alphafold, constraints: { min_plddt: 70 } });
+    expect(met.status).toBe("SUCCESS");
+    expect(met.query_constraints_met).toBe(true);
+  });
+
+  it("a constraint contradicting a parameter is refused before any call, never silently overridden", async () => {
+    const before = fda.requests.length;
+    const r = await run({
+      tool_name: "fda_drug_database",
+      parameters: { active_ingredient: "semaglutide", route: "subcutaneous" },
+      constraints: { route: "oral" },
+    });
+    expect(r.status).toBe("FAILURE");
+    expect(r.query_constraints_met).toBe(false);
+    expect(r.unmet_constraints).toEqual([expect.stringMatching(/^route: the constraint "oral" contradicts/)]);
+    expect(fda.requests.length).toBe(before);
+  });
+});
+
+describe("MUST explain which constraints failed", () => {
+  it("fda: mechanism cannot be filtered on: PARTIAL_SUCCESS naming it and the closest criterion", async () => {
+    const r = await run(REQUESTS.fdaMechanism);
+    expect(r.request_id).toBe("hyp-7/fda-1");
+    expect(r.status).toBe("PARTIAL_SUCCESS");
+    expect(r.query_constraints_met).toBe(false);
+    expect(r.unmet_constraints).toHaveLength(1);
+    expect(r.unmet_constraints[0]).toMatch(
+      /^mechanism: openFDA cannot filter on "mechanism" \("SGLT2 inhibitor"\)/,
+    );
+    expect(r.unmet_constraints[0]).toContain("closest: pharmacologic_class");
+    expect(r.results.length).toBeGreaterThan(0);
+    expect(r.error_message).toMatch(/unmet_constraints/);
+  });
+
+  it("private repository: a filter it does not have fails the request and is named", async () => {
+    const r = await run(REQUESTS.repoImpactFactor);
+    expect(r.status).toBe("FAILURE");
+    expect(r.query_constraints_met).toBe(false);
+    expect(r.results).toEqual([]);
+    const line = r.unmet_constraints.find((l) => l.startsWith("impact_factor:"));
+    expect(line).toMatch(/impact_factor/);
+    expect(r.error_message).toMatch(/impact_factor/);
+    expect(r.metadata.error_kind).toBe("invalid_input");
+  });
+
+  it("alphafold: a constraint it cannot apply is named with the ones it can", async () => {
+    const r = await run(REQUESTS.alphafoldConfident);
+    expect(r.status).toBe("PARTIAL_SUCCESS");
+    expect(r.unmet_constraints).toEqual([
+      expect.stringMatching(
+        /^organism: alphafold cannot apply "organism" \("Homo sapiens"\); constraints it applies: min_plddt/,
+      ),
+      expect.stringMatching(/^min_plddt: /),
+    ]);
+  });
+
+  it("a tool without a constraint mapping, or a failed call, lists every constraint as not applied", async () => {
+    const unknown = await run({ ...REQUESTS.fdaOral, tool_name: "no_such_tool" });
+    expect(unknown.status).toBe("FAILURE");
+    expect(unknown.query_constraints_met).toBe(false);
+    expect(unknown.error_message).toContain("no_such_tool");
+    expect(unknown.unmet_constraints).toEqual([
+      'route: no_such_tool has no constraint mapping; "route" ("oral") was not applied',
+    ]);
+    const failed = await run({ ...REQUESTS.repoSince2020, parameters: { search_terms: [] } });
+    expect(failed.status).toBe("FAILURE");
+    expect(failed.unmet_constraints).toEqual([
+      expect.stringMatching(/^publication_date: not applied, the call failed: /),
+    ]);
+  });
+
+  it("every one of the co-scientist's requests accounts for each of its constraints", async () => {
+    for (const request of Object.values(REQUESTS) as ExternalToolRequest[]) {
+      accountedFor(request, await run(request));
+    }
+  });
+});
+
+describe("ExternalToolResponse shapes", () => {
+  it("alphafold: results and structure_data with per-residue pLDDT", async () => {
+    const r = await run(REQUESTS.alphafold);
+    expect(r.status, r.error_message).toBe("SUCCESS");
+    expect(r.results[0]).toMatchObject({
+      uniprot_accession: "Q7Z6M3",
+      model_id: "AF-Q7Z6M3-F1",
+      source: "alphafold_db",
+    });
+    expect(r.results[0]!.mean_plddt).toBeCloseTo(74.53, 2);
+    const s = r.structure_data as Record<string, any>;
+    expect(s.format).toBe("pdb");
+    expect(s.text ?? s.url).toBeTruthy();
+    expect(s.confidence_scores.per_residue.length).toBeGreaterThan(0);
+    expect(s.regions.length).toBeGreaterThan(0);
+    expect(r.query_constraints_met).toBe(true);
+    expect(r.metadata).toMatchObject({ quiver_tool: "alphafold_predict_structure", timeout_seconds: 300 });
+  });
+
+  it("private repository: relevance_scores follow the results, best first", async () => {
+    const r = await run(REQUESTS.repoSince2020);
+    expect(r.relevance_scores).toEqual(r.results.map((x) => x.score));
+    expect([...r.relevance_scores!].sort((a, b) => b - a)).toEqual(r.relevance_scores);
+    for (const s of r.relevance_scores!) expect(s).toBeGreaterThan(0);
+  });
+
+  it("timeout_seconds bounds the call: a hanging upstream answers TIMEOUT", async () => {
+    const slow = createCatalog({ env: {} });
+    slow.register(createFdaPlugin(), { baseUrl: hanging.url });
+    try {
+      const r = await createExternalToolExecutor(slow).execute({ ...REQUESTS.fdaOral, timeout_seconds: 0.3 });
+      expect(r.status).toBe("TIMEOUT");
+      expect(r.metadata).toMatchObject({ timeout_seconds: 0.3, error_kind: "timeout" });
+      expect(r.unmet_constraints).toEqual([expect.stringMatching(/^route: not applied, the call failed/)]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("a request that is not one is refused without a call", async () => {
+    const r = await run({ tool_name: "fda_drug_database", parameters: {}, timeout_seconds: -1 });
+    expect(r).toMatchObject({ status: "FAILURE", error_message: expect.stringMatching(/timeout_seconds/) });
+  });
+});
