@@ -74,15 +74,20 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const show = (v: unknown) => JSON.stringify(v);
 
 /** Merges constraints into an object of criteria or filters; a constraint contradicting a parameter is a refusal. */
-const merge = (base: Json, constraints: Json, where: string): Json | { readonly refused: string } => {
-  for (const [k, v] of Object.entries(constraints)) {
+const merge = (
+  base: Json,
+  extra: Json,
+  where: string,
+  what = "the constraint",
+): Json | { readonly refused: string } => {
+  for (const [k, v] of Object.entries(extra)) {
     if (k in base && !same(base[k], v)) {
       return {
-        refused: `${k}: the constraint ${show(v)} contradicts the parameter ${show(base[k])} (${where}); give one value`,
+        refused: `${k}: ${what} ${show(v)} contradicts the parameter ${show(base[k])} (${where}); give one value`,
       };
     }
   }
-  return { ...base, ...constraints };
+  return { ...base, ...extra };
 };
 
 const records = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
@@ -92,7 +97,13 @@ const fda: SeedTool = {
   tool: "fda_search_drugs",
   input: (parameters, constraints) => {
     const { search_criteria, max_results, ...flat } = parameters;
-    const criteria = (search_criteria as Json | undefined) ?? flat;
+    const criteria = merge(
+      (search_criteria as Json | undefined) ?? {},
+      flat,
+      "search_criteria",
+      "the parameter",
+    );
+    if ("refused" in criteria) return criteria as { refused: string };
     const merged = merge(criteria, constraints, "search_criteria");
     if ("refused" in merged) return merged as { refused: string };
     return {
