@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Catalog, createCatalog } from "@quiver/core";
+import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
 import { createAlphafoldPlugin } from "@quiver/plugin-alphafold";
 import { createFdaPlugin } from "@quiver/plugin-fda";
 import { createPrivateRepoPlugin } from "@quiver/plugin-private-repo";
-import { type Emulator, runPluginCommand, startEmulator } from "@quiver/testing";
+import { type Emulator, makeTestClock, runPluginCommand, seededRandom, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAfdbEmulator } from "../../../plugins/alphafold/test/support/afdb-emulator.js";
 import { startOpenFdaEmulator } from "../../../plugins/fda/test/support/openfda-emulator.js";
@@ -14,6 +14,7 @@ import {
   type ExternalToolExecutor,
   type ExternalToolRequest,
   type ExternalToolResponse,
+  type ToolCaller,
 } from "../../src/seeds.js";
 import { PAPERS, REQUESTS } from "./co-scientist-fixtures.js";
 
@@ -68,14 +69,19 @@ const run = (request: ExternalToolRequest) => tools.execute(request);
 const without = ({ constraints: _, ...request }: ExternalToolRequest): ExternalToolRequest => request;
 const dates = (r: ExternalToolResponse) => r.results.map((x) => String(x.date));
 
-/** Every constraint is either met (`query_constraints_met`) or named in `unmet_constraints`. */
+/**
+ * Constraints are accounted for: met means no unmet line; not met means at least one line, and each
+ * line names one of the request's constraints.
+ */
 const accountedFor = (request: ExternalToolRequest, r: ExternalToolResponse) => {
-  for (const key of Object.keys(request.constraints ?? {})) {
+  const keys = Object.keys(request.constraints ?? {});
+  if (r.query_constraints_met) expect(r.unmet_constraints).toEqual([]);
+  else expect(r.unmet_constraints.length).toBeGreaterThan(0);
+  for (const line of r.unmet_constraints)
     expect(
-      r.query_constraints_met || r.unmet_constraints.some((line) => line.startsWith(`${key}:`)),
-      `${key} neither met nor reported`,
+      keys.some((k) => line.startsWith(`${k}:`)),
+      line,
     ).toBe(true);
-  }
 };
 
 describe("MUST honour all specified constraints", () => {
@@ -238,5 +244,139 @@ describe("ExternalToolResponse shapes", () => {
   it("a request that is not one is refused without a call", async () => {
     const r = await run({ tool_name: "fda_drug_database", parameters: {}, timeout_seconds: -1 });
     expect(r).toMatchObject({ status: "FAILURE", error_message: expect.stringMatching(/timeout_seconds/) });
+  });
+});
+
+describe("MUST honour all specified constraints: any mix of them", () => {
+  // Constraints a co-scientist may put on an FDA search: some openFDA applies, some it cannot.
+  const POOL: ReadonlyArray<readonly [string, unknown]> = [
+    ["route", "oral"],
+    ["route", "subcutaneous"],
+    ["approval_year", { after: 2019 }],
+    ["approval_year", { before: 2018 }],
+    ["sponsor", "Novo Nordisk"],
+    ["pharmacologic_class", "GLP-1 Receptor Agonist"],
+    ["mechanism", "SGLT2 inhibitor"],
+    ["dosage", "7 mg"],
+    ["half_life", { min_hours: 100 }],
+  ];
+  const UNFILTERABLE = new Set(["mechanism", "dosage", "half_life"]);
+
+  it("each constraint is applied to every result or named in unmet_constraints (40 seeded mixes)", async () => {
+    const random = seededRandom(16);
+    const year = (m: Record<string, unknown>) => Number(String(m.original_approval_date).slice(0, 4));
+    const holds: Record<string, (m: Record<string, unknown>, v: any) => boolean> = {
+      route: (m, v) => (m.routes as string[]).some((x) => x.toLowerCase() === v),
+      approval_year: (m, v) =>
+        (v.after === undefined || year(m) >= v.after) && (v.before === undefined || year(m) <= v.before),
+      sponsor: (m) => /novo nordisk/i.test(String(m.sponsor)),
+      pharmacologic_class: (m) => (m.pharmacologic_classes as string[]).some((c) => /GLP-1/i.test(c)),
+    };
+    let withResults = 0;
+    for (let i = 0; i < 40; i++) {
+      const constraints: Record<string, unknown> = {};
+      for (let n = 1 + random.int(3); n > 0; n--) {
+        const [key, value] = random.pick(POOL);
+        constraints[key] = value;
+      }
+      const request = { ...REQUESTS.fdaOral, parameters: { active_ingredient: "semaglutide" }, constraints };
+      const r = await run(request);
+      if (r.results.length > 0) withResults++;
+      const label = `${JSON.stringify(constraints)} → ${r.status}: ${r.unmet_constraints.join(" | ")}`;
+      expect(r.status, label).not.toBe("FAILURE");
+      accountedFor(request, r);
+      const reported = (key: string) => r.unmet_constraints.some((l) => l.startsWith(`${key}:`));
+      for (const [key, value] of Object.entries(constraints)) {
+        if (UNFILTERABLE.has(key)) {
+          expect(reported(key), label).toBe(true);
+          expect(r.query_constraints_met, label).toBe(false);
+        } else {
+          expect(reported(key), label).toBe(false);
+          for (const m of r.results)
+            expect(holds[key]!(m, value), `${label}: ${key} on ${m.application_number}`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe("use cached results if available when a tool is down", () => {
+  it("a stale answer is PARTIAL_SUCCESS marked stale with its age, its constraint still applied", async () => {
+    const { up } = await startOpenFdaEmulator();
+    const time = await makeTestClock();
+    const down = createCatalog({ env: {}, clock: time.clock });
+    down.register(createFdaPlugin(), { baseUrl: up.url });
+    const executor = createExternalToolExecutor(down, { session: { id: "h", principal: "scientist-1" } });
+    try {
+      const fresh = await executor.execute(REQUESTS.fdaOral);
+      expect(fresh.status, fresh.error_message).toBe("SUCCESS");
+      // Two hours later (past the one-hour cache), openFDA answers 503 to everything.
+      await time.advance(2 * 3_600_000);
+      up.fault("*", /.*/, { kind: "status", status: 503 });
+      const r = await time.advanceUntil(executor.execute(REQUESTS.fdaOral), 100);
+      expect(r.status).toBe("PARTIAL_SUCCESS");
+      expect(r.results).toEqual(fresh.results);
+      expect(r.metadata).toMatchObject({ stale: true, error_kind: "upstream" });
+      expect(r.metadata.stale_age_seconds).toBeGreaterThanOrEqual(7_200);
+      expect(r.query_constraints_met).toBe(true);
+      expect(r.error_message).toMatch(/last known result/);
+    } finally {
+      await down.close();
+      await up.close();
+    }
+  });
+});
+
+describe("the status table", () => {
+  const answering = (r: Partial<ToolResult>): ToolCaller => ({
+    call: async (name) =>
+      ({
+        message: `${r.status} message`,
+        metadata: {
+          tool: name,
+          plugin: "p",
+          callId: "c",
+          durationMs: 3,
+          attempts: 1,
+          cached: false,
+          truncated: false,
+        },
+        ...r,
+      }) as ToolResult,
+  });
+  const statusOf = async (r: Partial<ToolResult>) =>
+    createExternalToolExecutor(answering(r)).execute({ tool_name: "some_tool", parameters: {} });
+
+  it("maps every envelope status to the interface's upper-case ones", async () => {
+    expect((await statusOf({ status: "success", data: { x: 1 } })).status).toBe("SUCCESS");
+    expect((await statusOf({ status: "partial", data: { x: 1 } })).status).toBe("PARTIAL_SUCCESS");
+    expect(
+      (await statusOf({ status: "timeout", error: { kind: "timeout", message: "t", retryable: true } }))
+        .status,
+    ).toBe("TIMEOUT");
+    expect(
+      (
+        await statusOf({
+          status: "access_denied",
+          error: { kind: "access_denied", message: "a", retryable: false },
+        })
+      ).status,
+    ).toBe("ACCESS_DENIED");
+    const down = await statusOf({
+      status: "unavailable",
+      error: { kind: "unavailable", message: "u", retryable: true },
+    });
+    expect(down).toMatchObject({
+      status: "FAILURE",
+      metadata: { error_kind: "unavailable", retryable: true },
+    });
+    const limited = await statusOf({
+      status: "error",
+      error: { kind: "rate_limited", message: "r", retryable: true, retryAfterMs: 29_500 },
+    });
+    expect(limited).toMatchObject({
+      status: "FAILURE",
+      metadata: { error_kind: "rate_limited", retry_after: 30 },
+    });
   });
 });
