@@ -128,6 +128,9 @@ const privateRepository: SeedTool = {
   tool: "private_repo_search",
   input: (parameters, constraints) => {
     const { query, filters, ...rest } = parameters;
+    if (query !== undefined && rest.search_terms !== undefined && !same(query, rest.search_terms)) {
+      return { refused: "search_terms: query and search_terms differ; give one" };
+    }
     const merged = merge((filters as Json | undefined) ?? {}, constraints, "filters");
     if ("refused" in merged) return merged as { refused: string };
     return {
@@ -160,7 +163,11 @@ const alphafold: SeedTool = {
   tool: "alphafold_predict_structure",
   input: (parameters, constraints) => {
     const { uniprot_id, accession, ...rest } = parameters;
-    const id = rest.uniprot_accession ?? uniprot_id ?? accession;
+    const ids = [rest.uniprot_accession, uniprot_id, accession].filter((v) => v !== undefined);
+    if (new Set(ids.map(show)).size > 1) {
+      return { refused: `uniprot_id: ${ids.map(show).join(" and ")} name different proteins; give one` };
+    }
+    const id = ids[0];
     const unmet = Object.keys(constraints)
       .filter((k) => !(ALPHAFOLD_CONSTRAINTS as ReadonlyArray<string>).includes(k))
       .map(
@@ -188,12 +195,14 @@ const alphafold: SeedTool = {
     const scores = (d.confidence_scores as Json | undefined) ?? {};
     const overall = typeof scores.overall === "number" ? scores.overall : null;
     const unmet: string[] = [];
-    const min = constraints.min_plddt ?? constraints.min_confidence;
-    if (min !== undefined) {
-      const key = constraints.min_plddt !== undefined ? "min_plddt" : "min_confidence";
-      if (overall === null) unmet.push(`${key}: the model has no overall pLDDT to compare with ${show(min)}`);
-      else if (overall < Number(min))
-        unmet.push(`${key}: the model's mean pLDDT is ${overall}, below the required ${show(min)}`);
+    for (const key of ["min_plddt", "min_confidence"] as const) {
+      const min = constraints[key];
+      if (min === undefined) continue;
+      if (typeof min !== "number" || !Number.isFinite(min) || min < 0 || min > 100)
+        unmet.push(`${key}: ${show(min)} is not a pLDDT (a number from 0 to 100), so it was not applied`);
+      else if (overall === null) unmet.push(`${key}: the model has no overall pLDDT to compare with ${min}`);
+      else if (overall < min)
+        unmet.push(`${key}: the model's mean pLDDT is ${overall}, below the required ${min}`);
     }
     if (constraints.source !== undefined && constraints.source !== d.source) {
       unmet.push(`source: the structure comes from ${show(d.source)}, not ${show(constraints.source)}`);

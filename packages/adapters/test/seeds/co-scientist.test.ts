@@ -129,6 +129,18 @@ describe("MUST honour all specified constraints", () => {
     expect(met.query_constraints_met).toBe(true);
   });
 
+  it("alphafold: both confidence constraints are checked, and one that is not a pLDDT is reported", async () => {
+    const r = await run({ ...REQUESTS.alphafold, constraints: { min_plddt: 70, min_confidence: 80 } });
+    expect(r.unmet_constraints).toEqual([
+      expect.stringMatching(/^min_confidence: the model's mean pLDDT is 74\.5/),
+    ]);
+    const bad = await run({ ...REQUESTS.alphafold, constraints: { min_plddt: "high" } });
+    expect(bad.status).toBe("PARTIAL_SUCCESS");
+    expect(bad.unmet_constraints).toEqual([
+      'min_plddt: "high" is not a pLDDT (a number from 0 to 100), so it was not applied',
+    ]);
+  });
+
   it("a constraint contradicting a parameter is refused before any call, never silently overridden", async () => {
     const before = fda.requests.length;
     const r = await run({
