@@ -115,6 +115,8 @@ const drive = async (server, opts, track) => {
         rss: rssOf(server.pid),
         heap: probe?.heapAfterGc,
         fullGcs: probe?.fullGcs,
+        heapTotal: probe?.heapTotal,
+        external: probe?.external,
         eld50: probe?.p50,
         eld99: probe?.p99,
         eldMax: probe?.max,
@@ -138,7 +140,7 @@ const drive = async (server, opts, track) => {
         process.kill(server.pid, "SIGUSR2");
       }
       process.stdout.write(
-        `  ${server.name.padEnd(6)} t=${fmt(sample.t, 0).padStart(3)}s  ${fmt(sample.perSecond, 0).padStart(5)} calls/s  p50 ${fmt(sample.p50)} ms  p99 ${fmt(sample.p99)} ms  errors ${sample.errors}  RSS ${fmt(sample.rss / MB)} MB  heap after full GC ${fmt(sample.heap / MB)} MB (${sample.fullGcs ?? 0} GCs)  loop delay p99 ${fmt(sample.eld99)} ms (max ${fmt(sample.eldMax)})  sessions ${sample.sessions}\n`,
+        `  ${server.name.padEnd(6)} t=${fmt(sample.t, 0).padStart(3)}s  ${fmt(sample.perSecond, 0).padStart(5)} calls/s  p50 ${fmt(sample.p50)} ms  p99 ${fmt(sample.p99)} ms  errors ${sample.errors}  RSS ${fmt(sample.rss / MB)} MB  heap ${fmt(sample.heap / MB)} MB after full GC (${sample.fullGcs ?? 0} GCs) of ${fmt(sample.heapTotal / MB, 0)} MB held, external ${fmt(sample.external / MB)} MB  loop delay p99 ${fmt(sample.eld99)} ms (max ${fmt(sample.eldMax)})  sessions ${sample.sessions}\n`,
       );
     }
     const totals = await done;
@@ -156,7 +158,8 @@ const slopes = (samples, duration) => {
   const late = samples.filter((s) => s.t >= duration / 2);
   const of = (key) =>
     slope(late.filter((s) => s[key] !== undefined).map((s) => ({ x: s.t / 60, y: s[key] / MB })));
-  return { rss: of("rss"), heap: of("heap"), points: late.length };
+  const gcs = late.length ? (late.at(-1).fullGcs ?? 0) - (late[0].fullGcs ?? 0) : 0;
+  return { rss: of("rss"), heap: of("heap"), points: late.length, gcs };
 };
 
 const summarise = (name, r, duration) => {
@@ -178,6 +181,8 @@ const summarise = (name, r, duration) => {
     rssSlope: sl.rss,
     heapSlope: sl.heap,
     slopePoints: sl.points,
+    lateGcs: sl.gcs,
+    liveHeap: (r.samples.findLast((x) => x.heap !== undefined)?.heap ?? Number.NaN) / MB,
     callsAtHalf: r.samples.find((x) => x.t >= duration / 2)?.total ?? s.calls,
     eld99: max("eld99"),
     eldMax: max("eldMax"),
@@ -196,6 +201,7 @@ const main = async () => {
       churn: { type: "string", default: "25" },
       "upstream-ms": { type: "string", default: "0" },
       snapshots: { type: "string" },
+      gc: { type: "boolean" },
       only: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -204,7 +210,8 @@ const main = async () => {
     console.log(
       "pnpm bench:load [--duration <s>=60] [--clients <n>=200] [--sample <s>=5 (1 under 30 s)] [--churn <calls per session>=25, 0: never]\n" +
         "                [--upstream-ms <delay of each upstream answer>=0] [--only quiver|bare]\n" +
-        "                [--snapshots <dir>: heap snapshots of each server at half time and near the end, into <dir>]",
+        "                [--snapshots <dir>: heap snapshots of each server at half time and near the end, into <dir>]\n" +
+        "                [--gc: a full GC in each server at every sample, so the live heap is exact (one pause per sample)]",
     );
     return;
   }
@@ -251,7 +258,13 @@ const main = async () => {
       const nodeFlags = values.snapshots
         ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${resolve(values.snapshots)}`]
         : [];
-      const server = await start({ upstream: upstream.url, probeMs: opts.sample * 1000, track, nodeFlags });
+      const server = await start({
+        upstream: upstream.url,
+        probeMs: opts.sample * 1000,
+        track,
+        nodeFlags,
+        gc: values.gc === true,
+      });
       try {
         upstream.forget();
         console.log(
@@ -281,7 +294,8 @@ const main = async () => {
     sessions: String(r.sessions),
     "RSS start/peak/end MB": `${fmt(r.rssStart, 0)}/${fmt(r.rssPeak, 0)}/${fmt(r.rssEnd, 0)}`,
     "RSS MB/min (2nd half)": fmt(r.rssSlope, 2),
-    "heap after GC MB/min (2nd half)": fmt(r.heapSlope, 2),
+    "live heap MB (end)": fmt(r.liveHeap),
+    "live heap MB/min (2nd half)": fmt(r.heapSlope, 2),
     "loop delay p99/max ms": `${fmt(r.eld99)}/${fmt(r.eldMax)}`,
     "server CPU µs/call": fmt(r.cpuPerCall, 0),
   }));
@@ -300,12 +314,17 @@ const main = async () => {
         `peak RSS ${fmt(q.rssPeak / b.rssPeak, 2)}×, server CPU per call ${fmt(q.cpuPerCall / b.cpuPerCall, 2)}×`,
     );
   }
-  // A steady climb over the second half (after warm-up, JIT and the caches filling) is a leak; a few
-  // MB/min on a short run is noise from the allocator and the GC's timing.
+  // A steady climb of the live heap over the second half (after warm-up, JIT and the caches filling)
+  // is a leak; RSS alone is not (V8 holds several times the live heap before a full collection).
   for (const r of Object.values(results)) {
-    const growing = r.rssSlope > 5 && r.heapSlope > 2;
+    const verdict =
+      r.lateGcs < 2
+        ? "not judged (fewer than 2 full GCs in the second half)"
+        : r.heapSlope > 2
+          ? "GROWING"
+          : "flat";
     console.log(
-      `${r.name}: memory ${growing ? "GROWING" : "flat"} over the second half (RSS ${fmt(r.rssSlope, 2)} MB/min, heap after full GC ${fmt(r.heapSlope, 2)} MB/min)` +
+      `${r.name}: live heap ${verdict} over the second half (heap after full GC ${fmt(r.heapSlope, 2)} MB/min over ${r.lateGcs} full GCs; RSS ${fmt(r.rssSlope, 2)} MB/min)` +
         (duration < 60 ? " — too short a run to judge a leak: use --duration 60 or more" : ""),
     );
     if (r.name === "quiver" && r.callsAtHalf < QUIVER_BOUNDED_ENTRIES)

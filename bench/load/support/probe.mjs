@@ -4,11 +4,12 @@
 // 10 ms resolution: p50/p99/max in ms) and the V8 heap in use: after the latest full (mark-compact)
 // collection, which is live memory rather than garbage not yet collected, and the number of full
 // collections so far (PerformanceObserver "gc" entries); its floor over the window (read every 100 ms)
-// and its last reading. The timers are unref'd: they never keep the server alive, and nothing here
+// and its last reading; the heap V8 holds from the system (heapTotal) and memory outside it (external). The timers are unref'd: they never keep the server alive, and nothing here
 // changes what the server does.
 import { appendFileSync } from "node:fs";
 import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import { getHeapStatistics } from "node:v8";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 const file = process.env.QUIVER_LOAD_PROBE;
 if (file) {
@@ -32,8 +33,21 @@ if (file) {
       }
   }).observe({ entryTypes: ["gc"] });
   const ms = (ns) => Math.round(ns / 1e4) / 100;
+  // QUIVER_LOAD_PROBE_GC=1 (`--gc`): a full collection at every window's end, so the live heap is
+  // exact each time (at the cost of one pause per window, the same in every server).
+  let gc;
+  if (process.env.QUIVER_LOAD_PROBE_GC === "1") {
+    setFlagsFromString("--expose-gc");
+    gc = runInNewContext("gc");
+  }
   setInterval(() => {
+    if (gc) {
+      gc();
+      fullGcs++;
+      heapAfterGc = getHeapStatistics().used_heap_size;
+    }
     const heapUsed = read();
+    const { heapTotal, external } = process.memoryUsage();
     const line = {
       t: Date.now(),
       p50: ms(h.percentile(50)),
@@ -43,6 +57,8 @@ if (file) {
       heapFloor: floor,
       heapAfterGc,
       fullGcs,
+      heapTotal,
+      external,
     };
     h.reset();
     floor = Number.POSITIVE_INFINITY;

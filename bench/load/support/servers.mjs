@@ -82,7 +82,8 @@ export const readProbe = (file) => {
   }
 };
 
-const probeEnv = (dir, probeMs) => ({
+const probeEnv = (dir, probeMs, gc) => ({
+  ...(gc ? { QUIVER_LOAD_PROBE_GC: "1" } : {}),
   QUIVER_LOAD_PROBE: join(dir, "probe.jsonl"),
   QUIVER_LOAD_PROBE_MS: String(probeMs),
 });
@@ -93,7 +94,7 @@ const probeEnv = (dir, probeMs) => ({
  * policy: cache, retry, breaker, timeouts). `nodeFlags` go to node before the CLI (e.g.
  * `--heapsnapshot-signal=SIGUSR2`). Resolves with its MCP URL, pid, probe file and `close()`.
  */
-export const startQuiver = async ({ upstream, probeMs, track, nodeFlags = [] }) => {
+export const startQuiver = async ({ upstream, probeMs, track, nodeFlags = [], gc = false }) => {
   const dir = mkdtempSync(join(tmpdir(), "quiver-load-"));
   for (const name of PLUGINS) {
     const at = join(dir, "node_modules", name);
@@ -124,7 +125,7 @@ export const startQuiver = async ({ upstream, probeMs, track, nodeFlags = [] }) 
     HOME: process.env.HOME,
     NO_COLOR: "1",
     PERPLEXITY_API_KEY: PERPLEXITY_KEY,
-    ...probeEnv(dir, probeMs),
+    ...probeEnv(dir, probeMs, gc),
   };
   const child = spawn(process.execPath, [...nodeFlags, "--import", PROBE, CLI, "serve", "--port", "0"], {
     cwd: dir,
@@ -147,9 +148,9 @@ export const startQuiver = async ({ upstream, probeMs, track, nodeFlags = [] }) 
 };
 
 /** The bare MCP SDK server (support/bare-server.mjs) against `upstream`. */
-export const startBare = async ({ upstream, probeMs, track, nodeFlags = [] }) => {
+export const startBare = async ({ upstream, probeMs, track, nodeFlags = [], gc = false }) => {
   const dir = mkdtempSync(join(tmpdir(), "quiver-load-bare-"));
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...probeEnv(dir, probeMs) };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...probeEnv(dir, probeMs, gc) };
   const child = spawn(
     process.execPath,
     [...nodeFlags, "--import", PROBE, join(HERE, "bare-server.mjs"), upstream],
