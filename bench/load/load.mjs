@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `pnpm bench:load [--duration 60] [--clients 200] [--sample 5] [--churn 100] [--upstream-ms 0]
-// [--only quiver|bare]`: a load and soak run of `quiver serve` beside a bare MCP SDK server.
+// `pnpm bench:load [--duration 60] [--clients 200] [--sample 5] [--churn 25] [--upstream-ms 0]
+// [--only quiver|bare] [--gc] [--snapshots <dir>]`: a load and soak run of `quiver serve` beside a
+// bare MCP SDK server (bench/README.md has the details).
 //
 // One emulated upstream (openFDA, Context7, Perplexity; @quiver/testing's emulator, in this process);
 // then, one server at a time, the server in a child process (preloaded with support/probe.mjs for
@@ -8,7 +9,8 @@
 // clients, each initialize + a loop of tools/call through three plugins' tools, a new session every
 // `churn` calls). Every `sample` seconds it prints the server's resident memory (/proc VmRSS), heap,
 // event-loop delay and the window's calls/s and latency; at the end throughput, p50/p99, errors, the
-// memory slope over the second half of the run (a leak grows steadily there) and quiver/bare ratios.
+// RSS and live-heap slopes over the second half of the run (a leak grows steadily there) and the
+// quiver/bare ratios.
 // Every process it starts is stopped before it exits, also on Ctrl-C. Not part of `pnpm bench` or CI.
 import { fork } from "node:child_process";
 import { existsSync } from "node:fs";
