@@ -235,12 +235,14 @@ const main = async () => {
     child.once("exit", () => children.delete(child));
   };
   const stopAll = () => Promise.all([...children].map((c) => stop(c, 2_000)));
+  let active;
   let interrupted = false;
   const onSignal = () => {
     if (interrupted) return;
     interrupted = true;
     process.stderr.write("\ninterrupted: stopping every process the bench started …\n");
-    void stopAll().then(() => process.exit(130));
+    // The server's close() also removes its temporary project.
+    void Promise.all([stopAll(), active?.close()]).then(() => process.exit(130));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -267,6 +269,7 @@ const main = async () => {
         nodeFlags,
         gc: values.gc === true,
       });
+      active = server;
       try {
         upstream.forget();
         console.log(
@@ -279,6 +282,7 @@ const main = async () => {
         );
       } finally {
         await server.close();
+        active = undefined;
       }
     }
   } finally {
@@ -320,13 +324,9 @@ const main = async () => {
   // is a leak; RSS alone is not (V8 holds several times the live heap before a full collection).
   for (const r of Object.values(results)) {
     const verdict =
-      r.lateGcs < 2
-        ? "not judged (fewer than 2 full GCs in the second half)"
-        : r.heapSlope > 2
-          ? "GROWING"
-          : "flat";
+      r.lateGcs < 2 ? "not judged (fewer than 2 full GCs)" : r.heapSlope > 2 ? "GROWING" : "flat";
     console.log(
-      `${r.name}: live heap ${verdict} over the second half (heap after full GC ${fmt(r.heapSlope, 2)} MB/min over ${r.lateGcs} full GCs; RSS ${fmt(r.rssSlope, 2)} MB/min)` +
+      `${r.name}: live heap ${verdict} over the second half (${fmt(r.heapSlope, 2)} MB/min after ${r.lateGcs} full GCs; RSS ${fmt(r.rssSlope, 2)} MB/min)` +
         (duration < 60 ? " — too short a run to judge a leak: use --duration 60 or more" : ""),
     );
     if (r.name === "quiver" && r.callsAtHalf < QUIVER_BOUNDED_ENTRIES)
