@@ -148,6 +148,9 @@ export const configFileSchema = z
         allowedOrigins: hostList.optional(),
         allowedHosts: hostList.optional(),
         shutdownTimeout: duration.optional(),
+        maxSessionsPerPrincipal: z.number().int().positive().optional(),
+        maxSessions: z.number().int().positive().optional(),
+        sessionIdleTimeout: duration.optional(),
       })
       .strict()
       .optional(),

@@ -25,6 +25,12 @@ export interface ServerSettings {
   readonly allowedHosts: ReadonlyArray<string> | "*";
   /** How long in-flight calls may run after SIGTERM before they are cancelled. */
   readonly shutdownTimeoutMs: number;
+  /** Open MCP sessions per principal (per remote address without tokens); the oldest idle is evicted beyond. */
+  readonly maxSessionsPerPrincipal: number;
+  /** Open MCP sessions over all callers; the oldest idle of all is evicted beyond. */
+  readonly maxSessions: number;
+  /** An MCP session with no request for this long is closed. */
+  readonly sessionIdleTimeoutMs: number;
 }
 
 /** Where rate limits and circuit breakers are kept (default: in memory, per process). */

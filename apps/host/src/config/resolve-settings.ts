@@ -181,6 +181,24 @@ export const resolveSettings = async (
       `QUIVER_SHUTDOWN_TIMEOUT: expected a duration such as "10s", got "${shutdownRaw}".`,
     ]);
   }
+  const idleRaw = env.QUIVER_SESSION_IDLE_TIMEOUT ?? server.sessionIdleTimeout ?? "30 minutes";
+  let sessionIdleTimeoutMs: number;
+  try {
+    sessionIdleTimeoutMs = toMillis(
+      (typeof idleRaw === "string" && /^\d+$/.test(idleRaw) ? Number(idleRaw) : idleRaw) as never,
+    );
+  } catch {
+    throw new ConfigError([
+      `QUIVER_SESSION_IDLE_TIMEOUT: expected a duration such as "30 minutes", got "${idleRaw}".`,
+    ]);
+  }
+  const count = (raw: string | undefined, name: string, fallback: number): number => {
+    if (raw === undefined || raw === "") return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1)
+      throw new ConfigError([`${name}: expected a positive integer, got "${raw}".`]);
+    return n;
+  };
   const origins = env.QUIVER_ALLOWED_ORIGINS;
   const hosts = env.QUIVER_ALLOWED_HOSTS;
 
@@ -225,6 +243,13 @@ export const resolveSettings = async (
         : (server.allowedOrigins ?? defaultHosts),
       allowedHosts: hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
       shutdownTimeoutMs,
+      maxSessionsPerPrincipal: count(
+        env.QUIVER_MAX_SESSIONS_PER_PRINCIPAL,
+        "QUIVER_MAX_SESSIONS_PER_PRINCIPAL",
+        server.maxSessionsPerPrincipal ?? 100,
+      ),
+      maxSessions: count(env.QUIVER_MAX_SESSIONS, "QUIVER_MAX_SESSIONS", server.maxSessions ?? 1_000),
+      sessionIdleTimeoutMs,
     },
     env,
     warnings,
