@@ -2,7 +2,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type ToolPolicy, toMillis } from "@quiver/core";
 import { ConfigError } from "./config-error.js";
-import type { HostSettings, PluginSettings } from "./host-settings.js";
+import type { HostSettings, McpServerSettings, PluginSettings } from "./host-settings.js";
 import { loadConfig } from "./load-config.js";
 
 /** Settings given on the command line (every field optional). */
@@ -226,6 +226,14 @@ export const resolveSettings = async (
       (demoEnabled ? "demo" : undefined),
     find: config.find ?? true,
     aliases: config.aliases ?? {},
+    mcpServers: Object.fromEntries(
+      Object.entries(config.mcpServers ?? {}).map(([name, { type: _type, ...server }]) => [
+        name,
+        ("cwd" in server && server.cwd
+          ? { ...server, cwd: resolve(baseDir, server.cwd) }
+          : server) as McpServerSettings,
+      ]),
+    ),
     stores: redisStore(config.stores?.redis, env),
     cassettes: cassetteSettings(flags, cwd),
     server: {
