@@ -109,6 +109,11 @@ describe("config file", () => {
       maxSessionsPerPrincipal: 3,
       sessionIdleTimeoutMs: 90_000,
     });
+    const flags = { cwd: folder(), maxSessionsPerPrincipal: "7", sessionIdleTimeout: "5m" };
+    expect((await resolveSettings(flags, env)).server).toMatchObject({
+      maxSessionsPerPrincipal: 7,
+      sessionIdleTimeoutMs: 300_000,
+    });
     expect(settings.discover).toBe(true);
     expect(settings.find).toBe(true);
     expect(settings.demo.enabled).toBe(false);

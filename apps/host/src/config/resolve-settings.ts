@@ -27,6 +27,10 @@ export interface HostFlags {
   readonly replayOrRecord?: string | undefined;
   /** `instant` (default) or `recorded`. */
   readonly replayTiming?: string | undefined;
+  /** `--max-sessions-per-principal` (serve). */
+  readonly maxSessionsPerPrincipal?: string | undefined;
+  /** `--session-idle-timeout` (serve). */
+  readonly sessionIdleTimeout?: string | undefined;
 }
 
 /** Default port of `quiver serve`. */
@@ -181,7 +185,8 @@ export const resolveSettings = async (
       `QUIVER_SHUTDOWN_TIMEOUT: expected a duration such as "10s", got "${shutdownRaw}".`,
     ]);
   }
-  const idleRaw = env.QUIVER_SESSION_IDLE_TIMEOUT ?? server.sessionIdleTimeout ?? "30 minutes";
+  const idleRaw =
+    flags.sessionIdleTimeout ?? env.QUIVER_SESSION_IDLE_TIMEOUT ?? server.sessionIdleTimeout ?? "30 minutes";
   let sessionIdleTimeoutMs: number;
   try {
     sessionIdleTimeoutMs = toMillis(
@@ -189,7 +194,7 @@ export const resolveSettings = async (
     );
   } catch {
     throw new ConfigError([
-      `QUIVER_SESSION_IDLE_TIMEOUT: expected a duration such as "30 minutes", got "${idleRaw}".`,
+      `--session-idle-timeout / QUIVER_SESSION_IDLE_TIMEOUT: expected a duration such as "30 minutes", got "${idleRaw}".`,
     ]);
   }
   const count = (raw: string | undefined, name: string, fallback: number): number => {
@@ -252,8 +257,10 @@ export const resolveSettings = async (
       allowedHosts: hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
       shutdownTimeoutMs,
       maxSessionsPerPrincipal: count(
-        env.QUIVER_MAX_SESSIONS_PER_PRINCIPAL,
-        "QUIVER_MAX_SESSIONS_PER_PRINCIPAL",
+        flags.maxSessionsPerPrincipal ?? env.QUIVER_MAX_SESSIONS_PER_PRINCIPAL,
+        flags.maxSessionsPerPrincipal !== undefined
+          ? "--max-sessions-per-principal"
+          : "QUIVER_MAX_SESSIONS_PER_PRINCIPAL",
         server.maxSessionsPerPrincipal ?? 100,
       ),
       maxSessions: count(env.QUIVER_MAX_SESSIONS, "QUIVER_MAX_SESSIONS", server.maxSessions ?? 1_000),
