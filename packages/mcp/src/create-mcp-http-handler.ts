@@ -48,7 +48,8 @@ export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
   readonly maxSessions?: number;
   /**
    * Open sessions at most per principal (with `tokens`) or per remote address (without), default
-   * 100. A caller at its limit that opens another evicts its own least recently used session.
+   * 100. A caller at its limit that opens another evicts its own least recently used idle session
+   * (a session whose call is still streaming goes last).
    */
   readonly maxSessionsPerPrincipal?: number;
   /** Largest POST body in bytes (default 4 MiB). */
@@ -76,6 +77,8 @@ interface Session {
   /** Whose session limit it counts against: the principal with auth, else the remote address. */
   readonly owner: string;
   lastSeen: number;
+  /** Responses of this session still being written (node:http face): a busy session is not idle. */
+  busy: number;
 }
 
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
@@ -149,18 +152,25 @@ export const createMcpHttpHandler = (
   );
   sweep.unref();
 
-  /** The least recently used session (of one owner, or of all); the map keeps insertion order, not use. */
+  /**
+   * The session to evict (of one owner, or of all): the least recently used idle one, else the least
+   * recently used busy one. The map keeps insertion order, not use.
+   */
   const leastRecentlyUsed = (owner?: string): string | undefined => {
     let oldest: string | undefined;
-    let at = Number.POSITIVE_INFINITY;
+    let rank = Number.POSITIVE_INFINITY;
     for (const [id, s] of sessions) {
-      if ((owner === undefined || s.owner === owner) && s.lastSeen < at) {
+      // Idle sessions rank before busy ones whatever their age.
+      const r = s.lastSeen + (s.busy > 0 ? 1e15 : 0);
+      if ((owner === undefined || s.owner === owner) && r < rank) {
         oldest = id;
-        at = s.lastSeen;
+        rank = r;
       }
     }
     return oldest;
   };
+  /** Which session a response being written belongs to (node:http face), to count it busy until done. */
+  const responseSession = new WeakMap<Response, Session>();
 
   /** Makes room for one more session of `owner`: its own oldest first, then the oldest of all. */
   const makeRoom = async (owner: string) => {
@@ -191,7 +201,7 @@ export const createMcpHttpHandler = (
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, principal, owner, lastSeen: Date.now() });
+        sessions.set(id, { transport, server, principal, owner, lastSeen: Date.now(), busy: 0 });
       },
       onsessionclosed: (id) => {
         void closeSession(id);
@@ -255,10 +265,13 @@ export const createMcpHttpHandler = (
       session.lastSeen = Date.now();
       // A client that disconnects without notifications/cancelled still cancels its calls.
       cancelOnDisconnect(request, session.transport, parsedBody, authInfo, report);
-      return session.transport.handleRequest(request, {
+      const response = await session.transport.handleRequest(request, {
         ...(parsedBody !== undefined ? { parsedBody } : {}),
         ...(authInfo ? { authInfo } : {}),
       });
+      // A POST's response (a call's stream) keeps the session busy; the standalone GET stream does not.
+      if (request.method === "POST") responseSession.set(response, session);
+      return response;
     }
     const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
     if (request.method === "POST" && messages.some((m) => isInitializeRequest(m))) {
@@ -313,7 +326,14 @@ export const createMcpHttpHandler = (
       // Only a request that cannot be expressed as a web Request (a malformed Host header) gets here.
       response = jsonRpcError(400, -32600, "Bad Request: malformed request line or headers.");
     }
+    // A session whose response (a call's stream) is being written is busy: evicted only after idle ones.
+    const session = responseSession.get(response);
+    if (session) session.busy++;
     await writeWebResponse(response, res).catch(report);
+    if (session) {
+      session.busy--;
+      session.lastSeen = Date.now();
+    }
   };
 
   return Object.assign(handler, {

@@ -467,6 +467,42 @@ describe("Streamable HTTP session lifecycle", () => {
     }
   });
 
+  it("evicts an idle session before an older one whose call is still running", async () => {
+    const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2 });
+    const s = await listen((req, res) => void h(req, res));
+    try {
+      const busy = await openAs(s.url);
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": busy,
+        "mcp-protocol-version": "2025-11-25",
+      };
+      const gone = new AbortController();
+      const call = fetch(`${s.url}/mcp`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name: "test_wait_upstream", arguments: { tag: "busy-session" } },
+        }),
+        signal: gone.signal,
+      }).catch((e: unknown) => e);
+      await upstream.until(() => upstream.seen.some((x) => x.tag === "busy-session"));
+      const idle = await openAs(s.url);
+      await openAs(s.url);
+      expect(await pingStatus(s.url, idle)).toBe(404);
+      expect(await pingStatus(s.url, busy)).toBe(200);
+      gone.abort();
+      await call;
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
   it("a client that disconnects mid-call without notifications/cancelled cancels the call and its upstream request", async () => {
     const h = createMcpHttpHandler(catalog);
     const s = await listen((req, res) => void h(req, res));
