@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type Catalog, createCatalog } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -441,6 +442,49 @@ describe("Streamable HTTP session lifecycle", () => {
       expect(await pingStatus(s.url, await openAs(s.url, "tok-b"), "tok-b")).toBe(200);
       for (const id of alice.slice(0, 17)) expect(await pingStatus(s.url, id, "tok-a")).toBe(404);
       for (const id of alice.slice(17)) expect(await pingStatus(s.url, id, "tok-a")).toBe(200);
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("without tokens, limits sessions per remote address: one address filling its limit leaves another's", async () => {
+    const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2 });
+    const s = await listen((req, res) => void h(req, res));
+    /** Initializes from a given local address (127.0.0.x are all loopback on Linux). */
+    const openFrom = (localAddress: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = httpRequest(
+          `${s.url}/mcp`,
+          {
+            method: "POST",
+            localAddress,
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          },
+          (res) => {
+            res.resume();
+            resolve(String(res.headers["mcp-session-id"]));
+          },
+        );
+        req.on("error", reject);
+        req.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-11-25",
+              capabilities: {},
+              clientInfo: { name: "x", version: "1" },
+            },
+          }),
+        );
+      });
+    try {
+      const other = await openFrom("127.0.0.2");
+      for (let i = 0; i < 10; i++) await openFrom("127.0.0.1");
+      expect(h.sessionCount()).toBe(3);
+      expect(await pingStatus(s.url, other)).toBe(200);
     } finally {
       await h.close();
       await s.close();
