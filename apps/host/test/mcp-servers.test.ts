@@ -57,3 +57,9 @@ it("forwards every progress step of a bridged call to the MCP client", async () 
   expect(r.isError).toBe(false);
   expect(seen).toEqual([1, 2, 3]);
 });
+
+it("passes a bridged server's image on to the MCP client as an image block", async () => {
+  const r = await client.callTool({ name: "steps_picture", arguments: {} });
+  expect(r.isError).toBe(false);
+  expect(r.content).toContainEqual({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" });
+});
