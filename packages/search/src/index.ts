@@ -15,6 +15,7 @@ export type {
   CountOptions,
   IndexStats,
   MetadataValue,
+  OpenPostgresSearchIndexOptions,
   OpenSearchIndexOptions,
   ProgressCallback,
   RemoveOptions,

@@ -1,0 +1,135 @@
+import type pg from "pg";
+
+/** Bumped when the PostgreSQL tables change shape; an index of another version is refused. */
+export const PG_SCHEMA_VERSION = 1;
+
+/**
+ * The role transactions switch to when the login role would bypass row-level security (a superuser, or a role
+ * with BYPASSRLS): it owns nothing and is granted only the rows' tables, so the policies always apply.
+ */
+export const RLS_ROLE = "quiver_search_rls";
+
+/** Tables carrying a principal, each under the same policy. */
+export const PRINCIPAL_TABLES = ["indexes", "documents", "chunks", "vocabulary"] as const;
+
+/** A schema name quoted as an identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The tables of a schema. Every row carries its index name and principal; the policy `principal_rows` shows a
+ * transaction only the rows of the principal it set with `set_config('quiver.principal', ...)`, and FORCE ROW
+ * LEVEL SECURITY applies it to the tables' owner too.
+ *
+ * - `indexes`: one row per index and principal: versions, chunking, corpus statistics (chunks, terms) and a
+ *   write counter that readers compare to drop cached document frequencies.
+ * - `documents`: fields as the SQLite store keeps them, plus arrays of the compared author names, tag keys and
+ *   `[key, value]` metadata pairs, each with a GIN index for the filters.
+ * - `chunks`: the text, the analysed terms (title and body, as the SQLite store's FTS5 columns hold them) and a
+ *   `tsvector` of those terms, indexed with GIN: title occurrences weighted A, body occurrences unweighted,
+ *   one position per occurrence, so the first pass computes FTS5's BM25 from it.
+ * - `vocabulary`: chunks containing each term, for IDF (what fts5vocab answers for SQLite).
+ */
+function ddl(s: string): string {
+  return `
+CREATE TABLE ${s}.indexes (
+  name text NOT NULL,
+  principal text NOT NULL,
+  schema_version integer NOT NULL,
+  analyzer_version integer NOT NULL,
+  chunk_size integer NOT NULL,
+  chunk_overlap integer NOT NULL,
+  version bigint NOT NULL DEFAULT 0,
+  chunk_count bigint NOT NULL DEFAULT 0,
+  term_total bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (name, principal)
+);
+CREATE TABLE ${s}.documents (
+  rowid bigserial PRIMARY KEY,
+  index_name text NOT NULL,
+  principal text NOT NULL,
+  collection text NOT NULL,
+  id text NOT NULL,
+  title text,
+  date text,
+  date_key text,
+  doi text,
+  authors text,
+  tags text,
+  metadata text NOT NULL,
+  chunks integer NOT NULL,
+  author_names text[] NOT NULL,
+  author_lasts text[] NOT NULL,
+  tag_keys text[] NOT NULL,
+  fields text[] NOT NULL,
+  UNIQUE (index_name, principal, collection, id)
+);
+CREATE INDEX documents_date ON ${s}.documents (index_name, principal, date_key);
+CREATE INDEX documents_author_names ON ${s}.documents USING gin (author_names);
+CREATE INDEX documents_author_lasts ON ${s}.documents USING gin (author_lasts);
+CREATE INDEX documents_tag_keys ON ${s}.documents USING gin (tag_keys);
+CREATE INDEX documents_fields ON ${s}.documents USING gin (fields);
+CREATE TABLE ${s}.chunks (
+  rowid bigserial PRIMARY KEY,
+  doc bigint NOT NULL REFERENCES ${s}.documents (rowid) ON DELETE CASCADE,
+  index_name text NOT NULL,
+  principal text NOT NULL,
+  ord integer NOT NULL,
+  text text NOT NULL,
+  terms integer NOT NULL,
+  title_terms text NOT NULL,
+  body_terms text NOT NULL,
+  tsv tsvector NOT NULL
+);
+CREATE INDEX chunks_doc ON ${s}.chunks (doc, ord);
+CREATE INDEX chunks_tsv ON ${s}.chunks USING gin (tsv);
+CREATE TABLE ${s}.vocabulary (
+  index_name text NOT NULL,
+  principal text NOT NULL,
+  term text NOT NULL,
+  chunks bigint NOT NULL,
+  PRIMARY KEY (index_name, principal, term)
+);
+${PRINCIPAL_TABLES.map(
+  (t) => `ALTER TABLE ${s}.${t} ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ${s}.${t} FORCE ROW LEVEL SECURITY;
+CREATE POLICY principal_rows ON ${s}.${t}
+  USING (principal = current_setting('quiver.principal', true))
+  WITH CHECK (principal = current_setting('quiver.principal', true));`,
+).join("\n")}
+`;
+}
+
+/**
+ * Creates a schema's tables and policies when missing, under an advisory lock so that concurrent first opens
+ * do not race. With a login role that bypasses RLS, also creates RLS_ROLE (once per cluster) and grants it the
+ * tables.
+ */
+export async function migrate(client: pg.PoolClient, schema: string, bypass: boolean): Promise<void> {
+  const s = quoteIdent(schema);
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('quiver_search_migrate'))");
+    const exists = await client.query<{ t: string | null }>("SELECT to_regclass($1) AS t", [
+      `${s}.vocabulary`,
+    ]);
+    if (exists.rows[0]?.t == null) {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+      await client.query(ddl(s));
+    }
+    if (bypass) {
+      const role = await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [RLS_ROLE]);
+      if (role.rowCount === 0) await client.query(`CREATE ROLE ${RLS_ROLE} NOLOGIN`);
+      await client.query(
+        `GRANT USAGE ON SCHEMA ${s} TO ${RLS_ROLE};
+         GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${RLS_ROLE};
+         GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${s} TO ${RLS_ROLE};`,
+      );
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}

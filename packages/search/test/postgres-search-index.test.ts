@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSearchIndex, SearchError } from "../src/index.js";
+import { searchIndexConformance } from "./conformance.js";
+
+// The PostgreSQL store, on the server of QUIVER_TEST_DATABASE_URL (or DATABASE_URL, or the local test server).
+// Each run works in its own random schema, dropped at the end, so parallel runs never meet. When no server
+// answers, the suite is skipped and says why.
+const url =
+  process.env.QUIVER_TEST_DATABASE_URL ??
+  process.env.DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/test";
+const schema = `quiver_search_test_${randomBytes(5).toString("hex")}`;
+
+async function unreachable(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const reason = await unreachable();
+if (reason) console.warn(`PostgreSQL store tests skipped: no server at ${new URL(url).host} (${reason})`);
+
+/** Runs statements on a plain connection of the login role (a superuser on the test server). */
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+afterAll(async () => {
+  if (!reason) await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+});
+
+let count = 0;
+describe.skipIf(reason !== undefined)("the PostgreSQL store", () => {
+  searchIndexConformance({
+    fresh: () => {
+      const name = `index-${++count}`;
+      return {
+        open: (chunk) => openSearchIndex({ databaseUrl: url, schema, name, ...(chunk ? { chunk } : {}) }),
+        breakVersion: async () => {
+          await admin((c) =>
+            c.query(`UPDATE ${schema}.indexes SET analyzer_version = 999 WHERE name = $1`, [name]),
+          );
+        },
+      };
+    },
+  });
+
+  describe("row-level security", () => {
+    const secrets = (owner: string) => [
+      { id: "notes", title: `${owner}'s notes`, text: `${owner} measured telomerase activity in relapse.` },
+    ];
+
+    it("keeps each principal's rows out of another principal's transactions, whatever the query says", async () => {
+      const alice = await openSearchIndex({ databaseUrl: url, schema, name: "repo", principal: "alice" });
+      const bob = await openSearchIndex({ databaseUrl: url, schema, name: "repo", principal: "bob" });
+      await alice.add(secrets("alice"));
+      await bob.add(secrets("bob"));
+      // Through the store: the same index name, two principals, two separate indexes.
+      expect((await alice.search("telomerase")).results.map((r) => r.title)).toEqual(["alice's notes"]);
+      expect((await bob.search("telomerase")).results.map((r) => r.title)).toEqual(["bob's notes"]);
+      expect((await alice.stats()).documents).toBe(1);
+
+      // Directly, as the store's transactions run (the RLS-bound role, the principal set for the transaction),
+      // with no WHERE on the principal at all: only alice's rows exist.
+      const asPrincipal = (principal: string, sql: string) =>
+        admin(async (c) => {
+          await c.query("BEGIN");
+          await c.query("SET LOCAL ROLE quiver_search_rls");
+          await c.query("SELECT set_config('quiver.principal', $1, true)", [principal]);
+          try {
+            return (await c.query(sql)).rows;
+          } finally {
+            await c.query("ROLLBACK");
+          }
+        });
+      const texts = (rows: { text: string }[]) => rows.map((r) => r.text).join(" | ");
+      const aliceChunks = await asPrincipal("alice", `SELECT text FROM ${schema}.chunks`);
+      expect(texts(aliceChunks)).toContain("alice measured");
+      expect(texts(aliceChunks)).not.toContain("bob");
+      const aliceDocs = await asPrincipal("alice", `SELECT title, principal FROM ${schema}.documents`);
+      expect(aliceDocs.map((r) => r.principal)).toEqual(["alice"]);
+      expect(
+        await asPrincipal("alice", `SELECT * FROM ${schema}.vocabulary WHERE principal = 'bob'`),
+      ).toEqual([]);
+      // Another principal sees none of them; a transaction that sets no principal sees no row at all.
+      expect(await asPrincipal("mallory", `SELECT * FROM ${schema}.chunks`)).toEqual([]);
+      const unset = await admin(async (c) => {
+        await c.query("BEGIN");
+        await c.query("SET LOCAL ROLE quiver_search_rls");
+        try {
+          return (await c.query(`SELECT * FROM ${schema}.documents`)).rows;
+        } finally {
+          await c.query("ROLLBACK");
+        }
+      });
+      expect(unset).toEqual([]);
+      // Writing a row for another principal is refused by the policy's check.
+      await expect(
+        asPrincipal(
+          "alice",
+          `UPDATE ${schema}.documents SET principal = 'bob' WHERE principal = 'alice' RETURNING rowid`,
+        ),
+      ).rejects.toThrow(/row-level security/);
+      // The table owner (the login role, were it not a superuser) is bound too: FORCE ROW LEVEL SECURITY.
+      const forced = await admin((c) =>
+        c.query(
+          `SELECT relname FROM pg_class WHERE relnamespace = $1::regnamespace AND relrowsecurity AND relforcerowsecurity`,
+          [schema],
+        ),
+      );
+      expect(forced.rows.map((r) => r.relname).sort()).toEqual([
+        "chunks",
+        "documents",
+        "indexes",
+        "vocabulary",
+      ]);
+      await alice.close();
+      await bob.close();
+    });
+  });
+
+  describe("connection failures", () => {
+    it("reject with SearchError unavailable, without the password, and never hang", async () => {
+      const dead = "postgres://quiver:s3cret-password@127.0.0.1:9/test";
+      const failure = await openSearchIndex({ databaseUrl: dead, schema }).catch((e: unknown) => e);
+      expect(SearchError.isInstance(failure) && failure.code).toBe("unavailable");
+      expect(String((failure as Error).message)).not.toContain("s3cret");
+      await expect(openSearchIndex({ databaseUrl: "mysql://x", schema })).rejects.toThrow(/postgres/);
+    });
+  });
+});
