@@ -3,6 +3,14 @@ import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SearchIndex } from "@quiver/search";
 
+/** Where the collections' indexes live when not in SQLite files: a PostgreSQL database and schema. */
+export interface IndexDatabase {
+  /** `postgres://...`; never printed. */
+  readonly databaseUrl: string;
+  /** Default `quiver_search`. */
+  readonly schema?: string;
+}
+
 /** A collection registered in a repository. */
 export interface CollectionRow {
   readonly id: number;
@@ -55,7 +63,9 @@ CREATE TABLE IF NOT EXISTS audit (
 /**
  * A repository folder: `repo.db` (the registry of collections, the sharing ACL and the audit log) and one
  * search index per collection under `collections/`, so that no statistic of one collection (document
- * frequencies, lengths) ever influences the ranking or counts of another.
+ * frequencies, lengths) ever influences the ranking or counts of another. With a database, each collection's
+ * index is a PostgreSQL index named `private-repo:<owner>/<name>` whose rows belong to the owner: row-level
+ * security shows them only to transactions run as that owner.
  */
 export class Repository {
   readonly path: string;
@@ -63,7 +73,10 @@ export class Repository {
   private readonly indexes = new Map<number, Promise<SearchIndex>>();
   private closed = false;
 
-  constructor(path: string) {
+  constructor(
+    path: string,
+    private readonly database?: IndexDatabase,
+  ) {
     this.path = resolve(path);
     mkdirSync(join(this.path, "collections"), { recursive: true });
     this.db = new DatabaseSync(join(this.path, "repo.db"));
@@ -154,15 +167,25 @@ export class Repository {
   }
 
   /** The search index of one collection (opened once, created when missing). */
-  index(collection: number): Promise<SearchIndex> {
+  index(collection: CollectionRow): Promise<SearchIndex> {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
-    let index = this.indexes.get(collection);
+    let index = this.indexes.get(collection.id);
     if (!index) {
-      // @quiver/search is loaded with the first collection opened, not with the plugin.
-      const path = join(this.path, "collections", `${collection}.sqlite`);
-      index = import("@quiver/search").then(({ openSearchIndex }) => openSearchIndex({ path }));
-      index.catch(() => this.indexes.delete(collection));
-      this.indexes.set(collection, index);
+      // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
+      const { database } = this;
+      const path = join(this.path, "collections", `${collection.id}.sqlite`);
+      index = import("@quiver/search").then(({ openSearchIndex }) =>
+        database
+          ? openSearchIndex({
+              databaseUrl: database.databaseUrl,
+              ...(database.schema ? { schema: database.schema } : {}),
+              name: `private-repo:${collection.owner}/${collection.name}`,
+              principal: collection.owner,
+            })
+          : openSearchIndex({ path }),
+      );
+      index.catch(() => this.indexes.delete(collection.id));
+      this.indexes.set(collection.id, index);
     }
     return index;
   }

@@ -1,5 +1,22 @@
 import { formatRef, ownerProblem } from "./names.js";
-import { type AuditEntry, Repository } from "./repository.js";
+import { type AuditEntry, type IndexDatabase, Repository } from "./repository.js";
+
+/** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
+export interface RepositoryDatabase {
+  /** PostgreSQL URL of the indexes (the plugin's `databaseUrl`); omit for SQLite files. */
+  readonly databaseUrl?: string;
+  /** Its schema (the plugin's `databaseSchema`, default `quiver_search`). */
+  readonly databaseSchema?: string;
+}
+
+/** The index database of some options, if any. */
+export const databaseOf = (options: RepositoryDatabase): IndexDatabase | undefined =>
+  options.databaseUrl
+    ? {
+        databaseUrl: options.databaseUrl,
+        ...(options.databaseSchema ? { schema: options.databaseSchema } : {}),
+      }
+    : undefined;
 
 /** Who shares what with whom. */
 export interface ShareOptions {
@@ -13,8 +30,12 @@ export interface ShareOptions {
   readonly grantee: string;
 }
 
-const withRepo = async <T>(indexPath: string, f: (repo: Repository) => T | Promise<T>): Promise<T> => {
-  const repo = new Repository(indexPath);
+const withRepo = async <T>(
+  indexPath: string,
+  f: (repo: Repository) => T | Promise<T>,
+  database?: RepositoryDatabase,
+): Promise<T> => {
+  const repo = new Repository(indexPath, database && databaseOf(database));
   try {
     return await f(repo);
   } finally {
@@ -83,20 +104,25 @@ export interface CollectionSummary {
  * @example
  * for (const c of await listCollections({ indexPath: ".quiver/private-repo", principal: "alice" })) console.log(c.collection, c.documents)
  */
-export const listCollections = (options: {
-  readonly indexPath: string;
-  readonly principal: string;
-}): Promise<CollectionSummary[]> =>
-  withRepo(options.indexPath, async (repo) =>
-    Promise.all(
-      repo.readable(options.principal).map(async (c) => ({
-        collection: formatRef(c, options.principal),
-        owner: c.owner,
-        name: c.name,
-        access: c.access,
-        documents: await (await repo.index(c.id)).count(),
-      })),
-    ),
+export const listCollections = (
+  options: {
+    readonly indexPath: string;
+    readonly principal: string;
+  } & RepositoryDatabase,
+): Promise<CollectionSummary[]> =>
+  withRepo(
+    options.indexPath,
+    async (repo) =>
+      Promise.all(
+        repo.readable(options.principal).map(async (c) => ({
+          collection: formatRef(c, options.principal),
+          owner: c.owner,
+          name: c.name,
+          access: c.access,
+          documents: await (await repo.index(c)).count(),
+        })),
+      ),
+    options,
   );
 
 /**

@@ -59,7 +59,7 @@ export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResourc
           collection: c.ref,
           owner: c.owner,
           access: c.access,
-          documents: await (await repo.index(c.id)).count(),
+          documents: await (await repo.index(c)).count(),
           ...(c.access === "owner" ? { shared_with: repo.grantees(c.id) } : {}),
         })),
       );
