@@ -129,6 +129,17 @@ export class Connection {
     });
   }
 
+  /**
+   * Refreshes the planner's statistics of a schema's tables after a large load, as the login role (outside the
+   * RLS-bound transactions). Best effort: a role that may not analyse them leaves it to autovacuum.
+   */
+  async analyze(schema: string): Promise<void> {
+    const s = `"${schema.replaceAll('"', '""')}"`;
+    await this.shared.pool
+      .query(`ANALYZE ${s}.documents, ${s}.chunks, ${s}.vocabulary, ${s}.indexes`)
+      .catch(() => undefined);
+  }
+
   /** Gives the pool back; the last user closes it. */
   async release(): Promise<void> {
     if (this.released) return;

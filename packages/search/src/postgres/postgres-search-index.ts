@@ -41,7 +41,13 @@ import { fieldPair, noNul, type PgScope, pgScope } from "./scope.js";
 
 const DEFAULT_CHUNKING: ChunkOptions = { size: 300, overlap: 50 };
 /** Positions kept per term and chunk (PostgreSQL's tsvector limit); BM25 saturates long before. */
-const MAX_POSITIONS = 256;
+const MAX_POSITIONS = 255;
+/** Body occurrences are numbered from here, title occurrences from 1: a term's title frequency is the count of its positions up to BODY_START - 1. */
+const BODY_START = 8193;
+/** Chunks written by one `add` after which the tables are analysed. */
+const ANALYZE_AFTER = 1_000;
+/** One term of a tsvector's text form with its positions: `'term':1,8193B`. */
+const HIT = /'((?:[^']|'')*)':([0-9A-D,]+)/g;
 
 const clean = noNul;
 const nullable = (text: string | undefined): string | null => (text === undefined ? null : clean(text));
@@ -56,8 +62,9 @@ const fts5Idf = (chunks: number, containing: number): number => {
 };
 
 /**
- * A chunk's terms as a tsvector: each term once, one position per occurrence (title occurrences first, weight
- * A), so that a term's title and body frequencies are the counts of its A and unweighted positions.
+ * A chunk's terms as a tsvector: each term once, one position per occurrence, title occurrences numbered from 1
+ * and body occurrences from BODY_START, so that a term's title and body frequencies are counts of positions
+ * below and above BODY_START.
  */
 function tsvectorOf(title: readonly string[], body: readonly string[]): string {
   const counts = new Map<string, [number, number]>();
@@ -74,7 +81,8 @@ function tsvectorOf(title: readonly string[], body: readonly string[]): string {
   const parts: string[] = [];
   for (const [term, [t, b]] of counts) {
     const positions: string[] = [];
-    for (let i = 1; i <= t + b && i <= MAX_POSITIONS; i++) positions.push(i <= t ? `${i}A` : `${i}`);
+    for (let i = 0; i < t && positions.length < MAX_POSITIONS; i++) positions.push(String(1 + i));
+    for (let i = 0; i < b && positions.length < MAX_POSITIONS; i++) positions.push(String(BODY_START + i));
     parts.push(`${lexeme(term)}:${positions.join(",")}`);
   }
   return parts.join(" ");
@@ -212,6 +220,8 @@ class PostgresSearchIndex implements SearchIndex {
         const done = Math.min(start + BATCH_SIZE, docs.length);
         options.onProgress?.(done, docs.length);
       }
+      // A large load changes the tables' statistics: refresh them so the planner keeps using the indexes.
+      if (chunks >= ANALYZE_AFTER) await this.connection.analyze(this.schema);
       return { added, replaced, chunks };
     });
   }
@@ -226,14 +236,9 @@ class PostgresSearchIndex implements SearchIndex {
     return this.transaction(async (client) => {
       const corpus = await this.corpus(client);
       await this.loadFrequencies(client, terms);
-      const candidates = await this.candidates(client, terms, scope, corpus);
+      const { candidates, documents, chunks } = await this.candidates(client, terms, scope, corpus);
       if (candidates.length === 0) return { results: [], total: 0 };
-      const total =
-        candidates.length < CANDIDATE_DEPTH
-          ? group
-            ? new Set(candidates.map((c) => c.doc)).size
-            : candidates.length
-          : await this.countMatches(client, terms, scope, group);
+      const total = group ? documents : chunks;
 
       const depth = rerankDepth(candidates, topK, group);
       const rows = await client.query<ChunkTerms & { chunk: string }>(
@@ -427,42 +432,52 @@ class PostgresSearchIndex implements SearchIndex {
   }
 
   /**
-   * First pass: the best CANDIDATE_DEPTH chunks within the scope, by FTS5's BM25 computed from the tsvector
-   * (title weight, FTS5's IDF and lengths), best first, ties by rowid: the order the SQLite store's first pass
-   * gives. The GIN index finds the chunks holding any term.
+   * First pass: the best CANDIDATE_DEPTH chunks within the scope by FTS5's BM25 (title weight, FTS5's IDF and
+   * lengths), best first, ties by rowid: the order the SQLite store's first pass gives. The GIN index finds the
+   * chunks holding any term; for each, `setweight` + `ts_filter` cut the tsvector down to the query's terms and
+   * their positions (in C, without unnesting it), and the scores are summed here, in the query's term order as
+   * FTS5 does. Also counts the matching documents and chunks.
    */
   private async candidates(
     client: pg.PoolClient,
     terms: readonly string[],
     scope: PgScope,
     corpus: Corpus,
-  ): Promise<Candidate[]> {
+  ): Promise<{ candidates: Candidate[]; documents: number; chunks: number }> {
     const next = 3 + scope.params.length;
-    const idfs = terms.map((t) => fts5Idf(corpus.chunks, this.frequencies.get(t) ?? 0));
-    const rows = await client.query<{ chunk: string; doc: string; score: number }>(
-      `SELECT c.rowid AS chunk, c.doc, sum(q.idf * (u.tf * ${K1 + 1}) /
-                (u.tf + ${K1} * (${1 - B} + ${B} * c.terms / $${next + 3}::float8))) AS score
-       FROM ${this.s}.chunks c JOIN ${this.s}.documents d ON d.rowid = c.doc
-       CROSS JOIN LATERAL (
-         SELECT lexeme, cardinality(weights) + ${TITLE_WEIGHT - 1} * cardinality(array_positions(weights, 'A')) AS tf
-         FROM unnest(c.tsv)
-       ) u
-       JOIN unnest($${next + 1}::text[], $${next + 2}::float8[]) AS q (term, idf) ON q.term = u.lexeme
-       WHERE c.tsv @@ $${next}::tsquery AND c.index_name = $1 AND c.principal = $2${scope.where}
-       GROUP BY c.rowid, c.doc
-       ORDER BY score DESC, c.rowid
-       LIMIT ${CANDIDATE_DEPTH}`,
-      [
-        this.name,
-        this.principal,
-        ...scope.params,
-        terms.map(lexeme).join(" | "),
-        terms,
-        idfs,
-        Math.max(corpus.averageLength, Number.MIN_VALUE),
-      ],
+    const rows = await client.query<{ chunk: string; doc: string; terms: number; hits: string }>(
+      `SELECT c.rowid AS chunk, c.doc, c.terms, ts_filter(setweight(c.tsv, 'B', $${next + 1}::text[]), '{B}')::text AS hits
+       FROM ${this.s}.chunks c${scope.where ? ` JOIN ${this.s}.documents d ON d.rowid = c.doc` : ""}
+       WHERE c.tsv @@ $${next}::tsquery AND c.index_name = $1 AND c.principal = $2${scope.where}`,
+      [this.name, this.principal, ...scope.params, terms.map(lexeme).join(" | "), terms],
     );
-    return rows.rows.map((r) => ({ chunk: Number(r.chunk), doc: Number(r.doc), score: Number(r.score) }));
+    const idfs = new Map(terms.map((t) => [t, fts5Idf(corpus.chunks, this.frequencies.get(t) ?? 0)]));
+    const averageLength = Math.max(corpus.averageLength, Number.MIN_VALUE);
+    const docs = new Set<string>();
+    const scored: Candidate[] = [];
+    const tf = new Map<string, number>();
+    for (const row of rows.rows) {
+      docs.add(row.doc);
+      tf.clear();
+      for (const match of row.hits.matchAll(HIT)) {
+        const positions = match[2]!.split(",");
+        let title = 0;
+        for (const position of positions) if (Number.parseInt(position, 10) < BODY_START) title++;
+        tf.set(
+          match[1]!.replaceAll("''", "'").replaceAll("\\\\", "\\"),
+          positions.length + (TITLE_WEIGHT - 1) * title,
+        );
+      }
+      const norm = K1 * (1 - B + (B * row.terms) / averageLength);
+      let score = 0;
+      for (const term of terms) {
+        const f = tf.get(term);
+        if (f !== undefined) score += (idfs.get(term)! * (f * (K1 + 1))) / (f + norm);
+      }
+      scored.push({ chunk: Number(row.chunk), doc: Number(row.doc), score });
+    }
+    scored.sort((x, y) => y.score - x.score || x.chunk - y.chunk);
+    return { candidates: scored.slice(0, CANDIDATE_DEPTH), documents: docs.size, chunks: scored.length };
   }
 
   private async countMatches(
@@ -471,9 +486,10 @@ class PostgresSearchIndex implements SearchIndex {
     scope: PgScope,
     group: boolean,
   ): Promise<number> {
+    // Counted in the same statement as the candidates when searching; this is `count({ query })`.
     const row = await client.query<{ n: string }>(
       `SELECT count(${group ? "DISTINCT c.doc" : "*"}) AS n
-       FROM ${this.s}.chunks c JOIN ${this.s}.documents d ON d.rowid = c.doc
+       FROM ${this.s}.chunks c${scope.where ? ` JOIN ${this.s}.documents d ON d.rowid = c.doc` : ""}
        WHERE c.tsv @@ $${3 + scope.params.length}::tsquery AND c.index_name = $1 AND c.principal = $2${scope.where}`,
       [this.name, this.principal, ...scope.params, terms.map(lexeme).join(" | ")],
     );

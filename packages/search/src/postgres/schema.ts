@@ -27,8 +27,8 @@ export function quoteIdent(name: string): string {
  * - `documents`: fields as the SQLite store keeps them, plus arrays of the compared author names, tag keys and
  *   `[key, value]` metadata pairs, each with a GIN index for the filters.
  * - `chunks`: the text, the analysed terms (title and body, as the SQLite store's FTS5 columns hold them) and a
- *   `tsvector` of those terms, indexed with GIN: title occurrences weighted A, body occurrences unweighted,
- *   one position per occurrence, so the first pass computes FTS5's BM25 from it.
+ *   `tsvector` of those terms, indexed with GIN: one position per occurrence, title occurrences from 1 and
+ *   body occurrences from 8193, so the first pass computes FTS5's BM25 (title weight included) from it.
  * - `vocabulary`: chunks containing each term, for IDF (what fts5vocab answers for SQLite).
  */
 function ddl(s: string): string {
