@@ -40,7 +40,7 @@ export function isUnavailable(error: unknown): boolean {
   }
   return (
     typeof message === "string" &&
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly/i.test(
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
       message,
     )
   );
@@ -65,6 +65,8 @@ export class Connection {
         connectionString: url,
         max: poolSize,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        // A server that stops answering (not only one that refuses) fails the call too.
+        query_timeout: STATEMENT_TIMEOUT_MS + 5_000,
         idleTimeoutMillis: 10_000,
         allowExitOnIdle: true,
       });
