@@ -117,4 +117,24 @@ describe.skipIf(reason !== undefined)("private-repo on PostgreSQL (databaseUrl)"
     });
     expect(asBob).toEqual([{ principal: "bob" }]);
   });
+
+  it("answers unavailable (retryable), without the password, when the database cannot be reached", async () => {
+    const indexPath = tempDir();
+    await addDocuments({
+      indexPath,
+      owner: "alice",
+      collection: "papers",
+      files: writeFiles(tempDir(), SAMPLE_FILES),
+    });
+    const catalog = createCatalog({ env: { DATABASE_URL: "postgres://quiver:s3cret@127.0.0.1:9/test" } });
+    catalog.register(createPrivateRepoPlugin(), { indexPath });
+    try {
+      const r = await catalog.call("private_repo_search", { search_terms: "microbiome" }, as("alice"));
+      expect(r.status).toBe("unavailable");
+      expect(JSON.stringify(r)).not.toContain("s3cret");
+      expect(JSON.stringify(r)).toMatch(/retryable":true/);
+    } finally {
+      await catalog.close();
+    }
+  });
 });

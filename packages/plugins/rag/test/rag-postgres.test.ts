@@ -87,4 +87,17 @@ describe.skipIf(reason !== undefined)("rag's embedded index on PostgreSQL (DATAB
     );
     expect(rows.rows).toEqual([{ index_name: "course", principal: "" }]);
   });
+
+  it("answers unavailable (retryable), without the password, when the database cannot be reached", async () => {
+    const catalog = createCatalog({ env: { DATABASE_URL: "postgres://quiver:s3cret@127.0.0.1:9/test" } });
+    catalog.register(createRagPlugin(), { backend: "embedded" });
+    try {
+      const r = await catalog.call("rag_search", { query: "algoritmo genético" });
+      expect(r.status).toBe("unavailable");
+      expect(JSON.stringify(r)).not.toContain("s3cret");
+      expect(JSON.stringify(r)).toMatch(/retryable":true/);
+    } finally {
+      await catalog.close();
+    }
+  });
 });

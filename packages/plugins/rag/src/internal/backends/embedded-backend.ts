@@ -19,6 +19,18 @@ const missing = (where: string) =>
       "Ask the operator to run `quiver rag index <folder>` (or set RAG_INDEX_PATH to an existing index).",
   });
 
+/** A database that cannot be reached as `unavailable` (retryable); any other error unchanged. */
+const databaseDown = (
+  error: unknown,
+  isSearchError: (e: unknown) => e is { code: string; message: string },
+) =>
+  isSearchError(error) && error.code === "unavailable"
+    ? fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
+        retryable: true,
+        suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
+      })
+    : error;
+
 /**
  * Opens the index (a SQLite file, or an index in PostgreSQL) for searching. A missing file, or an empty
  * PostgreSQL index, is `unavailable` with the command that builds it (the index is never created empty
@@ -36,23 +48,21 @@ export const openEmbeddedBackend = async (location: IndexLocation): Promise<Embe
       throw missing(describeLocation(location));
     }
   } catch (error) {
-    if (SearchError.isInstance(error) && error.code === "unavailable") {
-      throw fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
-        retryable: true,
-        suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
-      });
-    }
-    throw error;
+    throw databaseDown(error, SearchError.isInstance);
   }
   return {
     search: async (q) => {
       const metadata: Record<string, string> = {};
       if (q.asignatura) metadata.asignatura = slug(q.asignatura);
       if (q.tipo_documento) metadata.tipo_documento = slug(q.tipo_documento);
-      const res = await index.search(q.query, {
-        topK: q.topK,
-        ...(Object.keys(metadata).length > 0 ? { filters: { metadata } } : {}),
-      });
+      const res = await index
+        .search(q.query, {
+          topK: q.topK,
+          ...(Object.keys(metadata).length > 0 ? { filters: { metadata } } : {}),
+        })
+        .catch((error: unknown) => {
+          throw databaseDown(error, SearchError.isInstance);
+        });
       return {
         query: q.query,
         total_results: res.total,
