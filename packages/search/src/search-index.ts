@@ -48,6 +48,38 @@ export const DEFAULT_CHUNKING: ChunkOptions = Object.freeze({ size: 300, overlap
 
 export { DEFAULT_COLLECTION };
 
+/** Options of {@link shareSearchIndex}: the PostgreSQL index, its owner and the grantee. */
+export interface ShareSearchIndexOptions {
+  readonly databaseUrl: string;
+  /** Default `quiver_search`. */
+  readonly schema?: string;
+  /** Default `default`. */
+  readonly name?: string;
+  /** The index's owner (its `principal`). */
+  readonly principal: string;
+  /** Who may read it, by opening it with `reader`. */
+  readonly grantee: string;
+}
+
+/**
+ * PostgreSQL only: lets `grantee` read `principal`'s index (row-level security checks the grant on every row).
+ * Resolves to true when the grant is new.
+ *
+ * @example
+ * await shareSearchIndex({ databaseUrl, name: "papers", principal: "alice", grantee: "bob" });
+ * const asBob = await openSearchIndex({ databaseUrl, name: "papers", principal: "alice", reader: "bob" });
+ */
+export async function shareSearchIndex(options: ShareSearchIndexOptions): Promise<boolean> {
+  const { shareSearchIndex: share } = await import("./postgres/postgres-search-index.js");
+  return share(options);
+}
+
+/** PostgreSQL only: withdraws a grant of {@link shareSearchIndex}; resolves to true when there was one. */
+export async function unshareSearchIndex(options: ShareSearchIndexOptions): Promise<boolean> {
+  const { unshareSearchIndex: unshare } = await import("./postgres/postgres-search-index.js");
+  return unshare(options);
+}
+
 /**
  * Opens (or creates) a search index in a SQLite file, or in memory with `path: ":memory:"`.
  *

@@ -75,6 +75,12 @@ export interface OpenPostgresSearchIndexOptions {
    * policies show only rows of that principal. Default `""` (a shared, public index).
    */
   readonly principal?: string;
+  /**
+   * Who the transactions run as, to read `principal`'s index as someone else: rows are visible only if the
+   * principal granted this reader the index ({@link shareSearchIndex}); such a handle cannot write. Default:
+   * the principal.
+   */
+  readonly reader?: string;
   /** Chunking of texts added from now on; stored with the index, so later opens reuse it when omitted. */
   readonly chunk?: Partial<ChunkOptions>;
   /** Connections in the pool shared by every index opened on the same URL. Default 10. */

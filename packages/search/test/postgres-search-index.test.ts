@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSearchIndex, SearchError } from "../src/index.js";
+import { openSearchIndex, SearchError, shareSearchIndex, unshareSearchIndex } from "../src/index.js";
 import { searchIndexConformance } from "./conformance.js";
 import { scifactSubset } from "./scifact-subset.js";
 
@@ -127,11 +127,60 @@ describe.skipIf(reason !== undefined)("the PostgreSQL store", () => {
       expect(forced.rows.map((r) => r.relname).sort()).toEqual([
         "chunks",
         "documents",
+        "grants",
         "indexes",
         "vocabulary",
       ]);
       await alice.close();
       await bob.close();
+    });
+  });
+
+  describe("grants", () => {
+    it("let a grantee read, never write, an owner's index, until withdrawn; no one else reads it", async () => {
+      const where = { databaseUrl: url, schema, name: "lab" };
+      const owner = await openSearchIndex({ ...where, principal: "carol" });
+      await owner.add([
+        { id: "n", title: "Carol's assay", text: "Telomerase assay results for the relapse cohort." },
+      ]);
+      const asDan = await openSearchIndex({ ...where, principal: "carol", reader: "dan" });
+      const asEve = await openSearchIndex({ ...where, principal: "carol", reader: "eve" });
+      expect(await asDan.search("telomerase")).toEqual({ results: [], total: 0 });
+
+      expect(await shareSearchIndex({ ...where, principal: "carol", grantee: "dan" })).toBe(true);
+      const seen = await asDan.search("telomerase");
+      expect(seen.results.map((r) => r.title)).toEqual(["Carol's assay"]);
+      expect(seen.results[0]!.score).toBeCloseTo((await owner.search("telomerase")).results[0]!.score, 9);
+      expect(await asDan.count()).toBe(1);
+      expect(await asEve.count()).toBe(0);
+      await expect(asDan.add([{ id: "x", text: "vandalism" }])).rejects.toThrow(/only its principal/);
+      await expect(asDan.removeCollection("default")).rejects.toThrow(/only its principal/);
+
+      // Directly, as dan: the rows are readable, not deletable, whatever the statement says.
+      const asDanSql = (sql: string) =>
+        admin(async (c) => {
+          await c.query("BEGIN; SET LOCAL ROLE quiver_search_rls");
+          await c.query("SELECT set_config('quiver.principal', 'dan', true)");
+          try {
+            const result = await c.query(sql);
+            return { rows: result.rows, count: result.rowCount };
+          } finally {
+            await c.query("ROLLBACK");
+          }
+        });
+      expect(
+        (await asDanSql(`SELECT principal FROM ${schema}.documents WHERE index_name = 'lab'`)).rows,
+      ).toEqual([{ principal: "carol" }]);
+      expect((await asDanSql(`DELETE FROM ${schema}.chunks WHERE index_name = 'lab'`)).count).toBe(0);
+      // Only the owner can grant or withdraw: dan can neither drop his grant nor forge one for eve.
+      expect((await asDanSql(`DELETE FROM ${schema}.grants`)).count).toBe(0);
+      await expect(asDanSql(`INSERT INTO ${schema}.grants VALUES ('lab', 'carol', 'eve')`)).rejects.toThrow(
+        /row-level security/,
+      );
+
+      expect(await unshareSearchIndex({ ...where, principal: "carol", grantee: "dan" })).toBe(true);
+      expect(await asDan.search("telomerase")).toEqual({ results: [], total: 0 });
+      for (const index of [owner, asDan, asEve]) await index.close();
     });
   });
 

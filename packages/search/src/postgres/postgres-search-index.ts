@@ -21,6 +21,7 @@ import {
   toHits,
 } from "../internal/rescore.js";
 import { fieldValue, parseScope } from "../internal/scope.js";
+import type { ShareSearchIndexOptions } from "../search-index.js";
 import type {
   AddOptions,
   AddResult,
@@ -107,6 +108,7 @@ export async function openPostgresSearchIndex(options: OpenPostgresSearchIndexOp
   const schema = options.schema ?? "quiver_search";
   const name = options.name ?? "default";
   const principal = options.principal ?? "";
+  const reader = options.reader ?? principal;
   const poolSize = options.poolSize ?? 10;
   if (typeof schema !== "string" || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw new SearchError("invalid_option", "schema must be a plain identifier (letters, digits, _)");
@@ -114,18 +116,59 @@ export async function openPostgresSearchIndex(options: OpenPostgresSearchIndexOp
   if (typeof name !== "string" || name.length === 0)
     throw new SearchError("invalid_option", "name must be a non-empty string");
   if (typeof principal !== "string") throw new SearchError("invalid_option", "principal must be a string");
+  if (typeof reader !== "string") throw new SearchError("invalid_option", "reader must be a string");
   if (!Number.isInteger(poolSize) || poolSize < 1)
     throw new SearchError("invalid_option", "poolSize must be a positive integer");
   const connection = Connection.acquire(databaseUrl, poolSize);
   try {
     await connection.prepare(schema);
-    const chunking = await connection.transaction(principal, (client) =>
-      openIndexRow(client, quoteIdent(schema), name, principal, options.chunk, connection.where),
+    const chunking = await connection.transaction(reader, (client) =>
+      reader === principal
+        ? openIndexRow(client, quoteIdent(schema), name, principal, options.chunk, connection.where)
+        : readIndexRow(client, quoteIdent(schema), name, principal, connection.where),
     );
-    return new PostgresSearchIndex(connection, quoteIdent(schema), schema, name, principal, chunking);
+    return new PostgresSearchIndex(connection, quoteIdent(schema), schema, name, principal, reader, chunking);
   } catch (error) {
     await connection.release();
     throw error;
+  }
+}
+
+/**
+ * Reads another principal's index row as a reader: its chunking, after checking its versions. An index the
+ * reader may not read (no grant) or that does not exist looks empty, with the default chunking.
+ */
+async function readIndexRow(
+  client: pg.PoolClient,
+  s: string,
+  name: string,
+  principal: string,
+  where: string,
+): Promise<ChunkOptions> {
+  const row = (
+    await client.query<{ schema_version: number; analyzer_version: number; size: number; overlap: number }>(
+      `SELECT schema_version, analyzer_version, chunk_size AS size, chunk_overlap AS overlap
+       FROM ${s}.indexes WHERE name = $1 AND principal = $2`,
+      [name, principal],
+    )
+  ).rows[0];
+  if (!row) return { ...DEFAULT_CHUNKING };
+  checkVersions(row, name, where);
+  return { size: row.size, overlap: row.overlap };
+}
+
+function checkVersions(
+  row: { schema_version: number; analyzer_version: number },
+  name: string,
+  where: string,
+) {
+  if (row.schema_version !== PG_SCHEMA_VERSION || row.analyzer_version !== ANALYZER_VERSION) {
+    throw new SearchError(
+      "incompatible_index",
+      `the index ${JSON.stringify(name)} at ${where} was built by another version of @quiver/search (schema ` +
+        `${row.schema_version}, analyzer ${row.analyzer_version}; this version writes schema ${PG_SCHEMA_VERSION}, ` +
+        `analyzer ${ANALYZER_VERSION}). Rebuild it: remove its documents (or drop the schema) and add them again.`,
+    );
   }
 }
 
@@ -150,14 +193,7 @@ async function openIndexRow(
       [name, principal],
     )
   ).rows[0]!;
-  if (row.schema_version !== PG_SCHEMA_VERSION || row.analyzer_version !== ANALYZER_VERSION) {
-    throw new SearchError(
-      "incompatible_index",
-      `the index ${JSON.stringify(name)} at ${where} was built by another version of @quiver/search (schema ` +
-        `${row.schema_version}, analyzer ${row.analyzer_version}; this version writes schema ${PG_SCHEMA_VERSION}, ` +
-        `analyzer ${ANALYZER_VERSION}). Rebuild it: remove its documents (or drop the schema) and add them again.`,
-    );
-  }
+  checkVersions(row, name, where);
   const chunking: ChunkOptions = { size: row.size, overlap: row.overlap, ...chunk };
   const problem = chunkOptionsProblem(chunking);
   if (problem) throw new SearchError("invalid_option", problem);
@@ -200,11 +236,13 @@ class PostgresSearchIndex implements SearchIndex {
     private readonly schema: string,
     private readonly name: string,
     private readonly principal: string,
+    /** Who the transactions run as: the principal, or a grantee reading the principal's index. */
+    private readonly reader: string,
     private readonly chunking: ChunkOptions,
   ) {}
 
   async add(documents: Iterable<SearchDocument>, options: AddOptions = {}): Promise<AddResult> {
-    this.assertOpen();
+    this.assertWritable();
     const { collection, docs } = checkAdd(documents, options);
     return this.exclusive(async () => {
       let added = 0;
@@ -298,7 +336,7 @@ class PostgresSearchIndex implements SearchIndex {
   }
 
   async remove(ids: string | readonly string[], options: RemoveOptions = {}): Promise<number> {
-    this.assertOpen();
+    this.assertWritable();
     const collection = checkCollection(options.collection);
     const list = (typeof ids === "string" ? [ids] : [...ids]).map(clean);
     return this.exclusive(() =>
@@ -314,7 +352,7 @@ class PostgresSearchIndex implements SearchIndex {
   }
 
   async removeCollection(name: string): Promise<number> {
-    this.assertOpen();
+    this.assertWritable();
     const collection = checkCollection(name);
     return this.exclusive(() =>
       this.transaction(async (client) => {
@@ -380,8 +418,18 @@ class PostgresSearchIndex implements SearchIndex {
     if (this.closed) throw new SearchError("closed", "the search index is closed");
   }
 
+  private assertWritable(): void {
+    this.assertOpen();
+    if (this.reader !== this.principal) {
+      throw new SearchError(
+        "invalid_option",
+        "this index was opened by a reader (reader differs from principal): only its principal can change it",
+      );
+    }
+  }
+
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.connection.transaction(this.principal, work);
+    return this.connection.transaction(this.reader, work);
   }
 
   /** Runs writes one after another within this process; other processes wait on the index row's lock. */
@@ -695,3 +743,42 @@ function metadataPairs(doc: SearchDocument): string[] {
   }
   return [...pairs];
 }
+
+/** Writes or deletes a grant as the index's owner. */
+async function changeGrant(options: ShareSearchIndexOptions, add: boolean): Promise<boolean> {
+  const schema = options.schema ?? "quiver_search";
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new SearchError("invalid_option", "schema must be a plain identifier (letters, digits, _)");
+  }
+  if (typeof options.principal !== "string" || typeof options.grantee !== "string") {
+    throw new SearchError("invalid_option", "principal and grantee must be strings");
+  }
+  const connection = Connection.acquire(options.databaseUrl, 2);
+  try {
+    await connection.prepare(schema);
+    const s = quoteIdent(schema);
+    const name = options.name ?? "default";
+    return await connection.transaction(options.principal, async (client) => {
+      const result = add
+        ? await client.query(
+            `INSERT INTO ${s}.grants (index_name, owner, grantee) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+            [name, options.principal, options.grantee],
+          )
+        : await client.query(
+            `DELETE FROM ${s}.grants WHERE index_name = $1 AND owner = $2 AND grantee = $3`,
+            [name, options.principal, options.grantee],
+          );
+      return (result.rowCount ?? 0) > 0;
+    });
+  } finally {
+    await connection.release();
+  }
+}
+
+/** Lets `grantee` read `principal`'s rows of an index (idempotent); true when the grant is new. */
+export const shareSearchIndex = (options: ShareSearchIndexOptions): Promise<boolean> =>
+  changeGrant(options, true);
+
+/** Withdraws a grant; true when there was one. */
+export const unshareSearchIndex = (options: ShareSearchIndexOptions): Promise<boolean> =>
+  changeGrant(options, false);

@@ -9,8 +9,16 @@ export const PG_SCHEMA_VERSION = 1;
  */
 export const RLS_ROLE = "quiver_search_rls";
 
-/** Tables carrying a principal, each under the same policy. */
-export const PRINCIPAL_TABLES = ["indexes", "documents", "chunks", "vocabulary"] as const;
+/** Tables carrying a principal, each under the same policies, with the column naming their index. */
+export const PRINCIPAL_TABLES = [
+  ["indexes", "name"],
+  ["documents", "index_name"],
+  ["chunks", "index_name"],
+  ["vocabulary", "index_name"],
+] as const;
+
+/** The current transaction's principal in SQL. */
+const CURRENT = "current_setting('quiver.principal', true)";
 
 /** A schema name quoted as an identifier. */
 export function quoteIdent(name: string): string {
@@ -18,9 +26,10 @@ export function quoteIdent(name: string): string {
 }
 
 /**
- * The tables of a schema. Every row carries its index name and principal; the policy `principal_rows` shows a
- * transaction only the rows of the principal it set with `set_config('quiver.principal', ...)`, and FORCE ROW
- * LEVEL SECURITY applies it to the tables' owner too.
+ * The tables of a schema. Every row carries its index name and principal (its owner). A transaction sets its
+ * principal with `set_config('quiver.principal', ...)`; the policies let it write only its own rows, and read its
+ * own rows and those of indexes whose owner granted it reading (`grants`). FORCE ROW LEVEL SECURITY applies
+ * them to the tables' owner too.
  *
  * - `indexes`: one row per index and principal: versions, chunking, corpus statistics (chunks, terms) and a
  *   write counter that readers compare to drop cached document frequencies.
@@ -30,6 +39,8 @@ export function quoteIdent(name: string): string {
  *   `tsvector` of those terms, indexed with GIN: one position per occurrence, title occurrences from 1 and
  *   body occurrences from 8193, so the first pass computes FTS5's BM25 (title weight included) from it.
  * - `vocabulary`: chunks containing each term, for IDF (what fts5vocab answers for SQLite).
+ * - `grants`: (index, owner, grantee): the grantee may read the owner's rows of that index. Only the owner can
+ *   add or remove a grant; owner and grantee can see it.
  */
 function ddl(s: string): string {
   return `
@@ -91,12 +102,27 @@ CREATE TABLE ${s}.vocabulary (
   chunks bigint NOT NULL,
   PRIMARY KEY (index_name, principal, term)
 );
+CREATE TABLE ${s}.grants (
+  index_name text NOT NULL,
+  owner text NOT NULL,
+  grantee text NOT NULL,
+  PRIMARY KEY (index_name, owner, grantee)
+);
+CREATE INDEX grants_grantee ON ${s}.grants (grantee);
+ALTER TABLE ${s}.grants ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ${s}.grants FORCE ROW LEVEL SECURITY;
+CREATE POLICY grants_read ON ${s}.grants FOR SELECT USING (owner = ${CURRENT} OR grantee = ${CURRENT});
+CREATE POLICY grants_add ON ${s}.grants FOR INSERT WITH CHECK (owner = ${CURRENT});
+CREATE POLICY grants_remove ON ${s}.grants FOR DELETE USING (owner = ${CURRENT});
 ${PRINCIPAL_TABLES.map(
-  (t) => `ALTER TABLE ${s}.${t} ENABLE ROW LEVEL SECURITY;
+  ([t, index]) => `ALTER TABLE ${s}.${t} ENABLE ROW LEVEL SECURITY;
 ALTER TABLE ${s}.${t} FORCE ROW LEVEL SECURITY;
-CREATE POLICY principal_rows ON ${s}.${t}
-  USING (principal = current_setting('quiver.principal', true))
-  WITH CHECK (principal = current_setting('quiver.principal', true));`,
+CREATE POLICY own_or_granted_read ON ${s}.${t} FOR SELECT USING (
+  principal = ${CURRENT}
+  OR (${index}, principal) IN (SELECT g.index_name, g.owner FROM ${s}.grants g WHERE g.grantee = ${CURRENT}));
+CREATE POLICY own_insert ON ${s}.${t} FOR INSERT WITH CHECK (principal = ${CURRENT});
+CREATE POLICY own_update ON ${s}.${t} FOR UPDATE USING (principal = ${CURRENT}) WITH CHECK (principal = ${CURRENT});
+CREATE POLICY own_delete ON ${s}.${t} FOR DELETE USING (principal = ${CURRENT});`,
 ).join("\n")}
 `;
 }
@@ -111,9 +137,7 @@ export async function migrate(client: pg.PoolClient, schema: string, bypass: boo
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('quiver_search_migrate'))");
-    const exists = await client.query<{ t: string | null }>("SELECT to_regclass($1) AS t", [
-      `${s}.vocabulary`,
-    ]);
+    const exists = await client.query<{ t: string | null }>("SELECT to_regclass($1) AS t", [`${s}.grants`]);
     if (exists.rows[0]?.t == null) {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
       await client.query(ddl(s));
