@@ -80,7 +80,16 @@ describe.skipIf(reason !== undefined)("private-repo on PostgreSQL (databaseUrl)"
         );
         expect(JSON.stringify(bob.data ?? {})).not.toContain("qqbobsecret");
       }
+      // Shared in repo.db only (no database given): the ACL lets alice ask, the database's policy shows her nothing.
       await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "alice" });
+      const aclOnly = await replicas[0]!.call(
+        "private_repo_search",
+        { search_terms: "qqbobsecret" },
+        as("alice"),
+      );
+      expect(JSON.stringify(aclOnly.data ?? {})).not.toContain("Unpublished vitamin D");
+      // Shared with the database too: the grant is in PostgreSQL, and alice reads bob's rows as herself.
+      await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "alice", ...database });
       const shared = await replicas[1]!.call(
         "private_repo_search",
         { search_terms: "qqbobsecret" },

@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS audit (
 export class Repository {
   readonly path: string;
   private readonly db: DatabaseSync;
-  private readonly indexes = new Map<number, Promise<SearchIndex>>();
+  private readonly indexes = new Map<string, Promise<SearchIndex>>();
   private closed = false;
 
   constructor(
@@ -166,10 +166,20 @@ export class Repository {
     ).map((r) => ({ ...r }));
   }
 
-  /** The search index of one collection (opened once, created when missing). */
-  index(collection: CollectionRow): Promise<SearchIndex> {
+  /** The PostgreSQL index name of a collection. */
+  private static indexName(collection: CollectionRow): string {
+    return `private-repo:${collection.owner}/${collection.name}`;
+  }
+
+  /**
+   * The search index of one collection (opened once, created when missing), read by `reader` (default its
+   * owner). With a database, a reader other than the owner reads through the database's grant: without one it
+   * sees an empty index, whatever this repository's ACL says.
+   */
+  index(collection: CollectionRow, reader: string = collection.owner): Promise<SearchIndex> {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
-    let index = this.indexes.get(collection.id);
+    const key = this.database ? `${collection.id} ${reader}` : String(collection.id);
+    let index = this.indexes.get(key);
     if (!index) {
       // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
       const { database } = this;
@@ -179,15 +189,31 @@ export class Repository {
           ? openSearchIndex({
               databaseUrl: database.databaseUrl,
               ...(database.schema ? { schema: database.schema } : {}),
-              name: `private-repo:${collection.owner}/${collection.name}`,
+              name: Repository.indexName(collection),
               principal: collection.owner,
+              reader,
             })
           : openSearchIndex({ path }),
       );
-      index.catch(() => this.indexes.delete(collection.id));
-      this.indexes.set(collection.id, index);
+      index.catch(() => this.indexes.delete(key));
+      this.indexes.set(key, index);
     }
     return index;
+  }
+
+  /** With a database, grants (or withdraws) `grantee` reading the collection's index there; else nothing. */
+  async grant(collection: CollectionRow, grantee: string, add: boolean): Promise<void> {
+    const { database } = this;
+    if (!database) return;
+    const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
+    const options = {
+      databaseUrl: database.databaseUrl,
+      ...(database.schema ? { schema: database.schema } : {}),
+      name: Repository.indexName(collection),
+      principal: collection.owner,
+      grantee,
+    };
+    await (add ? shareSearchIndex(options) : unshareSearchIndex(options));
   }
 
   /** Closes every index and the registry. */

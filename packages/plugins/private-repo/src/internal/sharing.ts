@@ -18,8 +18,11 @@ export const databaseOf = (options: RepositoryDatabase): IndexDatabase | undefin
       }
     : undefined;
 
-/** Who shares what with whom. */
-export interface ShareOptions {
+/**
+ * Who shares what with whom. With `databaseUrl`, the grant is also written to PostgreSQL, where row-level
+ * security checks it on every row the grantee reads.
+ */
+export interface ShareOptions extends RepositoryDatabase {
   /** The repository folder (the plugin's `indexPath`). */
   readonly indexPath: string;
   /** The collection's owner. */
@@ -52,20 +55,25 @@ const withRepo = async <T>(
  * await shareCollection({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", grantee: "bob" })
  */
 export const shareCollection = (options: ShareOptions): Promise<void> =>
-  withRepo(options.indexPath, (repo) => {
-    const issue = ownerProblem(options.grantee);
-    if (issue) throw new TypeError(issue.replace("owner", "grantee"));
-    const row = repo.find(options.owner, options.collection.trim().toLowerCase());
-    if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
-    repo.share(row.id, options.grantee);
-    repo.audit({
-      principal: options.owner,
-      action: "share",
-      target: `${row.owner}/${row.name}`,
-      outcome: "ok",
-      detail: `with ${options.grantee}`,
-    });
-  });
+  withRepo(
+    options.indexPath,
+    async (repo) => {
+      const issue = ownerProblem(options.grantee);
+      if (issue) throw new TypeError(issue.replace("owner", "grantee"));
+      const row = repo.find(options.owner, options.collection.trim().toLowerCase());
+      if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
+      await repo.grant(row, options.grantee, true);
+      repo.share(row.id, options.grantee);
+      repo.audit({
+        principal: options.owner,
+        action: "share",
+        target: `${row.owner}/${row.name}`,
+        outcome: "ok",
+        detail: `with ${options.grantee}`,
+      });
+    },
+    options,
+  );
 
 /**
  * Withdraws a share; resolves to whether there was one. Logged.
@@ -74,19 +82,24 @@ export const shareCollection = (options: ShareOptions): Promise<void> =>
  * await unshareCollection({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", grantee: "bob" })
  */
 export const unshareCollection = (options: ShareOptions): Promise<boolean> =>
-  withRepo(options.indexPath, (repo) => {
-    const row = repo.find(options.owner, options.collection.trim().toLowerCase());
-    if (!row) return false;
-    const removed = repo.unshare(row.id, options.grantee);
-    repo.audit({
-      principal: options.owner,
-      action: "unshare",
-      target: `${row.owner}/${row.name}`,
-      outcome: "ok",
-      detail: `from ${options.grantee}`,
-    });
-    return removed;
-  });
+  withRepo(
+    options.indexPath,
+    async (repo) => {
+      const row = repo.find(options.owner, options.collection.trim().toLowerCase());
+      if (!row) return false;
+      await repo.grant(row, options.grantee, false);
+      const removed = repo.unshare(row.id, options.grantee);
+      repo.audit({
+        principal: options.owner,
+        action: "unshare",
+        target: `${row.owner}/${row.name}`,
+        outcome: "ok",
+        detail: `from ${options.grantee}`,
+      });
+      return removed;
+    },
+    options,
+  );
 
 /** One collection as a scientist sees it. */
 export interface CollectionSummary {
@@ -119,7 +132,7 @@ export const listCollections = (
           owner: c.owner,
           name: c.name,
           access: c.access,
-          documents: await (await repo.index(c)).count(),
+          documents: await (await repo.index(c, options.principal)).count(),
         })),
       ),
     options,

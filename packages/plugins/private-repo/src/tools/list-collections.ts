@@ -59,7 +59,7 @@ export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResourc
           collection: c.ref,
           owner: c.owner,
           access: c.access,
-          documents: await (await repo.index(c)).count(),
+          documents: await (await repo.index(c, principal)).count(),
           ...(c.access === "owner" ? { shared_with: repo.grantees(c.id) } : {}),
         })),
       );

@@ -204,7 +204,7 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
     try {
       const answers = await Promise.all(
         scope.map(async (c) => {
-          const index = await repo.index(c);
+          const index = await repo.index(c, principal);
           return {
             c,
             answer: await index.search(search_terms, { topK: max_results, filters: searchFilters }),
