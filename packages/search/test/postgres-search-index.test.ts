@@ -21,7 +21,15 @@ async function unreachable(): Promise<string | undefined> {
     await client.query("SELECT 1");
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    // Only a server that cannot be reached skips the suite; any other failure (a refused login, a missing
+    // database) fails it.
+    const { code, message } = error as { code?: string; message?: string };
+    if (
+      !["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "57P03"].includes(code ?? "")
+    ) {
+      if (!/timeout/i.test(message ?? "")) throw error;
+    }
+    return message ?? String(error);
   } finally {
     await client.end().catch(() => undefined);
   }

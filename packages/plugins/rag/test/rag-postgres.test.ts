@@ -25,9 +25,14 @@ const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => 
     await client.end();
   }
 };
+// Only a server that cannot be reached skips; any other failure (a refused login, a missing database) fails.
 const reason = await admin(async () => undefined).then(
   () => undefined,
-  (e: unknown) => (e instanceof Error ? e.message : String(e)),
+  (e: { code?: string; message?: string }) => {
+    const unreachable = ["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "57P03"];
+    if (!unreachable.includes(e.code ?? "") && !/timeout/i.test(e.message ?? "")) throw e;
+    return e.message ?? String(e);
+  },
 );
 if (reason) console.warn(`rag PostgreSQL tests skipped: no server at ${new URL(url).host} (${reason})`);
 const tmp = await mkdtemp(join(tmpdir(), "rag-pg-"));
