@@ -70,8 +70,10 @@ export class Connection {
         idleTimeoutMillis: 10_000,
         allowExitOnIdle: true,
       });
-      // An idle connection dropped by the server is replaced at the next checkout; it must not crash the process.
+      // A connection dropped by the server (idle, or checked out between two statements) must not crash the
+      // process: the statement in flight, or the next one, fails instead, and the pool replaces the connection.
       pool.on("error", () => undefined);
+      pool.on("connect", (client) => client.on("error", () => undefined));
       shared = { pool, users: 0, schemas: new Map() };
       pools.set(key, shared);
     }
