@@ -188,8 +188,10 @@ export async function run({ limit } = {}) {
       `nDCG@10 = ${score.toFixed(4)} (target ≥ ${TARGET}: ${score >= TARGET ? "met" : "NOT met"}); ${stores.map((s) => `${s.label} ${s.failures} failed calls`).join(", ")}`,
       "BM25 with pseudo-relevance feedback from @quiver/search; one index per collection; full runtime per query.",
     ];
+    let pgPass = false;
     if (stores[1]) {
       const gap = Math.abs(mean(stores[1].ndcg) - score);
+      pgPass = gap <= PG_TOLERANCE;
       notes.push(
         `PG within ${PG_TOLERANCE} nDCG@10 of SQLite: ${gap <= PG_TOLERANCE ? "PASS" : "FAIL"} (difference ${gap.toFixed(4)}; identical top 10 for ${ids.filter((_, i) => stores[0].rankings[i] === stores[1].rankings[i]).length} of ${ids.length} queries)`,
       );
@@ -202,6 +204,7 @@ export async function run({ limit } = {}) {
       table: table(rows, Object.keys(rows[0])),
       notes,
       rows,
+      targets: [{ line: notes.at(-1), pass: pgPass }],
     };
   } finally {
     for (const store of opened) {
