@@ -9,18 +9,18 @@ export const repoConfigSchema = z.object({
     .min(1)
     .default(".quiver/private-repo")
     .describe(
-      "The repository folder: repo.db (collections, sharing, audit log) and, without a database, one index per collection.",
+      "The repository folder (without a database): repo.db (collections, sharing, audit log) and one index per collection.",
     ),
   databaseUrl: secret()
     .optional()
     .describe(
-      "PostgreSQL URL (postgres://...): the collections' indexes live there, each under row-level security for its owner; default SQLite files in indexPath.",
+      "PostgreSQL URL (postgres://...): the registry and the collections' indexes live there, each index under row-level security for its owner; default SQLite files in indexPath.",
     ),
   databaseSchema: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
     .default("quiver_search")
-    .describe("The PostgreSQL schema of the indexes, created when missing."),
+    .describe("The PostgreSQL schema of the registry and the indexes, created when missing."),
 });
 
 /** The parsed settings of the private-repository plugin. */

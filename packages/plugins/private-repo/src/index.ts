@@ -61,9 +61,19 @@ export const createPrivateRepoPlugin = (
     setup: setupPrivateRepo,
     commands: [addCommand],
     demo: privateRepoDemo,
-    health: async ({ resources }) => {
+    health: async ({ config, resources }) => {
       const repo = resources.repository();
-      return { ok: true, message: `Repository at ${repo.path} is readable.` };
+      if (!config.databaseUrl) return { ok: true, message: `Repository at ${repo.path} is readable.` };
+      try {
+        await repo.find("", "");
+        return { ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." };
+      } catch (error) {
+        return {
+          ok: false,
+          message: (error as Error).message,
+          fix: "Check that PostgreSQL at DATABASE_URL is running and accepts the login.",
+        };
+      }
     },
   });
 

@@ -65,7 +65,8 @@ describe.skipIf(reason !== undefined)("private-repo on PostgreSQL (databaseUrl)"
       createCatalog({ env: { DATABASE_URL: url, QUIVER_SEARCH_SCHEMA: schema } }),
     ];
     replicas[0]!.register(createPrivateRepoPlugin(), { indexPath, ...database });
-    replicas[1]!.register(createPrivateRepoPlugin(), { indexPath });
+    // The second replica has its own folder (another machine): collections, shares and indexes are all in the database.
+    replicas[1]!.register(createPrivateRepoPlugin(), { indexPath: tempDir() });
     try {
       for (const catalog of replicas) {
         const r = await catalog.call(
@@ -85,8 +86,13 @@ describe.skipIf(reason !== undefined)("private-repo on PostgreSQL (databaseUrl)"
         );
         expect(JSON.stringify(bob.data ?? {})).not.toContain("qqbobsecret");
       }
-      // Shared in repo.db only (no database given): the ACL lets alice ask, the database's policy shows her nothing.
-      await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "alice" });
+      // A share in the registry without the index's grant (written behind the plugin's back): the ACL lets alice
+      // ask, the database's policy shows her nothing.
+      await admin((c) =>
+        c.query(
+          `INSERT INTO ${schema}.repo_shares SELECT id, 'alice', 'now' FROM ${schema}.repo_collections WHERE owner = 'bob'`,
+        ),
+      );
       const aclOnly = await replicas[0]!.call(
         "private_repo_search",
         { search_terms: "qqbobsecret" },
@@ -94,7 +100,13 @@ describe.skipIf(reason !== undefined)("private-repo on PostgreSQL (databaseUrl)"
       );
       expect(JSON.stringify(aclOnly.data ?? {})).not.toContain("Unpublished vitamin D");
       // Shared with the database too: the grant is in PostgreSQL, and alice reads bob's rows as herself.
-      await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "alice", ...database });
+      await shareCollection({
+        indexPath: tempDir(),
+        owner: "bob",
+        collection: "lab",
+        grantee: "alice",
+        ...database,
+      });
       const shared = await replicas[1]!.call(
         "private_repo_search",
         { search_terms: "qqbobsecret" },

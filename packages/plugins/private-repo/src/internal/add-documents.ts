@@ -81,7 +81,7 @@ export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDoc
 
   const repo = options.repository ?? new Repository(options.indexPath, databaseOf(options));
   try {
-    const row = repo.ensure(owner, collection);
+    const row = await repo.ensure(owner, collection);
     const index = await repo.index(row);
     const result =
       documents.length === 0
@@ -89,7 +89,7 @@ export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDoc
         : await index.add(documents, {
             onProgress: (done, total) => options.onProgress?.({ phase: "indexing", done, total }),
           });
-    repo.audit({
+    await repo.audit({
       principal: owner,
       action: "add",
       target: `${owner}/${collection}`,

@@ -60,11 +60,11 @@ export const shareCollection = (options: ShareOptions): Promise<void> =>
     async (repo) => {
       const issue = ownerProblem(options.grantee);
       if (issue) throw new TypeError(issue.replace("owner", "grantee"));
-      const row = repo.find(options.owner, options.collection.trim().toLowerCase());
+      const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
       if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
       await repo.grant(row, options.grantee, true);
-      repo.share(row.id, options.grantee);
-      repo.audit({
+      await repo.share(row.id, options.grantee);
+      await repo.audit({
         principal: options.owner,
         action: "share",
         target: `${row.owner}/${row.name}`,
@@ -85,11 +85,11 @@ export const unshareCollection = (options: ShareOptions): Promise<boolean> =>
   withRepo(
     options.indexPath,
     async (repo) => {
-      const row = repo.find(options.owner, options.collection.trim().toLowerCase());
+      const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
       if (!row) return false;
       await repo.grant(row, options.grantee, false);
-      const removed = repo.unshare(row.id, options.grantee);
-      repo.audit({
+      const removed = await repo.unshare(row.id, options.grantee);
+      await repo.audit({
         principal: options.owner,
         action: "unshare",
         target: `${row.owner}/${row.name}`,
@@ -127,7 +127,7 @@ export const listCollections = (
     options.indexPath,
     async (repo) =>
       Promise.all(
-        repo.readable(options.principal).map(async (c) => ({
+        (await repo.readable(options.principal)).map(async (c) => ({
           collection: formatRef(c, options.principal),
           owner: c.owner,
           name: c.name,
@@ -144,9 +144,11 @@ export const listCollections = (
  * @example
  * const denied = (await readAuditLog({ indexPath })).filter((e) => e.outcome === "denied")
  */
-export const readAuditLog = (options: {
-  readonly indexPath: string;
-  readonly limit?: number;
-}): Promise<AuditEntry[]> => withRepo(options.indexPath, (repo) => repo.auditLog(options.limit));
+export const readAuditLog = (
+  options: {
+    readonly indexPath: string;
+    readonly limit?: number;
+  } & RepositoryDatabase,
+): Promise<AuditEntry[]> => withRepo(options.indexPath, (repo) => repo.auditLog(options.limit), options);
 
 export type { AuditEntry };
