@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DIR, makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { startTcpRelay } from "./tcp-relay.js";
 
 const DATABASE_URL =
   process.env.QUIVER_TEST_DATABASE_URL ??
@@ -42,6 +43,7 @@ const psql = (sql: string) =>
   );
 
 let redis: Awaited<ReturnType<typeof startRedisServer>>;
+let relay: Awaited<ReturnType<typeof startTcpRelay>>;
 let project: Project;
 const replicas: ServeProcess[] = [];
 const envOf: Array<Record<string, string>> = [];
@@ -49,12 +51,18 @@ const envOf: Array<Record<string, string>> = [];
 beforeAll(async () => {
   if (reason) return;
   redis = await startRedisServer();
+  // The replicas reach PostgreSQL through a relay the outage test cuts.
+  const target = new URL(DATABASE_URL);
+  relay = await startTcpRelay(target.hostname, Number(target.port || 5432));
+  const viaRelay = new URL(DATABASE_URL);
+  viaRelay.hostname = "127.0.0.1";
+  viaRelay.port = String(relay.port);
   project = makeProject({ workspace: ["@quiver/plugin-private-repo"] });
   for (let i = 0; i < 3; i++) {
     envOf.push({
       QUIVER_REDIS_URL: redis.url,
       QUIVER_TOKENS: "tok-alice=alice,tok-bob=bob",
-      DATABASE_URL,
+      DATABASE_URL: viaRelay.toString(),
       QUIVER_SEARCH_SCHEMA: SCHEMA,
       // Each replica its own folder, as on its own machine: only the database is shared.
       QUIVER_PRIVATE_REPO: mkdtempSync(join(tmpdir(), `quiver-replica-${i}-`)),
@@ -69,6 +77,7 @@ afterAll(async () => {
     await r.exited;
   }
   await redis?.stop();
+  await relay?.stop();
   if (!reason) await psql(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
   project?.cleanup();
 });
@@ -79,7 +88,11 @@ const search = async (i: number, token: string, terms: string) => {
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify({ search_terms: terms }),
   });
-  return (await response.json()) as { status: string; data?: { total_count?: number } };
+  return (await response.json()) as {
+    status: string;
+    data?: { total_count?: number };
+    error?: { retryable: boolean };
+  };
 };
 
 describe.skipIf(reason !== undefined)("three replicas on one Redis and one PostgreSQL", () => {
@@ -108,5 +121,16 @@ describe.skipIf(reason !== undefined)("three replicas on one Redis and one Postg
     console.log(
       "document added through replica 0 (private-repo add) found through replicas 1 and 2; not by another principal",
     );
+  });
+
+  it("answer unavailable (retryable) while PostgreSQL is unreachable, and find again once it is back", async () => {
+    await relay.stop();
+    const down = await search(1, "tok-alice", "qqreplicamarker zebrafish");
+    expect(down.status).toBe("unavailable");
+    expect(down.error?.retryable).toBe(true);
+    await relay.start();
+    await expect
+      .poll(async () => (await search(2, "tok-alice", "qqreplicamarker zebrafish")).data?.total_count ?? 0)
+      .toBeGreaterThan(0);
   });
 });
