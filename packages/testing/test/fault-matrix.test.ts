@@ -76,9 +76,9 @@ describe("expectFaultOutcome", () => {
     expect(() => expectFaultOutcome(ok, MATRIX_EXPECTATIONS.hang, "hang")).toThrow(/hang: status/);
     const failed = {
       ...ok,
-      status: "error",
-      message: "503",
-      error: { kind: "upstream", message: "503", retryable: false },
+      status: "unavailable",
+      message: "HTTP 503",
+      error: { kind: "unavailable", message: "HTTP 503", retryable: false },
     } as ToolResult;
     expect(() => expectFaultOutcome(failed, MATRIX_EXPECTATIONS.status, "status")).toThrow(
       /status: retryable/,
