@@ -238,6 +238,7 @@ describe("timeout, connection refused and bad status are distinct errors", () =>
     expect(r.error).toMatchObject({ kind: "upstream", retryable: true });
     expect(r.message).toMatch(message);
     expect(r.message).toContain("answered HTTP 200 with an error instead of results");
+    expect(r.message).not.toContain("unusable answer");
     expect(r.suggestion).toContain("not an empty result");
   });
 

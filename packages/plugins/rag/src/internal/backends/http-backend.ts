@@ -93,6 +93,8 @@ export const searchHttp = async (
   const base = config.serviceUrl!.replace(/\/+$/, "");
   const url = base.endsWith("/search") ? base : `${base}/search`;
   const origin = new URL(url).origin;
+  let body: unknown;
+  let status = 200;
   try {
     const res = await http.request({
       method: "POST",
@@ -122,22 +124,23 @@ export const searchHttp = async (
         },
       );
     }
-    const body = res.json();
-    const failed = errorInBody(body);
-    if (failed !== undefined) {
-      // Never "no course material matches": the model would tell a student the material lacks the topic.
-      throw fail.upstream(
-        `The RAG service at ${origin} answered HTTP ${res.status} with an error instead of results: ${failed}`,
-        {
-          status: res.status,
-          retryable: true,
-          suggestion: "This is a fault of the RAG service, not an empty result; try again in a moment.",
-        },
-      );
-    }
-    return normalizeResults(body, q.query, q.topK);
+    body = res.json();
+    status = res.status;
   } catch (error) {
     if (ToolFailure.isInstance(error) && error.status !== 404) throw explain(error, origin, config.timeoutMs);
     throw error;
   }
+  const failed = errorInBody(body);
+  if (failed !== undefined) {
+    // Never "no course material matches": the model would tell a student the material lacks the topic.
+    throw fail.upstream(
+      `The RAG service at ${origin} answered HTTP ${status} with an error instead of results: ${failed}`,
+      {
+        status,
+        retryable: true,
+        suggestion: "This is a fault of the RAG service, not an empty result; try again in a moment.",
+      },
+    );
+  }
+  return normalizeResults(body, q.query, q.topK);
 };
