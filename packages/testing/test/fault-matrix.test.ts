@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../src/emulator/start-emulator.js";
 import { describeFaultMatrix, expectFaultOutcome } from "../src/faults/describe-fault-matrix.js";
 import { MATRIX_EXPECTATIONS } from "../src/faults/fault-matrix-defaults.js";
+import { MORE_MATRIX_EXPECTATIONS, MORE_MATRIX_FAULTS } from "../src/faults/fault-matrix-more.js";
 import { createNotesPlugin } from "./fixtures/plugins/notes-plugin.js";
 
 let up: Emulator;
@@ -47,6 +48,16 @@ describeFaultMatrix({
       ),
     },
   ],
+});
+
+describeFaultMatrix({
+  name: "fault matrix, with the kinds beyond FAULT_KINDS",
+  emulator: () => up,
+  plugin: createNotesPlugin,
+  settings: (up) => ({ baseUrl: up.url }),
+  faults: MORE_MATRIX_FAULTS,
+  expect: MORE_MATRIX_EXPECTATIONS,
+  calls: [{ method: "GET", path: "/notes/n1", tool: "notes_get_note", input: { id: "n1" } }],
 });
 
 const open: Catalog[] = [];
