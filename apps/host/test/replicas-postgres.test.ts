@@ -130,7 +130,10 @@ describe.skipIf(reason !== undefined)("three replicas on one Redis and one Postg
     expect(down.error?.retryable).toBe(true);
     await relay.start();
     await expect
-      .poll(async () => (await search(2, "tok-alice", "qqreplicamarker zebrafish")).data?.total_count ?? 0)
+      .poll(async () => (await search(2, "tok-alice", "qqreplicamarker zebrafish")).data?.total_count ?? 0, {
+        timeout: 15_000,
+        interval: 100,
+      })
       .toBeGreaterThan(0);
   });
 });

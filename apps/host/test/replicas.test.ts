@@ -74,7 +74,7 @@ afterAll(async () => {
 describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
   it("say they run as replicas with stateless MCP", async () => {
     for (const r of replicas) {
-      await expect.poll(() => r.stderr()).toMatch(/replica mode: .*MCP stateless/);
+      await expect.poll(() => r.stderr(), { timeout: 10_000 }).toMatch(/replica mode: .*MCP stateless/);
     }
   });
 
@@ -107,7 +107,7 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
     // Each replica's first rate-limited call loads its shared-store runtime: warm them up first.
     for (let k = 0; k < 3; k++) await call(k, "probe_limited", { n: 1000 + k });
     const before = upstream.requestsTo("GET", "/limited").length;
-    const deadline = Date.now() + 2_500;
+    const deadline = Date.now() + 3_500;
     const statuses: string[] = [];
     let n = 0;
     const worker = async (w: number) => {
@@ -125,7 +125,7 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
     console.log(
       `combined upstream rate: ${rate.toFixed(2)}/s for a limit of ${RATE}/s (${hits.length} upstream requests of ${statuses.length} calls through 3 replicas, ${statuses.filter((s) => s !== "success").length} answered rate_limited)`,
     );
-    expect(hits.length).toBeGreaterThanOrEqual(RATE * 2);
+    expect(hits.length).toBeGreaterThanOrEqual(RATE * 3);
     expect(rate).toBeLessThanOrEqual(RATE * 1.05);
     expect(statuses.filter((s) => s !== "success").length).toBeGreaterThan(0);
   });
@@ -202,7 +202,10 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
     ).toBe("success");
 
     await redis.start();
-    await expect.poll(async () => (await call(2, "probe_limited", { n: -2 })).status).toBe("success");
+    const patiently = { timeout: 15_000, interval: 100 };
+    await expect
+      .poll(async () => (await call(2, "probe_limited", { n: -2 })).status, patiently)
+      .toBe("success");
     // Sharing is back once a word cached through replica 0 is served by replica 1 without a second
     // upstream request (each replica's store retries Redis a second after its last failure).
     let attempt = 0;
@@ -213,7 +216,7 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
         const again = await call(1, "probe_cached", { word });
         const asked = upstream.requestsTo("GET", "/cached").filter((r) => r.query.get("word") === word);
         return again.metadata.cached && asked.length === 1;
-      })
+      }, patiently)
       .toBe(true);
   });
 });

@@ -132,7 +132,9 @@ describe("state shared between replicas (createCatalog({ shared }))", () => {
     const first = await a.call("echo_cached", { word: "hi" }, alice);
     expect(first.metadata.cached).toBe(false);
     // The shared write happens in the background; wait until it is there.
-    await expect.poll(() => [...shared.data.keys()].some((key) => key.startsWith("cache:"))).toBe(true);
+    await expect
+      .poll(() => [...shared.data.keys()].some((key) => key.startsWith("cache:")), { timeout: 10_000 })
+      .toBe(true);
     const second = await b.call("echo_cached", { word: "hi" }, alice);
     expect(second.status).toBe("success");
     expect(second.metadata.cached).toBe(true);

@@ -87,7 +87,9 @@ describe.skipIf(!up)("redisSharedStore on the real Redis", () => {
   it("serves a result cached by one replica from another, per principal, with no secret in Redis", async () => {
     const { a, b, state, prefix } = replicas();
     expect((await a.call("lookup", { word: "ion" }, alice)).metadata.cached).toBe(false);
-    await expect.poll(async () => (await keysUnder(`${prefix}shared:cache:`)).length).toBe(1);
+    await expect
+      .poll(async () => (await keysUnder(`${prefix}shared:cache:`)).length, { timeout: 10_000 })
+      .toBe(1);
     const hit = await b.call("lookup", { word: "ion" }, alice);
     expect(hit.metadata.cached).toBe(true);
     expect(hit.data).toEqual({ word: "ion", note: "for alice via [REDACTED]" });
@@ -121,7 +123,7 @@ describe.skipIf(!up)("redisSharedStore on the real Redis", () => {
       release = resolve;
     });
     const first = a.call("lookup", { word: "lock" }, alice);
-    await expect.poll(() => state.runs).toBe(1);
+    await expect.poll(() => state.runs, { timeout: 10_000 }).toBe(1);
     const second = b.call("lookup", { word: "lock" }, alice);
     release();
     const [one, two] = await Promise.all([first, second]);
