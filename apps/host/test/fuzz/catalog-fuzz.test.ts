@@ -7,6 +7,7 @@ import {
   FUZZ_POLICIES,
   fuzzRuns,
   fuzzSeed,
+  fuzzTimeout,
   PLUGIN_IDS,
   toolSchemas,
 } from "./fuzz-setup.js";
@@ -38,30 +39,34 @@ describe(`fuzzing every tool through the catalog (${runs} cases per tool, upstre
     expect(new Set(catalog.list().map((t) => t.plugin)).size).toBe(PLUGIN_IDS.length);
   });
 
-  it("answers every near-valid or arbitrary input with an envelope, never an exception or an internal failure", async () => {
-    const tools = toolSchemas(catalog);
-    const counts: Record<string, Record<string, number>> = {};
-    for (const { name, schema } of tools) {
-      const seen: Record<string, number> = {};
-      counts[name] = seen;
-      await fc.assert(
-        fc.asyncProperty(nearValidFor(schema), async (input) => {
-          const envelope = expectSoundEnvelope(
-            await catalog.call(name, input, { session: { id: "fuzz", principal: "fuzz" } }),
-          );
-          const key = envelope.error?.kind ?? envelope.status;
-          seen[key] = (seen[key] ?? 0) + 1;
-        }),
-        { numRuns: runs, seed, endOnFailure: true },
+  it(
+    "answers every near-valid or arbitrary input with an envelope, never an exception or an internal failure",
+    async () => {
+      const tools = toolSchemas(catalog);
+      const counts: Record<string, Record<string, number>> = {};
+      for (const { name, schema } of tools) {
+        const seen: Record<string, number> = {};
+        counts[name] = seen;
+        await fc.assert(
+          fc.asyncProperty(nearValidFor(schema), async (input) => {
+            const envelope = expectSoundEnvelope(
+              await catalog.call(name, input, { session: { id: "fuzz", principal: "fuzz" } }),
+            );
+            const key = envelope.error?.kind ?? envelope.status;
+            seen[key] = (seen[key] ?? 0) + 1;
+          }),
+          { numRuns: runs, seed, endOnFailure: true },
+        );
+      }
+      console.log(
+        `[fuzz] catalog: ${tools.length} tools × ${runs} cases; outcomes per tool:\n${Object.entries(counts)
+          .map(([tool, by]) => `  ${tool}: ${JSON.stringify(by)}`)
+          .join("\n")}`,
       );
-    }
-    console.log(
-      `[fuzz] catalog: ${tools.length} tools × ${runs} cases; outcomes per tool:\n${Object.entries(counts)
-        .map(([tool, by]) => `  ${tool}: ${JSON.stringify(by)}`)
-        .join("\n")}`,
-    );
-    // The inputs reached validation and past it: some were refused, some ran.
-    const all = Object.values(counts).flatMap((by) => Object.keys(by));
-    expect(all).toContain("invalid_input");
-  });
+      // The inputs reached validation and past it: some were refused, some ran.
+      const all = Object.values(counts).flatMap((by) => Object.keys(by));
+      expect(all).toContain("invalid_input");
+    },
+    fuzzTimeout(runs, 3),
+  );
 });

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { assertEnvelope } from "@quiver/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fuzzRuns, fuzzSeed } from "./fuzz-setup.js";
+import { fuzzRuns, fuzzSeed, fuzzTimeout } from "./fuzz-setup.js";
 import { type JsonSchema, nearValidFor } from "./schema-arbitrary.js";
 import { type AllPluginsServer, serveAllPlugins } from "./serve-all-plugins.js";
 
@@ -36,22 +36,26 @@ describe(`fuzzing tools/call over MCP Streamable HTTP with the SDK client (${run
     expect(tools.length).toBe(12);
   });
 
-  it("answers every near-valid or arbitrary input with a tool result holding an envelope, never a protocol error", async () => {
-    const outcomes: Record<string, number> = {};
-    for (const { name, schema } of tools) {
-      await fc.assert(
-        fc.asyncProperty(nearValidFor(schema), async (input) => {
-          const result = await client.callTool({ name, arguments: asArguments(input) });
-          const envelope = assertEnvelope(result.structuredContent);
-          expect(envelope.error?.kind).not.toBe("internal");
-          expect(result.isError ?? false).toBe(envelope.status !== "success");
-          const key = envelope.error?.kind ?? envelope.status;
-          outcomes[key] = (outcomes[key] ?? 0) + 1;
-        }),
-        { numRuns: runs, seed, endOnFailure: true },
-      );
-    }
-    console.log(`[fuzz] mcp: ${tools.length} tools × ${runs} cases; outcomes: ${JSON.stringify(outcomes)}`);
-    expect(await fetch(`${server.url}/health`).then((r) => r.status)).toBe(200);
-  });
+  it(
+    "answers every near-valid or arbitrary input with a tool result holding an envelope, never a protocol error",
+    async () => {
+      const outcomes: Record<string, number> = {};
+      for (const { name, schema } of tools) {
+        await fc.assert(
+          fc.asyncProperty(nearValidFor(schema), async (input) => {
+            const result = await client.callTool({ name, arguments: asArguments(input) });
+            const envelope = assertEnvelope(result.structuredContent);
+            expect(envelope.error?.kind).not.toBe("internal");
+            expect(result.isError ?? false).toBe(envelope.status !== "success");
+            const key = envelope.error?.kind ?? envelope.status;
+            outcomes[key] = (outcomes[key] ?? 0) + 1;
+          }),
+          { numRuns: runs, seed, endOnFailure: true },
+        );
+      }
+      console.log(`[fuzz] mcp: ${tools.length} tools × ${runs} cases; outcomes: ${JSON.stringify(outcomes)}`);
+      expect(await fetch(`${server.url}/health`).then((r) => r.status)).toBe(200);
+    },
+    fuzzTimeout(runs, 15),
+  );
 });

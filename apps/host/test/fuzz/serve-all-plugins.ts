@@ -10,12 +10,16 @@ export interface AllPluginsServer extends ServeProcess {
 /**
  * Starts a real `quiver serve` process in a project linking the eight workspace plugins, every
  * upstream on a closed port and the fuzz policies (no retries, rate limits or breakers).
- * `extra` is merged into quiver.config.json (`tokens` for the access tests).
+ * `extra` is merged into quiver.config.json (`tokens` for the access tests); `prepare` runs before the
+ * server starts (to fill a plugin's store with the plugin options it will serve with).
  *
  * @example
  * const server = await serveAllPlugins({ tokens: { "tok-alice": "alice" } })
  */
-export const serveAllPlugins = async (extra: Record<string, unknown> = {}): Promise<AllPluginsServer> => {
+export const serveAllPlugins = async (
+  extra: Record<string, unknown> = {},
+  prepare?: (project: Project, options: Record<string, Record<string, unknown>>) => Promise<void>,
+): Promise<AllPluginsServer> => {
   const options = await closedUpstreamOptions();
   const config = {
     plugins: Object.fromEntries(PLUGIN_IDS.map((id) => [id, { options: options[id] }])),
@@ -26,6 +30,7 @@ export const serveAllPlugins = async (extra: Record<string, unknown> = {}): Prom
     workspace: PLUGIN_PACKAGES,
     config: { name: "quiver.config.json", text: JSON.stringify(config, null, 2) },
   });
+  await prepare?.(project, options);
   const served = await startServe([], { cwd: project.dir });
   return {
     ...served,
