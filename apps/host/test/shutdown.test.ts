@@ -45,7 +45,8 @@ describe("graceful shutdown of quiver serve", () => {
     const [h, m] = await Promise.all([http, mcp]);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(h.status).toBe("unavailable");
-    expect(h.message).toMatch(/cancelled/);
+    expect(h.message).toMatch(/cancelled before it finished: The host is shutting down\./);
+    expect(h.message).not.toMatch(/by the caller/);
     expect(m.isError).toBe(true);
     expect((m.structuredContent as Envelope).status).toBe("unavailable");
     expect(await s.exited).toBe(0);

@@ -166,9 +166,18 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
   /** Why a call's fiber ended without an outcome: the caller's abort, the catalog closing, or a defect. */
   const stopped = (reg: RegisteredTool, callOptions: CallOptions): ToolFailure => {
     if (callOptions.signal?.aborted) {
-      return fail.unavailable(`${reg.name} was cancelled by the caller before it finished.`, {
-        retryable: true,
-      });
+      // A reason given with the abort says who stopped the call ("The host is shutting down.").
+      const reason = callOptions.signal.reason;
+      const why =
+        reason instanceof Error && reason.name !== "AbortError" && reason.message
+          ? reason.message
+          : undefined;
+      return fail.unavailable(
+        why
+          ? `${reg.name} was cancelled before it finished: ${why}`
+          : `${reg.name} was cancelled by the caller before it finished.`,
+        { retryable: true },
+      );
     }
     if (stopping) {
       return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {
