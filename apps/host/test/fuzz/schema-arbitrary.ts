@@ -154,10 +154,12 @@ export const nested = (levels: number): unknown => {
 const HOSTILE = ["\u0000", "\u0007", "\u001b[31m", "\u202e", "\u2066", "\ud800", "\u0085", "\ufeff", "\r\n"];
 
 /** The near-valid changes applied to a valid value, each naming what it does (for the counterexample). */
-const MUTATIONS: ReadonlyArray<{
+const mutations = (
+  depths: ReadonlyArray<number>,
+): ReadonlyArray<{
   readonly name: string;
   readonly apply: (value: unknown, path: Path, r: number) => unknown;
-}> = [
+}> => [
   {
     name: "wrong type",
     apply: (v, p, r) =>
@@ -179,7 +181,7 @@ const MUTATIONS: ReadonlyArray<{
     name: "control characters",
     apply: (v, p, r) => setAt(v, p, `${text(getAt(v, p) ?? "q")}${HOSTILE[r % HOSTILE.length]}tail`),
   },
-  { name: "deep nesting", apply: (v, p, r) => setAt(v, p, nested(60 + (r % 4) * 400)) },
+  { name: "deep nesting", apply: (v, p, r) => setAt(v, p, nested(depths[r % depths.length]!)) },
   { name: "null", apply: (v, p) => setAt(v, p, null) },
   { name: "stringified input", apply: (v) => JSON.stringify(v) },
   {
@@ -188,22 +190,34 @@ const MUTATIONS: ReadonlyArray<{
   },
 ];
 
+/** Options of `nearValidFor`. */
+export interface NearValidOptions {
+  /**
+   * Nesting depths the "deep nesting" mutation uses (default 60, 65, 460, 1,260). Only a caller
+   * that never serialises the input may go far deeper: JSON.stringify recurses and would overflow
+   * the test's own stack at 100,000 levels.
+   */
+  readonly depths?: ReadonlyArray<number>;
+}
+
 /**
- * Near-valid inputs for a tool: a valid value with one mutation (wrong type, numeric string,
+ * Near-valid inputs for a tool: a valid value with one mutation (wrong type, a value as a string,
  * missing field, extra key, huge string, control characters, deep nesting, null, the whole input
  * as a JSON string, a MongoDB operator) at a random place, or arbitrary JSON.
  */
-export const nearValidFor = (schema: JsonSchema): fc.Arbitrary<unknown> =>
-  fc.oneof(
+export const nearValidFor = (schema: JsonSchema, options: NearValidOptions = {}): fc.Arbitrary<unknown> => {
+  const changes = mutations(options.depths ?? [60, 65, 460, 1_260]);
+  return fc.oneof(
     { weight: 2, arbitrary: validFor(schema) },
     {
       weight: 6,
       arbitrary: fc
-        .tuple(validFor(schema), fc.nat(MUTATIONS.length - 1), fc.nat(), fc.nat())
+        .tuple(validFor(schema), fc.nat(changes.length - 1), fc.nat(), fc.nat())
         .map(([value, m, at, r]) => {
           const paths = pathsOf(value);
-          return MUTATIONS[m]!.apply(value, paths[at % paths.length]!, r);
+          return changes[m]!.apply(value, paths[at % paths.length]!, r);
         }),
     },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
   );
+};
