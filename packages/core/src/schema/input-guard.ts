@@ -42,17 +42,21 @@ const badCharacter = (text: string): string | undefined => {
  * // { path: "query", message: "query: contains the control character U+0000 ...", suggestion: "..." }
  */
 export function guardInput(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputGuardProblem | undefined {
-  const stack: Array<{ value: unknown; path: ValuePath }> = [{ value, path: [] }];
+  // Paths are built only for the problem reported: each entry points at its parent.
+  const stack: Frame[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const frame = stack.pop()!;
+    const current = frame.value;
     if (typeof current === "string") {
       const bad = badCharacter(current);
-      if (bad) return characterProblem(path, bad);
+      if (bad) return characterProblem(pathOf(frame), bad);
       continue;
     }
+    if (typeof current !== "object" || current === null) continue;
     const isArray = Array.isArray(current);
     if (!isArray && !isPlainObject(current)) continue;
-    if (path.length >= maxDepth) {
+    if (frame.depth >= maxDepth) {
+      const path = pathOf(frame);
       const at = formatPath(path) || "input";
       return {
         path: formatPath(path),
@@ -60,19 +64,34 @@ export function guardInput(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputGua
         suggestion: `Send the input flat, as the tool's schema describes it (at most ${maxDepth} levels deep).`,
       };
     }
+    const depth = frame.depth + 1;
     if (isArray) {
-      for (const [i, item] of (current as unknown[]).entries())
-        stack.push({ value: item, path: [...path, i] });
+      const items = current as unknown[];
+      for (let i = 0; i < items.length; i++) stack.push({ value: items[i], key: i, parent: frame, depth });
       continue;
     }
-    for (const [key, item] of Object.entries(current as Record<string, unknown>)) {
+    for (const key in current as Record<string, unknown>) {
+      if (!Object.hasOwn(current, key)) continue;
       const bad = badCharacter(key);
-      if (bad) return characterProblem(path, bad, "a field name in ");
-      stack.push({ value: item, path: [...path, key] });
+      if (bad) return characterProblem(pathOf(frame), bad, "a field name in ");
+      stack.push({ value: (current as Record<string, unknown>)[key], key, parent: frame, depth });
     }
   }
   return undefined;
 }
+
+interface Frame {
+  readonly value: unknown;
+  readonly key: string | number | undefined;
+  readonly parent: Frame | undefined;
+  readonly depth: number;
+}
+
+const pathOf = (frame: Frame): ValuePath => {
+  const path: Array<string | number> = [];
+  for (let f: Frame | undefined = frame; f?.key !== undefined; f = f.parent) path.push(f.key);
+  return path.reverse();
+};
 
 const characterProblem = (path: ValuePath, bad: string, what = ""): InputGuardProblem => {
   const at = formatPath(path) || "input";

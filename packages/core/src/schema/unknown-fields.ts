@@ -6,22 +6,28 @@ const MAX_REPORTED = 10;
 function walk(schema: AnySchema, value: unknown, path: ValuePath, out: string[]): void {
   if (out.length >= MAX_REPORTED) return;
   if (Array.isArray(value)) {
-    value.forEach((item, i) => {
+    for (const [i, item] of value.entries()) {
+      if (typeof item !== "object" || item === null) continue;
       const child = schemaAt(schema, [i], value);
       if (child) walk(child, item, [...path, i], out);
-    });
+    }
     return;
   }
   if (!isPlainObject(value)) return;
   const def = defOf(unwrap(schema).schema);
-  const stripping = def.type === "object" && def.catchall === undefined;
+  const isObject = def.type === "object";
+  const stripping = isObject && def.catchall === undefined;
   const shape = (def.shape ?? {}) as Record<string, AnySchema>;
-  for (const [key, item] of Object.entries(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = value[key];
     if (stripping && !Object.hasOwn(shape, key)) {
       if (out.length < MAX_REPORTED) out.push(formatPath([...path, key]));
       continue;
     }
-    const child = schemaAt(schema, [key], value);
+    // Only containers can hold unknown fields: scalars need no schema lookup.
+    if (typeof item !== "object" || item === null) continue;
+    const child = isObject ? (shape[key] ?? (def.catchall as AnySchema)) : schemaAt(schema, [key], value);
     if (child) walk(child, item, [...path, key], out);
   }
 }
