@@ -20,8 +20,13 @@ export type InputStep =
       readonly issued: { readonly token: string; readonly expiresAt: string };
       readonly invalidToken: boolean;
     }
-  /** The call runs with this validated input. */
-  | { readonly _tag: "Ready"; readonly value: Record<string, unknown>; readonly cacheId: string };
+  /** The call runs with this validated input; `repairs` says what was changed to make it valid. */
+  | {
+      readonly _tag: "Ready";
+      readonly value: Record<string, unknown>;
+      readonly cacheId: string;
+      readonly repairs: ReadonlyArray<string>;
+    };
 
 /**
  * The first step of every call, before anything runs: the plugin's configuration, the input (a
@@ -76,8 +81,8 @@ export const prepareInput = (
   const value = parsed.value as Record<string, unknown>;
   const canonical = traits.needsCanonical ? canonicalJson(value) : "";
   const cacheId = traits.needsCacheId ? `${reg.name}\u0000${principal ?? ""}\u0000${canonical}` : "";
-  if (!traits.destructive) return { _tag: "Ready", value, cacheId };
-  const ready: InputStep = { _tag: "Ready", value, cacheId };
+  const ready: InputStep = { _tag: "Ready", value, cacheId, repairs: parsed.repairs };
+  if (!traits.destructive) return ready;
   const confirm = (): InputStep | Promise<InputStep> => {
     const issued = confirmations.issue(reg.name, canonical, principal);
     const invalidToken = token !== undefined;
