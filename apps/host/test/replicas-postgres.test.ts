@@ -5,10 +5,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startTcpRelay } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DIR, makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
-import { startTcpRelay } from "./tcp-relay.js";
 
 const DATABASE_URL =
   process.env.QUIVER_TEST_DATABASE_URL ??
