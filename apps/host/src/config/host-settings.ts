@@ -1,4 +1,5 @@
 import type { CassetteMode, ReplayTiming, ToolPolicy } from "@quiver/core";
+import type { McpToolCallerOptions } from "@quiver/mcp";
 
 /** Settings of one plugin from the config file and `--set`/`--disable` flags. */
 export interface PluginSettings {
@@ -22,14 +23,10 @@ export interface DemoSettings {
  * speaking MCP on stdio (`command`, `args`, `env`, `cwd`) or a Streamable HTTP endpoint (`url`,
  * `headers`). Its tools are bridged into the catalog as `<name>_<tool>`.
  */
-export interface McpServerSettings {
-  readonly command?: string;
-  readonly args?: ReadonlyArray<string>;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  readonly url?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
+export type McpServerSettings = Pick<
+  McpToolCallerOptions,
+  "command" | "args" | "env" | "cwd" | "url" | "headers"
+>;
 
 /** Server settings (HTTP API and MCP Streamable HTTP on one port). */
 export interface ServerSettings {
