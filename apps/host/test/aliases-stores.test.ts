@@ -99,7 +99,7 @@ describe("stores: Redis", () => {
     }
   });
 
-  it("reads the URL from QUIVER_REDIS_URL over the file, and refuses one that is not redis://", async () => {
+  it("reads the URL from QUIVER_REDIS_URL, then REDIS_URL, over the file, and refuses one that is not redis://", async () => {
     const p = withConfig({ stores: { redis: { url: "redis://file-host:6379", prefix: "q:" } } });
     try {
       expect((await resolveSettings({ cwd: p.dir }, {})).stores).toEqual({
@@ -109,6 +109,14 @@ describe("stores: Redis", () => {
       expect(fromEnv.stores.redis?.url).toBe("redis://env-host:6380");
       await expect(resolveSettings({ cwd: p.dir }, { QUIVER_REDIS_URL: "http://x" })).rejects.toThrow(
         "QUIVER_REDIS_URL: expected a redis:// or rediss:// URL.",
+      );
+      // REDIS_URL, the name hosting platforms set, is read when QUIVER_REDIS_URL is not.
+      const platform = await resolveSettings({ cwd: p.dir }, { REDIS_URL: "redis://platform:6381" });
+      expect(platform.stores.redis?.url).toBe("redis://platform:6381");
+      const both = { QUIVER_REDIS_URL: "redis://env-host:6380", REDIS_URL: "redis://platform:6381" };
+      expect((await resolveSettings({ cwd: p.dir }, both)).stores.redis?.url).toBe("redis://env-host:6380");
+      await expect(resolveSettings({ cwd: p.dir }, { REDIS_URL: "nope" })).rejects.toThrow(
+        "REDIS_URL: expected",
       );
     } finally {
       p.cleanup();

@@ -304,15 +304,19 @@ const cassetteSettings = (flags: HostFlags, cwd: string): HostSettings["cassette
   return { dir: resolve(cwd, dir), mode, timing };
 };
 
-/** The Redis store: QUIVER_REDIS_URL wins over the file's `stores.redis.url`. */
+/**
+ * The Redis store: QUIVER_REDIS_URL, else REDIS_URL (the name hosting platforms set), else the file's
+ * `stores.redis.url`.
+ */
 const redisStore = (
   file: { readonly url: string; readonly prefix?: string | undefined } | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): HostSettings["stores"] => {
-  const url = env.QUIVER_REDIS_URL || file?.url;
+  const from = env.QUIVER_REDIS_URL ? "QUIVER_REDIS_URL" : env.REDIS_URL ? "REDIS_URL" : "stores.redis.url";
+  const url = env.QUIVER_REDIS_URL || env.REDIS_URL || file?.url;
   if (!url) return {};
   if (!/^rediss?:\/\/\S+$/.test(url))
-    throw new ConfigError(["QUIVER_REDIS_URL: expected a redis:// or rediss:// URL."]);
+    throw new ConfigError([`${from}: expected a redis:// or rediss:// URL.`]);
   return { redis: { url, ...(file?.prefix ? { prefix: file.prefix } : {}) } };
 };
 
