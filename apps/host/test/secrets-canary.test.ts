@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MATRIX_FAULTS, MATRIX_ROWS } from "./fault-matrix/cases.js";
 import { type MatrixRun, runMatrix } from "./fault-matrix/run-matrix.js";
+import { tracedCalls } from "./fault-matrix/traced-calls.js";
 
 // Issue 13 item 5: a canary API key configured for every plugin that takes one never appears in any
 // envelope, log line, metric, error, console API answer or cassette, across the whole fault matrix
@@ -18,7 +19,7 @@ const KEYS = {
   RAG_API_KEY: `${MARK}-rag-service-0e4d`,
   LLM_API_KEY: `sk-${MARK}-llm-77aa`,
   OPENFDA_API_KEY: `${MARK}-openfda-31f6`,
-  MONGODB_URI: `mongodb://quiver:${MARK}-mongo-password@127.0.0.1:9/quiver?serverSelectionTimeoutMS=500`,
+  MONGODB_URI: `mongodb://quiver:${MARK}-mongo-password@127.0.0.1:9/quiver`,
 };
 const CANARIES = [
   ...Object.values(KEYS).map((k) => (k.startsWith("mongodb:") ? `${MARK}-mongo-password` : k)),
@@ -54,7 +55,7 @@ beforeAll(async () => {
     afterCase: (row) => readCassettes(row.tool),
   });
   readCassettes();
-  const guia = JSON.parse(run.bodies.at(-4) ?? "{}") as { status?: string; message?: string };
+  const guia = JSON.parse(run.extras[0] ?? "{}") as { status?: string; message?: string };
   console.log(
     `secrets canary: ${run.results.filter((r) => r.envelope).length} matrix calls, ${run.bodies.length} API answers, ` +
       `${run.stdout.length + run.stderr.length} bytes of serve output, ${run.metrics.length} bytes of /metrics, ` +
@@ -116,4 +117,13 @@ describe("secrets canary across the fault matrix", () => {
     );
     expect(seen.flatMap(leaks)).toEqual([]);
   });
+});
+
+describe("secrets canary in spans (in process: quiver serve installs no tracer)", () => {
+  it("no span of a call under a fault (name, attributes, events, exit) carries a canary", async () => {
+    const traced = await tracedCalls(run.upstreams, KEYS);
+    console.log(`secrets canary, spans: ${traced.calls} calls under faults, ${traced.spans.length} spans`);
+    expect(traced.spans.length).toBeGreaterThanOrEqual(traced.calls);
+    expect(traced.spans.flatMap(leaks)).toEqual([]);
+  }, 120_000);
 });

@@ -74,6 +74,8 @@ export interface MatrixRun {
   readonly exitCode: number | null;
   /** Every envelope and API answer body as received (for the secrets canary). */
   readonly bodies: ReadonlyArray<string>;
+  /** The answers to `extraCalls`, in order. */
+  readonly extras: ReadonlyArray<string>;
   readonly upstreams: Upstreams;
   readonly wallMs: number;
 }
@@ -264,10 +266,29 @@ export const runMatrix = async (options: RunMatrixOptions): Promise<MatrixRun> =
     let next = 1;
     const indexed = cases.map((c) => ({ ...c, token: tokenOf(next++) }));
     const lanes = [...new Set(MATRIX_ROWS.map((r) => r.lane))];
+    const extras: string[] = [];
+    // The extra calls run beside the lanes (their upstreams are none of the matrix's).
+    const extraLane = async () => {
+      for (const extra of options.extraCalls ?? []) {
+        const res = await fetch(`${server.url}/tools/${extra.tool}/call`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${tokenOf(next++)}`,
+            "x-quiver-timeout-ms": "15000",
+          },
+          body: JSON.stringify(extra.input),
+        });
+        const text = await res.text();
+        bodies.push(text);
+        extras.push(text);
+      }
+    };
     const results: CaseResult[] = [];
     const after: AfterCall[] = [];
-    await Promise.all(
-      lanes.map(async (lane) => {
+    await Promise.all([
+      extraLane(),
+      ...lanes.map(async (lane) => {
         for (const c of indexed.filter((x) => x.row.lane === lane)) {
           results.push(
             await runCase(server, up, c.row, c.fault, c.token, policyAttempts.get(c.row.tool) ?? 1, bodies),
@@ -285,19 +306,7 @@ export const runMatrix = async (options: RunMatrixOptions): Promise<MatrixRun> =
           after.push({ row: row.id, status: (JSON.parse(text) as ToolResult).status });
         }
       }),
-    );
-    for (const extra of options.extraCalls ?? []) {
-      const res = await fetch(`${server.url}/tools/${extra.tool}/call`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          authorization: `Bearer ${tokenOf(next++)}`,
-          "x-quiver-timeout-ms": "2000",
-        },
-        body: JSON.stringify(extra.input),
-      });
-      bodies.push(await res.text());
-    }
+    ]);
     for (const path of options.extraGets ?? [])
       bodies.push((await getText(`${server.url}${path}`, tokenOf(0))).body);
     const health = await getText(`${server.url}/health`);
@@ -320,6 +329,7 @@ export const runMatrix = async (options: RunMatrixOptions): Promise<MatrixRun> =
       stderr: server.stderr(),
       exitCode,
       bodies,
+      extras,
       upstreams: up,
       wallMs: Math.round(performance.now() - started),
     };
