@@ -45,21 +45,32 @@ export { loadCassette, parseCassette, routesFromCassette } from "./emulator/cass
 export { closedUrl } from "./emulator/closed-url.js";
 export { emulatorDispatcher } from "./emulator/emulator-dispatcher.js";
 export type {
+  BombFault,
+  BomFault,
   DelayFault,
+  EmptyBodyFault,
+  EncodedFault,
+  ErrorObjectFault,
   Fault,
   FaultHandle,
   FaultKind,
   FaultOptions,
   HangFault,
+  HeadersNeverFault,
   HtmlErrorFault,
   InvalidJsonFault,
+  MatrixFaultKind,
   OversizedFault,
+  OversizedHeadersFault,
+  RedirectFault,
   ResetFault,
+  ResetWhen,
   SlowBodyFault,
+  StallFault,
   StatusFault,
   WrongContentTypeFault,
 } from "./emulator/faults.js";
-export { FAULT_KINDS } from "./emulator/faults.js";
+export { ALL_FAULT_KINDS, FAULT_KINDS } from "./emulator/faults.js";
 export { loadJson } from "./emulator/load-json.js";
 export type {
   EmulatorRequest,

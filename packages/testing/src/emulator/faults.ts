@@ -37,16 +37,25 @@ export interface SlowBodyFault {
 }
 
 /**
- * Drop the connection. `"beforeHeaders"` (default) sends a TCP reset without any response;
- * `"midBody"` sends the headers and half of the normal body, then closes the socket.
+ * When a {@link ResetFault} drops the connection: `"beforeHeaders"` sends a TCP reset without any
+ * response; `"afterHeaders"` sends the normal headers (with the body's `Content-Length`), then a TCP
+ * reset; `"midBody"` sends the headers and half of the normal body, then closes the socket.
+ */
+export type ResetWhen = "beforeHeaders" | "afterHeaders" | "midBody";
+
+/**
+ * Drop the connection, by default before any response (see {@link ResetWhen}).
  *
  * @example
  * up.fault("POST", "/chat/completions", { kind: "reset" }, { times: 1 });
+ * up.fault("GET", "/search", { kind: "reset", when: "afterHeaders" });
  */
 export interface ResetFault {
   readonly kind: "reset";
   /** When to drop the connection (default `"beforeHeaders"`). */
-  readonly phase?: "beforeHeaders" | "midBody";
+  readonly when?: ResetWhen;
+  /** The older name of `when` (`when` wins when both are given). */
+  readonly phase?: ResetWhen;
 }
 
 /**
@@ -129,6 +138,128 @@ export interface WrongContentTypeFault {
 }
 
 /**
+ * Send the route's normal answer compressed, with `Content-Encoding` set, as real servers do when the
+ * client accepts it (`deflate` is the zlib format HTTP means by it).
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "encoded", encoding: "gzip" });
+ */
+export interface EncodedFault {
+  readonly kind: "encoded";
+  /** The content coding. */
+  readonly encoding: "gzip" | "deflate" | "br";
+}
+
+/**
+ * Send the route's normal answer with a UTF-8 byte-order mark (EF BB BF) before the body.
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "bom" });
+ */
+export interface BomFault {
+  readonly kind: "bom";
+}
+
+/**
+ * Answer with a redirect to `location` (another host, a link-local address such as
+ * `http://169.254.169.254/`, or a path on the emulator).
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "redirect", location: "http://169.254.169.254/latest/meta-data/" });
+ */
+export interface RedirectFault {
+  readonly kind: "redirect";
+  /** The `Location` header. */
+  readonly location: string;
+  /** The status (default 302). */
+  readonly status?: 301 | 302 | 307 | 308;
+}
+
+/**
+ * Send the normal headers (declaring the whole body's `Content-Length`) and the first `afterBytes`
+ * bytes of the body, then never send more, until the client gives up or the emulator closes.
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "stall", afterBytes: 10 });
+ */
+export interface StallFault {
+  readonly kind: "stall";
+  /** Bytes of the body sent before stalling (default half of it, rounded down). */
+  readonly afterBytes?: number;
+}
+
+/**
+ * Accept the connection and the request and never send headers: the same as {@link HangFault},
+ * under the name a headers timeout is tested with.
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "headersNever" });
+ */
+export interface HeadersNeverFault {
+  readonly kind: "headersNever";
+}
+
+/**
+ * Answer normally but with response headers of about `bytes` bytes in total (one `x-padding`
+ * header), beyond the 16 KiB undici and Node accept by default.
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "oversizedHeaders", bytes: 64 * 1024 });
+ */
+export interface OversizedHeadersFault {
+  readonly kind: "oversizedHeaders";
+  /** Size of the padding header in bytes (default 64 KiB). */
+  readonly bytes?: number;
+}
+
+/**
+ * A decompression bomb: a small gzip body (`Content-Encoding: gzip`, JSON content type) that
+ * decodes to `bytes` bytes of valid JSON, far beyond any sane body limit.
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "bomb" }); // about 64 KiB on the wire, 64 MiB decoded
+ */
+export interface BombFault {
+  readonly kind: "bomb";
+  /**
+   * Decoded size ÷ size on the wire to aim for (default and maximum about 1000, what gzip reaches on
+   * repeated bytes); lower ratios mix in incompressible bytes. Approximate.
+   */
+  readonly ratio?: number;
+  /** The decoded size in bytes (default 64 MiB). */
+  readonly bytes?: number;
+}
+
+/**
+ * Answer HTTP 200 (or `status`) with a JSON error object, as some APIs do:
+ * `{"error":{"message":"...","code":...}}`.
+ *
+ * @example
+ * up.fault("POST", "/query", { kind: "errorObject", message: "index not loaded", code: 500 });
+ */
+export interface ErrorObjectFault {
+  readonly kind: "errorObject";
+  /** The status code (default 200). */
+  readonly status?: number;
+  /** `error.message` (default "internal error (emulated)"). */
+  readonly message?: string;
+  /** `error.code` (default 500). */
+  readonly code?: number | string;
+}
+
+/**
+ * Answer with an empty body (`Content-Length: 0`) under a JSON content type.
+ *
+ * @example
+ * up.fault("GET", "/search", { kind: "emptyBody" });
+ */
+export interface EmptyBodyFault {
+  readonly kind: "emptyBody";
+  /** The status code (default 200). */
+  readonly status?: number;
+}
+
+/**
  * Every failure the emulator can inject; see the `kind` of each member.
  *
  * Use it to type tables of faults in parameterised tests.
@@ -146,18 +277,40 @@ export type Fault =
   | InvalidJsonFault
   | HtmlErrorFault
   | OversizedFault
-  | WrongContentTypeFault;
+  | WrongContentTypeFault
+  | EncodedFault
+  | BomFault
+  | RedirectFault
+  | StallFault
+  | HeadersNeverFault
+  | OversizedHeadersFault
+  | BombFault
+  | ErrorObjectFault
+  | EmptyBodyFault;
 
 /** The names of the fault kinds, e.g. `"hang"`. */
 export type FaultKind = Fault["kind"];
 
+/** The fault kinds the default fault matrix runs (`FAULT_KINDS`), e.g. `"hang"`. */
+export type MatrixFaultKind =
+  | "delay"
+  | "hang"
+  | "slowBody"
+  | "reset"
+  | "status"
+  | "invalidJson"
+  | "htmlError"
+  | "oversized"
+  | "wrongContentType";
+
 /**
- * Every fault kind, in a fixed order (for parameterised tests and docs).
+ * The fault kinds the default fault matrix runs (`describeFaultMatrix`, `MATRIX_FAULTS`), in a fixed
+ * order. Every kind the emulator offers is in `ALL_FAULT_KINDS`.
  *
  * @example
  * it.each(FAULT_KINDS)("survives %s", async (kind) => { ... });
  */
-export const FAULT_KINDS: ReadonlyArray<FaultKind> = [
+export const FAULT_KINDS: ReadonlyArray<MatrixFaultKind> = [
   "delay",
   "hang",
   "slowBody",
@@ -167,6 +320,27 @@ export const FAULT_KINDS: ReadonlyArray<FaultKind> = [
   "htmlError",
   "oversized",
   "wrongContentType",
+];
+
+/**
+ * Every fault kind the emulator offers, in a fixed order: `FAULT_KINDS`, then the kinds that need
+ * parameters or that a client is expected to decode (encodings, BOM, redirects, stalls, oversized
+ * headers, bombs, error objects, empty bodies).
+ *
+ * @example
+ * expect(ALL_FAULT_KINDS).toContain("bomb");
+ */
+export const ALL_FAULT_KINDS: ReadonlyArray<FaultKind> = [
+  ...FAULT_KINDS,
+  "encoded",
+  "bom",
+  "redirect",
+  "stall",
+  "headersNever",
+  "oversizedHeaders",
+  "bomb",
+  "errorObject",
+  "emptyBody",
 ];
 
 /**

@@ -9,7 +9,7 @@ import {
 } from "@quiver/core";
 import { describe, expect, it } from "vitest";
 import { assertEnvelope } from "../conformance/envelope-schema.js";
-import { FAULT_KINDS, type Fault, type FaultKind } from "../emulator/faults.js";
+import { FAULT_KINDS, type Fault, type FaultKind, type MatrixFaultKind } from "../emulator/faults.js";
 import type { PathPattern } from "../emulator/route.js";
 import type { Emulator } from "../emulator/start-emulator.js";
 import { type FaultExpectation, MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./fault-matrix-defaults.js";
@@ -52,7 +52,10 @@ export type FaultMatrixOptions = FaultMatrixTarget & {
   readonly emulator: () => Emulator | Promise<Emulator>;
   /** The calls, each run under every fault kind. */
   readonly calls: ReadonlyArray<FaultMatrixCall>;
-  /** Faults to inject instead of `MATRIX_FAULTS`, per kind. */
+  /**
+   * Faults to inject instead of `MATRIX_FAULTS`, per kind. A kind outside `FAULT_KINDS` (e.g. `bomb`)
+   * joins the matrix when given here, with its expectation in `expect` (or each call's).
+   */
   readonly faults?: Partial<Record<FaultKind, Fault>>;
   /** Expectations for every call instead of `MATRIX_EXPECTATIONS`, per kind. */
   readonly expect?: Partial<Record<FaultKind, FaultExpectation>>;
@@ -99,6 +102,18 @@ const catalogFor = async (
   return { catalog, owned: true };
 };
 
+/** `FAULT_KINDS`, then the other kinds the options give a fault for. */
+const matrixKinds = (options: FaultMatrixOptions): FaultKind[] => [
+  ...FAULT_KINDS,
+  ...(Object.keys(options.faults ?? {}) as FaultKind[]).filter(
+    (k) => !(FAULT_KINDS as FaultKind[]).includes(k),
+  ),
+];
+
+/** The default for `kind` when it is one of `FAULT_KINDS`. */
+const defaultOf = <T>(table: Readonly<Record<MatrixFaultKind, T>>, kind: FaultKind): T | undefined =>
+  Object.hasOwn(table, kind) ? table[kind as MatrixFaultKind] : undefined;
+
 /**
  * The fault matrix: every fault kind the emulator offers (`FAULT_KINDS`), on every call's upstream
  * request, each asserting the envelope core maps it to (`MATRIX_EXPECTATIONS`, overridable per call and
@@ -115,9 +130,12 @@ export const describeFaultMatrix = (options: FaultMatrixOptions): void => {
   describe.skipIf(options.skip === true)(options.name ?? "fault matrix", () => {
     for (const call of options.calls) {
       describe(call.name ?? `${call.tool} ${call.method} ${String(call.path)}`, () => {
-        it.each(FAULT_KINDS)("%s", { timeout: options.testTimeoutMs ?? 30_000 }, async (kind) => {
+        it.each(matrixKinds(options))("%s", { timeout: options.testTimeoutMs ?? 30_000 }, async (kind) => {
           const up = await options.emulator();
-          const fault = up.fault(call.method, call.path, options.faults?.[kind] ?? MATRIX_FAULTS[kind]);
+          const injected = options.faults?.[kind] ?? defaultOf(MATRIX_FAULTS, kind);
+          const want = call.expect?.[kind] ?? options.expect?.[kind] ?? defaultOf(MATRIX_EXPECTATIONS, kind);
+          if (!injected || !want) throw new Error(`${kind}: give the fault and its expectation`);
+          const fault = up.fault(call.method, call.path, injected);
           const { catalog, owned } = await catalogFor(options, up);
           try {
             const input = typeof call.input === "function" ? (call.input as () => unknown)() : call.input;
@@ -130,7 +148,6 @@ export const describeFaultMatrix = (options: FaultMatrixOptions): void => {
               fault.hits,
               `${kind}: the fault fired (does ${call.tool} request ${call.method} ${String(call.path)}?)`,
             ).toBeGreaterThan(0);
-            const want = call.expect?.[kind] ?? options.expect?.[kind] ?? MATRIX_EXPECTATIONS[kind];
             expectFaultOutcome(result, want, kind);
           } finally {
             fault.remove();

@@ -1,5 +1,5 @@
 import type { ErrorKind, ToolResult } from "@quiver/core";
-import type { Fault, FaultKind } from "../emulator/faults.js";
+import type { Fault, MatrixFaultKind } from "../emulator/faults.js";
 
 /** The envelope a fault must end in. */
 export interface FaultExpectation {
@@ -21,7 +21,7 @@ export interface FaultExpectation {
  * The fault injected for each kind the emulator offers, sized so a client with a 1.5 s timeout and a
  * 5 MiB body limit sees each one.
  */
-export const MATRIX_FAULTS: Readonly<Record<FaultKind, Fault>> = {
+export const MATRIX_FAULTS: Readonly<Record<MatrixFaultKind, Fault>> = {
   delay: { kind: "delay", ms: 150 },
   hang: { kind: "hang" },
   slowBody: { kind: "slowBody", chunkBytes: 1024, intervalMs: 2 },
@@ -40,7 +40,7 @@ export const MATRIX_FAULTS: Readonly<Record<FaultKind, Fault>> = {
  * retryable `upstream` errors; an HTML page and an oversized body are `upstream` errors that a retry
  * will not fix, with a suggestion.
  */
-export const MATRIX_EXPECTATIONS: Readonly<Record<FaultKind, FaultExpectation>> = {
+export const MATRIX_EXPECTATIONS: Readonly<Record<MatrixFaultKind, FaultExpectation>> = {
   delay: { status: "success" },
   hang: { status: "timeout", kind: "timeout", retryable: true, guidance: true },
   slowBody: { status: "success" },

@@ -1,5 +1,6 @@
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Fault, StatusFault } from "../emulator/faults.js";
+import { bombBody, encodeBody } from "./encode-body.js";
 import {
   mergeHeaders,
   type PreparedResponse,
@@ -21,6 +22,9 @@ export interface FaultContext {
 
 const DEFAULT_OVERSIZED_BYTES = 10 * 1024 * 1024;
 const OVERSIZED_CHUNK = 64 * 1024;
+const DEFAULT_OVERSIZED_HEADER_BYTES = 64 * 1024;
+const DEFAULT_BOMB_BYTES = 64 * 1024 * 1024;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const DEFAULT_INVALID_JSON = '{"results": [{"id": 1, "name": "trunc';
 const defaultHtml = (status: number): string =>
   `<!DOCTYPE html>\n<html><head><title>Service Unavailable</title></head>` +
@@ -36,7 +40,8 @@ export const applyFault = async (fault: Fault, ctx: FaultContext): Promise<void>
       send(res, await ctx.normal());
       return;
     }
-    case "hang": {
+    case "hang":
+    case "headersNever": {
       await waitForAbort(signal);
       res.socket?.destroy();
       return;
@@ -57,11 +62,22 @@ export const applyFault = async (fault: Fault, ctx: FaultContext): Promise<void>
     case "reset": {
       const socket = res.socket;
       if (!socket) return;
-      if ((fault.phase ?? "beforeHeaders") === "beforeHeaders") {
+      const when = fault.when ?? fault.phase ?? "beforeHeaders";
+      if (when === "beforeHeaders") {
         socket.resetAndDestroy();
         return;
       }
       const normal = await ctx.normal();
+      if (when === "afterHeaders") {
+        res.writeHead(normal.status, {
+          ...normal.headers,
+          "content-length": Math.max(normal.body.length, 1),
+        });
+        res.flushHeaders();
+        // Let the headers leave before the reset, so the client has them when the connection drops.
+        if (await wait(20, signal)) socket.resetAndDestroy();
+        return;
+      }
       const half = normal.body.subarray(0, Math.floor(normal.body.length / 2));
       // Declare at least one byte more than we send so the client always sees a truncated body.
       res.writeHead(normal.status, { ...normal.headers, "content-length": Math.max(normal.body.length, 1) });
@@ -109,6 +125,77 @@ export const applyFault = async (fault: Fault, ctx: FaultContext): Promise<void>
         status: normal.status,
         headers: { ...normal.headers, "content-type": fault.contentType ?? "text/plain" },
         body,
+      });
+      return;
+    }
+    case "encoded": {
+      const normal = await ctx.normal();
+      send(res, {
+        status: normal.status,
+        headers: { ...normal.headers, "content-encoding": fault.encoding, vary: "accept-encoding" },
+        body: encodeBody(normal.body, fault.encoding),
+      });
+      return;
+    }
+    case "bom": {
+      const normal = await ctx.normal();
+      send(res, { ...normal, body: Buffer.concat([UTF8_BOM, normal.body]) });
+      return;
+    }
+    case "redirect": {
+      send(res, {
+        status: fault.status ?? 302,
+        headers: { location: fault.location, "content-type": "text/plain; charset=utf-8" },
+        body: Buffer.from(`Redirecting to ${fault.location}\n`),
+      });
+      return;
+    }
+    case "stall": {
+      const normal = await ctx.normal();
+      const sent = Math.max(
+        0,
+        Math.min(fault.afterBytes ?? Math.floor(normal.body.length / 2), normal.body.length),
+      );
+      // Declare at least one byte more than we send, so the body is never complete.
+      res.writeHead(normal.status, {
+        ...normal.headers,
+        "content-length": Math.max(normal.body.length, sent + 1),
+      });
+      res.flushHeaders();
+      if (sent > 0 && !(await writeChunk(res, normal.body.subarray(0, sent), signal))) return;
+      await waitForAbort(signal);
+      res.socket?.destroy();
+      return;
+    }
+    case "oversizedHeaders": {
+      const normal = await ctx.normal();
+      const bytes = Math.max(1, fault.bytes ?? DEFAULT_OVERSIZED_HEADER_BYTES);
+      send(res, { ...normal, headers: { ...normal.headers, "x-padding": "p".repeat(bytes) } });
+      return;
+    }
+    case "bomb": {
+      send(res, {
+        status: 200,
+        headers: { "content-type": "application/json", "content-encoding": "gzip" },
+        body: bombBody(fault.bytes ?? DEFAULT_BOMB_BYTES, fault.ratio),
+      });
+      return;
+    }
+    case "errorObject": {
+      send(
+        res,
+        prepare({
+          status: fault.status ?? 200,
+          json: { error: { message: fault.message ?? "internal error (emulated)", code: fault.code ?? 500 } },
+        }),
+      );
+      return;
+    }
+    case "emptyBody": {
+      send(res, {
+        status: fault.status ?? 200,
+        headers: { "content-type": "application/json" },
+        body: Buffer.alloc(0),
       });
       return;
     }
