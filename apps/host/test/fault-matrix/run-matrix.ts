@@ -26,19 +26,15 @@ const PLUGINS = [
   "@quiver/plugin-testgen",
 ];
 
-/** The fault kinds the emulator in this checkout injects (`ALL_FAULT_KINDS` once the emulator has it). */
-export const EMULATOR_KINDS: ReadonlyArray<string> =
-  (testing as { ALL_FAULT_KINDS?: ReadonlyArray<string> }).ALL_FAULT_KINDS ?? testing.FAULT_KINDS;
-
 /** How a case ended against its expectation. */
-export type Verdict = "PASS" | "FAIL" | "PENDING" | "FIXED" | "NO-EMULATOR";
+export type Verdict = "PASS" | "FAIL" | "PENDING" | "FIXED";
 
 /** One plugin × fault case, run. */
 export interface CaseResult {
   readonly row: MatrixRow;
   readonly fault: MatrixFault;
   readonly expect: Expectation;
-  /** The envelope (undefined when the case did not run). */
+  /** The envelope (undefined when the API did not answer one). */
   readonly envelope?: ToolResult;
   /** The HTTP status of the API's answer. */
   readonly httpStatus?: number;
@@ -143,22 +139,12 @@ const runCase = async (
 ): Promise<CaseResult> => {
   const want = row.expect?.[fault.id] ?? fault.expect;
   const pending = pendingOf(row, fault);
-  if (!EMULATOR_KINDS.includes(fault.kind)) {
-    return {
-      row,
-      fault,
-      expect: want,
-      problems: [],
-      verdict: "NO-EMULATOR",
-      ...(pending ? { pending } : {}),
-    };
-  }
   const emulator = up[row.upstream];
   const before = emulator.requestsTo(row.method, row.path).length;
   const handle = emulator.fault(
     row.method,
     row.path,
-    fault.fault(up),
+    fault.fault(up, row),
     fault.times === undefined ? {} : { times: fault.times },
   );
   const started = performance.now();

@@ -18,7 +18,7 @@ export const formatMatrix = (run: MatrixRun): string => {
   const faults = new Set(run.results.map((r) => r.fault.id)).size;
   const lines = [
     `fault matrix through quiver serve: ${rows} plugin calls × ${faults} faults = ${run.results.length} cases in ${(run.wallMs / 1000).toFixed(1)} s: ` +
-      `${count("PASS")} PASS, ${count("FAIL")} FAIL, ${count("PENDING")} PENDING (pendingFix), ${count("FIXED")} FIXED (remove from pendingFix), ${count("NO-EMULATOR")} NO-EMULATOR (the emulator lacks the kind)`,
+      `${count("PASS")} PASS, ${count("FAIL")} FAIL, ${count("PENDING")} PENDING (pendingFix), ${count("FIXED")} FIXED (remove from pendingFix)`,
     "",
     `${pad("plugin call", 27)}${pad("fault", 23)}${pad("status/kind", 27)}${lpad("req", 4)}${lpad("ms", 7)}  verdict`,
   ];

@@ -36,11 +36,12 @@ export interface Upstreams {
   readonly fold: Emulator;
   /** Another origin that redirects point to: it must never receive a request with a key. */
   readonly elsewhere: Emulator;
-  /** The sequence UniParc maps to P04637 (an accession whose AFDB paths no fault touches). */
-  readonly p04637Sequence: string;
   readonly all: ReadonlyArray<Emulator>;
   close(): Promise<void>;
 }
+
+/** TP53's sequence: UniParc maps it to P04637, an accession whose AFDB paths no fault touches. */
+export const P04637_SEQUENCE: string = (recordedEntry("P04637") as { sequence: string }).sequence;
 
 /** The RAG service's answer (the original chatbot's shape). */
 const RAG_ANSWER = {
@@ -95,7 +96,6 @@ export const startUpstreams = async (keys: MatrixKeys): Promise<Upstreams> => {
     afdb,
     fold,
     elsewhere,
-    p04637Sequence: p53.sequence,
     all,
     close: async () => {
       await Promise.all(all.map((u) => u.close()));
