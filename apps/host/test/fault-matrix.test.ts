@@ -1,11 +1,15 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { ALL_FAULT_KINDS } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MATRIX_FAULTS, MATRIX_ROWS } from "./fault-matrix/cases.js";
 import { type MatrixRun, runMatrix } from "./fault-matrix/run-matrix.js";
 import { formatMatrix } from "./fault-matrix/table.js";
+import { REPO_DIR } from "./helpers.js";
 
 // Issue 13 item 2: every plugin that calls an upstream × every fault the emulator injects, through
-// `quiver serve`'s HTTP API. `pnpm test:faults` runs this file alone and prints the table.
+// `quiver serve`'s HTTP API. `pnpm test:faults` runs this file alone and prints the table (also
+// written to .reports/fault-matrix.txt).
 
 const KEYS = {
   CONTEXT7_API_KEY: "ctx7sk-matrix-key",
@@ -19,7 +23,10 @@ const KEYS = {
 let run: MatrixRun;
 beforeAll(async () => {
   run = await runMatrix({ keys: KEYS, tokenPrefix: "tok-matrix" });
-  console.log(formatMatrix(run));
+  const table = formatMatrix(run);
+  console.log(table);
+  mkdirSync(join(REPO_DIR, ".reports"), { recursive: true });
+  writeFileSync(join(REPO_DIR, ".reports", "fault-matrix.txt"), `${table}\n`);
 }, 300_000);
 afterAll(async () => {
   await run?.upstreams.close();

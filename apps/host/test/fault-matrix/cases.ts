@@ -16,6 +16,8 @@ export interface Expectation {
   readonly attempts?: number | "policy" | { readonly min: number };
   /** The model is told what to do next (`suggestion` or `guidance`). */
   readonly told?: boolean;
+  /** The envelope says how to recover (`suggestion`), not only the plugin's fallback guidance. */
+  readonly suggestion?: boolean;
   /** Further checks; each returns a problem, or undefined. */
   readonly checks?: ReadonlyArray<(r: ToolResult) => string | undefined>;
 }
@@ -72,6 +74,7 @@ const unusable: Expectation = {
   retryable: false,
   attempts: 1,
   told: true,
+  suggestion: true,
 };
 /** A broken exchange: the request may succeed again, so it is retried; the model is told what to do. */
 const broken: Expectation = {
@@ -80,6 +83,7 @@ const broken: Expectation = {
   retryable: true,
   attempts: "policy",
   told: true,
+  suggestion: true,
 };
 const noRawCodes = (r: ToolResult) =>
   /UND_ERR|ERR_[A-Z_]{4,}|HPE_/.test(`${r.message} ${r.error?.message ?? ""}`)
@@ -116,7 +120,7 @@ export const MATRIX_FAULTS: ReadonlyArray<MatrixFault> = [
     id: "reset",
     kind: "reset",
     fault: () => ({ kind: "reset" }),
-    expect: retried("unavailable", "unavailable"),
+    expect: { ...retried("unavailable", "unavailable"), suggestion: true },
   },
   {
     id: "reset midBody",
@@ -168,7 +172,7 @@ export const MATRIX_FAULTS: ReadonlyArray<MatrixFault> = [
     id: "invalidJson",
     kind: "invalidJson",
     fault: () => ({ kind: "invalidJson" }),
-    expect: { status: ["error"], kind: ["upstream"], told: true },
+    expect: { status: ["error"], kind: ["upstream"], told: true, suggestion: true },
   },
   { id: "htmlError", kind: "htmlError", fault: () => ({ kind: "htmlError", status: 200 }), expect: unusable },
   {
@@ -241,13 +245,18 @@ export const MATRIX_FAULTS: ReadonlyArray<MatrixFault> = [
     id: "errorObject",
     kind: "errorObject",
     fault: () => ({ kind: "errorObject", message: "index not loaded (emulated)" }),
-    expect: { status: ["error", "unavailable"], kind: ["upstream", "unavailable"], told: true },
+    expect: {
+      status: ["error", "unavailable"],
+      kind: ["upstream", "unavailable"],
+      told: true,
+      suggestion: true,
+    },
   },
   {
     id: "emptyBody",
     kind: "emptyBody",
     fault: () => ({ kind: "emptyBody" }),
-    expect: { status: ["error"], kind: ["upstream"], told: true },
+    expect: { status: ["error"], kind: ["upstream"], told: true, suggestion: true },
   },
 ];
 
@@ -448,6 +457,19 @@ export const MATRIX_ROWS: ReadonlyArray<MatrixRow> = [
  * they run and are printed as PENDING in the table, and do not fail the test. Remove an entry when
  * the merge brings its fix (the table prints FIXED for an entry that already passes).
  */
+/**
+ * A known gap whose fix is not on main yet: the listed cases run and print PENDING instead of FAIL
+ * when every problem they have matches `problem` (any problem when it is absent).
+ */
+export interface PendingFix {
+  readonly rows: ReadonlyArray<string>;
+  readonly faults: ReadonlyArray<string>;
+  readonly problem?: RegExp;
+  readonly why: string;
+}
+
+const NO_SUGGESTION = /^no suggestion$/;
+
 /** The rows whose faulted request goes straight through core's HTTP client into the tool's answer. */
 const ON_CORE_CLIENT = [
   "context7 resolve",
@@ -459,11 +481,37 @@ const ON_CORE_CLIENT = [
   "alphafold AFDB entry",
 ];
 
-export const PENDING_FIX: ReadonlyArray<{
-  readonly rows: ReadonlyArray<string>;
-  readonly faults: ReadonlyArray<string>;
-  readonly why: string;
-}> = [
+export const PENDING_FIX: ReadonlyArray<PendingFix> = [
+  {
+    rows: [...ON_CORE_CLIENT.filter((r) => r !== "rag (HTTP service)"), "alphafold ESMFold"],
+    faults: ["reset", "reset midBody", "reset afterHeaders"],
+    problem: NO_SUGGESTION,
+    why: "a reset or truncated response carries no suggestion",
+  },
+  {
+    rows: ON_CORE_CLIENT,
+    faults: ["invalidJson"],
+    problem: NO_SUGGESTION,
+    why: "invalid JSON carries no suggestion",
+  },
+  {
+    rows: [...ON_CORE_CLIENT, "alphafold ESMFold"],
+    faults: ["redirect other host", "redirect link-local"],
+    problem: NO_SUGGESTION,
+    why: "a redirect that is not followed carries no suggestion",
+  },
+  {
+    rows: ON_CORE_CLIENT.filter((r) => r !== "context7 docs"),
+    faults: ["emptyBody"],
+    problem: NO_SUGGESTION,
+    why: "an empty body carries no suggestion",
+  },
+  {
+    rows: ["rag (HTTP service)"],
+    faults: ["htmlError", "oversized"],
+    problem: NO_SUGGESTION,
+    why: "rag drops the client's suggestion when it rewrites the failure",
+  },
   {
     rows: [...ON_CORE_CLIENT, "testgen LLM", "alphafold ESMFold"],
     faults: ["encoded gzip", "encoded deflate", "encoded br"],

@@ -93,8 +93,9 @@ export interface RunMatrixOptions {
   readonly afterCase?: (row: MatrixRow, fault: MatrixFault) => void;
 }
 
+/** The pendingFix entries that name this case. */
 const pendingOf = (row: MatrixRow, fault: MatrixFault) =>
-  PENDING_FIX.find((p) => p.rows.includes(row.id) && p.faults.includes(fault.id))?.why;
+  PENDING_FIX.filter((p) => p.rows.includes(row.id) && p.faults.includes(fault.id));
 
 /** The problems of an envelope against an expectation; `policyAttempts` is 1 + the tool's retries. */
 export const judge = (
@@ -119,6 +120,8 @@ export const judge = (
       problems.push(`${attempts} upstream requests, want ${wantAttempts}`);
   }
   if (want.told && !r.suggestion && !r.guidance) problems.push("no suggestion or guidance");
+  if (want.suggestion && r.status !== "success" && r.status !== "partial" && !r.suggestion)
+    problems.push("no suggestion");
   // Never an empty answer for a failure: a success must carry data.
   if (r.status === "success" && r.data === undefined) problems.push("success without data");
   for (const check of want.checks ?? []) {
@@ -138,7 +141,7 @@ const runCase = async (
   bodies: string[],
 ): Promise<CaseResult> => {
   const want = row.expect?.[fault.id] ?? fault.expect;
-  const pending = pendingOf(row, fault);
+  const entries = pendingOf(row, fault);
   const emulator = up[row.upstream];
   const before = emulator.requestsTo(row.method, row.path).length;
   const handle = emulator.fault(
@@ -182,10 +185,22 @@ const runCase = async (
     problems.push(...judge(envelope, want, attempts, policyAttempts));
   }
   if (attempts === 0 && fault.times === undefined) problems.push("the fault never fired");
+  // Bounded attempts whatever the expectation: the policy's, twice over for a followed redirect.
+  const bound = 2 * Math.max(policyAttempts, 3);
+  if (attempts > bound) problems.push(`${attempts} upstream requests, more than ${bound}`);
   // A liveness bound, far above any case's own limit: the call's time limit must hold.
   if (ms > (fault.timeoutMs ?? CALL_TIMEOUT_MS) + 5_000) problems.push(`took ${ms} ms`);
+  // Pending when every problem is one a pendingFix entry of this case expects.
+  const explained = (p: string) => entries.some((e) => e.problem === undefined || e.problem.test(p));
   const verdict: Verdict =
-    problems.length === 0 ? (pending ? "FIXED" : "PASS") : pending ? "PENDING" : "FAIL";
+    problems.length === 0
+      ? entries.length > 0
+        ? "FIXED"
+        : "PASS"
+      : problems.every(explained)
+        ? "PENDING"
+        : "FAIL";
+  const pending = entries.map((e) => e.why).join("; ");
   return {
     row,
     fault,
