@@ -1,0 +1,99 @@
+import type { ExternalToolRequest } from "../../src/seeds.js";
+
+/**
+ * A scientist's own papers (short summaries written for these tests, with test DOIs), added to the
+ * private repository with the plugin's `add` command: two before 2020, three after.
+ */
+export const PAPERS: Record<string, string> = {
+  "sustain-6.md": `---
+title: Semaglutide and cardiovascular outcomes in type 2 diabetes
+authors: [Marso Steven, Bain Stephen]
+date: 2016-11-10
+doi: 10.1000/glp1.2016.sustain6
+tags: [glp-1, cardiovascular]
+---
+Once-weekly subcutaneous semaglutide, a GLP-1 receptor agonist, lowered major adverse cardiovascular events in patients with type 2 diabetes at high cardiovascular risk.
+`,
+  "empa-reg.md": `---
+title: Empagliflozin and cardiovascular mortality in type 2 diabetes
+authors: [Zinman Bernard]
+date: 2015-11-26
+doi: 10.1000/sglt2.2015.empareg
+tags: [sglt2, cardiovascular]
+---
+The SGLT2 inhibitor empagliflozin reduced cardiovascular death in type 2 diabetes; glucose lowering alone did not explain the effect.
+`,
+  "step-1.md": `---
+title: Once-weekly semaglutide in adults with obesity
+authors: [Wilding John]
+date: 2021-03-18
+doi: 10.1000/glp1.2021.step1
+tags: [glp-1, obesity]
+---
+Semaglutide 2.4 mg once weekly with lifestyle intervention produced a mean weight loss near fifteen percent in adults with obesity without diabetes.
+`,
+  "pioneer.md": `---
+title: Oral semaglutide and glycemic control
+authors: [Rodbard Helena]
+date: 2022-06-01
+doi: 10.1000/glp1.2022.oral
+tags: [glp-1, oral]
+---
+Oral semaglutide taken with an absorption enhancer lowered HbA1c in type 2 diabetes comparably to injectable GLP-1 receptor agonists.
+`,
+  "select.md": `---
+title: Semaglutide and cardiovascular events in obesity without diabetes
+authors: [Lincoff Michael]
+date: 2023-11-11
+doi: 10.1000/glp1.2023.select
+tags: [glp-1, cardiovascular, obesity]
+---
+In people with overweight or obesity and cardiovascular disease but no diabetes, semaglutide reduced major adverse cardiovascular events.
+`,
+};
+
+/** The co-scientist's own requests, as its agents send them. */
+export const REQUESTS = {
+  /** The issue's example: openFDA cannot filter on mechanism, so it must be reported, not dropped. */
+  fdaMechanism: {
+    tool_name: "fda_drug_database",
+    parameters: { active_ingredient: "semaglutide" },
+    constraints: { mechanism: "SGLT2 inhibitor" },
+    request_id: "hyp-7/fda-1",
+  },
+  /** A constraint openFDA can apply: only oral products. */
+  fdaOral: {
+    tool_name: "fda_drug_database",
+    parameters: { active_ingredient: "semaglutide", max_results: 20 },
+    constraints: { route: "oral" },
+  },
+  /** Approved in 2019 or later. */
+  fdaApprovedSince: {
+    tool_name: "fda_drug_database",
+    parameters: { search_criteria: { active_ingredient: "semaglutide" } },
+    constraints: { approval_year: { after: 2019 } },
+  },
+  /** The spec's own filter shape. */
+  repoSince2020: {
+    tool_name: "private_repository",
+    parameters: { search_terms: ["semaglutide", "GLP-1"] },
+    constraints: { publication_date: { after: "2020-01-01" } },
+  },
+  /** A filter the repository does not have. */
+  repoImpactFactor: {
+    tool_name: "private_repository",
+    parameters: { search_terms: ["semaglutide"] },
+    constraints: { publication_date: { after: "2020-01-01" }, impact_factor: { min: 10 } },
+  },
+  /** A structure by UniProt id. */
+  alphafold: {
+    tool_name: "alphafold",
+    parameters: { uniprot_id: "Q7Z6M3" },
+  },
+  /** A structure that must be confidently predicted. */
+  alphafoldConfident: {
+    tool_name: "alphafold",
+    parameters: { uniprot_id: "Q7Z6M3" },
+    constraints: { min_plddt: 95, organism: "Homo sapiens" },
+  },
+} satisfies Record<string, ExternalToolRequest>;
