@@ -356,7 +356,7 @@ export const MATRIX_ROWS: ReadonlyArray<MatrixRow> = [
   {
     id: "fda search (drugsfda)",
     plugin: "fda",
-    lane: "fda",
+    lane: "fda-drugsfda",
     tool: "fda_search_drugs",
     input: () => ({ search_criteria: { brand_name: "Ozempic" } }),
     upstream: "fda",
@@ -367,7 +367,7 @@ export const MATRIX_ROWS: ReadonlyArray<MatrixRow> = [
   {
     id: "fda count (label)",
     plugin: "fda",
-    lane: "fda",
+    lane: "fda-label",
     tool: "fda_count_drugs",
     input: () => ({ search_criteria: { indication: "diabetes" }, count_by: "route" }),
     upstream: "fda",
