@@ -53,6 +53,9 @@ beforeAll(async () => {
     extraCalls: [{ tool: "guia_get_guide", input: { asignatura: "metaheuristicas", key: "evaluación" } }],
     extraGets: ["/console/api/stats", "/console/api/state", "/tools"],
     afterCase: (row) => readCassettes(row.tool),
+    // Cancelled at shutdown, logged with their envelopes' messages (openFDA's URL carries its key).
+    inflightAtShutdown: ["fda search (drugsfda)", "perplexity search"],
+    env: { QUIVER_SHUTDOWN_TIMEOUT: "300ms" },
   });
   readCassettes();
   const guia = JSON.parse(run.extras[0] ?? "{}") as { status?: string; message?: string };
@@ -96,6 +99,7 @@ describe("secrets canary across the fault matrix", () => {
 
   it("no log line of the serve process carries a canary", () => {
     expect(run.stderr).toContain("recording every tool call to");
+    expect(run.stderr).toContain("cancelled fda_search_drugs");
     expect(leaks(run.stdout)).toEqual([]);
     expect(leaks(run.stderr)).toEqual([]);
   });

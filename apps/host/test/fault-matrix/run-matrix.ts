@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResult } from "@quiver/core";
 import * as testing from "@quiver/testing";
-import { makeProject, type ServeProcess, startServe } from "../helpers.js";
+import { eventually, makeProject, type ServeProcess, startServe } from "../helpers.js";
 import {
   CALL_TIMEOUT_MS,
   type Expectation,
@@ -89,6 +89,8 @@ export interface RunMatrixOptions {
   readonly extraCalls?: ReadonlyArray<{ readonly tool: string; readonly input: unknown }>;
   /** Paths to GET (with a token) after the matrix, bodies kept, e.g. the console's stats. */
   readonly extraGets?: ReadonlyArray<string>;
+  /** Rows whose call is left hanging when the host gets SIGTERM (set `QUIVER_SHUTDOWN_TIMEOUT` short). */
+  readonly inflightAtShutdown?: ReadonlyArray<string>;
   /** Called after each case (e.g. to read the cassette its call just wrote, before the next case overwrites it). */
   readonly afterCase?: (row: MatrixRow, fault: MatrixFault) => void;
 }
@@ -312,7 +314,24 @@ export const runMatrix = async (options: RunMatrixOptions): Promise<MatrixRun> =
       bodies.push((await getText(`${server.url}${path}`, tokenOf(0))).body);
     const health = await getText(`${server.url}/health`);
     const metrics = (await getText(`${server.url}/metrics`, tokenOf(0))).body;
+    // Calls still running at SIGTERM, cancelled after server.shutdownTimeout: each gets an envelope.
+    const inflight = (options.inflightAtShutdown ?? []).map((id) => {
+      const row = MATRIX_ROWS.find((r) => r.id === id)!;
+      const emulator = up[row.upstream];
+      const seen = emulator.requestsTo(row.method, row.path).length;
+      emulator.fault(row.method, row.path, { kind: "hang" });
+      const answer = fetch(`${server.url}/tools/${row.tool}/call`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${tokenOf(next++)}` },
+        body: JSON.stringify(row.input(up)),
+      }).then((res) => res.text());
+      return { emulator, row, seen, answer };
+    });
+    for (const c of inflight)
+      await eventually(() => c.emulator.requestsTo(c.row.method, c.row.path).length > c.seen);
     server.child.kill("SIGTERM");
+    for (const c of inflight) bodies.push(await c.answer);
+    for (const c of inflight) c.emulator.clearFaults();
     const exitCode = await server.exited;
     const order = new Map(cases.map((c, i) => [`${c.row.id}\u0000${c.fault.id}`, i]));
     results.sort(
