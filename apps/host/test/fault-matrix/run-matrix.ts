@@ -10,6 +10,7 @@ import {
   MATRIX_ROWS,
   type MatrixFault,
   type MatrixRow,
+  notConnectionAdvice,
   PENDING_FIX,
 } from "./cases.js";
 import { type MatrixKeys, pluginSettings, startUpstreams, type Upstreams } from "./upstreams.js";
@@ -185,6 +186,8 @@ const runCase = async (
       problems.push(`not an envelope: ${String(error).slice(0, 200)}`);
     }
     problems.push(...judge(envelope, want, attempts, policyAttempts));
+    const misread = fault.noAnswer ? undefined : notConnectionAdvice(envelope);
+    if (misread) problems.push(misread);
   }
   if (attempts === 0 && fault.times === undefined) problems.push("the fault never fired");
   // Bounded attempts whatever the expectation: the policy's, twice over for a followed redirect.
