@@ -55,6 +55,11 @@ beforeAll(async () => {
     afterCase: (row) => readCassettes(row.tool),
     // Cancelled at shutdown, logged with their envelopes' messages (openFDA's URL carries its key).
     inflightAtShutdown: ["fda search (drugsfda)", "perplexity search"],
+    // The same calls over MCP: the text summary and structuredContent of each failure.
+    mcpFaults: [
+      { kind: "status", status: 401 },
+      { kind: "htmlError", status: 502 },
+    ],
     env: { QUIVER_SHUTDOWN_TIMEOUT: "300ms" },
   });
   readCassettes();
@@ -62,7 +67,7 @@ beforeAll(async () => {
   console.log(
     `secrets canary: ${run.results.filter((r) => r.envelope).length} matrix calls, ${run.bodies.length} API answers, ` +
       `${run.stdout.length + run.stderr.length} bytes of serve output, ${run.metrics.length} bytes of /metrics, ` +
-      `${cassetteTexts.size} cassette versions, ${run.upstreams.elsewhere.requests.length} requests to the other host; ` +
+      `${run.mcpAnswers} MCP answers, ${cassetteTexts.size} cassette versions, ${run.upstreams.elsewhere.requests.length} requests to the other host; ` +
       `guia with an unreachable MongoDB: ${guia.status} (${guia.message})`,
   );
 }, 300_000);
@@ -90,9 +95,15 @@ describe("secrets canary across the fault matrix", () => {
     expect(sent(run.upstreams.rag, KEYS.RAG_API_KEY)).toBe(true);
     expect(sent(run.upstreams.llm, KEYS.LLM_API_KEY)).toBe(true);
     expect(sent(run.upstreams.fda, KEYS.OPENFDA_API_KEY)).toBe(true);
+    // The detector itself finds the keys where they belong: in what the upstreams received.
+    const received = run.upstreams.all.flatMap((u) =>
+      u.requests.map((r) => `${r.query} ${JSON.stringify(r.headers)}`),
+    );
+    expect(received.flatMap(leaks).length).toBeGreaterThan(0);
   });
 
-  it("no envelope, error message or API answer carries a canary", () => {
+  it("no envelope, error message, API or MCP answer carries a canary", () => {
+    expect(run.mcpAnswers).toBe(MATRIX_ROWS.length * 2);
     expect(run.bodies.length).toBeGreaterThan(run.results.filter((r) => r.envelope).length);
     expect(run.bodies.flatMap(leaks)).toEqual([]);
   });

@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ToolResult } from "@quiver/core";
+import type { Fault } from "@quiver/testing";
 import * as testing from "@quiver/testing";
 import { eventually, makeProject, type ServeProcess, startServe } from "../helpers.js";
 import {
@@ -73,6 +75,8 @@ export interface MatrixRun {
   readonly bodies: ReadonlyArray<string>;
   /** The answers to `extraCalls`, in order. */
   readonly extras: ReadonlyArray<string>;
+  /** How many MCP `tools/call` answers `mcpFaults` produced (kept in `bodies`). */
+  readonly mcpAnswers: number;
   readonly upstreams: Upstreams;
   readonly wallMs: number;
 }
@@ -90,6 +94,8 @@ export interface RunMatrixOptions {
   readonly extraCalls?: ReadonlyArray<{ readonly tool: string; readonly input: unknown }>;
   /** Paths to GET (with a token) after the matrix, bodies kept, e.g. the console's stats. */
   readonly extraGets?: ReadonlyArray<string>;
+  /** Faults under which every row's tool is called once more over MCP (Streamable HTTP), answers kept. */
+  readonly mcpFaults?: ReadonlyArray<Fault>;
   /** Rows whose call is left hanging when the host gets SIGTERM (set `QUIVER_SHUTDOWN_TIMEOUT` short). */
   readonly inflightAtShutdown?: ReadonlyArray<string>;
   /** Called after each case (e.g. to read the cassette its call just wrote, before the next case overwrites it). */
@@ -273,6 +279,7 @@ export const runMatrix = async (options: RunMatrixOptions): Promise<MatrixRun> =
     const indexed = cases.map((c) => ({ ...c, token: tokenOf(next++) }));
     const lanes = [...new Set(MATRIX_ROWS.map((r) => r.lane))];
     const extras: string[] = [];
+    let mcpAnswers = 0;
     // The extra calls run beside the lanes (their upstreams are none of the matrix's).
     const extraLane = async () => {
       for (const extra of options.extraCalls ?? []) {
@@ -313,6 +320,37 @@ export const runMatrix = async (options: RunMatrixOptions): Promise<MatrixRun> =
         }
       }),
     ]);
+    if (options.mcpFaults && options.mcpFaults.length > 0) {
+      const client = new Client({ name: "fault-matrix", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${tokenOf(next++)}` } },
+        }),
+      );
+      try {
+        await Promise.all(
+          lanes.map(async (lane) => {
+            for (const row of MATRIX_ROWS.filter((r) => r.lane === lane)) {
+              for (const fault of options.mcpFaults ?? []) {
+                const handle = up[row.upstream].fault(row.method, row.path, fault);
+                try {
+                  const answer = await client.callTool({
+                    name: row.tool,
+                    arguments: row.input(up) as Record<string, unknown>,
+                  });
+                  bodies.push(JSON.stringify(answer));
+                  mcpAnswers++;
+                } finally {
+                  handle.remove();
+                }
+              }
+            }
+          }),
+        );
+      } finally {
+        await client.close();
+      }
+    }
     for (const path of options.extraGets ?? [])
       bodies.push((await getText(`${server.url}${path}`, tokenOf(0))).body);
     const health = await getText(`${server.url}/health`);
@@ -353,6 +391,7 @@ export const runMatrix = async (options: RunMatrixOptions): Promise<MatrixRun> =
       exitCode,
       bodies,
       extras,
+      mcpAnswers,
       upstreams: up,
       wallMs: Math.round(performance.now() - started),
     };
