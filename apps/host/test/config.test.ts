@@ -34,7 +34,14 @@ describe("config file", () => {
         policies: { "*": { timeout: "20s" }, fda_search_drugs: { cache: { ttl: "2h" }, retry: false } },
         tokens: { "tok-abc": "alice", "env:BOB_TOKEN": "bob" },
         principal: "carol",
-        server: { host: "0.0.0.0", port: 8080, allowedOrigins: ["app.example.org"], shutdownTimeout: "3s" },
+        server: {
+          host: "0.0.0.0",
+          port: 8080,
+          allowedOrigins: ["app.example.org"],
+          shutdownTimeout: "3s",
+          maxSessionsPerPrincipal: 5,
+          sessionIdleTimeout: "2m",
+        },
       }),
     });
     const settings = await resolveSettings({ cwd }, { BOB_TOKEN: "tok-bob" });
@@ -54,6 +61,9 @@ describe("config file", () => {
       allowedOrigins: ["app.example.org"],
       allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
       shutdownTimeoutMs: 3000,
+      maxSessionsPerPrincipal: 5,
+      maxSessions: 1_000,
+      sessionIdleTimeoutMs: 120_000,
     });
   });
 
@@ -86,7 +96,24 @@ describe("config file", () => {
   it("uses defaults without a file", async () => {
     const settings = await resolveSettings({ cwd: folder() }, {});
     expect(settings.configFile).toBeUndefined();
-    expect(settings.server).toMatchObject({ host: "127.0.0.1", port: 7333, shutdownTimeoutMs: 10_000 });
+    expect(settings.server).toMatchObject({
+      host: "127.0.0.1",
+      port: 7333,
+      shutdownTimeoutMs: 10_000,
+      maxSessionsPerPrincipal: 100,
+      maxSessions: 1_000,
+      sessionIdleTimeoutMs: 1_800_000,
+    });
+    const env = { QUIVER_MAX_SESSIONS_PER_PRINCIPAL: "3", QUIVER_SESSION_IDLE_TIMEOUT: "90s" };
+    expect((await resolveSettings({ cwd: folder() }, env)).server).toMatchObject({
+      maxSessionsPerPrincipal: 3,
+      sessionIdleTimeoutMs: 90_000,
+    });
+    const flags = { cwd: folder(), maxSessionsPerPrincipal: "7", sessionIdleTimeout: "5m" };
+    expect((await resolveSettings(flags, env)).server).toMatchObject({
+      maxSessionsPerPrincipal: 7,
+      sessionIdleTimeoutMs: 300_000,
+    });
     expect(settings.discover).toBe(true);
     expect(settings.find).toBe(true);
     expect(settings.demo.enabled).toBe(false);

@@ -1,7 +1,7 @@
 import type * as Effect from "effect/Effect";
 import type { z } from "zod";
 import type { DurationInput } from "./duration.js";
-import type { ToolResult } from "./envelope.js";
+import type { ContentPart, ToolResult } from "./envelope.js";
 import type { ToolFailure } from "./errors.js";
 import type { HttpClient } from "./http/index.js";
 
@@ -100,6 +100,37 @@ export interface ToolProgress {
   readonly message?: string;
 }
 
+/** Severity of a log line a tool sends its caller (the MCP / syslog levels). */
+export type ToolLogLevel =
+  | "debug"
+  | "info"
+  | "notice"
+  | "warning"
+  | "error"
+  | "critical"
+  | "alert"
+  | "emergency";
+
+/** One log line of a running tool, for its caller (an MCP client gets `notifications/message`). */
+export interface ToolLogEntry {
+  readonly level: ToolLogLevel;
+  readonly message: string;
+  /** Structured detail; never a secret. */
+  readonly data?: unknown;
+}
+
+/**
+ * Requests a tool may make of the caller's client, present only when the client offers them (an MCP
+ * client that declared `sampling` or `elicitation`). Params and results are MCP's own
+ * (`sampling/createMessage`, `elicitation/create`); a rejected promise means the client refused or failed.
+ */
+export interface ClientRequests {
+  /** Asks the client's model for a completion (MCP `sampling/createMessage` params). */
+  readonly sample?: (params: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
+  /** Asks the user for input through the client (MCP `elicitation/create` params). */
+  readonly elicit?: (params: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
+}
+
 /** What a tool's `run` receives besides its input. */
 export interface ToolContext<Config = unknown, Resources = unknown> {
   readonly callId: string;
@@ -122,6 +153,10 @@ export interface ToolContext<Config = unknown, Resources = unknown> {
   readonly attempt: number;
   /** Reports progress of a long call. */
   readonly progress: (progress: ToolProgress) => void;
+  /** Sends a log line to the caller (MCP `notifications/message`, at the level the client set); a no-op when nobody listens. */
+  readonly log: (level: ToolLogLevel, message: string, data?: unknown) => void;
+  /** What the caller's client can do for the tool (sampling, elicitation); empty when it offers nothing. */
+  readonly client: ClientRequests;
   /** Keeps what has been found so far; a timeout returns it as partial data. */
   readonly reportPartial: (data: unknown) => void;
   /** Calls another tool of the same catalog, with the same session (the caller's principal included). */
@@ -141,6 +176,8 @@ export interface ToolOutcome<O> {
   readonly instruction?: string;
   readonly source?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** Media besides the data (images, audio, embedded resources); lands in the envelope's `metadata.content`. */
+  readonly content?: ReadonlyArray<ContentPart>;
 }
 
 /**

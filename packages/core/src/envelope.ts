@@ -22,6 +22,27 @@ export const envelopeErrorSchema = z.object({
   retryAfterMs: z.number().nonnegative().optional().describe("How long to wait before calling again."),
 });
 
+/**
+ * One typed part of a tool's answer besides its data, for clients that show media: text, an image
+ * or audio clip (base64), or an embedded resource (text or base64 blob at a URI). The MCP adapter
+ * maps each part to the MCP content block of the same shape.
+ */
+export const contentPartSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({ type: z.literal("image"), data: z.string().describe("Base64"), mimeType: z.string() }),
+  z.object({ type: z.literal("audio"), data: z.string().describe("Base64"), mimeType: z.string() }),
+  z.object({
+    type: z.literal("resource"),
+    resource: z.union([
+      z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string() }),
+      z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string().describe("Base64") }),
+    ]),
+  }),
+]);
+
+/** One typed part of a tool's answer (text, image, audio, embedded resource); see {@link contentPartSchema}. */
+export type ContentPart = z.infer<typeof contentPartSchema>;
+
 /** Facts about how a call ran; never holds a secret. Plugins may add fields. */
 export const envelopeMetadataSchema = z.looseObject({
   tool: z.string(),
@@ -39,6 +60,8 @@ export const envelopeMetadataSchema = z.looseObject({
   source: z.string().optional(),
   /** The tool that answered, when a fallback tool did. */
   fallbackTool: z.string().optional(),
+  /** Media the tool returned besides its data (`outcome(data, { content })`): images, audio, resources. */
+  content: z.array(contentPartSchema).optional(),
 });
 
 /** A pending confirmation of a destructive tool: call again with the token to run it. */

@@ -26,6 +26,7 @@ export {
   type AnyTool,
   type BreakerPolicy,
   type CachePolicy,
+  type ClientRequests,
   defineTool,
   defineToolWith,
   type FallbackPolicy,
@@ -45,6 +46,8 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolExample,
+  type ToolLogEntry,
+  type ToolLogLevel,
   type ToolOutcome,
   type ToolPolicy,
   type ToolProgress,
@@ -53,7 +56,9 @@ export { createDemoContext, type DemoContextOptions, demoFingerprint } from "./d
 export { type DurationInput, toMillis } from "./duration.js";
 export {
   type ConfirmationRequest,
+  type ContentPart,
   confirmationRequestSchema,
+  contentPartSchema,
   type EnvelopeError,
   type EnvelopeMetadata,
   envelopeErrorSchema,

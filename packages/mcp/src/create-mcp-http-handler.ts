@@ -16,6 +16,7 @@ import {
 import { type Catalog, type DurationInput, toMillis } from "@quiver/core";
 import { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
 import { tokenGate } from "./internal/bearer-tokens.js";
+import { cancelOnDisconnect } from "./internal/cancel-on-disconnect.js";
 import { type BodyRead, readNodeBody, toWebRequest, writeWebResponse } from "./internal/node-http.js";
 import { principalOf } from "./internal/principal.js";
 
@@ -40,8 +41,17 @@ export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
   readonly tokens?: Readonly<Record<string, string>>;
   /** A session with no request for this long is closed (default "30 minutes"). */
   readonly sessionIdleTimeout?: DurationInput;
-  /** Open sessions at most; a new one beyond gets 503 (default 1,000). */
+  /**
+   * Open sessions at most, over all callers (default 1,000). When full, a new session evicts the
+   * least recently used session of all, so no caller is locked out.
+   */
   readonly maxSessions?: number;
+  /**
+   * Open sessions at most per principal (with `tokens`) or per remote address (without), default
+   * 100. A caller at its limit that opens another evicts its own least recently used idle session
+   * (a session whose call is still streaming goes last).
+   */
+  readonly maxSessionsPerPrincipal?: number;
   /** Largest POST body in bytes (default 4 MiB). */
   readonly maxRequestBodySize?: number;
   /** Called with errors that do not reach a client (a broken stream, a failed close). */
@@ -64,7 +74,11 @@ interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   readonly principal: string | undefined;
+  /** Whose session limit it counts against: the principal with auth, else the remote address. */
+  readonly owner: string;
   lastSeen: number;
+  /** Responses of this session still being written (node:http face): a busy session is not idle. */
+  busy: number;
 }
 
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
@@ -100,6 +114,7 @@ export const createMcpHttpHandler = (
     tokens,
     sessionIdleTimeout = "30 minutes",
     maxSessions = 1_000,
+    maxSessionsPerPrincipal = 100,
     maxRequestBodySize = 4 * 1024 * 1024,
     onError,
     ...serverOptions
@@ -137,17 +152,48 @@ export const createMcpHttpHandler = (
   );
   sweep.unref();
 
+  /**
+   * The session to evict (of one owner, or of all): the least recently used idle one, else the least
+   * recently used busy one. The map keeps insertion order, not use.
+   */
+  const leastRecentlyUsed = (owner?: string): string | undefined => {
+    let oldest: string | undefined;
+    let rank = Number.POSITIVE_INFINITY;
+    for (const [id, s] of sessions) {
+      // Idle sessions rank before busy ones whatever their age.
+      const r = s.lastSeen + (s.busy > 0 ? 1e15 : 0);
+      if ((owner === undefined || s.owner === owner) && r < rank) {
+        oldest = id;
+        rank = r;
+      }
+    }
+    return oldest;
+  };
+  /** Which session a response being written belongs to (node:http face), to count it busy until done. */
+  const responseSession = new WeakMap<Response, Session>();
+
+  /** Makes room for one more session of `owner`: its own oldest first, then the oldest of all. */
+  const makeRoom = async (owner: string) => {
+    let mine = 0;
+    for (const s of sessions.values()) if (s.owner === owner) mine++;
+    if (mine >= maxSessionsPerPrincipal) {
+      const id = leastRecentlyUsed(owner);
+      if (id) await closeSession(id);
+    }
+    if (sessions.size >= maxSessions) {
+      const id = leastRecentlyUsed();
+      if (id) await closeSession(id);
+    }
+  };
+
   const openSession = async (
     request: Request,
     authInfo: AuthInfo | undefined,
     parsedBody: unknown,
     principal: string | undefined,
+    owner: string,
   ) => {
-    if (sessions.size >= maxSessions) {
-      return jsonRpcError(503, -32000, `Too many open MCP sessions (${maxSessions}); try again later.`, {
-        "retry-after": "5",
-      });
-    }
+    await makeRoom(owner);
     const server = createMcpServer(catalog, {
       ...serverOptions,
       ...(principal !== undefined ? { principal } : {}),
@@ -155,7 +201,7 @@ export const createMcpHttpHandler = (
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, principal, lastSeen: Date.now() });
+        sessions.set(id, { transport, server, principal, owner, lastSeen: Date.now(), busy: 0 });
       },
       onsessionclosed: (id) => {
         void closeSession(id);
@@ -176,6 +222,7 @@ export const createMcpHttpHandler = (
     request: Request,
     pathname: string,
     readBody: () => Promise<BodyRead>,
+    remoteAddress: string | undefined,
   ): Promise<Response> => {
     if (pathname !== path) return jsonRpcError(404, -32000, `Not found: the MCP endpoint is ${path}.`);
     const badHost =
@@ -216,14 +263,21 @@ export const createMcpHttpHandler = (
         return jsonRpcError(404, -32001, "Session not found: initialize a new session.");
       }
       session.lastSeen = Date.now();
-      return session.transport.handleRequest(request, {
+      // A client that disconnects without notifications/cancelled still cancels its calls.
+      cancelOnDisconnect(request, session.transport, parsedBody, authInfo, report);
+      const response = await session.transport.handleRequest(request, {
         ...(parsedBody !== undefined ? { parsedBody } : {}),
         ...(authInfo ? { authInfo } : {}),
       });
+      // A POST's response (a call's stream) keeps the session busy; the standalone GET stream does not.
+      if (request.method === "POST") responseSession.set(response, session);
+      return response;
     }
     const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
     if (request.method === "POST" && messages.some((m) => isInitializeRequest(m))) {
-      return openSession(request, authInfo, parsedBody, principal);
+      // Limits count per principal when tokens authenticate callers, else per remote address.
+      const owner = gate ? `principal:${principal ?? ""}` : `address:${remoteAddress ?? "unknown"}`;
+      return openSession(request, authInfo, parsedBody, principal, owner);
     }
     return jsonRpcError(
       400,
@@ -236,9 +290,10 @@ export const createMcpHttpHandler = (
     request: Request,
     pathname: string,
     readBody: () => Promise<BodyRead>,
+    remoteAddress?: string,
   ): Promise<Response> => {
     try {
-      return await serve(request, pathname, readBody);
+      return await serve(request, pathname, readBody, remoteAddress);
     } catch (error) {
       report(error);
       return jsonRpcError(500, -32603, "Internal server error.");
@@ -261,12 +316,24 @@ export const createMcpHttpHandler = (
     let response: Response;
     try {
       const request = toWebRequest(req, res, { body: false });
-      response = await guarded(request, pathname, () => readNodeBody(req, maxRequestBodySize));
+      response = await guarded(
+        request,
+        pathname,
+        () => readNodeBody(req, maxRequestBodySize),
+        req.socket.remoteAddress,
+      );
     } catch {
       // Only a request that cannot be expressed as a web Request (a malformed Host header) gets here.
       response = jsonRpcError(400, -32600, "Bad Request: malformed request line or headers.");
     }
+    // A session whose response (a call's stream) is being written is busy: evicted only after idle ones.
+    const session = responseSession.get(response);
+    if (session) session.busy++;
     await writeWebResponse(response, res).catch(report);
+    if (session) {
+      session.busy--;
+      session.lastSeen = Date.now();
+    }
   };
 
   return Object.assign(handler, {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import type { Catalog, ToolInfo, ToolProgress } from "@quiver/core";
+import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress } from "@quiver/core";
 import { principalOf } from "./internal/principal.js";
 import { stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
@@ -40,6 +40,38 @@ export interface CatalogMcpServerOptions {
 }
 
 /**
+ * What the connected client offers a tool (`ctx.client`): sampling and elicitation when it declared
+ * them. Each request goes out on the call's own response stream (`relatedRequestId`), not the
+ * session's standalone stream, which a client may not have opened yet.
+ */
+const clientRequests = (
+  server: Server,
+  req: {
+    readonly id: string | number;
+    readonly requestSampling: (
+      params: never,
+      options: { relatedRequestId: string | number; signal?: AbortSignal },
+    ) => Promise<unknown>;
+    readonly elicitInput: (
+      params: never,
+      options: { relatedRequestId: string | number; signal?: AbortSignal },
+    ) => Promise<unknown>;
+    readonly signal: AbortSignal;
+  },
+): ClientRequests => {
+  const caps = server.getClientCapabilities();
+  const options = { relatedRequestId: req.id, signal: req.signal };
+  return {
+    ...(caps?.sampling
+      ? { sample: async (p) => (await req.requestSampling(p as never, options)) as Record<string, unknown> }
+      : {}),
+    ...(caps?.elicitation
+      ? { elicit: async (p) => (await req.elicitInput(p as never, options)) as Record<string, unknown> }
+      : {}),
+  };
+};
+
+/**
  * Creates an MCP server (the SDK's low-level `Server`) for one connection over a catalog: tools/list
  * serves each tool's exported JSON Schema verbatim with an envelope output schema and annotations;
  * tools/call runs `catalog.call` and answers the envelope as `structuredContent` plus a text summary,
@@ -57,7 +89,7 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
   const server = new Server(
     { name: options.name ?? "quiver", version: options.version ?? VERSION },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       debouncedNotificationMethods: ["notifications/tools/list_changed"],
     },
@@ -110,7 +142,19 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
               })
               .catch(() => {});
           };
+    // A tool's `ctx.log` lines go to the client at the level it set (`logging/setLevel`).
+    const onLog = (entry: ToolLogEntry) => {
+      ctx.mcpReq
+        .log(
+          entry.level,
+          entry.data === undefined ? entry.message : { message: entry.message, data: entry.data },
+          name,
+        )
+        .catch(() => {});
+    };
     const envelope = await catalog.call(name, args ?? {}, {
+      onLog,
+      client: clientRequests(server, ctx.mcpReq),
       session: {
         id: ctx.sessionId ?? connectionId,
         ...(principal !== undefined ? { principal } : {}),

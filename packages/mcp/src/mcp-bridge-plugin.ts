@@ -1,8 +1,11 @@
 import type { Tool as RemoteTool } from "@modelcontextprotocol/client";
 import {
   type AnyTool,
+  type ContentPart,
+  contentPartSchema,
   definePlugin,
   defineTool,
+  outcome,
   type Plugin,
   type ToolCategory,
   type ToolPolicy,
@@ -138,7 +141,14 @@ const bridgePlugin = (options: McpBridgePluginOptions, conn: BridgeConnection): 
           if (failure.kind === "unavailable") await conn.reset();
           throw failure;
         }
-        return dataFromRemote(result, structured, name, id) as never;
+        const data = dataFromRemote(result, structured, name, id);
+        // Images, audio and resources the remote sent go on as the envelope's media parts.
+        const media = (result.content ?? []).flatMap((block): ContentPart[] => {
+          if (block.type === "text") return [];
+          const part = contentPartSchema.safeParse(block);
+          return part.success ? [part.data] : [];
+        });
+        return (media.length > 0 ? outcome(data, { content: media }) : data) as never;
       },
     });
   });

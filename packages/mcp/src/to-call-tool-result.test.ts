@@ -31,6 +31,20 @@ describe("toCallToolResult", () => {
     expect(toCallToolResult(r, "summary").content).toHaveLength(1);
   });
 
+  it("follows the text with the media parts of metadata.content as MCP blocks", () => {
+    const image = { type: "image", data: "iVBOR", mimeType: "image/png" } as const;
+    const resource = {
+      type: "resource",
+      resource: { uri: "test://r", mimeType: "text/plain", text: "hi" },
+    } as const;
+    const r: ToolResult = {
+      status: "success",
+      message: "Two parts.",
+      metadata: { ...metadata, content: [image, resource] },
+    };
+    expect(toCallToolResult(r).content).toEqual([{ type: "text", text: "Two parts." }, image, resource]);
+  });
+
   it.each(["partial", "error", "timeout", "access_denied", "unavailable"] as const)(
     "sets isError for status %s",
     (status) => {

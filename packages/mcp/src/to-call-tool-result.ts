@@ -1,4 +1,4 @@
-import type { ToolResult } from "@quiver/core";
+import type { ContentPart, ToolResult } from "@quiver/core";
 
 /** How much of the envelope goes into the text content block(s): the summary, or the summary and the data as JSON. */
 export type TextContentMode = "summary" | "summary-and-data";
@@ -6,7 +6,7 @@ export type TextContentMode = "summary" | "summary-and-data";
 /** The MCP `tools/call` result for an envelope (the SDK's CallToolResult shape). */
 export interface EnvelopeCallResult {
   [key: string]: unknown;
-  content: Array<{ type: "text"; text: string }>;
+  content: Array<{ type: "text"; text: string } | ContentPart>;
   structuredContent: Record<string, unknown>;
   isError: boolean;
 }
@@ -61,8 +61,8 @@ export const isPlainJson = (value: unknown, depth = 0): boolean => {
 
 /**
  * Maps an envelope to a tools/call result: the whole envelope as `structuredContent`, a text summary
- * (plus the data as JSON, for clients that read only text), and `isError` for every status but
- * success. `structuredContent` is the envelope itself when it is already plain JSON (the usual case:
+ * (plus the data as JSON, for clients that read only text) followed by the media parts of
+ * `metadata.content` (image, audio, resource blocks), and `isError` for every status but success. `structuredContent` is the envelope itself when it is already plain JSON (the usual case:
  * transports serialise it anyway), else a JSON copy of it (dates become strings, `undefined` fields go).
  *
  * Use it when you register catalog tools on your own MCP server instead of `createMcpServer`.
@@ -78,6 +78,9 @@ export const toCallToolResult = (
   if (mode === "summary-and-data" && r.data !== undefined) {
     content.push({ type: "text", text: JSON.stringify(r.data) });
   }
+  // Media the tool returned (`outcome(data, { content })`) follow as MCP blocks of the same shape.
+  const parts = r.metadata.content;
+  if (Array.isArray(parts)) for (const part of parts) content.push(part as ContentPart);
   return {
     content,
     structuredContent: (isPlainJson(r) ? r : JSON.parse(JSON.stringify(r))) as Record<string, unknown>,

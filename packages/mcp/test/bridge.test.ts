@@ -108,9 +108,8 @@ describe("MCP bridge against @modelcontextprotocol/server-everything (stdio)", (
       { onProgress: (p) => seen.push(p) },
     );
     expect(r.status).toBe("success");
-    // The SDK client can drop the last notification when it arrives right before the result, so
-    // the test asks for the first steps in order, not all three.
-    expect(seen.map((p) => p.progress).slice(0, 2)).toEqual([1, 2]);
+    // Every step, the last one (sent right before the result) included.
+    expect(seen.map((p) => p.progress)).toEqual([1, 2, 3]);
     expect(seen[0]?.total).toBe(3);
   });
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type Catalog, createCatalog } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -389,16 +390,199 @@ describe("Streamable HTTP session lifecycle", () => {
     }
   });
 
-  it("refuses new sessions beyond maxSessions with 503", async () => {
-    const h = createMcpHttpHandler(catalog, { maxSessions: 1 });
+  const openAs = async (url: string, token?: string) => {
+    const res = await fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
+    });
+    await res.body?.cancel();
+    expect(res.status).toBe(200);
+    return res.headers.get("mcp-session-id")!;
+  };
+  /** The HTTP status of a ping in session `id`: 200 while it is open, 404 once closed. */
+  const pingStatus = async (url: string, id: string, token?: string) => {
+    const res = await fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": id,
+        "mcp-protocol-version": "2025-11-25",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    });
+    await res.body?.cancel();
+    return res.status;
+  };
+
+  it("one principal opening many sessions evicts its own oldest, never another principal's", async () => {
+    const h = createMcpHttpHandler(catalog, {
+      tokens: { "tok-a": "alice", "tok-b": "bob" },
+      maxSessionsPerPrincipal: 3,
+    });
     const s = await listen((req, res) => void h(req, res));
     try {
-      const first = await initialize(s.url);
-      await first.body?.cancel();
-      const second = await initialize(s.url);
-      expect(second.status).toBe(503);
-      expect(second.headers.get("retry-after")).toBe("5");
-      await second.body?.cancel();
+      const bob = await openAs(s.url, "tok-b");
+      const alice: string[] = [];
+      for (let i = 0; i < 20; i++) alice.push(await openAs(s.url, "tok-a"));
+      expect(h.sessionCount()).toBe(4);
+      expect(await pingStatus(s.url, bob, "tok-b")).toBe(200);
+      // Bob can still open sessions; alice keeps her three newest.
+      expect(await pingStatus(s.url, await openAs(s.url, "tok-b"), "tok-b")).toBe(200);
+      for (const id of alice.slice(0, 17)) expect(await pingStatus(s.url, id, "tok-a")).toBe(404);
+      for (const id of alice.slice(17)) expect(await pingStatus(s.url, id, "tok-a")).toBe(200);
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("without tokens, limits sessions per remote address: one address filling its limit leaves another's", async () => {
+    const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2 });
+    const s = await listen((req, res) => void h(req, res));
+    /** Initializes from a given local address (127.0.0.x are all loopback on Linux). */
+    const openFrom = (localAddress: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = httpRequest(
+          `${s.url}/mcp`,
+          {
+            method: "POST",
+            localAddress,
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          },
+          (res) => {
+            res.resume();
+            resolve(String(res.headers["mcp-session-id"]));
+          },
+        );
+        req.on("error", reject);
+        req.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-11-25",
+              capabilities: {},
+              clientInfo: { name: "x", version: "1" },
+            },
+          }),
+        );
+      });
+    try {
+      const other = await openFrom("127.0.0.2");
+      for (let i = 0; i < 10; i++) await openFrom("127.0.0.1");
+      expect(h.sessionCount()).toBe(3);
+      expect(await pingStatus(s.url, other)).toBe(200);
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("evicts the least recently used session first, and the global limit evicts instead of refusing", async () => {
+    const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2, maxSessions: 2 });
+    const s = await listen((req, res) => void h(req, res));
+    try {
+      const a = await openAs(s.url);
+      const b = await openAs(s.url);
+      // A is used again, so B is now the one idle longest.
+      await new Promise((r) => setTimeout(r, 5));
+      expect(await pingStatus(s.url, a)).toBe(200);
+      const c = await openAs(s.url);
+      expect(await pingStatus(s.url, b)).toBe(404);
+      expect(await pingStatus(s.url, a)).toBe(200);
+      expect(await pingStatus(s.url, c)).toBe(200);
+      expect(h.sessionCount()).toBe(2);
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("evicts an idle session before an older one whose call is still running", async () => {
+    const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2 });
+    const s = await listen((req, res) => void h(req, res));
+    try {
+      const busy = await openAs(s.url);
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": busy,
+        "mcp-protocol-version": "2025-11-25",
+      };
+      const gone = new AbortController();
+      const call = fetch(`${s.url}/mcp`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name: "test_wait_upstream", arguments: { tag: "busy-session" } },
+        }),
+        signal: gone.signal,
+      }).catch((e: unknown) => e);
+      await upstream.until(() => upstream.seen.some((x) => x.tag === "busy-session"));
+      const idle = await openAs(s.url);
+      await openAs(s.url);
+      expect(await pingStatus(s.url, idle)).toBe(404);
+      expect(await pingStatus(s.url, busy)).toBe(200);
+      gone.abort();
+      await call;
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("a client that disconnects mid-call without notifications/cancelled cancels the call and its upstream request", async () => {
+    const h = createMcpHttpHandler(catalog);
+    const s = await listen((req, res) => void h(req, res));
+    try {
+      const id = await openAs(s.url);
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": id,
+        "mcp-protocol-version": "2025-11-25",
+      };
+      const initialized = await fetch(`${s.url}/mcp`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      });
+      await initialized.body?.cancel();
+      const gone = new AbortController();
+      const call = fetch(`${s.url}/mcp`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "test_wait_upstream", arguments: { tag: "disconnect" } },
+        }),
+        signal: gone.signal,
+      }).catch((e: unknown) => e);
+      await upstream.until(() => upstream.seen.some((x) => x.tag === "disconnect"));
+      gone.abort();
+      await call;
+      // The upstream request is aborted long before any timeout of the tool (minutes).
+      await upstream.until(() => upstream.seen.find((x) => x.tag === "disconnect")?.closedByClient === true);
+      // The session itself stays open for the client's next request.
+      expect(await pingStatus(s.url, id)).toBe(200);
     } finally {
       await h.close();
       await s.close();

@@ -156,6 +156,8 @@ export const runCli = async (
           replay: flags.replay as string | undefined,
           replayOrRecord: flags["replay-or-record"] as string | undefined,
           replayTiming: flags["replay-timing"] as string | undefined,
+          maxSessionsPerPrincipal: flags["max-sessions-per-principal"] as string | undefined,
+          sessionIdleTimeout: flags["session-idle-timeout"] as string | undefined,
         },
         env,
       ),

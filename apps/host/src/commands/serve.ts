@@ -69,6 +69,17 @@ export const serveCommand: CommandSpec = {
       description: "Bind address (env QUIVER_HOST, default 127.0.0.1)",
     },
     stdio: { type: "boolean", description: "Serve MCP over stdin/stdout instead of HTTP" },
+    "max-sessions-per-principal": {
+      type: "string",
+      value: "<n>",
+      description:
+        "MCP sessions per principal (per address without tokens); more evicts the oldest idle (default 100)",
+    },
+    "session-idle-timeout": {
+      type: "string",
+      value: "<duration>",
+      description: 'Close an MCP session idle this long (default "30 minutes")',
+    },
     ...CASSETTE_OPTIONS,
   },
   examples: [

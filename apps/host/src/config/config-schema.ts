@@ -113,6 +113,31 @@ const stores = z
   })
   .strict();
 
+const stringMap = z.record(z.string(), z.string());
+/** An `mcpServers` entry as MCP clients write it: stdio (command, args, env) or HTTP (url, headers). */
+const mcpServer = z.union([
+  z
+    .object({
+      type: z.literal("stdio").optional(),
+      command: z.string().min(1),
+      args: z.array(z.string()).optional(),
+      env: stringMap.optional(),
+      cwd: z.string().min(1).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.enum(["http", "streamable-http", "streamableHttp"]).optional(),
+      url: z.string().regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL"),
+      headers: stringMap.optional(),
+    })
+    .strict(),
+]);
+const mcpServers = z.record(
+  z.string().regex(/^[a-zA-Z0-9_-]{1,32}$/, "a server name is 1-32 letters, digits, _ or -"),
+  mcpServer,
+);
+
 /**
  * The schema of `quiver.config.{json,yaml}`. Every key is optional; unknown keys are errors (a typo
  * should not be silently ignored).
@@ -140,6 +165,7 @@ export const configFileSchema = z
     principal: z.string().min(1).optional(),
     find: z.boolean().optional(),
     aliases: aliases.optional(),
+    mcpServers: mcpServers.optional(),
     stores: stores.optional(),
     server: z
       .object({
@@ -148,6 +174,9 @@ export const configFileSchema = z
         allowedOrigins: hostList.optional(),
         allowedHosts: hostList.optional(),
         shutdownTimeout: duration.optional(),
+        maxSessionsPerPrincipal: z.number().int().positive().optional(),
+        maxSessions: z.number().int().positive().optional(),
+        sessionIdleTimeout: duration.optional(),
       })
       .strict()
       .optional(),

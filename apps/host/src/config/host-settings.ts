@@ -17,6 +17,20 @@ export interface DemoSettings {
   readonly cacheDir: string;
 }
 
+/**
+ * One entry of the config file's `mcpServers` section, in the shape MCP clients use: a command
+ * speaking MCP on stdio (`command`, `args`, `env`, `cwd`) or a Streamable HTTP endpoint (`url`,
+ * `headers`). Its tools are bridged into the catalog as `<name>_<tool>`.
+ */
+export interface McpServerSettings {
+  readonly command?: string;
+  readonly args?: ReadonlyArray<string>;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** Server settings (HTTP API and MCP Streamable HTTP on one port). */
 export interface ServerSettings {
   readonly host: string;
@@ -25,6 +39,12 @@ export interface ServerSettings {
   readonly allowedHosts: ReadonlyArray<string> | "*";
   /** How long in-flight calls may run after SIGTERM before they are cancelled. */
   readonly shutdownTimeoutMs: number;
+  /** Open MCP sessions per principal (per remote address without tokens); the oldest idle is evicted beyond. */
+  readonly maxSessionsPerPrincipal: number;
+  /** Open MCP sessions over all callers; the oldest idle of all is evicted beyond. */
+  readonly maxSessions: number;
+  /** An MCP session with no request for this long is closed. */
+  readonly sessionIdleTimeoutMs: number;
 }
 
 /** Where rate limits and circuit breakers are kept (default: in memory, per process). */
@@ -72,6 +92,8 @@ export interface HostSettings {
   readonly find: boolean;
   /** Other names for tools: alias → tool name. */
   readonly aliases: Readonly<Record<string, string>>;
+  /** MCP servers whose tools are bridged in, by name (`mcpServers`; tools named `<name>_<tool>`). */
+  readonly mcpServers: Readonly<Record<string, McpServerSettings>>;
   readonly stores: StoreSettings;
   /** Cassettes: every tool call recorded to, or replayed from, a folder (off when undefined). */
   readonly cassettes: CassetteSettings | undefined;

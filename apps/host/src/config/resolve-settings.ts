@@ -2,7 +2,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type ToolPolicy, toMillis } from "@quiver/core";
 import { ConfigError } from "./config-error.js";
-import type { HostSettings, PluginSettings } from "./host-settings.js";
+import type { HostSettings, McpServerSettings, PluginSettings } from "./host-settings.js";
 import { loadConfig } from "./load-config.js";
 
 /** Settings given on the command line (every field optional). */
@@ -27,6 +27,10 @@ export interface HostFlags {
   readonly replayOrRecord?: string | undefined;
   /** `instant` (default) or `recorded`. */
   readonly replayTiming?: string | undefined;
+  /** `--max-sessions-per-principal` (serve). */
+  readonly maxSessionsPerPrincipal?: string | undefined;
+  /** `--session-idle-timeout` (serve). */
+  readonly sessionIdleTimeout?: string | undefined;
 }
 
 /** Default port of `quiver serve`. */
@@ -181,6 +185,25 @@ export const resolveSettings = async (
       `QUIVER_SHUTDOWN_TIMEOUT: expected a duration such as "10s", got "${shutdownRaw}".`,
     ]);
   }
+  const idleRaw =
+    flags.sessionIdleTimeout ?? env.QUIVER_SESSION_IDLE_TIMEOUT ?? server.sessionIdleTimeout ?? "30 minutes";
+  let sessionIdleTimeoutMs: number;
+  try {
+    sessionIdleTimeoutMs = toMillis(
+      (typeof idleRaw === "string" && /^\d+$/.test(idleRaw) ? Number(idleRaw) : idleRaw) as never,
+    );
+  } catch {
+    throw new ConfigError([
+      `--session-idle-timeout / QUIVER_SESSION_IDLE_TIMEOUT: expected a duration such as "30 minutes", got "${idleRaw}".`,
+    ]);
+  }
+  const count = (raw: string | undefined, name: string, fallback: number): number => {
+    if (raw === undefined || raw === "") return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1)
+      throw new ConfigError([`${name}: expected a positive integer, got "${raw}".`]);
+    return n;
+  };
   const origins = env.QUIVER_ALLOWED_ORIGINS;
   const hosts = env.QUIVER_ALLOWED_HOSTS;
 
@@ -208,6 +231,14 @@ export const resolveSettings = async (
       (demoEnabled ? "demo" : undefined),
     find: config.find ?? true,
     aliases: config.aliases ?? {},
+    mcpServers: Object.fromEntries(
+      Object.entries(config.mcpServers ?? {}).map(([name, { type: _type, ...server }]) => [
+        name,
+        ("cwd" in server && server.cwd
+          ? { ...server, cwd: resolve(baseDir, server.cwd) }
+          : server) as McpServerSettings,
+      ]),
+    ),
     stores: redisStore(config.stores?.redis, env),
     cassettes: cassetteSettings(flags, cwd),
     server: {
@@ -225,6 +256,15 @@ export const resolveSettings = async (
         : (server.allowedOrigins ?? defaultHosts),
       allowedHosts: hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
       shutdownTimeoutMs,
+      maxSessionsPerPrincipal: count(
+        flags.maxSessionsPerPrincipal ?? env.QUIVER_MAX_SESSIONS_PER_PRINCIPAL,
+        flags.maxSessionsPerPrincipal !== undefined
+          ? "--max-sessions-per-principal"
+          : "QUIVER_MAX_SESSIONS_PER_PRINCIPAL",
+        server.maxSessionsPerPrincipal ?? 100,
+      ),
+      maxSessions: count(env.QUIVER_MAX_SESSIONS, "QUIVER_MAX_SESSIONS", server.maxSessions ?? 1_000),
+      sessionIdleTimeoutMs,
     },
     env,
     warnings,

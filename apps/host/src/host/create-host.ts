@@ -13,6 +13,7 @@ import { openStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
 import { type DemoReport, prepareDemo } from "./demo.js";
 import { discoverEnabled, settingsFor } from "./discover-enabled.js";
+import { loadMcpServers } from "./mcp-servers.js";
 import { pluginOptions } from "./plugin-options.js";
 import { type TrackedCatalog, trackCalls } from "./track-calls.js";
 
@@ -134,6 +135,11 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     }
   };
   registerAll(first.enabled);
+  // The config file's mcpServers: bridged once at start; a reload keeps them.
+  const bridged = await loadMcpServers(settings.mcpServers);
+  registerAll(bridged.plugins);
+  state.problems.push(...bridged.problems);
+  const bridgedIds = new Set(bridged.plugins.map((p) => p.plugin.id));
   if (settings.find) inner.register(createFindToolsPlugin(tracker.catalog));
   try {
     inner.checkAliases();
@@ -146,13 +152,14 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   const reload = async (): Promise<ReloadReport> => {
     const next = await discover();
     const nextIds = new Set(next.enabled.map((p) => p.plugin.id));
-    const removed = state.plugins.filter((p) => !nextIds.has(p.info.id));
+    const stays = (id: string) => nextIds.has(id) || bridgedIds.has(id);
+    const removed = state.plugins.filter((p) => !stays(p.info.id));
     for (const p of removed) inner.unregister(p.info.id);
-    const kept = state.plugins.filter((p) => nextIds.has(p.info.id));
+    const kept = state.plugins.filter((p) => stays(p.info.id));
     const keptIds = new Set(kept.map((p) => p.info.id));
     const fresh = next.enabled.filter((p) => !keptIds.has(p.plugin.id));
     state.plugins = kept;
-    state.problems = [...next.problems];
+    state.problems = [...next.problems, ...bridged.problems];
     state.disabled = [...next.disabled];
     registerAll(fresh);
     return {

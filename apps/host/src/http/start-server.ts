@@ -45,6 +45,9 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
   const mcp = createMcpHttpHandler(catalog, {
     allowedOrigins: server.allowedOrigins,
     allowedHosts: server.allowedHosts,
+    maxSessionsPerPrincipal: server.maxSessionsPerPrincipal,
+    maxSessions: server.maxSessions,
+    sessionIdleTimeout: server.sessionIdleTimeoutMs,
     ...(Object.keys(settings.tokens).length > 0 ? { tokens: settings.tokens } : {}),
     ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
     ...(settings.find

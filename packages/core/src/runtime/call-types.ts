@@ -1,4 +1,4 @@
-import type { ToolProgress } from "../define-tool.js";
+import type { ClientRequests, ToolLogEntry, ToolProgress } from "../define-tool.js";
 import type { ConfirmationRequest, ToolResult } from "../envelope.js";
 import type { ToolFailure } from "../errors.js";
 
@@ -29,6 +29,10 @@ export interface CallOptions {
   /** Cancels the call: the run is interrupted and its upstream request aborted. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: ToolProgress) => void;
+  /** Receives the tool's log lines (`ctx.log`); without it they go nowhere. */
+  readonly onLog?: (entry: ToolLogEntry) => void;
+  /** What the caller's client can do for the tool (`ctx.client`: sampling, elicitation). */
+  readonly client?: ClientRequests;
   /** The token from a destructive tool's preview (also accepted as input `confirmation_token`). */
   readonly confirmationToken?: string;
   /** Set on the call a fallback makes, so fallbacks never chain. */

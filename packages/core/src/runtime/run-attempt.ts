@@ -115,7 +115,7 @@ const validateOutput = (
     message: info?.message,
     instruction: info?.instruction,
     source: info?.source,
-    metadata: info?.metadata,
+    metadata: info?.content ? { ...info.metadata, content: info.content } : info?.metadata,
     attempts,
   });
 };

@@ -34,6 +34,9 @@ export const toolContext = (
   http: world.http,
   attempt,
   progress: (p) => options.onProgress?.(p),
+  log: (level, message, data) =>
+    options.onLog?.(data === undefined ? { level, message } : { level, message, data }),
+  client: options.client ?? {},
   reportPartial,
   callTool: (name, input) =>
     world.callTool(name, input, { session, ...(options.signal ? { signal: options.signal } : {}) }),

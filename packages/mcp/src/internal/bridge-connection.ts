@@ -61,6 +61,12 @@ export const createBridgeConnection = (id: string, target: BridgeTarget): Bridge
   );
   const stderr: string[] = [];
   let current: Promise<Client> | undefined;
+  // Progress listeners by the token this connection put in the call's `_meta`. The SDK's own
+  // `onprogress` loses the last step: it drops its listener when the result arrives, but it hands
+  // notifications to their handler a microtask later, so a step sent right before the result is
+  // gone. This map keeps a call's listener until the call has settled.
+  const progress = new Map<string, NonNullable<RequestOptions["onprogress"]>>();
+  let nextToken = 0;
 
   const makeTransport = () => {
     if (target.url) {
@@ -88,6 +94,10 @@ export const createBridgeConnection = (id: string, target: BridgeTarget): Bridge
 
   const connect = async (): Promise<Client> => {
     const client = new Client({ name: `quiver-bridge-${id}`, version: VERSION }, { capabilities: {} });
+    client.setNotificationHandler("notifications/progress", (n) => {
+      const { progressToken, ...rest } = n.params;
+      progress.get(String(progressToken))?.(rest);
+    });
     client.onclose = () => {
       if (current && connected === client) current = undefined;
     };
@@ -123,7 +133,19 @@ export const createBridgeConnection = (id: string, target: BridgeTarget): Bridge
     secrets,
     client,
     listTools: async () => (await (await client()).listTools()).tools,
-    callTool: async (name, args, options) => (await client()).callTool({ name, arguments: args }, options),
+    callTool: async (name, args, { onprogress, ...options }) => {
+      if (!onprogress) return (await client()).callTool({ name, arguments: args }, options);
+      const token = `quiver-${id}-${++nextToken}`;
+      progress.set(token, onprogress);
+      try {
+        return await (await client()).callTool(
+          { name, arguments: args, _meta: { progressToken: token } },
+          { ...options, resetTimeoutOnProgress: false },
+        );
+      } finally {
+        progress.delete(token);
+      }
+    },
     serverInfo: () => {
       const info = connected?.getServerVersion();
       return info ? { name: info.name, version: info.version } : undefined;
