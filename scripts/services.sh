@@ -35,4 +35,20 @@ for i in $(seq 1 20); do
   [ "$redis_ok" = 1 ] && [ "$pg_ok" = 1 ] && break
   sleep 0.5
 done
+# The tests log in over TCP as `postgres` without a password, to a database named `test` (as on these
+# machines). A server installed just now has neither: allow local TCP logins and create the database.
+pg_ready_for_tests() { psql -h 127.0.0.1 -U postgres -d test -tAc 'select 1' >/dev/null 2>&1; }
+if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null && ! pg_ready_for_tests && command -v pg_ctlcluster >/dev/null; then
+  version=$(ls /etc/postgresql | head -n 1)
+  hba="/etc/postgresql/$version/main/pg_hba.conf"
+  if [ -f "$hba" ] && ! grep -q "quiver-tests" "$hba"; then
+    log "allowing local TCP logins for the tests in $hba"
+    { echo "# quiver-tests: local TCP logins without a password"; echo "host all all 127.0.0.1/32 trust"; echo "host all all ::1/128 trust"; cat "$hba"; } > "${tmp:=$(mktemp)}" \
+      && as_root cp "$tmp" "$hba"; rm -f "$tmp"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main reload >/dev/null 2>&1 || true
+  fi
+  psql -h 127.0.0.1 -U postgres -d postgres -tAc "select 1 from pg_database where datname = 'test'" 2>/dev/null | grep -q 1 \
+    || psql -h 127.0.0.1 -U postgres -d postgres -c 'create database test' >/dev/null 2>&1 || log "could not create database test"
+fi
+
 log "redis: $([ "$redis_ok" = 1 ] && echo up || echo DOWN), postgresql: $([ "$pg_ok" = 1 ] && echo up || echo DOWN)"

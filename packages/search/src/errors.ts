@@ -2,9 +2,15 @@ const marker = Symbol.for("@quiver/search/SearchError");
 
 /**
  * What went wrong: a document that cannot be indexed (nothing of that `add` call is written), an invalid
- * option, an index file written by an incompatible version, or a call on a closed index.
+ * option, an index file written by an incompatible version, a call on a closed index, or (PostgreSQL) a
+ * database that cannot be reached or answered too late (`unavailable`: try again later).
  */
-export type SearchErrorCode = "invalid_document" | "invalid_option" | "incompatible_index" | "closed";
+export type SearchErrorCode =
+  | "invalid_document"
+  | "invalid_option"
+  | "incompatible_index"
+  | "closed"
+  | "unavailable";
 
 /**
  * The error of every `@quiver/search` failure the caller can act on. Use `SearchError.isInstance` rather than

@@ -6,7 +6,14 @@ export type { Judgments } from "./metrics.js";
 export { ndcgAt, recallAt } from "./metrics.js";
 /** The BM25 arithmetic the index ranks with, for rankers over small in-memory sets (a host's tool finder). */
 export { bm25Idf, bm25Saturation } from "./ranking.js";
-export { DEFAULT_CHUNKING, DEFAULT_COLLECTION, openSearchIndex } from "./search-index.js";
+export {
+  DEFAULT_CHUNKING,
+  DEFAULT_COLLECTION,
+  openSearchIndex,
+  type ShareSearchIndexOptions,
+  shareSearchIndex,
+  unshareSearchIndex,
+} from "./search-index.js";
 export type {
   AddOptions,
   AddResult,
@@ -15,6 +22,7 @@ export type {
   CountOptions,
   IndexStats,
   MetadataValue,
+  OpenPostgresSearchIndexOptions,
   OpenSearchIndexOptions,
   ProgressCallback,
   RemoveOptions,

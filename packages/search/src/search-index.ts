@@ -1,25 +1,28 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SearchError } from "./errors.js";
-import { analyze, matchingWords } from "./internal/analyzer.js";
+import { analyze } from "./internal/analyzer.js";
 import { chunkOptionsProblem, chunkText } from "./internal/chunker.js";
 import { dateKey } from "./internal/dates.js";
 import { authorName, tagKey } from "./internal/normalize.js";
+import { CANDIDATE_DEPTH, idf, TITLE_WEIGHT } from "./internal/ranking.js";
 import {
-  CANDIDATE_DEPTH,
-  countTerms,
-  expansionTerms,
-  FEEDBACK_DOCS,
-  FEEDBACK_WEIGHT,
-  idf,
-  K1,
-  RERANK_DEPTH,
-  saturation,
-  type TermCounts,
-  TITLE_WEIGHT,
-} from "./internal/ranking.js";
+  BATCH_SIZE,
+  type Candidate,
+  type ChunkTerms,
+  checkAdd,
+  checkCollection,
+  checkSearch,
+  DEFAULT_COLLECTION,
+  type HitRow,
+  pick,
+  queryTerms,
+  rerankDepth,
+  rescore,
+  toHits,
+} from "./internal/rescore.js";
 import { migrate, numericMeta, setMeta } from "./internal/schema.js";
 import { fieldValue, type ScopeSql, scopeSql } from "./internal/scope.js";
-import { collectionProblem, documentProblem } from "./internal/validate.js";
+import { collectionProblem } from "./internal/validate.js";
 import type {
   AddOptions,
   AddResult,
@@ -27,7 +30,7 @@ import type {
   CollectionInfo,
   CountOptions,
   IndexStats,
-  MetadataValue,
+  OpenPostgresSearchIndexOptions,
   OpenSearchIndexOptions,
   RemoveOptions,
   SearchDocument,
@@ -43,34 +46,38 @@ import type {
  */
 export const DEFAULT_CHUNKING: ChunkOptions = Object.freeze({ size: 300, overlap: 50 });
 
-/** The collection of documents added without one. */
-export const DEFAULT_COLLECTION = "default";
+export { DEFAULT_COLLECTION };
 
-/** Documents per transaction in `add`; the event loop gets a turn between batches. */
-const BATCH_SIZE = 200;
-/** Distinct query terms used; a pasted page should not become a thousand-term OR. */
-const MAX_QUERY_TERMS = 100;
-const MAX_TOP_K = 1000;
-
-interface Candidate {
-  readonly chunk: number;
-  readonly doc: number;
-  score: number;
+/** Options of {@link shareSearchIndex}: the PostgreSQL index, its owner and the grantee. */
+export interface ShareSearchIndexOptions {
+  readonly databaseUrl: string;
+  /** Default `quiver_search`. */
+  readonly schema?: string;
+  /** Default `default`. */
+  readonly name?: string;
+  /** The index's owner (its `principal`). */
+  readonly principal: string;
+  /** Who may read it, by opening it with `reader`. */
+  readonly grantee: string;
 }
 
-interface DocumentRow {
-  readonly chunk: number;
-  readonly ord: number;
-  readonly text: string;
-  readonly id: string;
-  readonly collection: string;
-  readonly title: string | null;
-  readonly date: string | null;
-  readonly doi: string | null;
-  readonly authors: string | null;
-  readonly tags: string | null;
-  readonly metadata: string;
-  readonly chunks: number;
+/**
+ * PostgreSQL only: lets `grantee` read `principal`'s index (row-level security checks the grant on every row).
+ * Resolves to true when the grant is new.
+ *
+ * @example
+ * await shareSearchIndex({ databaseUrl, name: "papers", principal: "alice", grantee: "bob" });
+ * const asBob = await openSearchIndex({ databaseUrl, name: "papers", principal: "alice", reader: "bob" });
+ */
+export async function shareSearchIndex(options: ShareSearchIndexOptions): Promise<boolean> {
+  const { shareSearchIndex: share } = await import("./postgres/postgres-search-index.js");
+  return share(options);
+}
+
+/** PostgreSQL only: withdraws a grant of {@link shareSearchIndex}; resolves to true when there was one. */
+export async function unshareSearchIndex(options: ShareSearchIndexOptions): Promise<boolean> {
+  const { unshareSearchIndex: unshare } = await import("./postgres/postgres-search-index.js");
+  return unshare(options);
 }
 
 /**
@@ -84,16 +91,18 @@ interface DocumentRow {
  * const { results } = await index.search("what produces ATP in cells?", { topK: 5 });
  * await index.close();
  */
-export async function openSearchIndex(options: OpenSearchIndexOptions): Promise<SearchIndex> {
+export async function openSearchIndex(
+  options: OpenSearchIndexOptions | OpenPostgresSearchIndexOptions,
+): Promise<SearchIndex> {
+  if (options !== null && typeof options === "object" && "databaseUrl" in options) {
+    // The PostgreSQL store (and the `pg` driver) is loaded only by those who ask for it.
+    const { openPostgresSearchIndex } = await import("./postgres/postgres-search-index.js");
+    return openPostgresSearchIndex(options);
+  }
   if (typeof options?.path !== "string" || options.path.length === 0) {
     throw new SearchError("invalid_option", 'openSearchIndex needs a path (a file, or ":memory:")');
   }
   return SqliteSearchIndex.open(options);
-}
-
-/** Search terms of a query: analysed, de-duplicated (a query is a set of terms), at most MAX_QUERY_TERMS. */
-function queryTerms(query: string): string[] {
-  return [...new Set(analyze(query))].slice(0, MAX_QUERY_TERMS);
 }
 
 /**
@@ -149,17 +158,7 @@ class SqliteSearchIndex implements SearchIndex {
 
   async add(documents: Iterable<SearchDocument>, options: AddOptions = {}): Promise<AddResult> {
     this.assertOpen();
-    const collection = options.collection ?? DEFAULT_COLLECTION;
-    const problem = collectionProblem(collection);
-    if (problem) throw new SearchError("invalid_option", problem);
-    const docs = Array.from(documents);
-    docs.forEach((doc, i) => {
-      const why = documentProblem(doc);
-      if (why) {
-        const id = typeof doc?.id === "string" ? ` (id ${JSON.stringify(doc.id)})` : "";
-        throw new SearchError("invalid_document", `document ${i}${id} ${why}`);
-      }
-    });
+    const { collection, docs } = checkAdd(documents, options);
     return this.exclusive(async () => {
       let added = 0;
       let replaced = 0;
@@ -183,11 +182,7 @@ class SqliteSearchIndex implements SearchIndex {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     this.assertOpen();
-    if (typeof query !== "string") throw new SearchError("invalid_option", "query must be a string");
-    const topK = options.topK ?? 10;
-    if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
-      throw new SearchError("invalid_option", `topK must be an integer from 1 to ${MAX_TOP_K}, got ${topK}`);
-    }
+    const topK = checkSearch(query, options);
     const group = options.groupByDocument ?? true;
     const scope = scopeSql(options);
     const terms = queryTerms(query);
@@ -205,17 +200,7 @@ class SqliteSearchIndex implements SearchIndex {
 
     this.refreshCache();
     const bound = this.rerank(candidates, terms, topK, group, options.feedback ?? true);
-
-    const picked: Candidate[] = [];
-    const seen = new Set<number>();
-    for (const candidate of candidates) {
-      if (group) {
-        if (seen.has(candidate.doc)) continue;
-        seen.add(candidate.doc);
-      }
-      picked.push(candidate);
-      if (picked.length === topK) break;
-    }
+    const picked = pick(candidates, topK, group);
     return { results: this.hits(picked, bound, new Set(terms)), total };
   }
 
@@ -236,9 +221,7 @@ class SqliteSearchIndex implements SearchIndex {
 
   async remove(ids: string | readonly string[], options: RemoveOptions = {}): Promise<number> {
     this.assertOpen();
-    const collection = options.collection ?? DEFAULT_COLLECTION;
-    const problem = collectionProblem(collection);
-    if (problem) throw new SearchError("invalid_option", problem);
+    const collection = checkCollection(options.collection);
     const list = typeof ids === "string" ? [ids] : [...ids];
     return this.exclusive(async () =>
       this.transaction(() => {
@@ -488,74 +471,22 @@ class SqliteSearchIndex implements SearchIndex {
     group: boolean,
     feedback: boolean,
   ): number {
-    const averageLength = this.corpus?.averageLength ?? 1;
-    let depth = Math.min(RERANK_DEPTH, candidates.length);
-    if (group) {
-      const docs = new Set<number>();
-      for (let i = 0; i < candidates.length && docs.size < topK; i++) {
-        docs.add(candidates[i]!.doc);
-        depth = Math.max(depth, i + 1);
-      }
-    } else depth = Math.max(depth, Math.min(topK, candidates.length));
-    const scored = candidates.slice(0, depth);
+    const depth = rerankDepth(candidates, topK, group);
     const rows = this.statement(
       "SELECT rowid AS chunk, title, body FROM chunk_terms WHERE rowid IN (SELECT value FROM json_each(?))",
-    ).all(JSON.stringify(scored.map((c) => c.chunk))) as unknown as {
+    ).all(JSON.stringify(candidates.slice(0, depth).map((c) => c.chunk))) as unknown as (ChunkTerms & {
       chunk: number;
-      title: string;
-      body: string;
-    }[];
+    })[];
     const termsOf = new Map(rows.map((row) => [row.chunk, row]));
-
-    // Term weights: IDF for each query term, plus the feedback share for expansion terms.
-    const weight = new Map(terms.map((term) => [term, this.idf(term)]));
-    if (feedback) {
-      const feedbackDocs: { terms: TermCounts; score: number }[] = [];
-      const seen = new Set<number>();
-      for (const candidate of scored) {
-        if (seen.has(candidate.doc)) continue;
-        seen.add(candidate.doc);
-        const row = termsOf.get(candidate.chunk);
-        if (row) feedbackDocs.push({ terms: countTerms(row.title, row.body), score: candidate.score });
-        if (feedbackDocs.length === FEEDBACK_DOCS) break;
-      }
-      for (const [term, w] of expansionTerms(feedbackDocs, (t) => this.idf(t))) {
-        weight.set(term, (weight.get(term) ?? 0) + FEEDBACK_WEIGHT * w * this.idf(term));
-      }
-    }
-
-    const counts = new Map<string, [number, number]>();
-    const tally = (text: string, field: 0 | 1): number => {
-      if (!text) return 0;
-      const words = text.split(" ");
-      for (const term of words) {
-        if (!weight.has(term)) continue;
-        const entry = counts.get(term);
-        if (entry) entry[field]++;
-        else counts.set(term, field === 0 ? [1, 0] : [0, 1]);
-      }
-      return words.length;
-    };
-    let lowest = Number.POSITIVE_INFINITY;
-    for (const candidate of scored) {
-      const row = termsOf.get(candidate.chunk);
-      counts.clear();
-      const length = row ? tally(row.title, 0) + tally(row.body, 1) : 0;
-      let score = 0;
-      for (const [term, [titleTf, bodyTf]] of counts) {
-        score += weight.get(term)! * saturation(titleTf, bodyTf, length, averageLength);
-      }
-      candidate.score = score;
-      lowest = Math.min(lowest, score);
-    }
-    scored.sort((a, b) => b.score - a.score || a.chunk - b.chunk);
-    candidates.splice(0, scored.length, ...scored);
-    // Unscored candidates stay below, with scores that do not claim otherwise.
-    for (let i = scored.length; i < candidates.length; i++)
-      candidates[i]!.score = Math.min(candidates[i]!.score, lowest);
-    let bound = 0;
-    for (const w of weight.values()) bound += w * (K1 + 1);
-    return bound;
+    return rescore(
+      candidates,
+      depth,
+      termsOf,
+      terms,
+      (term) => this.idf(term),
+      this.corpus?.averageLength ?? 1,
+      feedback,
+    );
   }
 
   private hits(picked: readonly Candidate[], bound: number, terms: ReadonlySet<string>): SearchHit[] {
@@ -565,28 +496,7 @@ class SqliteSearchIndex implements SearchIndex {
               d.metadata, d.chunks
        FROM chunks c JOIN documents d ON d.rowid = c.doc
        WHERE c.rowid IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(picked.map((p) => p.chunk))) as unknown as DocumentRow[];
-    const byChunk = new Map(rows.map((row) => [row.chunk, row]));
-    return picked.flatMap((candidate) => {
-      const row = byChunk.get(candidate.chunk);
-      if (!row) return [];
-      const hit: SearchHit = {
-        id: `${row.id}#${row.ord}`,
-        docId: row.id,
-        collection: row.collection,
-        chunk: row.ord,
-        chunks: row.chunks,
-        ...(row.title === null ? {} : { title: row.title }),
-        text: row.text,
-        score: bound > 0 ? Math.min(1, Math.max(0, candidate.score / bound)) : 0,
-        metadata: JSON.parse(row.metadata) as Record<string, MetadataValue>,
-        ...(row.authors === null ? {} : { authors: JSON.parse(row.authors) as string[] }),
-        ...(row.date === null ? {} : { date: row.date }),
-        ...(row.tags === null ? {} : { tags: JSON.parse(row.tags) as string[] }),
-        ...(row.doi === null ? {} : { doi: row.doi }),
-        highlights: matchingWords(row.text, terms),
-      };
-      return [hit];
-    });
+    ).all(JSON.stringify(picked.map((p) => p.chunk))) as unknown as HitRow[];
+    return toHits(picked, rows, bound, terms);
   }
 }

@@ -55,6 +55,38 @@ export interface OpenSearchIndexOptions {
   readonly chunk?: Partial<ChunkOptions>;
 }
 
+/**
+ * Options of {@link openSearchIndex} for the PostgreSQL store. One database (one schema) holds any number of
+ * indexes, each named, each owned by one principal; row-level security keeps a principal's rows out of every
+ * other principal's transactions.
+ *
+ * @example
+ * const index = await openSearchIndex({ databaseUrl: process.env.DATABASE_URL!, name: "rag", principal: "" });
+ */
+export interface OpenPostgresSearchIndexOptions {
+  /** `postgres://user:password@host:5432/database`; the password never appears in messages or stats. */
+  readonly databaseUrl: string;
+  /** The schema holding the tables, created when missing. Default `"quiver_search"`. */
+  readonly schema?: string;
+  /** The index within the schema (what a SQLite file is to the SQLite store). Default `"default"`. */
+  readonly name?: string;
+  /**
+   * Who owns this index's rows: every transaction runs with `quiver.principal` set to it, and the tables'
+   * policies show only rows of that principal. Default `""` (a shared, public index).
+   */
+  readonly principal?: string;
+  /**
+   * Who the transactions run as, to read `principal`'s index as someone else: rows are visible only if the
+   * principal granted this reader the index ({@link shareSearchIndex}); such a handle cannot write. Default:
+   * the principal.
+   */
+  readonly reader?: string;
+  /** Chunking of texts added from now on; stored with the index, so later opens reuse it when omitted. */
+  readonly chunk?: Partial<ChunkOptions>;
+  /** Connections in the pool shared by every index opened on the same URL. Default 10. */
+  readonly poolSize?: number;
+}
+
 /** Progress of {@link SearchIndex.add}: `done` of `total` documents are indexed. */
 export type ProgressCallback = (done: number, total: number) => void;
 
@@ -182,6 +214,7 @@ export interface CollectionInfo {
 
 /** Size and settings of an index. */
 export interface IndexStats {
+  /** The SQLite file, or for PostgreSQL `postgres://host:port/database#schema.name` (no user or password). */
   readonly path: string;
   readonly documents: number;
   readonly chunks: number;
@@ -192,9 +225,9 @@ export interface IndexStats {
 }
 
 /**
- * A document index: SQLite FTS5 storage, BM25 ranking with pseudo-relevance feedback, filters and collections.
- * Methods are asynchronous so that other backends can implement the same interface; the SQLite one writes in
- * batches and yields between them.
+ * A document index: SQLite FTS5 or PostgreSQL storage, BM25 ranking with pseudo-relevance feedback, filters
+ * and collections. Both stores implement this one interface and rank with the same code; the SQLite one writes
+ * in batches and yields between them.
  */
 export interface SearchIndex {
   /** Adds or replaces documents. Each batch is committed atomically; invalid documents reject before any write. */

@@ -93,6 +93,11 @@ export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault
 export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
 export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
 export {
+  MORE_MATRIX_EXPECTATIONS,
+  MORE_MATRIX_FAULTS,
+  type MoreFaultKind,
+} from "./faults/fault-matrix-more.js";
+export {
   comparableEnvelope,
   type RecordThenReplayOptions,
   type RecordThenReplayResult,

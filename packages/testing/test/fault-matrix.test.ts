@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../src/emulator/start-emulator.js";
 import { describeFaultMatrix, expectFaultOutcome } from "../src/faults/describe-fault-matrix.js";
 import { MATRIX_EXPECTATIONS } from "../src/faults/fault-matrix-defaults.js";
+import { MORE_MATRIX_EXPECTATIONS, MORE_MATRIX_FAULTS } from "../src/faults/fault-matrix-more.js";
 import { createNotesPlugin } from "./fixtures/plugins/notes-plugin.js";
 
 let up: Emulator;
@@ -49,6 +50,16 @@ describeFaultMatrix({
   ],
 });
 
+describeFaultMatrix({
+  name: "fault matrix, with the kinds beyond FAULT_KINDS",
+  emulator: () => up,
+  plugin: createNotesPlugin,
+  settings: (up) => ({ baseUrl: up.url }),
+  faults: MORE_MATRIX_FAULTS,
+  expect: MORE_MATRIX_EXPECTATIONS,
+  calls: [{ method: "GET", path: "/notes/n1", tool: "notes_get_note", input: { id: "n1" } }],
+});
+
 const open: Catalog[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
@@ -76,9 +87,9 @@ describe("expectFaultOutcome", () => {
     expect(() => expectFaultOutcome(ok, MATRIX_EXPECTATIONS.hang, "hang")).toThrow(/hang: status/);
     const failed = {
       ...ok,
-      status: "error",
-      message: "503",
-      error: { kind: "upstream", message: "503", retryable: false },
+      status: "unavailable",
+      message: "HTTP 503",
+      error: { kind: "unavailable", message: "HTTP 503", retryable: false },
     } as ToolResult;
     expect(() => expectFaultOutcome(failed, MATRIX_EXPECTATIONS.status, "status")).toThrow(
       /status: retryable/,

@@ -193,9 +193,10 @@ describe("createHttpClient: status → failure kind", () => {
     expect(failure.retryAfterMs).toBeLessThanOrEqual(30_000);
   });
 
-  it("503 with Retry-After → retryable upstream with retryAfterMs", async () => {
+  it("503 with Retry-After → retryable unavailable with retryAfterMs and a suggestion", async () => {
     const failure = await failureOf(http.request({ url: statusUrl(503, {}, "&retry_after=5") }));
-    expect(failure).toMatchObject({ kind: "upstream", status: 503, retryable: true, retryAfterMs: 5000 });
+    expect(failure).toMatchObject({ kind: "unavailable", status: 503, retryable: true, retryAfterMs: 5000 });
+    expect(failure.suggestion).toMatch(/try again later/);
   });
 
   it("names the configured service in messages", async () => {

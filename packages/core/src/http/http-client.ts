@@ -2,6 +2,13 @@ import type { Agent, Dispatcher } from "undici";
 import type { z } from "zod";
 import { fail } from "../errors.js";
 import { buildHeaders, buildUrl, collectSecrets } from "./build-request.js";
+import {
+  ACCEPT_ENCODING,
+  BodyDecodeError,
+  bodyText,
+  contentCodings,
+  UnsupportedEncodingError,
+} from "./decode-body.js";
 import { parseJsonBody } from "./json-body.js";
 import { loadUndici } from "./load-undici.js";
 import { BodyTooLargeError, discardBody, readBody } from "./read-body.js";
@@ -136,6 +143,7 @@ export const createHttpClient = (
     const headers: Record<string, string> = {
       "user-agent": userAgent,
       accept: defaultAccept,
+      "accept-encoding": ACCEPT_ENCODING,
       ...(opts.requestId === undefined ? {} : { "x-request-id": opts.requestId }),
       ...buildHeaders(opts.headers),
     };
@@ -176,16 +184,28 @@ export const createHttpClient = (
           continue;
         }
 
+        const bodyless = method === "HEAD" || status === 204 || status === 304;
+        const encoding = headerValue(responseHeaders, "content-encoding");
         if (!((status >= 200 && status < 300) || accepted.has(status))) {
-          const errorBody = await readBody(response.body, ERROR_BODY_BYTES, "truncate", () =>
-            lifetime.touch(),
+          let codings: string[] = [];
+          try {
+            codings = bodyless ? [] : contentCodings(encoding);
+          } catch {
+            // An error page in a coding we cannot decode: its status still says what happened.
+          }
+          const errorBody = await readBody(
+            response.body,
+            ERROR_BODY_BYTES,
+            "truncate",
+            () => lifetime.touch(),
+            codings,
           ).catch(() => Buffer.alloc(0));
           lifetime.idle();
           await letPoolSettle();
           throw failureForStatus({
             status,
             headers: responseHeaders,
-            body: errorBody.toString("utf8"),
+            body: bodyText(errorBody, headerValue(responseHeaders, "content-type")),
             method,
             url: redact(url.href),
             service,
@@ -194,12 +214,19 @@ export const createHttpClient = (
             redact,
           });
         }
+        let codings: string[];
+        try {
+          codings = bodyless ? [] : contentCodings(encoding);
+        } catch (error) {
+          discardBody(response.body);
+          throw error;
+        }
         const declared = Number(headerValue(responseHeaders, "content-length"));
         if (method !== "HEAD" && Number.isFinite(declared) && declared > maxBodyBytes) {
           discardBody(response.body);
           throw new BodyTooLargeError(maxBodyBytes);
         }
-        const bytes = await readBody(response.body, maxBodyBytes, "fail", () => lifetime.touch());
+        const bytes = await readBody(response.body, maxBodyBytes, "fail", () => lifetime.touch(), codings);
         lifetime.idle();
         await letPoolSettle();
         return { method, service, status, headers: responseHeaders, url, body: bytes };
@@ -217,11 +244,43 @@ export const createHttpClient = (
         );
       }
       if (error instanceof BodyTooLargeError) {
+        const decoded = error.codings.length > 0;
         throw fail.upstream(
-          redact(`${service} sent a response larger than ${error.limit} bytes for ${method} ${url.href}`),
+          redact(
+            decoded
+              ? `${service} sent a ${error.codings.join(", ")}-compressed response that decodes to more than ${error.limit} bytes (the body limit) for ${method} ${url.href}; refused`
+              : `${service} sent a response larger than ${error.limit} bytes for ${method} ${url.href}`,
+          ),
           {
             retryable: false,
-            suggestion: "Ask for less data: a narrower query, fewer results or a smaller page.",
+            suggestion: decoded
+              ? "Ask for less data (a narrower query, fewer results or a smaller page); if a small request decodes this large, the service is misbehaving: use another source."
+              : "Ask for less data: a narrower query, fewer results or a smaller page.",
+            ...withStatus,
+          },
+        );
+      }
+      if (error instanceof UnsupportedEncodingError) {
+        throw fail.upstream(
+          redact(
+            `${service} sent a body in content-encoding "${error.encoding}", which the client cannot decode (it accepts ${ACCEPT_ENCODING}), for ${method} ${url.href}`,
+          ),
+          {
+            retryable: false,
+            suggestion:
+              "The service ignores the encodings the client accepts; retrying will not help. Use another source, or report it to the plugin's maintainers.",
+            ...withStatus,
+          },
+        );
+      }
+      if (error instanceof BodyDecodeError) {
+        throw fail.upstream(
+          redact(
+            `${service} sent a ${error.encoding}-compressed body that does not decode (corrupt or cut short) for ${method} ${url.href}`,
+          ),
+          {
+            retryable: true,
+            suggestion: "Try again in a moment; if it keeps failing, the service is sending broken data.",
             ...withStatus,
           },
         );
@@ -250,7 +309,7 @@ export const createHttpClient = (
 
   const toResponse = (exchange: Exchange, redact: Redactor): HttpResponse => {
     const { method, service } = exchange;
-    const text = exchange.body.toString("utf8");
+    const text = bodyText(exchange.body, headerValue(exchange.headers, "content-type"));
     const url = redact(exchange.url.href);
     return {
       status: exchange.status,

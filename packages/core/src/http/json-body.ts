@@ -65,6 +65,7 @@ export const parseJsonBody = <T = unknown>(input: JsonBodyInput<T>): T => {
     throw fail.upstream(redact(`${service} returned XML instead of JSON (HTTP ${status}) for ${where}`), {
       status,
       retryable: false,
+      suggestion: "The service answered in a format the tool does not read; try another source.",
     });
   }
   if (body.trim() === "") {
@@ -72,6 +73,8 @@ export const parseJsonBody = <T = unknown>(input: JsonBodyInput<T>): T => {
       redact(`${service} returned an empty body instead of JSON (HTTP ${status}) for ${where}`),
       {
         status,
+        suggestion:
+          "The service answered with nothing; try again in a moment. An empty answer is not a result.",
       },
     );
   }
@@ -83,6 +86,7 @@ export const parseJsonBody = <T = unknown>(input: JsonBodyInput<T>): T => {
     throw fail.upstream(redact(`${service} returned invalid JSON (HTTP ${status}) for ${where}${reason}`), {
       status,
       retryable: true,
+      suggestion: "The response was broken or cut short; try again in a moment.",
     });
   }
   if (input.schema === undefined) return parsed as T;

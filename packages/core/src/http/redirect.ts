@@ -51,6 +51,10 @@ export const nextRedirect = (input: RedirectInput): RedirectStep => {
     throw fail.upstream(redact(`${input.service} redirected ${method} ${url.href} ${why}; not followed`), {
       status,
       retryable: false,
+      suggestion:
+        next !== undefined && next.origin !== url.origin
+          ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
+          : "The service answered with a broken redirect; retrying will not help. Use another source.",
     });
   }
   const toGet = status === 303 || ((status === 301 || status === 302) && method === "POST");

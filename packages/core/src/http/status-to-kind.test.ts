@@ -15,7 +15,7 @@ describe("statusToKind", () => {
     [504, "timeout"],
     [429, "rate_limited"],
     [500, "upstream"],
-    [503, "upstream"],
+    [503, "unavailable"],
     [418, "upstream"],
     [302, "upstream"],
   ])("%i → %s", (status, kind) => {
@@ -87,7 +87,7 @@ describe("failureForStatus", () => {
       retryAfterMs: 2000,
     });
     expect(failureForStatus({ ...base, status: 503, headers: { "retry-after": "4" } })).toMatchObject({
-      kind: "upstream",
+      kind: "unavailable",
       retryable: true,
       retryAfterMs: 4000,
     });

@@ -6,8 +6,8 @@ import type { HttpHeaders } from "./types.js";
 
 /**
  * The failure kind for an HTTP status the caller did not accept: 400/422 → `invalid_input`,
- * 401/403 → `access_denied`, 408/504 → `timeout`, 429 → `rate_limited`, anything else →
- * `upstream`. Returns `undefined` for 1xx/2xx.
+ * 401/403 → `access_denied`, 408/504 → `timeout`, 429 → `rate_limited`, 503 → `unavailable`,
+ * anything else → `upstream`. Returns `undefined` for 1xx/2xx.
  *
  * @example
  * statusToKind(429) // "rate_limited"
@@ -26,6 +26,8 @@ export const statusToKind = (status: number): ErrorKind | undefined => {
       return "timeout";
     case 429:
       return "rate_limited";
+    case 503:
+      return "unavailable";
     default:
       return "upstream";
   }
@@ -102,11 +104,20 @@ export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
         suggestion: accessSuggestion(input),
       });
     case "timeout":
-      return make(`${service} timed out (HTTP ${status}) for ${where}${said}`);
+      return make(`${service} timed out (HTTP ${status}) for ${where}${said}`, {
+        suggestion: "The service may be slow or down; try again later.",
+      });
     case "rate_limited":
       return make(
         `${service} is rate limiting requests (HTTP 429)${said}` +
           (retryAfterMs === undefined ? "" : `; retry after ${seconds(retryAfterMs)}`),
+        { suggestion: "Wait before calling again, and make fewer calls." },
+      );
+    case "unavailable":
+      return make(
+        `${service} is temporarily unavailable (HTTP ${status}) for ${where}${said}` +
+          (retryAfterMs === undefined ? "" : `; retry after ${seconds(retryAfterMs)}`),
+        { retryable: true, suggestion: "The service is overloaded or in maintenance; try again later." },
       );
     default:
       break;
@@ -118,11 +129,18 @@ export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
     });
   }
   if (status >= 500)
-    return make(`${service} failed (HTTP ${status}) for ${where}${said}`, { retryable: true });
+    return make(`${service} failed (HTTP ${status}) for ${where}${said}`, {
+      retryable: true,
+      suggestion: "The service failed on its side; try again in a moment.",
+    });
   if (status >= 300 && status < 400) {
     return make(`${service} answered with an unexpected redirect (HTTP ${status}) for ${where}`, {
       retryable: false,
+      suggestion: "The service sent a redirect the tool cannot follow; use another source.",
     });
   }
-  return make(`${service} refused ${where} (HTTP ${status})${said}`, { retryable: false });
+  return make(`${service} refused ${where} (HTTP ${status})${said}`, {
+    retryable: false,
+    suggestion: "The service refused this request; change the arguments or use another source.",
+  });
 };

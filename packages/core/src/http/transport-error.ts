@@ -33,6 +33,8 @@ export const errorCode = (error: unknown, depth = 0): string | undefined => {
   return errorCode(record.cause, depth + 1);
 };
 
+const RETRY_LATER = "The service may be slow or down; try again later.";
+
 const TLS_CODES =
   /^(?:CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
 
@@ -48,19 +50,29 @@ const describe = (code: string | undefined, input: TransportFailureInput, who: s
   switch (code) {
     case "UND_ERR_CONNECT_TIMEOUT":
     case "ETIMEDOUT":
-      return { kind: "timeout", message: `Could not connect to ${who} within ${input.connectTimeoutMs} ms` };
+      return {
+        kind: "timeout",
+        message: `Could not connect to ${who} within ${input.connectTimeoutMs} ms`,
+        suggestion: RETRY_LATER,
+      };
     case "UND_ERR_HEADERS_TIMEOUT":
       return {
         kind: "timeout",
         message: `${who} did not answer within ${input.headersTimeoutMs} ms (${where})`,
+        suggestion: RETRY_LATER,
       };
     case "UND_ERR_BODY_TIMEOUT":
       return {
         kind: "timeout",
         message: `${who} stopped sending the response body for ${input.bodyTimeoutMs} ms (${where})`,
+        suggestion: RETRY_LATER,
       };
     case "ECONNREFUSED":
-      return { kind: "unavailable", message: `${who} refused the connection (${where})` };
+      return {
+        kind: "unavailable",
+        message: `${who} refused the connection (${where})`,
+        suggestion: "Check that the service is running and that its URL setting points at it.",
+      };
     case "ENOTFOUND":
     case "EAI_AGAIN":
     case "EAI_NONAME":
@@ -68,25 +80,50 @@ const describe = (code: string | undefined, input: TransportFailureInput, who: s
       return {
         kind: "unavailable",
         message: `Could not resolve the host name of ${who} (DNS lookup failed)`,
+        suggestion: "Check the host name in the service's URL setting and this machine's network.",
       };
     case "ECONNRESET":
     case "EPIPE":
     case "ECONNABORTED":
     case "UND_ERR_SOCKET":
-      return { kind: "unavailable", message: `${who} closed the connection unexpectedly (${where})` };
+      return {
+        kind: "unavailable",
+        message:
+          input.status === undefined
+            ? `${who} closed the connection unexpectedly (${where})`
+            : `${who} closed the connection before the whole response arrived (HTTP ${input.status}, ${where})`,
+        suggestion: "The connection dropped; try again in a moment.",
+      };
     case "EHOSTUNREACH":
     case "ENETUNREACH":
     case "ENETDOWN":
     case "EHOSTDOWN":
-      return { kind: "unavailable", message: `${who} is unreachable from this machine (${code})` };
+      return {
+        kind: "unavailable",
+        message: `${who} is unreachable from this machine (${code})`,
+        suggestion: "Check this machine's network connection, then try again.",
+      };
     case "UND_ERR_RES_EXCEEDED_MAX_SIZE":
       return {
         kind: "upstream",
         message: `${who} sent a response that is too large (${where})`,
         retryable: false,
+        suggestion: "Ask for less data: a narrower query, fewer results or a smaller page.",
+      };
+    case "UND_ERR_HEADERS_OVERFLOW":
+      return {
+        kind: "upstream",
+        message: `${who} sent response headers larger than the client accepts (16 KiB) for ${where}`,
+        retryable: false,
+        suggestion:
+          "The service's answer is malformed and a retry will fail the same way; use another source, or report it to the service.",
       };
     case "UND_ERR_RES_CONTENT_LENGTH_MISMATCH":
-      return { kind: "upstream", message: `${who} sent a truncated response (${where})` };
+      return {
+        kind: "upstream",
+        message: `${who} sent a truncated response (${where})`,
+        suggestion: "The response was cut short; try again in a moment.",
+      };
     case "UND_ERR_CLOSED":
     case "UND_ERR_DESTROYED":
       return {
@@ -102,16 +139,26 @@ const describe = (code: string | undefined, input: TransportFailureInput, who: s
       kind: "unavailable",
       message: `The TLS certificate of ${who} could not be verified (${code})`,
       retryable: false,
+      suggestion:
+        "Check the service's URL setting (host name, https) and this machine's trusted certificates.",
     };
   }
   if (code?.startsWith("HPE_")) {
-    return { kind: "upstream", message: `${who} sent a malformed HTTP response (${code}) for ${where}` };
+    return {
+      kind: "upstream",
+      message: `${who} sent a malformed HTTP response (${code}) for ${where}`,
+      suggestion: "Try again later; if it keeps failing, use another source.",
+    };
   }
   const text = input.error instanceof Error ? input.error.message : String(input.error);
   if (code === "UND_ERR_INVALID_ARG" || input.error instanceof TypeError) {
     return { kind: "internal", message: `Invalid HTTP request ${where}: ${text}`, retryable: false };
   }
-  return { kind: "unavailable", message: `Request to ${who} failed (${where}): ${code ?? text}` };
+  return {
+    kind: "unavailable",
+    message: `Request to ${who} failed (${where}): ${code ?? text}`,
+    suggestion: RETRY_LATER,
+  };
 };
 
 /** A copy of the original error that keeps its name and code but only its redacted message. */

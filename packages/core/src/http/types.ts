@@ -102,7 +102,10 @@ export interface HttpResponse {
   readonly headers: HttpHeaders;
   /** The final URL (after redirects), with credentials masked. */
   readonly url: string;
-  /** The body decoded as UTF-8. */
+  /**
+   * The body as text, as fetch's `text()` gives it: gzip/deflate/br undone, decoded with the charset
+   * of `Content-Type` (UTF-8 by default), a leading byte-order mark dropped.
+   */
   readonly body: string;
   /** A header's value (case-insensitive); repeated headers are joined with `", "`. */
   header(name: string): string | undefined;

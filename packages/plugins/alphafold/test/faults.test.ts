@@ -142,6 +142,41 @@ describe("AlphaFold failures beyond one request", () => {
     expect(dataOf(r).warnings.join(" ")).toMatch(/confidence file could not be downloaded/);
   });
 
+  it("a 503 twice on the metadata request, then a recovery: success on the policy's third attempt", async () => {
+    const fault = up.fault("GET", "/api/prediction/Q7Z6M3", { kind: "status", status: 503 }, { times: 2 });
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "Q7Z6M3" },
+      session,
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(r.metadata.attempts).toBe(3);
+    expect(fault.hits).toBe(2);
+  });
+
+  it("a 503 that persists is unavailable and retryable, after the policy's three attempts", async () => {
+    up.fault("GET", "/api/prediction/Q7Z6M3", { kind: "status", status: 503 });
+    const r = await afCatalog(at(up), { policies: { "*": { fallback: { stale: false } } } }).call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "Q7Z6M3" },
+      session,
+    );
+    expect(r.status, r.message).toBe("unavailable");
+    expect(r.error).toMatchObject({ kind: "unavailable", retryable: true });
+    expect(r.metadata.attempts).toBe(3);
+    expect(r.suggestion).toBeTruthy();
+  });
+
+  it("decodes a gzip-encoded metadata answer", async () => {
+    up.fault("GET", "/api/prediction/Q7Z6M3", { kind: "encoded", encoding: "gzip" });
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { uniprot_accession: "Q7Z6M3" },
+      session,
+    );
+    expect(r.status, r.message).toBe("success");
+  });
+
   it("retries a one-off reset of the metadata request", async () => {
     up.fault("GET", "/api/prediction/Q7Z6M3", { kind: "reset" }, { times: 1 });
     const r = await afCatalog(at(up)).call(

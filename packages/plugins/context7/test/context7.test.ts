@@ -563,9 +563,40 @@ describe("Context7 HTTP details", () => {
     });
   });
 
-  it("no documentation for the query (empty body or no_snippets_found) is out_of_domain with a hint", async () => {
+  it.each([
+    ["an empty body", { kind: "emptyBody" }, /empty body/],
+    [
+      "an error object",
+      { kind: "errorObject", message: "index unavailable" },
+      /error instead of documentation.*index unavailable/,
+    ],
+    [
+      "a bare error string",
+      { kind: "status", status: 200, body: { error: "search_failed", message: "Search failed" } },
+      /search_failed: Search failed/,
+    ],
+  ] as const)(
+    "HTTP 200 with %s is an upstream fault with the real status, never out_of_domain",
+    async (_name, fault, message) => {
+      const catalog = setup({}, { policies: { "*": { retry: { times: 2, base: "10ms" } } } });
+      up.fault("GET", CONTEXT, fault);
+      const r = await catalog.call(
+        "context7_get_library_docs",
+        { library_id: "/vercel/next.js", query: "middleware" },
+        session(),
+      );
+      expect(r.status, r.message).toBe("error");
+      expect(r.error).toMatchObject({ kind: "upstream", retryable: true });
+      expect(r.message).toMatch(message);
+      expect(r.metadata.upstreamStatus).toBe(200);
+      expect(r.metadata.attempts).toBe(3);
+      expect(r.suggestion).toMatch(/not a lack of documentation/);
+    },
+  );
+
+  it("no documentation for the query (no snippets, or no_snippets_found) is out_of_domain with a hint", async () => {
     const catalog = setup();
-    up.route("GET", CONTEXT, { text: "" });
+    up.route("GET", CONTEXT, { json: { codeSnippets: [], infoSnippets: [] } });
     const empty = await catalog.call(
       "context7_get_library_docs",
       { library_id: "/vercel/next.js", query: "quantum knitting" },
@@ -573,6 +604,7 @@ describe("Context7 HTTP details", () => {
     );
     expect(empty.error?.kind).toBe("out_of_domain");
     expect(empty.suggestion).toMatch(/concrete API/);
+    expect(empty.metadata.upstreamStatus).toBe(200);
     up.route("GET", CONTEXT, {
       status: 404,
       json: { error: "no_snippets_found", message: "No snippets found" },

@@ -30,15 +30,15 @@ describe("stale results while openFDA is down", () => {
       expect(r.data).toEqual(fresh.data);
       expect(r.metadata.stale).toBe(true);
       expect(r.metadata.staleAgeMs).toBeGreaterThanOrEqual(2 * 3_600_000);
-      expect(r.error?.kind).toBe("upstream");
+      expect(r.error?.kind).toBe("unavailable");
       expect(r.message).toMatch(/last known result/);
       // A question never answered before has nothing stale to give.
       const other = await time.advanceUntil(
         catalog.call("fda_search_drugs", { search_criteria: { active_ingredient: "tirzepatide" } }, session),
         100,
       );
-      expect(other.status).toBe("error");
-      expect(other.error?.kind).toBe("upstream");
+      expect(other.status).toBe("unavailable");
+      expect(other.error?.kind).toBe("unavailable");
       expect(other.metadata.stale).toBeUndefined();
     } finally {
       await catalog.close();

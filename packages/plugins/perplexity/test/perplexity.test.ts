@@ -497,7 +497,7 @@ const FAULTS: ReadonlyArray<[string, Parameters<Emulator["fault"]>[2], Expectati
   [
     "status 503",
     { kind: "status", status: 503 },
-    { status: "error", kind: "upstream", message: /HTTP 503/, attempts: 3 },
+    { status: "unavailable", kind: "unavailable", message: /HTTP 503/, attempts: 3 },
   ],
   [
     "status 429",

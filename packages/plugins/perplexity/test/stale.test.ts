@@ -34,7 +34,7 @@ describe("stale results while Perplexity is down", () => {
       expect(r.data).toEqual(fresh.data);
       expect(r.metadata.stale).toBe(true);
       expect(r.metadata.staleAgeMs).toBeGreaterThanOrEqual(20 * 60_000);
-      expect(r.error?.kind).toBe("upstream");
+      expect(r.error?.kind).toBe("unavailable");
       expect(r.message).toMatch(/last known result/);
       // Another caller never got an answer: nothing stale for them.
       const bob = await time.advanceUntil(

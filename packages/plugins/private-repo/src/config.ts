@@ -1,3 +1,5 @@
+import { secret } from "@quiver/core";
+import type * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 /** The plugin's settings. */
@@ -7,9 +9,30 @@ export const repoConfigSchema = z.object({
     .min(1)
     .default(".quiver/private-repo")
     .describe(
-      "The repository folder: repo.db (collections, sharing, audit log) and one index per collection.",
+      "The repository folder (without a database): repo.db (collections, sharing, audit log) and one index per collection.",
     ),
+  databaseUrl: secret()
+    .optional()
+    .describe(
+      "PostgreSQL URL (postgres://...): the registry and the collections' indexes live there, each index under row-level security for its owner; default SQLite files in indexPath.",
+    ),
+  databaseSchema: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
+    .default("quiver_search")
+    .describe("The PostgreSQL schema of the registry and the indexes, created when missing."),
 });
 
 /** The parsed settings of the private-repository plugin. */
-export type RepoConfig = z.output<typeof repoConfigSchema>;
+export interface RepoConfig {
+  readonly indexPath: string;
+  readonly databaseUrl?: Redacted.Redacted<string> | undefined;
+  readonly databaseSchema: string;
+}
+
+/** Environment variable of each setting. */
+export const REPO_ENV = {
+  indexPath: "QUIVER_PRIVATE_REPO",
+  databaseUrl: "DATABASE_URL",
+  databaseSchema: "QUIVER_SEARCH_SCHEMA",
+} as const;

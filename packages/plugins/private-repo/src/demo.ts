@@ -15,7 +15,7 @@ const CORPUS = join(DEMO_DIR, "scifact", "corpus.jsonl");
  * unchanged. Skipped when the user chose a repository (QUIVER_PRIVATE_REPO).
  */
 export const privateRepoDemo: PluginDemo = {
-  skipWhenSet: ["QUIVER_PRIVATE_REPO"],
+  skipWhenSet: ["QUIVER_PRIVATE_REPO", "DATABASE_URL"],
   data: [CORPUS],
   seed: async (ctx) => {
     const owner = ctx.principal;

@@ -1,18 +1,19 @@
 import { definePlugin, type Plugin } from "@quiver/core";
 import { addCommand } from "./commands/add.js";
-import { type RepoConfig, repoConfigSchema } from "./config.js";
+import { REPO_ENV, type RepoConfig, repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
 import { type RepoResources, setupPrivateRepo } from "./setup.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
 import { VERSION } from "./version.js";
 
-export { type RepoConfig, repoConfigSchema } from "./config.js";
+export { REPO_ENV, type RepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
 export {
   type AuditEntry,
   type CollectionSummary,
   listCollections,
+  type RepositoryDatabase,
   readAuditLog,
   type ShareOptions,
   shareCollection,
@@ -25,6 +26,10 @@ export { VERSION } from "./version.js";
 export interface PrivateRepoPluginOptions {
   /** The repository folder (default `.quiver/private-repo`, or `QUIVER_PRIVATE_REPO`). */
   readonly indexPath?: string;
+  /** PostgreSQL URL for the collections' indexes (or `DATABASE_URL`); default SQLite files in `indexPath`. */
+  readonly databaseUrl?: string;
+  /** PostgreSQL schema of the indexes (or `QUIVER_SEARCH_SCHEMA`; default `quiver_search`). */
+  readonly databaseSchema?: string;
 }
 
 /**
@@ -51,14 +56,24 @@ export const createPrivateRepoPlugin = (
       "Scientists' private document repositories: BM25 search with filters and citations, per-scientist access.",
     config: repoConfigSchema,
     defaults: { ...options },
-    env: { indexPath: "QUIVER_PRIVATE_REPO" },
+    env: REPO_ENV,
     tools: [privateRepoSearch, privateRepoListCollections],
     setup: setupPrivateRepo,
     commands: [addCommand],
     demo: privateRepoDemo,
-    health: async ({ resources }) => {
+    health: async ({ config, resources }) => {
       const repo = resources.repository();
-      return { ok: true, message: `Repository at ${repo.path} is readable.` };
+      if (!config.databaseUrl) return { ok: true, message: `Repository at ${repo.path} is readable.` };
+      try {
+        await repo.find("", "");
+        return { ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." };
+      } catch (error) {
+        return {
+          ok: false,
+          message: (error as Error).message,
+          fix: "Check that PostgreSQL at DATABASE_URL is running and accepts the login.",
+        };
+      }
     },
   });
 

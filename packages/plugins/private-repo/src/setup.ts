@@ -1,4 +1,5 @@
 import type { PluginSetup } from "@quiver/core";
+import * as Redacted from "effect/Redacted";
 import type { RepoConfig } from "./config.js";
 import { Repository } from "./internal/repository.js";
 
@@ -6,7 +7,8 @@ import { Repository } from "./internal/repository.js";
 export interface RepoResources {
   /**
    * The repository folder (`indexPath`) of this registration, opened (and created when missing) at the
-   * first use, so a registration that is never called writes nothing; closed with the catalog.
+   * first use, so a registration that is never called writes nothing; closed with the catalog. With
+   * `databaseUrl`, the collections' indexes are in PostgreSQL.
    */
   readonly repository: () => Repository;
 }
@@ -21,7 +23,12 @@ export const setupPrivateRepo: PluginSetup<RepoConfig, RepoResources> = ({ confi
   });
   return {
     repository: () => {
-      repo ??= new Repository(config.indexPath);
+      repo ??= new Repository(
+        config.indexPath,
+        config.databaseUrl
+          ? { databaseUrl: Redacted.value(config.databaseUrl), schema: config.databaseSchema }
+          : undefined,
+      );
       return repo;
     },
   };

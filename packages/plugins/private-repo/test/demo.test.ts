@@ -64,6 +64,6 @@ describe("the demo step (400 SciFact abstracts shipped in demo/)", () => {
   }, 60_000);
 
   it("is skipped when the user chose a repository", () => {
-    expect(createPrivateRepoPlugin().demo?.skipWhenSet).toEqual(["QUIVER_PRIVATE_REPO"]);
+    expect(createPrivateRepoPlugin().demo?.skipWhenSet).toEqual(["QUIVER_PRIVATE_REPO", "DATABASE_URL"]);
   });
 });

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { secret } from "@quiver/core";
-import type * as Redacted from "effect/Redacted";
+import * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
@@ -23,6 +23,21 @@ export const ragConfigSchema = z
     apiKey: secret().optional().describe("API key of the RAG service, sent as a Bearer token."),
     timeoutMs: z.coerce.number().int().positive().default(10_000).describe("Deadline of one search request."),
     indexPath: z.string().min(1).default(DEFAULT_INDEX_PATH).describe("SQLite file of the embedded index."),
+    databaseUrl: secret()
+      .optional()
+      .describe(
+        "PostgreSQL URL (postgres://...): the embedded index lives there instead of the SQLite file, shared by every replica.",
+      ),
+    databaseSchema: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
+      .default("quiver_search")
+      .describe("The PostgreSQL schema of the index, created when missing."),
+    indexName: z
+      .string()
+      .min(1)
+      .default("rag")
+      .describe("The index's name in the PostgreSQL schema (several indexes can share one schema)."),
     defaultTopK: z.coerce
       .number()
       .int()
@@ -48,6 +63,9 @@ export interface RagConfig {
   readonly apiKey?: Redacted.Redacted<string> | undefined;
   readonly timeoutMs: number;
   readonly indexPath: string;
+  readonly databaseUrl?: Redacted.Redacted<string> | undefined;
+  readonly databaseSchema: string;
+  readonly indexName: string;
   readonly defaultTopK: number;
 }
 
@@ -58,6 +76,9 @@ export const RAG_ENV = {
   apiKey: "RAG_API_KEY",
   timeoutMs: "RAG_TIMEOUT_MS",
   indexPath: "RAG_INDEX_PATH",
+  databaseUrl: "DATABASE_URL",
+  databaseSchema: "QUIVER_SEARCH_SCHEMA",
+  indexName: "RAG_INDEX_NAME",
   defaultTopK: "RAG_TOP_K",
 } as const;
 
@@ -67,3 +88,31 @@ export const backendOf = (config: RagConfig): "http" | "embedded" =>
 
 /** The embedded index path, absolute. */
 export const indexPathOf = (config: Pick<RagConfig, "indexPath">): string => resolve(config.indexPath);
+
+/** Where the embedded index lives: a SQLite file, or an index in a PostgreSQL schema. */
+export type IndexLocation =
+  | { readonly path: string }
+  | { readonly databaseUrl: string; readonly schema: string; readonly name: string };
+
+/** The embedded index's location: PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file. */
+export const indexLocationOf = (
+  config: Pick<RagConfig, "indexPath" | "databaseUrl" | "databaseSchema" | "indexName">,
+): IndexLocation =>
+  config.databaseUrl
+    ? {
+        databaseUrl: Redacted.value(config.databaseUrl),
+        schema: config.databaseSchema,
+        name: config.indexName,
+      }
+    : { path: indexPathOf(config) };
+
+/** A location for messages: the file, or `postgres://host:port/database#schema.name` (no credentials). */
+export const describeLocation = (location: IndexLocation): string => {
+  if ("path" in location) return location.path;
+  try {
+    const u = new URL(location.databaseUrl);
+    return `${u.protocol}//${u.host}${u.pathname}#${location.schema}.${location.name}`;
+  } catch {
+    return `postgres#${location.schema}.${location.name}`;
+  }
+};

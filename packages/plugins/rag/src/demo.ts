@@ -8,7 +8,7 @@ import { VERSION } from "./version.js";
  * plugin version are unchanged. Skipped when the user chose their own index or service.
  */
 export const ragDemo: PluginDemo = {
-  skipWhenSet: ["RAG_SERVICE_URL", "RAG_INDEX_PATH", "RAG_BACKEND"],
+  skipWhenSet: ["RAG_SERVICE_URL", "RAG_INDEX_PATH", "RAG_BACKEND", "DATABASE_URL"],
   data: [DEMO_DIR],
   seed: async (ctx) => {
     const build = ctx.cached("rag-demo.db", { tag: `rag@${VERSION}`, files: await demoFiles() });

@@ -1,6 +1,13 @@
 import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
 import { indexCommand } from "./commands/index.js";
-import { backendOf, indexPathOf, RAG_ENV, type RagConfig, ragConfigSchema } from "./config.js";
+import {
+  backendOf,
+  describeLocation,
+  indexLocationOf,
+  RAG_ENV,
+  type RagConfig,
+  ragConfigSchema,
+} from "./config.js";
 import { ragDemo } from "./demo.js";
 import { searchHttp } from "./internal/backends/http-backend.js";
 import { type RagResources, setupRag } from "./setup.js";
@@ -25,6 +32,12 @@ export interface RagPluginOptions {
   readonly timeoutMs?: number;
   /** Embedded index file (env RAG_INDEX_PATH, default .quiver/rag-index.db). */
   readonly indexPath?: string;
+  /** PostgreSQL URL of the embedded index (env DATABASE_URL); default the SQLite file. */
+  readonly databaseUrl?: string;
+  /** PostgreSQL schema (env QUIVER_SEARCH_SCHEMA, default quiver_search). */
+  readonly databaseSchema?: string;
+  /** The index's name in that schema (env RAG_INDEX_NAME, default rag). */
+  readonly indexName?: string;
   /** Results when top_k is not given (env RAG_TOP_K, default 5). */
   readonly defaultTopK?: number;
   /**
@@ -52,7 +65,8 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
     specificationVersion: "v1",
     id: "rag",
     version: VERSION,
-    description: "Search over course material: an HTTP RAG service or an embedded SQLite FTS5 index.",
+    description:
+      "Search over course material: an HTTP RAG service or an embedded index (SQLite FTS5, or PostgreSQL with DATABASE_URL).",
     config: ragConfigSchema,
     defaults,
     env: RAG_ENV,
@@ -67,11 +81,11 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
           return stats.documents > 0
             ? {
                 ok: true,
-                message: `Embedded index ${indexPathOf(c)}: ${stats.documents} documents, ${stats.chunks} chunks.`,
+                message: `Embedded index ${describeLocation(indexLocationOf(c))}: ${stats.documents} documents, ${stats.chunks} chunks.`,
               }
             : {
                 ok: false,
-                message: `Embedded index ${indexPathOf(c)} is empty.`,
+                message: `Embedded index ${describeLocation(indexLocationOf(c))} is empty.`,
                 fix: "Run `quiver rag index <folder>`.",
               };
         } catch (error) {

@@ -1,5 +1,5 @@
 import type { PluginSetup } from "@quiver/core";
-import { indexPathOf, type RagConfig } from "./config.js";
+import { indexLocationOf, type RagConfig } from "./config.js";
 import { type EmbeddedBackend, openEmbeddedBackend } from "./internal/backends/embedded-backend.js";
 
 /** What the rag plugin's tools, command and health check share: the embedded index, opened once. */
@@ -25,7 +25,7 @@ export const setupRag: PluginSetup<RagConfig, RagResources> = ({ config, onClose
   return {
     embedded: () => {
       if (opened === undefined) {
-        const attempt = openEmbeddedBackend(indexPathOf(config));
+        const attempt = openEmbeddedBackend(indexLocationOf(config));
         attempt.catch(() => {
           if (opened === attempt) opened = undefined;
         });

@@ -58,7 +58,12 @@ describe("the demo step (data shipped in demo/)", () => {
   });
 
   it("is skipped when the user chose an index or a service", () => {
-    expect(createRagPlugin().demo?.skipWhenSet).toEqual(["RAG_SERVICE_URL", "RAG_INDEX_PATH", "RAG_BACKEND"]);
+    expect(createRagPlugin().demo?.skipWhenSet).toEqual([
+      "RAG_SERVICE_URL",
+      "RAG_INDEX_PATH",
+      "RAG_BACKEND",
+      "DATABASE_URL",
+    ]);
   });
 
   it("answers a real question from the Metaheurísticas guide, filtered by subject", async () => {

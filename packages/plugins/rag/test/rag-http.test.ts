@@ -200,13 +200,66 @@ describe("timeout, connection refused and bad status are distinct errors", () =>
     expect(r.guidance).toContain("could not check the course material");
   });
 
-  it("bad status (500): status error, kind upstream, naming the status; retried once", async () => {
+  it("bad status (500): status error, kind upstream, naming the status; retried twice", async () => {
     up.fault("POST", "/search", { kind: "status", status: 500 });
     const r = await open().call("rag_search", { query: "x" });
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("upstream");
     expect(r.message).toContain("answered with a bad status (HTTP 500)");
-    expect(r.metadata.attempts).toBe(2);
+    expect(r.metadata.attempts).toBe(3);
+  });
+
+  it("a 503 twice, then OK: the policy's third attempt answers", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    up.fault("POST", "/search", { kind: "status", status: 503 }, { times: 2 });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status, r.message).toBe("success");
+    expect(r.metadata.attempts).toBe(3);
+  });
+
+  it("a 503 that persists: unavailable and retryable, not a connection problem", async () => {
+    up.fault("POST", "/search", { kind: "status", status: 503 });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status).toBe("unavailable");
+    expect(r.error).toMatchObject({ kind: "unavailable", retryable: true });
+    expect(r.message).toContain(`The RAG service at ${up.url} is unavailable`);
+    expect(r.message).not.toContain("Cannot connect");
+    expect(r.suggestion).not.toContain("RAG_SERVICE_URL");
+    expect(r.metadata.attempts).toBe(3);
+  });
+
+  it.each([
+    ["an error object", { kind: "errorObject", message: "collection not loaded" }, /collection not loaded/],
+    ["FastAPI's detail", { kind: "status", status: 200, body: { detail: "index missing" } }, /index missing/],
+  ] as const)("HTTP 200 with %s is an upstream error, never 0 results", async (_name, fault, message) => {
+    up.fault("POST", "/search", fault);
+    const r = await open().call("rag_search", { query: "evaluación" });
+    expect(r.status, r.message).toBe("error");
+    expect(r.error).toMatchObject({ kind: "upstream", retryable: true });
+    expect(r.message).toMatch(message);
+    expect(r.message).toContain("answered HTTP 200 with an error instead of results");
+    expect(r.message).not.toContain("unusable answer");
+    expect(r.suggestion).toContain("not an empty result");
+  });
+
+  it("oversized response headers: upstream, never retried, not a connection problem", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    const fault = up.fault("POST", "/search", { kind: "oversizedHeaders" });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status).toBe("error");
+    expect(r.error).toMatchObject({ kind: "upstream", retryable: false });
+    expect(r.message).not.toContain("UND_ERR");
+    expect(r.message).not.toContain("Cannot connect");
+    expect(r.suggestion).toBeTruthy();
+    expect(fault.hits).toBe(1);
+  });
+
+  it("a gzip-encoded answer is decoded", async () => {
+    up.route("POST", "/search", { json: ORIGINAL });
+    up.fault("POST", "/search", { kind: "encoded", encoding: "gzip" });
+    const r = await open().call("rag_search", { query: "x" });
+    expect(r.status, r.message).toBe("success");
+    expect(data(r).results).toHaveLength(2);
   });
 
   it("a 503 once then OK: the retry answers", async () => {
@@ -272,6 +325,8 @@ describe("every other fault kind", () => {
     up.fault("POST", "/search", { kind: "reset" });
     const before = await open().call("rag_search", { query: "x" });
     expect(before.status).toBe("unavailable");
+    expect(before.message).not.toContain("Cannot connect");
+    expect(before.suggestion).toBeTruthy();
     up.clearFaults();
     up.fault("POST", "/search", { kind: "reset", phase: "midBody" });
     const mid = await open().call("rag_search", { query: "x" });

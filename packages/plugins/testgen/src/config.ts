@@ -13,6 +13,15 @@ export const testgenConfigSchema = z.object({
   llmApiKey: secret().optional().describe("API key, sent as a Bearer token."),
   llmModel: z.string().min(1).optional().describe("Model name."),
   llmTimeoutMs: positiveInt.default(60_000).describe("Deadline of one chat completion request."),
+  llmRetries: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .default(2)
+    .describe(
+      "Retries of a chat completion the LLM answered 429 or 5xx, after its Retry-After, while the wait fits in LLM_TIMEOUT_MS.",
+    ),
   responseFormat: z
     .enum(["auto", "json_schema", "json_object"])
     .default("auto")
@@ -29,6 +38,7 @@ export interface TestgenConfig {
   readonly llmApiKey?: Redacted.Redacted<string> | undefined;
   readonly llmModel?: string | undefined;
   readonly llmTimeoutMs: number;
+  readonly llmRetries: number;
   readonly responseFormat: "auto" | "json_schema" | "json_object";
   readonly backendUrl?: string | undefined;
   readonly preferencesTimeoutMs: number;
@@ -40,6 +50,7 @@ export const TESTGEN_ENV = {
   llmApiKey: "LLM_API_KEY",
   llmModel: "LLM_MODEL",
   llmTimeoutMs: "LLM_TIMEOUT_MS",
+  llmRetries: "LLM_RETRIES",
   responseFormat: "LLM_RESPONSE_FORMAT",
   backendUrl: "BACKEND_SERVICE_URL",
   preferencesTimeoutMs: "BACKEND_PREFERENCES_TIMEOUT_MS",

@@ -21,6 +21,8 @@ export interface TestgenPluginOptions {
   readonly llmModel?: string;
   /** Deadline of one completion, ms (env LLM_TIMEOUT_MS, default 60000). */
   readonly llmTimeoutMs?: number;
+  /** Retries of a completion answered 429 or 5xx, honouring Retry-After (env LLM_RETRIES, default 2). */
+  readonly llmRetries?: number;
   /** auto | json_schema | json_object (env LLM_RESPONSE_FORMAT, default auto). */
   readonly responseFormat?: "auto" | "json_schema" | "json_object";
   /** Backend with professors' preferences (env BACKEND_SERVICE_URL). */

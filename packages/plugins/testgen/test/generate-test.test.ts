@@ -354,9 +354,31 @@ describe("every fault kind on the LLM path ends in a usable envelope", () => {
   it("connection refused: partial", async () => {
     fellBack(await call({ llmBaseUrl: `${await closedUrl()}/v1` }), /LLM request failed/);
   });
-  it.each([429, 500, 502, 503])("status %i: partial", async (status) => {
-    up.fault("POST", CHAT, { kind: "status", status, retryAfter: 1 });
-    fellBack(await call(), new RegExp(`${status}`));
+  it.each([429, 500, 502, 503])("status %i that persists: partial after the retries", async (status) => {
+    up.fault("POST", CHAT, { kind: "status", status });
+    fellBack(await call({ llmRetries: 1 }), new RegExp(`${status}`));
+    expect(up.requestsTo("POST", CHAT)).toHaveLength(2);
+  });
+  it("a 429 with Retry-After: 1 is retried after it, inside the budget, and the LLM answers", async () => {
+    up.route("POST", CHAT, { json: completion(openQuestions(2)) });
+    up.fault("POST", CHAT, { kind: "status", status: 429, retryAfter: 1 }, { times: 1 });
+    const r = await call();
+    expect(r.status, r.message).toBe("success");
+    expect(data(r).generated_by).toBe("llm");
+    expect(up.requestsTo("POST", CHAT)).toHaveLength(2);
+  });
+  it("a 503 twice, then an answer: the third request succeeds", async () => {
+    up.route("POST", CHAT, { json: completion(openQuestions(2)) });
+    up.fault("POST", CHAT, { kind: "status", status: 503 }, { times: 2 });
+    const r = await call();
+    expect(r.status, r.message).toBe("success");
+    expect(up.requestsTo("POST", CHAT)).toHaveLength(3);
+  });
+  it("a Retry-After that does not fit in LLM_TIMEOUT_MS: falls back at once", async () => {
+    up.route("POST", CHAT, { json: completion(openQuestions(2)) });
+    up.fault("POST", CHAT, { kind: "status", status: 429, retryAfter: 120 }, { times: 1 });
+    fellBack(await call({ llmTimeoutMs: 5_000 }), /retry after 120 s/);
+    expect(up.requestsTo("POST", CHAT)).toHaveLength(1);
   });
   it("invalid JSON body: partial", async () => {
     up.fault("POST", CHAT, { kind: "invalidJson" });
@@ -364,7 +386,7 @@ describe("every fault kind on the LLM path ends in a usable envelope", () => {
   });
   it("an HTML error page: partial", async () => {
     up.fault("POST", CHAT, { kind: "htmlError", status: 502 });
-    fellBack(await call(), /LLM request failed/);
+    fellBack(await call({ llmRetries: 0 }), /LLM request failed/);
   });
   it("an oversized body: partial", async () => {
     up.fault("POST", CHAT, { kind: "oversized", bytes: 8 * 1024 * 1024 });

@@ -29,30 +29,37 @@ function strings(name: string, value: unknown): string[] {
   return items as string[];
 }
 
-/**
- * Translates collections and filters into SQL conditions. Every value travels as a bound parameter (lists as
- * one JSON array read with `json_each`), so no option can change the statement.
- */
-export function scopeSql(options: ScopeOptions): ScopeSql {
-  const conditions: string[] = [];
-  const params: string[] = [];
-  if (options.collections !== undefined) {
-    conditions.push("d.collection IN (SELECT value FROM json_each(?))");
-    params.push(JSON.stringify(strings("collections", options.collections)));
-  }
+/** Collections and filters, checked and normalised: what both stores translate into their SQL. */
+export interface ParsedScope {
+  readonly collections?: readonly string[];
+  /** `YYYY-MM-DD` keys, inclusive. */
+  readonly dateFrom?: string;
+  readonly dateTo?: string;
+  /** Compared full names and single last names. */
+  readonly authors?: { readonly full: readonly string[]; readonly last: readonly string[] };
+  /** Compared tag keys. */
+  readonly tags?: readonly string[];
+  /** Per metadata key, the stored (JSON) forms of the accepted values. */
+  readonly metadata: readonly (readonly [string, readonly string[]])[];
+}
+
+/** Checks and normalises collections and filters, with the same messages for every store. */
+export function parseScope(options: ScopeOptions): ParsedScope {
+  const scope: {
+    -readonly [K in keyof ParsedScope]: ParsedScope[K];
+  } = { metadata: [] };
+  if (options.collections !== undefined) scope.collections = strings("collections", options.collections);
   const filters: SearchFilters = options.filters ?? {};
   if (typeof filters !== "object" || filters === null) throw invalid("filters must be an object");
   if (filters.dateFrom !== undefined) {
     const key = typeof filters.dateFrom === "string" ? dateKey(filters.dateFrom, "start") : undefined;
     if (!key) throw invalid(`filters.dateFrom must be an ISO 8601 date, got ${String(filters.dateFrom)}`);
-    conditions.push("d.date_key >= ?");
-    params.push(key);
+    scope.dateFrom = key;
   }
   if (filters.dateTo !== undefined) {
     const key = typeof filters.dateTo === "string" ? dateKey(filters.dateTo, "end") : undefined;
     if (!key) throw invalid(`filters.dateTo must be an ISO 8601 date, got ${String(filters.dateTo)}`);
-    conditions.push("d.date_key <= ?");
-    params.push(key);
+    scope.dateTo = key;
   }
   if (filters.authors !== undefined) {
     const full: string[] = [];
@@ -62,17 +69,9 @@ export function scopeSql(options: ScopeOptions): ScopeSql {
       if (!author) continue;
       (author.name.includes(" ") ? full : last).push(author.name);
     }
-    conditions.push(
-      "d.rowid IN (SELECT doc FROM document_authors WHERE name IN (SELECT value FROM json_each(?)) OR last IN (SELECT value FROM json_each(?)))",
-    );
-    params.push(JSON.stringify(full), JSON.stringify(last));
+    scope.authors = { full, last };
   }
-  if (filters.tags !== undefined) {
-    conditions.push(
-      "d.rowid IN (SELECT doc FROM document_tags WHERE tag IN (SELECT value FROM json_each(?)))",
-    );
-    params.push(JSON.stringify(strings("filters.tags", filters.tags).map(tagKey)));
-  }
+  if (filters.tags !== undefined) scope.tags = strings("filters.tags", filters.tags).map(tagKey);
   if (filters.metadata !== undefined) {
     if (
       typeof filters.metadata !== "object" ||
@@ -81,6 +80,7 @@ export function scopeSql(options: ScopeOptions): ScopeSql {
     ) {
       throw invalid("filters.metadata must be an object");
     }
+    const metadata: (readonly [string, readonly string[]])[] = [];
     for (const [key, expected] of Object.entries(filters.metadata)) {
       const values = Array.isArray(expected) ? expected : [expected];
       for (const value of values) {
@@ -88,11 +88,50 @@ export function scopeSql(options: ScopeOptions): ScopeSql {
           throw invalid(`filters.metadata.${key} must be a string, number, boolean or a list of them`);
         }
       }
-      conditions.push(
-        "d.rowid IN (SELECT doc FROM document_fields WHERE key = ? AND value IN (SELECT value FROM json_each(?)))",
-      );
-      params.push(key, JSON.stringify(values.map((value) => fieldValue(value as string | number | boolean))));
+      metadata.push([key, values.map((value) => fieldValue(value as string | number | boolean))]);
     }
+    scope.metadata = metadata;
+  }
+  return scope;
+}
+
+/**
+ * Translates collections and filters into SQLite conditions. Every value travels as a bound parameter (lists
+ * as one JSON array read with `json_each`), so no option can change the statement.
+ */
+export function scopeSql(options: ScopeOptions): ScopeSql {
+  const scope = parseScope(options);
+  const conditions: string[] = [];
+  const params: string[] = [];
+  if (scope.collections !== undefined) {
+    conditions.push("d.collection IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(scope.collections));
+  }
+  if (scope.dateFrom !== undefined) {
+    conditions.push("d.date_key >= ?");
+    params.push(scope.dateFrom);
+  }
+  if (scope.dateTo !== undefined) {
+    conditions.push("d.date_key <= ?");
+    params.push(scope.dateTo);
+  }
+  if (scope.authors !== undefined) {
+    conditions.push(
+      "d.rowid IN (SELECT doc FROM document_authors WHERE name IN (SELECT value FROM json_each(?)) OR last IN (SELECT value FROM json_each(?)))",
+    );
+    params.push(JSON.stringify(scope.authors.full), JSON.stringify(scope.authors.last));
+  }
+  if (scope.tags !== undefined) {
+    conditions.push(
+      "d.rowid IN (SELECT doc FROM document_tags WHERE tag IN (SELECT value FROM json_each(?)))",
+    );
+    params.push(JSON.stringify(scope.tags));
+  }
+  for (const [key, values] of scope.metadata) {
+    conditions.push(
+      "d.rowid IN (SELECT doc FROM document_fields WHERE key = ? AND value IN (SELECT value FROM json_each(?)))",
+    );
+    params.push(key, JSON.stringify(values));
   }
   return { where: conditions.length > 0 ? conditions.join(" AND ") : "1", params };
 }

@@ -36,8 +36,8 @@ export const MATRIX_FAULTS: Readonly<Record<MatrixFaultKind, Fault>> = {
 /**
  * What core's HTTP client and runtime make of each fault in `MATRIX_FAULTS` for a tool that does not
  * handle it itself: slow answers and an unexpected content type succeed; a hang is a retryable
- * `timeout` and a reset a retryable `unavailable`, both with guidance; a 503 and broken JSON are
- * retryable `upstream` errors; an HTML page and an oversized body are `upstream` errors that a retry
+ * `timeout` and a reset or a 503 a retryable `unavailable`, all with guidance; broken JSON is a
+ * retryable `upstream` error; an HTML page and an oversized body are `upstream` errors that a retry
  * will not fix, with a suggestion.
  */
 export const MATRIX_EXPECTATIONS: Readonly<Record<MatrixFaultKind, FaultExpectation>> = {
@@ -45,7 +45,13 @@ export const MATRIX_EXPECTATIONS: Readonly<Record<MatrixFaultKind, FaultExpectat
   hang: { status: "timeout", kind: "timeout", retryable: true, guidance: true },
   slowBody: { status: "success" },
   reset: { status: "unavailable", kind: "unavailable", retryable: true, guidance: true },
-  status: { status: "error", kind: "upstream", retryable: true, message: /HTTP 503/ },
+  status: {
+    status: "unavailable",
+    kind: "unavailable",
+    retryable: true,
+    message: /HTTP 503/,
+    guidance: true,
+  },
   invalidJson: { status: "error", kind: "upstream", retryable: true, message: /invalid JSON/ },
   htmlError: { status: "error", kind: "upstream", retryable: false, message: /HTML page/, guidance: true },
   oversized: { status: "error", kind: "upstream", retryable: false, message: /larger than/, guidance: true },

@@ -13,25 +13,26 @@ export const encodeBody = (body: Buffer, encoding: "gzip" | "deflate" | "br"): B
   }
 };
 
-const bombs = new Map<string, Buffer>();
+const MIB = 1024 * 1024;
+let filler: Buffer | undefined;
 
 /**
- * A gzip body decoding to `{"data":"…"}` of exactly `bytes` bytes (at least 12). With a `ratio`
- * below gzip's ~1000, about `bytes / ratio` of the filler is incompressible letters. Cached per size.
+ * A gzip body decoding to `{"data":"…"}` of exactly `bytes` bytes (at least 12): gzip members
+ * concatenated (gunzip reads them as one body), so a 64 MiB bomb is made in milliseconds. With a
+ * `ratio` below gzip's ~1000, about `bytes / ratio` of the filler is incompressible letters.
  */
 export const bombBody = (bytes: number, ratio: number | undefined): Buffer => {
   const size = Math.max(12, Math.floor(bytes));
-  const key = `${size}:${ratio ?? ""}`;
-  const cached = bombs.get(key);
-  if (cached) return cached;
   const head = Buffer.from('{"data":"');
   const tail = Buffer.from('"}');
-  const filler = size - head.length - tail.length;
+  let rest = size - head.length - tail.length;
   const noisy =
-    ratio === undefined || ratio >= 1000 ? 0 : Math.min(filler, Math.floor(size / Math.max(1, ratio)));
+    ratio === undefined || ratio >= 1000 ? 0 : Math.min(rest, Math.floor(size / Math.max(1, ratio)));
   const noise = Buffer.from(randomBytes(noisy).map((b) => 0x61 + (b % 26)));
-  const decoded = Buffer.concat([head, noise, Buffer.alloc(filler - noisy, "x"), tail]);
-  const body = gzipSync(decoded, { level: 9 });
-  bombs.set(key, body);
-  return body;
+  rest -= noisy;
+  const members: Buffer[] = [gzipSync(Buffer.concat([head, noise]))];
+  filler ??= gzipSync(Buffer.alloc(MIB, "x"), { level: 9 });
+  for (; rest >= MIB; rest -= MIB) members.push(filler);
+  members.push(gzipSync(Buffer.concat([Buffer.alloc(rest, "x"), tail]), { level: 9 }));
+  return Buffer.concat(members);
 };

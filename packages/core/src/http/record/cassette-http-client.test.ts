@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { Redacted } from "effect";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -180,6 +181,36 @@ describe("createCassetteHttpClient", () => {
       expect(withoutTiming(readFileSync(file.replace(dir, again), "utf8"))).toBe(withoutTiming(text));
       expect(stringifyCassette(JSON.parse(text))).toBe(text);
       expect(Object.keys(JSON.parse(text))).toEqual(["input", "interactions", "plugin", "tool"]);
+    }
+  });
+
+  it("records a gzip-encoded answer decoded, and replays it", async () => {
+    const gz = await startServer((req, res) => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      const json = path === "/extra" ? { n: 1 } : { hits: ["gz-1"], owner: "o" };
+      const zipped = /gzip/.test(String(req.headers["accept-encoding"]));
+      res.writeHead(200, {
+        "content-type": "application/json",
+        ...(zipped ? { "content-encoding": "gzip" } : {}),
+      });
+      res.end(zipped ? gzipSync(JSON.stringify(json)) : JSON.stringify(json));
+    });
+    try {
+      const recorder = catalogFor(dir, "record", gz.origin, CANARY);
+      const live = await recorder.call("canary_lookup", { q: "z" }, { session: { principal: PRINCIPAL } });
+      await recorder.close();
+      expect(live.status, live.message).toBe("success");
+      expect(gz.seen[0]?.headers["accept-encoding"]).toBe("gzip, deflate, br");
+      const cassette = JSON.parse(readFileSync(filesIn(dir)[0]!, "utf8"));
+      expect(cassette.interactions.map((i: { response_json?: unknown }) => i.response_json)).toEqual(
+        expect.arrayContaining([{ hits: ["gz-1"], owner: "o" }, { n: 1 }]),
+      );
+      const player = catalogFor(dir, "replay", gz.origin, "placeholder-key");
+      const replayed = await player.call("canary_lookup", { q: "z" }, { session: { principal: PRINCIPAL } });
+      await player.close();
+      expect(comparable(replayed)).toEqual(comparable(live));
+    } finally {
+      await gz.close();
     }
   });
 

@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import { decodeBuffer, bodyText as responseText } from "../decode-body.js";
 import { currentRequest, type RequestFrame } from "./call-tape.js";
 import type { CassetteInteraction } from "./cassette.js";
 import { interactionKey, liveKey, requestBody } from "./request-key.js";
@@ -6,6 +7,9 @@ import { keptResponseHeaders, PRINCIPAL } from "./scrub.js";
 
 /** How replay paces its answers: at once, or after the time the recorded exchange took. */
 export type ReplayTiming = "instant" | "recorded";
+
+/** Most bytes a recorded body decodes to (a cassette is not the place for more). */
+const MAX_RECORDED_BYTES = 64 * 1024 * 1024;
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -71,8 +75,19 @@ const recording = (
       return handler.onResponseData?.(c, chunk);
     },
     onResponseEnd: (c, trailers) => {
-      const text = Buffer.concat(chunks).toString("utf8");
       const kept = keptResponseHeaders(headers);
+      // The cassette holds the decoded body (replay sends it without a coding); an undecodable one as is.
+      const raw = Buffer.concat(chunks);
+      const encoding = headers["content-encoding"];
+      const bytes =
+        encoding === undefined
+          ? raw
+          : (decodeBuffer(
+              raw,
+              Array.isArray(encoding) ? encoding.join(", ") : encoding,
+              MAX_RECORDED_BYTES,
+            ) ?? raw);
+      const text = responseText(bytes, kept["content-type"]);
       let body: { response_json?: unknown; response_text?: string } = {};
       if (text !== "") {
         const json = /\bjson\b/i.test(kept["content-type"] ?? "") ? tryJson(text) : undefined;

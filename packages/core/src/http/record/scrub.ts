@@ -10,6 +10,7 @@ export const PRINCIPAL = "[PRINCIPAL]";
  */
 const VOLATILE_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   "user-agent",
+  "accept-encoding",
   "x-request-id",
   "content-length",
   "host",

@@ -91,6 +91,7 @@ export const fetchText = async (ctx: CallContext, url: string): Promise<string> 
   if (/html/i.test(type) || /^\s*<(?:!doctype|html)/i.test(res.body)) {
     throw fail.upstream(`AlphaFold DB returned an HTML page instead of a structure file for ${url}.`, {
       retryable: false,
+      suggestion: "AlphaFold DB may be down for maintenance; try again later.",
     });
   }
   return res.body;
@@ -170,7 +171,10 @@ export const foldWithEsmfold = async (ctx: CallContext, sequence: string): Promi
     bodyTimeoutMs: ctx.config.esmfoldTimeoutMs,
   });
   if (!/^(?:HEADER|ATOM|MODEL|REMARK|PARENT|TITLE)/m.test(res.body)) {
-    throw fail.upstream("ESMFold answered without a PDB structure.", { retryable: true });
+    throw fail.upstream("ESMFold answered without a PDB structure.", {
+      retryable: true,
+      suggestion: "ESMFold's answer was broken; try again in a moment.",
+    });
   }
   return res.body;
 };

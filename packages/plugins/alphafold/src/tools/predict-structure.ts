@@ -60,7 +60,9 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: {
     timeout: "150s",
-    retry: { times: 1 },
+    // Two retries, like every tool by default (bounded by the timeout): a service that answers 503
+    // twice and then recovers is found.
+    retry: { times: 2 },
     cache: { ttl: "24h", capacity: 200 },
     rateLimit: { key: "alphafold", limit: 60, window: "1 minute" },
     maxOutputChars: 80_000,

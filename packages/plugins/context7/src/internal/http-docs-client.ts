@@ -29,15 +29,16 @@ const errorBody = (response: HttpResponse) => {
 
 /**
  * Re-labels HTTP failures the way this plugin reports them: a 5xx (after the runtime's retries) is
- * Context7 being `unavailable`; 401/402 get Context7-specific fixes. Secrets are already redacted.
+ * Context7 being `unavailable`, with core's suggestion; 401/402 get Context7-specific fixes. Secrets are already redacted.
  */
 export const relabel = (error: unknown): unknown => {
   if (!ToolFailure.isInstance(error)) return error;
   const { status } = error;
-  if (error.kind === "upstream" && status !== undefined && status >= 500) {
+  if ((error.kind === "upstream" || error.kind === "unavailable") && status !== undefined && status >= 500) {
     return fail.unavailable(`Context7 is unavailable: ${error.message}`, {
       status,
       retryable: true,
+      ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
       ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     });
   }
@@ -125,10 +126,14 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
     if (response.status === 404) throw notFound(libraryId, errorBody(response));
     const body = response.body.trim();
     const contentType = response.header("content-type") ?? "";
-    if (body === "") throw noDocs(libraryId);
+    // An empty answer or an error object under a success status is a fault, never "no documentation".
+    if (body === "") throw emptyAnswer(libraryId, response.status);
     if (/json/i.test(contentType) || body.startsWith("{")) {
+      const parsed = response.json();
+      const failed = errorInBody(parsed);
+      if (failed !== undefined) throw errorAnswer(libraryId, response.status, failed);
       const rendered = renderContext(response.json(ContextResponseSchema));
-      if (rendered.snippets === 0) throw noDocs(libraryId);
+      if (rendered.snippets === 0) throw noDocs(libraryId, response.status);
       return { libraryId, ...rendered, ...redirect };
     }
     if (/html/i.test(contentType) || body.startsWith("<")) response.json(); // throws the HTML-page failure
@@ -150,6 +155,39 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
   };
 };
 
+/** The message of an error object in a success answer (`{"error": "..."}` or `{"error": {"message": "..."}}`), if any. */
+const errorInBody = (parsed: unknown): string | undefined => {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const record = parsed as Record<string, unknown>;
+  const error = record.error;
+  if (error === undefined || error === null || error === false) return undefined;
+  if ("codeSnippets" in record || "infoSnippets" in record) return undefined;
+  const nested = typeof error === "object" ? (error as Record<string, unknown>).message : undefined;
+  const text = [typeof error === "string" ? error : undefined, nested, record.message]
+    .filter((t): t is string => typeof t === "string" && t !== "")
+    .join(": ");
+  return (text === "" ? "an error object" : text).slice(0, 300);
+};
+
+/** Context7 answered a success status with nothing in the body. */
+const emptyAnswer = (libraryId: string, status: number) =>
+  fail.upstream(`Context7 answered HTTP ${status} with an empty body for ${libraryId}.`, {
+    status,
+    retryable: true,
+    suggestion: "That is a fault on Context7's side, not a lack of documentation; try again in a moment.",
+  });
+
+/** Context7 answered a success status with an error object instead of documentation. */
+const errorAnswer = (libraryId: string, status: number, message: string) =>
+  fail.upstream(
+    `Context7 answered HTTP ${status} with an error instead of documentation for ${libraryId}: ${message}`,
+    {
+      status,
+      retryable: true,
+      suggestion: "That is a fault on Context7's side, not a lack of documentation; try again in a moment.",
+    },
+  );
+
 /** `Bearer <key>` as a Redacted header value, so the key never reaches a message. */
 const bearer = (key: Redacted.Redacted<string>) => Redacted.make(`Bearer ${Redacted.value(key)}`);
 
@@ -168,10 +206,10 @@ export const notFound = (
   );
 };
 
-/** Context7 knows the library but has nothing for this query. */
-export const noDocs = (libraryId: string) =>
+/** Context7 knows the library but has nothing for this query (`status`: what Context7 answered). */
+export const noDocs = (libraryId: string, status = 404) =>
   fail.outOfDomain(`Context7 has no documentation in ${libraryId} that matches this query.`, {
-    status: 404,
+    status,
     suggestion:
       "Ask about a concrete API, function or concept of the library, with the names the library uses.",
   });

@@ -6,9 +6,13 @@ import type { CollectionRow, Repository } from "./repository.js";
 export type Readable = CollectionRow & { readonly access: "owner" | "shared"; readonly ref: string };
 
 /** The caller's principal, or `access_denied` (logged) for an anonymous call. */
-export const requirePrincipal = (repo: Repository, principal: string | undefined, action: string): string => {
+export const requirePrincipal = async (
+  repo: Repository,
+  principal: string | undefined,
+  action: string,
+): Promise<string> => {
   if (principal !== undefined && principal.trim() !== "") return principal;
-  repo.audit({ principal: null, action, target: null, outcome: "denied", detail: "no principal" });
+  await repo.audit({ principal: null, action, target: null, outcome: "denied", detail: "no principal" });
   throw fail.accessDenied(
     `${action === "search" ? "private_repo_search" : "This tool"} needs an authenticated caller: the call carried no principal.`,
     {
@@ -18,8 +22,8 @@ export const requirePrincipal = (repo: Repository, principal: string | undefined
 };
 
 /** Every collection `principal` may read, named as they see it. */
-export const readableBy = (repo: Repository, principal: string): Readable[] =>
-  repo.readable(principal).map((c) => ({ ...c, ref: formatRef(c, principal) }));
+export const readableBy = async (repo: Repository, principal: string): Promise<Readable[]> =>
+  (await repo.readable(principal)).map((c) => ({ ...c, ref: formatRef(c, principal) }));
 
 /** Up to three of the caller's readable references closest to `ref` (suggestions never name anything else). */
 export const closest = (ref: string, readable: ReadonlyArray<Readable>): string[] =>
@@ -34,13 +38,13 @@ export const closest = (ref: string, readable: ReadonlyArray<Readable>): string[
  * namespace is theirs). Any other owner's collection that is not shared with them is `access_denied`, with the
  * same message whether it exists or not, and the attempt is logged.
  */
-export const resolveScope = (
+export const resolveScope = async (
   repo: Repository,
   principal: string,
   requested: ReadonlyArray<string> | undefined,
   action: string,
-): Readable[] => {
-  const readable = readableBy(repo, principal);
+): Promise<Readable[]> => {
+  const readable = await readableBy(repo, principal);
   if (requested === undefined) return readable;
   const chosen = new Map<number, Readable>();
   const denied: string[] = [];
@@ -53,11 +57,13 @@ export const resolveScope = (
     else denied.push(`${ref.owner}/${ref.name}`);
   }
   if (denied.length > 0) {
-    const detail = denied.map((d) => {
-      const ref = parseRef(d, principal);
-      return `${d}: ${repo.find(ref.owner, ref.name) ? "exists, not shared" : "no such collection"}`;
-    });
-    repo.audit({
+    const detail = await Promise.all(
+      denied.map(async (d) => {
+        const ref = parseRef(d, principal);
+        return `${d}: ${(await repo.find(ref.owner, ref.name)) ? "exists, not shared" : "no such collection"}`;
+      }),
+    );
+    await repo.audit({
       principal,
       action,
       target: denied.join(", "),

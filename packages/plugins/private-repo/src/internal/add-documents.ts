@@ -1,6 +1,7 @@
 import type { LoadError, SearchDocument } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
 import { Repository } from "./repository.js";
+import { databaseOf, type RepositoryDatabase } from "./sharing.js";
 
 /** Progress of {@link addDocuments}: files read, then documents indexed. */
 export interface AddProgress {
@@ -12,7 +13,7 @@ export interface AddProgress {
 }
 
 /** Options of {@link addDocuments}. */
-export interface AddDocumentsOptions {
+export interface AddDocumentsOptions extends RepositoryDatabase {
   /** The repository folder (the plugin's `indexPath`); created when missing. */
   readonly indexPath: string;
   /** The scientist (principal) who owns the collection. */
@@ -78,17 +79,17 @@ export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDoc
   }
   options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
 
-  const repo = options.repository ?? new Repository(options.indexPath);
+  const repo = options.repository ?? new Repository(options.indexPath, databaseOf(options));
   try {
-    const row = repo.ensure(owner, collection);
-    const index = await repo.index(row.id);
+    const row = await repo.ensure(owner, collection);
+    const index = await repo.index(row);
     const result =
       documents.length === 0
         ? { added: 0, replaced: 0, chunks: 0 }
         : await index.add(documents, {
             onProgress: (done, total) => options.onProgress?.({ phase: "indexing", done, total }),
           });
-    repo.audit({
+    await repo.audit({
       principal: owner,
       action: "add",
       target: `${owner}/${collection}`,

@@ -1,11 +1,21 @@
 import { fail } from "@quiver/core";
 import { SearchError } from "@quiver/search/errors";
 
-/** A search-package error as a tool failure: bad options are invalid input; nothing else leaks details. */
+/**
+ * A search-package error as a tool failure: bad options are invalid input, an unreachable database is
+ * `unavailable` (retryable); nothing else leaks details.
+ */
 export const fromSearchError = (e: unknown): never => {
   if (SearchError.isInstance(e) && e.code === "invalid_option") {
     throw fail.invalidInput(e.message.replace(/\bdateFrom\b/, "date_from").replace(/\bdateTo\b/, "date_to"), {
       suggestion: "Correct the filter and call again.",
+    });
+  }
+  if (SearchError.isInstance(e) && e.code === "unavailable") {
+    throw fail.unavailable("The repository's database is unavailable; try again shortly.", {
+      retryable: true,
+      suggestion:
+        "Call again in a little while; the operator should check that PostgreSQL (DATABASE_URL) is running.",
     });
   }
   throw fail.internal(

@@ -2,6 +2,15 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SearchIndex } from "@quiver/search";
+import { PostgresRegistry } from "./pg-registry.js";
+
+/** Where the collections' indexes live when not in SQLite files: a PostgreSQL database and schema. */
+export interface IndexDatabase {
+  /** `postgres://...`; never printed. */
+  readonly databaseUrl: string;
+  /** Default `quiver_search`. */
+  readonly schema?: string;
+}
 
 /** A collection registered in a repository. */
 export interface CollectionRow {
@@ -53,26 +62,42 @@ CREATE TABLE IF NOT EXISTS audit (
 `;
 
 /**
- * A repository folder: `repo.db` (the registry of collections, the sharing ACL and the audit log) and one
- * search index per collection under `collections/`, so that no statistic of one collection (document
- * frequencies, lengths) ever influences the ranking or counts of another.
+ * The registry of a repository: collections, the sharing ACL and the audit log. In `repo.db` (SQLite) by default;
+ * in PostgreSQL tables with a database, so that every replica sees the same collections and shares.
  */
-export class Repository {
-  readonly path: string;
+export interface Registry {
+  /** The collections `principal` may read: their own, then those shared with them, by owner and name. */
+  readable(principal: string): Promise<Array<CollectionRow & { access: "owner" | "shared" }>>;
+  /** A collection by owner and name, or undefined. */
+  find(owner: string, name: string): Promise<CollectionRow | undefined>;
+  /** Registers a collection (idempotent) and returns it. */
+  ensure(owner: string, name: string): Promise<CollectionRow>;
+  /** Who a collection is shared with. */
+  grantees(collection: number): Promise<string[]>;
+  /** Shares a collection with a principal (idempotent). */
+  share(collection: number, grantee: string): Promise<void>;
+  /** Withdraws a share; true when there was one. */
+  unshare(collection: number, grantee: string): Promise<boolean>;
+  /** Appends to the audit log. */
+  audit(entry: Omit<AuditEntry, "id" | "at">): Promise<void>;
+  /** The audit log, oldest first (the last `limit` entries). */
+  auditLog(limit?: number): Promise<AuditEntry[]>;
+  close(): Promise<void>;
+}
+
+/** The registry in `repo.db`, a SQLite file of the repository folder. */
+class SqliteRegistry implements Registry {
   private readonly db: DatabaseSync;
-  private readonly indexes = new Map<number, Promise<SearchIndex>>();
-  private closed = false;
 
   constructor(path: string) {
-    this.path = resolve(path);
-    mkdirSync(join(this.path, "collections"), { recursive: true });
-    this.db = new DatabaseSync(join(this.path, "repo.db"));
+    mkdirSync(join(path, "collections"), { recursive: true });
+    this.db = new DatabaseSync(join(path, "repo.db"));
     this.db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
     this.db.exec(SCHEMA);
   }
 
   /** The collections `principal` may read: their own, then those shared with them, by owner and name. */
-  readable(principal: string): Array<CollectionRow & { access: "owner" | "shared" }> {
+  async readable(principal: string): Promise<Array<CollectionRow & { access: "owner" | "shared" }>> {
     const own = this.db
       .prepare("SELECT id, owner, name FROM collections WHERE owner = ? ORDER BY name")
       .all(principal) as unknown as CollectionRow[];
@@ -88,24 +113,24 @@ export class Repository {
   }
 
   /** A collection by owner and name, or undefined. */
-  find(owner: string, name: string): CollectionRow | undefined {
+  async find(owner: string, name: string): Promise<CollectionRow | undefined> {
     return this.db
       .prepare("SELECT id, owner, name FROM collections WHERE owner = ? AND name = ?")
       .get(owner, name) as CollectionRow | undefined;
   }
 
   /** Registers a collection (idempotent) and returns it. */
-  ensure(owner: string, name: string): CollectionRow {
+  async ensure(owner: string, name: string): Promise<CollectionRow> {
     this.db
       .prepare(
         "INSERT INTO collections (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING",
       )
       .run(owner, name, new Date().toISOString());
-    return this.find(owner, name)!;
+    return (await this.find(owner, name))!;
   }
 
   /** Who a collection is shared with. */
-  grantees(collection: number): string[] {
+  async grantees(collection: number): Promise<string[]> {
     return (
       this.db
         .prepare("SELECT grantee FROM shares WHERE collection = ? ORDER BY grantee")
@@ -114,14 +139,14 @@ export class Repository {
   }
 
   /** Shares a collection with a principal (idempotent). */
-  share(collection: number, grantee: string): void {
+  async share(collection: number, grantee: string): Promise<void> {
     this.db
       .prepare("INSERT INTO shares (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
       .run(collection, grantee, new Date().toISOString());
   }
 
   /** Withdraws a share; true when there was one. */
-  unshare(collection: number, grantee: string): boolean {
+  async unshare(collection: number, grantee: string): Promise<boolean> {
     return (
       Number(
         this.db.prepare("DELETE FROM shares WHERE collection = ? AND grantee = ?").run(collection, grantee)
@@ -131,7 +156,7 @@ export class Repository {
   }
 
   /** Appends to the audit log. */
-  audit(entry: Omit<AuditEntry, "id" | "at">): void {
+  async audit(entry: Omit<AuditEntry, "id" | "at">): Promise<void> {
     this.db
       .prepare("INSERT INTO audit (at, principal, action, target, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)")
       .run(
@@ -145,7 +170,7 @@ export class Repository {
   }
 
   /** The audit log, oldest first (the last `limit` entries). */
-  auditLog(limit = 1_000): AuditEntry[] {
+  async auditLog(limit = 1_000): Promise<AuditEntry[]> {
     return (
       this.db
         .prepare("SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id")
@@ -153,18 +178,113 @@ export class Repository {
     ).map((r) => ({ ...r }));
   }
 
-  /** The search index of one collection (opened once, created when missing). */
-  index(collection: number): Promise<SearchIndex> {
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+/**
+ * A repository: its registry (collections, the sharing ACL and the audit log) and one search index per
+ * collection. Without a database, a folder: `repo.db` and the index files under `collections/`, so that no statistic of one collection (document
+ * frequencies, lengths) ever influences the ranking or counts of another. With a database, the registry is in
+ * PostgreSQL tables and each collection's index is a PostgreSQL index named `private-repo:<owner>/<name>` whose
+ * rows belong to the owner: row-level security shows them only to the owner and its grantees.
+ */
+export class Repository {
+  readonly path: string;
+  /** Collections, shares and the audit log: `repo.db`, or PostgreSQL tables with a database. */
+  readonly registry: Registry;
+  private readonly indexes = new Map<string, Promise<SearchIndex>>();
+  private closed = false;
+
+  constructor(
+    path: string,
+    private readonly database?: IndexDatabase,
+  ) {
+    this.path = resolve(path);
+    this.registry = database ? new PostgresRegistry(database) : new SqliteRegistry(this.path);
+  }
+
+  readable(principal: string) {
+    return this.registry.readable(principal);
+  }
+
+  find(owner: string, name: string) {
+    return this.registry.find(owner, name);
+  }
+
+  ensure(owner: string, name: string) {
+    return this.registry.ensure(owner, name);
+  }
+
+  grantees(collection: number) {
+    return this.registry.grantees(collection);
+  }
+
+  share(collection: number, grantee: string) {
+    return this.registry.share(collection, grantee);
+  }
+
+  unshare(collection: number, grantee: string) {
+    return this.registry.unshare(collection, grantee);
+  }
+
+  audit(entry: Omit<AuditEntry, "id" | "at">) {
+    return this.registry.audit(entry);
+  }
+
+  auditLog(limit?: number) {
+    return this.registry.auditLog(limit);
+  }
+
+  /** The PostgreSQL index name of a collection. */
+  private static indexName(collection: CollectionRow): string {
+    return `private-repo:${collection.owner}/${collection.name}`;
+  }
+
+  /**
+   * The search index of one collection (opened once, created when missing), read by `reader` (default its
+   * owner). With a database, a reader other than the owner reads through the database's grant: without one it
+   * sees an empty index, whatever this repository's ACL says.
+   */
+  index(collection: CollectionRow, reader: string = collection.owner): Promise<SearchIndex> {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
-    let index = this.indexes.get(collection);
+    const key = this.database ? `${collection.id} ${reader}` : String(collection.id);
+    let index = this.indexes.get(key);
     if (!index) {
-      // @quiver/search is loaded with the first collection opened, not with the plugin.
-      const path = join(this.path, "collections", `${collection}.sqlite`);
-      index = import("@quiver/search").then(({ openSearchIndex }) => openSearchIndex({ path }));
-      index.catch(() => this.indexes.delete(collection));
-      this.indexes.set(collection, index);
+      // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
+      const { database } = this;
+      const path = join(this.path, "collections", `${collection.id}.sqlite`);
+      index = import("@quiver/search").then(({ openSearchIndex }) =>
+        database
+          ? openSearchIndex({
+              databaseUrl: database.databaseUrl,
+              ...(database.schema ? { schema: database.schema } : {}),
+              name: Repository.indexName(collection),
+              principal: collection.owner,
+              reader,
+            })
+          : openSearchIndex({ path }),
+      );
+      index.catch(() => this.indexes.delete(key));
+      this.indexes.set(key, index);
     }
     return index;
+  }
+
+  /** With a database, grants (or withdraws) `grantee` reading the collection's index there; else nothing. */
+  async grant(collection: CollectionRow, grantee: string, add: boolean): Promise<void> {
+    const { database } = this;
+    if (!database) return;
+    const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
+    const options = {
+      databaseUrl: database.databaseUrl,
+      ...(database.schema ? { schema: database.schema } : {}),
+      name: Repository.indexName(collection),
+      principal: collection.owner,
+      grantee,
+    };
+    await (add ? shareSearchIndex(options) : unshareSearchIndex(options));
   }
 
   /** Closes every index and the registry. */
@@ -174,6 +294,6 @@ export class Repository {
     const all = [...this.indexes.values()];
     this.indexes.clear();
     await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.close()));
-    this.db.close();
+    await this.registry.close();
   }
 }

@@ -48,8 +48,8 @@ export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResourc
   policy: { timeout: "10s", retry: false, cache: false },
   run: async ({ scope }, ctx): Promise<ToolOutcome<Output>> => {
     const repo = ctx.resources.repository();
-    const principal = requirePrincipal(repo, ctx.principal, "list");
-    const readable = readableBy(repo, principal).filter(
+    const principal = await requirePrincipal(repo, ctx.principal, "list");
+    const readable = (await readableBy(repo, principal)).filter(
       (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
     );
     let rows: Output["collections"] = [];
@@ -59,8 +59,8 @@ export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResourc
           collection: c.ref,
           owner: c.owner,
           access: c.access,
-          documents: await (await repo.index(c.id)).count(),
-          ...(c.access === "owner" ? { shared_with: repo.grantees(c.id) } : {}),
+          documents: await (await repo.index(c, principal)).count(),
+          ...(c.access === "owner" ? { shared_with: await repo.grantees(c.id) } : {}),
         })),
       );
     } catch (e) {

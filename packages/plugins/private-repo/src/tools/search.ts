@@ -167,7 +167,7 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
     ctx,
   ): Promise<ToolOutcome<Output>> => {
     const repo = ctx.resources.repository();
-    const principal = requirePrincipal(repo, ctx.principal, "search");
+    const principal = await requirePrincipal(repo, ctx.principal, "search");
     const search_terms = typeof terms === "string" ? terms : terms.join(" ");
     const filters = dateRange(given);
     for (const [field, value] of [
@@ -192,7 +192,7 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
         },
       );
     }
-    const scope = resolveScope(repo, principal, filters.collections, "search");
+    const scope = await resolveScope(repo, principal, filters.collections, "search");
     const searchFilters: SearchFilters = {
       ...(filters.date_from ? { dateFrom: filters.date_from.trim() } : {}),
       ...(filters.date_to ? { dateTo: filters.date_to.trim() } : {}),
@@ -204,7 +204,7 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
     try {
       const answers = await Promise.all(
         scope.map(async (c) => {
-          const index = await repo.index(c.id);
+          const index = await repo.index(c, principal);
           return {
             c,
             answer: await index.search(search_terms, { topK: max_results, filters: searchFilters }),

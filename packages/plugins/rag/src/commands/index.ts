@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { CommandUsageError, type PluginCommand } from "@quiver/core";
-import { backendOf, type RagConfig } from "../config.js";
+import { backendOf, describeLocation, indexLocationOf, type RagConfig } from "../config.js";
 import { type IndexFolderReport, indexFolder } from "../internal/index-folder.js";
 import type { RagResources } from "../setup.js";
 
@@ -37,7 +37,7 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
     index: {
       type: "string",
       value: "<file>",
-      description: "Index file to write (overrides RAG_INDEX_PATH for this run)",
+      description: "Index file to write (overrides RAG_INDEX_PATH and DATABASE_URL for this run)",
     },
     asignatura: { type: "string", value: "<id>", description: "Subject of documents that do not name one" },
     tipo: { type: "string", value: "<type>", description: "Document type of documents that do not name one" },
@@ -62,7 +62,13 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
         "Give a folder (or file) of course material, e.g. quiver rag index ./material.",
       );
     }
-    const indexPath = resolve(ctx.cwd, text(ctx.flags.index) ?? ctx.config.indexPath);
+    const flagged = text(ctx.flags.index);
+    // An explicit --index file wins; otherwise the configured location (PostgreSQL when DATABASE_URL is set).
+    const location = flagged
+      ? { path: resolve(ctx.cwd, flagged) }
+      : indexLocationOf({ ...ctx.config, indexPath: resolve(ctx.cwd, ctx.config.indexPath) });
+    const indexPath = describeLocation(location);
+    const database = "path" in location ? undefined : location;
     if (backendOf(ctx.config) === "http") {
       ctx.warn(
         "note: rag is set to the HTTP backend (RAG_SERVICE_URL); the embedded index built here is not what it serves.",
@@ -76,6 +82,7 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
       reports.push(
         await indexFolder(folder, {
           indexPath,
+          ...(database ? { database } : {}),
           ...(asignatura ? { asignatura } : {}),
           ...(tipo ? { tipo_documento: tipo } : {}),
           ...(collection ? { collection } : {}),

@@ -15,6 +15,10 @@ export interface IndexProgress {
 export interface IndexFolderOptions {
   /** The index file (created when missing; documents with the same id are replaced). */
   readonly indexPath: string;
+  /** Write to this PostgreSQL index instead of the file (the plugin's `databaseUrl` setting). */
+  readonly database?:
+    | { readonly databaseUrl: string; readonly schema?: string; readonly name?: string }
+    | undefined;
   /** Subject of every document that does not name its own (default: the first folder level). */
   readonly asignatura?: string | undefined;
   /** Document type of every document that does not name its own (default: the second folder level). */
@@ -29,6 +33,7 @@ export interface IndexFolderOptions {
 
 /** What `indexFolder` did. */
 export interface IndexFolderReport {
+  /** The index file, or `postgres://host:port/database#schema.name`. */
   readonly indexPath: string;
   readonly documents: number;
   readonly added: number;
@@ -109,18 +114,19 @@ export const indexFolder = async (
   }
   options.onProgress?.({ phase: "read", done: 1, total: 1 });
   const tagged = documents.map((d) => tag(d, options));
-  await mkdir(dirname(resolve(options.indexPath)), { recursive: true });
-  const index = await openSearchIndex({
-    path: resolve(options.indexPath),
-    ...(options.chunk ? { chunk: options.chunk } : {}),
-  });
+  const chunk = options.chunk ? { chunk: options.chunk } : {};
+  const { database } = options;
+  if (!database) await mkdir(dirname(resolve(options.indexPath)), { recursive: true });
+  const index = await openSearchIndex(
+    database ? { ...database, ...chunk } : { path: resolve(options.indexPath), ...chunk },
+  );
   try {
     const result = await index.add(tagged, {
       ...(options.collection ? { collection: options.collection } : {}),
       onProgress: (done, total) => options.onProgress?.({ phase: "index", done, total }),
     });
     return {
-      indexPath: resolve(options.indexPath),
+      indexPath: database ? (await index.stats()).path : resolve(options.indexPath),
       documents: tagged.length,
       added: result.added,
       replaced: result.replaced,

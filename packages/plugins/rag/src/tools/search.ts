@@ -55,7 +55,8 @@ export const ragSearch = defineToolWith<RagConfig, RagResources>()({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: {
     timeout: "30s",
-    retry: { times: 1 },
+    // Two retries, like every tool by default: a service that answers 503 twice and then recovers is found.
+    retry: { times: 2 },
     cache: false,
     breaker: { failures: 5, openFor: "30s" },
     maxOutputChars: 20_000,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { type HttpClient, ToolFailure } from "@quiver/core";
 import * as Redacted from "effect/Redacted";
 import { z } from "zod";
@@ -69,6 +70,37 @@ export const parseJsonReply = (
 
 class Rejected extends Error {}
 
+/** Waits between retries when the LLM gives no Retry-After: 0.25 s, then doubling. */
+const RETRY_BASE_MS = 250;
+
+/** An answer that says "try again later": 429, or a 5xx the client marks retryable. */
+const saysRetryLater = (error: unknown): error is ToolFailure =>
+  ToolFailure.isInstance(error) &&
+  (error.kind === "rate_limited" || (error.isRetryable && error.status !== undefined && error.status >= 500));
+
+/**
+ * Runs `send`, retrying up to `config.llmRetries` times when the LLM answers 429 or 5xx, after its
+ * Retry-After (else a short backoff), while the wait ends within `llmTimeoutMs` of the first request:
+ * the tool itself is not retried by the runtime (it is not idempotent), so this is its only retry.
+ */
+const withRetries = async <T>(
+  config: TestgenConfig,
+  signal: AbortSignal,
+  send: () => Promise<T>,
+): Promise<T> => {
+  const budgetEnds = Date.now() + config.llmTimeoutMs;
+  for (let retry = 0; ; retry++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!saysRetryLater(error) || retry >= config.llmRetries) throw error;
+      const waitMs = error.retryAfterMs ?? RETRY_BASE_MS * 2 ** retry;
+      if (Date.now() + waitMs > budgetEnds) throw error;
+      await sleep(waitMs, undefined, { signal });
+    }
+  }
+};
+
 /**
  * Asks an OpenAI-compatible chat completions endpoint for questions as structured JSON: json_schema
  * (strict) first, json_object when the server rejects json_schema (a 400 about response_format);
@@ -100,17 +132,19 @@ export const askLlm = async (
               json_schema: { name: "review_questions", strict: true, schema: llmJsonSchema(ask.type) },
             }
           : { type: "json_object" };
-      const res = await http.request({
-        method: "POST",
-        url: settings.url,
-        headers: { authorization: settings.apiKey ? bearer(settings.apiKey) : undefined },
-        json: { model: settings.model, messages, temperature: 0.4, response_format },
-        signal,
-        timeoutMs: config.llmTimeoutMs,
-        acceptStatus: [400, 422],
-        apiKeyVar: "LLM_API_KEY",
-        ...(settings.apiKey ? { secrets: [settings.apiKey] } : {}),
-      });
+      const res = await withRetries(config, signal, () =>
+        http.request({
+          method: "POST",
+          url: settings.url,
+          headers: { authorization: settings.apiKey ? bearer(settings.apiKey) : undefined },
+          json: { model: settings.model, messages, temperature: 0.4, response_format },
+          signal,
+          timeoutMs: config.llmTimeoutMs,
+          acceptStatus: [400, 422],
+          apiKeyVar: "LLM_API_KEY",
+          ...(settings.apiKey ? { secrets: [settings.apiKey] } : {}),
+        }),
+      );
       if (res.status === 200 || (res.status > 200 && res.status < 300))
         return completionSchema.parse(res.json());
       const said = res.body.slice(0, 500);

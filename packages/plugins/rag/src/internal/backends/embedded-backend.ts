@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fail } from "@quiver/core";
 import type { IndexStats, SearchIndex } from "@quiver/search";
+import { describeLocation, type IndexLocation } from "../../config.js";
 import type { RagOutput, RagQuery } from "../output.js";
 import { slug } from "../slug.js";
 
@@ -11,30 +12,57 @@ export interface EmbeddedBackend {
   close(): Promise<void>;
 }
 
+const missing = (where: string) =>
+  fail.unavailable(`There is no course-material index at ${where}.`, {
+    retryable: false,
+    suggestion:
+      "Ask the operator to run `quiver rag index <folder>` (or set RAG_INDEX_PATH to an existing index).",
+  });
+
+/** A database that cannot be reached as `unavailable` (retryable); any other error unchanged. */
+const databaseDown = (
+  error: unknown,
+  isSearchError: (e: unknown) => e is { code: string; message: string },
+) =>
+  isSearchError(error) && error.code === "unavailable"
+    ? fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
+        retryable: true,
+        suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
+      })
+    : error;
+
 /**
- * Opens the index file for searching. A missing file is `unavailable` with the command that builds it
- * (the index is never created empty behind the user's back).
+ * Opens the index (a SQLite file, or an index in PostgreSQL) for searching. A missing file, or an empty
+ * PostgreSQL index, is `unavailable` with the command that builds it (the index is never created empty
+ * behind the user's back); a database that cannot be reached is `unavailable` and retryable.
  */
-export const openEmbeddedBackend = async (path: string): Promise<EmbeddedBackend> => {
-  if (!existsSync(path)) {
-    throw fail.unavailable(`There is no course-material index at ${path}.`, {
-      retryable: false,
-      suggestion:
-        "Ask the operator to run `quiver rag index <folder>` (or set RAG_INDEX_PATH to an existing index).",
-    });
-  }
+export const openEmbeddedBackend = async (location: IndexLocation): Promise<EmbeddedBackend> => {
+  if ("path" in location && !existsSync(location.path)) throw missing(location.path);
   // Loaded when the index is opened (at the first call), not when the plugin is.
-  const { openSearchIndex } = await import("@quiver/search");
-  const index: SearchIndex = await openSearchIndex({ path });
+  const { openSearchIndex, SearchError } = await import("@quiver/search");
+  let index: SearchIndex;
+  try {
+    index = await openSearchIndex(location);
+    if (!("path" in location) && (await index.stats()).documents === 0) {
+      await index.close();
+      throw missing(describeLocation(location));
+    }
+  } catch (error) {
+    throw databaseDown(error, SearchError.isInstance);
+  }
   return {
     search: async (q) => {
       const metadata: Record<string, string> = {};
       if (q.asignatura) metadata.asignatura = slug(q.asignatura);
       if (q.tipo_documento) metadata.tipo_documento = slug(q.tipo_documento);
-      const res = await index.search(q.query, {
-        topK: q.topK,
-        ...(Object.keys(metadata).length > 0 ? { filters: { metadata } } : {}),
-      });
+      const res = await index
+        .search(q.query, {
+          topK: q.topK,
+          ...(Object.keys(metadata).length > 0 ? { filters: { metadata } } : {}),
+        })
+        .catch((error: unknown) => {
+          throw databaseDown(error, SearchError.isInstance);
+        });
       return {
         query: q.query,
         total_results: res.total,

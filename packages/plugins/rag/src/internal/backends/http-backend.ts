@@ -4,6 +4,35 @@ import type { RagConfig } from "../../config.js";
 import { normalizeResults } from "../normalize-results.js";
 import type { RagOutput, RagQuery } from "../output.js";
 
+/** Network codes of a connection that could not be made (refused, DNS, no route). */
+const CONNECT_CODES = /^(?:ECONNREFUSED|ENOTFOUND|EAI_|EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN)/;
+
+/** The network code core's client keeps on a failure's cause, if any. */
+const codeOf = (error: ToolFailure): string => {
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : "";
+};
+
+/**
+ * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
+ * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
+ */
+const errorInBody = (body: unknown): string | undefined => {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const said = [record.error, record.errors, record.detail].find(
+    (v) => v !== undefined && v !== null && v !== false && v !== "",
+  );
+  const failed = said !== undefined || record.success === false || record.status === "error";
+  if (!failed || normalizeResults(body, "", 1).results.length > 0) return undefined;
+  const nested =
+    typeof said === "object" && said !== null ? (said as Record<string, unknown>).message : undefined;
+  const text = [typeof said === "string" ? said : undefined, nested, record.message].find(
+    (t): t is string => typeof t === "string" && t !== "",
+  );
+  return (text ?? JSON.stringify(said ?? record)).slice(0, 300);
+};
+
 /**
  * Rewrites a client failure so the three cases a model must tell apart read differently:
  * the service too slow (timeout), not reachable (unavailable), or answering badly (upstream / status).
@@ -22,16 +51,24 @@ const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFai
         suggestion: "Try again with a shorter query, or ask the operator to raise RAG_TIMEOUT_MS.",
       });
     case "unavailable":
-      return fail.unavailable(`Cannot connect to the RAG service at ${origin}: ${error.message}`, {
+      // Only a connection that could not be made is about RAG_SERVICE_URL; a 503 or a dropped
+      // connection means the service was reached.
+      if (error.status === undefined && CONNECT_CODES.test(codeOf(error))) {
+        return fail.unavailable(`Cannot connect to the RAG service at ${origin}: ${error.message}`, {
+          ...keep,
+          suggestion: "Check RAG_SERVICE_URL and that the RAG service is running.",
+        });
+      }
+      return fail.unavailable(`The RAG service at ${origin} is unavailable: ${error.message}`, {
         ...keep,
-        suggestion: "Check RAG_SERVICE_URL and that the RAG service is running.",
+        suggestion: error.suggestion ?? "Try again in a moment.",
       });
     case "upstream":
       return fail.upstream(
         error.status !== undefined && error.status >= 400
           ? `The RAG service at ${origin} answered with a bad status (HTTP ${error.status}): ${error.message}`
           : `The RAG service at ${origin} sent an unusable answer: ${error.message}`,
-        keep,
+        { ...keep, ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }) },
       );
     case "access_denied":
       return fail.accessDenied(`The RAG service at ${origin} refused the credentials: ${error.message}`, {
@@ -56,6 +93,8 @@ export const searchHttp = async (
   const base = config.serviceUrl!.replace(/\/+$/, "");
   const url = base.endsWith("/search") ? base : `${base}/search`;
   const origin = new URL(url).origin;
+  let body: unknown;
+  let status = 200;
   try {
     const res = await http.request({
       method: "POST",
@@ -85,9 +124,23 @@ export const searchHttp = async (
         },
       );
     }
-    return normalizeResults(res.json(), q.query, q.topK);
+    body = res.json();
+    status = res.status;
   } catch (error) {
     if (ToolFailure.isInstance(error) && error.status !== 404) throw explain(error, origin, config.timeoutMs);
     throw error;
   }
+  const failed = errorInBody(body);
+  if (failed !== undefined) {
+    // Never "no course material matches": the model would tell a student the material lacks the topic.
+    throw fail.upstream(
+      `The RAG service at ${origin} answered HTTP ${status} with an error instead of results: ${failed}`,
+      {
+        status,
+        retryable: true,
+        suggestion: "This is a fault of the RAG service, not an empty result; try again in a moment.",
+      },
+    );
+  }
+  return normalizeResults(body, q.query, q.topK);
 };
