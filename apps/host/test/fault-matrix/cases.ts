@@ -462,11 +462,6 @@ export const MATRIX_ROWS: ReadonlyArray<MatrixRow> = [
 ];
 
 /**
- * Cases whose fix belongs to the `http` branch (core's HTTP client and the plugins), not on main yet:
- * they run and are printed as PENDING in the table, and do not fail the test. Remove an entry when
- * the merge brings its fix (the table prints FIXED for an entry that already passes).
- */
-/**
  * A known gap whose fix is not on main yet: the listed cases run and print PENDING instead of FAIL
  * when every problem they have matches `problem` (any problem when it is absent).
  */
@@ -477,95 +472,15 @@ export interface PendingFix {
   readonly why: string;
 }
 
-const NO_SUGGESTION = /^no suggestion$/;
-
-/** The rows whose faulted request goes straight through core's HTTP client into the tool's answer. */
-const ON_CORE_CLIENT = [
-  "context7 resolve",
-  "context7 docs",
-  "perplexity search",
-  "rag (HTTP service)",
-  "fda search (drugsfda)",
-  "fda count (label)",
-  "alphafold AFDB entry",
-];
-
+/**
+ * Cases whose fix is not on main yet (core's HTTP client and the plugins): they run and are printed
+ * as PENDING in the table, and do not fail the test. Remove an entry when a merge brings its fix (the
+ * table prints FIXED for an entry whose cases already pass).
+ */
 export const PENDING_FIX: ReadonlyArray<PendingFix> = [
   {
-    rows: [...ON_CORE_CLIENT.filter((r) => r !== "rag (HTTP service)"), "alphafold ESMFold"],
-    faults: ["reset", "reset midBody", "reset afterHeaders"],
-    problem: NO_SUGGESTION,
-    why: "a reset or truncated response carries no suggestion",
-  },
-  {
-    rows: ON_CORE_CLIENT,
-    faults: ["invalidJson"],
-    problem: NO_SUGGESTION,
-    why: "invalid JSON carries no suggestion",
-  },
-  {
-    rows: [...ON_CORE_CLIENT, "alphafold ESMFold"],
-    faults: ["redirect other host", "redirect link-local"],
-    problem: NO_SUGGESTION,
-    why: "a redirect that is not followed carries no suggestion",
-  },
-  {
-    rows: ON_CORE_CLIENT.filter((r) => r !== "context7 docs"),
-    faults: ["emptyBody"],
-    problem: NO_SUGGESTION,
-    why: "an empty body carries no suggestion",
-  },
-  {
-    rows: ["rag (HTTP service)"],
-    faults: ["htmlError", "oversized"],
-    problem: NO_SUGGESTION,
-    why: "rag drops the client's suggestion when it rewrites the failure",
-  },
-  {
-    rows: [...ON_CORE_CLIENT, "testgen LLM", "alphafold ESMFold"],
-    faults: ["encoded gzip", "encoded deflate", "encoded br"],
-    why: "core's HTTP client does not decode content-encoding (gzip, deflate, br): 'invalid JSON' with the compressed bytes",
-  },
-  {
-    rows: [...ON_CORE_CLIENT, "testgen LLM"],
-    faults: ["bom"],
-    why: "core's HTTP client does not tolerate a UTF-8 byte-order mark before JSON",
-  },
-  {
-    rows: [...ON_CORE_CLIENT, "alphafold ESMFold"],
-    faults: ["oversizedHeaders"],
-    why: "oversized response headers end in a raw UND_ERR_HEADERS_OVERFLOW, `unavailable`, retried (rag: 'Cannot connect')",
-  },
-  {
-    rows: [...ON_CORE_CLIENT, "alphafold ESMFold"],
-    faults: ["bomb"],
-    why: "a body over the limit is retried as if a retry could fix it (the body limit on the decoded size comes with decoding)",
-  },
-  {
-    rows: ["context7 docs", "rag (HTTP service)", "alphafold UniParc lookup"],
+    rows: ["alphafold UniParc lookup"],
     faults: ["errorObject"],
-    why: "HTTP 200 with an error object reads as an answer: context7 docs `out_of_domain`, rag `success` with 0 results, alphafold UniParc 'no match' without a warning",
-  },
-  {
-    rows: ["context7 docs"],
-    faults: ["emptyBody"],
-    why: "context7 turns an empty body into `out_of_domain` ('no documentation matches')",
-  },
-  {
-    rows: [
-      "perplexity search",
-      "rag (HTTP service)",
-      "fda search (drugsfda)",
-      "fda count (label)",
-      "alphafold AFDB entry",
-      "alphafold ESMFold",
-    ],
-    faults: ["503 Retry-After 1", "503 Retry-After date"],
-    why: "core's HTTP client maps HTTP 503 to `upstream`; a 503 is `unavailable` (context7 relabels it itself)",
-  },
-  {
-    rows: ["testgen LLM"],
-    faults: ["429 Retry-After 1", "429 Retry-After date", "503 Retry-After 1", "503 Retry-After date"],
-    why: "testgen never retries its LLM (one request, then rule-built questions), even with Retry-After inside its 150 s budget",
+    why: "alphafold reads UniParc's HTTP 200 error object as 'no exact match' and folds with ESMFold without saying the lookup failed",
   },
 ];

@@ -30,10 +30,7 @@ export const formatMatrix = (run: MatrixRun): string => {
       `${pad(r.row.id, 27)}${pad(r.fault.id, 23)}${pad(outcome(r), 27)}${lpad(r.attempts === undefined ? "-" : String(r.attempts), 4)}${lpad(r.ms === undefined ? "-" : String(r.ms), 7)}  ${r.verdict}`,
     );
   }
-  lines.push(
-    "",
-    `pendingFix (${PENDING_FIX.length}): known gaps whose fix is not on main yet (core's HTTP client and the plugins, the http branch)`,
-  );
+  lines.push("", `pendingFix (${PENDING_FIX.length}): known gaps whose fix is not on main yet`);
   for (const p of PENDING_FIX) {
     const verdicts = run.results
       .filter((r) => p.rows.includes(r.row.id) && p.faults.includes(r.fault.id))
