@@ -45,7 +45,8 @@ describe("graceful shutdown of quiver serve", () => {
     const [h, m] = await Promise.all([http, mcp]);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(h.status).toBe("unavailable");
-    expect(h.message).toMatch(/cancelled/);
+    expect(h.message).toMatch(/cancelled before it finished: The host is shutting down\./);
+    expect(h.message).not.toMatch(/by the caller/);
     expect(m.isError).toBe(true);
     expect((m.structuredContent as Envelope).status).toBe("unavailable");
     expect(await s.exited).toBe(0);
@@ -58,17 +59,22 @@ describe("graceful shutdown of quiver serve", () => {
     await client.close().catch(() => {});
   });
 
-  it("stops accepting new requests once draining", async () => {
+  it("answers new requests 503 shutting_down once draining, over the JSON API and MCP, not a refused socket", async () => {
     const s = await startServe([], { cwd: project.dir, env: { QUIVER_SHUTDOWN_TIMEOUT: "5s" } });
-    const answer = call(s.url, 800);
+    const answer = call(s.url, 1_500);
     await eventually(async () => (await inflight(s.url)) === 1);
     s.child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 150));
-    const late = await fetch(`${s.url}/tools`).then(
-      (r) => r.status,
-      () => "refused",
-    );
-    expect([503, "refused"]).toContain(late);
+    await eventually(() => s.stderr().includes("no longer accepting requests"));
+    const late = await fetch(`${s.url}/tools`);
+    expect(late.status).toBe(503);
+    expect(late.headers.get("retry-after")).toBe("5");
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe("shutting_down");
+    const mcp = await fetch(`${s.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(mcp.status).toBe(503);
     expect((await answer).status).toBe("success");
     expect(await s.exited).toBe(0);
   });

@@ -51,6 +51,11 @@ export const envelopeMetadataSchema = z.looseObject({
   durationMs: z.number().nonnegative(),
   attempts: z.number().int().nonnegative(),
   cached: z.boolean(),
+  /**
+   * What the runtime changed to make the input valid, one line each (`limit: converted string "5"
+   * to number 5`, `extra: unknown field, ignored`); absent when the input was used as sent.
+   */
+  repairs: z.array(z.string()).optional(),
   /** True when the data is a last-known value served because the tool failed. */
   stale: z.boolean().optional(),
   /** How old a stale value is, in milliseconds. */

@@ -1,5 +1,5 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { basename, extname, join, relative, sep } from "node:path";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { basename, extname, isAbsolute, join, relative, sep } from "node:path";
 import { dateKey } from "./internal/dates.js";
 import { latexToText, parseBibtex, splitAuthors } from "./internal/parse/bibtex.js";
 import { type FrontMatterValue, parseFrontMatter } from "./internal/parse/front-matter.js";
@@ -126,9 +126,15 @@ async function walk(
     } else if (entry.isFile()) {
       files.push({ file, name });
     } else if (entry.isSymbolicLink()) {
-      // Links to files are followed; links to folders are not (no cycles); broken links are reported.
+      // Links to files inside the folder are followed; links to folders are not (no cycles); broken
+      // links, and links that lead out of the folder (a path traversal: ~/.ssh/id_rsa served as
+      // course material), are reported and not read.
       try {
-        if ((await stat(file)).isFile()) files.push({ file, name });
+        const target = await realpath(file);
+        const inside = relative(await realpath(root), target);
+        if (inside.startsWith("..") || isAbsolute(inside)) {
+          errors.push({ path: name, message: "links to a file outside the folder; not read" });
+        } else if ((await stat(target)).isFile()) files.push({ file, name });
       } catch (error) {
         errors.push({ path: name, message: describe(error) });
       }

@@ -197,3 +197,23 @@ describe("loadDocuments", () => {
     await index.close();
   });
 });
+
+describe("loadDocuments and links", () => {
+  it("reads a link to a file inside the folder, and refuses one that leads out of it", async () => {
+    const base = mkdtempSync(join(tmpdir(), "quiver-links-"));
+    try {
+      mkdirSync(join(base, "course"));
+      writeFileSync(join(base, "secret.md"), "# Private key\n\nnot course material");
+      writeFileSync(join(base, "course", "lesson.md"), "# Lesson\n\nGenetic algorithms.");
+      symlinkSync(join(base, "course", "lesson.md"), join(base, "course", "again.md"));
+      symlinkSync(join(base, "secret.md"), join(base, "course", "escape.md"));
+      const loaded = await loadDocuments(join(base, "course"));
+      expect(loaded.documents.map((d) => d.id).sort()).toEqual(["again.md", "lesson.md"]);
+      expect(loaded.errors).toEqual([
+        { path: "escape.md", message: "links to a file outside the folder; not read" },
+      ]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});

@@ -40,6 +40,15 @@ export interface HttpApiOptions {
 const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
 const WRAPPER_KEYS = new Set(["input", "session", "timeoutMs"]);
 
+/** The path's segments, percent-decoded; undefined when one is not valid percent-encoded UTF-8. */
+const decodeParts = (path: string): string[] | undefined => {
+  try {
+    return path.split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+};
+
 /** The HTTP status for an envelope: 200 whenever the tool ran (the envelope carries the outcome). */
 const statusHeader = (r: ToolResult) => ({ "x-quiver-status": r.status });
 
@@ -177,7 +186,12 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       (await web.api(req, res, path, { principal, auth: authOn }))
     )
       return;
-    const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+    const parts = decodeParts(path);
+    if (!parts) {
+      return sendError(res, 400, "invalid_path", `The path ${path} is not valid percent-encoded UTF-8.`, {
+        fix: "Percent-encode the tool name as UTF-8 (encodeURIComponent).",
+      });
+    }
     const get = method === "GET" || method === "HEAD";
     if (path === "/" && get) {
       return sendJson(res, 200, {

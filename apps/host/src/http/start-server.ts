@@ -13,7 +13,7 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   /**
-   * Graceful shutdown: stop accepting, let in-flight calls finish within the host's bound, cancel the
+   * Graceful shutdown: answer new requests 503, let in-flight calls finish within the host's bound, cancel the
    * rest (their callers get an `unavailable` envelope), close MCP sessions and the catalog.
    */
   readonly shutdown: (reason?: string) => Promise<DrainReport>;
@@ -152,7 +152,8 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
             ? `, waiting up to ${Math.round(settings.server.shutdownTimeoutMs / 100) / 10}s`
             : ""),
       );
-      http.close();
+      // Keep listening while draining: a new request gets the 503 `shutting_down` (the API and /mcp
+      // both answer it), not a refused connection. Idle keep-alive connections close now.
       http.closeIdleConnections();
       const report = await host.tracker.drain(settings.server.shutdownTimeoutMs);
       if (report.finished > 0) log(`${report.finished} call${report.finished === 1 ? "" : "s"} finished`);
@@ -169,6 +170,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
         ]);
       await mcp.close().catch(() => {});
       finder.dispose();
+      http.close();
       http.closeAllConnections();
       await host.close();
       log("stopped");

@@ -94,7 +94,10 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
         { principal: session.principal, sessionId: session.id, cacheId },
         memory,
       );
-      const envelope = toEnvelope(reg, outcome, settled, { callId, durationMs: performance.now() - started });
+      const envelope = withRepairs(
+        toEnvelope(reg, outcome, settled, { callId, durationMs: performance.now() - started }),
+        step._tag === "Ready" ? step.repairs : undefined,
+      );
       const cache =
         outcome._tag === "Succeeded" || outcome._tag === "Failed" || outcome._tag === "FellBack"
           ? outcome.cache
@@ -163,9 +166,18 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
   /** Why a call's fiber ended without an outcome: the caller's abort, the catalog closing, or a defect. */
   const stopped = (reg: RegisteredTool, callOptions: CallOptions): ToolFailure => {
     if (callOptions.signal?.aborted) {
-      return fail.unavailable(`${reg.name} was cancelled by the caller before it finished.`, {
-        retryable: true,
-      });
+      // A reason given with the abort says who stopped the call ("The host is shutting down.").
+      const reason = callOptions.signal.reason;
+      const why =
+        reason instanceof Error && reason.name !== "AbortError" && reason.message
+          ? reason.message
+          : undefined;
+      return fail.unavailable(
+        why
+          ? `${reg.name} was cancelled before it finished: ${why}`
+          : `${reg.name} was cancelled by the caller before it finished.`,
+        { retryable: true },
+      );
     }
     if (stopping) {
       return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {
@@ -175,30 +187,53 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     return fail.internal(`${reg.name} could not be run by the runtime.`);
   };
 
-  const refuse = (reg: RegisteredTool, callOptions: CallOptions, started: number): ToolResult =>
-    toEnvelope(
+  /** The envelope of a call that never reached its pipeline; counted in the metrics when it can be. */
+  const refuse = (
+    reg: RegisteredTool,
+    callOptions: CallOptions,
+    started: number,
+    context?: Context.Context<never>,
+  ): ToolResult => {
+    const envelope = toEnvelope(
       reg,
       { _tag: "Refused", failure: stopped(reg, callOptions) },
       { escalate: false, stale: undefined },
       { callId: "", durationMs: performance.now() - started },
     );
+    if (context) {
+      try {
+        pipelineOf(reg, context).metrics.record(
+          context,
+          envelope.status,
+          envelope.error?.kind,
+          envelope.metadata.durationMs,
+          undefined,
+        );
+      } catch {
+        /* the pipeline itself could not be built: nothing to count with */
+      }
+    }
+    return envelope;
+  };
 
   const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
     const reg = registry.lookup(name);
     if (!reg) return Promise.resolve(unknownTool(name, registry.names()));
     const started = performance.now();
-    if (stopping) return Promise.resolve(refuse(reg, callOptions, started));
     const context = runtime.cachedContext as Context.Context<never> | undefined;
+    if (stopping) return Promise.resolve(refuse(reg, callOptions, started, context));
     try {
       if (context) return Promise.resolve(start(context, reg, input, callOptions, started));
     } catch {
-      return Promise.resolve(refuse(reg, callOptions, started));
+      return Promise.resolve(refuse(reg, callOptions, started, context));
     }
     // The runtime's layer is still being built (the first call).
     return runtime
       .context()
       .then((built) => start(built as Context.Context<never>, reg, input, callOptions, started))
-      .catch(() => refuse(reg, callOptions, started));
+      .catch(() =>
+        refuse(reg, callOptions, started, runtime.cachedContext as Context.Context<never> | undefined),
+      );
   };
 
   return {
@@ -209,6 +244,12 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     },
   };
 };
+
+/** The envelope with the input repairs the runtime made, if any, in its metadata. */
+const withRepairs = (envelope: ToolResult, repairs: ReadonlyArray<string> | undefined): ToolResult =>
+  repairs && repairs.length > 0
+    ? { ...envelope, metadata: { ...envelope.metadata, repairs: [...repairs] } }
+    : envelope;
 
 /** The envelope for a name no tool has, with the closest names. */
 const unknownTool = (name: string, names: ReadonlyArray<string>): ToolResult => {

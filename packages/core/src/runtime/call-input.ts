@@ -20,8 +20,13 @@ export type InputStep =
       readonly issued: { readonly token: string; readonly expiresAt: string };
       readonly invalidToken: boolean;
     }
-  /** The call runs with this validated input. */
-  | { readonly _tag: "Ready"; readonly value: Record<string, unknown>; readonly cacheId: string };
+  /** The call runs with this validated input; `repairs` says what was changed to make it valid. */
+  | {
+      readonly _tag: "Ready";
+      readonly value: Record<string, unknown>;
+      readonly cacheId: string;
+      readonly repairs: ReadonlyArray<string>;
+    };
 
 /**
  * The first step of every call, before anything runs: the plugin's configuration, the input (a
@@ -80,7 +85,7 @@ export const prepareInput = (
     return { _tag: "Confirm", value, issued, invalidToken: token !== undefined };
   }
   const cacheId = traits.needsCacheId ? `${reg.name}\u0000${principal ?? ""}\u0000${canonical}` : "";
-  return { _tag: "Ready", value, cacheId };
+  return { _tag: "Ready", value, cacheId, repairs: parsed.repairs };
 };
 
 const unconfigured = (config: { readonly message: string; readonly missing: ReadonlyArray<string> }) =>

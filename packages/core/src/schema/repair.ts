@@ -1,7 +1,9 @@
 import * as z from "zod";
 import { locateIssues, type ToolInputIssue, toToolInputIssue } from "./format-issues.js";
+import { guardInput, type InputGuardProblem } from "./input-guard.js";
 import { type Fix, fixesFor } from "./repair-issue.js";
 import { buildSuggestion, DEFAULT_MAX_SUGGESTION } from "./suggestion.js";
+import { unknownFields } from "./unknown-fields.js";
 import { cloneJson, deleteAt, getAt, setAt } from "./value-path.js";
 import type { AnySchema } from "./zod-introspect.js";
 
@@ -13,7 +15,10 @@ export interface ParseToolInputOptions {
   readonly maxSuggestionLength?: number;
 }
 
-/** A valid (possibly repaired) input: zod's output, and one line per repair made. */
+/**
+ * A valid (possibly repaired) input: zod's output, and one line per repair made (fields the schema
+ * ignored included, as `extra: unknown field, ignored`).
+ */
 export interface ParsedToolInput<T> {
   readonly ok: true;
   readonly value: T;
@@ -30,6 +35,16 @@ export interface RejectedToolInput {
 
 /** The outcome of `parseToolInput`. */
 export type ParseToolInputResult<T> = ParsedToolInput<T> | RejectedToolInput;
+
+const ignored = (schema: AnySchema, input: unknown): string[] =>
+  unknownFields(schema, input).map((path) => `${path}: unknown field, ignored`);
+
+const refuse = (problem: InputGuardProblem): RejectedToolInput => ({
+  ok: false,
+  issues: [{ path: problem.path, expected: "plain JSON", received: "refused", message: problem.message }],
+  message: problem.message,
+  suggestion: problem.suggestion,
+});
 
 /** Each round fixes what the last validation reported; nested mistakes surface one level per round. */
 const MAX_ROUNDS = 6;
@@ -71,8 +86,11 @@ function reject(
  * object/array sent as a JSON string, no arguments at all (taken as `{}`), `null` for an optional
  * or defaulted field, a numeric string
  * for a number, `"true"`/`"false"` for a boolean, `[{ key, value }]` for a record (the OpenAI strict
- * encoding), and a single value for an array of it. Anything else is rejected with issues naming
- * each field by dotted path, and a suggestion (a corrected call where one can be derived).
+ * encoding), and a single value for an array of it; fields the schema does not declare are dropped
+ * and listed among the repairs. Anything else is rejected with issues naming each field by dotted
+ * path, and a suggestion (a corrected call where one can be derived). Before any of this, an input
+ * nested deeper than `MAX_INPUT_DEPTH` levels or holding control, bidirectional-override or
+ * unpaired-surrogate characters is refused (`guardInput`).
  * Synchronous: schemas with async refinements are not supported.
  *
  * @example
@@ -84,8 +102,10 @@ export function parseToolInput<S extends AnySchema>(
   raw: unknown,
   options: ParseToolInputOptions = {},
 ): ParseToolInputResult<z.output<S>> {
+  const guarded = guardInput(raw);
+  if (guarded) return refuse(guarded);
   const first = z.safeParse(schema, raw);
-  if (first.success) return { ok: true, value: first.data, repairs: [] };
+  if (first.success) return { ok: true, value: first.data, repairs: ignored(schema, raw) };
   if (options.repair === false) return reject(schema, raw, first.error.issues, options);
 
   const repairs: string[] = [];
@@ -103,8 +123,11 @@ export function parseToolInput<S extends AnySchema>(
       }
     }
     if (!changed) break;
+    // A repair may have parsed a JSON string into something deep or holding control characters.
+    const problem = guardInput(input);
+    if (problem) return refuse(problem);
     const next = z.safeParse(schema, input);
-    if (next.success) return { ok: true, value: next.data, repairs };
+    if (next.success) return { ok: true, value: next.data, repairs: [...repairs, ...ignored(schema, input)] };
     issues = next.error.issues;
   }
   return reject(schema, input, issues, options);

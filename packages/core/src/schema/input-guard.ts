@@ -1,0 +1,103 @@
+import { formatPath, isPlainObject, type ValuePath } from "./value-path.js";
+
+/** How deep a tool input may nest (objects and arrays); tool schemas are a few levels deep. */
+export const MAX_INPUT_DEPTH = 64;
+
+/**
+ * Characters a tool input may not hold, in keys or values: C0 controls other than tab, line feed and
+ * carriage return, DEL and the C1 controls, and the bidirectional embedding, override and isolate
+ * characters (U+202A–U+202E, U+2066–U+2069) that make text read differently from what it holds.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+/** A UTF-16 surrogate without its pair: not a character at all (JSON's `"\ud800"`). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why an input was refused before validation. */
+export interface InputGuardProblem {
+  /** The field by dotted path ("" for the input itself). */
+  readonly path: string;
+  /** One line for the model. */
+  readonly message: string;
+  /** How to call correctly. */
+  readonly suggestion: string;
+}
+
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+const badCharacter = (text: string): string | undefined => {
+  const control = FORBIDDEN.exec(text);
+  if (control) return codePoint(control[0]);
+  const lone = LONE_SURROGATE.exec(text);
+  return lone ? `${codePoint(lone[0])} (an unpaired surrogate)` : undefined;
+};
+
+/**
+ * Checks what no schema should have to: nesting at most `maxDepth` levels, and no control,
+ * bidirectional-override or unpaired-surrogate characters in any key or string. Iterative, so an
+ * input nested 100,000 levels deep is refused without exhausting the stack.
+ *
+ * @example
+ * guardInput({ query: "a\u0000b" })
+ * // { path: "query", message: "query: contains the control character U+0000 ...", suggestion: "..." }
+ */
+export function guardInput(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputGuardProblem | undefined {
+  // Paths are built only for the problem reported: each entry points at its parent.
+  const stack: Frame[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const current = frame.value;
+    if (typeof current === "string") {
+      const bad = badCharacter(current);
+      if (bad) return characterProblem(pathOf(frame), bad);
+      continue;
+    }
+    if (typeof current !== "object" || current === null) continue;
+    const isArray = Array.isArray(current);
+    if (!isArray && !isPlainObject(current)) continue;
+    if (frame.depth >= maxDepth) {
+      const path = pathOf(frame);
+      const at = formatPath(path) || "input";
+      return {
+        path: formatPath(path),
+        message: `Invalid input: ${at} is nested deeper than the limit of ${maxDepth} levels of objects and arrays.`,
+        suggestion: `Send the input flat, as the tool's schema describes it (at most ${maxDepth} levels deep).`,
+      };
+    }
+    const depth = frame.depth + 1;
+    if (isArray) {
+      const items = current as unknown[];
+      for (let i = 0; i < items.length; i++) stack.push({ value: items[i], key: i, parent: frame, depth });
+      continue;
+    }
+    for (const key in current as Record<string, unknown>) {
+      if (!Object.hasOwn(current, key)) continue;
+      const bad = badCharacter(key);
+      if (bad) return characterProblem(pathOf(frame), bad, "a field name in ");
+      stack.push({ value: (current as Record<string, unknown>)[key], key, parent: frame, depth });
+    }
+  }
+  return undefined;
+}
+
+interface Frame {
+  readonly value: unknown;
+  readonly key: string | number | undefined;
+  readonly parent: Frame | undefined;
+  readonly depth: number;
+}
+
+const pathOf = (frame: Frame): ValuePath => {
+  const path: Array<string | number> = [];
+  for (let f: Frame | undefined = frame; f?.key !== undefined; f = f.parent) path.push(f.key);
+  return path.reverse();
+};
+
+const characterProblem = (path: ValuePath, bad: string, what = ""): InputGuardProblem => {
+  const at = formatPath(path) || "input";
+  return {
+    path: formatPath(path),
+    message: `Invalid input: ${what}${at} contains the character ${bad}; control and bidirectional-override characters are refused.`,
+    suggestion: `Send ${at} as plain text, without control characters (tab and newline are fine).`,
+  };
+};
