@@ -61,6 +61,7 @@ describe("config file", () => {
       allowedOrigins: ["app.example.org"],
       allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
       shutdownTimeoutMs: 3000,
+      stateless: false,
       maxSessionsPerPrincipal: 5,
       maxSessions: 1_000,
       sessionIdleTimeoutMs: 120_000,

@@ -1,6 +1,6 @@
 // Starts `quiver serve` or the bare MCP SDK server as a child process and waits until it listens.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,25 +25,7 @@ const waitFor = (child, stream, pattern, what) =>
     child.on("close", (code) => reject(new Error(`${what} exited with ${code}:\n${out}`)));
   });
 
-/** Resident set size of a process in bytes (Linux /proc), or undefined elsewhere. */
-export const rssOf = (pid) => {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/** CPU time (user + system) a process has used, in milliseconds (Linux /proc), or undefined. */
-export const cpuMsOf = (pid) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-};
+export { cpuMsOf, rssOf } from "../../lib/proc-stats.mjs";
 
 const stop = (child) =>
   new Promise((resolve) => {

@@ -52,25 +52,7 @@ export const stop = (child, graceMs = 15_000) =>
     child.kill("SIGTERM");
   });
 
-/** Resident set size of a process in bytes (Linux /proc/<pid>/status VmRSS), or undefined. */
-export const rssOf = (pid) => {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/** CPU time (user + system) a process has used, in milliseconds (Linux /proc/<pid>/stat), or undefined. */
-export const cpuMsOf = (pid) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-};
+export { cpuMsOf, rssOf } from "../../lib/proc-stats.mjs";
 
 /** The last line the probe wrote, or undefined before its first. */
 export const readProbe = (file) => {

@@ -6,6 +6,7 @@ import {
   hostHeaderValidationResponse,
   isInitializeRequest,
   isLegacyRequest,
+  legacyStatelessFallback,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
@@ -13,7 +14,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { type Catalog, type DurationInput, toMillis } from "@quiver/core";
+import { type Catalog, DEFAULT_SESSION_ID, type DurationInput, toMillis } from "@quiver/core";
 import { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
 import { tokenGate } from "./internal/bearer-tokens.js";
 import { cancelOnDisconnect } from "./internal/cancel-on-disconnect.js";
@@ -56,6 +57,13 @@ export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
   readonly maxRequestBodySize?: number;
   /** Called with errors that do not reach a client (a broken stream, a failed close). */
   readonly onError?: (error: Error) => void;
+  /**
+   * Serve 2025-era clients without sessions (default false): no `Mcp-Session-Id`, every POST served
+   * by a fresh server (progress on its SSE response), a GET stream carrying `tools/list_changed`.
+   * Any replica then answers any request, so a load balancer needs no sticky sessions. See
+   * {@link createStatelessServing}.
+   */
+  readonly stateless?: boolean;
 }
 
 /** A Streamable HTTP endpoint for a catalog: a node:http handler that also has a web-standard face. */
@@ -117,6 +125,7 @@ export const createMcpHttpHandler = (
     maxSessionsPerPrincipal = 100,
     maxRequestBodySize = 4 * 1024 * 1024,
     onError,
+    stateless = false,
     ...serverOptions
   } = options;
   const idleMs = toMillis(sessionIdleTimeout);
@@ -134,6 +143,9 @@ export const createMcpHttpHandler = (
     },
   );
   const unsubscribe = catalog.onChange(() => modern.notify.toolsChanged());
+  const statelessServing = stateless
+    ? createStatelessServing(catalog, serverOptions, maxRequestBodySize, report)
+    : undefined;
 
   const closeSession = async (id: string) => {
     const s = sessions.get(id);
@@ -255,6 +267,7 @@ export const createMcpHttpHandler = (
       return modern.fetch(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
     }
 
+    if (statelessServing) return statelessServing.serve(request, authInfo, parsedBody);
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       const session = sessions.get(sessionId);
@@ -343,7 +356,61 @@ export const createMcpHttpHandler = (
       clearInterval(sweep);
       unsubscribe();
       await Promise.all([...sessions.keys()].map(closeSession));
+      await statelessServing?.close();
       await modern.close().catch(report);
     },
   });
+};
+
+/**
+ * 2025-era MCP without sessions, for replicas behind a load balancer: a POST is served by a fresh
+ * server and transport (`sessionIdGenerator: undefined`, the MCP SDK's stateless idiom, through its
+ * `legacyStatelessFallback`), so progress streams on that POST's SSE response; a GET opens a
+ * standalone SSE stream whose server sends `tools/list_changed` when this replica's catalog changes.
+ * Nothing outlives a request but the GET streams, so any replica answers any request.
+ */
+const createStatelessServing = (
+  catalog: Catalog,
+  serverOptions: CatalogMcpServerOptions,
+  maxRequestBodySize: number,
+  report: (error: unknown) => void,
+) => {
+  const post = legacyStatelessFallback(
+    // No session to count failures in: each principal's calls count in its default conversation.
+    () =>
+      createMcpServer(catalog, { ...serverOptions, sessionId: DEFAULT_SESSION_ID, notifyListChanged: false }),
+    report,
+    { maxRequestBodySize },
+  );
+  const streams = new Set<{ close: () => Promise<void> }>();
+  const listen = async (request: Request, authInfo: AuthInfo | undefined): Promise<Response> => {
+    const server = createMcpServer(catalog, serverOptions);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    transport.onerror = report;
+    const stream = {
+      close: async () => {
+        streams.delete(stream);
+        await transport.close().catch(report);
+        await server.close().catch(report);
+      },
+    };
+    streams.add(stream);
+    request.signal.addEventListener("abort", () => void stream.close(), { once: true });
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, authInfo ? { authInfo } : {});
+    if (!response.ok) await stream.close();
+    return response;
+  };
+  return {
+    serve: (request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> =>
+      request.method === "GET"
+        ? listen(request, authInfo)
+        : post(request, {
+            ...(parsedBody !== undefined ? { parsedBody } : {}),
+            ...(authInfo ? { authInfo } : {}),
+          }),
+    close: async () => {
+      await Promise.all([...streams].map((s) => s.close()));
+    },
+  };
 };

@@ -23,6 +23,11 @@ export interface CatalogMcpServerOptions {
   readonly principalFrom?: (authInfo: AuthInfo) => string | undefined;
   /** Session values for context-injected tool parameters (`inject: { field: "key" }`). */
   readonly sessionValues?: Readonly<Record<string, unknown>>;
+  /**
+   * The conversation calls count their failures in when the transport names no session (default: one
+   * per server instance). A stateless endpoint, whose server lives for one request, passes a fixed one.
+   */
+  readonly sessionId?: string;
   /** Which tools this server shows and runs (default: every tool of the catalog). */
   readonly filter?: (tool: ToolInfo, principal: string | undefined) => boolean;
   /** What the text content carries besides `structuredContent` (default "summary-and-data"). */
@@ -95,7 +100,7 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
     },
   );
   // One conversation per connection unless the transport names its own session.
-  const connectionId = randomUUID();
+  const connectionId = options.sessionId ?? randomUUID();
   const visible = (tool: ToolInfo, principal: string | undefined) =>
     !options.filter || options.filter(tool, principal);
 

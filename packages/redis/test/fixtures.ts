@@ -1,6 +1,7 @@
 import { once } from "node:events";
-import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { definePlugin, defineTool, fail, type ToolAnnotations, type ToolPolicy } from "@quiver/core";
+import { startTcpRelay } from "@quiver/testing";
 import { createClient } from "redis";
 import { z } from "zod";
 
@@ -119,32 +120,7 @@ export const silentServer = async (): Promise<{
  * "down" and bring it back without touching the shared server.
  */
 export const redisProxy = async (target = REDIS_URL) => {
-  const { hostname, port: targetPort } = new URL(target);
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  const listen = async (port: number) => {
-    server = createServer((client) => {
-      const upstream = tcpConnect(Number(targetPort || 6379), hostname);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on("close", () => sockets.delete(s));
-        s.on("error", () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on("close", () => upstream.destroy());
-      upstream.on("close", () => client.destroy());
-    });
-    server.listen(port, "127.0.0.1");
-    await once(server, "listening");
-    const address = server.address();
-    return typeof address === "object" && address ? address.port : 0;
-  };
-  const port = await listen(0);
-  const stop = async () => {
-    for (const s of sockets) s.destroy();
-    const s = server;
-    server = undefined;
-    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
-  };
-  return { url: `redis://127.0.0.1:${port}`, stop, start: () => listen(port).then(() => undefined) };
+  const { hostname, port } = new URL(target);
+  const relay = await startTcpRelay(hostname, Number(port || 6379));
+  return { url: `redis://127.0.0.1:${relay.port}`, stop: relay.stop, start: relay.start };
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { startTcpRelay } from "@quiver/testing";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSearchIndex, SearchError, shareSearchIndex, unshareSearchIndex } from "../src/index.js";
@@ -225,41 +225,21 @@ describe.skipIf(reason !== undefined)("the PostgreSQL store", () => {
     it("fail calls with unavailable while the server is gone, and recover when it is back", async () => {
       // A TCP relay to the server stands in for it: closing the relay (and its connections) is the outage.
       const target = new URL(url);
-      const sockets = new Set<Socket>();
-      const relay = (): Server =>
-        createServer((client) => {
-          const upstream = connect(Number(target.port || 5432), target.hostname);
-          for (const s of [client, upstream]) {
-            sockets.add(s);
-            s.on("error", () => s.destroy());
-            s.on("close", () => sockets.delete(s));
-          }
-          client.pipe(upstream).pipe(client);
-        });
-      let server = relay();
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const port = (server.address() as { port: number }).port;
+      const relay = await startTcpRelay(target.hostname, Number(target.port || 5432));
       const through = new URL(url);
-      through.host = `127.0.0.1:${port}`;
+      through.host = `127.0.0.1:${relay.port}`;
       const index = await openSearchIndex({ databaseUrl: through.href, schema, name: "outage" });
       await index.add([{ id: "a", text: "Ribosomes translate messenger RNA." }]);
       expect((await index.search("ribosome")).results).toHaveLength(1);
 
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+      await relay.stop();
       const down = await index.search("ribosome").catch((e: unknown) => e);
       expect(SearchError.isInstance(down) && down.code).toBe("unavailable");
 
-      server = relay();
-      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+      await relay.start();
       expect((await index.search("ribosome")).results).toHaveLength(1);
       await index.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
+      await relay.close();
     });
 
     it("reject with SearchError unavailable, without the password, and never hang", async () => {

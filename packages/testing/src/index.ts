@@ -97,6 +97,7 @@ export {
   MORE_MATRIX_FAULTS,
   type MoreFaultKind,
 } from "./faults/fault-matrix-more.js";
+export { startTcpRelay, type TcpRelay } from "./outage/start-tcp-relay.js";
 export {
   comparableEnvelope,
   type RecordThenReplayOptions,

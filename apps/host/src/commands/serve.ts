@@ -160,6 +160,11 @@ export const serveCommand: CommandSpec = {
       `quiver serving on ${server.url} (HTTP API; MCP Streamable HTTP at ${server.url}/mcp; console at ${server.url}/)` +
         `${auth ? `, ${auth} bearer token${auth === 1 ? "" : "s"}` : ", no auth (loopback)"}; ready in ${Math.round(performance.now() - started)} ms`,
     );
+    if (settings.stores.redis) {
+      log(
+        `replica mode: limits, breakers, cache, confirmations and escalation shared through Redis; MCP ${settings.server.stateless ? "stateless (any replica answers any request)" : "with sessions (needs sticky sessions)"}`,
+      );
+    }
     const offHup = reloadOnHangup(host, log);
     await new Promise<void>((resolve) => {
       const off = waitForSignal(

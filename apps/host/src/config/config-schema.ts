@@ -174,6 +174,7 @@ export const configFileSchema = z
         allowedOrigins: hostList.optional(),
         allowedHosts: hostList.optional(),
         shutdownTimeout: duration.optional(),
+        stateless: z.boolean().optional(),
         maxSessionsPerPrincipal: z.number().int().positive().optional(),
         maxSessions: z.number().int().positive().optional(),
         sessionIdleTimeout: duration.optional(),

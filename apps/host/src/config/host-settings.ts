@@ -39,6 +39,11 @@ export interface ServerSettings {
   readonly allowedHosts: ReadonlyArray<string> | "*";
   /** How long in-flight calls may run after SIGTERM before they are cancelled. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * MCP without sessions, so any replica answers any request (`server.stateless`, env
+   * QUIVER_STATELESS; default: on when Redis is configured, i.e. when replicas share state).
+   */
+  readonly stateless: boolean;
   /** Open MCP sessions per principal (per remote address without tokens); the oldest idle is evicted beyond. */
   readonly maxSessionsPerPrincipal: number;
   /** Open MCP sessions over all callers; the oldest idle of all is evicted beyond. */

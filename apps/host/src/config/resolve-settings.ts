@@ -185,6 +185,7 @@ export const resolveSettings = async (
       `QUIVER_SHUTDOWN_TIMEOUT: expected a duration such as "10s", got "${shutdownRaw}".`,
     ]);
   }
+  const stores = redisStore(config.stores?.redis, env);
   const idleRaw =
     flags.sessionIdleTimeout ?? env.QUIVER_SESSION_IDLE_TIMEOUT ?? server.sessionIdleTimeout ?? "30 minutes";
   let sessionIdleTimeoutMs: number;
@@ -239,7 +240,7 @@ export const resolveSettings = async (
           : server) as McpServerSettings,
       ]),
     ),
-    stores: redisStore(config.stores?.redis, env),
+    stores,
     cassettes: cassetteSettings(flags, cwd),
     server: {
       host: flags.host ?? (env.QUIVER_HOST || undefined) ?? server.host ?? DEFAULT_HOST,
@@ -256,6 +257,10 @@ export const resolveSettings = async (
         : (server.allowedOrigins ?? defaultHosts),
       allowedHosts: hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
       shutdownTimeoutMs,
+      // Replicas on one Redis sit behind a load balancer: no MCP session may tie a client to one.
+      stateless: env.QUIVER_STATELESS
+        ? bool(env.QUIVER_STATELESS, "QUIVER_STATELESS")
+        : (server.stateless ?? stores.redis !== undefined),
       maxSessionsPerPrincipal: count(
         flags.maxSessionsPerPrincipal ?? env.QUIVER_MAX_SESSIONS_PER_PRINCIPAL,
         flags.maxSessionsPerPrincipal !== undefined

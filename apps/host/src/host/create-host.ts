@@ -96,7 +96,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       env: settings.env,
       policies: settings.policies,
       aliases: settings.aliases,
-      ...(stores ? { stores } : {}),
+      ...stores,
     });
   } catch (error) {
     throw new ConfigError([`aliases: ${(error as Error).message}`]);

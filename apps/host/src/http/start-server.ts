@@ -56,6 +56,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
         }
       : {}),
     onError: (error) => log(`mcp: ${error.message}`),
+    ...(server.stateless ? { stateless: true } : {}),
   });
   const api = createHttpApi(catalog, {
     tokens: settings.tokens,

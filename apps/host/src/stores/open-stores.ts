@@ -2,21 +2,27 @@ import type { CatalogOptions } from "@quiver/core";
 import type { StoreSettings } from "../config/host-settings.js";
 import { checkRedis } from "./check-redis.js";
 
+/** The catalog options for the host's stores: none, or all of them on one Redis. */
+export type OpenedStores = Pick<CatalogOptions, "stores" | "shared">;
+
 /**
- * The catalog's rate limit and circuit breaker stores for the host's `stores` settings: Redis
- * (through @quiver/redis, after checking it answers, so an unreachable Redis stops the start with a
- * clear message) or undefined for the catalog's in-memory default.
+ * The catalog's stores for the host's `stores` settings: with Redis (through @quiver/redis, after
+ * checking it answers, so an unreachable Redis stops the start with a clear message) rate limits and
+ * breakers (`stores`) and the shared state, result cache, confirmation tokens, stale results and
+ * escalation counts (`shared`), so every replica on that Redis behaves as one; without it nothing
+ * (the catalog's in-memory defaults).
  *
  * @example
  * const stores = await openStores({ redis: { url: "redis://127.0.0.1:6379" } })
- * createCatalog({ ...(stores ? { stores } : {}) })
+ * createCatalog({ ...stores })
  */
-export const openStores = async (settings: StoreSettings): Promise<CatalogOptions["stores"]> => {
-  if (!settings.redis) return undefined;
+export const openStores = async (settings: StoreSettings): Promise<OpenedStores> => {
+  if (!settings.redis) return {};
   await checkRedis(settings.redis.url);
-  const { redisStores } = await import("@quiver/redis");
-  return redisStores({
+  const { redisSharedStore, redisStores } = await import("@quiver/redis");
+  const options = {
     url: settings.redis.url,
     ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}),
-  });
+  };
+  return { stores: redisStores(options), shared: redisSharedStore(options) };
 };

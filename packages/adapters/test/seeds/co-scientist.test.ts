@@ -324,13 +324,13 @@ describe("use cached results if available when a tool is down", () => {
     try {
       const fresh = await executor.execute(REQUESTS.fdaOral);
       expect(fresh.status, fresh.error_message).toBe("SUCCESS");
-      // Two hours later (past the one-hour cache), openFDA answers 503 to everything.
+      // Two hours later (past the one-hour cache), openFDA answers 503 (unavailable) to everything.
       await time.advance(2 * 3_600_000);
       up.fault("*", /.*/, { kind: "status", status: 503 });
       const r = await time.advanceUntil(executor.execute(REQUESTS.fdaOral), 100);
       expect(r.status).toBe("PARTIAL_SUCCESS");
       expect(r.results).toEqual(fresh.results);
-      expect(r.metadata).toMatchObject({ stale: true, error_kind: "upstream" });
+      expect(r.metadata).toMatchObject({ stale: true, error_kind: "unavailable" });
       expect(r.metadata.stale_age_seconds).toBeGreaterThanOrEqual(7_200);
       expect(r.query_constraints_met).toBe(true);
       expect(r.error_message).toMatch(/last known result/);

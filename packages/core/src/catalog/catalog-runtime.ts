@@ -113,8 +113,14 @@ export const createCatalogRuntime = (
     clock,
     rateGate,
     breakerOf,
-    memory: { sessions: new SessionTracker(), stale: new StaleStore(5_000, clock.now), now: clock.now },
-    confirmations: new ConfirmationStore(5 * 60_000, clock.now),
+    memory: {
+      sessions: new SessionTracker(),
+      stale: new StaleStore(5_000, clock.now),
+      now: clock.now,
+      shared: options.shared,
+    },
+    confirmations: new ConfirmationStore(5 * 60_000, clock.now, options.shared),
+    shared: options.shared,
   });
 
   const stats = async (): Promise<ReadonlyArray<ToolStats>> => {

@@ -9,6 +9,7 @@ import type { HttpClient } from "../http/index.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
+import type { SharedStore } from "../runtime/shared-store.js";
 import type { SchemaTarget } from "../schema/json-schema-types.js";
 
 /** Options of a catalog: the world it runs in and the host's overrides. */
@@ -26,6 +27,14 @@ export interface CatalogOptions {
    * CircuitBreaker over it.
    */
   readonly stores?: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore>;
+  /**
+   * Where the rest of what replicas share is kept: cached results (per principal, with their time to
+   * live, identical calls run once across replicas), confirmation tokens, last good results for the
+   * `stale` fallback and escalation counts (e.g. `redisSharedStore` from @quiver/redis). Default: each
+   * process in memory. Local cache hits are answered from memory either way; the store is asked on a
+   * local miss. Closed with the catalog.
+   */
+  readonly shared?: SharedStore;
   /** Extra services for every call, e.g. an OpenTelemetry tracer layer. */
   readonly layer?: Layer.Layer<never>;
   /**

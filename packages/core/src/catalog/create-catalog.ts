@@ -77,6 +77,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       await running?.stop();
       for (const { resources } of registry.plugins()) await resources.close();
       await running?.dispose();
+      await options.shared?.close?.().catch(() => undefined);
       if (ownsHttp) await http.close();
     },
   };

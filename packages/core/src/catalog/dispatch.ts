@@ -8,15 +8,16 @@ import { fail, type ToolFailure } from "../errors.js";
 import type { Breaker } from "../policies/breaker-policy.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import type { RateGate } from "../policies/rate-limit-policy.js";
-import { type CallMemory, settle } from "../runtime/after-call.js";
+import { type CallMemory, type Settled, settle } from "../runtime/after-call.js";
 import { nextCallId } from "../runtime/call-id.js";
-import { prepareInput } from "../runtime/call-input.js";
+import { type InputStep, prepareInput } from "../runtime/call-input.js";
 import { buildPipeline, type ToolPipeline } from "../runtime/call-pipeline.js";
 import { CallState, CurrentCall } from "../runtime/call-state.js";
 import type { CallOptions, Outcome, SessionContext } from "../runtime/call-types.js";
 import { confirmationOutcome } from "../runtime/confirmation-preview.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
+import type { SharedStore } from "../runtime/shared-store.js";
 import { toEnvelope } from "../runtime/to-envelope.js";
 import type { ToolWorld } from "../runtime/tool-context.js";
 import { closestMatches } from "../schema/edit-distance.js";
@@ -34,6 +35,8 @@ export interface DispatchOptions {
   readonly breakerOf: (reg: RegisteredTool) => Breaker | undefined;
   readonly memory: CallMemory;
   readonly confirmations: ConfirmationStore;
+  /** Where results are shared with other replicas, if anywhere. */
+  readonly shared?: SharedStore | undefined;
 }
 
 /** Calls tools by name, and stops the calls in flight. */
@@ -70,6 +73,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
         rateGate: options.rateGate(context),
         breaker: options.breakerOf(reg),
         context,
+        shared: options.shared,
       });
       pipelines.set(reg, pipeline);
     }
@@ -83,17 +87,37 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     callOptions: CallOptions,
     started: number,
   ): ToolResult | Promise<ToolResult> => {
+    const step = prepareInput(reg, raw, callOptions, confirmations);
+    // A destructive tool's token checked in the shared store: the call goes on once it is.
+    return step instanceof Promise
+      ? step
+          .then((ready) => proceed(context, reg, ready, callOptions, started))
+          .catch(() => refuse(reg, callOptions, started))
+      : proceed(context, reg, step, callOptions, started);
+  };
+
+  const proceed = (
+    context: Context.Context<never>,
+    reg: RegisteredTool,
+    step: InputStep,
+    callOptions: CallOptions,
+    started: number,
+  ): ToolResult | Promise<ToolResult> => {
     const pipeline = pipelineOf(reg, context);
     const callId = nextCallId();
     const session = callOptions.session ?? NO_SESSION;
-    const step = prepareInput(reg, raw, callOptions, confirmations);
-    const finish = (outcome: Outcome, cacheId: string): ToolResult => {
+    const finish = (outcome: Outcome, cacheId: string): ToolResult | Promise<ToolResult> => {
       const settled = settle(
         reg,
         outcome,
         { principal: session.principal, sessionId: session.id, cacheId },
         memory,
       );
+      return settled instanceof Promise
+        ? settled.then((s) => envelopeOf(outcome, s))
+        : envelopeOf(outcome, settled);
+    };
+    const envelopeOf = (outcome: Outcome, settled: Settled): ToolResult => {
       const envelope = withRepairs(
         toEnvelope(reg, outcome, settled, { callId, durationMs: performance.now() - started }),
         step._tag === "Ready" ? step.repairs : undefined,

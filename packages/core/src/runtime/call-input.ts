@@ -32,14 +32,14 @@ export type InputStep =
  * The first step of every call, before anything runs: the plugin's configuration, the input (a
  * stringified object parsed, session values injected, the confirmation token taken out, repaired and
  * validated) and the confirmation of destructive tools (a valid token is consumed, otherwise a new
- * one is issued).
+ * one is issued). A promise only for a destructive tool whose tokens are in a shared store.
  */
 export const prepareInput = (
   reg: RegisteredTool,
   raw: unknown,
   options: CallOptions,
   confirmations: ConfirmationStore,
-): InputStep => {
+): InputStep | Promise<InputStep> => {
   if (!reg.config.ok) return { _tag: "Refused", failure: unconfigured(reg.config) };
   const limit = options.timeoutMs;
   if (limit !== undefined && !(typeof limit === "number" && limit > 0 && !Number.isNaN(limit))) {
@@ -80,12 +80,20 @@ export const prepareInput = (
   }
   const value = parsed.value as Record<string, unknown>;
   const canonical = traits.needsCanonical ? canonicalJson(value) : "";
-  if (traits.destructive && !(token && confirmations.consume(token, reg.name, canonical, principal))) {
-    const issued = confirmations.issue(reg.name, canonical, principal);
-    return { _tag: "Confirm", value, issued, invalidToken: token !== undefined };
-  }
   const cacheId = traits.needsCacheId ? `${reg.name}\u0000${principal ?? ""}\u0000${canonical}` : "";
-  return { _tag: "Ready", value, cacheId, repairs: parsed.repairs };
+  const ready: InputStep = { _tag: "Ready", value, cacheId, repairs: parsed.repairs };
+  if (!traits.destructive) return ready;
+  const confirm = (): InputStep | Promise<InputStep> => {
+    const issued = confirmations.issue(reg.name, canonical, principal);
+    const invalidToken = token !== undefined;
+    return issued instanceof Promise
+      ? issued.then((i): InputStep => ({ _tag: "Confirm", value, issued: i, invalidToken }))
+      : { _tag: "Confirm", value, issued, invalidToken };
+  };
+  if (!token) return confirm();
+  const consumed = confirmations.consume(token, reg.name, canonical, principal);
+  if (consumed instanceof Promise) return consumed.then((ok) => (ok ? ready : confirm()));
+  return consumed ? ready : confirm();
 };
 
 const unconfigured = (config: { readonly message: string; readonly missing: ReadonlyArray<string> }) =>

@@ -15,9 +15,11 @@ import { withTimeout } from "../policies/timeout-policy.js";
 import { type CallState, callIn } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
 import { ToolMetrics } from "./metrics.js";
+import { redactSecrets } from "./redact-secrets.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { ResultCache } from "./result-cache.js";
 import { failureFromCause, runAttempt } from "./run-attempt.js";
+import type { SharedStore } from "./shared-store.js";
 import type { ToolWorld } from "./tool-context.js";
 
 /** What a tool's pipeline is built from: the runtime's services and the tool's circuit. */
@@ -28,7 +30,12 @@ export interface PipelineServices {
   readonly breaker: Breaker | undefined;
   /** The runtime's context: whether a tracer is installed is read from it. */
   readonly context: Context.Context<never>;
+  /** Where results are shared with other replicas, if anywhere. */
+  readonly shared?: SharedStore | undefined;
 }
+
+/** Longest a replica's run keeps the others waiting for its result (then they run it themselves). */
+const MAX_LOCK_MS = 60_000;
 
 /** A tool's policies, composed once (at its first call) and run by every call. */
 export interface ToolPipeline {
@@ -72,7 +79,21 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     ),
   );
 
-  const cache = policy.cache ? new ResultCache(policy.cache.ttlMs, policy.cache.capacity, clock) : undefined;
+  const shared = services.shared;
+  const cache = policy.cache
+    ? new ResultCache(
+        policy.cache.ttlMs,
+        policy.cache.capacity,
+        clock,
+        shared
+          ? {
+              store: shared,
+              lockMs: Math.min(policy.timeoutMs + 1_000, MAX_LOCK_MS),
+              redact: (json) => (reg.secrets.length > 0 ? redactSecrets(json, reg.secrets) : json),
+            }
+          : undefined,
+      )
+    : undefined;
   const ran: Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }, never, CallState> =
     cache
       ? Effect.withFiber((fiber) => cache.through(callIn(fiber.context).cacheId, exec))

@@ -49,7 +49,7 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
         current = connection;
         if (down) {
           down = false;
-          yield* Effect.logInfo("Redis is reachable again; rate limits and breakers are shared once more.");
+          yield* Effect.logInfo("Redis is reachable again; state is shared between replicas once more.");
         }
         return connection;
       }).pipe(
@@ -58,7 +58,7 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
             if (down) return Effect.void;
             down = true;
             return Effect.logWarning(
-              "Redis is unreachable: rate-limited tools answer `internal` and breakers let calls through unrecorded until it is back.",
+              "Redis is unreachable: until it is back, rate-limited tools answer `unavailable`, breakers let calls through unrecorded, and cached results and tokens stay in each replica.",
               error.cause,
             );
           }),
