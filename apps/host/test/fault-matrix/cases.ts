@@ -477,10 +477,4 @@ export interface PendingFix {
  * as PENDING in the table, and do not fail the test. Remove an entry when a merge brings its fix (the
  * table prints FIXED for an entry whose cases already pass).
  */
-export const PENDING_FIX: ReadonlyArray<PendingFix> = [
-  {
-    rows: ["alphafold UniParc lookup"],
-    faults: ["errorObject"],
-    why: "alphafold reads UniParc's HTTP 200 error object as 'no exact match' and folds with ESMFold without saying the lookup failed",
-  },
-];
+export const PENDING_FIX: ReadonlyArray<PendingFix> = [];

@@ -115,6 +115,9 @@ export const fetchConfidence = async (ctx: CallContext, url: string) => {
 
 const uniparcSchema = z.looseObject({
   uniParcId: z.string().optional(),
+  // UniProt's error answers: `{ url, messages: [...] }`; other servers use `{ error: {...} }`.
+  messages: z.array(z.unknown()).optional(),
+  error: z.unknown().optional(),
   uniParcCrossReferences: z
     .array(
       z.looseObject({
@@ -142,6 +145,20 @@ export const findExactAccession = async (
   });
   if (res.status === 400 || res.status === 404) return undefined;
   const body = res.json(uniparcSchema);
+  // An HTTP 200 that is not a UniParc entry is a failed lookup, not "no exact match": folding the
+  // sequence with ESMFold then would hide that the known structure was never looked for.
+  if (body.uniParcId === undefined && body.uniParcCrossReferences === undefined) {
+    const said =
+      body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
+    throw fail.upstream(
+      `UniProt's exact-sequence lookup (UniParc) answered HTTP ${res.status} without an entry${said ? `: ${said.slice(0, 200)}` : ""}.`,
+      {
+        retryable: true,
+        suggestion:
+          "UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.",
+      },
+    );
+  }
   const refs = (body.uniParcCrossReferences ?? []).filter((r) => r.active !== false && r.id);
   const swiss = refs.find((r) => r.database === "UniProtKB/Swiss-Prot");
   const trembl = refs.find((r) => r.database === "UniProtKB/TrEMBL");
