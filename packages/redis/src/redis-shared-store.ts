@@ -17,7 +17,15 @@ export interface RedisSharedStoreOptions {
    * with its in-memory state for that call, so a hung Redis costs a call at most a few of these.
    */
   readonly commandTimeout?: Duration.Input | undefined;
+  /**
+   * Most cached results, and most last good results, kept in Redis (default 100,000 each): past it
+   * the oldest written are deleted. Redis's own `maxmemory` bounds the bytes.
+   */
+  readonly maxEntries?: number | undefined;
 }
+
+/** The kinds whose entries are counted against `maxEntries` (the others are few and short-lived). */
+const BOUNDED: ReadonlySet<SharedKind> = new Set(["cache", "stale"]);
 
 /** How long the store fails at once after a failed command before it tries Redis again. */
 const RETRY_AFTER_FAILURE_MS = 1_000;
@@ -26,6 +34,20 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 const TAKE = "local v = redis.call('GET', KEYS[1]) if v then redis.call('DEL', KEYS[1]) end return v";
 /** INCR and restart the key's time to live. */
 const INCREMENT = "local n = redis.call('INCR', KEYS[1]) redis.call('PEXPIRE', KEYS[1], ARGV[1]) return n";
+/**
+ * SET with a time to live, note the key in the kind's index (a sorted set by write time), and delete
+ * the oldest written keys while the index holds more than ARGV[4]. Keys already expired by their own
+ * time to live are only dropped from the index; the index itself has no time to live (it holds at most
+ * ARGV[4] names).
+ */
+const SET_BOUNDED = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], KEYS[1])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if over > 0 then
+  local old = redis.call('ZPOPMIN', KEYS[2], over)
+  for i = 1, #old, 2 do redis.call('DEL', old[i]) end
+end
+return over`;
 /** DEL only if the lock still holds this holder's value (it may have expired and been taken since). */
 const UNLOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
@@ -36,9 +58,9 @@ const UNLOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
  *
  * Every key has a time to live (the cache policy's, the token's, 24 h for last good results, 1 h
  * for failure counts) and names only a SHA-256 hash; values are JSON with the plugin's secrets
- * redacted. The size bound is Redis's own: set `maxmemory` with `maxmemory-policy volatile-lru`
- * (or `allkeys-lru` on a Redis used only by Quiver) and Redis evicts the least recently used entries
- * when full; a result over 1 MB of JSON is not shared. In-flight de-duplication across replicas uses
+ * redacted. Size: at most `maxEntries` cached results and as many last good results (the oldest
+ * written go first), a result over 1 MB of JSON is not shared, and Redis's `maxmemory` with
+ * `maxmemory-policy volatile-lru` (or `allkeys-lru` on a Redis used only by Quiver) bounds the bytes. In-flight de-duplication across replicas uses
  * a short lock (`SET NX PX`, released by its holder only).
  *
  * It connects on first use and never throws into a call: while Redis is down or slow a command
@@ -72,6 +94,10 @@ export const redisSharedStore = (options: RedisSharedStoreOptions): SharedStore 
     }
   };
   const k = (kind: SharedKind, key: string) => `${prefix}${kind}:${key}`;
+  const maxEntries = options.maxEntries ?? 100_000;
+  if (!Number.isInteger(maxEntries) || maxEntries < 1)
+    throw new TypeError(`maxEntries: expected a positive integer, got ${maxEntries}.`);
+
   const ms = (n: number) => String(Math.max(1, Math.ceil(n)));
   /** This process's value in each lock it holds. */
   const held = new Map<string, string>();
@@ -80,7 +106,22 @@ export const redisSharedStore = (options: RedisSharedStoreOptions): SharedStore 
   return {
     get: async (kind, key) => text(await send("GET", k(kind, key))),
     set: async (kind, key, value, ttlMs) => {
-      await send("SET", k(kind, key), value, "PX", ms(ttlMs));
+      if (!BOUNDED.has(kind)) {
+        await send("SET", k(kind, key), value, "PX", ms(ttlMs));
+        return;
+      }
+      const index = `${prefix}index:${kind}`;
+      await send(
+        "EVAL",
+        SET_BOUNDED,
+        "2",
+        k(kind, key),
+        index,
+        value,
+        ms(ttlMs),
+        String(Date.now()),
+        String(maxEntries),
+      );
     },
     take: async (kind, key) => text(await send("EVAL", TAKE, "1", k(kind, key))),
     delete: async (kind, key) => {

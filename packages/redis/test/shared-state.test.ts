@@ -107,6 +107,12 @@ describe.skipIf(!up)("redisSharedStore on the real Redis", () => {
         expect(key).not.toContain(CANARY);
         expect(key).not.toContain("alice");
         expect(key).not.toContain("ion");
+        if (key.startsWith(`${prefix}shared:index:`)) {
+          // The size bound's index: the hashed names of the entries, nothing else, and no time to live.
+          for (const name of await client.zRange(key, 0, -1))
+            expect(name).toMatch(/shared:(cache|stale):[\w-]+$/);
+          continue;
+        }
         const value = (await client.get(key)) ?? "";
         expect(value).not.toContain(CANARY);
         expect(await client.pTTL(key)).toBeGreaterThan(0);
@@ -150,6 +156,28 @@ describe.skipIf(!up)("redisSharedStore on the real Redis", () => {
     state.failing = true;
     expect((await a.call("lookup", { word: "f" }, alice)).escalate ?? false).toBe(false);
     expect((await b.call("lookup", { word: "f" }, alice)).escalate).toBe(true);
+  });
+});
+
+describe.skipIf(!up)("redisSharedStore size bound", () => {
+  it("keeps at most maxEntries cached results, deleting the oldest written, and refuses a bad bound", async () => {
+    const prefix = uniquePrefix("bound");
+    prefixes.push(prefix);
+    const store = redisSharedStore({ url: REDIS_URL, prefix, maxEntries: 3 });
+    try {
+      for (const n of [1, 2, 3, 4, 5]) await store.set("cache", `k${n}`, `v${n}`, 60_000);
+      expect(await store.get("cache", "k1")).toBeUndefined();
+      expect(await store.get("cache", "k2")).toBeUndefined();
+      expect([await store.get("cache", "k3"), await store.get("cache", "k5")]).toEqual(["v3", "v5"]);
+      const cached = (await keysUnder(prefix)).filter((key) => key.includes("shared:cache:"));
+      expect(cached).toHaveLength(3);
+      // Another kind is not counted against the cache's bound.
+      await store.set("stale", "s1", "old", 60_000);
+      expect(await store.get("cache", "k4")).toBe("v4");
+    } finally {
+      await store.close?.();
+    }
+    expect(() => redisSharedStore({ url: REDIS_URL, prefix, maxEntries: 0 })).toThrow(/maxEntries/);
   });
 });
 
