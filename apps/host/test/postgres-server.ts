@@ -1,9 +1,8 @@
 import { execFile } from "node:child_process";
-import { once } from "node:events";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 
 /** The directory holding `initdb` and `pg_ctl` (the newest installed version), or undefined. */
 export const postgresBinDir = (): string | undefined => {
@@ -22,16 +21,6 @@ export const privatePostgresUnavailable = (): string | undefined => {
     return "running as root without runuser (initdb refuses root)";
   }
   return undefined;
-};
-
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 };
 
 /** Uid and gid of the `postgres` OS user (from /etc/passwd), for running the server when we are root. */

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.js";
 
 /** True when `redis-server` and `redis-cli` are on the PATH. */
 export const hasRedisServer = (): boolean => {
@@ -11,16 +11,6 @@ export const hasRedisServer = (): boolean => {
   } catch {
     return false;
   }
-};
-
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 };
 
 /** Runs `redis-cli` against a port and resolves with its output ("" when it fails). */
