@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { startTcpRelay } from "@quiver/testing";
-import pg from "pg";
+import { startTcpRelay, testPostgres } from "@quiver/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSearchIndex, SearchError, shareSearchIndex, unshareSearchIndex } from "../src/index.js";
 import { searchIndexConformance } from "./conformance.js";
@@ -9,49 +7,12 @@ import { scifactSubset } from "./scifact-subset.js";
 // The PostgreSQL store, on the server of QUIVER_TEST_DATABASE_URL (or DATABASE_URL, or the local test server).
 // Each run works in its own random schema, dropped at the end, so parallel runs never meet. When no server
 // answers, the suite is skipped and says why.
-const url =
-  process.env.QUIVER_TEST_DATABASE_URL ??
-  process.env.DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test";
-const schema = `quiver_search_test_${randomBytes(5).toString("hex")}`;
-
-async function unreachable(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-    return undefined;
-  } catch (error) {
-    // Only a server that cannot be reached skips the suite; any other failure (a refused login, a missing
-    // database) fails it.
-    const { code, message } = error as { code?: string; message?: string };
-    if (
-      !["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "57P03"].includes(code ?? "")
-    ) {
-      if (!/timeout/i.test(message ?? "")) throw error;
-    }
-    return message ?? String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const reason = await unreachable();
-if (reason) console.warn(`PostgreSQL store tests skipped: no server at ${new URL(url).host} (${reason})`);
-
-/** Runs statements on a plain connection of the login role (a superuser on the test server). */
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const db = await testPostgres("quiver_search_test");
+const { url, schema, admin } = db;
+const reason = db.skipReason;
 
 afterAll(async () => {
-  if (!reason) await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+  await db.dropSchema();
 });
 
 let count = 0;

@@ -106,5 +106,6 @@ export {
   type SessionCall,
 } from "./record/record-then-replay.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
+export { type SqlClient, type TestPostgres, testPostgres } from "./services/test-postgres.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { type CatalogTestClock, makeTestClock } from "./test-clock.js";

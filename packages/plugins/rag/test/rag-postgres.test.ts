@@ -1,44 +1,20 @@
-import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCatalog } from "@quiver/core";
-import { runPluginCommand } from "@quiver/testing";
-import pg from "pg";
+import { runPluginCommand, testPostgres } from "@quiver/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRagPlugin, type RagOutput } from "../src/index.js";
 
 // The embedded index in PostgreSQL (QUIVER_TEST_DATABASE_URL, DATABASE_URL or the local test server), in a
 // random schema dropped at the end; skipped, saying why, when no server answers.
-const url =
-  process.env.QUIVER_TEST_DATABASE_URL ??
-  process.env.DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test";
-const schema = `quiver_rag_test_${randomBytes(5).toString("hex")}`;
-
-const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-};
-// Only a server that cannot be reached skips; any other failure (a refused login, a missing database) fails.
-const reason = await admin(async () => undefined).then(
-  () => undefined,
-  (e: { code?: string; message?: string }) => {
-    const unreachable = ["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "57P03"];
-    if (!unreachable.includes(e.code ?? "") && !/timeout/i.test(e.message ?? "")) throw e;
-    return e.message ?? String(e);
-  },
-);
-if (reason) console.warn(`rag PostgreSQL tests skipped: no server at ${new URL(url).host} (${reason})`);
+const db = await testPostgres("quiver_rag_test");
+const { url, schema, admin } = db;
+const reason = db.skipReason;
 const tmp = await mkdtemp(join(tmpdir(), "rag-pg-"));
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
-  if (!reason) await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+  await db.dropSchema();
 });
 
 describe.skipIf(reason !== undefined)("rag's embedded index on PostgreSQL (DATABASE_URL)", () => {
