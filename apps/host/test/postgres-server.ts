@@ -14,10 +14,13 @@ export const postgresBinDir = (): string | undefined => {
   return versions[0] === undefined ? undefined : join(root, versions[0], "bin");
 };
 
+/** runuser's path: sbin may not be on PATH (CI runs with PATH=/usr/local/bin:/usr/bin:/bin). */
+const runuser = (): string | undefined => ["/usr/sbin/runuser", "/sbin/runuser"].find((p) => existsSync(p));
+
 /** Why a private PostgreSQL cluster cannot be started here, or undefined when it can. */
 export const privatePostgresUnavailable = (): string | undefined => {
   if (!postgresBinDir()) return "no /usr/lib/postgresql/*/bin/initdb and pg_ctl";
-  if (process.getuid?.() === 0 && !existsSync("/usr/sbin/runuser") && !existsSync("/sbin/runuser")) {
+  if (process.getuid?.() === 0 && !runuser()) {
     return "running as root without runuser (initdb refuses root)";
   }
   return undefined;
@@ -56,7 +59,7 @@ export const startPostgresServer = async () => {
   const run = (tool: string, args: ReadonlyArray<string>) =>
     new Promise<void>((resolve, reject) => {
       const [file, argv] = asRoot
-        ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]]
+        ? [runuser() ?? "runuser", ["-u", "postgres", "--", join(bin, tool), ...args]]
         : [join(bin, tool), [...args]];
       execFile(file, argv, { timeout: 60_000 }, (error, _stdout, stderr) =>
         error ? reject(new Error(`${tool} failed: ${stderr || error.message}`)) : resolve(),
