@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DIR, makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
 import { privatePostgresUnavailable, startPostgresServer } from "./postgres-server.js";
+import { searchRepo, stopReplicas } from "./replica-helpers.js";
 
 /** Why the test cannot run here, or undefined. */
 const reason = (() => {
@@ -44,28 +45,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const r of replicas) {
-    r.child.kill("SIGTERM");
-    await r.exited;
-  }
+  await stopReplicas(replicas);
   await pg?.close();
   project?.cleanup();
 });
-
-/** A search through replica `i`; the signal only guards against a hang (the call must answer). */
-const search = async (i: number, terms: string) => {
-  const response = await fetch(`${replicas[i]!.url}/tools/private_repo_search/call`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer tok-alice" },
-    body: JSON.stringify({ search_terms: terms }),
-    signal: AbortSignal.timeout(15_000),
-  });
-  return (await response.json()) as {
-    status: string;
-    data?: { total_count?: number };
-    error?: { retryable: boolean; message?: string; suggestion?: string; guidance?: unknown };
-  };
-};
 
 describe.skipIf(reason !== undefined)("replicas while their PostgreSQL server is stopped", () => {
   it("answer unavailable (retryable) and keep serving, then find again once the server is back", async () => {
@@ -80,17 +63,19 @@ describe.skipIf(reason !== undefined)("replicas while their PostgreSQL server is
       },
     );
     expect(added.code, added.stderr).toBe(0);
-    expect((await search(1, "qqpgstopmarker axolotl")).data?.total_count).toBeGreaterThan(0);
+    expect(
+      (await searchRepo(replicas[1]!, "tok-alice", "qqpgstopmarker axolotl")).data?.total_count,
+    ).toBeGreaterThan(0);
 
     await pg.stop();
     const t0 = performance.now();
-    const down = await search(1, "qqpgstopmarker axolotl");
+    const down = await searchRepo(replicas[1]!, "tok-alice", "qqpgstopmarker axolotl");
     const downMs = Math.round(performance.now() - t0);
     expect(down.status).toBe("unavailable");
     expect(down.error?.retryable).toBe(true);
     expect(down.error?.message).toMatch(/try again/);
     // Again through a replica that has not searched yet (a fresh connection refused, not a dropped one).
-    const fresh = await search(0, "qqpgstopmarker axolotl");
+    const fresh = await searchRepo(replicas[0]!, "tok-alice", "qqpgstopmarker axolotl");
     expect(fresh.status).toBe("unavailable");
     expect(fresh.error?.retryable).toBe(true);
     const health = await fetch(`${replicas[1]!.url}/health`, { signal: AbortSignal.timeout(5_000) });
@@ -99,13 +84,19 @@ describe.skipIf(reason !== undefined)("replicas while their PostgreSQL server is
     await pg.start();
     const t1 = performance.now();
     await expect
-      .poll(async () => (await search(1, "qqpgstopmarker axolotl")).data?.total_count ?? 0, {
-        timeout: 15_000,
-        interval: 100,
-      })
+      .poll(
+        async () =>
+          (await searchRepo(replicas[1]!, "tok-alice", "qqpgstopmarker axolotl")).data?.total_count ?? 0,
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      )
       .toBeGreaterThan(0);
     const backMs = Math.round(performance.now() - t1);
-    expect((await search(0, "qqpgstopmarker axolotl")).data?.total_count).toBeGreaterThan(0);
+    expect(
+      (await searchRepo(replicas[0]!, "tok-alice", "qqpgstopmarker axolotl")).data?.total_count,
+    ).toBeGreaterThan(0);
     console.log(
       `private PostgreSQL: initdb ${pg.timings.initdb} ms, start ${pg.timings.start} ms, stop ${pg.timings.stop} ms, ` +
         `restart ${pg.timings.restart} ms; search while stopped answered ${down.status} in ${downMs} ms ` +

@@ -1,29 +1,22 @@
 // Three `quiver serve` replicas on one Redis and one PostgreSQL, each with its own private-repo
 // folder (as on separate machines): a document added through one replica is found through another.
-import { execFile, execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTcpRelay } from "@quiver/testing";
+import { startTcpRelay, testPostgres } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOST_DIR, makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { searchRepo, stopReplicas } from "./replica-helpers.js";
 
-const DATABASE_URL =
-  process.env.QUIVER_TEST_DATABASE_URL ??
-  process.env.DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test";
-const SCHEMA = `quiver_replicas_${randomBytes(5).toString("hex")}`;
+const db = await testPostgres("quiver_replicas");
+const DATABASE_URL = db.url;
+const SCHEMA = db.schema;
 
 /** Why the test cannot run here, or undefined. */
 const reason = (() => {
   if (!hasRedisServer()) return "redis-server is not installed";
-  try {
-    execFileSync("psql", [DATABASE_URL, "-tAc", "select 1"], { stdio: "ignore", timeout: 5_000 });
-  } catch {
-    return `no PostgreSQL answers at ${new URL(DATABASE_URL).host} (or psql is missing)`;
-  }
+  if (db.skipReason) return `no PostgreSQL answers at ${new URL(DATABASE_URL).host}`;
   try {
     const config = readFileSync(
       join(HOST_DIR, "node_modules/@quiver/plugin-private-repo/dist/config.js"),
@@ -36,11 +29,6 @@ const reason = (() => {
   return undefined;
 })();
 if (reason) console.log(`skipped (replicas on PostgreSQL): ${reason}`);
-
-const psql = (sql: string) =>
-  new Promise<void>((resolve) =>
-    execFile("psql", [DATABASE_URL, "-tAc", sql], { timeout: 10_000 }, () => resolve()),
-  );
 
 let redis: Awaited<ReturnType<typeof startRedisServer>>;
 let relay: Awaited<ReturnType<typeof startTcpRelay>>;
@@ -72,28 +60,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const r of replicas) {
-    r.child.kill("SIGTERM");
-    await r.exited;
-  }
+  await stopReplicas(replicas);
   await redis?.stop();
   await relay?.stop();
-  if (!reason) await psql(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  await db.dropSchema();
   project?.cleanup();
 });
-
-const search = async (i: number, token: string, terms: string) => {
-  const response = await fetch(`${replicas[i]!.url}/tools/private_repo_search/call`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify({ search_terms: terms }),
-  });
-  return (await response.json()) as {
-    status: string;
-    data?: { total_count?: number };
-    error?: { retryable: boolean };
-  };
-};
 
 describe.skipIf(reason !== undefined)("three replicas on one Redis and one PostgreSQL", () => {
   it("find through replicas 1 and 2 a document added through replica 0, for its owner only", async () => {
@@ -112,11 +84,11 @@ describe.skipIf(reason !== undefined)("three replicas on one Redis and one Postg
     );
     expect(added.code, added.stderr).toBe(0);
     for (const i of [1, 2]) {
-      const found = await search(i, "tok-alice", "qqreplicamarker zebrafish");
+      const found = await searchRepo(replicas[i]!, "tok-alice", "qqreplicamarker zebrafish");
       expect(found.status).toBe("success");
       expect(found.data?.total_count).toBeGreaterThan(0);
     }
-    const other = await search(2, "tok-bob", "qqreplicamarker zebrafish");
+    const other = await searchRepo(replicas[2]!, "tok-bob", "qqreplicamarker zebrafish");
     expect(other.data?.total_count ?? 0).toBe(0);
     console.log(
       "document added through replica 0 (private-repo add) found through replicas 1 and 2; not by another principal",
@@ -125,15 +97,19 @@ describe.skipIf(reason !== undefined)("three replicas on one Redis and one Postg
 
   it("answer unavailable (retryable) while PostgreSQL is unreachable, and find again once it is back", async () => {
     await relay.stop();
-    const down = await search(1, "tok-alice", "qqreplicamarker zebrafish");
+    const down = await searchRepo(replicas[1]!, "tok-alice", "qqreplicamarker zebrafish");
     expect(down.status).toBe("unavailable");
     expect(down.error?.retryable).toBe(true);
     await relay.start();
     await expect
-      .poll(async () => (await search(2, "tok-alice", "qqreplicamarker zebrafish")).data?.total_count ?? 0, {
-        timeout: 15_000,
-        interval: 100,
-      })
+      .poll(
+        async () =>
+          (await searchRepo(replicas[2]!, "tok-alice", "qqreplicamarker zebrafish")).data?.total_count ?? 0,
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      )
       .toBeGreaterThan(0);
   });
 });

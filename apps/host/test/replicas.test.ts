@@ -5,6 +5,7 @@ import { type Emulator, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { stopReplicas } from "./replica-helpers.js";
 
 const RATE = 20;
 const CANARY = "canary-Quiver-replica-5b1f0e";
@@ -62,10 +63,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const r of replicas) {
-    r.child.kill("SIGTERM");
-    await r.exited;
-  }
+  await stopReplicas(replicas);
   await upstream?.close();
   await redis?.stop();
   project?.cleanup();
