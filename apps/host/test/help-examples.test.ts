@@ -3,23 +3,14 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Emulator, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, cleanEnv, makeProject, type Project, runQuiver } from "./helpers.js";
+import { ALL_PLUGINS, CLI, cleanEnv, makeProject, type Project, runQuiver } from "./helpers.js";
 
 // Every example printed by `quiver --help`, `quiver <command> --help` and
 // `quiver <plugin> <command> --help` is run as a shell command against the built CLI, in a project
 // with every workspace plugin installed (no config aliases), so an example naming a tool that
 // does not exist fails here instead of in a user's terminal.
 
-const PLUGINS = [
-  "@quiver/plugin-alphafold",
-  "@quiver/plugin-context7",
-  "@quiver/plugin-fda",
-  "@quiver/plugin-guia",
-  "@quiver/plugin-perplexity",
-  "@quiver/plugin-private-repo",
-  "@quiver/plugin-rag",
-  "@quiver/plugin-testgen",
-];
+const PLUGINS = ALL_PLUGINS;
 
 let project: Project;
 let up: Emulator;

@@ -8,6 +8,17 @@ export const HOST_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const REPO_DIR = join(HOST_DIR, "..", "..");
 export const CLI = join(HOST_DIR, "dist", "cli.js");
 export const FIXTURES = join(HOST_DIR, "test", "fixtures", "plugins");
+/** Every first-party plugin package, for a project that installs the whole catalog. */
+export const ALL_PLUGINS = [
+  "@quiver/plugin-alphafold",
+  "@quiver/plugin-context7",
+  "@quiver/plugin-fda",
+  "@quiver/plugin-guia",
+  "@quiver/plugin-perplexity",
+  "@quiver/plugin-private-repo",
+  "@quiver/plugin-rag",
+  "@quiver/plugin-testgen",
+];
 
 /** A minimal environment for child processes: no API keys from the machine leak into tests. */
 export const cleanEnv = (extra: Record<string, string> = {}): Record<string, string> => ({

@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { ToolResult } from "@quiver/core";
 import type { Fault } from "@quiver/testing";
 import * as testing from "@quiver/testing";
-import { eventually, makeProject, type ServeProcess, startServe } from "../helpers.js";
+import { ALL_PLUGINS, eventually, makeProject, type ServeProcess, startServe } from "../helpers.js";
 import {
   CALL_TIMEOUT_MS,
   type Expectation,
@@ -17,17 +17,7 @@ import {
 } from "./cases.js";
 import { type MatrixKeys, pluginSettings, startUpstreams, type Upstreams } from "./upstreams.js";
 
-/** Every plugin package the matrix's project installs (all of the catalog). */
-const PLUGINS = [
-  "@quiver/plugin-alphafold",
-  "@quiver/plugin-context7",
-  "@quiver/plugin-fda",
-  "@quiver/plugin-guia",
-  "@quiver/plugin-perplexity",
-  "@quiver/plugin-private-repo",
-  "@quiver/plugin-rag",
-  "@quiver/plugin-testgen",
-];
+const PLUGINS = ALL_PLUGINS;
 
 /** How a case ended against its expectation. */
 export type Verdict = "PASS" | "FAIL" | "PENDING" | "FIXED";
