@@ -70,6 +70,19 @@ const probeEnv = (dir, probeMs, gc) => ({
   QUIVER_LOAD_PROBE_MS: String(probeMs),
 });
 
+/** A started server as the bench uses it; `close()` stops it and removes its folder. */
+const served = (name, child, url, env, dir) => ({
+  name,
+  url: `${url}/mcp`,
+  base: url,
+  pid: child.pid,
+  probe: env.QUIVER_LOAD_PROBE,
+  close: async () => {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
+
 /**
  * `quiver serve` on a free port, serving the fda, context7 and perplexity plugins against `upstream`,
  * with rate limits off (the emulator has no budget to protect; everything else is the tools' own
@@ -116,17 +129,7 @@ export const startQuiver = async ({ upstream, probeMs, track, nodeFlags = [], gc
   });
   track(child);
   const url = await waitFor(child, "stderr", /serving on (http:\/\/\S+?) /, "quiver serve");
-  return {
-    name: "quiver",
-    url: `${url}/mcp`,
-    base: url,
-    pid: child.pid,
-    probe: env.QUIVER_LOAD_PROBE,
-    close: async () => {
-      await stop(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return served("quiver", child, url, env, dir);
 };
 
 /** The bare MCP SDK server (support/bare-server.mjs) against `upstream`. */
@@ -145,15 +148,5 @@ export const startBare = async ({ upstream, probeMs, track, nodeFlags = [], gc =
   track(child);
   child.stderr.resume();
   const url = await waitFor(child, "stdout", /listening (http:\/\/\S+)/, "bare MCP server");
-  return {
-    name: "bare",
-    url: `${url}/mcp`,
-    base: url,
-    pid: child.pid,
-    probe: env.QUIVER_LOAD_PROBE,
-    close: async () => {
-      await stop(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return served("bare", child, url, env, dir);
 };
