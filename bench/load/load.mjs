@@ -194,27 +194,39 @@ const summarise = (name, r, duration) => {
   };
 };
 
+/** A mistake in the command line: printed without a stack, with the usage, exit code 2. */
+class UsageError extends Error {}
+
+const USAGE =
+  "pnpm bench:load [--duration <s>=60] [--clients <n>=200] [--sample <s>=5 (1 under 30 s)] [--churn <calls per session>=25, 0: never]\n" +
+  "                [--upstream-ms <delay of each upstream answer>=0] [--only quiver|bare]\n" +
+  "                [--snapshots <dir>: heap snapshots of each server at half time and near the end, into <dir>]\n" +
+  "                [--gc: a full GC in each server at every sample, so the live heap is exact (one pause per sample)]";
+
+const parse = () => {
+  try {
+    return parseArgs({
+      options: {
+        duration: { type: "string", default: "60" },
+        clients: { type: "string", default: "200" },
+        sample: { type: "string" },
+        churn: { type: "string", default: "25" },
+        "upstream-ms": { type: "string", default: "0" },
+        snapshots: { type: "string" },
+        gc: { type: "boolean" },
+        only: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+};
+
 const main = async () => {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: "string", default: "60" },
-      clients: { type: "string", default: "200" },
-      sample: { type: "string" },
-      churn: { type: "string", default: "25" },
-      "upstream-ms": { type: "string", default: "0" },
-      snapshots: { type: "string" },
-      gc: { type: "boolean" },
-      only: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { values } = parse();
   if (values.help) {
-    console.log(
-      "pnpm bench:load [--duration <s>=60] [--clients <n>=200] [--sample <s>=5 (1 under 30 s)] [--churn <calls per session>=25, 0: never]\n" +
-        "                [--upstream-ms <delay of each upstream answer>=0] [--only quiver|bare]\n" +
-        "                [--snapshots <dir>: heap snapshots of each server at half time and near the end, into <dir>]\n" +
-        "                [--gc: a full GC in each server at every sample, so the live heap is exact (one pause per sample)]",
-    );
+    console.log(USAGE);
     return;
   }
   const duration = Number(values.duration);
@@ -226,7 +238,9 @@ const main = async () => {
   };
   for (const [k, v] of Object.entries(opts))
     if (!Number.isFinite(v) || v < 0 || (k !== "churn" && v === 0))
-      throw new Error(`--${k}: expected a positive number`);
+      throw new UsageError(`--${k}: expected a positive number, got "${values[k]}"`);
+  if (values.only !== undefined && values.only !== "quiver" && values.only !== "bare")
+    throw new UsageError(`--only: expected quiver or bare, got ${values.only}`);
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first`);
 
   const children = new Set();
@@ -258,7 +272,7 @@ const main = async () => {
     const order = values.only ? [values.only] : ["quiver", "bare"];
     for (const name of order) {
       const start = name === "quiver" ? startQuiver : name === "bare" ? startBare : undefined;
-      if (!start) throw new Error(`--only: expected quiver or bare, got ${name}`);
+      if (!start) throw new UsageError(`--only: expected quiver or bare, got ${name}`);
       const nodeFlags = values.snapshots
         ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${resolve(values.snapshots)}`]
         : [];
@@ -341,6 +355,11 @@ const main = async () => {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   main().catch((error) => {
+    if (error instanceof UsageError) {
+      console.error(`bench:load: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.exitCode = 1;
   });
