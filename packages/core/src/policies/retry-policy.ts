@@ -14,7 +14,11 @@ import type { ResolvedPolicy } from "./resolve-policy.js";
  * `Effect.retry`, which must see that failure as its first input (for the Retry-After and the elapsed
  * time), so it is handed `replayingFirst`: an effect that fails with that failure once, then attempts.
  */
-export const withRetry = (retry: ResolvedPolicy["retry"]) => {
+export const withRetry = (
+  retry: ResolvedPolicy["retry"],
+  /** Runs the retries (after the first failure) under the call's deadline: see `Deadline.race`. */
+  bounded: <A, R>(retries: Effect.Effect<A, ToolFailure, R>) => Effect.Effect<A, ToolFailure, R> = (r) => r,
+) => {
   if (!retry) return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
   const options = {
     schedule: Schedule.exponential(retry.baseMs).pipe(
@@ -32,7 +36,7 @@ export const withRetry = (retry: ResolvedPolicy["retry"]) => {
   };
   return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
     Effect.catch(self, (first) =>
-      options.while(first) ? Effect.retry(replayingFirst(first, self), options) : Effect.fail(first),
+      options.while(first) ? bounded(Effect.retry(replayingFirst(first, self), options)) : Effect.fail(first),
     );
 };
 

@@ -8,6 +8,7 @@ import type { ToolResult } from "../envelope.js";
 import { TRANSIENT_KINDS } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
 import { type Breaker, withBreaker } from "../policies/breaker-policy.js";
+import { underDeadline } from "../policies/deadline.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import { type RateGate, withRateLimit } from "../policies/rate-limit-policy.js";
 import { withRetry } from "../policies/retry-policy.js";
@@ -44,7 +45,10 @@ export interface ToolPipeline {
    * the fallback tool. Reads its `CallState` from the fiber's context; never fails.
    */
   readonly run: Effect.Effect<Outcome, never, CallState>;
-  /** The tool's result cache (its hits are answered without starting a fiber). */
+  /**
+   * The tool's result cache. Untraced, its local hits are answered without starting a fiber (the
+   * caller looks them up with `cache.get` before `run`, which then does not look again).
+   */
   readonly cache: ResultCache | undefined;
   /** True when a tracing backend is installed: only then is a span made per call. */
   readonly traced: boolean;
@@ -62,14 +66,8 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
 
   const attempt = Effect.withFiber((fiber) => runAttempt(reg, callIn(fiber.context), world));
   const exec: Effect.Effect<Executed, ToolFailure, CallState> = attempt.pipe(
-    withRetry(policy.retry),
-    withTimeout(
-      policy.timeoutMs,
-      name,
-      clock,
-      (context) => callIn(context).partialData,
-      (context) => callIn(context).options.timeoutMs,
-    ),
+    withRetry(policy.retry, (retries) => underDeadline(callIn, retries)),
+    withTimeout(policy.timeoutMs, name, clock, callIn),
     withBreaker(services.breaker, name),
     withRateLimit(
       services.rateGate,
@@ -94,9 +92,11 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
           : undefined,
       )
     : undefined;
+  const tracer = Context.get(services.context, Tracer.Tracer);
+  const traced = tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled);
   const ran: Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }, never, CallState> =
     cache
-      ? Effect.withFiber((fiber) => cache.through(callIn(fiber.context).cacheId, exec))
+      ? Effect.withFiber((fiber) => cache.through(callIn(fiber.context).cacheId, exec, !traced))
       : Effect.map(Effect.exit(exec), (exit) => ({ exit, cache: undefined }));
 
   const failed = (
@@ -124,7 +124,6 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
       );
     });
 
-  const tracer = Context.get(services.context, Tracer.Tracer);
   return {
     run: Effect.flatMap(ran, ({ exit, cache }) =>
       Exit.isSuccess(exit)
@@ -133,6 +132,6 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     ),
     cache,
     metrics: new ToolMetrics(name, reg.pluginId),
-    traced: tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled),
+    traced,
   };
 };

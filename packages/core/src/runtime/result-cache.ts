@@ -81,9 +81,15 @@ export class ResultCache {
    * The result for `id`: stored, joined from the same call in flight, or run with `run` (and stored
    * when it succeeds). Says whether it was a hit (stored or joined) or a miss (this call ran it).
    * Looks up when called: call it where the call runs (in `Effect.withFiber` or `Effect.suspend`).
+   * `looked`: the caller has just found no stored entry with `get` (a second lookup would cost a
+   * hash-map probe per miss).
    */
-  through<R>(id: string, run: Effect.Effect<Executed, ToolFailure, R>): Effect.Effect<CacheAnswer, never, R> {
-    const stored = this.#stored.get(id);
+  through<R>(
+    id: string,
+    run: Effect.Effect<Executed, ToolFailure, R>,
+    looked = false,
+  ): Effect.Effect<CacheAnswer, never, R> {
+    const stored = looked ? undefined : this.#stored.get(id);
     if (stored !== undefined)
       return Effect.succeed({
         exit: Exit.succeed(stored) as Exit.Exit<Executed, ToolFailure>,

@@ -17,7 +17,12 @@ export const runAttempt = (
   s: CallState,
   world: ToolWorld,
 ): Effect.Effect<Executed, ToolFailure> => {
-  if (!reg.resources.isReady) return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world));
+  if (!reg.resources.isReady) {
+    const opened = s.deadline ? s.deadline.race(openResources(reg)) : openResources(reg);
+    return Effect.flatMap(opened, () => runAttempt(reg, s, world));
+  }
+  const deadline = s.deadline;
+  if (deadline?.failure) return Effect.fail(deadline.failure);
   const attempt = ++s.attempts;
   const abort = new AbortController();
   const ctx = toolContext(reg, world, s.options, s.session, s.callId, abort.signal, attempt, (d) => {
@@ -46,8 +51,20 @@ export const runAttempt = (
   if (isPromiseLike(result)) {
     const promise = result;
     return Effect.callback<Executed, ToolFailure>((resume) => {
+      let settled = false;
+      // The call's deadline passed while the promise was pending: stop the run, answer the timeout.
+      const end = () => {
+        if (settled) return;
+        settled = true;
+        abort.abort();
+        resume(Effect.fail(deadline?.failure as ToolFailure));
+      };
+      deadline?.hold(end);
       promise.then(
         (out) => {
+          if (settled) return;
+          settled = true;
+          deadline?.release(end);
           let checked: Effect.Effect<Executed, ToolFailure>;
           try {
             checked = validateOutput(reg, out, attempt);
@@ -56,19 +73,30 @@ export const runAttempt = (
           }
           resume(checked);
         },
-        (error) => resume(Effect.fail(toFailure(error, reg.name))),
+        (error) => {
+          if (settled) return;
+          settled = true;
+          deadline?.release(end);
+          resume(Effect.fail(toFailure(error, reg.name)));
+        },
       );
       // Runs if the fiber is interrupted while the promise is pending.
-      return Effect.sync(() => abort.abort());
+      return Effect.sync(() => {
+        settled = true;
+        deadline?.release(end);
+        abort.abort();
+      });
     });
   }
   if (Effect.isEffect(result)) {
-    return (result as Effect.Effect<unknown, unknown>).pipe(
+    const run = (result as Effect.Effect<unknown, unknown>).pipe(
       Effect.mapError((e) => toFailure(e, reg.name)),
       Effect.catchDefect((defect) => Effect.fail(toFailure(defect, reg.name))),
       Effect.flatMap((out) => validateOutput(reg, out, attempt)),
       Effect.onInterrupt(() => Effect.sync(() => abort.abort())),
     );
+    // An Effect cannot hold the deadline: it runs in a child fiber the deadline interrupts.
+    return deadline ? deadline.race(run) : run;
   }
   return validateOutput(reg, result, attempt);
 };
