@@ -1,7 +1,15 @@
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createCatalog, definePlugin, defineTool, fail, type ToolPolicy } from "../src/index.js";
+import {
+  createCatalog,
+  definePlugin,
+  defineTool,
+  fail,
+  type RunResult,
+  type ToolContext,
+  type ToolPolicy,
+} from "../src/index.js";
 import { Deadline } from "../src/policies/deadline.js";
 import { makeProbe, makeTestClock } from "./fixtures.js";
 
@@ -10,7 +18,7 @@ import { makeProbe, makeTestClock } from "./fixtures.js";
  * loaded (by a call to another plugin's tool): a cold catalog loads it while the test moves the clock.
  */
 const catalogWith = async (
-  run: Parameters<typeof defineTool>[0]["run"],
+  run: (input: { q: string }, ctx: ToolContext) => RunResult<{ q: string }>,
   policy: ToolPolicy,
   setup?: (signal: AbortSignal) => Promise<unknown>,
 ) => {
