@@ -48,12 +48,17 @@ export const storeFailure = (tool: string, message: string) =>
 /** A circuit in this process (the default, in-memory stores): a closed circuit costs a field read. */
 export const localBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>, clock: PolicyClock): Breaker => {
   const circuit = new LocalBreaker(policy.failures, policy.openForMs, clock);
-  const record = (exit: Exit.Exit<unknown, ToolFailure>) => Effect.sync(() => circuit.record(healthOf(exit)));
+  // A plain finalizer (`onExitPrimitive` returning no effect): recording is a field update, and an
+  // `Effect.sync` per call would cost a frame and a continuation for nothing.
+  const record = (exit: Exit.Exit<unknown, ToolFailure>) => {
+    circuit.record(healthOf(exit));
+    return undefined;
+  };
   return {
     guard: (self, tool) =>
       Effect.suspend(() => {
         const refusal = circuit.admit();
-        if (refusal === undefined) return Effect.onExit(self, record);
+        if (refusal === undefined) return Effect.onExitPrimitive(self, record);
         return Effect.fail(
           refusal._tag === "CircuitOpen" ? openFailure(tool, refusal.retryAfterMs) : halfOpenFailure(tool),
         );

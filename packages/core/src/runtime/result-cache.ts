@@ -116,13 +116,16 @@ export class ResultCache {
     };
     if (!this.#shared) {
       // Without a shared store: the run, as before the store existed (the hot path of a miss).
-      return Effect.exit(run).pipe(
-        // The caller that runs it was cancelled: its joiners end too (they may call again).
-        Effect.onInterrupt(() => Effect.sync(() => settle(Exit.interrupt()))),
-        Effect.map((exit) => {
-          settle(exit);
-          return { exit, cache: "miss" as const };
-        }),
+      // Settled however the run ends: with its result, its failure, or (the caller that runs it was
+      // cancelled) an interruption, which its joiners see too (they may call again).
+      return Effect.map(
+        Effect.exit(
+          Effect.onExitPrimitive(run, (exit) => {
+            settle(exit);
+            return undefined;
+          }),
+        ),
+        (exit) => ({ exit, cache: "miss" as const }),
       );
     }
     return this.#throughShared(id, run, this.#shared).pipe(
