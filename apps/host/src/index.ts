@@ -22,8 +22,9 @@ export type {
   PluginProblem,
   ProblemKind,
 } from "./discovery/types.js";
-export { createFindToolsPlugin, createToolFinder, FIND_TOOL_NAME } from "./find/find-tools-plugin.js";
+export { createFindToolsPlugin, FIND_TOOL_NAME } from "./find/find-tools-plugin.js";
 export { indexTools, type RankableTool, type ToolIndex, type ToolMatch } from "./find/rank-tools.js";
+export { createToolFinder } from "./find/tool-finder.js";
 export {
   type CreateHostOptions,
   createHost,

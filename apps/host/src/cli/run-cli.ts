@@ -5,7 +5,6 @@ import type { PluginProblem } from "../discovery/types.js";
 import type { Host } from "../host/create-host.js";
 import { VERSION } from "../version.js";
 import { type CommandContext, type CommandSpec, GLOBAL_OPTIONS } from "./command.js";
-import { printCommandHelp, printRootHelp } from "./help.js";
 import { createOutput, type Output } from "./output.js";
 import { EXIT, UsageError } from "./usage-error.js";
 
@@ -92,6 +91,7 @@ export const runCli = async (
     }
     const { installedPluginCommands, runPluginCli } = await import("./plugin-cli.js");
     if (first === undefined || first === "help") {
+      const { printRootHelp } = await import("./help.js");
       printRootHelp(out, commands, VERSION, await installedPluginCommands(argv, env));
       return first === undefined && !argv.includes("--help") && !argv.includes("-h") ? EXIT.usage : EXIT.ok;
     }
@@ -124,6 +124,8 @@ export const runCli = async (
   }
   const flags = parsed.values as CommandContext["flags"];
   if (flags.help) {
+    // Loaded on demand: running a command never needs the help printer.
+    const { printCommandHelp } = await import("./help.js");
     printCommandHelp(out, cmd);
     return EXIT.ok;
   }

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import type { z } from "zod";
 import { ConfigError } from "./config-error.js";
-import { type ConfigFile, configFileSchema } from "./config-schema.js";
+import type { ConfigFile } from "./config-schema.js";
 
 /** The names looked for in the working directory, in order. */
 export const CONFIG_FILE_NAMES = ["quiver.config.json", "quiver.config.yaml", "quiver.config.yml"] as const;
@@ -91,6 +91,8 @@ export const readConfigFile = async (path: string): Promise<LoadedConfig> => {
     }
   }
   if (raw === null || raw === undefined) raw = {};
+  // The schema (and building it) loads only when there is a file to check: without one, start-up skips it.
+  const { configFileSchema } = await import("./config-schema.js");
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(formatIssues(name, parsed.error.issues));
   return { path, config: parsed.data };

@@ -1,40 +1,10 @@
 import { type Catalog, definePlugin, defineTool, outcome } from "@quiver/core";
 import { z } from "zod";
 import { VERSION } from "../version.js";
-import { indexTools, type ToolIndex } from "./rank-tools.js";
+import type { ToolFinder } from "./tool-finder.js";
 
 /** The name of the discovery tool the host offers to models. */
 export const FIND_TOOL_NAME = "quiver_find_tools";
-
-/**
- * Keeps a BM25 index of a catalog's tools, rebuilt when the catalog changes.
- *
- * @example
- * const finder = createToolFinder(catalog)
- * finder.rank("protein structure from a sequence")
- */
-export const createToolFinder = (catalog: Catalog): ToolIndex & { readonly dispose: () => void } => {
-  let index: ToolIndex | undefined;
-  const dispose = catalog.onChange(() => {
-    index = undefined;
-  });
-  const build = () =>
-    indexTools(
-      catalog
-        .list()
-        .filter((t) => t.name !== FIND_TOOL_NAME)
-        .map((t) => ({ ...t, examples: catalog.describe(t.name)?.examples ?? [] })),
-    );
-  return {
-    rank: (need, options) => {
-      index ??= build();
-      return index.rank(need, options);
-    },
-    dispose: () => {
-      dispose();
-    },
-  };
-};
 
 const match = z.object({
   name: z.string().describe("The tool's name: call it with this name"),
@@ -57,7 +27,9 @@ const match = z.object({
  * await catalog.call("quiver_find_tools", { need: "FDA-approved kinase inhibitors" })
  */
 export const createFindToolsPlugin = (catalog: Catalog) => {
-  const finder = createToolFinder(catalog);
+  // The ranker (BM25 index, tokenizer, @quiver/search) loads on the first search: a host that never
+  // searches, such as `quiver list`, registers this plugin without paying for it.
+  let finder: ToolFinder | undefined;
   const tool = defineTool({
     name: FIND_TOOL_NAME,
     title: "Find tools",
@@ -81,7 +53,11 @@ export const createFindToolsPlugin = (catalog: Catalog) => {
     annotations: { readOnly: true, idempotent: true, openWorld: false },
     policy: { cache: false, retry: false, timeout: "5s" },
     instruction: "Pick the best-fitting tool and call it by name; prefer available tools.",
-    run: ({ need, limit, category }) => {
+    run: async ({ need, limit, category }) => {
+      if (!finder) {
+        const { createToolFinder } = await import("./tool-finder.js");
+        finder ??= createToolFinder(catalog);
+      }
       const tools = finder
         .rank(need, { limit, ...(category ? { category } : {}) })
         .map((t) => ({ ...t, matched: [...t.matched] }));
@@ -102,6 +78,6 @@ export const createFindToolsPlugin = (catalog: Catalog) => {
     version: VERSION,
     description: "The host's own tools: find the right tool for a need.",
     tools: [tool],
-    dispose: finder.dispose,
+    dispose: () => finder?.dispose(),
   });
 };

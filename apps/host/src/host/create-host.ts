@@ -9,11 +9,10 @@ import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
-import { openStores } from "../stores/open-stores.js";
+import type { OpenedStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
-import { type DemoReport, prepareDemo } from "./demo.js";
+import type { DemoReport } from "./demo.js";
 import { discoverEnabled, settingsFor } from "./discover-enabled.js";
-import { loadMcpServers } from "./mcp-servers.js";
 import { pluginOptions } from "./plugin-options.js";
 import { type TrackedCatalog, trackCalls } from "./track-calls.js";
 
@@ -80,12 +79,16 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
 
   const first = await discover();
   const demoOn = options.demo ?? settings.demo.enabled;
+  // Demo mode, Redis stores and bridged MCP servers load their code only when they are on: most
+  // commands (`quiver list`) start without any of them.
   const demo: DemoReport = demoOn
-    ? await prepareDemo(first.enabled, settings, options.log ?? (() => {}))
+    ? await (await import("./demo.js")).prepareDemo(first.enabled, settings, options.log ?? (() => {}))
     : { options: {}, lines: [] };
 
   checkAliasClashes(settings.aliases, first.enabled);
-  const stores = await openStores(settings.stores);
+  const stores: OpenedStores = settings.stores.redis
+    ? await (await import("../stores/open-stores.js")).openStores(settings.stores)
+    : {};
   const http: HttpClient | undefined = settings.cassettes
     ? createCassetteHttpClient({ ...settings.cassettes, ...(options.log ? { onError: options.log } : {}) })
     : undefined;
@@ -136,7 +139,10 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   };
   registerAll(first.enabled);
   // The config file's mcpServers: bridged once at start; a reload keeps them.
-  const bridged = await loadMcpServers(settings.mcpServers);
+  const bridged =
+    Object.keys(settings.mcpServers).length > 0
+      ? await (await import("./mcp-servers.js")).loadMcpServers(settings.mcpServers)
+      : { plugins: [], problems: [] };
   registerAll(bridged.plugins);
   state.problems.push(...bridged.problems);
   const bridgedIds = new Set(bridged.plugins.map((p) => p.plugin.id));

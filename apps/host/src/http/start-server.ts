@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHttpHandler } from "@quiver/mcp/server";
-import { createToolFinder, FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
+import { FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
+import { createToolFinder } from "../find/tool-finder.js";
 import type { Host } from "../host/create-host.js";
 import type { DrainReport } from "../host/track-calls.js";
 import { VERSION } from "../version.js";

@@ -1,0 +1,144 @@
+import type { CommandContext } from "../cli/command.js";
+import { EXIT } from "../cli/usage-error.js";
+import type { Host } from "../host/create-host.js";
+
+const waitForSignal = (onSignal: (name: string) => void, onSecond: () => void) => {
+  let count = 0;
+  const handler = (name: NodeJS.Signals) => {
+    count++;
+    if (count === 1) onSignal(name);
+    else onSecond();
+  };
+  process.on("SIGTERM", handler);
+  process.on("SIGINT", handler);
+  return () => {
+    process.off("SIGTERM", handler);
+    process.off("SIGINT", handler);
+  };
+};
+
+/** SIGHUP: discover again (plugins installed or removed since start); returns the unsubscribe. */
+const reloadOnHangup = (host: Host, log: (l: string) => void) => {
+  const handler = () => {
+    void host.reload().then(
+      (r) => {
+        log(
+          `SIGHUP: plugins rediscovered${r.added.length ? `; added ${r.added.join(", ")}` : ""}${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}${!r.added.length && !r.removed.length ? "; no change" : ""}`,
+        );
+        for (const p of r.problems) log(`skipped ${p.package}: ${p.message}\n  fix: ${p.fix}`);
+      },
+      (error: Error) => log(`SIGHUP: rediscovery failed: ${error.message}`),
+    );
+  };
+  process.on("SIGHUP", handler);
+  return () => process.off("SIGHUP", handler);
+};
+
+const summary = (host: Host, log: (l: string) => void) => {
+  const plugins = host.catalog.plugins();
+  const tools = host.catalog.list();
+  for (const p of plugins) {
+    const state = p.status === "ready" ? "ready" : `unconfigured (${p.message ?? "missing settings"})`;
+    log(
+      `  ${p.id.padEnd(14)} ${String(p.tools.length).padStart(2)} tool${p.tools.length === 1 ? " " : "s"}  ${state}`,
+    );
+  }
+  log(
+    `${plugins.length} plugins, ${tools.length} tools${host.problems.length ? `, ${host.problems.length} skipped (see above)` : ""}`,
+  );
+};
+
+/** Runs `quiver serve`: builds the host and serves it over HTTP (API, MCP, console) or MCP over stdio until a signal. */
+export const runServe = async (ctx: CommandContext): Promise<number> => {
+  const log = (line: string) => ctx.out.note(line);
+  const settings = await ctx.settings();
+  for (const w of settings.warnings) log(`warning: ${w}`);
+  if (settings.cassettes) {
+    const { dir, mode, timing } = settings.cassettes;
+    log(
+      mode === "record"
+        ? `recording every tool call to ${dir}`
+        : `replaying tool calls from ${dir}${mode === "replay" ? " (no network)" : ", recording the ones missing"}; timing ${timing}`,
+    );
+  }
+  const { createHost } = await import("../host/create-host.js");
+  const started = performance.now();
+  const host = await createHost(settings, { log });
+  for (const p of host.problems) log(`skipped ${p.package}: ${p.message}\n  fix: ${p.fix}`);
+  summary(host, log);
+
+  if (ctx.flags.stdio) {
+    const { serveStdio } = await import("@quiver/mcp/server");
+    const stdio = serveStdio(host.catalog, {
+      ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
+      onError: (e) => log(`mcp: ${e.message}`),
+    });
+    log(`MCP over stdio ready in ${Math.round(performance.now() - started)} ms`);
+    const offHup = reloadOnHangup(host, log);
+    await new Promise<void>((resolve) => {
+      let closing = false;
+      const stop = async (reason: string) => {
+        if (closing) return;
+        closing = true;
+        const report = await host.tracker.drain(settings.server.shutdownTimeoutMs);
+        for (const c of report.cancelled) log(`cancelled ${c.tool} at shutdown: ${c.result.message}`);
+        await stdio.close().catch(() => {});
+        offHup();
+        await host.close();
+        log(`stopped (${reason})`);
+        resolve();
+      };
+      const off = waitForSignal(
+        (name) => void stop(name).then(off),
+        () => host.tracker.abortAll("Stopped at once (second signal)."),
+      );
+      process.stdin.once("end", () => void stop("stdin closed").then(off));
+    });
+    return EXIT.ok;
+  }
+
+  const { startServer } = await import("../http/start-server.js");
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(host, { log });
+  } catch (error) {
+    await host.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") {
+      throw new Error(
+        `Port ${settings.server.port} on ${settings.server.host} is in use: pick another with --port or QUIVER_PORT.`,
+      );
+    }
+    if (code === "EACCES")
+      throw new Error(
+        `Not allowed to listen on ${settings.server.host}:${settings.server.port}: use a port above 1023.`,
+      );
+    throw error;
+  }
+  const auth = Object.keys(settings.tokens).length;
+  log(
+    `quiver serving on ${server.url} (HTTP API; MCP Streamable HTTP at ${server.url}/mcp; console at ${server.url}/)` +
+      `${auth ? `, ${auth} bearer token${auth === 1 ? "" : "s"}` : ", no auth (loopback)"}; ready in ${Math.round(performance.now() - started)} ms`,
+  );
+  if (settings.stores.redis) {
+    log(
+      `replica mode: limits, breakers, cache, confirmations and escalation shared through Redis; MCP ${settings.server.stateless ? "stateless (any replica answers any request)" : "with sessions (needs sticky sessions)"}`,
+    );
+  }
+  const offHup = reloadOnHangup(host, log);
+  await new Promise<void>((resolve) => {
+    const off = waitForSignal(
+      (name) =>
+        void server.shutdown(name).then(() => {
+          off();
+          offHup();
+          resolve();
+        }),
+      () => {
+        log("second signal: cancelling every call now");
+        host.tracker.abortAll("Stopped at once (second signal).");
+      },
+    );
+  });
+  return EXIT.ok;
+};
