@@ -1,7 +1,7 @@
 import { type DurationInput, definePlugin, type HealthReport, type Plugin } from "@quiver/core";
 import { CONTEXT7_ENV, type Context7Config, type Context7McpTarget, context7ConfigSchema } from "./config.js";
 import type { DocsClient, McpToolCaller } from "./internal/docs-client.js";
-import { type Context7Resources, setupContext7 } from "./setup.js";
+import type { Context7Resources } from "./setup.js";
 import { getLibraryDocs } from "./tools/get-library-docs.js";
 import { resolveLibraryId } from "./tools/resolve-library-id.js";
 import { searchDocumentation } from "./tools/search-documentation.js";
@@ -68,7 +68,8 @@ export const createContext7Plugin = (
     defaults: { ...options },
     env: CONTEXT7_ENV,
     tools: [searchDocumentation, resolveLibraryId, getLibraryDocs],
-    setup: setupContext7,
+    // Loaded at the first call, not at import: `quiver list` never opens a transport.
+    setup: (ctx) => import("./setup.js").then((m) => m.setupContext7(ctx)),
     health: async ({ config, resources, signal }): Promise<HealthReport> => {
       try {
         const found = await resources.docs.searchLibraries(

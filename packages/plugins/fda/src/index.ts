@@ -1,7 +1,6 @@
 import { definePlugin, type Plugin } from "@quiver/core";
 import { type FdaConfig, fdaConfigSchema } from "./config.js";
 import type { OpenFdaClient } from "./internal/openfda-client.js";
-import { setupFda } from "./setup.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 import { VERSION } from "./version.js";
@@ -39,7 +38,8 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}): Plugin<FdaConfi
     defaults: { ...options },
     env: { apiKey: "OPENFDA_API_KEY" },
     tools: [searchDrugs, countDrugs],
-    setup: setupFda,
+    // Loaded at the first call, not at import: `quiver list` never opens the client.
+    setup: (ctx) => import("./setup.js").then((m) => m.setupFda(ctx)),
     health: async ({ config, http, signal }) => {
       const res = await http.request({
         url: `${config.baseUrl.replace(/\/+$/, "")}/drug/drugsfda.json`,

@@ -1,16 +1,5 @@
-import { readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
 import type { PluginDemo } from "@quiver/core";
-import { importGuides } from "./internal/import-guides.js";
-import { createFolderGuideStore, SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
-import { VERSION } from "./version.js";
-
-/** The guide files shipped in demo/ (for the demo cache's fingerprint). */
-const guideFiles = async (): Promise<string[]> =>
-  (await readdir(SEED_GUIDES_DIR))
-    .filter((f) => /\.(json|ya?ml)$/i.test(f))
-    .sort()
-    .map((f) => join(SEED_GUIDES_DIR, f));
+import { SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
 
 /**
  * The guia plugin's demo step: the real UGR teaching guides the package ships (demo/, see
@@ -21,28 +10,6 @@ const guideFiles = async (): Promise<string[]> =>
 export const guiaDemo: PluginDemo = {
   skipWhenSet: ["GUIA_DIR", "GUIA_STORE", "MONGODB_URI"],
   data: [SEED_GUIDES_DIR],
-  seed: async (ctx) => {
-    const build = ctx.cached("guides", { tag: `guia@${VERSION}`, files: await guideFiles() });
-    const options = { store: "folder", guidesDir: build.path, seed: false };
-    const store = createFolderGuideStore({ dir: build.path, seed: false });
-    try {
-      if (build.fresh) {
-        const guides = await store.list();
-        return {
-          options,
-          message: `${guides.length} teaching guides reused from ${build.path} (${guides.map((g) => g.subject).join(", ")})`,
-        };
-      }
-      await rm(build.path, { recursive: true, force: true });
-      const report = await importGuides(SEED_GUIDES_DIR, store);
-      await build.markFresh();
-      const skipped = report.skipped.length > 0 ? `, skipped ${report.skipped.length}` : "";
-      return {
-        options,
-        message: `${report.imported.length} teaching guides imported into ${build.path} (${report.imported.map((i) => i.subject).join(", ")}${skipped})`,
-      };
-    } finally {
-      await store.close();
-    }
-  },
+  // The seed body (importer) is loaded only when demo mode seeds, not when the plugin is imported.
+  seed: (ctx) => import("./demo-seed.js").then((m) => m.seedGuia(ctx)),
 };

@@ -3,7 +3,7 @@ import { importCommand } from "./commands/import.js";
 import { GUIA_ENV, type GuiaConfig, guiaConfigSchema } from "./config.js";
 import { guiaDemo } from "./demo.js";
 import type { GuideStore } from "./internal/stores/guide-store.js";
-import { type GuiaResources, setupGuia } from "./setup.js";
+import type { GuiaResources } from "./setup.js";
 import { getGuide } from "./tools/get-guide.js";
 import { VERSION } from "./version.js";
 
@@ -77,7 +77,10 @@ export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaCo
     defaults,
     env: GUIA_ENV,
     tools: [tool],
-    setup: guideStore ? () => ({ store: guideStore }) : setupGuia,
+    // The store code is loaded at the first call, not at import: `quiver list` never opens a store.
+    setup: guideStore
+      ? () => ({ store: guideStore })
+      : (ctx) => import("./setup.js").then((m) => m.setupGuia(ctx)),
     commands: [importCommand],
     demo: guiaDemo,
     health: async ({ resources: { store } }) => {

@@ -2,7 +2,7 @@ import { definePlugin, type Plugin } from "@quiver/core";
 import { addCommand } from "./commands/add.js";
 import { REPO_ENV, type RepoConfig, repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
-import { type RepoResources, setupPrivateRepo } from "./setup.js";
+import type { RepoResources } from "./setup.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
 import { VERSION } from "./version.js";
@@ -58,7 +58,8 @@ export const createPrivateRepoPlugin = (
     defaults: { ...options },
     env: REPO_ENV,
     tools: [privateRepoSearch, privateRepoListCollections],
-    setup: setupPrivateRepo,
+    // Loaded at the first call, not at import: `quiver list` never opens the repository.
+    setup: (ctx) => import("./setup.js").then((m) => m.setupPrivateRepo(ctx)),
     commands: [addCommand],
     demo: privateRepoDemo,
     health: async ({ config, resources }) => {

@@ -1,6 +1,9 @@
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { PluginDemo } from "@quiver/core";
-import { buildDemoIndex, DEMO_DIR, demoFiles } from "./internal/demo-index.js";
-import { VERSION } from "./version.js";
+
+/** The demo data shipped with the package (see demo/SOURCE.md); here so the demo's definition stays light. */
+export const DEMO_DIR: string = resolve(dirname(fileURLToPath(import.meta.url)), "..", "demo");
 
 /**
  * The rag plugin's demo step: an embedded index of the data the package ships (two real UGR teaching
@@ -10,15 +13,6 @@ import { VERSION } from "./version.js";
 export const ragDemo: PluginDemo = {
   skipWhenSet: ["RAG_SERVICE_URL", "RAG_INDEX_PATH", "RAG_BACKEND", "DATABASE_URL"],
   data: [DEMO_DIR],
-  seed: async (ctx) => {
-    const build = ctx.cached("rag-demo.db", { tag: `rag@${VERSION}`, files: await demoFiles() });
-    const options = { backend: "embedded", indexPath: build.path };
-    if (build.fresh) return { options, message: `demo index reused from ${build.path}` };
-    const report = await buildDemoIndex(build.path);
-    await build.markFresh();
-    return {
-      options,
-      message: `built a demo index of ${report.documents} documents (${report.chunks} chunks; subjects ${report.subjects.join(", ")}) at ${report.indexPath}`,
-    };
-  },
+  // The seed body (index builder) is loaded only when demo mode seeds, not at import.
+  seed: (ctx) => import("./demo-seed.js").then((m) => m.seedRag(ctx)),
 };

@@ -9,8 +9,7 @@ import {
   ragConfigSchema,
 } from "./config.js";
 import { ragDemo } from "./demo.js";
-import { searchHttp } from "./internal/backends/http-backend.js";
-import { type RagResources, setupRag } from "./setup.js";
+import type { RagResources } from "./setup.js";
 import { ragSearch } from "./tools/search.js";
 import { VERSION } from "./version.js";
 
@@ -71,7 +70,8 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
     defaults,
     env: RAG_ENV,
     tools: [tool],
-    setup: setupRag,
+    // Loaded at the first call, not at import: `quiver list` never opens the embedded index.
+    setup: (ctx) => import("./setup.js").then((m) => m.setupRag(ctx)),
     commands: [indexCommand],
     demo: ragDemo,
     health: async ({ config: c, resources, http, signal }) => {
@@ -97,6 +97,8 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
         }
       }
       try {
+        // Loaded only for the check: the HTTP client is not needed to list the plugin.
+        const { searchHttp } = await import("./internal/backends/http-backend.js");
         await searchHttp(http, c, { query: "health check", topK: 1 }, signal);
         return { ok: true, message: `RAG service ${new URL(c.serviceUrl!).origin} answers.` };
       } catch (error) {

@@ -1,7 +1,6 @@
 import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
 import { llmSettings, TESTGEN_ENV, type TestgenConfig, testgenConfigSchema } from "./config.js";
-import { bearer } from "./internal/chat-completions.js";
-import { setupTestgen, type TestgenResources } from "./setup.js";
+import type { TestgenResources } from "./setup.js";
 import { generateTest } from "./tools/generate-test.js";
 import { VERSION } from "./version.js";
 
@@ -62,7 +61,8 @@ export const createTestgenPlugin = (
     defaults,
     env: TESTGEN_ENV,
     tools: [tool],
-    setup: setupTestgen,
+    // Loaded at the first call, not at import: `quiver list` never sets a registration up.
+    setup: () => import("./setup.js").then((m) => m.setupTestgen()),
     health: async ({ config: c, http, signal }) => {
       const llm = llmSettings(c);
       if (!llm.ok) {
@@ -73,6 +73,8 @@ export const createTestgenPlugin = (
         };
       }
       const models = llm.url.replace(/\/chat\/completions$/, "/models");
+      // Loaded only for the check: the LLM client is not needed to list the plugin.
+      const { bearer } = await import("./internal/chat-completions.js");
       try {
         await http.request({
           url: models,

@@ -2,7 +2,6 @@ import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { RepoConfig } from "../config.js";
 import { readableBy, requirePrincipal } from "../internal/access.js";
-import { fromSearchError } from "../internal/errors.js";
 import type { RepoResources } from "../setup.js";
 
 const output = z.object({
@@ -64,6 +63,8 @@ export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResourc
         })),
       );
     } catch (e) {
+      // Loaded on failure only: @quiver/search's error class is not needed to list or to answer.
+      const { fromSearchError } = await import("../internal/errors.js");
       fromSearchError(e);
     }
     const total = rows.reduce((n, r) => n + r.documents, 0);

@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { RepoConfig } from "../config.js";
 import { type Readable, requirePrincipal, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
-import { fromSearchError } from "../internal/errors.js";
 import type { RepoResources } from "../setup.js";
 
 const DATE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
@@ -216,6 +215,8 @@ export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
         for (const hit of answer.results) found.push({ c, hit });
       }
     } catch (e) {
+      // Loaded on failure only: @quiver/search's error class is not needed to list or to answer.
+      const { fromSearchError } = await import("../internal/errors.js");
       fromSearchError(e);
     }
     found.sort(

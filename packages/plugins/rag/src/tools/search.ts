@@ -1,7 +1,6 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import { backendOf, type RagConfig } from "../config.js";
-import { searchHttp } from "../internal/backends/http-backend.js";
 import { type RagQuery, ragOutputSchema } from "../internal/output.js";
 import type { RagResources } from "../setup.js";
 
@@ -78,9 +77,12 @@ export const ragSearch = defineToolWith<RagConfig, RagResources>()({
       topK: args.top_k ?? ctx.config.defaultTopK,
     };
     const backend = backendOf(ctx.config);
+    // The HTTP client is loaded at the first HTTP search, not when the tool is listed.
     const data =
       backend === "http"
-        ? await searchHttp(ctx.http, ctx.config, q, ctx.signal)
+        ? await import("../internal/backends/http-backend.js").then((m) =>
+            m.searchHttp(ctx.http, ctx.config, q, ctx.signal),
+          )
         : await (await ctx.resources.embedded()).search(q);
     const scope = [
       asignatura ? `subject ${asignatura}` : "",

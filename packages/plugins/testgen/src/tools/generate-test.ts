@@ -1,17 +1,8 @@
-import { defineToolWith, outcome, partial } from "@quiver/core";
+import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
-import { llmSettings, type TestgenConfig } from "../config.js";
-import { askLlm } from "../internal/chat-completions.js";
-import { ground } from "../internal/grounding.js";
-import { fetchPreferences, type Preferences } from "../internal/preferences.js";
-import { buildPrompt } from "../internal/prompt.js";
+import type { TestgenConfig } from "../config.js";
 import { DIFFICULTIES, questionSchema } from "../internal/questions.js";
-import { ruleQuestions } from "../internal/rule-questions.js";
 import type { TestgenResources } from "../setup.js";
-
-/** Defaults when neither the arguments nor the professor's preferences say. */
-const DEFAULT_NUM_QUESTIONS = 5;
-const DEFAULT_DIFFICULTY = "medium";
 
 const input = z.object({
   topic: z
@@ -69,6 +60,9 @@ const output = z.object({
     .describe("Where count and difficulty came from"),
 });
 
+/** The arguments of `testgen_generate_test`, as its run receives them. */
+export type GenerateTestInput = z.output<typeof input>;
+
 /** What `testgen_generate_test` returns. */
 export type GenerateTestOutput = z.output<typeof output>;
 
@@ -117,100 +111,6 @@ export const generateTest = defineToolWith<TestgenConfig, TestgenResources>()({
     "Ask the questions one at a time. Do not reveal correct answers or explanations until the student has " +
     "answered; then correct them using the explanation.",
   inject: { asignatura: { from: "asignatura", mode: "default" } },
-  run: async (args, ctx) => {
-    const asignatura = args.asignatura?.trim() || undefined;
-    const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
-    const prefs: Preferences =
-      needPrefs && asignatura && ctx.config.backendUrl
-        ? await fetchPreferences(
-            ctx.http,
-            ctx.config.backendUrl,
-            asignatura,
-            ctx.config.preferencesTimeoutMs,
-            ctx.signal,
-          )
-        : { status: "skipped" };
-    const count = args.num_questions ?? prefs.numQuestions ?? DEFAULT_NUM_QUESTIONS;
-    const difficulty = args.difficulty ?? prefs.difficulty ?? DEFAULT_DIFFICULTY;
-    const type = args.question_type ?? "open";
-    const from = (given: unknown, professor: unknown) =>
-      given !== undefined ? "argument" : professor !== undefined ? "professor" : "default";
-
-    const grounding = await ground(args.topic, args.context, asignatura, ctx);
-    const base = {
-      topic: args.topic,
-      asignatura: asignatura ?? null,
-      difficulty,
-      question_type: type,
-      grounding: grounding.kind,
-      settings_from: {
-        num_questions: from(args.num_questions, prefs.numQuestions),
-        difficulty: from(args.difficulty, prefs.difficulty),
-      },
-    } as const;
-    const notes = [
-      prefs.status === "failed" ? `professor preferences unavailable (${prefs.note}), defaults used` : "",
-      grounding.note ?? "",
-    ].filter((n) => n !== "");
-    const groundedIn =
-      grounding.kind === "context"
-        ? "the given material"
-        : grounding.kind === "rag"
-          ? "course-material search results"
-          : "the topic alone (no material)";
-
-    const rules = () =>
-      ruleQuestions({ topic: args.topic, material: grounding.material, count, difficulty, type });
-    const byRules = (why: string) => {
-      const questions = rules();
-      const mcNote =
-        type === "multiple_choice" && questions.some((q) => q.type === "open")
-          ? " Some are open questions: multiple choice needs more material."
-          : "";
-      return partial(
-        { ...base, num_questions: questions.length, questions, generated_by: "rules" as const },
-        `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notes.length ? ` Note: ${notes.join("; ")}.` : ""}`,
-      );
-    };
-
-    const llm = llmSettings(ctx.config);
-    if (!llm.ok) return byRules(`No LLM configured (${llm.reason})`);
-    ctx.reportPartial(byRules("The LLM did not answer in time").data);
-    ctx.progress({ progress: 1, total: 2, message: "asking the LLM" });
-    const prompt = buildPrompt({
-      topic: args.topic,
-      count,
-      difficulty,
-      type,
-      asignatura,
-      material: grounding.material,
-    });
-    const answer = await askLlm(
-      llm,
-      ctx.config,
-      ctx.http,
-      ctx.signal,
-      { ...prompt, type, difficulty },
-      ctx.resources.noJsonSchema,
-    );
-    if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
-
-    let questions = answer.questions.slice(0, count);
-    const short = questions.length < count;
-    if (short) questions = [...questions, ...rules().slice(0, count - questions.length)];
-    const data = { ...base, num_questions: questions.length, questions, generated_by: "llm" as const };
-    const how = `${answer.model} via ${answer.format}${answer.repaired ? " after one repair round" : ""}`;
-    const notesText = notes.length ? ` Note: ${notes.join("; ")}.` : "";
-    if (short) {
-      return partial(
-        data,
-        `The LLM returned ${answer.questions.length} of ${count} questions; the rest were built without it from ${groundedIn}.${notesText}`,
-        { source: how },
-      );
-    }
-    return outcome(data, {
-      message: `${questions.length} ${type === "multiple_choice" ? "multiple-choice" : "open"} ${difficulty} questions on "${args.topic}" from ${how}, based on ${groundedIn}.${notesText}`,
-      source: how,
-    });
-  },
+  // The body (LLM client, grounding, rules) is loaded at the first call, not when the tool is listed.
+  run: (args, ctx) => import("../internal/generate-test-run.js").then((m) => m.runGenerateTest(args, ctx)),
 });

@@ -1,0 +1,64 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { type CommandContext, CommandUsageError } from "@quiver/core";
+import type { RepoConfig } from "../config.js";
+import { addDocuments } from "../internal/add-documents.js";
+import { collectionNameProblem, ownerProblem } from "../internal/names.js";
+import type { RepoResources } from "../setup.js";
+
+const text = (value: string | boolean | undefined): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value : undefined;
+
+/**
+ * The body of `quiver private-repo add` (its definition is in add.ts): checks the call and adds the
+ * documents; kept apart so listing the command does not load the document loaders and the repository.
+ */
+export const runAdd = async (ctx: CommandContext<RepoConfig, RepoResources>): Promise<number> => {
+  const owner = text(ctx.flags.owner);
+  const collection = text(ctx.flags.collection)?.trim().toLowerCase();
+  if (!owner)
+    throw new CommandUsageError(
+      "--owner <principal> is required: whose collection is this?",
+      "quiver private-repo add refs.bib --owner alice --collection papers",
+    );
+  if (!collection)
+    throw new CommandUsageError(
+      "--collection <name> is required.",
+      "quiver private-repo add refs.bib --owner alice --collection papers",
+    );
+  const problem = ownerProblem(owner) ?? collectionNameProblem(collection);
+  if (problem) throw new CommandUsageError(problem, "Use letters, digits, '.', '_' or '-'.");
+  if (ctx.args.length === 0)
+    throw new CommandUsageError(
+      "Give at least one file or folder to add.",
+      "quiver private-repo add notes/ …",
+    );
+  const files = ctx.args.map((f) => resolve(ctx.cwd, f));
+  const missing = ctx.args.filter((_, i) => !existsSync(files[i]!));
+  if (missing.length > 0)
+    throw new CommandUsageError(
+      `No such file or folder: ${missing.join(", ")}.`,
+      "Give Markdown, text, BibTeX or JSON Lines files, or folders of them.",
+    );
+  const indexPath = resolve(ctx.cwd, text(ctx.flags.repo) ?? ctx.config.indexPath);
+  const configured = resolve(ctx.config.indexPath) === indexPath;
+  const result = await addDocuments({
+    indexPath,
+    owner,
+    collection,
+    files,
+    ...(configured ? { repository: ctx.resources.repository() } : {}),
+    onProgress: (p) =>
+      ctx.progress(p.done, p.total, p.phase === "loading" ? (p.file ?? "reading") : "documents"),
+  });
+  if (ctx.json) ctx.printJson({ repository: indexPath, ...result });
+  else {
+    for (const e of result.errors)
+      ctx.print(`not added ${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`);
+    for (const f of result.skipped) ctx.print(`skipped ${f} (unsupported type)`);
+    ctx.print(
+      `added ${result.documents} documents to ${result.owner}/${result.collection} (${result.added} new, ${result.replaced} replaced, ${result.chunks} chunks) in ${indexPath}`,
+    );
+  }
+  return result.documents > 0 ? 0 : 1;
+};

@@ -1,0 +1,24 @@
+import { rm } from "node:fs/promises";
+import type { DemoContext, DemoResult } from "@quiver/core";
+import { CORPUS } from "./demo.js";
+import { addDocuments } from "./internal/add-documents.js";
+import { VERSION } from "./version.js";
+
+/**
+ * The body of the private-repo demo step (its definition is in demo.ts): builds the demo collection, or
+ * reuses the last build; kept apart so listing plugins does not load the document loaders.
+ */
+export const seedPrivateRepo = async (ctx: DemoContext): Promise<DemoResult> => {
+  const owner = ctx.principal;
+  const build = ctx.cached("repository", { tag: `private-repo@${VERSION}|${owner}`, files: [CORPUS] });
+  const options = { indexPath: build.path };
+  if (build.fresh)
+    return { options, message: `demo repository reused from ${build.path} (owner "${owner}")` };
+  await rm(build.path, { recursive: true, force: true });
+  const r = await addDocuments({ indexPath: build.path, owner, collection: "scifact", files: CORPUS });
+  await build.markFresh();
+  return {
+    options,
+    message: `built a demo repository of ${r.documents} SciFact abstracts (${r.chunks} chunks) as ${r.owner}/${r.collection} at ${build.path}; call it as principal "${r.owner}"`,
+  };
+};
