@@ -275,7 +275,9 @@ export async function run({ iterations = 2_000, rounds = 7 } = {}) {
         ? () => v.catalog.call("noop", { q: "same" }, session)
         : (i) => v.catalog.call("noop", { q: `x${i}` }, session),
     })),
-    opts,
+    // Three times the rounds: each policy's cost is the difference of two medians, and a few
+    // noisy rounds moved it by 1–2 µs (either way) with 7.
+    { ...opts, rounds: opts.rounds * 3 },
   );
   for (const v of variants) await v.catalog.close();
   const floor = await effectFloor(effect, opts);
