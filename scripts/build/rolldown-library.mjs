@@ -1,0 +1,33 @@
+// The JavaScript build of a library package: its `src/index.ts` bundled into `dist/index.js`, with the
+// modules it imports lazily (`import("./x.js")`) as chunks beside it, and its dependencies left as
+// imports. Declarations come from `tsc --emitDeclarationOnly`, one `.d.ts` per source file as before.
+//
+// Why a bundle: Node resolves, reads and links every ES module separately, and `quiver list` loads
+// every plugin and @quiver/core; the 69 modules of core's own code cost about 10 ms of a 190 ms start
+// (measured in `pnpm bench host`), as much as everything the host does itself.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The rolldown config of the package in `dir`: every dependency of its manifest stays external. */
+export const libraryConfig = (dir) => {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  const deps = Object.keys({
+    ...manifest.dependencies,
+    ...manifest.peerDependencies,
+    ...manifest.optionalDependencies,
+  });
+  return {
+    input: join(dir, "src/index.ts"),
+    platform: "node",
+    // A bare specifier (a dependency, `node:` built-ins) stays an import; only the package's own
+    // relative modules are bundled.
+    external: (id) =>
+      id.startsWith("node:") || deps.some((d) => id === d || id.startsWith(`${d}/`)) || !/^[./]/.test(id),
+    output: {
+      dir: join(dir, "dist"),
+      format: "esm",
+      sourcemap: true,
+      chunkFileNames: "[name]-[hash].js",
+    },
+  };
+};
