@@ -1,6 +1,6 @@
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { SEED_GUIDES_DIR } from "../../seed-guides-dir.js";
 import { describeGuide, type Guide, type GuideListing } from "../guide.js";
 import { readGuideFile } from "../read-guide-file.js";
 import { assertSubjectId, type GuideStore } from "./guide-store.js";
@@ -13,14 +13,7 @@ export interface FolderGuideStoreOptions {
   readonly seed?: boolean | undefined;
 }
 
-/** The folder of guides shipped with the package (two real UGR guides, see demo/SOURCE.md). */
-export const SEED_GUIDES_DIR: string = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "demo",
-);
+export { SEED_GUIDES_DIR };
 
 const GUIDE_EXT = new Set([".json", ".yaml", ".yml"]);
 
