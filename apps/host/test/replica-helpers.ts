@@ -1,4 +1,15 @@
-import type { ServeProcess } from "./helpers.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { HOST_DIR, type ServeProcess } from "./helpers.js";
+
+/**
+ * Why the replicas cannot serve the private repository from the built plugin, or undefined. The
+ * plugin's dist is one bundled module, so its entry point is what is looked for.
+ */
+export const privateRepoUnbuilt = (): string | undefined =>
+  existsSync(join(HOST_DIR, "node_modules/@quiver/plugin-private-repo/dist/index.js"))
+    ? undefined
+    : "@quiver/plugin-private-repo is not built";
 
 /** What the replica tests read of a `private_repo_search` envelope. */
 export interface RepoSearchAnswer {

@@ -1,27 +1,18 @@
 // Two `quiver serve` replicas on a PostgreSQL cluster of the test's own: the real server is stopped
 // (`pg_ctl stop -m immediate`) mid-run and started again, without restarting the replicas.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOST_DIR, makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
+import { makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
 import { privatePostgresUnavailable, startPostgresServer } from "./postgres-server.js";
-import { searchRepo, stopReplicas } from "./replica-helpers.js";
+import { privateRepoUnbuilt, searchRepo, stopReplicas } from "./replica-helpers.js";
 
 /** Why the test cannot run here, or undefined. */
 const reason = (() => {
   const missing = privatePostgresUnavailable();
   if (missing) return missing;
-  try {
-    const config = readFileSync(
-      join(HOST_DIR, "node_modules/@quiver/plugin-private-repo/dist/config.js"),
-      "utf8",
-    );
-    if (!config.includes("DATABASE_URL")) return "this @quiver/plugin-private-repo has no PostgreSQL store";
-  } catch {
-    return "@quiver/plugin-private-repo is not built";
-  }
-  return undefined;
+  return privateRepoUnbuilt();
 })();
 if (reason) console.log(`skipped (replicas with PostgreSQL stopped): ${reason}`);
 

@@ -1,13 +1,13 @@
 // Three `quiver serve` replicas on one Redis and one PostgreSQL, each with its own private-repo
 // folder (as on separate machines): a document added through one replica is found through another.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTcpRelay, testPostgres } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOST_DIR, makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
+import { makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
-import { searchRepo, stopReplicas } from "./replica-helpers.js";
+import { privateRepoUnbuilt, searchRepo, stopReplicas } from "./replica-helpers.js";
 
 const db = await testPostgres("quiver_replicas");
 const DATABASE_URL = db.url;
@@ -17,16 +17,7 @@ const SCHEMA = db.schema;
 const reason = (() => {
   if (!hasRedisServer()) return "redis-server is not installed";
   if (db.skipReason) return `no PostgreSQL answers at ${new URL(DATABASE_URL).host}`;
-  try {
-    const config = readFileSync(
-      join(HOST_DIR, "node_modules/@quiver/plugin-private-repo/dist/config.js"),
-      "utf8",
-    );
-    if (!config.includes("DATABASE_URL")) return "this @quiver/plugin-private-repo has no PostgreSQL store";
-  } catch {
-    return "@quiver/plugin-private-repo is not built";
-  }
-  return undefined;
+  return privateRepoUnbuilt();
 })();
 if (reason) console.log(`skipped (replicas on PostgreSQL): ${reason}`);
 
