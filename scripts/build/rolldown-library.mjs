@@ -5,29 +5,19 @@
 // Why a bundle: Node resolves, reads and links every ES module separately, and `quiver list` loads
 // every plugin and @quiver/core; the 69 modules of core's own code cost about 10 ms of a 190 ms start
 // (measured in `pnpm bench host`), as much as everything the host does itself.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The rolldown config of the package in `dir`: every dependency of its manifest stays external. */
-export const libraryConfig = (dir) => {
-  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-  const deps = Object.keys({
-    ...manifest.dependencies,
-    ...manifest.peerDependencies,
-    ...manifest.optionalDependencies,
-  });
-  return {
-    input: join(dir, "src/index.ts"),
-    platform: "node",
-    // A bare specifier (a dependency, `node:` built-ins) stays an import; only the package's own
-    // relative modules are bundled.
-    external: (id) =>
-      id.startsWith("node:") || deps.some((d) => id === d || id.startsWith(`${d}/`)) || !/^[./]/.test(id),
-    output: {
-      dir: join(dir, "dist"),
-      format: "esm",
-      sourcemap: true,
-      chunkFileNames: "[name]-[hash].js",
-    },
-  };
-};
+/** The rolldown config of the package in `dir`. */
+export const libraryConfig = (dir) => ({
+  input: join(dir, "src/index.ts"),
+  platform: "node",
+  // A bare specifier (a dependency, a `node:` built-in) stays an import; only the package's own
+  // relative modules are bundled.
+  external: (id) => !/^[./]/.test(id),
+  output: {
+    dir: join(dir, "dist"),
+    format: "esm",
+    sourcemap: true,
+    chunkFileNames: "[name]-[hash].js",
+  },
+});

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./free-port.js";
+import { freePort } from "@quiver/testing";
 
 /** The directory holding `initdb` and `pg_ctl` (the newest installed version), or undefined. */
 export const postgresBinDir = (): string | undefined => {

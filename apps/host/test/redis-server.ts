@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { freePort } from "./free-port.js";
+import { freePort } from "@quiver/testing";
 
 /** True when `redis-server` and `redis-cli` are on the PATH. */
 export const hasRedisServer = (): boolean => {

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer, type Socket } from "node:net";
 import { definePlugin, defineTool, fail, type ToolAnnotations, type ToolPolicy } from "@quiver/core";
-import { startTcpRelay } from "@quiver/testing";
+import { freePort, startTcpRelay } from "@quiver/testing";
 import { createClient } from "redis";
 import { z } from "zod";
 
@@ -78,15 +78,8 @@ export const makeProbe = (policy: ToolPolicy, annotations: ToolAnnotations) => {
 };
 
 /** A redis:// URL on a port nothing listens on (connections are refused). */
-export const closedRedisUrl = async (auth = ""): Promise<string> => {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `redis://${auth}127.0.0.1:${port}`;
-};
+export const closedRedisUrl = async (auth = ""): Promise<string> =>
+  `redis://${auth}127.0.0.1:${await freePort()}`;
 
 /** A TCP server that accepts connections and never answers: a Redis that hangs. */
 export const silentServer = async (): Promise<{

@@ -42,7 +42,7 @@ export type {
   CassetteOptions,
 } from "./emulator/cassette.js";
 export { loadCassette, parseCassette, routesFromCassette } from "./emulator/cassette.js";
-export { closedUrl } from "./emulator/closed-url.js";
+export { closedUrl, freePort } from "./emulator/closed-url.js";
 export { emulatorDispatcher } from "./emulator/emulator-dispatcher.js";
 export type {
   BombFault,
