@@ -16,6 +16,7 @@ import { CallState, CurrentCall } from "../runtime/call-state.js";
 import type { CallOptions, Outcome, SessionContext } from "../runtime/call-types.js";
 import { confirmationOutcome } from "../runtime/confirmation-preview.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
+import { ToolMetrics } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import type { SharedStore } from "../runtime/shared-store.js";
 import { toEnvelope } from "../runtime/to-envelope.js";
@@ -64,6 +65,17 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
 
   // Each tool's policies, composed at its first call (in the runtime's context).
   const pipelines = new WeakMap<RegisteredTool, ToolPipeline>();
+  // Each tool's metric series, by name and plugin: a tool registered again counts on in the same series.
+  const series = new Map<string, ToolMetrics>();
+  const metricsOf = (reg: RegisteredTool, context: Context.Context<never>): ToolMetrics => {
+    const key = `${reg.name}\u0000${reg.pluginId}`;
+    let metrics = series.get(key);
+    if (!metrics) {
+      metrics = new ToolMetrics(reg.name, reg.pluginId, context, clock.monotonic);
+      series.set(key, metrics);
+    }
+    return metrics;
+  };
   const pipelineOf = (reg: RegisteredTool, context: Context.Context<never>): ToolPipeline => {
     let pipeline = pipelines.get(reg);
     if (!pipeline) {
@@ -74,6 +86,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
         breaker: options.breakerOf(reg),
         context,
         shared: options.shared,
+        metrics: metricsOf(reg, context),
       });
       pipelines.set(reg, pipeline);
     }
@@ -118,8 +131,9 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
         : envelopeOf(outcome, settled);
     };
     const envelopeOf = (outcome: Outcome, settled: Settled): ToolResult => {
+      const ended = clock.monotonic();
       const envelope = withRepairs(
-        toEnvelope(reg, outcome, settled, { callId, durationMs: performance.now() - started }),
+        toEnvelope(reg, outcome, settled, { callId, durationMs: ended - started }),
         step._tag === "Ready" ? step.repairs : undefined,
       );
       const cache =
@@ -127,11 +141,11 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
           ? outcome.cache
           : undefined;
       pipeline.metrics.record(
-        context,
         envelope.status,
         envelope.error?.kind,
         envelope.metadata.durationMs,
         cache,
+        ended,
       );
       return envelope;
     };
@@ -152,7 +166,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
       const hit = pipeline.cache?.get(cacheId);
       if (hit) return finish({ _tag: "Succeeded", executed: hit, cache: "hit" }, cacheId);
     }
-    const state = new CallState(step.value, callOptions, session, callId, cacheId);
+    const state = new CallState(step.value, callOptions, session, callId, cacheId, started);
     const program = pipeline.traced
       ? Effect.withSpan(pipeline.run, "quiver.tool.call", {
           attributes: { "quiver.tool": reg.name, "quiver.plugin": reg.pluginId, "quiver.call_id": callId },
@@ -218,20 +232,21 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     started: number,
     context?: Context.Context<never>,
   ): ToolResult => {
+    const ended = clock.monotonic();
     const envelope = toEnvelope(
       reg,
       { _tag: "Refused", failure: stopped(reg, callOptions) },
       { escalate: false, stale: undefined },
-      { callId: "", durationMs: performance.now() - started },
+      { callId: "", durationMs: ended - started },
     );
     if (context) {
       try {
         pipelineOf(reg, context).metrics.record(
-          context,
           envelope.status,
           envelope.error?.kind,
           envelope.metadata.durationMs,
           undefined,
+          ended,
         );
       } catch {
         /* the pipeline itself could not be built: nothing to count with */
@@ -243,7 +258,8 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
   const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
     const reg = registry.lookup(name);
     if (!reg) return Promise.resolve(unknownTool(name, registry.names()));
-    const started = performance.now();
+    // The call's one reading of the clock before it runs: its duration and its policies' "now".
+    const started = clock.monotonic();
     const context = runtime.cachedContext as Context.Context<never> | undefined;
     if (stopping) return Promise.resolve(refuse(reg, callOptions, started, context));
     try {

@@ -20,10 +20,18 @@ export class LocalRateLimiter {
 
   constructor(private readonly clock: PolicyClock) {}
 
-  /** Takes one call from `key`'s limit of `limit` per `windowMs`. */
-  take(key: string, limit: number, windowMs: number, onExceeded: "fail" | "delay"): RateDecision {
+  /**
+   * Takes one call from `key`'s limit of `limit` per `windowMs`, at `now` (the clock's monotonic time;
+   * read from the clock when not given).
+   */
+  take(
+    key: string,
+    limit: number,
+    windowMs: number,
+    onExceeded: "fail" | "delay",
+    now = this.clock.monotonic(),
+  ): RateDecision {
     const refillMs = Math.max(1, windowMs) / limit;
-    const now = this.clock.now();
     let counter = this.#counters.get(key);
     if (!counter || counter.expiresAt <= now) {
       counter = { count: 0, expiresAt: now };

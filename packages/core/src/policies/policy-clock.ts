@@ -11,8 +11,16 @@ import { FixedDelayTimers } from "./fixed-delay-timers.js";
  * clock fires it and no test waits on real time.
  */
 export interface PolicyClock {
-  /** Milliseconds since the epoch, by the clock. */
+  /** Milliseconds since the epoch, by the clock: for times shown to a caller or shared between processes. */
   readonly now: () => number;
+  /**
+   * Milliseconds on a monotonic clock with sub-millisecond resolution: for intervals in this process
+   * (a call's duration, rate-limit windows, cache entries' age). Live, `performance.now()`; with an
+   * injected clock, that clock's time. A call reads it once when it starts and once when it ends, and
+   * its policies use the first reading: each read costs about 50 ns (`./dev bench core`), and a call
+   * that read the clock in every policy paid 0.4 µs for it.
+   */
+  readonly monotonic: () => number;
   /** Calls `fire` after `ms` milliseconds; the returned function cancels it. */
   readonly after: (ms: number, fire: () => void) => () => void;
 }
@@ -27,6 +35,7 @@ export const policyClock = (clock: Clock.Clock | undefined): PolicyClock => {
     const byDelay = new Map<number, FixedDelayTimers>();
     return {
       now: Date.now,
+      monotonic: () => performance.now(),
       after: (ms, fire) => {
         let timers = byDelay.get(ms);
         if (!timers) {
@@ -42,8 +51,10 @@ export const policyClock = (clock: Clock.Clock | undefined): PolicyClock => {
       },
     };
   }
+  const now = () => clock.currentTimeMillisUnsafe();
   return {
-    now: () => clock.currentTimeMillisUnsafe(),
+    now,
+    monotonic: now,
     after: (ms, fire) => {
       const fiber: Fiber.Fiber<void> = Effect.runFork(clock.sleep(Duration.millis(ms)));
       fiber.addObserver((exit) => {

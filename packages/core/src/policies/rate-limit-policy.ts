@@ -7,10 +7,17 @@ import type { ResolvedRateLimit } from "./resolve-policy.js";
 /** Where a tool's calls take their tokens: this process, or a store shared by replicas. */
 export interface RateGate {
   /**
-   * One token from `key` for `policy`: succeeds (after the wait, in "delay" mode) or fails with
-   * `rate_limited` and the wait. Evaluated on every run of the returned Effect.
+   * One token from `key` for `policy`, for a call that started at `at` (the clock's monotonic time; a
+   * shared store keeps its own): succeeds (after the wait, in "delay" mode) or fails with
+   * `rate_limited` and the wait. Called where the call runs: the local gate decides when called and
+   * answers `Effect.void` when the call may go on at once.
    */
-  readonly take: (key: string, policy: ResolvedRateLimit, tool: string) => Effect.Effect<void, ToolFailure>;
+  readonly take: (
+    key: string,
+    policy: ResolvedRateLimit,
+    tool: string,
+    at: number,
+  ) => Effect.Effect<void, ToolFailure>;
 }
 
 const windowText = (ms: number) =>
@@ -33,32 +40,51 @@ export const storeDown = (tool: string, message: string): ToolFailure =>
 export const localRateGate = (clock: PolicyClock): RateGate => {
   const limiter = new LocalRateLimiter(clock);
   return {
-    take: (key, policy, tool) =>
-      Effect.suspend(() => {
-        const decision = limiter.take(key, policy.limit, policy.windowMs, policy.onExceeded);
-        if (decision._tag === "Exceeded") return Effect.fail(overLimit(tool, policy, decision.retryAfterMs));
-        return decision.delayMs > 0 ? Effect.sleep(decision.delayMs) : Effect.void;
-      }),
+    take: (key, policy, tool, at) => {
+      const decision = limiter.take(key, policy.limit, policy.windowMs, policy.onExceeded, at);
+      if (decision._tag === "Exceeded") return Effect.fail(overLimit(tool, policy, decision.retryAfterMs));
+      return decision.delayMs > 0 ? Effect.sleep(decision.delayMs) : Effect.void;
+    },
   };
 };
 
+/** What the rate-limit policy reads of the call it admits. */
+export interface RateLimitedCall {
+  /** When the call started, on the clock's monotonic time. */
+  readonly startedAt: number;
+  readonly session: { readonly principal?: string | undefined };
+}
+
 /**
  * Takes a token from every rate limit of the tool, in order, before the call runs. Built once per
- * tool: the take for a shared key is made once; a per-principal key reads the caller via `principal`.
+ * tool; each run reads its call (`callOf`) for the caller of a per-principal key and the time.
  */
 export const withRateLimit = (
   gate: RateGate,
   policies: ReadonlyArray<ResolvedRateLimit> | undefined,
   tool: string,
-  principal: Effect.Effect<string | undefined>,
+  callOf: (fiberContext: unknown) => RateLimitedCall,
 ) => {
   if (!policies || policies.length === 0) return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
-  const gates = policies.map((policy) =>
-    policy.perPrincipal
-      ? Effect.flatMap(principal, (p) => gate.take(`${policy.key}:${p ?? "anonymous"}`, policy, tool))
-      : gate.take(policy.key, policy, tool),
-  );
-  const all = gates.length === 1 ? gates[0]! : Effect.forEach(gates, (g) => g, { discard: true });
+  const take = (policy: ResolvedRateLimit, call: RateLimitedCall) =>
+    gate.take(
+      policy.perPrincipal ? `${policy.key}:${call.session.principal ?? "anonymous"}` : policy.key,
+      policy,
+      tool,
+      call.startedAt,
+    );
+  const only = policies.length === 1 ? policies[0] : undefined;
   return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
-    Effect.andThen(all, self);
+    Effect.withFiber((fiber) => {
+      const call = callOf(fiber.context);
+      if (only) {
+        const taken = take(only, call);
+        // A call with room goes on in the same step (no frame for a token that did not wait).
+        return taken === Effect.void ? self : Effect.andThen(taken, self);
+      }
+      return Effect.andThen(
+        Effect.forEach(policies, (policy) => take(policy, call), { discard: true }),
+        self,
+      );
+    });
 };

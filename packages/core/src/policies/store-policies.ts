@@ -23,6 +23,7 @@ export const storeLayer = (
 export const storeRateGate = (context: Context.Context<never>): RateGate => {
   const limiter = Context.get(context as Context.Context<RateLimiter.RateLimiter>, RateLimiter.RateLimiter);
   return {
+    // The store keeps its own time: `at` is this process's clock.
     take: (key, policy, tool) =>
       limiter
         .consume({ key, limit: policy.limit, window: policy.windowMs, onExceeded: policy.onExceeded })

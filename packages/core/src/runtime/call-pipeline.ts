@@ -15,7 +15,7 @@ import { withRetry } from "../policies/retry-policy.js";
 import { withTimeout } from "../policies/timeout-policy.js";
 import { type CallState, callIn } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
-import { ToolMetrics } from "./metrics.js";
+import type { ToolMetrics } from "./metrics.js";
 import { redactSecrets } from "./redact-secrets.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { ResultCache } from "./result-cache.js";
@@ -33,6 +33,8 @@ export interface PipelineServices {
   readonly context: Context.Context<never>;
   /** Where results are shared with other replicas, if anywhere. */
   readonly shared?: SharedStore | undefined;
+  /** The tool's metric series (kept by the runtime across registrations of the same tool). */
+  readonly metrics: ToolMetrics;
 }
 
 /** Longest a replica's run keeps the others waiting for its result (then they run it themselves). */
@@ -69,12 +71,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     withRetry(policy.retry, (retries) => underDeadline(callIn, retries)),
     withTimeout(policy.timeoutMs, name, clock, callIn),
     withBreaker(services.breaker, name),
-    withRateLimit(
-      services.rateGate,
-      policy.rateLimit,
-      name,
-      Effect.map(current, (s) => s.session.principal),
-    ),
+    withRateLimit(services.rateGate, policy.rateLimit, name, callIn),
   );
 
   const shared = services.shared;
@@ -96,7 +93,10 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   const traced = tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled);
   const ran: Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }, never, CallState> =
     cache
-      ? Effect.withFiber((fiber) => cache.through(callIn(fiber.context).cacheId, exec, !traced))
+      ? Effect.withFiber((fiber) => {
+          const s = callIn(fiber.context);
+          return cache.through(s.cacheId, exec, !traced, s.startedAt);
+        })
       : Effect.map(Effect.exit(exec), (exit) => ({ exit, cache: undefined }));
 
   const failed = (
@@ -131,7 +131,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
         : failed(exit.cause, cache),
     ),
     cache,
-    metrics: new ToolMetrics(name, reg.pluginId),
+    metrics: services.metrics,
     traced,
   };
 };

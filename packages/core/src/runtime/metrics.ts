@@ -21,6 +21,7 @@ const LATENCY_SUMMARY = {
   maxSize: 2_000,
   quantiles: [0.5, 0.95, 0.99],
 } as const;
+const SUMMARY_MAX_AGE_MS = 10 * 60_000;
 const CACHE_LOOKUPS = {
   description: "Cache lookups by tool and result",
   incremental: true,
@@ -33,71 +34,189 @@ export const toolFailures = Metric.counter("quiver_tool_failures_total", FAILURE
 /** Call latency per tool, as a histogram (Prometheus buckets). */
 export const toolLatency = Metric.histogram("quiver_tool_call_duration_ms", LATENCY);
 /** Call latency per tool, as a sliding-window summary (p50/p95/p99 for stats). */
-export const toolLatencySummary = Metric.summary("quiver_tool_call_duration_ms_summary", LATENCY_SUMMARY);
+export const toolLatencySummary = Metric.summaryWithTimestamp(
+  "quiver_tool_call_duration_ms_summary",
+  LATENCY_SUMMARY,
+);
 /** Cache lookups per tool and result (hit or miss). */
 export const cacheLookups = Metric.counter("quiver_cache_lookups_total", CACHE_LOOKUPS);
 
+const ignore = () => undefined;
+
+/** A series whose value lives here and is read when the registry is snapshotted. */
+const register = <State>(
+  metric: Metric.Metric<never, State>,
+  context: Context.Context<never>,
+  get: () => State,
+): void => {
+  Metric.registerUnsafe(metric as Metric.Metric<unknown, State>, context, {
+    get,
+    update: ignore,
+    modify: ignore,
+  });
+};
+
+/** A counter's total, read as Effect's `CounterState`. */
+class Count {
+  value = 0;
+  readonly state = (): Metric.CounterState<number> => ({ count: this.value, incremental: true });
+}
+
+/** Durations counted in the histogram's buckets, read as Effect's `HistogramState`. */
+class LatencyBuckets {
+  // One more than the boundaries: the values above the last one.
+  readonly #counts = new Float64Array(LATENCY.boundaries.length + 1);
+  #count = 0;
+  #sum = 0;
+  #min = Number.MAX_VALUE;
+  #max = -Number.MAX_VALUE;
+
+  observe(ms: number): void {
+    const bounds = LATENCY.boundaries;
+    let i = 0;
+    while (i < bounds.length && ms > bounds[i]!) i++;
+    this.#counts[i]! += 1;
+    this.#count += 1;
+    this.#sum += ms;
+    if (ms < this.#min) this.#min = ms;
+    if (ms > this.#max) this.#max = ms;
+  }
+
+  readonly state = (): Metric.HistogramState => {
+    let cumulated = 0;
+    const buckets = LATENCY.boundaries.map((boundary, i): [number, number] => {
+      cumulated += this.#counts[i]!;
+      return [boundary, cumulated];
+    });
+    return { buckets, count: this.#count, min: this.#min, max: this.#max, sum: this.#sum };
+  };
+}
+
 /**
- * The series of one tool, built once at registration: every metric carries its attributes from
- * the start (the same series `Metric.withAttributes` would address), so an update is a registry
- * lookup by a key the metric computed once, not a merge, sort and JSON key per call. Series for a
- * status or error kind are made the first time it occurs. Labels never carry input or secrets.
+ * The last `maxSize` durations and when each ended, read as Effect's `SummaryState`: the quantiles of
+ * those no older than `maxAge`, ranked as Effect's summary ranks them. Kept in two typed arrays, so a
+ * call stores two numbers and allocates nothing.
+ */
+class LatencyWindow {
+  readonly #values = new Float64Array(LATENCY_SUMMARY.maxSize);
+  readonly #times = new Float64Array(LATENCY_SUMMARY.maxSize);
+  #next = 0;
+  #filled = 0;
+  #count = 0;
+  #sum = 0;
+  #min = Number.MAX_VALUE;
+  #max = -Number.MAX_VALUE;
+
+  constructor(private readonly now: () => number) {}
+
+  observe(ms: number, at: number): void {
+    this.#values[this.#next] = ms;
+    this.#times[this.#next] = at;
+    this.#next = (this.#next + 1) % LATENCY_SUMMARY.maxSize;
+    if (this.#filled < LATENCY_SUMMARY.maxSize) this.#filled += 1;
+    this.#count += 1;
+    this.#sum += ms;
+    if (ms < this.#min) this.#min = ms;
+    if (ms > this.#max) this.#max = ms;
+  }
+
+  readonly state = (): Metric.SummaryState => {
+    const now = this.now();
+    const samples: number[] = [];
+    for (let i = 0; i < this.#filled; i++) {
+      const age = now - this.#times[i]!;
+      if (age >= 0 && age <= SUMMARY_MAX_AGE_MS) samples.push(this.#values[i]!);
+    }
+    samples.sort((a, b) => a - b);
+    const n = samples.length;
+    // The largest value with at most q·n values at or below it (Effect's summary's rank).
+    const quantiles = LATENCY_SUMMARY.quantiles.map((q): [number, number | undefined] => [
+      q,
+      n === 0 ? undefined : samples[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))],
+    ]);
+    return { quantiles, count: this.#count, min: this.#min, max: this.#max, sum: this.#sum };
+  };
+}
+
+/**
+ * The series of one tool in the runtime's metric registry: calls by status, failures by kind, the
+ * latency histogram and summary, and cache lookups by result, under the same names, attributes and
+ * states as `Metric.counter`, `histogram` and `summary` give them. Series for a status, error kind or
+ * cache result are registered the first time one occurs. Labels never carry input or secrets.
+ *
+ * The numbers are kept here and read when the registry is snapshotted (`Metric.registerUnsafe`), the
+ * case Effect gives for a value "updating a metric on every change would cost more than reading at
+ * export time": a `Metric.update` looks its series up in the registry on every call, and Effect's
+ * summary allocates a pair per call and keeps 2,000 of them alive. The five updates of a call cost
+ * 0.3 µs that way, more than any policy; here they are a few field writes (`./dev bench core`).
  */
 export class ToolMetrics {
   readonly #labels: { readonly tool: string; readonly plugin: string };
-  readonly #latency: Metric.Metric<number, unknown>;
-  readonly #latencySummary: Metric.Metric<number, unknown>;
-  readonly #calls = new Map<ToolStatus, Metric.Metric<number, unknown>>();
-  readonly #failures = new Map<ErrorKind, Metric.Metric<number, unknown>>();
-  #hit: Metric.Metric<number, unknown> | undefined;
-  #miss: Metric.Metric<number, unknown> | undefined;
+  readonly #calls = new Map<ToolStatus, Count>();
+  readonly #failures = new Map<ErrorKind, Count>();
+  readonly #lookups = new Map<"hit" | "miss", Count>();
+  #latency: { readonly buckets: LatencyBuckets; readonly window: LatencyWindow } | undefined;
 
-  constructor(tool: string, plugin: string) {
+  /**
+   * `context`: the runtime's, whose `MetricRegistry` the series are registered in. `now`: the clock
+   * the summary's ages are measured on (the one `record`'s `at` is read from).
+   */
+  constructor(
+    tool: string,
+    plugin: string,
+    private readonly context: Context.Context<never>,
+    private readonly now: () => number,
+  ) {
     this.#labels = { tool, plugin };
-    this.#latency = Metric.histogram(toolLatency.id, { ...LATENCY, attributes: this.#labels });
-    this.#latencySummary = Metric.summary(toolLatencySummary.id, {
-      ...LATENCY_SUMMARY,
-      attributes: this.#labels,
-    });
   }
 
-  /** Updates every metric for one finished call, in the calling fiber's context. */
+  /** Counts one finished call that took `durationMs` and ended at `at` (on the `now` clock). */
   record(
-    context: Context.Context<never>,
     status: ToolStatus,
     kind: ErrorKind | undefined,
     durationMs: number,
     cache: "hit" | "miss" | undefined,
+    at: number,
   ): void {
-    let calls = this.#calls.get(status);
-    if (!calls) {
-      calls = Metric.counter(toolCalls.id, { ...CALLS, attributes: { ...this.#labels, status } });
-      this.#calls.set(status, calls);
+    this.#count(this.#calls, status, toolCalls.id, CALLS, "status").value += 1;
+    let latency = this.#latency;
+    if (!latency) {
+      latency = { buckets: new LatencyBuckets(), window: new LatencyWindow(this.now) };
+      const attributes = this.#labels;
+      register(
+        Metric.histogram(toolLatency.id, { ...LATENCY, attributes }),
+        this.context,
+        latency.buckets.state,
+      );
+      register(
+        Metric.summaryWithTimestamp(toolLatencySummary.id, { ...LATENCY_SUMMARY, attributes }),
+        this.context,
+        latency.window.state,
+      );
+      this.#latency = latency;
     }
-    calls.updateUnsafe(1, context);
-    this.#latency.updateUnsafe(durationMs, context);
-    this.#latencySummary.updateUnsafe(durationMs, context);
-    if (kind) {
-      let failures = this.#failures.get(kind);
-      if (!failures) {
-        failures = Metric.counter(toolFailures.id, { ...FAILURES, attributes: { ...this.#labels, kind } });
-        this.#failures.set(kind, failures);
-      }
-      failures.updateUnsafe(1, context);
+    latency.buckets.observe(durationMs);
+    latency.window.observe(durationMs, at);
+    if (kind) this.#count(this.#failures, kind, toolFailures.id, FAILURES, "kind").value += 1;
+    if (cache) this.#count(this.#lookups, cache, cacheLookups.id, CACHE_LOOKUPS, "result").value += 1;
+  }
+
+  /** The counter for one value of `label`, registered the first time. */
+  #count<K extends string>(
+    counts: Map<K, Count>,
+    value: K,
+    id: string,
+    options: { readonly description: string; readonly incremental: true },
+    label: string,
+  ): Count {
+    let count = counts.get(value);
+    if (!count) {
+      count = new Count();
+      const metric = Metric.counter(id, { ...options, attributes: { ...this.#labels, [label]: value } });
+      register(metric, this.context, count.state);
+      counts.set(value, count);
     }
-    if (cache === "hit") {
-      this.#hit ??= Metric.counter(cacheLookups.id, {
-        ...CACHE_LOOKUPS,
-        attributes: { ...this.#labels, result: "hit" },
-      });
-      this.#hit.updateUnsafe(1, context);
-    } else if (cache === "miss") {
-      this.#miss ??= Metric.counter(cacheLookups.id, {
-        ...CACHE_LOOKUPS,
-        attributes: { ...this.#labels, result: "miss" },
-      });
-      this.#miss.updateUnsafe(1, context);
-    }
+    return count;
   }
 }
 

@@ -63,12 +63,12 @@ export class ResultCache {
     this.#clock = clock;
     this.#shared = shared;
     // ttlResolution 0: read the clock on every check (lru-cache otherwise keeps a "now" for 1 ms of real
-    // time, which an injected test clock would not move).
+    // time, which an injected test clock would not move). Ages are intervals: the monotonic clock.
     this.#stored = new LRUCache<string, Executed>({
       max: capacity,
       ttl: ttlMs,
       ttlResolution: 0,
-      perf: { now: clock.now },
+      perf: { now: clock.monotonic },
     });
   }
 
@@ -82,12 +82,14 @@ export class ResultCache {
    * when it succeeds). Says whether it was a hit (stored or joined) or a miss (this call ran it).
    * Looks up when called: call it where the call runs (in `Effect.withFiber` or `Effect.suspend`).
    * `looked`: the caller has just found no stored entry with `get` (a second lookup would cost a
-   * hash-map probe per miss).
+   * hash-map probe per miss). `startedAt`: when the call started (the clock's monotonic time), which
+   * a stored result's age counts from; read from the clock when it is stored if not given.
    */
   through<R>(
     id: string,
     run: Effect.Effect<Executed, ToolFailure, R>,
     looked = false,
+    startedAt?: number,
   ): Effect.Effect<CacheAnswer, never, R> {
     const stored = looked ? undefined : this.#stored.get(id);
     if (stored !== undefined)
@@ -109,7 +111,9 @@ export class ResultCache {
     const settle = (exit: Exit.Exit<Executed, ToolFailure>, ttl?: number) => {
       this.#inflight.delete(id);
       if (Exit.isSuccess(exit)) {
-        if (ttl === undefined) this.#stored.set(id, exit.value);
+        // Aged from the call's start: the result is as old as the request that fetched it.
+        if (ttl === undefined)
+          this.#stored.set(id, exit.value, startedAt === undefined ? undefined : { start: startedAt });
         else this.#stored.set(id, exit.value, { ttl });
       }
       if (slot.waiters) Deferred.doneUnsafe(slot.waiters, exit);
