@@ -1,4 +1,4 @@
-import * as Context from "effect/Context";
+import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
@@ -12,7 +12,7 @@ import { type CallMemory, type Settled, settle } from "../runtime/after-call.js"
 import { nextCallId } from "../runtime/call-id.js";
 import { type InputStep, prepareInput } from "../runtime/call-input.js";
 import { buildPipeline, type ToolPipeline } from "../runtime/call-pipeline.js";
-import { CallState, CurrentCall } from "../runtime/call-state.js";
+import { CallState } from "../runtime/call-state.js";
 import type { CallOptions, Outcome, SessionContext } from "../runtime/call-types.js";
 import { confirmationOutcome } from "../runtime/confirmation-preview.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
@@ -168,16 +168,13 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     }
     const state = new CallState(step.value, callOptions, session, callId, cacheId, started);
     const program = pipeline.traced
-      ? Effect.withSpan(pipeline.run, "quiver.tool.call", {
+      ? Effect.withSpan(pipeline.run(state), "quiver.tool.call", {
           attributes: { "quiver.tool": reg.name, "quiver.plugin": reg.pluginId, "quiver.call_id": callId },
           captureStackTrace: false,
         })
-      : pipeline.run;
+      : pipeline.run(state);
     const signal = callOptions.signal;
-    const fiber = Effect.runForkWith(Context.add(context, CurrentCall, state))(
-      program,
-      signal ? { signal } : undefined,
-    );
+    const fiber = Effect.runForkWith(context)(program, signal ? { signal } : undefined);
     const answer = (exit: Exit.Exit<Outcome>) =>
       Exit.isSuccess(exit)
         ? finish(exit.value, cacheId)

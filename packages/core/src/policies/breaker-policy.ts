@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { UPSTREAM_FAILURE_KINDS } from "../error-kinds.js";
 import { fail, type ToolFailure } from "../errors.js";
+import type { CallStep } from "./call-step.js";
 import { type CircuitState, LocalBreaker } from "./local-breaker.js";
 import type { PolicyClock } from "./policy-clock.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
@@ -10,11 +11,14 @@ const UPSTREAM_HEALTH: ReadonlySet<string> = UPSTREAM_FAILURE_KINDS;
 
 /** One circuit, as the runtime uses it: guard a call, read the state for `stats()`. */
 export interface Breaker {
-  /** Runs `self` through the circuit; a refused call fails with `unavailable` and the wait. */
-  readonly guard: <A, R>(
-    self: Effect.Effect<A, ToolFailure, R>,
+  /**
+   * Runs the call (`run` makes its Effect) through the circuit; a refused call fails with
+   * `unavailable` and the wait. Called where the call runs: a local circuit admits it there.
+   */
+  readonly guard: <A>(
+    run: () => Effect.Effect<A, ToolFailure>,
     tool: string,
-  ) => Effect.Effect<A, ToolFailure, R>;
+  ) => Effect.Effect<A, ToolFailure>;
   /** The circuit's state now, or undefined when the store cannot tell. */
   readonly state: () => Promise<CircuitState | undefined>;
 }
@@ -55,21 +59,21 @@ export const localBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>, clo
     return undefined;
   };
   return {
-    guard: (self, tool) =>
-      Effect.suspend(() => {
-        const refusal = circuit.admit();
-        if (refusal === undefined) return Effect.onExitPrimitive(self, record);
-        return Effect.fail(
-          refusal._tag === "CircuitOpen" ? openFailure(tool, refusal.retryAfterMs) : halfOpenFailure(tool),
-        );
-      }),
+    guard: (run, tool) => {
+      const refusal = circuit.admit();
+      if (refusal === undefined) return Effect.onExitPrimitive(run(), record);
+      return Effect.fail(
+        refusal._tag === "CircuitOpen" ? openFailure(tool, refusal.retryAfterMs) : halfOpenFailure(tool),
+      );
+    },
     state: async () => circuit.state,
   };
 };
 
 /** Runs a call through its tool's circuit, if it has one. Built once per tool. */
-export const withBreaker = (breaker: Breaker | undefined, tool: string) => {
-  if (!breaker) return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
-  return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
-    breaker.guard(self, tool);
+export const withBreaker = <S>(breaker: Breaker | undefined, tool: string) => {
+  if (!breaker) return <A>(next: CallStep<S, A>) => next;
+  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
+    (call) =>
+      breaker.guard(() => next(call), tool);
 };

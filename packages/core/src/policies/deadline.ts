@@ -89,13 +89,3 @@ export class Deadline {
 export interface HasDeadline {
   deadline: Deadline | undefined;
 }
-
-/** Runs `self` under the call's deadline, if it has one (see `Deadline.race`). */
-export const underDeadline = <A, R>(
-  call: (fiberContext: unknown) => HasDeadline,
-  self: Effect.Effect<A, ToolFailure, R>,
-): Effect.Effect<A, ToolFailure, R> =>
-  Effect.withFiber((fiber) => {
-    const deadline = call(fiber.context).deadline;
-    return deadline ? deadline.race(self) : self;
-  });

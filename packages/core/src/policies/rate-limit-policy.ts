@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect";
 import { fail, type ToolFailure } from "../errors.js";
+import type { CallStep } from "./call-step.js";
 import { LocalRateLimiter } from "./local-rate-limiter.js";
 import type { PolicyClock } from "./policy-clock.js";
 import type { ResolvedRateLimit } from "./resolve-policy.js";
@@ -57,16 +58,15 @@ export interface RateLimitedCall {
 
 /**
  * Takes a token from every rate limit of the tool, in order, before the call runs. Built once per
- * tool; each run reads its call (`callOf`) for the caller of a per-principal key and the time.
+ * tool; each call is read for the caller of a per-principal key and for the time.
  */
-export const withRateLimit = (
+export const withRateLimit = <S extends RateLimitedCall>(
   gate: RateGate,
   policies: ReadonlyArray<ResolvedRateLimit> | undefined,
   tool: string,
-  callOf: (fiberContext: unknown) => RateLimitedCall,
 ) => {
-  if (!policies || policies.length === 0) return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
-  const take = (policy: ResolvedRateLimit, call: RateLimitedCall) =>
+  if (!policies || policies.length === 0) return <A>(next: CallStep<S, A>) => next;
+  const take = (policy: ResolvedRateLimit, call: S) =>
     gate.take(
       policy.perPrincipal ? `${policy.key}:${call.session.principal ?? "anonymous"}` : policy.key,
       policy,
@@ -74,17 +74,21 @@ export const withRateLimit = (
       call.startedAt,
     );
   const only = policies.length === 1 ? policies[0] : undefined;
-  return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
-    Effect.withFiber((fiber) => {
-      const call = callOf(fiber.context);
+  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
+    (call) => {
       if (only) {
         const taken = take(only, call);
         // A call with room goes on in the same step (no frame for a token that did not wait).
-        return taken === Effect.void ? self : Effect.andThen(taken, self);
+        return taken === Effect.void
+          ? next(call)
+          : Effect.andThen(
+              taken,
+              Effect.suspend(() => next(call)),
+            );
       }
       return Effect.andThen(
         Effect.forEach(policies, (policy) => take(policy, call), { discard: true }),
-        self,
+        Effect.suspend(() => next(call)),
       );
-    });
+    };
 };

@@ -2,6 +2,7 @@ import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Schedule from "effect/Schedule";
 import { ToolFailure } from "../errors.js";
+import type { CallStep } from "./call-step.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 
 /**
@@ -14,12 +15,15 @@ import type { ResolvedPolicy } from "./resolve-policy.js";
  * `Effect.retry`, which must see that failure as its first input (for the Retry-After and the elapsed
  * time), so it is handed `replayingFirst`: an effect that fails with that failure once, then attempts.
  */
-export const withRetry = (
+export const withRetry = <S>(
   retry: ResolvedPolicy["retry"],
   /** Runs the retries (after the first failure) under the call's deadline: see `Deadline.race`. */
-  bounded: <A, R>(retries: Effect.Effect<A, ToolFailure, R>) => Effect.Effect<A, ToolFailure, R> = (r) => r,
+  bounded: <A>(call: S, retries: Effect.Effect<A, ToolFailure>) => Effect.Effect<A, ToolFailure> = (
+    _call,
+    r,
+  ) => r,
 ) => {
-  if (!retry) return <A, R>(self: Effect.Effect<A, ToolFailure, R>) => self;
+  if (!retry) return <A>(next: CallStep<S, A>) => next;
   const options = {
     schedule: Schedule.exponential(retry.baseMs).pipe(
       Schedule.jittered,
@@ -34,14 +38,26 @@ export const withRetry = (
     ),
     while: (failure: ToolFailure) => failure.isRetryable && (failure.retryAfterMs ?? 0) <= retry.maxElapsedMs,
   };
-  return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
-    Effect.catch(self, (first) =>
-      options.while(first) ? bounded(Effect.retry(replayingFirst(first, self), options)) : Effect.fail(first),
-    );
+  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
+    (call) =>
+      Effect.catch(next(call), (first) =>
+        options.while(first)
+          ? bounded(
+              call,
+              Effect.retry(
+                replayingFirst(
+                  first,
+                  Effect.suspend(() => next(call)),
+                ),
+                options,
+              ),
+            )
+          : Effect.fail(first),
+      );
 };
 
 /** Fails with `first` the first time it runs, and runs `attempt` every time after. */
-const replayingFirst = <A, R>(first: ToolFailure, attempt: Effect.Effect<A, ToolFailure, R>) => {
+const replayingFirst = <A>(first: ToolFailure, attempt: Effect.Effect<A, ToolFailure>) => {
   let replayed = false;
   return Effect.suspend(() => {
     if (replayed) return attempt;

@@ -63,8 +63,8 @@ export const storeBreaker = (
   const options = { key: policy.key, classify };
   const isBreakerError = (e: unknown): e is CircuitBreaker.CircuitBreakerError => !ToolFailure.isInstance(e);
   return {
-    guard: (self, tool) =>
-      breaker.execute(self, options).pipe(
+    guard: (run, tool) =>
+      breaker.execute(Effect.suspend(run), options).pipe(
         Effect.catchIf(isBreakerError, (e) => {
           const reason = e.reason;
           if (reason._tag === "CircuitOpen")

@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect";
-import { fail, type ToolFailure } from "../errors.js";
+import { fail } from "../errors.js";
+import type { CallStep } from "./call-step.js";
 import { Deadline, type HasDeadline } from "./deadline.js";
 import type { PolicyClock } from "./policy-clock.js";
 
@@ -26,12 +27,7 @@ export interface TimedCall extends HasDeadline {
  * The smaller of the call's own limit (`options.timeoutMs`) and `timeoutMs` (the tool's maximum)
  * applies. Built once per tool; an infinite timeout with no call limit installs nothing.
  */
-export const withTimeout = (
-  timeoutMs: number,
-  tool: string,
-  clock: PolicyClock,
-  callOf: (fiberContext: unknown) => TimedCall,
-) => {
+export const withTimeout = <S extends TimedCall>(timeoutMs: number, tool: string, clock: PolicyClock) => {
   const expired = (limitMs: number, data: unknown) =>
     fail.timeout(
       `${tool} did not finish within ${limitMs} ms${data === undefined ? "" : "; returning what was found so far"}.`,
@@ -39,20 +35,19 @@ export const withTimeout = (
         ? { suggestion: "Try again with a narrower request, or later." }
         : { data, suggestion: "The data is incomplete: say so, or narrow the request." },
     );
-  return <A, R>(self: Effect.Effect<A, ToolFailure, R>): Effect.Effect<A, ToolFailure, R> =>
-    Effect.withFiber((fiber) => {
-      const call = callOf(fiber.context);
+  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
+    (call) => {
       const own = call.options.timeoutMs;
       const limitMs = own !== undefined && own < timeoutMs ? own : timeoutMs;
-      if (!Number.isFinite(limitMs)) return self;
+      if (!Number.isFinite(limitMs)) return next(call);
       const deadline = new Deadline();
       const outer = call.deadline;
       call.deadline = deadline;
       const cancel = clock.after(limitMs, () => deadline.expire(expired(limitMs, call.partialData)));
-      return Effect.onExitPrimitive(self, () => {
+      return Effect.onExitPrimitive(next(call), () => {
         cancel();
         call.deadline = outer;
         return undefined;
       });
-    });
+    };
 };

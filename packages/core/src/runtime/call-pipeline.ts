@@ -8,12 +8,12 @@ import type { ToolResult } from "../envelope.js";
 import { TRANSIENT_KINDS } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
 import { type Breaker, withBreaker } from "../policies/breaker-policy.js";
-import { underDeadline } from "../policies/deadline.js";
+import type { CallStep } from "../policies/call-step.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import { type RateGate, withRateLimit } from "../policies/rate-limit-policy.js";
 import { withRetry } from "../policies/retry-policy.js";
 import { withTimeout } from "../policies/timeout-policy.js";
-import { type CallState, callIn } from "./call-state.js";
+import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
 import type { ToolMetrics } from "./metrics.js";
 import { redactSecrets } from "./redact-secrets.js";
@@ -44,9 +44,9 @@ const MAX_LOCK_MS = 60_000;
 export interface ToolPipeline {
   /**
    * The call after its input step: cache → rate limit → breaker → timeout → retry → attempt, then
-   * the fallback tool. Reads its `CallState` from the fiber's context; never fails.
+   * the fallback tool. Never fails. Its policies run when the Effect starts, in the call's fiber.
    */
-  readonly run: Effect.Effect<Outcome, never, CallState>;
+  readonly run: (call: CallState) => Effect.Effect<Outcome>;
   /**
    * The tool's result cache. Untraced, its local hits are answered without starting a fiber (the
    * caller looks them up with `cache.get` before `run`, which then does not look again).
@@ -64,14 +64,26 @@ const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): ToolPipeline => {
   const { name, policy } = reg;
   const { world, clock } = services;
-  const current = Effect.withFiber((fiber) => Effect.succeed(callIn(fiber.context)));
-
-  const attempt = Effect.withFiber((fiber) => runAttempt(reg, callIn(fiber.context), world));
-  const exec: Effect.Effect<Executed, ToolFailure, CallState> = attempt.pipe(
-    withRetry(policy.retry, (retries) => underDeadline(callIn, retries)),
-    withTimeout(policy.timeoutMs, name, clock, callIn),
-    withBreaker(services.breaker, name),
-    withRateLimit(services.rateGate, policy.rateLimit, name, callIn),
+  // Built inside out: each policy wraps the step after it (see `CallStep`).
+  const exec: CallStep<CallState, Executed> = withRateLimit<CallState>(
+    services.rateGate,
+    policy.rateLimit,
+    name,
+  )(
+    withBreaker<CallState>(
+      services.breaker,
+      name,
+    )(
+      withTimeout<CallState>(
+        policy.timeoutMs,
+        name,
+        clock,
+      )(
+        withRetry<CallState>(policy.retry, (call, retries) =>
+          call.deadline ? call.deadline.race(retries) : retries,
+        )((call) => runAttempt(reg, call, world)),
+      ),
+    ),
   );
 
   const shared = services.shared;
@@ -91,45 +103,48 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     : undefined;
   const tracer = Context.get(services.context, Tracer.Tracer);
   const traced = tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled);
-  const ran: Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }, never, CallState> =
+  const ran = (
+    s: CallState,
+  ): Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }> =>
     cache
-      ? Effect.withFiber((fiber) => {
-          const s = callIn(fiber.context);
-          return cache.through(s.cacheId, exec, !traced, s.startedAt);
-        })
-      : Effect.map(Effect.exit(exec), (exit) => ({ exit, cache: undefined }));
+      ? cache.through(s.cacheId, () => exec(s), !traced, s.startedAt)
+      : Effect.map(Effect.exit(exec(s)), (exit) => ({ exit, cache: undefined }));
 
   const failed = (
+    s: CallState,
     cause: Cause.Cause<ToolFailure>,
     cacheResult: CacheResult,
-  ): Effect.Effect<Outcome, never, CallState> =>
-    Effect.flatMap(current, (s) => {
-      const failure = failureFromCause(cause, name);
-      const outcome: Outcome = { _tag: "Failed", failure, attempts: s.attempts, cache: cacheResult };
-      const fallbackTool = policy.fallback?.tool;
-      if (
-        !fallbackTool ||
-        s.options.viaFallback ||
-        !FALLBACK_KINDS.has(failure.kind) ||
-        !world.hasTool(fallbackTool)
-      ) {
-        return Effect.succeed(outcome);
-      }
-      return Effect.map(
-        Effect.promise(() => world.callTool(fallbackTool, s.input, { ...s.options, viaFallback: true })),
-        (answer: ToolResult): Outcome =>
-          answer.status === "success" || answer.status === "partial"
-            ? { _tag: "FellBack", failure, fallbackTool, answer, cache: cacheResult }
-            : outcome,
-      );
-    });
+  ): Effect.Effect<Outcome> => {
+    const failure = failureFromCause(cause, name);
+    const outcome: Outcome = { _tag: "Failed", failure, attempts: s.attempts, cache: cacheResult };
+    const fallbackTool = policy.fallback?.tool;
+    if (
+      !fallbackTool ||
+      s.options.viaFallback ||
+      !FALLBACK_KINDS.has(failure.kind) ||
+      !world.hasTool(fallbackTool)
+    ) {
+      return Effect.succeed(outcome);
+    }
+    return Effect.map(
+      Effect.promise(() => world.callTool(fallbackTool, s.input, { ...s.options, viaFallback: true })),
+      (answer: ToolResult): Outcome =>
+        answer.status === "success" || answer.status === "partial"
+          ? { _tag: "FellBack", failure, fallbackTool, answer, cache: cacheResult }
+          : outcome,
+    );
+  };
 
   return {
-    run: Effect.flatMap(ran, ({ exit, cache }) =>
-      Exit.isSuccess(exit)
-        ? Effect.succeed<Outcome>({ _tag: "Succeeded", executed: exit.value, cache })
-        : failed(exit.cause, cache),
-    ),
+    // Suspended: the policies run when the call's fiber starts the Effect, not when it is made.
+    run: (s) =>
+      Effect.suspend(() =>
+        Effect.flatMap(ran(s), ({ exit, cache }) =>
+          Exit.isSuccess(exit)
+            ? Effect.succeed<Outcome>({ _tag: "Succeeded", executed: exit.value, cache })
+            : failed(s, exit.cause, cache),
+        ),
+      ),
     cache,
     metrics: services.metrics,
     traced,

@@ -1,11 +1,9 @@
-import * as Context from "effect/Context";
 import type { Deadline } from "../policies/deadline.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 
 /**
- * What one call owns while it runs. A tool's pipeline is built once, at its first call; it reads the
- * call it serves from the fiber's context (`CurrentCall`), where the catalog puts this object when it
- * starts the call's fiber. Child fibers (the timeout's run) inherit it.
+ * What one call owns while it runs. A tool's pipeline is built once, at its first call, and each call
+ * runs it with its own state (`ToolPipeline.run(state)`); the policies read and update it.
  */
 export class CallState {
   /** Attempts made so far (1 for the first run). */
@@ -25,10 +23,3 @@ export class CallState {
     readonly startedAt: number,
   ) {}
 }
-
-/** The call a fiber serves. */
-export const CurrentCall = Context.Service<CallState>("@quiver/core/CurrentCall");
-
-/** The call state in a fiber's context (set by the catalog when it started the call). */
-export const callIn = (context: unknown): CallState =>
-  Context.getUnsafe(context as Context.Context<CallState>, CurrentCall);

@@ -78,8 +78,8 @@ export class ResultCache {
   }
 
   /**
-   * The result for `id`: stored, joined from the same call in flight, or run with `run` (and stored
-   * when it succeeds). Says whether it was a hit (stored or joined) or a miss (this call ran it).
+   * The result for `id`: stored, joined from the same call in flight, or run with the Effect `run`
+   * makes (and stored when it succeeds). Says whether it was a hit (stored or joined) or a miss (this call ran it).
    * Looks up when called: call it where the call runs (in `Effect.withFiber` or `Effect.suspend`).
    * `looked`: the caller has just found no stored entry with `get` (a second lookup would cost a
    * hash-map probe per miss). `startedAt`: when the call started (the clock's monotonic time), which
@@ -87,7 +87,7 @@ export class ResultCache {
    */
   through<R>(
     id: string,
-    run: Effect.Effect<Executed, ToolFailure, R>,
+    run: () => Effect.Effect<Executed, ToolFailure, R>,
     looked = false,
     startedAt?: number,
   ): Effect.Effect<CacheAnswer, never, R> {
@@ -124,7 +124,7 @@ export class ResultCache {
       // cancelled) an interruption, which its joiners see too (they may call again).
       return Effect.map(
         Effect.exit(
-          Effect.onExitPrimitive(run, (exit) => {
+          Effect.onExitPrimitive(run(), (exit) => {
             settle(exit);
             return undefined;
           }),
@@ -132,7 +132,7 @@ export class ResultCache {
         (exit) => ({ exit, cache: "miss" as const }),
       );
     }
-    return this.#throughShared(id, run, this.#shared).pipe(
+    return this.#throughShared(id, Effect.suspend(run), this.#shared).pipe(
       Effect.onInterrupt(() => Effect.sync(() => settle(Exit.interrupt()))),
       Effect.map(({ exit, cache, ttl }) => {
         settle(exit, ttl);

@@ -25,7 +25,13 @@ export interface InputGuardProblem {
 
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 
+/** `String.prototype.isWellFormed` (ES2024, Node 20): false when the text holds a lone surrogate. */
+const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
+
 const badCharacter = (text: string): string | undefined => {
+  // The common case, a clean string, is one regex test and one native scan; the regexes that name
+  // the character run only for a string that has one.
+  if (!FORBIDDEN.test(text) && isWellFormed(text)) return undefined;
   const control = FORBIDDEN.exec(text);
   if (control) return codePoint(control[0]);
   const lone = LONE_SURROGATE.exec(text);
