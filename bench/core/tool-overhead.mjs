@@ -5,12 +5,14 @@
 // interleaved rounds, in CPU time (see `timeInterleaved`). The run ends with the runtime issue's
 // targets as PASS/FAIL lines, each a ratio of two rows measured in the same run.
 //
-// Where the time of a cache miss goes (CPU profile of 300k calls, all policies on; see the closing
-// note of the runtime issue for figures): Effect's run loop and fiber start (the call's fiber and the
-// timeout's run), garbage collection (a cache of 100,000 results keeps every result alive), zod's input
-// and output parses, the canonical input and cache id, the call id, five metric updates, and the
-// envelope. The policies themselves are a field read (breaker), a Map update (rate limit), an
-// lru-cache lookup and store (cache), one timer (timeout) and one catch frame (retry).
+// Where the time of a cache miss goes (CPU profile, all policies on; see the closing notes of the
+// runtime issue for figures): Effect's run loop and the call's fiber, the cache's hash-map work (a
+// lookup and a store in a map of tens of thousands of entries), garbage collection (the cache keeps
+// every result alive), zod's input and output parses, the input guard, the canonical input and cache
+// id, the envelope and the output budget's JSON length. The policies themselves are plain code in one
+// step of the call's fiber: a field read (breaker), a Map update (rate limit), a timer-list node
+// (timeout), an lru-cache lookup and store (cache) and one catch frame (retry); a call reads the clock
+// twice and counts its metrics in plain fields.
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -88,13 +90,22 @@ const catalogWith = (policy, options) => {
  * included), not wall time: on a shared machine the wall clock also counts the time other
  * processes hold the cores, which swings results by 2–3×; CPU time of the same work barely moves.
  *
+ * Each case is first run for as many calls as it is then timed for, so what is timed is the steady
+ * state: CPU time counts V8's compiler threads too, and a fresh process compiles for its first
+ * ~20,000 calls. With 500 warm-up calls, as this bench had before, the rounds of Quiver's miss ran at 8–25 µs
+ * for the first 18,000 calls, then 3.8–6.5, and LangChain's at 14–38 µs, then 12–13: the medians
+ * mixed compilation into both rows (LangChain measured 17–20 µs, against 12.9 µs warmed up).
+ *
  * Cases next to each other with the same `group` take turns at going first (the order within the
  * group rotates each round): the first of the three cache-hit rows measured 1.2–1.3× the other two,
  * whichever size it had, for following a case that left garbage behind.
  */
-const timeInterleaved = async (cases, { iterations, rounds, warmup = 500 }) => {
+const timeInterleaved = async (cases, { iterations, rounds }) => {
   const state = cases.map(() => ({ i: 0, perRound: [] }));
-  for (const [k, c] of cases.entries()) for (let w = 0; w < warmup; w++) await c.fn(state[k].i++);
+  for (const [k, c] of cases.entries()) {
+    const warmup = rounds * (c.iterations ?? iterations);
+    for (let w = 0; w < warmup; w++) await c.fn(state[k].i++);
+  }
   for (let r = 0; r < rounds; r++) {
     for (const k of roundOrder(cases, r)) {
       const c = cases[k];

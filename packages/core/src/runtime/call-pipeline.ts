@@ -103,13 +103,6 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     : undefined;
   const tracer = Context.get(services.context, Tracer.Tracer);
   const traced = tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled);
-  const ran = (
-    s: CallState,
-  ): Effect.Effect<{ exit: Exit.Exit<Executed, ToolFailure>; cache: CacheResult }> =>
-    cache
-      ? cache.through(s.cacheId, () => exec(s), !traced, s.startedAt)
-      : Effect.map(Effect.exit(exec(s)), (exit) => ({ exit, cache: undefined }));
-
   const failed = (
     s: CallState,
     cause: Cause.Cause<ToolFailure>,
@@ -135,16 +128,29 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     );
   };
 
+  const succeeded = (executed: Executed, cacheResult: CacheResult): Effect.Effect<Outcome> =>
+    Effect.succeed({ _tag: "Succeeded", executed, cache: cacheResult });
+
   return {
     // Suspended: the policies run when the call's fiber starts the Effect, not when it is made.
-    run: (s) =>
-      Effect.suspend(() =>
-        Effect.flatMap(ran(s), ({ exit, cache }) =>
-          Exit.isSuccess(exit)
-            ? Effect.succeed<Outcome>({ _tag: "Succeeded", executed: exit.value, cache })
-            : failed(s, exit.cause, cache),
-        ),
-      ),
+    run: cache
+      ? (s) =>
+          Effect.suspend(() =>
+            Effect.flatMap(
+              cache.through(s.cacheId, () => exec(s), !traced, s.startedAt),
+              (answer) =>
+                Exit.isSuccess(answer.exit)
+                  ? succeeded(answer.exit.value, answer.cache)
+                  : failed(s, answer.exit.cause, answer.cache),
+            ),
+          )
+      : (s) =>
+          Effect.suspend(() =>
+            Effect.matchCauseEffect(exec(s), {
+              onSuccess: (executed) => succeeded(executed, undefined),
+              onFailure: (cause) => failed(s, cause, undefined),
+            }),
+          ),
     cache,
     metrics: services.metrics,
     traced,

@@ -1,3 +1,4 @@
+import type * as Cause from "effect/Cause";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
@@ -122,14 +123,12 @@ export class ResultCache {
       // Without a shared store: the run, as before the store existed (the hot path of a miss).
       // Settled however the run ends: with its result, its failure, or (the caller that runs it was
       // cancelled) an interruption, which its joiners see too (they may call again).
-      return Effect.map(
-        Effect.exit(
-          Effect.onExitPrimitive(run(), (exit) => {
-            settle(exit);
-            return undefined;
-          }),
-        ),
-        (exit) => ({ exit, cache: "miss" as const }),
+      return Effect.matchCauseEffect(
+        Effect.onExitPrimitive(run(), (exit) => {
+          settle(exit);
+          return undefined;
+        }),
+        MISSED,
       );
     }
     return this.#throughShared(id, Effect.suspend(run), this.#shared).pipe(
@@ -235,6 +234,14 @@ export class ResultCache {
     if (lockKey) await shared.store.unlock(lockKey).catch(() => undefined);
   }
 }
+
+/** How a miss this call ran ended, as its answer (one frame for both ends, no closure per call). */
+const MISSED = {
+  onSuccess: (executed: Executed) =>
+    Effect.succeed<CacheAnswer>({ exit: Exit.succeed(executed), cache: "miss" }),
+  onFailure: (cause: Cause.Cause<ToolFailure>) =>
+    Effect.succeed<CacheAnswer>({ exit: Exit.failCause(cause), cache: "miss" }),
+};
 
 /** An answer before it is settled: with the time to live left, for an entry of another replica. */
 interface SharedAnswer extends CacheAnswer {

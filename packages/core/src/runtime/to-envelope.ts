@@ -98,12 +98,13 @@ const succeeded = (
   const message = report?.truncated
     ? `${base} Output truncated to fit ${maxChars} characters (${report.note}).`
     : base;
-  const meta: Mutable<EnvelopeMetadata> = {
-    ...metadata(reg, facts, executed.attempts, cached),
-    ...executed.metadata,
-  };
-  meta.attempts = executed.attempts;
-  meta.cached = cached;
+  const meta = metadata(reg, facts, executed.attempts, cached);
+  if (executed.metadata) {
+    // The tool's own metadata, then the runtime's figures over it where the names meet.
+    Object.assign(meta, executed.metadata);
+    meta.attempts = executed.attempts;
+    meta.cached = cached;
+  }
   meta.truncated = report?.truncated ?? false;
   if (report?.truncated) meta.originalChars = report.originalChars;
   if (executed.source) meta.source = executed.source;
