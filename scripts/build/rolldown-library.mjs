@@ -16,6 +16,9 @@ export const libraryConfig = (dir) => ({
   external: (id) => !/^[./]/.test(id),
   output: {
     dir: join(dir, "dist"),
+    // Emptied first: chunk names carry a content hash, and a chunk of an earlier build left beside
+    // the new ones would be published with them. The build runs `tsc --emitDeclarationOnly` after.
+    cleanDir: true,
     format: "esm",
     sourcemap: true,
     chunkFileNames: "[name]-[hash].js",
