@@ -64,27 +64,17 @@ const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): ToolPipeline => {
   const { name, policy } = reg;
   const { world, clock } = services;
-  // Built inside out: each policy wraps the step after it (see `CallStep`).
-  const exec: CallStep<CallState, Executed> = withRateLimit<CallState>(
-    services.rateGate,
-    policy.rateLimit,
-    name,
-  )(
-    withBreaker<CallState>(
-      services.breaker,
-      name,
-    )(
-      withTimeout<CallState>(
-        policy.timeoutMs,
-        name,
-        clock,
-      )(
-        withRetry<CallState>(policy.retry, (call, retries) =>
-          call.deadline ? call.deadline.race(retries) : retries,
-        )((call) => runAttempt(reg, call, world)),
-      ),
+  const attempt: CallStep<CallState, Executed> = (call) => runAttempt(reg, call, world);
+  // The policies from the outside in; each wraps the step after it (see `CallStep`).
+  const policies = [
+    withRateLimit<CallState>(services.rateGate, policy.rateLimit, name),
+    withBreaker<CallState>(services.breaker, name),
+    withTimeout<CallState>(policy.timeoutMs, name, clock),
+    withRetry<CallState>(policy.retry, (call, retries) =>
+      call.deadline ? call.deadline.race(retries) : retries,
     ),
-  );
+  ];
+  const exec = policies.reduceRight((next, wrap) => wrap(next), attempt);
 
   const shared = services.shared;
   const cache = policy.cache
