@@ -1,15 +1,8 @@
 import { Redacted } from "effect";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  createCatalog,
-  definePlugin,
-  defineTool,
-  defineToolWith,
-  fail,
-  partial,
-  secret,
-} from "../src/index.js";
+import { definePlugin, defineTool, defineToolWith, fail, partial, secret } from "../src/index.js";
+import { createCatalog } from "./call-path.js";
 import { makeProbe } from "./fixtures.js";
 
 describe("confirmation for destructive tools", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { createCatalog, definePlugin, fail } from "../src/index.js";
+import { definePlugin, fail } from "../src/index.js";
+import { createCatalog } from "./call-path.js";
 import { gate, makeProbe, makeTestClock } from "./fixtures.js";
 
 describe("circuit breaker over time (TestClock)", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createCatalog, definePlugin, defineTool, fail } from "../src/index.js";
+import { definePlugin, defineTool, fail } from "../src/index.js";
+import { createCatalog } from "./call-path.js";
 import { gate, makeProbe, makeTestClock } from "./fixtures.js";
 
 describe("the call boundary never throws", () => {

@@ -2,7 +2,6 @@ import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  createCatalog,
   definePlugin,
   defineTool,
   fail,
@@ -11,6 +10,7 @@ import {
   type ToolPolicy,
 } from "../src/index.js";
 import { Deadline } from "../src/policies/deadline.js";
+import { createCatalog } from "./call-path.js";
 import { makeProbe, makeTestClock } from "./fixtures.js";
 
 /**

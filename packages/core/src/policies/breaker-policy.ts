@@ -21,6 +21,16 @@ export interface Breaker {
   ) => Effect.Effect<A, ToolFailure>;
   /** The circuit's state now, or undefined when the store cannot tell. */
   readonly state: () => Promise<CircuitState | undefined>;
+  /** The same circuit as plain calls, when it is kept in this process (for the direct call). */
+  readonly local?: CircuitNow;
+}
+
+/** A circuit in this process, admitting and recording calls as plain code. */
+export interface CircuitNow {
+  /** Admits a call (undefined) or answers why not; an admitted call must be recorded. */
+  readonly admit: (tool: string) => ToolFailure | undefined;
+  /** Records how an admitted call ended (see `healthOf`). */
+  readonly record: (exit: Exit.Exit<unknown, ToolFailure>) => undefined;
 }
 
 /**
@@ -58,15 +68,18 @@ export const localBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>, clo
     circuit.record(healthOf(exit));
     return undefined;
   };
+  const admit = (tool: string): ToolFailure | undefined => {
+    const refusal = circuit.admit();
+    if (refusal === undefined) return undefined;
+    return refusal._tag === "CircuitOpen" ? openFailure(tool, refusal.retryAfterMs) : halfOpenFailure(tool);
+  };
   return {
     guard: (run, tool) => {
-      const refusal = circuit.admit();
-      if (refusal === undefined) return Effect.onExitPrimitive(run(), record);
-      return Effect.fail(
-        refusal._tag === "CircuitOpen" ? openFailure(tool, refusal.retryAfterMs) : halfOpenFailure(tool),
-      );
+      const refused = admit(tool);
+      return refused === undefined ? Effect.onExitPrimitive(run(), record) : Effect.fail(refused);
     },
     state: async () => circuit.state,
+    local: { admit, record },
   };
 };
 

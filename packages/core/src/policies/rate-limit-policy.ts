@@ -19,6 +19,16 @@ export interface RateGate {
     tool: string,
     at: number,
   ) => Effect.Effect<void, ToolFailure>;
+  /**
+   * The same take as plain code, for a gate that decides in this process: the failure of a call over
+   * the limit, or the wait before it may go on (0: at once). Absent on a shared store's gate.
+   */
+  readonly takeNow?: (
+    key: string,
+    policy: ResolvedRateLimit,
+    tool: string,
+    at: number,
+  ) => ToolFailure | number;
 }
 
 const windowText = (ms: number) =>
@@ -40,12 +50,22 @@ export const storeDown = (tool: string, message: string): ToolFailure =>
 /** Limits in this process (`LocalRateLimiter`). */
 export const localRateGate = (clock: PolicyClock): RateGate => {
   const limiter = new LocalRateLimiter(clock);
+  const takeNow = (
+    key: string,
+    policy: ResolvedRateLimit,
+    tool: string,
+    at: number,
+  ): ToolFailure | number => {
+    const decision = limiter.take(key, policy.limit, policy.windowMs, policy.onExceeded, at);
+    return decision._tag === "Exceeded" ? overLimit(tool, policy, decision.retryAfterMs) : decision.delayMs;
+  };
   return {
     take: (key, policy, tool, at) => {
-      const decision = limiter.take(key, policy.limit, policy.windowMs, policy.onExceeded, at);
-      if (decision._tag === "Exceeded") return Effect.fail(overLimit(tool, policy, decision.retryAfterMs));
-      return decision.delayMs > 0 ? Effect.sleep(decision.delayMs) : Effect.void;
+      const taken = takeNow(key, policy, tool, at);
+      if (typeof taken !== "number") return Effect.fail(taken);
+      return taken > 0 ? Effect.sleep(taken) : Effect.void;
     },
+    takeNow,
   };
 };
 
@@ -66,13 +86,9 @@ export const withRateLimit = <S extends RateLimitedCall>(
   tool: string,
 ) => {
   if (!policies || policies.length === 0) return <A>(next: CallStep<S, A>) => next;
+  const keyOf = limitKey<S>();
   const take = (policy: ResolvedRateLimit, call: S) =>
-    gate.take(
-      policy.perPrincipal ? `${policy.key}:${call.session.principal ?? "anonymous"}` : policy.key,
-      policy,
-      tool,
-      call.startedAt,
-    );
+    gate.take(keyOf(policy, call), policy, tool, call.startedAt);
   const only = policies.length === 1 ? policies[0] : undefined;
   return <A>(next: CallStep<S, A>): CallStep<S, A> =>
     (call) => {
@@ -91,4 +107,34 @@ export const withRateLimit = <S extends RateLimitedCall>(
         Effect.suspend(() => next(call)),
       );
     };
+};
+
+/** The key a call takes its token from: the limit's, per caller when the limit is per principal. */
+const limitKey =
+  <S extends RateLimitedCall>() =>
+  (policy: ResolvedRateLimit, call: S): string =>
+    policy.perPrincipal ? `${policy.key}:${call.session.principal ?? "anonymous"}` : policy.key;
+
+/**
+ * The rate limits' check as plain code, for the direct call: takes a token from every limit in order
+ * and answers the first failure, or undefined when the call may go on. Only where no take can wait
+ * (a gate in this process, every limit failing when exceeded); undefined otherwise, and then the call
+ * runs through `withRateLimit`. No limits: a check that always admits.
+ */
+export const rateLimitNow = <S extends RateLimitedCall>(
+  gate: RateGate,
+  policies: ReadonlyArray<ResolvedRateLimit> | undefined,
+  tool: string,
+): ((call: S) => ToolFailure | undefined) | undefined => {
+  if (!policies || policies.length === 0) return () => undefined;
+  const takeNow = gate.takeNow;
+  if (!takeNow || policies.some((p) => p.onExceeded !== "fail")) return undefined;
+  const keyOf = limitKey<S>();
+  return (call) => {
+    for (const policy of policies) {
+      const taken = takeNow(keyOf(policy, call), policy, tool, call.startedAt);
+      if (typeof taken !== "number") return taken;
+    }
+    return undefined;
+  };
 };

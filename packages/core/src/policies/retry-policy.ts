@@ -8,22 +8,43 @@ import type { ResolvedPolicy } from "./resolve-policy.js";
 /**
  * Retries retryable failures with exponential backoff and jitter (Effect's Schedule), never sooner
  * than the upstream's Retry-After, never past the policy's total time, and only while the failure
- * says another try may succeed. Built once per tool.
+ * says another try may succeed (the tool's `retryPlan`). Built once per tool.
  *
  * The first attempt runs on its own, so a call that succeeds at once pays for one `catch` frame
  * instead of a schedule driver (1.5 µs a call in `./dev bench core`). Only its failure starts
  * `Effect.retry`, which must see that failure as its first input (for the Retry-After and the elapsed
  * time), so it is handed `replayingFirst`: an effect that fails with that failure once, then attempts.
  */
-export const withRetry = <S>(
+export const withRetry = <S>(plan: RetryPlan<S> | undefined) => {
+  if (!plan) return <A>(next: CallStep<S, A>) => next;
+  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
+    (call) =>
+      Effect.catch(next(call), (first) =>
+        plan.retries(first) ? plan.after(call, first, next) : Effect.fail(first),
+      );
+};
+
+/** A tool's retry policy, in two parts: whether a first failure is retried, and the retries after it. */
+export interface RetryPlan<S> {
+  /** Whether another try may succeed after this first failure. */
+  readonly retries: (first: ToolFailure) => boolean;
+  /** The retries after the first failure (`next` makes each attempt), on the policy's Schedule. */
+  readonly after: <A>(call: S, first: ToolFailure, next: CallStep<S, A>) => Effect.Effect<A, ToolFailure>;
+}
+
+/**
+ * The retry policy's plan, or undefined without retries. Used by `withRetry` and by the direct call,
+ * which runs the first attempt itself and hands a retried failure to `after`.
+ */
+export const retryPlan = <S>(
   retry: ResolvedPolicy["retry"],
   /** Runs the retries (after the first failure) under the call's deadline: see `Deadline.race`. */
   bounded: <A>(call: S, retries: Effect.Effect<A, ToolFailure>) => Effect.Effect<A, ToolFailure> = (
     _call,
     r,
   ) => r,
-) => {
-  if (!retry) return <A>(next: CallStep<S, A>) => next;
+): RetryPlan<S> | undefined => {
+  if (!retry) return undefined;
   const options = {
     schedule: Schedule.exponential(retry.baseMs).pipe(
       Schedule.jittered,
@@ -38,22 +59,20 @@ export const withRetry = <S>(
     ),
     while: (failure: ToolFailure) => failure.isRetryable && (failure.retryAfterMs ?? 0) <= retry.maxElapsedMs,
   };
-  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
-    (call) =>
-      Effect.catch(next(call), (first) =>
-        options.while(first)
-          ? bounded(
-              call,
-              Effect.retry(
-                replayingFirst(
-                  first,
-                  Effect.suspend(() => next(call)),
-                ),
-                options,
-              ),
-            )
-          : Effect.fail(first),
-      );
+  return {
+    retries: options.while,
+    after: (call, first, next) =>
+      bounded(
+        call,
+        Effect.retry(
+          replayingFirst(
+            first,
+            Effect.suspend(() => next(call)),
+          ),
+          options,
+        ),
+      ),
+  };
 };
 
 /** Fails with `first` the first time it runs, and runs `attempt` every time after. */

@@ -28,6 +28,24 @@ export interface TimedCall extends HasDeadline {
  * applies. Built once per tool; an infinite timeout with no call limit installs nothing.
  */
 export const withTimeout = <S extends TimedCall>(timeoutMs: number, tool: string, clock: PolicyClock) => {
+  const arm = timeoutArm<S>(timeoutMs, tool, clock);
+  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
+    (call) => {
+      const disarm = arm(call);
+      if (!disarm) return next(call);
+      return Effect.onExitPrimitive(next(call), () => {
+        disarm();
+        return undefined;
+      });
+    };
+};
+
+/**
+ * The timeout's own part, shared by `withTimeout` and the direct call: sets the call's deadline and
+ * starts its timer, and returns the function that cancels the timer and restores the call's outer
+ * deadline once the call has ended; undefined when the call has no limit (nothing is set).
+ */
+export const timeoutArm = <S extends TimedCall>(timeoutMs: number, tool: string, clock: PolicyClock) => {
   const expired = (limitMs: number, data: unknown) =>
     fail.timeout(
       `${tool} did not finish within ${limitMs} ms${data === undefined ? "" : "; returning what was found so far"}.`,
@@ -35,19 +53,17 @@ export const withTimeout = <S extends TimedCall>(timeoutMs: number, tool: string
         ? { suggestion: "Try again with a narrower request, or later." }
         : { data, suggestion: "The data is incomplete: say so, or narrow the request." },
     );
-  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
-    (call) => {
-      const own = call.options.timeoutMs;
-      const limitMs = own !== undefined && own < timeoutMs ? own : timeoutMs;
-      if (!Number.isFinite(limitMs)) return next(call);
-      const deadline = new Deadline();
-      const outer = call.deadline;
-      call.deadline = deadline;
-      const cancel = clock.after(limitMs, () => deadline.expire(expired(limitMs, call.partialData)));
-      return Effect.onExitPrimitive(next(call), () => {
-        cancel();
-        call.deadline = outer;
-        return undefined;
-      });
+  return (call: S): (() => void) | undefined => {
+    const own = call.options.timeoutMs;
+    const limitMs = own !== undefined && own < timeoutMs ? own : timeoutMs;
+    if (!Number.isFinite(limitMs)) return undefined;
+    const deadline = new Deadline();
+    const outer = call.deadline;
+    call.deadline = deadline;
+    const cancel = clock.after(limitMs, () => deadline.expire(expired(limitMs, call.partialData)));
+    return () => {
+      cancel();
+      call.deadline = outer;
     };
+  };
 };

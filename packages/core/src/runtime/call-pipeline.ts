@@ -10,11 +10,12 @@ import type { ToolFailure } from "../errors.js";
 import { type Breaker, withBreaker } from "../policies/breaker-policy.js";
 import type { CallStep } from "../policies/call-step.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
-import { type RateGate, withRateLimit } from "../policies/rate-limit-policy.js";
-import { withRetry } from "../policies/retry-policy.js";
-import { withTimeout } from "../policies/timeout-policy.js";
+import { type RateGate, rateLimitNow, withRateLimit } from "../policies/rate-limit-policy.js";
+import { retryPlan, withRetry } from "../policies/retry-policy.js";
+import { timeoutArm, withTimeout } from "../policies/timeout-policy.js";
 import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
+import { type DirectCall, directCall } from "./direct-call.js";
 import type { ToolMetrics } from "./metrics.js";
 import { redactSecrets } from "./redact-secrets.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -45,6 +46,7 @@ export interface ToolPipeline {
   /**
    * The call after its input step: cache → rate limit → breaker → timeout → retry → attempt, then
    * the fallback tool. Never fails. Its policies run when the Effect starts, in the call's fiber.
+   * The calls `direct` declines, and every call when it is undefined, run here.
    */
   readonly run: (call: CallState) => Effect.Effect<Outcome>;
   /**
@@ -56,6 +58,11 @@ export interface ToolPipeline {
   readonly traced: boolean;
   /** The tool's metric series. */
   readonly metrics: ToolMetrics;
+  /**
+   * The same policies run without a fiber (`directCall`), when they all decide in this process and
+   * no tracer is installed; undefined otherwise. It declines a call it cannot take (then use `run`).
+   */
+  readonly direct: DirectCall | undefined;
 }
 
 const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
@@ -66,13 +73,15 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   const { world, clock } = services;
   const attempt: CallStep<CallState, Executed> = (call) => runAttempt(reg, call, world);
   // The policies from the outside in; each wraps the step after it (see `CallStep`).
+  const retry = retryPlan<CallState>(policy.retry, (call, retries) =>
+    call.deadline ? call.deadline.race(retries) : retries,
+  );
+  // The policies from the outside in; each wraps the step after it (see `CallStep`).
   const policies = [
     withRateLimit<CallState>(services.rateGate, policy.rateLimit, name),
     withBreaker<CallState>(services.breaker, name),
     withTimeout<CallState>(policy.timeoutMs, name, clock),
-    withRetry<CallState>(policy.retry, (call, retries) =>
-      call.deadline ? call.deadline.race(retries) : retries,
-    ),
+    withRetry<CallState>(retry),
   ];
   const exec = policies.reduceRight((next, wrap) => wrap(next), attempt);
 
@@ -93,12 +102,13 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     : undefined;
   const tracer = Context.get(services.context, Tracer.Tracer);
   const traced = tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled);
+
+  /** A failed call's outcome: its failure, or its fallback tool's answer (never a fallback's fallback). */
   const failed = (
     s: CallState,
-    cause: Cause.Cause<ToolFailure>,
+    failure: ToolFailure,
     cacheResult: CacheResult,
-  ): Effect.Effect<Outcome> => {
-    const failure = failureFromCause(cause, name);
+  ): Outcome | Promise<Outcome> => {
     const outcome: Outcome = { _tag: "Failed", failure, attempts: s.attempts, cache: cacheResult };
     const fallbackTool = policy.fallback?.tool;
     if (
@@ -107,19 +117,47 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
       !FALLBACK_KINDS.has(failure.kind) ||
       !world.hasTool(fallbackTool)
     ) {
-      return Effect.succeed(outcome);
+      return outcome;
     }
-    return Effect.map(
-      Effect.promise(() => world.callTool(fallbackTool, s.input, { ...s.options, viaFallback: true })),
-      (answer: ToolResult): Outcome =>
-        answer.status === "success" || answer.status === "partial"
-          ? { _tag: "FellBack", failure, fallbackTool, answer, cache: cacheResult }
-          : outcome,
-    );
+    return world
+      .callTool(fallbackTool, s.input, { ...s.options, viaFallback: true })
+      .then(
+        (answer: ToolResult): Outcome =>
+          answer.status === "success" || answer.status === "partial"
+            ? { _tag: "FellBack", failure, fallbackTool, answer, cache: cacheResult }
+            : outcome,
+      );
+  };
+  const failedWith = (
+    s: CallState,
+    cause: Cause.Cause<ToolFailure>,
+    cacheResult: CacheResult,
+  ): Effect.Effect<Outcome> => {
+    const outcome = failed(s, failureFromCause(cause, name), cacheResult);
+    return outcome instanceof Promise ? Effect.promise(() => outcome) : Effect.succeed(outcome);
   };
 
   const succeeded = (executed: Executed, cacheResult: CacheResult): Effect.Effect<Outcome> =>
     Effect.succeed({ _tag: "Succeeded", executed, cache: cacheResult });
+
+  // The direct call: only where every policy decides at once in this process (see `directCall`).
+  const takeTokens = rateLimitNow<CallState>(services.rateGate, policy.rateLimit, name);
+  const circuit = services.breaker?.local;
+  const direct =
+    !traced && takeTokens && (!services.breaker || circuit) && !(cache && shared)
+      ? directCall({
+          reg,
+          world,
+          context: services.context,
+          cache,
+          rateLimit: takeTokens,
+          circuit,
+          arm: timeoutArm<CallState>(policy.timeoutMs, name, clock),
+          retry,
+          attempt,
+          failed,
+        })
+      : undefined;
 
   return {
     // Suspended: the policies run when the call's fiber starts the Effect, not when it is made.
@@ -131,18 +169,19 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
               (answer) =>
                 Exit.isSuccess(answer.exit)
                   ? succeeded(answer.exit.value, answer.cache)
-                  : failed(s, answer.exit.cause, answer.cache),
+                  : failedWith(s, answer.exit.cause, answer.cache),
             ),
           )
       : (s) =>
           Effect.suspend(() =>
             Effect.matchCauseEffect(exec(s), {
               onSuccess: (executed) => succeeded(executed, undefined),
-              onFailure: (cause) => failed(s, cause, undefined),
+              onFailure: (cause) => failedWith(s, cause, undefined),
             }),
           ),
     cache,
     metrics: services.metrics,
     traced,
+    direct,
   };
 };

@@ -107,18 +107,7 @@ export class ResultCache {
         cache: "hit" as const,
       }));
     }
-    const slot: InFlight = { waiters: undefined };
-    this.#inflight.set(id, slot);
-    const settle = (exit: Exit.Exit<Executed, ToolFailure>, ttl?: number) => {
-      this.#inflight.delete(id);
-      if (Exit.isSuccess(exit)) {
-        // Aged from the call's start: the result is as old as the request that fetched it.
-        if (ttl === undefined)
-          this.#stored.set(id, exit.value, startedAt === undefined ? undefined : { start: startedAt });
-        else this.#stored.set(id, exit.value, { ttl });
-      }
-      if (slot.waiters) Deferred.doneUnsafe(slot.waiters, exit);
-    };
+    const settle = this.#start(id, startedAt);
     if (!this.#shared) {
       // Without a shared store: the run, as before the store existed (the hot path of a miss).
       // Settled however the run ends: with its result, its failure, or (the caller that runs it was
@@ -138,6 +127,30 @@ export class ResultCache {
         return { exit, cache };
       }),
     );
+  }
+
+  /**
+   * Marks `id`'s run as in flight, for a caller that runs it itself (the direct call, without a shared
+   * store): answers the function to call with how the run ended (stores a success, hands the exit to
+   * any joiners), or undefined when the same call is already in flight (join it through `through`).
+   */
+  begin(id: string, startedAt: number): ((exit: Exit.Exit<Executed, ToolFailure>) => void) | undefined {
+    return this.#inflight.has(id) ? undefined : this.#start(id, startedAt);
+  }
+
+  #start(id: string, startedAt: number | undefined) {
+    const slot: InFlight = { waiters: undefined };
+    this.#inflight.set(id, slot);
+    return (exit: Exit.Exit<Executed, ToolFailure>, ttl?: number) => {
+      this.#inflight.delete(id);
+      if (Exit.isSuccess(exit)) {
+        // Aged from the call's start: the result is as old as the request that fetched it.
+        if (ttl === undefined)
+          this.#stored.set(id, exit.value, startedAt === undefined ? undefined : { start: startedAt });
+        else this.#stored.set(id, exit.value, { ttl });
+      }
+      if (slot.waiters) Deferred.doneUnsafe(slot.waiters, exit);
+    };
   }
 
   /**

@@ -1,7 +1,9 @@
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import { isOutcome } from "../define-tool.js";
 import { fail, ToolFailure } from "../errors.js";
+import type { Deadline } from "../policies/deadline.js";
 import type { CallState } from "./call-state.js";
 import type { Executed } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -21,8 +23,34 @@ export const runAttempt = (
     const opened = s.deadline ? s.deadline.race(openResources(reg)) : openResources(reg);
     return Effect.flatMap(opened, () => runAttempt(reg, s, world));
   }
+  const started = startAttempt(reg, s, world);
+  if (started instanceof PendingAttempt) {
+    return Effect.callback<Executed, ToolFailure>((resume) => {
+      const stop = started.wait(s.deadline, resume);
+      // Runs if the fiber is interrupted while the promise is pending.
+      return Effect.sync(stop);
+    });
+  }
+  if (Exit.isExit(started)) return started;
+  // An Effect cannot hold the deadline: it runs in a child fiber the deadline interrupts.
+  return s.deadline ? s.deadline.race(started) : started;
+};
+
+/** How an attempt answered when its `run` was called: at once, with a promise, or with an Effect. */
+export type StartedAttempt =
+  | Exit.Exit<Executed, ToolFailure>
+  | PendingAttempt
+  | Effect.Effect<Executed, ToolFailure>;
+
+/**
+ * Starts one attempt of a tool whose resources are open: counts it, calls `run` with its context and
+ * answers what `run` returned. A plain value or a throw is an `Exit` (already checked); a promise is a
+ * `PendingAttempt` to wait for; an Effect is returned to be run (its errors already `ToolFailure`s).
+ * Shared by the Effect pipeline (`runAttempt`) and the direct call, so both run a tool the same way.
+ */
+export const startAttempt = (reg: RegisteredTool, s: CallState, world: ToolWorld): StartedAttempt => {
   const deadline = s.deadline;
-  if (deadline?.failure) return Effect.fail(deadline.failure);
+  if (deadline?.failure) return Exit.fail(deadline.failure);
   const attempt = ++s.attempts;
   const abort = new AbortController();
   const ctx = toolContext(reg, world, s.options, s.session, s.callId, abort.signal, attempt, (d) => {
@@ -46,60 +74,66 @@ export const runAttempt = (
         )
       : run();
   } catch (error) {
-    return Effect.fail(toFailure(error, reg.name));
+    return Exit.fail(toFailure(error, reg.name));
   }
-  if (isPromiseLike(result)) {
-    const promise = result;
-    return Effect.callback<Executed, ToolFailure>((resume) => {
-      let settled = false;
-      // The call's deadline passed while the promise was pending: stop the run, answer the timeout.
-      const end = () => {
-        if (settled) return;
-        settled = true;
-        abort.abort();
-        resume(Effect.fail(deadline?.failure as ToolFailure));
-      };
-      deadline?.hold(end);
-      promise.then(
-        (out) => {
-          if (settled) return;
-          settled = true;
-          deadline?.release(end);
-          let checked: Effect.Effect<Executed, ToolFailure>;
-          try {
-            checked = validateOutput(reg, out, attempt);
-          } catch (defect) {
-            checked = Effect.die(defect);
-          }
-          resume(checked);
-        },
-        (error) => {
-          if (settled) return;
-          settled = true;
-          deadline?.release(end);
-          resume(Effect.fail(toFailure(error, reg.name)));
-        },
-      );
-      // Runs if the fiber is interrupted while the promise is pending.
-      return Effect.sync(() => {
-        settled = true;
-        deadline?.release(end);
-        abort.abort();
-      });
-    });
-  }
+  if (isPromiseLike(result)) return new PendingAttempt(reg, result, abort, attempt);
   if (Effect.isEffect(result)) {
-    const run = (result as Effect.Effect<unknown, unknown>).pipe(
+    return (result as Effect.Effect<unknown, unknown>).pipe(
       Effect.mapError((e) => toFailure(e, reg.name)),
       Effect.catchDefect((defect) => Effect.fail(toFailure(defect, reg.name))),
-      Effect.flatMap((out) => validateOutput(reg, out, attempt)),
+      Effect.flatMap((out) => checkOutput(reg, out, attempt)),
       Effect.onInterrupt(() => Effect.sync(() => abort.abort())),
     );
-    // An Effect cannot hold the deadline: it runs in a child fiber the deadline interrupts.
-    return deadline ? deadline.race(run) : run;
   }
-  return validateOutput(reg, result, attempt);
+  return checkOutput(reg, result, attempt);
 };
+
+/** An attempt whose `run` returned a promise. */
+export class PendingAttempt {
+  constructor(
+    private readonly reg: RegisteredTool,
+    private readonly promise: PromiseLike<unknown>,
+    private readonly abort: AbortController,
+    private readonly attempt: number,
+  ) {}
+
+  /**
+   * Waits for the promise and calls `resume` once: with its checked output, its rejection as a
+   * failure, or (the call's deadline passed first) the deadline's failure, the run aborted. Returns the
+   * function that stops the wait without resuming (the caller went away): the run is aborted.
+   */
+  wait(deadline: Deadline | undefined, resume: (exit: Exit.Exit<Executed, ToolFailure>) => void): () => void {
+    let settled = false;
+    // The call's deadline passed while the promise was pending: stop the run, answer the timeout.
+    const end = () => {
+      if (settled) return;
+      settled = true;
+      this.abort.abort();
+      resume(Exit.fail(deadline?.failure as ToolFailure));
+    };
+    deadline?.hold(end);
+    this.promise.then(
+      (out) => {
+        if (settled) return;
+        settled = true;
+        deadline?.release(end);
+        resume(checkOutput(this.reg, out, this.attempt));
+      },
+      (error) => {
+        if (settled) return;
+        settled = true;
+        deadline?.release(end);
+        resume(Exit.fail(toFailure(error, this.reg.name)));
+      },
+    );
+    return () => {
+      if (settled) return;
+      settled = true;
+      deadline?.release(end);
+      this.abort.abort();
+    };
+  }
+}
 
 /** Waits for the plugin's `setup`; a failed setup is `unavailable` (retryable: the next call tries again). */
 const openResources = (reg: RegisteredTool): Effect.Effect<void, ToolFailure> =>
@@ -120,24 +154,29 @@ const openResources = (reg: RegisteredTool): Effect.Effect<void, ToolFailure> =>
     );
   });
 
-/** Checks run output against the tool's output schema. */
-const validateOutput = (
+/** Checks run output against the tool's output schema (a schema that throws is a defect). */
+const checkOutput = (
   reg: RegisteredTool,
   out: unknown,
   attempts: number,
-): Effect.Effect<Executed, ToolFailure> => {
+): Exit.Exit<Executed, ToolFailure> => {
   const info = isOutcome(out) ? out : undefined;
   const data = info ? info.data : out;
-  const checked = reg.tool.output.safeParse(data);
+  let checked: ReturnType<RegisteredTool["tool"]["output"]["safeParse"]>;
+  try {
+    checked = reg.tool.output.safeParse(data);
+  } catch (defect) {
+    return Exit.die(defect);
+  }
   if (!checked.success) {
     const first = checked.error.issues[0];
-    return Effect.fail(
+    return Exit.fail(
       fail.internal(
         `${reg.name} returned output that does not match its schema (${first ? `${first.path.join(".") || "output"}: ${first.message}` : "invalid"}). This is a bug in the tool.`,
       ),
     );
   }
-  return Effect.succeed({
+  return Exit.succeed({
     data: checked.data,
     partial: info?.partial ?? false,
     message: info?.message,
