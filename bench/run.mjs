@@ -24,6 +24,16 @@ const modules = readdirSync(here)
   )
   .filter((p) => filters.length === 0 || filters.some((f) => relative(here, p).includes(f)));
 
+// The figures depend on the Node that runs them: on the machine's Node 20 instead of the project's
+// Node 24 (what `./dev bench` and `pnpm bench` run), the runtime's rows measured 2–3× slower.
+const major = Number(process.versions.node.split(".")[0]);
+console.log(`Node ${process.version}, ${process.arch}`);
+if (major < 22) {
+  console.log(
+    `- warning: Node ${process.version} is older than the project's Node (≥ 22.19); run \`./dev bench\` for comparable figures.`,
+  );
+}
+
 const results = [];
 const targets = [];
 const started = performance.now();
