@@ -24,6 +24,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -328,6 +329,17 @@ if (!skipConsumer && tarballs.length > 0) {
 }
 
 // 5. dependency ranges across the workspace (manypkg's rules, with pnpm's catalog: and workspace:)
+// An internal peer range must hold the current version and stop before the next major: an unbounded
+// ">=0.1.0" lets `npm update` put a breaking core under plugins built for the old one.
+const semver = createRequire(join(root, "apps/host/package.json"))("semver");
+/** Why an internal peer range is unsafe for a package at `version`, or undefined when it is safe. */
+function peerRangeProblem(range, version) {
+  if (!semver.validRange(range)) return "not a valid range";
+  if (!semver.satisfies(version, range)) return `does not include the current version ${version}`;
+  const nextMajor = `${semver.major(version) + 1}.0.0`;
+  if (semver.satisfies(nextMajor, range)) return `is not bounded below the next major ${nextMajor}`;
+  return undefined;
+}
 {
   console.log("\n== dependency ranges (workspace)");
   const versions = new Map(all.map((p) => [p.pkg.name, p.pkg.version]));
@@ -343,6 +355,10 @@ if (!skipConsumer && tarballs.length > 0) {
               pkg.name,
               `${field}.${dep} is "${range}": internal ${field === "peerDependencies" ? "peer ranges are plain ranges" : "dependencies use workspace:"}`,
             );
+          else if (field === "peerDependencies") {
+            const problem = peerRangeProblem(range, versions.get(dep));
+            if (problem) fail(pkg.name, `peerDependencies.${dep} is "${range}": ${problem} (VERSIONING.md)`);
+          }
           continue;
         }
         if (field === "peerDependencies") continue;
