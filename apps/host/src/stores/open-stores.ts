@@ -2,6 +2,20 @@ import type { CatalogOptions } from "@quiver/core";
 import type { StoreSettings } from "../config/host-settings.js";
 import { checkRedis } from "./check-redis.js";
 
+/** @quiver/redis is an optional peer: only hosts that configure `stores.redis` install it (and its client). */
+const importRedis = async (): Promise<typeof import("@quiver/redis")> => {
+  try {
+    return await import("@quiver/redis");
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ERR_MODULE_NOT_FOUND" && String((e as Error).message).includes("@quiver/redis"))
+      throw new Error(
+        "stores.redis is configured but @quiver/redis is not installed: install it beside @quiver/host (npm install @quiver/redis, or pnpm add @quiver/redis).",
+      );
+    throw e;
+  }
+};
+
 /** The catalog options for the host's stores: none, or all of them on one Redis. */
 export type OpenedStores = Pick<CatalogOptions, "stores" | "shared">;
 
@@ -19,7 +33,7 @@ export type OpenedStores = Pick<CatalogOptions, "stores" | "shared">;
 export const openStores = async (settings: StoreSettings): Promise<OpenedStores> => {
   if (!settings.redis) return {};
   await checkRedis(settings.redis.url);
-  const { redisSharedStore, redisStores } = await import("@quiver/redis");
+  const { redisSharedStore, redisStores } = await importRedis();
   const options = {
     url: settings.redis.url,
     ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}),
