@@ -18,7 +18,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
 import { stripVTControlCharacters } from "node:util";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -573,6 +574,48 @@ try {
     check(list.code === 0, `npx @quiver/host list --json exited ${list.code}:\n${list.stdout}${list.stderr}`);
     const tools = JSON.parse(list.stdout).tools.map((t) => t.name);
     console.log(`   npx @quiver/host ${published}: list shows ${tools.join(", ") || "no tools"}`);
+  });
+  await step("an MCP client launches quiver with a plugin through npx (stdio, fresh npx cache)", async () => {
+    // How Claude Desktop, Cursor and most MCP clients start a server: a command and its arguments.
+    // The MCP SDK's own stdio client spawns npx; the host must discover the plugin npx installed
+    // beside it, whatever the working directory.
+    const dir = newProject("npx-stdio");
+    const fromHost = createRequire(join(root, "apps/host/package.json"));
+    const { Client } = await import(pathToFileURL(fromHost.resolve("@modelcontextprotocol/client")).href);
+    const { StdioClientTransport } = await import(
+      pathToFileURL(fromHost.resolve("@modelcontextprotocol/client/stdio")).href
+    );
+    const firstList = async (cache) => {
+      const t0 = Date.now();
+      const transport = new StdioClientTransport({
+        command: "npx",
+        args: ["-y", "-p", "@quiver/host", "-p", "@quiver/plugin-fda", "quiver", "serve", "--stdio"],
+        cwd: dir,
+        env: { ...process.env, ...clientEnv, npm_config_cache: cache },
+        stderr: "pipe",
+      });
+      let stderr = "";
+      transport.stderr?.on("data", (d) => (stderr += d));
+      const client = new Client({ name: "release-test", version: "1.0.0" });
+      try {
+        await client.connect(transport);
+        const { tools } = await client.listTools();
+        return { ms: Date.now() - t0, names: tools.map((t) => t.name), stderr };
+      } finally {
+        await client.close().catch(() => {});
+      }
+    };
+    const cache = join(tmp, "npx-stdio-cache");
+    const cold = await firstList(cache);
+    check(
+      cold.names.includes("fda_search_drugs"),
+      `npx -p @quiver/host -p @quiver/plugin-fda quiver serve --stdio listed ${cold.names.join(", ")}:\n${cold.stderr}`,
+    );
+    const warm = await firstList(cache);
+    check(warm.names.includes("fda_search_drugs"), `the warm npx run listed ${warm.names.join(", ")}`);
+    console.log(
+      `   ${cold.names.length} tools (fda's among them); spawn to first tools/list: ${secs(cold.ms)} with a fresh npx cache, ${secs(warm.ms)} warm`,
+    );
   });
 } catch (error) {
   failed = true;

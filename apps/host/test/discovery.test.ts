@@ -1,8 +1,12 @@
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { VERSION as CORE_VERSION, createCatalog } from "@quiver/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkCoreRange, coreRangeFor } from "../src/discovery/core-range.js";
 import { discoverPlugins } from "../src/discovery/discover-plugins.js";
-import { FIXTURES, makeProject, type Project } from "./helpers.js";
+import { coreCopyFrom, hostInstallRoot } from "../src/discovery/host-install.js";
+import { FIXTURES, HOST_DIR, makeProject, type Project } from "./helpers.js";
 
 const projects: Project[] = [];
 const project = (opts: Parameters<typeof makeProject>[0]) => {
@@ -112,7 +116,8 @@ describe("discoverPlugins", () => {
     expect(dup?.message).toMatch(/plugin id "echo", already loaded from quiver-plugin-echo/);
     const missing = r.problems.find((x) => x.package === "quiver-plugin-missing");
     expect(missing).toMatchObject({ kind: "not_found" });
-    expect(missing!.fix).toMatch(/pnpm add quiver-plugin-missing/);
+    expect(missing!.fix).toMatch(/npm install quiver-plugin-missing/);
+    expect(missing!.message).toMatch(/named with --plugin or under "load"/);
   });
 
   it("skips packages the config disables without importing them", async () => {
@@ -136,5 +141,94 @@ describe("discoverPlugins", () => {
     } finally {
       await catalog.close();
     }
+  });
+});
+
+describe("plugins installed beside the host (npx -p @quiver/host -p <plugin>)", () => {
+  const dirs: string[] = [];
+  const tmp = () => {
+    const d = realpathSync(mkdtempSync(join(tmpdir(), "quiver-beside-")));
+    dirs.push(d);
+    return d;
+  };
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  /** An npx cache folder as npm lays it out: a package.json naming the -p packages, node_modules. */
+  const npxFolder = () => {
+    const root = tmp();
+    writeFileSync(
+      join(root, "package.json"),
+      JSON.stringify({ dependencies: { "@quiver/host": "0.1.0", "quiver-plugin-echo": "1.2.0" } }),
+    );
+    mkdirSync(join(root, "node_modules", "@quiver", "host", "dist"), { recursive: true });
+    writeFileSync(join(root, "node_modules", "@quiver", "host", "dist", "cli.js"), "");
+    symlinkSync(join(FIXTURES, "echo"), join(root, "node_modules", "quiver-plugin-echo"));
+    return root;
+  };
+
+  it("finds the folder the host is installed in, npm's and pnpm's layouts, none from a checkout", () => {
+    const root = npxFolder();
+    expect(hostInstallRoot(join(root, "node_modules", "@quiver", "host", "dist", "cli.js"))).toBe(root);
+    const pnpmFile = join(
+      root,
+      "node_modules",
+      ".pnpm",
+      "@quiver+host@0.1.0",
+      "node_modules",
+      "@quiver",
+      "host",
+      "x.js",
+    );
+    mkdirSync(join(pnpmFile, ".."), { recursive: true });
+    writeFileSync(pnpmFile, "");
+    expect(hostInstallRoot(pnpmFile)).toBe(root);
+    expect(hostInstallRoot(join(HOST_DIR, "src", "cli.ts"))).toBeUndefined();
+  });
+
+  it("serves the plugins installed beside the host whatever the working directory, and --plugin finds them there", async () => {
+    const root = npxFolder();
+    const elsewhere = tmp();
+    const scanned = await discoverPlugins({ cwd: elsewhere, hostRoot: root });
+    expect(scanned.plugins.map((x) => x.plugin.id)).toEqual(["echo"]);
+    expect(scanned.problems).toEqual([]);
+    const named = await discoverPlugins({
+      cwd: elsewhere,
+      dependencies: false,
+      hostRoot: root,
+      load: ["quiver-plugin-echo"],
+    });
+    expect(named.plugins.map((x) => x.plugin.id)).toEqual(["echo"]);
+    // Without the host's folder (the old behaviour) neither finds it, and the message says where it looked.
+    expect((await discoverPlugins({ cwd: elsewhere })).plugins).toEqual([]);
+    const lost = await discoverPlugins({ cwd: elsewhere, dependencies: false, load: ["quiver-plugin-echo"] });
+    expect(lost.problems[0]!.message).toContain(`is not installed in ${elsewhere}`);
+  });
+
+  it("refuses a plugin that imports another copy of @quiver/core, saying what to install", async () => {
+    const proj = tmp();
+    writeFileSync(
+      join(proj, "package.json"),
+      JSON.stringify({ dependencies: { "quiver-plugin-echo": "1.2.0" } }),
+    );
+    cpSync(join(FIXTURES, "echo"), join(proj, "node_modules", "quiver-plugin-echo"), { recursive: true });
+    mkdirSync(join(proj, "node_modules", "@quiver", "core"), { recursive: true });
+    writeFileSync(
+      join(proj, "node_modules", "@quiver", "core", "package.json"),
+      JSON.stringify({ name: "@quiver/core", version: CORE_VERSION }),
+    );
+    const hostCore = coreCopyFrom(HOST_DIR)!;
+    expect(hostCore.dir).not.toBe(join(proj, "node_modules", "@quiver", "core"));
+    const r = await discoverPlugins({ cwd: proj, hostCore });
+    expect(r.plugins).toEqual([]);
+    expect(r.problems[0]).toMatchObject({ package: "quiver-plugin-echo", kind: "incompatible" });
+    expect(r.problems[0]!.message).toContain("two cores in one process");
+    expect(r.problems[0]!.fix).toContain("npx -y -p @quiver/host -p quiver-plugin-echo");
+    // The same plugin beside the host's own core loads.
+    const same = await discoverPlugins({
+      cwd: proj,
+      hostCore: coreCopyFrom(join(proj, "node_modules", "quiver-plugin-echo"))!,
+    });
+    expect(same.problems.filter((p) => p.message.includes("two cores"))).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
+import { resolve } from "node:path";
 import { findDependencyCandidates, findNamedCandidate } from "./find-candidates.js";
+import type { CoreCopy } from "./host-install.js";
 import { loadPlugin } from "./load-plugin.js";
 import type { DiscoveryResult, LoadedPlugin, PluginCandidate, PluginProblem } from "./types.js";
 
@@ -16,6 +18,14 @@ export interface DiscoverOptions {
   readonly skip?: (packageName: string) => boolean;
   /** The host's @quiver/core version (default: the one this host runs). */
   readonly coreVersion?: string;
+  /**
+   * The folder the host itself is installed into (`hostInstallRoot()`): its dependencies are scanned
+   * too, and package names in `load` not found from `cwd` are looked up there, so
+   * `npx -p @quiver/host -p @quiver/plugin-fda quiver serve` serves the plugin installed beside it.
+   */
+  readonly hostRoot?: string;
+  /** The host's own @quiver/core copy: a plugin that imports another copy is refused. */
+  readonly hostCore?: CoreCopy;
 }
 
 /**
@@ -33,7 +43,10 @@ export const discoverPlugins = async (options: DiscoverOptions): Promise<Discove
   const problems: PluginProblem[] = [];
   let scanned = 0;
   if (options.dependencies !== false) {
-    for (const project of options.projects ?? [options.cwd]) {
+    const projects = [...(options.projects ?? [options.cwd])];
+    if (options.hostRoot && !projects.some((p) => resolve(p) === resolve(options.hostRoot!)))
+      projects.push(options.hostRoot);
+    for (const project of projects) {
       const deps = findDependencyCandidates(project);
       candidates.push(...deps.candidates);
       problems.push(...deps.problems);
@@ -42,7 +55,7 @@ export const discoverPlugins = async (options: DiscoverOptions): Promise<Discove
   }
   for (const spec of options.load ?? []) {
     scanned++;
-    const found = findNamedCandidate(spec, options.cwd);
+    const found = findNamedCandidate(spec, options.cwd, options.hostRoot);
     if (!found) continue;
     if ("candidate" in found) candidates.push(found.candidate);
     else problems.push(found.problem);
@@ -54,7 +67,7 @@ export const discoverPlugins = async (options: DiscoverOptions): Promise<Discove
     seen.add(c.entry);
     return !options.skip?.(c.package);
   });
-  const loaded = await Promise.all(unique.map((c) => loadPlugin(c, options.coreVersion)));
+  const loaded = await Promise.all(unique.map((c) => loadPlugin(c, options.coreVersion, options.hostCore)));
   const plugins: LoadedPlugin[] = [];
   const byId = new Map<string, LoadedPlugin>();
   for (const r of loaded) {

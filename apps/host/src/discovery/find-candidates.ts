@@ -154,7 +154,7 @@ export const findDependencyCandidates = (
  * findNamedCandidate("quiver-plugin-foo", process.cwd())
  * findNamedCandidate("/srv/plugins/my-plugin.js", process.cwd())
  */
-export const findNamedCandidate = (spec: string, cwd: string): Found => {
+export const findNamedCandidate = (spec: string, cwd: string, hostRoot?: string): Found => {
   const isPath = spec.startsWith("/") || spec.startsWith(".");
   if (isPath) {
     const path = resolve(cwd, spec);
@@ -180,14 +180,16 @@ export const findNamedCandidate = (spec: string, cwd: string): Found => {
       },
     };
   }
-  const dir = findPackageDir(spec, cwd);
+  const dir = findPackageDir(spec, cwd) ?? (hostRoot ? findPackageDir(spec, hostRoot) : undefined);
   if (!dir) {
+    const where =
+      hostRoot && resolve(hostRoot) !== resolve(cwd) ? `${cwd} or beside the host in ${hostRoot}` : cwd;
     return {
       problem: {
         package: spec,
         kind: "not_found",
-        message: `the package ${spec} is named in the config but is not installed.`,
-        fix: `Install it (pnpm add ${spec}) or remove it from "load".`,
+        message: `the package ${spec} (named with --plugin or under "load" in the config) is not installed in ${where}.`,
+        fix: `Install it (npm install ${spec}, or with npx: npx -y -p @quiver/host -p ${spec} quiver …), or remove it from --plugin / "load".`,
       },
     };
   }

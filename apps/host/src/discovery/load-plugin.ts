@@ -2,6 +2,7 @@ import { pathToFileURL } from "node:url";
 import { VERSION as CORE_VERSION } from "@quiver/core";
 import { checkPluginShape } from "./check-shape.js";
 import { checkCoreRange, coreRangeFor } from "./core-range.js";
+import { type CoreCopy, coreCopyFrom } from "./host-install.js";
 import type { LoadedPlugin, PluginCandidate, PluginProblem } from "./types.js";
 
 const firstLine = (error: unknown) => {
@@ -21,8 +22,22 @@ const firstLine = (error: unknown) => {
 export const loadPlugin = async (
   candidate: PluginCandidate,
   hostCore: string = CORE_VERSION,
+  hostCoreCopy?: CoreCopy,
 ): Promise<{ plugin: LoadedPlugin } | { problem: PluginProblem }> => {
   const name = candidate.package;
+  // Two cores in one process: the plugin's tools, envelopes and secrets would come from another copy
+  // of the contract than the catalog serving them (a cached npx host beside a project's plugins).
+  const pluginCore = hostCoreCopy && candidate.dir ? coreCopyFrom(candidate.dir) : undefined;
+  if (hostCoreCopy && pluginCore && pluginCore.dir !== hostCoreCopy.dir) {
+    return {
+      problem: {
+        package: name,
+        kind: "incompatible",
+        message: `${name} imports its own @quiver/core ${pluginCore.version ?? ""} (${pluginCore.dir}), not the host's ${hostCoreCopy.version ?? ""} (${hostCoreCopy.dir}): two cores in one process.`,
+        fix: `Install @quiver/host and ${name} together so they share one @quiver/core (in the project: npm install @quiver/host ${name}, then npx quiver …; with npx: npx -y -p @quiver/host -p ${name} quiver …).`,
+      },
+    };
+  }
   const range = checkCoreRange(candidate.coreRange, hostCore);
   if (!range.ok) {
     return {

@@ -1,5 +1,6 @@
 import type { HostSettings, PluginSettings } from "../config/host-settings.js";
 import { discoverPlugins } from "../discovery/discover-plugins.js";
+import { type CoreCopy, hostCoreCopy, hostInstallRoot } from "../discovery/host-install.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 
 /** The plugins discovery found and the config leaves on, what was skipped and what was turned off. */
@@ -23,6 +24,13 @@ export const settingsFor = (settings: HostSettings, loaded: LoadedPlugin): Plugi
   };
 };
 
+/** Where the host is installed (scanned for plugins installed beside it) and its own core copy. */
+const hostParts = (discover: boolean): { hostRoot?: string; hostCore?: CoreCopy } => {
+  const hostRoot = discover ? hostInstallRoot() : undefined;
+  const hostCore = hostCoreCopy();
+  return { ...(hostRoot ? { hostRoot } : {}), ...(hostCore ? { hostCore } : {}) };
+};
+
 /**
  * Discovers the project's plugins and applies the config: disabled ones are left out (and listed),
  * and config entries that match no installed plugin become problems.
@@ -38,6 +46,7 @@ export const discoverEnabled = async (settings: HostSettings): Promise<EnabledPl
     projects: settings.projects,
     dependencies: settings.discover,
     load: settings.load,
+    ...hostParts(settings.discover),
     skip: (pkg) => {
       if (settings.plugins.get(pkg)?.enabled !== false) return false;
       disabled.push(pkg);
