@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandWord } from "../src/cli/compile-cache.js";
-import { CLI, cleanEnv, makeProject, type Project } from "./helpers.js";
+import { CLI, cleanEnv, makeProject, type Project, startServe } from "./helpers.js";
 
 describe("commandWord", () => {
   it("skips options and the values of global options that take one", () => {
@@ -44,7 +44,7 @@ describe("Node's compile cache", () => {
     }
   });
 
-  it("is left alone by quiver serve (a long-lived process would hold it in memory)", async () => {
+  it("is filled by quiver serve --stdio (an MCP client waits for it at every launch)", async () => {
     try {
       const child = spawn(process.execPath, [CLI, "serve", "--stdio"], { cwd: project.dir, env: env() });
       let stderr = "";
@@ -57,6 +57,18 @@ describe("Node's compile cache", () => {
       });
       child.stdin.end();
       await new Promise((resolve) => child.on("close", resolve));
+      expect(existsSync(cacheDir())).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("is left alone by the HTTP quiver serve (a long-lived shared server would hold it in memory)", async () => {
+    try {
+      tmp = mkdtempSync(join(tmpdir(), "quiver-cc-"));
+      const serve = await startServe([], { cwd: project.dir, env: { TMPDIR: tmp } });
+      serve.child.kill("SIGTERM");
+      await serve.exited;
       expect(existsSync(cacheDir())).toBe(false);
     } finally {
       cleanup();
