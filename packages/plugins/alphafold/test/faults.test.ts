@@ -88,7 +88,29 @@ describeFaultMatrix({
     {
       name: "UniParc exact-match lookup (falls back to ESMFold)",
       method: "GET",
-      path: "/uniparc/sequence",
+      path: "/uniparc/search",
+      tool: "alphafold_predict_structure",
+      input: () => ({ sequence }),
+      expect: {
+        ...Object.fromEntries(
+          ["delay", "slowBody", "wrongContentType"].map((kind) => [
+            kind,
+            { status: "success", check: (r: ToolResult) => expect(dataOf(r).source).toBe("alphafold_db") },
+          ]),
+        ),
+        ...onFailure({
+          status: "success",
+          check: (r) => {
+            expect(dataOf(r).source).toBe("esmfold");
+            expect(dataOf(r).warnings[0]).toMatch(/exact-match lookup/);
+          },
+        }),
+      },
+    },
+    {
+      name: "UniParc cross-references (falls back to ESMFold)",
+      method: "GET",
+      path: "/uniparc/UPI00000A0001/databases",
       tool: "alphafold_predict_structure",
       input: () => ({ sequence }),
       expect: {
