@@ -200,7 +200,11 @@ describe("alphafold_predict_structure by sequence", () => {
   // Issue 25 item 11: UniParc entries no longer carry their cross-references; a separate endpoint lists them.
   it("finds the UniParc entry by the sequence's MD5 checksum, then its UniProtKB cross-references from /uniparc/{upi}/databases", async () => {
     const model = q7z6m3();
-    const r = await afCatalog(at(up)).call("alphafold_predict_structure", { sequence: model.sequence }, session);
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { sequence: model.sequence },
+      session,
+    );
     expect(r.status, r.message).toBe("success");
     expect(dataOf(r)).toMatchObject({ source: "alphafold_db", uniprot_accession: "Q7Z6M3" });
     const md5 = createHash("md5").update(model.sequence).digest("hex").toUpperCase();

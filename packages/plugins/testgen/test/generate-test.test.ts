@@ -348,7 +348,9 @@ describe("reasoning models (o-series, GPT-5) and the temperature", () => {
   it("a 400 naming a parameter testgen did not send is not retried: partial, naming the LLM's message", async () => {
     up.route("POST", CHAT, {
       status: 400,
-      json: { error: { ...unsupportedTemperature.error, param: "top_p", message: "Unsupported parameter: 'top_p'" } },
+      json: {
+        error: { ...unsupportedTemperature.error, param: "top_p", message: "Unsupported parameter: 'top_p'" },
+      },
     });
     const r = await ask(open({ llmModel: "o3-mini" }));
     expect(r.status).toBe("partial");

@@ -154,7 +154,11 @@ const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
  * An HTTP 200 that is not the documented answer is a failed lookup, not "no exact match": folding the
  * sequence with ESMFold then would hide that the known structure was never looked for.
  */
-const notAnAnswer = (what: string, status: number, body: { messages?: unknown[]; error?: unknown }) => {
+const notAnAnswer = (
+  what: string,
+  status: number,
+  body: { messages?: unknown[] | undefined; error?: unknown },
+) => {
   const said =
     body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
   return fail.upstream(

@@ -64,7 +64,11 @@ export const routeUniParc = (up: Emulator, records: ReadonlyArray<UniParcRecord>
   up.route("GET", /^\/uniparc\/([^/]+)\/databases$/, (req) => {
     const upi = decodeURIComponent(req.match?.[1] ?? "");
     if (!/^UPI[\w]{10}$/i.test(upi))
-      return uniprotError(400, req.path, "The 'upi' value has invalid format. It should be a valid UniParc UPI");
+      return uniprotError(
+        400,
+        req.path,
+        "The 'upi' value has invalid format. It should be a valid UniParc UPI",
+      );
     const record = byUpi.get(upi.toUpperCase());
     if (!record) return uniprotError(404, req.path, "Resource not found");
     const types = (req.query.get("dbTypes") ?? "")
