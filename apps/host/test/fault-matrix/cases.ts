@@ -442,7 +442,7 @@ export const MATRIX_ROWS: ReadonlyArray<MatrixRow> = [
     },
   },
   {
-    id: "alphafold UniParc cross-references",
+    id: "alphafold UniParc xrefs",
     plugin: "alphafold",
     lane: "alphafold-fold",
     tool: "alphafold_predict_structure",
