@@ -417,54 +417,46 @@ export const MATRIX_ROWS: ReadonlyArray<MatrixRow> = [
       ...each(HANGING, timedOut),
     },
   },
-  {
-    id: "alphafold UniParc lookup",
-    plugin: "alphafold",
-    lane: "alphafold-fold",
-    tool: "alphafold_predict_structure",
-    input: () => ({ sequence: P04637_SEQUENCE }),
-    upstream: "fold",
-    method: "GET",
-    path: "/uniparc/search",
-    query: `query=checksum%3A${createHash("md5").update(P04637_SEQUENCE).digest("hex").toUpperCase()}&format=json&size=5`,
-    // The exact-match lookup is optional: ESMFold folds the sequence instead (TP53, 393 residues), with a warning.
-    expect: {
-      ...each(FAILING, {
-        status: ["success"],
-        checks: [
-          dataField("folded by ESMFold", (d) => d.source === "esmfold"),
-          dataField("a warning about the lookup", (d) =>
-            /exact-match lookup/.test(JSON.stringify(d.warnings)),
-          ),
-        ],
-      }),
-      ...each(HANGING, timedOut),
-    },
-  },
-  {
-    id: "alphafold UniParc xrefs",
-    plugin: "alphafold",
-    lane: "alphafold-fold",
-    tool: "alphafold_predict_structure",
-    input: () => ({ sequence: P04637_SEQUENCE }),
-    upstream: "fold",
-    method: "GET",
-    path: "/uniparc/UPI00000A0002/databases",
-    query: "format=json&dbTypes=UniProtKB%2FSwiss-Prot%2CUniProtKB%2FTrEMBL&active=true&size=100",
-    // The cross-references are part of the optional exact-match lookup: ESMFold folds instead, with a warning.
-    expect: {
-      ...each(FAILING, {
-        status: ["success"],
-        checks: [
-          dataField("folded by ESMFold", (d) => d.source === "esmfold"),
-          dataField("a warning about the lookup", (d) =>
-            /exact-match lookup/.test(JSON.stringify(d.warnings)),
-          ),
-        ],
-      }),
-      ...each(HANGING, timedOut),
-    },
-  },
+  // The two UniParc requests of the exact-match lookup, which is optional: ESMFold folds the sequence
+  // instead (TP53, 393 residues), with a warning.
+  ...(
+    [
+      [
+        "alphafold UniParc lookup",
+        "/uniparc/search",
+        `query=checksum%3A${createHash("md5").update(P04637_SEQUENCE).digest("hex").toUpperCase()}&format=json&size=5`,
+      ],
+      [
+        "alphafold UniParc xrefs",
+        "/uniparc/UPI00000A0002/databases",
+        "format=json&dbTypes=UniProtKB%2FSwiss-Prot%2CUniProtKB%2FTrEMBL&active=true&size=100",
+      ],
+    ] as const
+  ).map(
+    ([id, path, query]): MatrixRow => ({
+      id,
+      plugin: "alphafold",
+      lane: "alphafold-fold",
+      tool: "alphafold_predict_structure",
+      input: () => ({ sequence: P04637_SEQUENCE }),
+      upstream: "fold",
+      method: "GET",
+      path,
+      query,
+      expect: {
+        ...each(FAILING, {
+          status: ["success"],
+          checks: [
+            dataField("folded by ESMFold", (d) => d.source === "esmfold"),
+            dataField("a warning about the lookup", (d) =>
+              /exact-match lookup/.test(JSON.stringify(d.warnings)),
+            ),
+          ],
+        }),
+        ...each(HANGING, timedOut),
+      },
+    }),
+  ),
   {
     id: "alphafold ESMFold",
     plugin: "alphafold",

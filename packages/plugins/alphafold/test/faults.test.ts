@@ -85,10 +85,16 @@ describeFaultMatrix({
         }),
       },
     },
-    {
-      name: "UniParc exact-match lookup (falls back to ESMFold)",
+    // The two UniParc requests of the exact-match lookup: when either fails, ESMFold folds instead.
+    ...(
+      [
+        ["UniParc exact-match lookup (falls back to ESMFold)", "/uniparc/search"],
+        ["UniParc cross-references (falls back to ESMFold)", "/uniparc/UPI00000A0001/databases"],
+      ] as const
+    ).map(([name, path]) => ({
+      name,
       method: "GET",
-      path: "/uniparc/search",
+      path,
       tool: "alphafold_predict_structure",
       input: () => ({ sequence }),
       expect: {
@@ -106,29 +112,7 @@ describeFaultMatrix({
           },
         }),
       },
-    },
-    {
-      name: "UniParc cross-references (falls back to ESMFold)",
-      method: "GET",
-      path: "/uniparc/UPI00000A0001/databases",
-      tool: "alphafold_predict_structure",
-      input: () => ({ sequence }),
-      expect: {
-        ...Object.fromEntries(
-          ["delay", "slowBody", "wrongContentType"].map((kind) => [
-            kind,
-            { status: "success", check: (r: ToolResult) => expect(dataOf(r).source).toBe("alphafold_db") },
-          ]),
-        ),
-        ...onFailure({
-          status: "success",
-          check: (r) => {
-            expect(dataOf(r).source).toBe("esmfold");
-            expect(dataOf(r).warnings[0]).toMatch(/exact-match lookup/);
-          },
-        }),
-      },
-    },
+    })),
     {
       name: "ESMFold fold",
       method: "POST",
