@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ErrorKind, ToolResult } from "@quiver/core";
 import type { Fault, FaultKind, PathPattern } from "@quiver/testing";
 import { P04637_SEQUENCE, type Upstreams } from "./upstreams.js";
@@ -416,30 +417,46 @@ export const MATRIX_ROWS: ReadonlyArray<MatrixRow> = [
       ...each(HANGING, timedOut),
     },
   },
-  {
-    id: "alphafold UniParc lookup",
-    plugin: "alphafold",
-    lane: "alphafold-fold",
-    tool: "alphafold_predict_structure",
-    input: () => ({ sequence: P04637_SEQUENCE }),
-    upstream: "fold",
-    method: "GET",
-    path: "/uniparc/sequence",
-    query: `format=json&sequence=${encodeURIComponent(P04637_SEQUENCE)}`,
-    // The exact-match lookup is optional: ESMFold folds the sequence instead (TP53, 393 residues), with a warning.
-    expect: {
-      ...each(FAILING, {
-        status: ["success"],
-        checks: [
-          dataField("folded by ESMFold", (d) => d.source === "esmfold"),
-          dataField("a warning about the lookup", (d) =>
-            /exact-match lookup/.test(JSON.stringify(d.warnings)),
-          ),
-        ],
-      }),
-      ...each(HANGING, timedOut),
-    },
-  },
+  // The two UniParc requests of the exact-match lookup, which is optional: ESMFold folds the sequence
+  // instead (TP53, 393 residues), with a warning.
+  ...(
+    [
+      [
+        "alphafold UniParc lookup",
+        "/uniparc/search",
+        `query=checksum%3A${createHash("md5").update(P04637_SEQUENCE).digest("hex").toUpperCase()}&format=json&size=5`,
+      ],
+      [
+        "alphafold UniParc xrefs",
+        "/uniparc/UPI00000A0002/databases",
+        "format=json&dbTypes=UniProtKB%2FSwiss-Prot%2CUniProtKB%2FTrEMBL&active=true&size=100",
+      ],
+    ] as const
+  ).map(
+    ([id, path, query]): MatrixRow => ({
+      id,
+      plugin: "alphafold",
+      lane: "alphafold-fold",
+      tool: "alphafold_predict_structure",
+      input: () => ({ sequence: P04637_SEQUENCE }),
+      upstream: "fold",
+      method: "GET",
+      path,
+      query,
+      expect: {
+        ...each(FAILING, {
+          status: ["success"],
+          checks: [
+            dataField("folded by ESMFold", (d) => d.source === "esmfold"),
+            dataField("a warning about the lookup", (d) =>
+              /exact-match lookup/.test(JSON.stringify(d.warnings)),
+            ),
+          ],
+        }),
+        ...each(HANGING, timedOut),
+      },
+    }),
+  ),
   {
     id: "alphafold ESMFold",
     plugin: "alphafold",

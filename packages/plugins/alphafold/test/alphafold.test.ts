@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createHttpClient, type ToolProgress } from "@quiver/core";
 import { closedUrl, describePluginConformance, describePluginPackage, type Emulator } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -193,8 +194,42 @@ describe("alphafold_predict_structure by sequence", () => {
       uniprot_accession: "Q7Z6M3",
       complete: true,
     });
-    expect(up.requestsTo("GET", "/uniparc/sequence").at(-1)!.query.get("sequence")).toBe(model.sequence);
     expect(up.requestsTo("POST", "/foldSequence/v1/pdb/")).toHaveLength(folds);
+  });
+
+  // Issue 25 item 11: UniParc entries no longer carry their cross-references; a separate endpoint lists them.
+  it("finds the UniParc entry by the sequence's MD5 checksum, then its UniProtKB cross-references from /uniparc/{upi}/databases", async () => {
+    const model = q7z6m3();
+    const r = await afCatalog(at(up)).call(
+      "alphafold_predict_structure",
+      { sequence: model.sequence },
+      session,
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(dataOf(r)).toMatchObject({ source: "alphafold_db", uniprot_accession: "Q7Z6M3" });
+    const md5 = createHash("md5").update(model.sequence).digest("hex").toUpperCase();
+    const search = up.requestsTo("GET", "/uniparc/search").at(-1)!;
+    expect(search.query.get("query")).toBe(`checksum:${md5}`);
+    expect(search.query.get("format")).toBe("json");
+    const databases = up.requestsTo("GET", "/uniparc/UPI00000A0001/databases").at(-1)!;
+    expect(databases.query.get("dbTypes")).toBe("UniProtKB/Swiss-Prot,UniProtKB/TrEMBL");
+    expect(databases.query.get("active")).toBe("true");
+    expect(up.requestsTo("GET", "/uniparc/sequence")).toHaveLength(0);
+  });
+
+  it("a UniParc search answer without a result list is a failed lookup, said in a warning, not 'no exact match'", async () => {
+    const override = up.route("GET", "/uniparc/search", { json: { uniParcId: "UPI00000A0001" } });
+    try {
+      const r = await afCatalog(at(up)).call(
+        "alphafold_predict_structure",
+        { sequence: q7z6m3().sequence.slice(0, 300) },
+        session,
+      );
+      expect(dataOf(r).source).toBe("esmfold");
+      expect(dataOf(r).warnings[0]).toMatch(/UniParc search answered HTTP 200 without a result list/);
+    } finally {
+      override.remove();
+    }
   });
 
   it("folds a sequence without an exact match with ESMFold, moving its 0–1 pLDDT to 0–100", async () => {
@@ -243,7 +278,7 @@ describe("alphafold_predict_structure by sequence", () => {
   });
 
   it("still folds with ESMFold when the UniProt lookup fails, and says so", async () => {
-    up.fault("GET", "/uniparc/sequence", { kind: "status", status: 503 });
+    up.fault("GET", "/uniparc/search", { kind: "status", status: 503 });
     const r = await afCatalog(at(up)).call(
       "alphafold_predict_structure",
       { sequence: "MSTNPKPQRKTKRNTNRRPQDVKFPGG" },
@@ -315,7 +350,8 @@ describe("out-of-domain input is refused before any upstream call, saying what i
     );
     expect(r.error?.kind).toBe("out_of_domain");
     expect(r.message).toMatch(/420 residues .* ESMFold folds at most 400/);
-    expect(up.requestsTo("GET", "/uniparc/sequence").at(-1)!.query.get("sequence")).toHaveLength(420);
+    const md5 = createHash("md5").update("ACDEFGHIKLMNPQRSTVWY".repeat(21)).digest("hex").toUpperCase();
+    expect(up.requestsTo("GET", "/uniparc/search").at(-1)!.query.get("query")).toBe(`checksum:${md5}`);
   });
 });
 

@@ -85,10 +85,16 @@ describeFaultMatrix({
         }),
       },
     },
-    {
-      name: "UniParc exact-match lookup (falls back to ESMFold)",
+    // The two UniParc requests of the exact-match lookup: when either fails, ESMFold folds instead.
+    ...(
+      [
+        ["UniParc exact-match lookup (falls back to ESMFold)", "/uniparc/search"],
+        ["UniParc cross-references (falls back to ESMFold)", "/uniparc/UPI00000A0001/databases"],
+      ] as const
+    ).map(([name, path]) => ({
+      name,
       method: "GET",
-      path: "/uniparc/sequence",
+      path,
       tool: "alphafold_predict_structure",
       input: () => ({ sequence }),
       expect: {
@@ -106,7 +112,7 @@ describeFaultMatrix({
           },
         }),
       },
-    },
+    })),
     {
       name: "ESMFold fold",
       method: "POST",

@@ -140,6 +140,46 @@ describe("rag_search over an HTTP RAG service", () => {
   });
 });
 
+// Issue 25 item 7: under HTTP 200, only a real list of results (even an empty one) is an answer.
+describe("a 200 that is not a list of results is an upstream error, never 'no material'", () => {
+  const unusable = [
+    "null",
+    "{}",
+    '"ok"',
+    "true",
+    "0",
+    '{"results":null}',
+    '{"status":"ok"}',
+    '{"message":"Service Unavailable"}',
+    '{"result":[{"id":4,"score":1.362,"payload":null,"version":0}],"status":"ok","time":0.0001}',
+  ];
+  it.each(unusable)("%s: error, kind upstream, naming the service", async (body) => {
+    up.route("POST", "/search", { body, headers: { "content-type": "application/json" } });
+    const r = await open().call("rag_search", { query: "algoritmos genéticos" });
+    expect(r.status, r.message).toBe("error");
+    expect(r.error?.kind).toBe("upstream");
+    expect(r.message).toContain(`The RAG service at ${up.url} answered HTTP 200`);
+    expect(r.message).not.toContain("No course material");
+    expect(r.data).toBeUndefined();
+  });
+
+  const empty = [
+    '{"results":[]}',
+    "[]",
+    '{"result":{"points":[]},"status":"ok","time":0.0001}',
+    '{"result":[],"status":"ok","time":0.0001}',
+    '{"hits":{"total":{"value":0},"hits":[]}}',
+    '{"ids":[[]],"documents":[[]],"metadatas":[[]],"distances":[[]]}',
+  ];
+  it.each(empty)("%s: a real empty list is success with no material", async (body) => {
+    up.route("POST", "/search", { body, headers: { "content-type": "application/json" } });
+    const r = await open().call("rag_search", { query: "astrofísica" });
+    expect(r.status, r.message).toBe("success");
+    expect(data(r).results).toEqual([]);
+    expect(r.message).toBe('No course material matches "astrofísica".');
+  });
+});
+
 describe("the session's asignatura", () => {
   it("default mode: fills the filter when the model leaves it out; an explicit value wins", async () => {
     up.route("POST", "/search", { json: ORIGINAL });

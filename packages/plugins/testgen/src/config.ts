@@ -12,6 +12,14 @@ export const testgenConfigSchema = z.object({
     .describe("OpenAI-compatible base URL (https://api.openai.com/v1, http://localhost:11434/v1 ...)."),
   llmApiKey: secret().optional().describe("API key, sent as a Bearer token."),
   llmModel: z.string().min(1).optional().describe("Model name."),
+  llmTemperature: z.coerce
+    .number()
+    .min(0)
+    .max(2)
+    .optional()
+    .describe(
+      "Sampling temperature sent to the LLM; unset, none is sent and the model's default applies (reasoning models accept only their default).",
+    ),
   llmTimeoutMs: positiveInt.default(60_000).describe("Deadline of one chat completion request."),
   llmRetries: z.coerce
     .number()
@@ -37,6 +45,7 @@ export interface TestgenConfig {
   readonly llmBaseUrl?: string | undefined;
   readonly llmApiKey?: Redacted.Redacted<string> | undefined;
   readonly llmModel?: string | undefined;
+  readonly llmTemperature?: number | undefined;
   readonly llmTimeoutMs: number;
   readonly llmRetries: number;
   readonly responseFormat: "auto" | "json_schema" | "json_object";
@@ -49,6 +58,7 @@ export const TESTGEN_ENV = {
   llmBaseUrl: "LLM_BASE_URL",
   llmApiKey: "LLM_API_KEY",
   llmModel: "LLM_MODEL",
+  llmTemperature: "LLM_TEMPERATURE",
   llmTimeoutMs: "LLM_TIMEOUT_MS",
   llmRetries: "LLM_RETRIES",
   responseFormat: "LLM_RESPONSE_FORMAT",

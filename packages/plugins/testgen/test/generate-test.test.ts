@@ -18,6 +18,7 @@ import {
   openQuestions,
   refusal,
 } from "./llm-fixtures.js";
+import { routeOpenAiChat, unsupportedTemperature } from "./openai-chat-emulator.js";
 
 const CHAT = "/v1/chat/completions";
 let up: Emulator;
@@ -306,6 +307,55 @@ describe("testgen_generate_test with an OpenAI-compatible LLM", () => {
     });
     expect(r.status).toBe("partial");
     expect(JSON.stringify(r)).not.toContain("sk-secret-abcdef123");
+  });
+});
+
+// Issue 25 item 8: OpenAI's reasoning models refuse any temperature but their default.
+describe("reasoning models (o-series, GPT-5) and the temperature", () => {
+  const reply = () => ({ json: completion(openQuestions(2)) });
+  const ask = (c: Catalog) => c.call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 2 });
+
+  it("sends no temperature unless configured, so gpt-5-mini answers the first request", async () => {
+    routeOpenAiChat(up, CHAT, reply);
+    const r = await ask(open({ llmModel: "gpt-5-mini" }));
+    expect(r.status, r.message).toBe("success");
+    expect(data(r).generated_by).toBe("llm");
+    expect(chatBodies()).toHaveLength(1);
+    expect(chatBodies()[0]).not.toHaveProperty("temperature");
+  });
+
+  it("a configured temperature the model refuses (OpenAI's 400 unsupported_value): one retry without it, remembered for the endpoint", async () => {
+    routeOpenAiChat(up, CHAT, reply);
+    const c = open({ llmModel: "o3-mini", llmTemperature: 0.4 });
+    const r = await ask(c);
+    expect(r.status, r.message).toBe("success");
+    expect(data(r).generated_by).toBe("llm");
+    expect(chatBodies().map((b) => b.temperature)).toEqual([0.4, undefined]);
+    await ask(c);
+    expect(chatBodies().map((b) => b.temperature)).toEqual([0.4, undefined, undefined]);
+  });
+
+  it("LLM_TEMPERATURE is sent to a model that accepts it", async () => {
+    routeOpenAiChat(up, CHAT, reply);
+    const c = createCatalog({ env: { LLM_TEMPERATURE: "0.7" } });
+    catalogs.push(c);
+    c.register(createTestgenPlugin(), { llmBaseUrl: `${up.url}/v1`, llmModel: "gpt-4o-mini" });
+    const r = await ask(c);
+    expect(r.status, r.message).toBe("success");
+    expect(chatBodies().map((b) => b.temperature)).toEqual([0.7]);
+  });
+
+  it("a 400 naming a parameter testgen did not send is not retried: partial, naming the LLM's message", async () => {
+    up.route("POST", CHAT, {
+      status: 400,
+      json: {
+        error: { ...unsupportedTemperature.error, param: "top_p", message: "Unsupported parameter: 'top_p'" },
+      },
+    });
+    const r = await ask(open({ llmModel: "o3-mini" }));
+    expect(r.status).toBe("partial");
+    expect(r.message).toContain("Unsupported parameter: 'top_p'");
+    expect(chatBodies()).toHaveLength(1);
   });
 });
 

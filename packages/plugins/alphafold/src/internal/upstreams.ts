@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { fail, type HttpClient } from "@quiver/core";
 import { z } from "zod";
 import type { AlphafoldConfig } from "../config.js";
@@ -113,12 +114,29 @@ export const fetchConfidence = async (ctx: CallContext, url: string) => {
   return { residues: doc.residueNumber, plddt: doc.confidenceScore };
 };
 
-const uniparcSchema = z.looseObject({
-  uniParcId: z.string().optional(),
-  // UniProt's error answers: `{ url, messages: [...] }`; other servers use `{ error: {...} }`.
+/** UniProt's error answer (`{ url, messages: [...] }`); other servers use `{ error: {...} }`. */
+const uniprotErrorFields = {
   messages: z.array(z.unknown()).optional(),
   error: z.unknown().optional(),
-  uniParcCrossReferences: z
+};
+
+/** `GET /uniparc/search`: light entries, which hold no cross-references (UniProt's UniParc split, 2024). */
+const uniparcSearchSchema = z.looseObject({
+  ...uniprotErrorFields,
+  results: z
+    .array(
+      z.looseObject({
+        uniParcId: z.string(),
+        sequence: z.looseObject({ value: z.string().optional(), md5: z.string().optional() }).optional(),
+      }),
+    )
+    .optional(),
+});
+
+/** `GET /uniparc/{upi}/databases`: one page of the entry's cross-references. */
+const uniparcDatabasesSchema = z.looseObject({
+  ...uniprotErrorFields,
+  results: z
     .array(
       z.looseObject({
         database: z.string().optional(),
@@ -129,46 +147,67 @@ const uniparcSchema = z.looseObject({
     .optional(),
 });
 
+/** The databases whose cross-references are UniProt accessions, best first. */
+const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
+
 /**
- * The UniProt accession of an exact sequence match (UniParc), preferring an active Swiss-Prot entry,
- * then an active TrEMBL one. Undefined when UniProt has no identical sequence (400/404).
+ * An HTTP 200 that is not the documented answer is a failed lookup, not "no exact match": folding the
+ * sequence with ESMFold then would hide that the known structure was never looked for.
+ */
+const notAnAnswer = (
+  what: string,
+  status: number,
+  body: { messages?: unknown[] | undefined; error?: unknown },
+) => {
+  const said =
+    body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
+  return fail.upstream(
+    `UniProt's ${what} answered HTTP ${status} without ${what === "UniParc search" ? "a result list" : "a cross-reference list"}${said ? `: ${said.slice(0, 200)}` : ""}.`,
+    {
+      retryable: true,
+      suggestion:
+        "UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.",
+    },
+  );
+};
+
+/**
+ * The UniProt accession of an exact sequence match, preferring an active Swiss-Prot entry, then an
+ * active TrEMBL one; undefined when UniProt has no identical sequence. As UniProt's REST documentation
+ * describes it since UniParc entries were split from their cross-references: the UniParc entry whose
+ * checksum is the sequence's MD5 (`GET /uniparc/search?query=checksum:<MD5>`), then its cross-references
+ * (`GET /uniparc/{upi}/databases?dbTypes=…&active=true`).
  */
 export const findExactAccession = async (
   ctx: CallContext,
   sequence: string,
 ): Promise<{ accession: string; reviewed: boolean; uniparc?: string } | undefined> => {
-  const res = await ctx.http.request({
-    url: `${base(ctx.config.uniprotUrl)}/uniparc/sequence`,
-    query: { format: "json", sequence },
+  const uniprot = base(ctx.config.uniprotUrl);
+  const md5 = createHash("md5").update(sequence).digest("hex").toUpperCase();
+  const found = await ctx.http.request({
+    url: `${uniprot}/uniparc/search`,
+    query: { query: `checksum:${md5}`, format: "json", size: "5" },
     signal: ctx.signal,
-    acceptStatus: [400, 404],
   });
-  if (res.status === 400 || res.status === 404) return undefined;
-  const body = res.json(uniparcSchema);
-  // An HTTP 200 that is not a UniParc entry is a failed lookup, not "no exact match": folding the
-  // sequence with ESMFold then would hide that the known structure was never looked for.
-  if (body.uniParcId === undefined && body.uniParcCrossReferences === undefined) {
-    const said =
-      body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
-    throw fail.upstream(
-      `UniProt's exact-sequence lookup (UniParc) answered HTTP ${res.status} without an entry${said ? `: ${said.slice(0, 200)}` : ""}.`,
-      {
-        retryable: true,
-        suggestion:
-          "UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.",
-      },
-    );
-  }
-  const refs = (body.uniParcCrossReferences ?? []).filter((r) => r.active !== false && r.id);
-  const swiss = refs.find((r) => r.database === "UniProtKB/Swiss-Prot");
-  const trembl = refs.find((r) => r.database === "UniProtKB/TrEMBL");
-  const pick = swiss ?? trembl;
+  const search = found.json(uniparcSearchSchema);
+  if (search.results === undefined) throw notAnAnswer("UniParc search", found.status, search);
+  const entry =
+    search.results.find((e) => e.sequence?.value === sequence) ??
+    search.results.find((e) => e.sequence?.md5?.toUpperCase() === md5);
+  if (!entry) return undefined;
+  const listed = await ctx.http.request({
+    url: `${uniprot}/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
+    query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
+    signal: ctx.signal,
+  });
+  const databases = listed.json(uniparcDatabasesSchema);
+  if (databases.results === undefined)
+    throw notAnAnswer("UniParc cross-references", listed.status, databases);
+  const refs = databases.results.filter((r) => r.active !== false && r.id);
+  const swiss = refs.find((r) => r.database === UNIPROT_DATABASES[0]);
+  const pick = swiss ?? refs.find((r) => r.database === UNIPROT_DATABASES[1]);
   if (!pick?.id) return undefined;
-  return {
-    accession: pick.id,
-    reviewed: pick === swiss,
-    ...(body.uniParcId ? { uniparc: body.uniParcId } : {}),
-  };
+  return { accession: pick.id, reviewed: pick === swiss, uniparc: entry.uniParcId };
 };
 
 /**

@@ -7,6 +7,7 @@ import {
   startEmulator,
 } from "@quiver/testing";
 import { THREE_TO_ONE } from "../../src/internal/structure-parse.js";
+import { routeUniParc } from "./uniparc-emulator.js";
 
 /** A recorded file in test/fixtures (see its SOURCE.md). */
 const fixture = (...parts: string[]) => new URL(`../fixtures/${parts.join("/")}`, import.meta.url);
@@ -74,7 +75,8 @@ const rehost = <T>(value: T, url: string): T =>
  * Starts the structure emulator: the recorded AFDB prediction responses (P04637, P00533) from the
  * cassettes with their file URLs pointing here; the recorded AF-Q7Z6M3-F1 PDB and mmCIF files behind an
  * AFDB entry built from the recorded P04637 entry's shape; a confidence JSON derived from the recorded
- * PDB; UniParc exact-match answers in UniProt's documented shape; and an ESMFold that folds anything.
+ * PDB; UniParc's documented checksum search and cross-reference list (./uniparc-emulator.ts); and an
+ * ESMFold that folds anything.
  * `linksTo` keeps the file links on another origin (`https://alphafold.ebi.ac.uk` when recording
  * cassettes through `emulatorDispatcher`).
  */
@@ -129,27 +131,10 @@ export const startAfdbEmulator = async (options: { readonly linksTo?: string } =
       confidenceCategory: model.plddt.map((v) => (v >= 90 ? "H" : v >= 70 ? "M" : v >= 50 ? "L" : "D")),
     },
   });
-  const known: Record<string, string> = {
-    [model.sequence]: "Q7Z6M3",
-    [recordedEntry("P04637").sequence]: "P04637",
-  };
-  up.route("GET", "/uniparc/sequence", (req) => {
-    const accession = known[req.query.get("sequence") ?? ""];
-    if (!accession)
-      return {
-        status: 404,
-        json: { url: "http://rest.uniprot.org/uniparc/sequence", messages: ["No entry found"] },
-      };
-    return {
-      json: {
-        uniParcId: "UPI0000TEST01",
-        uniParcCrossReferences: [
-          { database: "UniProtKB/TrEMBL", id: "A0A000TEST", active: false },
-          { database: "UniProtKB/Swiss-Prot", id: accession, active: true },
-        ],
-      },
-    };
-  });
+  routeUniParc(up, [
+    { sequence: model.sequence, upi: "UPI00000A0001", accession: "Q7Z6M3" },
+    { sequence: recordedEntry("P04637").sequence, upi: "UPI00000A0002", accession: "P04637" },
+  ]);
   up.route("POST", "/foldSequence/v1/pdb/", (req) => ({ text: esmfoldPdb(req.body, model.plddt) }));
   return { up, model };
 };

@@ -141,6 +141,38 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
 };
 
 /**
+ * Why a service's answer is not a search answer, or undefined when it is one. An answer is a list of
+ * hits under one of the names {@link normalizeResults} reads (an empty list is "no material"), or one
+ * hit with its text; anything else — `null`, `{}`, `"ok"`, `{"results": null}`, `{"status": "ok"}`, a
+ * list whose hits all lack text — says nothing about the material, so it must never read as "no results".
+ *
+ * @example
+ * unusableAnswer({ results: [] }) // undefined: a real empty result list
+ * unusableAnswer({ status: "ok" }) // "no list of results (an object with status)"
+ */
+export const unusableAnswer = (body: unknown): string | undefined => {
+  const hits = hitsOf(body);
+  if (hits === undefined) {
+    if (isObj(body) && firstString(...CONTENT_KEYS.map((k) => body[k]))) return undefined;
+    return `no list of results (${describeBody(body)})`;
+  }
+  if (hits.length > 0 && hits.every((h) => normalizeHit(h) === undefined))
+    return `${hits.length} results without any text (the service may not return the payload)`;
+  return undefined;
+};
+
+/** A short description of a body that held no results, for the error message (never the whole body). */
+const describeBody = (body: unknown): string => {
+  if (body === null) return "null";
+  if (Array.isArray(body)) return "an array";
+  if (!isObj(body)) return `${typeof body} ${JSON.stringify(body)?.slice(0, 60)}`;
+  const keys = Object.keys(body);
+  if (keys.length === 0) return "an empty object";
+  const said = typeof body.message === "string" ? `: ${JSON.stringify(body.message.slice(0, 120))}` : "";
+  return `an object with ${keys.slice(0, 5).join(", ")}${said}`;
+};
+
+/**
  * Normalises a RAG service's answer into `{query, total_results, results}`: the hit list may be called
  * results, result (Qdrant legacy), result.points (Qdrant query), points, hits (also Elasticsearch's
  * hits.hits), matches, documents (also Chroma's columns), data or items, or be the body itself; each hit's

@@ -3,6 +3,7 @@ import { type HttpClient, ToolFailure } from "@quiver/core";
 import * as Redacted from "effect/Redacted";
 import { z } from "zod";
 import type { LlmSettings, TestgenConfig } from "../config.js";
+import type { TestgenResources } from "../setup.js";
 import {
   type Difficulty,
   fromLlm,
@@ -106,7 +107,9 @@ const withRetries = async <T>(
  * (strict) first, json_object when the server rejects json_schema (a 400 about response_format);
  * validates the reply with zod and gives the model one repair round when it is malformed. Never
  * throws for upstream trouble: it answers `{ ok: false, reason }` so the caller can fall back.
- * `noJsonSchema` holds the endpoints that rejected json_schema (the registration's, from `setup`).
+ * Optional parameters (`temperature`, only when configured) that the server refuses as unsupported are
+ * dropped and the request is sent once more without them. `memory` (the registration's, from `setup`)
+ * remembers per endpoint what was rejected, so later calls do not repeat the refused request.
  */
 export const askLlm = async (
   settings: Extract<LlmSettings, { ok: true }>,
@@ -114,8 +117,19 @@ export const askLlm = async (
   http: HttpClient,
   signal: AbortSignal,
   ask: LlmAsk,
-  noJsonSchema: Set<string>,
+  memory: TestgenResources,
 ): Promise<LlmOutcome> => {
+  const { noJsonSchema } = memory;
+  const refused = memory.refusedParams.get(settings.url) ?? new Set<string>();
+  memory.refusedParams.set(settings.url, refused);
+  // Sent only when configured: OpenAI's o-series and GPT-5 models refuse any temperature but their default.
+  const optional = (): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries({ temperature: config.llmTemperature }).filter(
+        ([name, value]) => value !== undefined && !refused.has(name),
+      ),
+    );
+  let retriedWithout = false;
   let format: "json_schema" | "json_object" =
     config.responseFormat === "auto"
       ? noJsonSchema.has(settings.url)
@@ -137,7 +151,7 @@ export const askLlm = async (
           method: "POST",
           url: settings.url,
           headers: { authorization: settings.apiKey ? bearer(settings.apiKey) : undefined },
-          json: { model: settings.model, messages, temperature: 0.4, response_format },
+          json: { model: settings.model, messages, ...optional(), response_format },
           signal,
           timeoutMs: config.llmTimeoutMs,
           acceptStatus: [400, 422],
@@ -148,6 +162,13 @@ export const askLlm = async (
       if (res.status === 200 || (res.status > 200 && res.status < 300))
         return completionSchema.parse(res.json());
       const said = res.body.slice(0, 500);
+      const unsupported = unsupportedParam(res.body);
+      if (!retriedWithout && unsupported !== undefined && unsupported in optional()) {
+        // One retry without the parameter the server names; remembered for this endpoint.
+        retriedWithout = true;
+        refused.add(unsupported);
+        continue;
+      }
       if (
         format === "json_schema" &&
         config.responseFormat === "auto" &&
@@ -224,6 +245,34 @@ export const askLlm = async (
     throw error;
   }
   return { ok: false, reason: "the model gave no usable reply" };
+};
+
+const openAiErrorSchema = z.object({
+  error: z.object({
+    message: z.string().nullish(),
+    param: z.string().nullish(),
+    code: z.string().nullish(),
+  }),
+});
+
+/**
+ * The request parameter an OpenAI-style error body refuses as unsupported, if any: `error.param` with
+ * code `unsupported_value` or `unsupported_parameter` (OpenAI), else the name quoted in an
+ * "Unsupported value: 'temperature' …" / "Unsupported parameter: 'temperature' …" message (servers
+ * that copy the message but leave `param` null).
+ */
+export const unsupportedParam = (body: string): string | undefined => {
+  let parsed: z.infer<typeof openAiErrorSchema>;
+  try {
+    const checked = openAiErrorSchema.safeParse(JSON.parse(body));
+    if (!checked.success) return undefined;
+    parsed = checked.data;
+  } catch {
+    return undefined;
+  }
+  const { message, param, code } = parsed.error;
+  if (param && (code === "unsupported_value" || code === "unsupported_parameter")) return param;
+  return /^Unsupported (?:value|parameter): '([A-Za-z_]+)'/.exec(message ?? "")?.[1];
 };
 
 /** `Bearer <key>` kept Redacted: the client unwraps it for the wire and redacts it from every message. */

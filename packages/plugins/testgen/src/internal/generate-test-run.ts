@@ -93,7 +93,7 @@ export const runGenerateTest = async (
     ctx.http,
     ctx.signal,
     { ...prompt, type, difficulty },
-    ctx.resources.noJsonSchema,
+    ctx.resources,
   );
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
 

@@ -1,7 +1,7 @@
 import { fail, type HttpClient, ToolFailure } from "@quiver/core";
 import * as Redacted from "effect/Redacted";
 import type { RagConfig } from "../../config.js";
-import { normalizeResults } from "../normalize-results.js";
+import { normalizeResults, unusableAnswer } from "../normalize-results.js";
 import type { RagOutput, RagQuery } from "../output.js";
 
 /** Network codes of a connection that could not be made (refused, DNS, no route). */
@@ -139,6 +139,20 @@ export const searchHttp = async (
         status,
         retryable: true,
         suggestion: "This is a fault of the RAG service, not an empty result; try again in a moment.",
+      },
+    );
+  }
+  // Only a real list of results, even an empty one, is an answer: `null`, `{}`, `"ok"` or
+  // `{"status": "ok"}` under HTTP 200 say nothing about the material.
+  const unusable = unusableAnswer(body);
+  if (unusable !== undefined) {
+    throw fail.upstream(
+      `The RAG service at ${origin} answered HTTP ${status} with ${unusable}, not search results.`,
+      {
+        status,
+        retryable: true,
+        suggestion:
+          "This is a fault of the RAG service, not an empty result; try again in a moment, or check RAG_SERVICE_URL points at the search service.",
       },
     );
   }
