@@ -10,7 +10,14 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
 import { NOT_FOUND_GUIDANCE, UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
-import { CONTEXT_TXT, RATE_LIMIT_BODY, REDIRECT_BODY, routeContext7 } from "./context7-upstream.js";
+import {
+  CONTEXT_TXT,
+  documented,
+  documentedStatuses,
+  RATE_LIMIT_BODY,
+  REDIRECT_BODY,
+  routeContext7,
+} from "./context7-upstream.js";
 
 let up: Emulator;
 const base = () => `${up.url}/api`;
@@ -543,25 +550,79 @@ describe("Context7 HTTP details", () => {
     expect(r.suggestion).toMatch(/few minutes/);
   });
 
-  it("a plain-text answer is passed through, its Source lines becoming sources", async () => {
-    up.route("GET", CONTEXT, { text: CONTEXT_TXT });
-    const catalog = setup();
+  // type=json is asked for: a text/plain 200 is not the documentation (issue 25, item 5).
+  it.each([
+    ["Internal Server Error", "Internal Server Error"],
+    ["a rate-limit notice", "Rate limit exceeded. Please try again later."],
+    ["the txt rendering", CONTEXT_TXT],
+  ])(
+    "a text/plain 200 (%s) when JSON was asked for is an upstream fault, never the documentation",
+    async (_name, text) => {
+      up.route("GET", CONTEXT, { text });
+      const catalog = setup({}, { policies: { "*": { retry: { times: 2, base: "10ms" } } } });
+      const r = await catalog.call(
+        "context7_get_library_docs",
+        { library_id: "/vercel/next.js", query: "middleware" },
+        session(),
+      );
+      expect(r.status, r.message).toBe("error");
+      expect(r.error).toMatchObject({ kind: "upstream", retryable: true });
+      expect(r.message).toMatch(/text\/plain instead of the JSON documentation/);
+      expect(r.data).toBeUndefined();
+      expect(r.metadata.upstreamStatus).toBe(200);
+      expect(r.metadata.attempts).toBe(3);
+    },
+  );
+
+  // 422 (docs/openapi.json UnprocessableEntityError, issue 25 item 6): a clear kind, not retried.
+  it.each([
+    ["noCode", "out_of_domain", /no or too few code snippets/, /another Context7 library/],
+    ["tooLarge", "constraint_violation", /too large for it to process/, /Pin a version/],
+  ] as const)("422 %s is %s with a fix, and is not retried", async (example, kind, message, suggestion) => {
+    up.route("GET", CONTEXT, documented("/v2/context", 422, example));
+    const catalog = setup({}, { policies: { "*": { retry: { times: 2, base: "10ms" } } } });
     const r = await catalog.call(
       "context7_get_library_docs",
       { library_id: "/vercel/next.js", query: "middleware" },
       session(),
     );
-    expect(r.status).toBe("success");
-    expect(r.data).toMatchObject({
-      documentation: CONTEXT_TXT,
-      sources: [
-        {
-          url: "https://github.com/vercel/next.js/blob/canary/docs/middleware.mdx",
-          title: "Middleware Authentication Example",
-        },
-      ],
-    });
+    expect(r.status, r.message).toBe("error");
+    expect(r.error).toMatchObject({ kind, retryable: false });
+    expect(r.message).toMatch(message);
+    expect(r.suggestion).toMatch(suggestion);
+    expect(r.metadata.upstreamStatus).toBe(422);
+    expect(r.metadata.attempts).toBe(1);
+    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(1);
   });
+
+  // Every status docs/openapi.json documents for /v2/context, with its documented body.
+  const EXPECTED: Record<number, string> = {
+    202: "upstream",
+    301: "upstream",
+    400: "invalid_input",
+    401: "access_denied",
+    402: "access_denied",
+    403: "access_denied",
+    404: "invalid_input",
+    422: "*",
+    429: "rate_limited",
+    500: "unavailable",
+  };
+  it.each(documentedStatuses("/v2/context").filter((d) => d.status !== 200))(
+    "the documented answer %o is a failure of its own kind, never documentation",
+    async ({ status, example }) => {
+      up.route("GET", CONTEXT, documented("/v2/context", status, example));
+      const catalog = setup({}, { policies: { "*": { retry: false } } });
+      const r = await catalog.call(
+        "context7_get_library_docs",
+        { library_id: "/vercel/next.js", query: "middleware" },
+        session(),
+      );
+      expect(r.status, r.message).not.toBe("success");
+      const kind = example === "noSnippetsFound" ? "out_of_domain" : EXPECTED[status];
+      if (kind !== "*") expect(r.error?.kind, r.message).toBe(kind);
+    },
+  );
 
   it.each([
     ["an empty body", { kind: "emptyBody" }, /empty body/],
@@ -786,5 +847,40 @@ describe("health", () => {
     expect(report.ok).toBe(false);
     expect(report.message).toMatch(/refused the connection/);
     expect(report.fix).toBeTruthy();
+  });
+});
+
+describe("the Context7 emulator refuses what the API refuses (docs/openapi.json parameters)", () => {
+  const get = (path: string) =>
+    fetch(`${up.url}/api${path}`).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { error?: string; message?: unknown },
+    }));
+  it.each([
+    ["/v2/libs/search?query=hooks", "validation_error"],
+    ["/v2/libs/search?libraryName=react", "validation_error"],
+    [`/v2/libs/search?libraryName=react&query=${"q".repeat(501)}`, "validation_error"],
+    ["/v2/libs/search?libraryName=react&query=hooks&fast=yes", "validation_error"],
+    ["/v2/context?query=middleware", "validation_error"],
+    ["/v2/context?libraryId=%2Fvercel%2Fnext.js", "validation_error"],
+    ["/v2/context?libraryId=vercel%2Fnext.js&query=middleware", "invalid_library_id"],
+    ["/v2/context?libraryId=%2Fnext.js&query=middleware", "invalid_library_id"],
+    ["/v2/context?libraryId=%2Fvercel%2Fnext.js&query=middleware&type=xml", "validation_error"],
+  ])("GET %s → 400 %s", async (path, error) => {
+    const r = await get(path);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error });
+    expect(typeof r.body.message).toBe("string");
+  });
+
+  it("answers the plugin's own requests (which it would refuse otherwise)", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: `middleware ${"x".repeat(489)}`, library: "next.js" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    for (const req of up.requests) expect(req.path).toMatch(/^\/api\/v2\//);
   });
 });
