@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
-import { closedUrl, type Emulator, startEmulator } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closedUrl } from "@quiver/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
-import { documented, routeContext7 } from "./context7-upstream.js";
+import { useContext7Emulator } from "./context7-emulator.js";
+import { documented } from "./context7-upstream.js";
 
 // The plugin's own `setup` connects `transport: "mcp"` to a stand-in for the official Context7 MCP
 // server (McpServer over stdio, the documented resolve-library-id / query-docs tools, the official
@@ -16,17 +17,7 @@ const FAKE = new URL("./fixtures/context7-mcp-server.mjs", import.meta.url).path
 const CONTEXT = "/api/v2/context";
 const SEARCH = "/api/v2/libs/search";
 
-let up: Emulator;
-beforeAll(async () => {
-  up = await startEmulator();
-});
-beforeEach(() => {
-  up.reset();
-  routeContext7(up);
-});
-afterAll(async () => {
-  await up.close();
-});
+const emu = useContext7Emulator();
 
 const alive = (pid: number) => {
   try {
@@ -76,7 +67,7 @@ const calls = (files: Files): Array<{ pid: number; tool: string; args: Record<st
 /** A catalog with context7 on the MCP transport; one attempt per call, no circuit or cache. */
 const mcpCatalog = (mcp: unknown, env: Record<string, string> = {}): Catalog => {
   const catalog = createCatalog({
-    env: { CONTEXT7_API_URL: `${up.url}/api`, ...env },
+    env: { CONTEXT7_API_URL: `${emu.up.url}/api`, ...env },
     policies: { "*": { retry: false, breaker: false, cache: false } },
   });
   catalog.register(createContext7Plugin({ transport: "mcp" }), { mcp });
@@ -214,7 +205,7 @@ describe("context7 with transport mcp: Context7's errors, which the official ser
     ["502 without a message", "unavailable", { status: 502, text: "Bad Gateway" }],
     ["an empty 200", "upstream", { status: 200, text: "" }],
   ] as const)("query-docs answering %s is %s, not documentation", async (_name, kind, answer) => {
-    up.route("GET", CONTEXT, answer);
+    emu.up.route("GET", CONTEXT, answer);
     const r = await docs(`q ${_name}`);
     expect(r.status, r.message).not.toBe("success");
     expect(r.error?.kind, r.message).toBe(kind);
@@ -248,7 +239,7 @@ describe("context7 with transport mcp: Context7's errors, which the official ser
     ["402 spending_limit_exceeded", "access_denied", documented("/v2/libs/search", 402)],
     ["503 search_failed", "unavailable", documented("/v2/libs/search", 503)],
   ] as const)("resolve-library-id answering %s is %s, not an empty list", async (_name, kind, answer) => {
-    up.route("GET", SEARCH, answer);
+    emu.up.route("GET", SEARCH, answer);
     const r = await catalog.call("context7_resolve_library_id", { library_name: `react ${_name}` }, session);
     expect(r.error?.kind, r.message).toBe(kind);
   });
