@@ -832,6 +832,31 @@ describe("health", () => {
   });
 });
 
+describe("every documented /v2/libs/search answer", () => {
+  const EXPECTED: Record<number, string> = {
+    400: "invalid_input",
+    401: "access_denied",
+    402: "access_denied",
+    404: "invalid_input",
+    429: "rate_limited",
+    500: "unavailable",
+    503: "unavailable",
+  };
+  it.each(documentedStatuses("/v2/libs/search").filter((d) => d.status !== 200))(
+    "%o is a failure of its own kind, never a list of libraries",
+    async ({ status, example }) => {
+      emu.up.route("GET", SEARCH, documented("/v2/libs/search", status, example));
+      const r = await setup({}, { policies: { "*": { retry: false } } }).call(
+        "context7_resolve_library_id",
+        { library_name: "react" },
+        session(),
+      );
+      expect(r.status, r.message).not.toBe("success");
+      expect(r.error?.kind, r.message).toBe(EXPECTED[status]);
+    },
+  );
+});
+
 describe("the Context7 emulator refuses what the API refuses (docs/openapi.json parameters)", () => {
   const get = (path: string) =>
     fetch(`${emu.up.url}/api${path}`).then(async (r) => ({

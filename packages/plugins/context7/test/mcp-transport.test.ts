@@ -7,7 +7,7 @@ import { closedUrl } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
 import { useContext7Emulator } from "./context7-emulator.js";
-import { documented } from "./context7-upstream.js";
+import { documented, searchCatalogue } from "./context7-upstream.js";
 
 // The plugin's own `setup` connects `transport: "mcp"` to a stand-in for the official Context7 MCP
 // server (McpServer over stdio, the documented resolve-library-id / query-docs tools, the official
@@ -242,6 +242,19 @@ describe("context7 with transport mcp: Context7's errors, which the official ser
     emu.up.route("GET", SEARCH, answer);
     const r = await catalog.call("context7_resolve_library_id", { library_name: `react ${_name}` }, session);
     expect(r.error?.kind, r.message).toBe(kind);
+  });
+
+  it("a search under the teamspace's library filters (the server's note before the list) still resolves", async () => {
+    emu.up.route("GET", SEARCH, (req) => ({
+      json: { results: searchCatalogue(req.query.get("libraryName") ?? ""), searchFilterApplied: true },
+    }));
+    const r = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "react", query: "filters" },
+      session,
+    );
+    expect(r.status, r.message).toBe("success");
+    expect((r.data as { best?: string }).best).toBe("/facebook/react");
   });
 
   it("a search that matches nothing (404 no_libraries_found) is still 'no library', with no error kind of its own", async () => {
