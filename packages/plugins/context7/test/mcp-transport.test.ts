@@ -212,6 +212,31 @@ describe("context7 with transport mcp: Context7's errors, which the official ser
     expect(r.data).toBeUndefined();
   });
 
+  it("a moved library (301 library_redirected, passed on as text) is followed once and reported", async () => {
+    const moved = documented("/v2/context", 301);
+    emu.up.route(
+      "GET",
+      CONTEXT,
+      {
+        ...moved,
+        json: {
+          ...(moved.json as object),
+          message: "Library /zeit/next.js has been redirected to this library: /vercel/next.js.",
+          redirectUrl: "/vercel/next.js",
+        },
+      },
+      { query: { libraryId: "/zeit/next.js" } },
+    );
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/zeit/next.js", query: "moved middleware" },
+      session,
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(r.message).toMatch(/\/zeit\/next\.js has moved to \/vercel\/next\.js/);
+    expect(JSON.stringify(r.data)).toContain("Middleware Authentication Example");
+  });
+
   it("query-docs when the server cannot reach Context7 is unavailable", async () => {
     const down = mcpCatalog(fakeServer(controlFiles()), { CONTEXT7_API_URL: `${await closedUrl()}/api` });
     try {

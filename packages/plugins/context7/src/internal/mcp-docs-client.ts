@@ -1,6 +1,7 @@
 import { fail, ToolFailure } from "@quiver/core";
 import { TRY_LATER } from "./context7-errors.js";
-import type { DocsClient, LibraryMatch, McpCallResult, McpToolCaller } from "./docs-client.js";
+import type { DocsClient, DocsContext, LibraryMatch, McpCallResult, McpToolCaller } from "./docs-client.js";
+import { LIBRARY_ID } from "./match-library.js";
 import { mcpErrorText } from "./mcp-error-text.js";
 import { sourcesInText } from "./render-context.js";
 
@@ -107,16 +108,36 @@ export const mcpDocsClient = (caller: McpToolCaller): DocsClient => {
       }
       return libraries;
     },
-    getContext: async ({ libraryId, query }, { signal }) => {
-      const result = await call("query-docs", { libraryId, query }, signal);
-      const body = text(result);
-      const failed = failure("query-docs", libraryId, result, body);
-      if (failed) throw failed;
-      if (body === "") throw emptyAnswer(libraryId);
-      return { libraryId, text: body, sources: sourcesInText(body) };
-    },
+    getContext: async ({ libraryId, query }, { signal }) => getContext(libraryId, query, signal),
   };
+
+  async function getContext(
+    libraryId: string,
+    query: string,
+    signal: AbortSignal,
+    redirectedFrom?: string,
+  ): Promise<DocsContext> {
+    const result = await call("query-docs", { libraryId, query }, signal);
+    const body = text(result);
+    // A moved library (the API's 301 message, passed on as text) is followed once, as over HTTP.
+    const target = MOVED.exec(body)?.[1];
+    if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId) {
+      return getContext(target, query, signal, libraryId);
+    }
+    const failed = failure("query-docs", libraryId, result, body);
+    if (failed) throw failed;
+    if (body === "") throw emptyAnswer(libraryId);
+    return {
+      libraryId,
+      text: body,
+      sources: sourcesInText(body),
+      ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
+    };
+  }
 };
+
+/** The API's `library_redirected` message, as the official server passes it on. */
+const MOVED = /^Library \S+ has been redirected to this library: (\S+?)\.?$/;
 
 const emptyAnswer = (libraryId: string) =>
   fail.upstream(`The Context7 MCP server answered with no text for ${libraryId}.`, { suggestion: TRY_LATER });
