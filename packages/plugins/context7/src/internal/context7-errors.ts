@@ -52,7 +52,8 @@ export const noDocs = (libraryId: string, status = 404) =>
  */
 export const context7Failure = (libraryId: string, e: Context7Error): ToolFailure => {
   const { status } = e;
-  switch (e.error ?? "") {
+  // A 202 means one thing (the library is not finalized yet), with or without its body.
+  switch (e.error ?? (status === 202 ? "library_not_finalized" : "")) {
     case "library_not_finalized":
       return fail.upstream(`Context7 is still indexing ${libraryId}; its documentation is not ready yet.`, {
         status,
