@@ -5,28 +5,23 @@ import {
   describePluginPackage,
   type Emulator,
   makeTestClock,
-  startEmulator,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
 import { NOT_FOUND_GUIDANCE, UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
-import { CONTEXT_TXT, RATE_LIMIT_BODY, REDIRECT_BODY, routeContext7 } from "./context7-upstream.js";
+import { useContext7Emulator } from "./context7-emulator.js";
+import {
+  CONTEXT_TXT,
+  documented,
+  documentedStatuses,
+  RATE_LIMIT_BODY,
+  REDIRECT_BODY,
+} from "./context7-upstream.js";
 
-let up: Emulator;
-const base = () => `${up.url}/api`;
+const emu = useContext7Emulator();
+const base = () => `${emu.up.url}/api`;
 const SEARCH = "/api/v2/libs/search";
 const CONTEXT = "/api/v2/context";
-
-beforeAll(async () => {
-  up = await startEmulator();
-});
-beforeEach(() => {
-  up.reset();
-  routeContext7(up);
-});
-afterAll(async () => {
-  await up.close();
-});
 
 const catalogs: Catalog[] = [];
 afterEach(async () => {
@@ -45,6 +40,15 @@ const setup = (
   return catalog;
 };
 const session = (id = "s1") => ({ session: { id, principal: "alice" } });
+/** Two quick retries, for faults that must be retried. */
+const QUICK_RETRIES: CatalogOptions = { policies: { "*": { retry: { times: 2, base: "10ms" } } } };
+/** `context7_get_library_docs` for the Next.js middleware question. */
+const nextDocs = (catalog: Catalog) =>
+  catalog.call(
+    "context7_get_library_docs",
+    { library_id: "/vercel/next.js", query: "middleware" },
+    session(),
+  );
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(createContext7Plugin(), {
@@ -82,10 +86,10 @@ describe("GAIA equivalents (Context7)", () => {
     expect(r.instruction).toMatch(/cite the source links/);
     expect(r.metadata.source).toBe("Context7 /vercel/next.js");
 
-    const [search] = up.requestsTo("GET", SEARCH);
+    const [search] = emu.up.requestsTo("GET", SEARCH);
     expect(search?.query.get("libraryName")).toBe("next.js");
     expect(search?.query.get("query")).toBe("authentication check in middleware");
-    const [context] = up.requestsTo("GET", CONTEXT);
+    const [context] = emu.up.requestsTo("GET", CONTEXT);
     expect(context?.query.get("libraryId")).toBe("/vercel/next.js");
     expect(context?.query.get("query")).toBe("authentication check in middleware");
     expect(context?.query.get("type")).toBe("json");
@@ -120,7 +124,7 @@ describe("GAIA equivalents (Context7)", () => {
 
 describe("unavailable: 5xx after retries, breaker open", () => {
   it("a 5xx that persists through the retries is unavailable (not a generic error), with the guidance", async () => {
-    up.fault("GET", CONTEXT, {
+    emu.up.fault("GET", CONTEXT, {
       kind: "status",
       status: 503,
       body: '{"error":"search_failed","message":"Search failed"}',
@@ -136,7 +140,7 @@ describe("unavailable: 5xx after retries, breaker open", () => {
     expect(r.message).toMatch(/Context7 is unavailable: .*HTTP 503.*Search failed/);
     expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
     expect(r.metadata.attempts).toBe(3);
-    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(3);
+    expect(emu.up.requestsTo("GET", CONTEXT)).toHaveLength(3);
   });
 
   it("a host name that does not resolve (DNS failure) is unavailable, with the guidance", async () => {
@@ -152,7 +156,7 @@ describe("unavailable: 5xx after retries, breaker open", () => {
   });
 
   it("a 5xx that clears before the retries run out is a success", async () => {
-    up.fault("GET", CONTEXT, { kind: "status", status: 502 }, { times: 1 });
+    emu.up.fault("GET", CONTEXT, { kind: "status", status: 502 }, { times: 1 });
     const catalog = setup();
     const r = await catalog.call(
       "context7_get_library_docs",
@@ -164,13 +168,13 @@ describe("unavailable: 5xx after retries, breaker open", () => {
   });
 
   it("after three failed calls the breaker opens: the next call is unavailable at once, without reaching Context7", async () => {
-    up.fault("GET", SEARCH, { kind: "status", status: 500 });
+    emu.up.fault("GET", SEARCH, { kind: "status", status: 500 });
     const catalog = setup({}, { policies: { "*": { retry: false } } });
     for (let i = 0; i < 3; i++) {
       const r = await catalog.call("context7_resolve_library_id", { library_name: `lib${i}` }, session());
       expect(r.status).toBe("unavailable");
     }
-    expect(up.requestsTo("GET", SEARCH)).toHaveLength(3);
+    expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(3);
     // The breaker is keyed "context7": the documentation tools share it.
     const r = await catalog.call(
       "context7_search_documentation",
@@ -181,7 +185,7 @@ describe("unavailable: 5xx after retries, breaker open", () => {
     expect(r.message).toMatch(/paused after repeated upstream failures/);
     expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
     expect(r.error?.retryAfterMs).toBeGreaterThan(50_000);
-    expect(up.requestsTo("GET", SEARCH)).toHaveLength(3);
+    expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(3);
   });
 });
 
@@ -200,11 +204,11 @@ describe("library not found", () => {
       "Closest Context7 libraries: Flask (/pallets/flask). Call again with the id of the one you mean.",
     );
     expect(r.guidance).toBe(NOT_FOUND_GUIDANCE);
-    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(0);
+    expect(emu.up.requestsTo("GET", CONTEXT)).toHaveLength(0);
   });
 
   it("with no result at all, looser names are searched for the suggestion", async () => {
-    up.route("GET", SEARCH, (req) => ({
+    emu.up.route("GET", SEARCH, (req) => ({
       json: {
         results:
           req.query.get("libraryName") === "react-hooks-kit"
@@ -221,7 +225,7 @@ describe("library not found", () => {
     );
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.suggestion).toContain("React (/facebook/react)");
-    expect(up.requestsTo("GET", SEARCH).map((q) => q.query.get("libraryName"))).toEqual([
+    expect(emu.up.requestsTo("GET", SEARCH).map((q) => q.query.get("libraryName"))).toEqual([
       "react-hooks-kit v2",
       "react-hooks-kit",
     ]);
@@ -299,8 +303,8 @@ describe("caching: library ids for days, documentation for hours", () => {
     expect(b.metadata.libraryIdCached).toBe(true);
     expect(b.message).toContain("Library id from cache.");
     expect(b.metadata.cached).toBe(false);
-    expect(up.requestsTo("GET", SEARCH)).toHaveLength(1);
-    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(2);
+    expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(1);
+    expect(emu.up.requestsTo("GET", CONTEXT)).toHaveLength(2);
   });
 
   it("context7_resolve_library_id fills the same cache", async () => {
@@ -312,7 +316,7 @@ describe("caching: library ids for days, documentation for hours", () => {
       session(),
     );
     expect(r.metadata.libraryIdCached).toBe(true);
-    expect(up.requestsTo("GET", SEARCH)).toHaveLength(1);
+    expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(1);
   });
 
   it("a cached id expires after libraryCacheTtl", async () => {
@@ -325,7 +329,7 @@ describe("caching: library ids for days, documentation for hours", () => {
       session(),
     );
     expect(r.metadata.libraryIdCached).toBe(false);
-    expect(up.requestsTo("GET", SEARCH)).toHaveLength(2);
+    expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(2);
   });
 
   it("the same documentation question is answered from the cache", async () => {
@@ -335,7 +339,7 @@ describe("caching: library ids for days, documentation for hours", () => {
     const again = await catalog.call("context7_get_library_docs", input, session());
     expect(again.status).toBe("success");
     expect(again.metadata.cached).toBe(true);
-    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(1);
+    expect(emu.up.requestsTo("GET", CONTEXT)).toHaveLength(1);
   });
 });
 
@@ -364,12 +368,12 @@ describe("rate limits", () => {
       session(),
     );
     expect(docs.error?.kind).toBe("rate_limited");
-    expect(up.requestsTo("GET", SEARCH)).toHaveLength(60);
-    expect(up.requestsTo("GET", CONTEXT)).toHaveLength(0);
+    expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(60);
+    expect(emu.up.requestsTo("GET", CONTEXT)).toHaveLength(0);
   });
 
   it("Context7's 429 is retried after its Retry-After", async () => {
-    up.fault(
+    emu.up.fault(
       "GET",
       SEARCH,
       { kind: "status", status: 429, retryAfter: 1, body: JSON.stringify({ error: "rate_limit_exceeded" }) },
@@ -384,13 +388,13 @@ describe("rate limits", () => {
     );
     expect(r.status).toBe("success");
     expect(r.metadata.attempts).toBe(2);
-    expect(up.requestsTo("GET", SEARCH)).toHaveLength(2);
+    expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(2);
     // Time moves only in the test's steps: the retry waited for a full second of the catalog's clock.
     expect(time.now() - started).toBeGreaterThanOrEqual(1_000);
   });
 
   it("a Retry-After longer than the call's time budget is returned as rate_limited at once", async () => {
-    up.fault("GET", SEARCH, {
+    emu.up.fault("GET", SEARCH, {
       kind: "status",
       status: 429,
       retryAfter: 120,
@@ -462,7 +466,7 @@ const PATHS = [
 describe("every fault kind on both upstream paths", () => {
   for (const [path, route, tool, input] of PATHS) {
     it.each(FAULTS)(`${path}: %s`, async (_name, fault, expected) => {
-      up.fault("GET", route, fault);
+      emu.up.fault("GET", route, fault);
       const catalog = setup(
         {},
         {
@@ -489,9 +493,9 @@ describe("Context7 HTTP details", () => {
     const catalog = setup({}, { env: { CONTEXT7_API_KEY: key } });
     const ok = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
     expect(ok.status).toBe("success");
-    expect(up.requestsTo("GET", SEARCH)[0]?.headers.authorization).toBe(`Bearer ${key}`);
+    expect(emu.up.requestsTo("GET", SEARCH)[0]?.headers.authorization).toBe(`Bearer ${key}`);
 
-    up.fault("GET", CONTEXT, {
+    emu.up.fault("GET", CONTEXT, {
       kind: "status",
       status: 401,
       body: JSON.stringify({ error: "invalid_api_key", message: `Invalid API key ${key}` }),
@@ -509,7 +513,7 @@ describe("Context7 HTTP details", () => {
   });
 
   it("follows a library redirect (301 library_redirected) and says so", async () => {
-    up.route(
+    emu.up.route(
       "GET",
       CONTEXT,
       { status: 301, json: { ...(REDIRECT_BODY as object), redirectUrl: "/vercel/next.js" } },
@@ -527,7 +531,7 @@ describe("Context7 HTTP details", () => {
   });
 
   it("a library still being indexed (202) is an error that says to try later", async () => {
-    up.route("GET", CONTEXT, {
+    emu.up.route("GET", CONTEXT, {
       status: 202,
       json: { error: "library_not_finalized", message: "Library is being processed" },
     });
@@ -543,25 +547,64 @@ describe("Context7 HTTP details", () => {
     expect(r.suggestion).toMatch(/few minutes/);
   });
 
-  it("a plain-text answer is passed through, its Source lines becoming sources", async () => {
-    up.route("GET", CONTEXT, { text: CONTEXT_TXT });
-    const catalog = setup();
-    const r = await catalog.call(
-      "context7_get_library_docs",
-      { library_id: "/vercel/next.js", query: "middleware" },
-      session(),
-    );
-    expect(r.status).toBe("success");
-    expect(r.data).toMatchObject({
-      documentation: CONTEXT_TXT,
-      sources: [
-        {
-          url: "https://github.com/vercel/next.js/blob/canary/docs/middleware.mdx",
-          title: "Middleware Authentication Example",
-        },
-      ],
-    });
+  // type=json is asked for: a text/plain 200 is not the documentation (issue 25, item 5).
+  it.each([
+    ["Internal Server Error", "Internal Server Error"],
+    ["a rate-limit notice", "Rate limit exceeded. Please try again later."],
+    ["the txt rendering", CONTEXT_TXT],
+  ])(
+    "a text/plain 200 (%s) when JSON was asked for is an upstream fault, never the documentation",
+    async (_name, text) => {
+      emu.up.route("GET", CONTEXT, { text });
+      const r = await nextDocs(setup({}, QUICK_RETRIES));
+      expect(r.status, r.message).toBe("error");
+      expect(r.error).toMatchObject({ kind: "upstream", retryable: true });
+      expect(r.message).toMatch(/text\/plain instead of the JSON documentation/);
+      expect(r.data).toBeUndefined();
+      expect(r.metadata.upstreamStatus).toBe(200);
+      expect(r.metadata.attempts).toBe(3);
+    },
+  );
+
+  // 422 (docs/openapi.json UnprocessableEntityError, issue 25 item 6): a clear kind, not retried.
+  it.each([
+    ["noCode", "out_of_domain", /no or too few code snippets/, /another Context7 library/],
+    ["tooLarge", "constraint_violation", /too large for it to process/, /Pin a version/],
+  ] as const)("422 %s is %s with a fix, and is not retried", async (example, kind, message, suggestion) => {
+    emu.up.route("GET", CONTEXT, documented("/v2/context", 422, example));
+    const r = await nextDocs(setup({}, QUICK_RETRIES));
+    expect(r.status, r.message).toBe("error");
+    expect(r.error).toMatchObject({ kind, retryable: false });
+    expect(r.message).toMatch(message);
+    expect(r.suggestion).toMatch(suggestion);
+    expect(r.metadata.upstreamStatus).toBe(422);
+    expect(r.metadata.attempts).toBe(1);
+    expect(emu.up.requestsTo("GET", CONTEXT)).toHaveLength(1);
   });
+
+  // Every status docs/openapi.json documents for /v2/context, with its documented body.
+  const EXPECTED: Record<number, string> = {
+    202: "upstream",
+    301: "upstream",
+    400: "invalid_input",
+    401: "access_denied",
+    402: "access_denied",
+    403: "access_denied",
+    404: "invalid_input",
+    422: "*",
+    429: "rate_limited",
+    500: "unavailable",
+  };
+  it.each(documentedStatuses("/v2/context").filter((d) => d.status !== 200))(
+    "the documented answer %o is a failure of its own kind, never documentation",
+    async ({ status, example }) => {
+      emu.up.route("GET", CONTEXT, documented("/v2/context", status, example));
+      const r = await nextDocs(setup({}, { policies: { "*": { retry: false } } }));
+      expect(r.status, r.message).not.toBe("success");
+      const kind = example === "noSnippetsFound" ? "out_of_domain" : EXPECTED[status];
+      if (kind !== "*") expect(r.error?.kind, r.message).toBe(kind);
+    },
+  );
 
   it.each([
     ["an empty body", { kind: "emptyBody" }, /empty body/],
@@ -579,7 +622,7 @@ describe("Context7 HTTP details", () => {
     "HTTP 200 with %s is an upstream fault with the real status, never out_of_domain",
     async (_name, fault, message) => {
       const catalog = setup({}, { policies: { "*": { retry: { times: 2, base: "10ms" } } } });
-      up.fault("GET", CONTEXT, fault);
+      emu.up.fault("GET", CONTEXT, fault);
       const r = await catalog.call(
         "context7_get_library_docs",
         { library_id: "/vercel/next.js", query: "middleware" },
@@ -596,7 +639,7 @@ describe("Context7 HTTP details", () => {
 
   it("no documentation for the query (no snippets, or no_snippets_found) is out_of_domain with a hint", async () => {
     const catalog = setup();
-    up.route("GET", CONTEXT, { json: { codeSnippets: [], infoSnippets: [] } });
+    emu.up.route("GET", CONTEXT, { json: { codeSnippets: [], infoSnippets: [] } });
     const empty = await catalog.call(
       "context7_get_library_docs",
       { library_id: "/vercel/next.js", query: "quantum knitting" },
@@ -605,7 +648,7 @@ describe("Context7 HTTP details", () => {
     expect(empty.error?.kind).toBe("out_of_domain");
     expect(empty.suggestion).toMatch(/concrete API/);
     expect(empty.metadata.upstreamStatus).toBe(200);
-    up.route("GET", CONTEXT, {
+    emu.up.route("GET", CONTEXT, {
       status: 404,
       json: { error: "no_snippets_found", message: "No snippets found" },
     });
@@ -627,7 +670,7 @@ describe("Context7 HTTP details", () => {
     expect(r.status, r.message).toBe("success");
     expect((r.data as { library_id: string }).library_id).toBe("/facebook/react");
     expect(r.message).toMatch(/library inferred from the question/);
-    expect(up.requestsTo("GET", SEARCH)[0]?.query.get("libraryName")).toBe(
+    expect(emu.up.requestsTo("GET", SEARCH)[0]?.query.get("libraryName")).toBe(
       "How do I use the useState hook in React?",
     );
   });
@@ -664,7 +707,7 @@ describe("Context7 HTTP details", () => {
       last_updated: "2025-01-15T10:30:00.000Z",
       state: "finalized",
     });
-    expect(up.requestsTo("GET", SEARCH)[0]?.query.get("query")).toBe("hooks");
+    expect(emu.up.requestsTo("GET", SEARCH)[0]?.query.get("query")).toBe("hooks");
   });
 });
 
@@ -679,7 +722,7 @@ describe("transports", () => {
     );
     expect(r.status).toBe("unavailable");
     expect(r.message).toMatch(/transport "mcp" needs the Context7 MCP server: set mcp to/);
-    expect(up.requests).toHaveLength(0);
+    expect(emu.up.requests).toHaveLength(0);
   });
 
   it("goes through the MCP server's resolve-library-id and query-docs when given an mcpClient", async () => {
@@ -720,7 +763,7 @@ describe("transports", () => {
       { name: "resolve-library-id", arguments: { libraryName: "next.js", query: "middleware" } },
       { name: "query-docs", arguments: { libraryId: "/vercel/next.js", query: "middleware" } },
     ]);
-    expect(up.requests).toHaveLength(0);
+    expect(emu.up.requests).toHaveLength(0);
   });
 
   it("a failing mcpClient is Context7 unavailable, with the guidance", async () => {
@@ -770,7 +813,7 @@ describe("transports", () => {
     );
     expect(down.status).toBe("unavailable");
     expect(down.message).toMatch(/injected transport\) failed: socket hang up/);
-    expect(up.requests).toHaveLength(0);
+    expect(emu.up.requests).toHaveLength(0);
   });
 });
 
@@ -786,5 +829,65 @@ describe("health", () => {
     expect(report.ok).toBe(false);
     expect(report.message).toMatch(/refused the connection/);
     expect(report.fix).toBeTruthy();
+  });
+});
+
+describe("every documented /v2/libs/search answer", () => {
+  const EXPECTED: Record<number, string> = {
+    400: "invalid_input",
+    401: "access_denied",
+    402: "access_denied",
+    404: "invalid_input",
+    429: "rate_limited",
+    500: "unavailable",
+    503: "unavailable",
+  };
+  it.each(documentedStatuses("/v2/libs/search").filter((d) => d.status !== 200))(
+    "%o is a failure of its own kind, never a list of libraries",
+    async ({ status, example }) => {
+      emu.up.route("GET", SEARCH, documented("/v2/libs/search", status, example));
+      const r = await setup({}, { policies: { "*": { retry: false } } }).call(
+        "context7_resolve_library_id",
+        { library_name: "react" },
+        session(),
+      );
+      expect(r.status, r.message).not.toBe("success");
+      expect(r.error?.kind, r.message).toBe(EXPECTED[status]);
+    },
+  );
+});
+
+describe("the Context7 emulator refuses what the API refuses (docs/openapi.json parameters)", () => {
+  const get = (path: string) =>
+    fetch(`${emu.up.url}/api${path}`).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { error?: string; message?: unknown },
+    }));
+  it.each([
+    ["/v2/libs/search?query=hooks", "validation_error"],
+    ["/v2/libs/search?libraryName=react", "validation_error"],
+    [`/v2/libs/search?libraryName=react&query=${"q".repeat(501)}`, "validation_error"],
+    ["/v2/libs/search?libraryName=react&query=hooks&fast=yes", "validation_error"],
+    ["/v2/context?query=middleware", "validation_error"],
+    ["/v2/context?libraryId=%2Fvercel%2Fnext.js", "validation_error"],
+    ["/v2/context?libraryId=vercel%2Fnext.js&query=middleware", "invalid_library_id"],
+    ["/v2/context?libraryId=%2Fnext.js&query=middleware", "invalid_library_id"],
+    ["/v2/context?libraryId=%2Fvercel%2Fnext.js&query=middleware&type=xml", "validation_error"],
+  ])("GET %s → 400 %s", async (path, error) => {
+    const r = await get(path);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error });
+    expect(typeof r.body.message).toBe("string");
+  });
+
+  it("answers the plugin's own requests (which it would refuse otherwise)", async () => {
+    const catalog = setup();
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: `middleware ${"x".repeat(489)}`, library: "next.js" },
+      session(),
+    );
+    expect(r.status, r.message).toBe("success");
+    for (const req of emu.up.requests) expect(req.path).toMatch(/^\/api\/v2\//);
   });
 });

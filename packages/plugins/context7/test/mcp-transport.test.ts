@@ -3,13 +3,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
+import { closedUrl } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
+import { useContext7Emulator } from "./context7-emulator.js";
+import { documented, searchCatalogue } from "./context7-upstream.js";
 
-// The plugin's own `setup` connects `transport: "mcp"` to a fake Context7 MCP server (McpServer over
-// stdio, the documented resolve-library-id / query-docs tools) through @quiver/mcp, and closes it
-// with the catalog.
+// The plugin's own `setup` connects `transport: "mcp"` to a stand-in for the official Context7 MCP
+// server (McpServer over stdio, the documented resolve-library-id / query-docs tools, the official
+// server's request and error-as-text behaviour) through @quiver/mcp, and closes it with the catalog.
+// The stand-in calls the Context7 HTTP emulator, as the real server calls Context7.
 const FAKE = new URL("./fixtures/context7-mcp-server.mjs", import.meta.url).pathname;
+const CONTEXT = "/api/v2/context";
+const SEARCH = "/api/v2/libs/search";
+
+const emu = useContext7Emulator();
 
 const alive = (pid: number) => {
   try {
@@ -58,7 +66,10 @@ const calls = (files: Files): Array<{ pid: number; tool: string; args: Record<st
 
 /** A catalog with context7 on the MCP transport; one attempt per call, no circuit or cache. */
 const mcpCatalog = (mcp: unknown, env: Record<string, string> = {}): Catalog => {
-  const catalog = createCatalog({ env, policies: { "*": { retry: false, breaker: false, cache: false } } });
+  const catalog = createCatalog({
+    env: { CONTEXT7_API_URL: `${emu.up.url}/api`, ...env },
+    policies: { "*": { retry: false, breaker: false, cache: false } },
+  });
   catalog.register(createContext7Plugin({ transport: "mcp" }), { mcp });
   return catalog;
 };
@@ -160,6 +171,121 @@ describe("context7 with transport mcp: the plugin connects to the MCP server in 
     closed = true;
     await catalog.close();
     await eventually(() => !alive(running));
+  });
+});
+
+describe("context7 with transport mcp: Context7's errors, which the official server returns as text", () => {
+  let files: Files;
+  let catalog: Catalog;
+  const docs = (query = "middleware") =>
+    catalog.call("context7_get_library_docs", { library_id: "/vercel/next.js", query }, session);
+
+  beforeAll(() => {
+    files = controlFiles();
+    catalog = mcpCatalog(fakeServer(files));
+  });
+  afterAll(async () => {
+    await catalog.close();
+    rmSync(files.dir, { recursive: true, force: true });
+  });
+
+  // Each documented /v2/context answer (docs/openapi.json), served by the HTTP emulator and turned
+  // into text by the server as upstream does: never documentation.
+  it.each([
+    ["429 rate_limit_exceeded", "rate_limited", documented("/v2/context", 429)],
+    ["401 invalid_api_key", "access_denied", documented("/v2/context", 401)],
+    ["402 spending_limit_exceeded", "access_denied", documented("/v2/context", 402)],
+    ["403 access_denied", "access_denied", documented("/v2/context", 403, "accessDenied")],
+    ["202 library_not_finalized", "upstream", documented("/v2/context", 202)],
+    ["404 no_snippets_found", "out_of_domain", documented("/v2/context", 404, "noSnippetsFound")],
+    ["422 no_code_found", "out_of_domain", documented("/v2/context", 422, "noCode")],
+    ["422 library_too_large", "constraint_violation", documented("/v2/context", 422, "tooLarge")],
+    ["500 internal_error", "unavailable", documented("/v2/context", 500)],
+    ["429 without a message", "rate_limited", { status: 429, text: "" }],
+    ["502 without a message", "unavailable", { status: 502, text: "Bad Gateway" }],
+    ["an empty 200", "upstream", { status: 200, text: "" }],
+  ] as const)("query-docs answering %s is %s, not documentation", async (_name, kind, answer) => {
+    emu.up.route("GET", CONTEXT, answer);
+    const r = await docs(`q ${_name}`);
+    expect(r.status, r.message).not.toBe("success");
+    expect(r.error?.kind, r.message).toBe(kind);
+    expect(r.data).toBeUndefined();
+  });
+
+  it("a moved library (301 library_redirected, passed on as text) is followed once and reported", async () => {
+    const moved = documented("/v2/context", 301);
+    emu.up.route(
+      "GET",
+      CONTEXT,
+      {
+        ...moved,
+        json: {
+          ...(moved.json as object),
+          message: "Library /zeit/next.js has been redirected to this library: /vercel/next.js.",
+          redirectUrl: "/vercel/next.js",
+        },
+      },
+      { query: { libraryId: "/zeit/next.js" } },
+    );
+    const r = await catalog.call(
+      "context7_get_library_docs",
+      { library_id: "/zeit/next.js", query: "moved middleware" },
+      session,
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(r.message).toMatch(/\/zeit\/next\.js has moved to \/vercel\/next\.js/);
+    expect(JSON.stringify(r.data)).toContain("Middleware Authentication Example");
+  });
+
+  it("query-docs when the server cannot reach Context7 is unavailable", async () => {
+    const down = mcpCatalog(fakeServer(controlFiles()), { CONTEXT7_API_URL: `${await closedUrl()}/api` });
+    try {
+      const r = await down.call(
+        "context7_get_library_docs",
+        { library_id: "/vercel/next.js", query: "middleware" },
+        session,
+      );
+      expect(r.status, r.message).toBe("unavailable");
+      expect(r.message).toMatch(/could not reach Context7/);
+      const s = await down.call(
+        "context7_resolve_library_id",
+        { library_name: "react", query: "hooks" },
+        session,
+      );
+      expect(s.status, s.message).toBe("unavailable");
+    } finally {
+      await down.close();
+    }
+  });
+
+  it.each([
+    ["429 rate_limit_exceeded", "rate_limited", documented("/v2/libs/search", 429)],
+    ["401 invalid_api_key", "access_denied", documented("/v2/libs/search", 401)],
+    ["402 spending_limit_exceeded", "access_denied", documented("/v2/libs/search", 402)],
+    ["503 search_failed", "unavailable", documented("/v2/libs/search", 503)],
+  ] as const)("resolve-library-id answering %s is %s, not an empty list", async (_name, kind, answer) => {
+    emu.up.route("GET", SEARCH, answer);
+    const r = await catalog.call("context7_resolve_library_id", { library_name: `react ${_name}` }, session);
+    expect(r.error?.kind, r.message).toBe(kind);
+  });
+
+  it("a search under the teamspace's library filters (the server's note before the list) still resolves", async () => {
+    emu.up.route("GET", SEARCH, (req) => ({
+      json: { results: searchCatalogue(req.query.get("libraryName") ?? ""), searchFilterApplied: true },
+    }));
+    const r = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "react", query: "filters" },
+      session,
+    );
+    expect(r.status, r.message).toBe("success");
+    expect((r.data as { best?: string }).best).toBe("/facebook/react");
+  });
+
+  it("a search that matches nothing (404 no_libraries_found) is still 'no library', with no error kind of its own", async () => {
+    const r = await catalog.call("context7_resolve_library_id", { library_name: "zzqxv" }, session);
+    expect(r.error?.kind, r.message).toBe("invalid_input");
+    expect(r.message).toMatch(/no library named "zzqxv"/);
   });
 });
 

@@ -10,7 +10,13 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPerplexityPlugin } from "../src/index.js";
 import { UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
-import { CHAT, routePerplexity, SEARCH, SEARCH_RESULTS_MEMBERS } from "./perplexity-upstream.js";
+import {
+  CHAT,
+  CHAT_CHUNKED,
+  routePerplexity,
+  SEARCH,
+  SEARCH_RESULTS_MEMBERS,
+} from "./perplexity-upstream.js";
 
 const KEY = "pplx-test-7f3a9c2e1b4d6f8a";
 const TOOL = "perplexity_search_web";
@@ -370,7 +376,104 @@ describe("errors: 401, 429, 400", () => {
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.message).toMatch(/Invalid model 'llama-3.1-sonar-small-128k-online'/);
-    expect(r.suggestion).toMatch(/sonar, sonar-pro, sonar-reasoning-pro, sonar-deep-research/);
+    expect(r.suggestion).toMatch(/sonar, sonar-pro, sonar-reasoning-pro/);
+  });
+});
+
+// Issue 25 item 10: the SDK types `ChatMessageOutput.content` as a string or a list of content chunks.
+describe("chat answers whose content is a list of content chunks", () => {
+  it("joins the text chunks into the answer, skipping chunks without text", async () => {
+    up.route("POST", "/chat/completions", { json: CHAT_CHUNKED });
+    const catalog = setup({ api: "chat" });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.status, r.message).toBe("success");
+    expect((r.data as { answer: string }).answer).toBe(CHAT.choices[0].message.content);
+    expect((r.data as { citations: string[] }).citations).toEqual(CHAT.citations);
+  });
+
+  it("a chunk list with no text is no answer: an upstream error", async () => {
+    up.route("POST", "/chat/completions", {
+      json: {
+        ...CHAT,
+        choices: [
+          {
+            ...CHAT.choices[0],
+            message: {
+              role: "assistant",
+              content: [{ type: "image_url", image_url: "https://a.dev/x.png" }],
+            },
+          },
+        ],
+      },
+    });
+    const catalog = setup({ api: "chat" }, { policies: { [TOOL]: { retry: false } } });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.error?.kind, r.message).toBe("upstream");
+    expect(r.message).toBe("Perplexity (sonar) returned no answer.");
+  });
+});
+
+// Issue 25 item 9: sonar-deep-research researches for minutes; a non-streamed call was cut at 60 s
+// and retried twice. The tool no longer offers it, and refuses it before any request.
+describe("long-running models", () => {
+  it("sonar-deep-research as the call's model is refused as input, with no request sent", async () => {
+    const catalog = setup({ api: "chat" });
+    const r = await catalog.call(TOOL, { query: SF, model: "sonar-deep-research" }, session());
+    expect(r.status, r.message).toBe("error");
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.message).toMatch(/model/);
+    expect(up.requests).toHaveLength(0);
+    expect(catalog.describe(TOOL)!.description + JSON.stringify(catalog.describe(TOOL))).not.toMatch(
+      /sonar-deep-research/,
+    );
+  });
+
+  it("sonar-deep-research as the configured model is refused at once, not retried, with the models to use", async () => {
+    const catalog = setup({ api: "chat", model: "sonar-deep-research" });
+    const r = await catalog.call(TOOL, { query: SF }, session());
+    expect(r.status, r.message).toBe("error");
+    expect(r.error).toMatchObject({ kind: "invalid_input", retryable: false });
+    expect(r.message).toMatch(/researches for minutes/);
+    expect(r.suggestion).toMatch(/sonar, sonar-pro, sonar-reasoning-pro/);
+    expect(r.metadata.attempts).toBe(1);
+    expect(up.requests).toHaveLength(0);
+  });
+});
+
+describe("the Perplexity emulator refuses what the SDK's request types do not allow", () => {
+  const post = async (path: string, body: unknown) => {
+    const r = await fetch(`${up.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: r.status, body: (await r.json()) as { error?: { param?: string; type?: string } } };
+  };
+  const messages = [{ role: "user", content: "hi" }];
+  it.each([
+    ["/search", {}, "query"],
+    ["/search", { query: 42 }, "query"],
+    ["/search", { query: "x", recency: "week" }, "recency"],
+    ["/search", { query: "x", search_recency_filter: "decade" }, "search_recency_filter"],
+    ["/search", { query: "x", max_results: "5" }, "max_results"],
+    [
+      "/search",
+      { query: "x", search_domain_filter: Array.from({ length: 21 }, (_, i) => `d${i}.com`) },
+      "search_domain_filter",
+    ],
+    ["/chat/completions", { messages }, "model"],
+    ["/chat/completions", { model: "sonar" }, "messages"],
+    [
+      "/chat/completions",
+      { model: "sonar", messages: [{ role: "robot", content: "hi" }] },
+      "messages[0].role",
+    ],
+    ["/chat/completions", { model: "sonar", messages: [{ content: "hi" }] }, "messages[0].role"],
+    ["/chat/completions", { model: "sonar", messages, max_results: 3 }, "max_results"],
+  ])("POST %s %j → 400 naming %s", async (path, body, param) => {
+    const r = await post(path, body);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ type: "invalid_request", param });
   });
 });
 

@@ -1,8 +1,16 @@
 import { fail, type HttpClient, type HttpResponse, ToolFailure } from "@quiver/core";
 import * as Redacted from "effect/Redacted";
+import {
+  API_KEY_VAR,
+  context7Failure,
+  invalidKey,
+  noDocs,
+  spendingLimit,
+  TRY_LATER,
+} from "./context7-errors.js";
 import type { DocsClient, DocsContext } from "./docs-client.js";
 import { LIBRARY_ID } from "./match-library.js";
-import { renderContext, sourcesInText } from "./render-context.js";
+import { renderContext } from "./render-context.js";
 import { toLibrary } from "./to-library.js";
 import { ContextResponseSchema, ErrorBodySchema, SearchResponseSchema } from "./upstream-schemas.js";
 
@@ -13,7 +21,6 @@ export interface HttpDocsClientOptions {
   readonly apiKey?: Redacted.Redacted<string> | undefined;
 }
 
-const API_KEY_VAR = "CONTEXT7_API_KEY";
 /** Context7 rejects `libraryName` and `query` longer than this. */
 const MAX_PARAM = 500;
 const clip = (s: string) => (s.length > MAX_PARAM ? s.slice(0, MAX_PARAM) : s);
@@ -42,28 +49,16 @@ export const relabel = (error: unknown): unknown => {
       ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     });
   }
-  if (status === 401) {
-    return fail.accessDenied(error.message, {
-      status,
-      suggestion: `Check ${API_KEY_VAR}: Context7 keys start with "ctx7sk" (create one at https://context7.com/dashboard), or unset it to use the anonymous tier with lower limits.`,
-    });
-  }
-  if (status === 402) {
-    return fail.accessDenied(
-      `Context7 refused the request: the account's spending limit is reached (HTTP 402).`,
-      {
-        status,
-        suggestion: "Raise the spending limit in the Context7 dashboard, or use another key.",
-      },
-    );
-  }
+  if (status === 401) return invalidKey(error.message);
+  if (status === 402) return spendingLimit();
   return error;
 };
 
 /**
  * The built-in transport: Context7's v2 HTTP API through the runtime's shared HTTP client.
  * `GET /v2/libs/search` resolves names; `GET /v2/context?type=json` returns snippets with source
- * links, rendered as Markdown (a plain-text answer is passed through).
+ * links, rendered as Markdown. Any answer that is not the documented JSON (text, an error object, an
+ * empty body) is a failure, and each documented error status gets its own kind (`context7-errors.ts`).
  *
  * @example
  * const client = httpDocsClient({ http: ctx.http, baseUrl: ctx.config.baseUrl, apiKey: ctx.config.apiKey });
@@ -102,7 +97,7 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
       "/v2/context",
       { libraryId, query: clip(query), type: "json" },
       signal,
-      [202, 301, 404],
+      [202, 301, 404, 422],
     );
     const redirect = redirectedFrom === undefined ? {} : { redirectedFrom };
     if (response.status === 301) {
@@ -116,28 +111,23 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
         retryable: false,
       });
     }
-    if (response.status === 202) {
-      throw fail.upstream(`Context7 is still indexing ${libraryId}; its documentation is not ready yet.`, {
-        status: 202,
-        retryable: false,
-        suggestion: "Try again in a few minutes, or use another version or library.",
-      });
-    }
-    if (response.status === 404) throw notFound(libraryId, errorBody(response));
+    if (response.status !== 200)
+      throw context7Failure(libraryId, { status: response.status, ...errorBody(response) });
     const body = response.body.trim();
-    const contentType = response.header("content-type") ?? "";
     // An empty answer or an error object under a success status is a fault, never "no documentation".
     if (body === "") throw emptyAnswer(libraryId, response.status);
-    if (/json/i.test(contentType) || body.startsWith("{")) {
-      const parsed = response.json();
-      const failed = errorInBody(parsed);
-      if (failed !== undefined) throw errorAnswer(libraryId, response.status, failed);
-      const rendered = renderContext(response.json(ContextResponseSchema));
-      if (rendered.snippets === 0) throw noDocs(libraryId, response.status);
-      return { libraryId, ...rendered, ...redirect };
+    const contentType = response.header("content-type") ?? "";
+    // `type=json` was asked for: text that is not JSON (a plain "Internal Server Error", a rate-limit
+    // notice) is an upstream fault, never the documentation. An HTML page gets core's own failure.
+    if (!/json/i.test(contentType) && !body.startsWith("{")) {
+      if (/html/i.test(contentType) || body.startsWith("<")) response.json();
+      throw notJson(libraryId, response.status, contentType, body);
     }
-    if (/html/i.test(contentType) || body.startsWith("<")) response.json(); // throws the HTML-page failure
-    return { libraryId, text: body, sources: sourcesInText(body), ...redirect };
+    const failed = errorInBody(response.json());
+    if (failed !== undefined) throw errorAnswer(libraryId, response.status, failed);
+    const rendered = renderContext(response.json(ContextResponseSchema));
+    if (rendered.snippets === 0) throw noDocs(libraryId, response.status);
+    return { libraryId, ...rendered, ...redirect };
   };
 
   return {
@@ -184,32 +174,16 @@ const errorAnswer = (libraryId: string, status: number, message: string) =>
     {
       status,
       retryable: true,
-      suggestion: "That is a fault on Context7's side, not a lack of documentation; try again in a moment.",
+      suggestion: TRY_LATER,
     },
   );
 
 /** `Bearer <key>` as a Redacted header value, so the key never reaches a message. */
 const bearer = (key: Redacted.Redacted<string>) => Redacted.make(`Bearer ${Redacted.value(key)}`);
 
-/** A 404: the library (or pinned version) does not exist, or nothing in it matched. */
-export const notFound = (
-  libraryId: string,
-  body: { error?: string | undefined; message?: string | undefined },
-) => {
-  if (body.error === "no_snippets_found" || body.error === "no_code_found") return noDocs(libraryId);
-  const what = body.error === "tag_not_found" ? "that version of" : "the library";
-  return fail.invalidInput(
-    `Context7 does not know ${what} ${libraryId}${body.message ? `: ${body.message}` : "."}`,
-    {
-      status: 404,
-    },
+/** Context7 answered a success status with text when JSON was asked for. */
+const notJson = (libraryId: string, status: number, contentType: string, body: string) =>
+  fail.upstream(
+    `Context7 answered HTTP ${status} with ${contentType.split(";")[0] || "a body of no type"} instead of the JSON documentation asked for ${libraryId}: "${body.slice(0, 120)}"`,
+    { status, retryable: true, suggestion: TRY_LATER },
   );
-};
-
-/** Context7 knows the library but has nothing for this query (`status`: what Context7 answered). */
-export const noDocs = (libraryId: string, status = 404) =>
-  fail.outOfDomain(`Context7 has no documentation in ${libraryId} that matches this query.`, {
-    status,
-    suggestion:
-      "Ask about a concrete API, function or concept of the library, with the names the library uses.",
-  });

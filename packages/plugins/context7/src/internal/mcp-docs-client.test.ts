@@ -25,7 +25,7 @@ describe("the MCP transport", () => {
     expect(parseResolveText("No libraries found matching the provided name.")).toEqual([]);
   });
 
-  it("maps 'not found' answers to a 404 failure and other errors to upstream", async () => {
+  it("maps 'not found' answers to a 404 failure, an empty answer and other errors to upstream", async () => {
     const answer = (text: string, isError = false) =>
       mcpDocsClient({ callTool: async () => ({ content: [{ type: "text", text }], isError }) });
     const missing = await answer("The library you are trying to access does not exist.", true)
@@ -37,7 +37,8 @@ describe("the MCP transport", () => {
     const noDocs = await answer("Documentation not found or not finalized for this library.")
       .getContext({ libraryId: "/x/y", query: "q" }, { signal })
       .catch((e: unknown) => e);
-    expect(ToolFailure.isInstance(noDocs) && noDocs.kind).toBe("out_of_domain");
+    // The official server's text for an empty 200 body: a fault, never "no documentation".
+    expect(ToolFailure.isInstance(noDocs) && noDocs.kind).toBe("upstream");
     const broken = await answer("Internal error", true)
       .searchLibraries({ libraryName: "x", query: "q" }, { signal })
       .catch((e: unknown) => e);

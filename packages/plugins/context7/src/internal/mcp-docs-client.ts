@@ -1,5 +1,8 @@
 import { fail, ToolFailure } from "@quiver/core";
-import type { DocsClient, LibraryMatch, McpCallResult, McpToolCaller } from "./docs-client.js";
+import { TRY_LATER } from "./context7-errors.js";
+import type { DocsClient, DocsContext, LibraryMatch, McpCallResult, McpToolCaller } from "./docs-client.js";
+import { LIBRARY_ID } from "./match-library.js";
+import { mcpErrorText } from "./mcp-error-text.js";
 import { sourcesInText } from "./render-context.js";
 
 const text = (result: McpCallResult): string =>
@@ -50,12 +53,14 @@ export const parseResolveText = (body: string): LibraryMatch[] => {
   return out;
 };
 
-const NOT_FOUND = /not found|does not exist|no libraries found/i;
+/** The server's answer for a search that matched nothing (its own text, or the API's 404 message). */
+const NO_LIBRARIES = /^No (documentation )?libraries found/i;
 
 /**
  * The MCP transport: Context7's MCP server (`resolve-library-id`, `query-docs`) through an
- * MCP client. Errors from the client are Context7 being unavailable; an `isError` result
- * that says "not found" is a library that does not exist.
+ * MCP client. Errors from the client are Context7 being unavailable. The official server returns
+ * Context7's errors as ordinary text without `isError`; those texts are recognised
+ * ({@link mcpErrorText}) and become the same failures as over HTTP, never documentation or "no match".
  *
  * @example
  * const client = mcpDocsClient(bridge);
@@ -76,31 +81,63 @@ export const mcpDocsClient = (caller: McpToolCaller): DocsClient => {
       );
     }
   };
+  /** A failure for an error text or an `isError` result; undefined for an answer. */
+  const failure = (tool: string, subject: string, result: McpCallResult, body: string) => {
+    const known = mcpErrorText(subject, body);
+    if (known) return known;
+    if (result.isError) return fail.upstream(`Context7 MCP ${tool} failed: ${body.slice(0, 300)}`);
+    return undefined;
+  };
   return {
     searchLibraries: async ({ libraryName, query }, { signal }) => {
       const result = await call("resolve-library-id", { libraryName, query }, signal);
       const body = text(result);
-      if (result.isError && !NOT_FOUND.test(body))
-        throw fail.upstream(`Context7 MCP resolve-library-id failed: ${body}`);
-      return parseResolveText(body);
-    },
-    getContext: async ({ libraryId, query }, { signal }) => {
-      const result = await call("query-docs", { libraryId, query }, signal);
-      const body = text(result);
-      if (NOT_FOUND.test(body.slice(0, 200)) && (result.isError || body.length < 400)) {
-        if (/documentation not found/i.test(body)) {
-          throw fail.outOfDomain(`Context7 has no documentation in ${libraryId} that matches this query.`, {
-            status: 404,
-          });
-        }
-        throw fail.invalidInput(`Context7 does not know the library ${libraryId}: ${body}`, { status: 404 });
+      if (NO_LIBRARIES.test(body)) return [];
+      const failed = failure("resolve-library-id", libraryName, result, body);
+      // The search's own 404 (no_libraries_found, or the server's "does not exist") is no match.
+      if (failed?.status === 404) return [];
+      if (failed) throw failed;
+      const libraries = parseResolveText(body);
+      if (libraries.length === 0) {
+        throw fail.upstream(
+          `Context7 MCP resolve-library-id answered with no library list: ${body.slice(0, 200)}`,
+          {
+            suggestion: TRY_LATER,
+          },
+        );
       }
-      if (result.isError) throw fail.upstream(`Context7 MCP query-docs failed: ${body}`);
-      if (body === "")
-        throw fail.outOfDomain(`Context7 has no documentation in ${libraryId} that matches this query.`, {
-          status: 404,
-        });
-      return { libraryId, text: body, sources: sourcesInText(body) };
+      return libraries;
     },
+    getContext: async ({ libraryId, query }, { signal }) => getContext(libraryId, query, signal),
   };
+
+  async function getContext(
+    libraryId: string,
+    query: string,
+    signal: AbortSignal,
+    redirectedFrom?: string,
+  ): Promise<DocsContext> {
+    const result = await call("query-docs", { libraryId, query }, signal);
+    const body = text(result);
+    // A moved library (the API's 301 message, passed on as text) is followed once, as over HTTP.
+    const target = MOVED.exec(body)?.[1];
+    if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId) {
+      return getContext(target, query, signal, libraryId);
+    }
+    const failed = failure("query-docs", libraryId, result, body);
+    if (failed) throw failed;
+    if (body === "") throw emptyAnswer(libraryId);
+    return {
+      libraryId,
+      text: body,
+      sources: sourcesInText(body),
+      ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
+    };
+  }
 };
+
+/** The API's `library_redirected` message, as the official server passes it on. */
+const MOVED = /^Library \S+ has been redirected to this library: (\S+?)\.?$/;
+
+const emptyAnswer = (libraryId: string) =>
+  fail.upstream(`The Context7 MCP server answered with no text for ${libraryId}.`, { suggestion: TRY_LATER });

@@ -2,10 +2,23 @@ import { fail } from "@quiver/core";
 import { z } from "zod";
 import type { WebSearchBackend } from "./backend.js";
 import { postJson } from "./post-json.js";
+import { LONG_RUNNING_MODELS, SONAR_MODELS } from "./sonar-models.js";
 import { toResult } from "./web-results.js";
 
-/** Sonar models documented for chat completions (the values the tool's `model` accepts). */
-export const SONAR_MODELS = ["sonar", "sonar-pro", "sonar-reasoning-pro", "sonar-deep-research"] as const;
+/** A text content chunk of `ChatMessageOutput.content` (the SDK's `ChatMessageContentTextChunk`). */
+const ContentChunkSchema = z.object({ type: z.string(), text: z.string().nullish() }).passthrough();
+
+/** `ChatMessageOutput.content`: a string, a list of content chunks, or null (SDK types). */
+const ContentSchema = z.union([z.string(), z.array(ContentChunkSchema)]).nullish();
+
+/** The answer's text: the string, or the text chunks of a chunk list joined (images and files have none). */
+export const contentText = (content: z.output<typeof ContentSchema>): string =>
+  typeof content === "string"
+    ? content
+    : (content ?? [])
+        .filter((chunk) => chunk.type === "text")
+        .map((chunk) => chunk.text ?? "")
+        .join("");
 
 /** `POST /chat/completions` response (`CompletionResponse`), the fields this tool reads. */
 const CompletionSchema = z.object({
@@ -14,7 +27,7 @@ const CompletionSchema = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ role: z.string().nullish(), content: z.string().nullish() }).nullish(),
+        message: z.object({ role: z.string().nullish(), content: ContentSchema }).nullish(),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -51,6 +64,7 @@ export const chatApi: WebSearchBackend = {
   api: "chat",
   search: async (request, ctx) => {
     const model = request.model ?? ctx.config.model;
+    if (LONG_RUNNING_MODELS.includes(model)) throw longRunning(model);
     const body = await postJson(
       ctx,
       "/chat/completions",
@@ -66,7 +80,7 @@ export const chatApi: WebSearchBackend = {
       },
       CompletionSchema,
     );
-    const content = stripThinking(body.choices[0]?.message?.content ?? "");
+    const content = stripThinking(contentText(body.choices[0]?.message?.content));
     if (content === "") {
       throw fail.upstream(`Perplexity (${model}) returned no answer.`, {
         suggestion: "Try again, or rephrase the question.",
@@ -86,3 +100,13 @@ export const chatApi: WebSearchBackend = {
     };
   },
 };
+
+/** The failure for a long-running model: refused before any request, so nothing is paid or retried. */
+const longRunning = (model: string) =>
+  fail.invalidInput(
+    `Perplexity's ${model} researches for minutes and cannot answer one chat completion within this tool's time limit.`,
+    {
+      retryable: false,
+      suggestion: `Use ${SONAR_MODELS.join(", ")} (or omit model), or the Search API and write the answer from its sources.`,
+    },
+  );

@@ -1,4 +1,5 @@
 import { fail, ToolFailure } from "@quiver/core";
+import { SONAR_MODELS } from "./sonar-models.js";
 
 /** Where a Perplexity key is created. */
 export const KEYS_PAGE = "https://www.perplexity.ai/account/api/keys";
@@ -20,8 +21,7 @@ export const relabel = (error: unknown): unknown => {
   if (error.kind === "invalid_input" && /model/i.test(error.message)) {
     return fail.invalidInput(error.message, {
       ...(error.status === undefined ? {} : { status: error.status }),
-      suggestion:
-        "Use one of the Sonar models: sonar, sonar-pro, sonar-reasoning-pro, sonar-deep-research (or omit model).",
+      suggestion: `Use one of the Sonar models: ${SONAR_MODELS.join(", ")} (or omit model).`,
     });
   }
   return error;

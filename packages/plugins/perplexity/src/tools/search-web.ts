@@ -2,9 +2,10 @@ import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { PerplexityConfig } from "../config.js";
 import type { WebSearchBackend } from "../internal/backend.js";
-import { chatApi, SONAR_MODELS } from "../internal/chat-api.js";
+import { chatApi } from "../internal/chat-api.js";
 import { SEARCH_WEB_POLICY } from "../internal/policy.js";
 import { searchApi } from "../internal/search-api.js";
+import { SONAR_MODELS } from "../internal/sonar-models.js";
 import { WebSearchOutputSchema } from "../internal/web-results.js";
 
 const tool = defineToolWith<PerplexityConfig>();
@@ -67,7 +68,7 @@ export const searchWeb = tool({
       .enum(SONAR_MODELS)
       .optional()
       .describe(
-        "Sonar model for the chat API: sonar (fast), sonar-pro, sonar-reasoning-pro, sonar-deep-research (slow); ignored by the Search API",
+        "Sonar model for the chat API: sonar (fast), sonar-pro, sonar-reasoning-pro (slower); ignored by the Search API",
       ),
   }),
   output: WebSearchOutputSchema,
