@@ -187,16 +187,26 @@ export const fromLabel = (raw: unknown): Match | undefined => {
   };
 };
 
+/** The Drugs@FDA facts the label path checks sponsor and approval year against. */
+export interface DrugsfdaFacts {
+  readonly application: string;
+  /** `sponsor_name`, as Drugs@FDA stores it ("NOVO"). */
+  readonly sponsor?: string;
+  /** `openfda.manufacturer_name` ("Novo Nordisk"). */
+  readonly manufacturers: ReadonlyArray<string>;
+  /** The original approval date, YYYYMMDD. */
+  readonly approval?: string;
+}
+
 /** The raw Drugs@FDA fields the label path checks sponsor and approval year against. */
-export const drugsfdaFacts = (
-  raw: unknown,
-): { application: string; sponsor?: string; approval?: string } | undefined => {
+export const drugsfdaFacts = (raw: unknown): DrugsfdaFacts | undefined => {
   const parsed = drugsfdaRecord.safeParse(raw);
   if (!parsed.success) return undefined;
   const approval = originalApproval(parsed.data.submissions);
   return {
     application: parsed.data.application_number,
     ...(parsed.data.sponsor_name ? { sponsor: parsed.data.sponsor_name } : {}),
+    manufacturers: parsed.data.openfda?.manufacturer_name ?? [],
     ...(approval ? { approval } : {}),
   };
 };
@@ -216,3 +226,10 @@ export const phraseMatches = (text: string, phrase: string): boolean => {
   for (let i = 0; i + p.length <= t.length; i++) if (p.every((w, j) => t[i + j] === w)) return true;
   return false;
 };
+
+/**
+ * Whether an application's sponsor matches a sponsor criterion the way the drugsfda search matches
+ * it: the words of the value in `sponsor_name` or in one of the `openfda.manufacturer_name` values.
+ */
+export const sponsorMatches = (facts: DrugsfdaFacts, sponsor: string): boolean =>
+  [facts.sponsor, ...facts.manufacturers].some((name) => name !== undefined && phraseMatches(name, sponsor));
