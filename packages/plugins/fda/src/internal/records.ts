@@ -63,7 +63,12 @@ export const matchSchema = z.object({
   source: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint this match came from."),
   application_number: z.string().optional().describe("FDA application (NDA, ANDA or BLA number)."),
   sponsor: z.string().optional().describe("Company holding the application."),
-  labeler: z.string().optional().describe("Company named on the label (labels only)."),
+  labeler: z
+    .string()
+    .optional()
+    .describe(
+      "Company named on the drug's labels (openFDA manufacturer_name), often spelt out where sponsor is short.",
+    ),
   brand_names: z.array(z.string()).describe("Brand names."),
   generic_names: z.array(z.string()).describe("Generic names."),
   active_ingredients: z
@@ -139,6 +144,7 @@ export const fromDrugsfda = (raw: unknown): Match | undefined => {
     source: "drugsfda",
     application_number: r.application_number,
     ...(r.sponsor_name ? { sponsor: r.sponsor_name } : {}),
+    ...(o?.manufacturer_name?.[0] ? { labeler: o.manufacturer_name[0] } : {}),
     brand_names: uniq([...products.map((p) => p.brand_name), ...(o?.brand_name ?? [])]),
     generic_names: uniq(o?.generic_name ?? []),
     active_ingredients: [...ingredients.values()],
