@@ -1,22 +1,17 @@
-import type { Emulator } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD, UPPER_CASE_KEYWORDS } from "../src/internal/query.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
 import { fieldKind, SUPPORTED_SEARCH } from "./support/openfda-definitions.js";
-import { type Recorded, startOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/openfda-emulator.js";
 
-let up: Emulator;
-let rec: Recorded;
-beforeAll(async () => {
-  ({ up, rec } = await startOpenFdaEmulator());
-});
-afterEach(() => up.clearFaults());
-afterAll(async () => {
-  await up.close();
-});
+const openfda = useOpenFdaEmulator();
+
+/** One fda_search_drugs call on a fresh catalog. */
+const search = (criteria: Record<string, unknown>) =>
+  fdaCatalog({ baseUrl: openfda.up.url }).call("fda_search_drugs", { search_criteria: criteria }, session);
 
 const get = async (path: string, search: string) => {
-  const res = await fetch(`${up.url}${path}?search=${encodeURIComponent(search)}&limit=10`);
+  const res = await fetch(`${openfda.up.url}${path}?search=${encodeURIComponent(search)}&limit=10`);
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 
@@ -38,7 +33,7 @@ describe("the openFDA emulator enforces what openFDA's server does", () => {
 
   it("matches a keyword field only on the exact stored value, and a text field on its analysed words", async () => {
     expect((await get("/drug/drugsfda.json", 'sponsor_name:"Novo Nordisk"')).body).toEqual(
-      rec.errors.notFound,
+      openfda.rec.errors.notFound,
     );
     expect((await get("/drug/drugsfda.json", 'sponsor_name:"novo"')).status).toBe(404);
     expect((await get("/drug/drugsfda.json", 'sponsor_name:"NOVO"')).body.meta.results.total).toBe(3);
@@ -52,7 +47,7 @@ describe("the openFDA emulator enforces what openFDA's server does", () => {
   it("answers a search it cannot parse with openFDA's recorded 500 SERVER_ERROR body", async () => {
     const { status, body } = await get("/drug/drugsfda.json", 'openfda.brand_name:"verapamil""');
     expect(status).toBe(500);
-    expect(body).toEqual(rec.errors.serverError);
+    expect(body).toEqual(openfda.rec.errors.serverError);
     expect(body.error.details).toMatch(/Lexical error/);
   });
 
@@ -73,11 +68,7 @@ describe("the openFDA emulator enforces what openFDA's server does", () => {
 
 describe("sponsor: searched where openFDA can match the name people use", () => {
   it('finds Novo Nordisk\'s applications although Drugs@FDA stores the sponsor as "NOVO", and says which fields matched', async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
-      "fda_search_drugs",
-      { search_criteria: { sponsor: "Novo Nordisk" } },
-      session,
-    );
+    const r = await search({ sponsor: "Novo Nordisk" });
     expect(r.status).toBe("success");
     const d = dataOf(r);
     expect(d.matches.map((m: any) => m.application_number).sort()).toEqual([
@@ -91,16 +82,12 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
   });
 
   it("finds a sponsor given as Drugs@FDA stores it, in any case, on a record without an openfda block", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
-      "fda_search_drugs",
-      { search_criteria: { sponsor: "novartis" } },
-      session,
-    );
+    const r = await search({ sponsor: "novartis" });
     expect(dataOf(r).matches.map((m: any) => m.application_number)).toEqual(["NDA021588"]);
   });
 
   it("counts by route for a sponsor named as people name it", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog({ baseUrl: openfda.up.url }).call(
       "fda_count_drugs",
       { search_criteria: { sponsor: "Eli Lilly and Company" }, count_by: "route" },
       session,
@@ -111,11 +98,7 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
   });
 
   it("keeps a label whose Drugs@FDA application is Novo Nordisk's when the sponsor is checked after the label search", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
-      "fda_search_drugs",
-      { search_criteria: { indication: "type 2 diabetes", sponsor: "Novo Nordisk" } },
-      session,
-    );
+    const r = await search({ indication: "type 2 diabetes", sponsor: "Novo Nordisk" });
     expect(r.status).toBe("success");
     const d = dataOf(r);
     expect(d.matches.map((m: any) => [m.application_number, m.sponsor])).toEqual([["NDA213051", "NOVO"]]);
@@ -125,7 +108,7 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
 
 describe("characters openFDA refuses never reach it", () => {
   it("searches Ozempic® and Mounjaro™ as their names", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog({ baseUrl: openfda.up.url });
     for (const [brand, app] of [
       ["Ozempic®", "NDA209637"],
       ["Mounjaro™", "NDA215866"],
@@ -137,21 +120,17 @@ describe("characters openFDA refuses never reach it", () => {
   });
 
   it("searches an accented indication (Sjögren's) in ASCII letters, and answers no match rather than an error", async () => {
-    const before = up.requests.length;
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
-      "fda_search_drugs",
-      { search_criteria: { indication: "Sjögren's syndrome?", sponsor: "Laboratoires Thea #1" } },
-      session,
-    );
+    const before = openfda.up.requests.length;
+    const r = await search({ indication: "Sjögren's syndrome?", sponsor: "Laboratoires Thea #1" });
     expect(r.status, r.message).toBe("success");
     expect(dataOf(r).total_count).toBe(0);
-    const sent = up.requests.slice(before).map((q) => q.query.get("search")!);
+    const sent = openfda.up.requests.slice(before).map((q) => q.query.get("search")!);
     expect(sent).toEqual(['indications_and_usage:"Sjogren\'s syndrome"']);
     for (const s of sent) expect(SUPPORTED_SEARCH.test(s), s).toBe(true);
   });
 
   it("counts with accents, symbols and punctuation in every criterion without a 400", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog({ baseUrl: openfda.up.url }).call(
       "fda_count_drugs",
       {
         search_criteria: { active_ingredient: "sémaglutide", route: "oral!", sponsor: "Novo Nordisk®" },
@@ -166,9 +145,13 @@ describe("characters openFDA refuses never reach it", () => {
 
 describe("a search openFDA cannot parse (HTTP 500 SERVER_ERROR) is not an outage", () => {
   it("fails at once as invalid input, not retryable, and never sends the same search again", async () => {
-    up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 500, body: rec.errors.serverError });
-    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { cache: false } } });
-    const before = up.requestsTo("GET", "/drug/drugsfda.json").length;
+    openfda.up.fault("GET", "/drug/drugsfda.json", {
+      kind: "status",
+      status: 500,
+      body: openfda.rec.errors.serverError,
+    });
+    const catalog = fdaCatalog({ baseUrl: openfda.up.url }, { policies: { "*": { cache: false } } });
+    const before = openfda.up.requestsTo("GET", "/drug/drugsfda.json").length;
     const r = await catalog.call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Verapamil" } },
@@ -179,19 +162,19 @@ describe("a search openFDA cannot parse (HTTP 500 SERVER_ERROR) is not an outage
     expect(r.message).toMatch(/could not parse/);
     expect(r.message).toMatch(/Lexical error/);
     expect(r.metadata.attempts).toBe(1);
-    expect(up.requestsTo("GET", "/drug/drugsfda.json").length - before).toBe(1);
-    up.clearFaults();
+    expect(openfda.up.requestsTo("GET", "/drug/drugsfda.json").length - before).toBe(1);
+    openfda.up.clearFaults();
     const again = await catalog.call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Verapamil" } },
       session,
     );
     expect(again.error?.kind).toBe("invalid_input");
-    expect(up.requestsTo("GET", "/drug/drugsfda.json").length - before).toBe(1);
+    expect(openfda.up.requestsTo("GET", "/drug/drugsfda.json").length - before).toBe(1);
   });
 
   it("still retries a 500 whose body says nothing of parsing (an outage)", async () => {
-    up.fault(
+    openfda.up.fault(
       "GET",
       "/drug/drugsfda.json",
       {
@@ -207,11 +190,7 @@ describe("a search openFDA cannot parse (HTTP 500 SERVER_ERROR) is not an outage
       },
       { times: 1 },
     );
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
-      "fda_search_drugs",
-      { search_criteria: { brand_name: "Ozempic" } },
-      session,
-    );
+    const r = await search({ brand_name: "Ozempic" });
     expect(r.status).toBe("success");
     expect(r.metadata.attempts).toBe(2);
   });
