@@ -1,7 +1,7 @@
 import { FAULT_KINDS, type Fault } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
-import { useOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 const KEY = "test-openfda-key-8d1f0c2b";
 const openfda = useOpenFdaEmulator();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD, UPPER_CASE_KEYWORDS } from "../src/internal/query.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
 import { fieldKind, SUPPORTED_SEARCH } from "./support/openfda-definitions.js";
-import { useOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 const openfda = useOpenFdaEmulator();
 

@@ -1,5 +1,4 @@
 import { type Emulator, loadJson, startEmulator } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll } from "vitest";
 import {
   type EmulatedEndpoint,
   EXPECTED_PARAMS,
@@ -131,20 +130,4 @@ export const startOpenFdaEmulator = async (): Promise<{ up: Emulator; rec: Recor
   up.route("GET", "/drug/drugsfda.json", serve("drugsfda", rec.drugsfda, rec.meta));
   up.route("GET", "/drug/label.json", serve("label", rec.labels, rec.labelMeta));
   return { up, rec };
-};
-
-/**
- * Starts the openFDA emulator before the file's tests, clears its faults after each test and closes
- * it after the file; read `up` and `rec` inside tests (they are set once `beforeAll` ran).
- */
-export const useOpenFdaEmulator = (): { up: Emulator; rec: Recorded } => {
-  const env = {} as { up: Emulator; rec: Recorded };
-  beforeAll(async () => {
-    Object.assign(env, await startOpenFdaEmulator());
-  });
-  afterEach(() => env.up.clearFaults());
-  afterAll(async () => {
-    await env.up.close();
-  });
-  return env;
 };
