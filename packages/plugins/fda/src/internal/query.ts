@@ -63,7 +63,7 @@ export const UPPER_CASE_KEYWORDS: ReadonlySet<string> = new Set(["sponsor_name"]
  * Fields of the Drugs@FDA application a label's sponsor is checked against (after the label search):
  * the same two the drugsfda search uses.
  */
-export const SPONSOR_CHECK_FIELDS: ReadonlyArray<string> = ["sponsor_name", "openfda.manufacturer_name"];
+export const SPONSOR_CHECK_FIELDS: ReadonlyArray<string> = FIELDS.drugsfda.sponsor!;
 
 /** The Drugs@FDA date field holding each submission's status date (YYYYMMDD). */
 export const SUBMISSION_DATE_FIELD = "submissions.submission_status_date";
