@@ -281,7 +281,8 @@ describe("MUST honour all specified constraints: any mix of them", () => {
       route: (m, v) => (m.routes as string[]).some((x) => x.toLowerCase() === v),
       approval_year: (m, v) =>
         (v.after === undefined || year(m) >= v.after) && (v.before === undefined || year(m) <= v.before),
-      sponsor: (m) => /novo nordisk/i.test(String(m.sponsor)),
+      // Drugs@FDA stores the sponsor as "NOVO"; the labeler (openFDA manufacturer_name) spells it out.
+      sponsor: (m) => /^NOVO\b/.test(String(m.sponsor)) || /novo nordisk/i.test(String(m.labeler)),
       pharmacologic_class: (m) => (m.pharmacologic_classes as string[]).some((c) => /GLP-1/i.test(c)),
     };
     let withResults = 0;

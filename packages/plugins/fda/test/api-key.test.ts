@@ -1,33 +1,25 @@
-import { type Emulator, FAULT_KINDS, type Fault } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FAULT_KINDS, type Fault } from "@quiver/testing";
+import { describe, expect, it } from "vitest";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
-import { type Recorded, startOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 const KEY = "test-openfda-key-8d1f0c2b";
-let up: Emulator;
-let rec: Recorded;
-beforeAll(async () => {
-  ({ up, rec } = await startOpenFdaEmulator());
-});
-afterEach(() => up.clearFaults());
-afterAll(async () => {
-  await up.close();
-});
+const openfda = useOpenFdaEmulator();
 
 const search = { search_criteria: { brand_name: "Ozempic" } };
 
 describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and never shown", () => {
   it("works without a key and sends no api_key", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call("fda_search_drugs", search, session);
+    const r = await fdaCatalog({ baseUrl: openfda.up.url }).call("fda_search_drugs", search, session);
     expect(r.status).toBe("success");
-    expect(up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.has("api_key")).toBe(false);
+    expect(openfda.up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.has("api_key")).toBe(false);
   });
 
   it("sends the key from OPENFDA_API_KEY as the first query parameter", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url }, { env: { OPENFDA_API_KEY: KEY } });
+    const catalog = fdaCatalog({ baseUrl: openfda.up.url }, { env: { OPENFDA_API_KEY: KEY } });
     const r = await catalog.call("fda_search_drugs", search, session);
     expect(r.status).toBe("success");
-    const sent = up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!;
+    const sent = openfda.up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!;
     expect([...sent.query.keys()][0]).toBe("api_key");
     expect(sent.query.get("api_key")).toBe(KEY);
     expect(sent.headers.authorization).toBeUndefined();
@@ -35,16 +27,24 @@ describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and 
   });
 
   it("takes the key from createFdaPlugin options too, and keeps it out of the catalog export", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url, apiKey: KEY });
+    const catalog = fdaCatalog({ baseUrl: openfda.up.url, apiKey: KEY });
     await catalog.call("fda_count_drugs", { count_by: "route" }, session);
-    expect(up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.get("api_key")).toBe(KEY);
+    expect(openfda.up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.get("api_key")).toBe(KEY);
     expect(JSON.stringify(catalog.export())).not.toContain(KEY);
     expect(JSON.stringify(catalog.plugins())).not.toContain(KEY);
   });
 
   it("maps the recorded 403 API_KEY_INVALID to access_denied naming OPENFDA_API_KEY, without the key", async () => {
-    up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 403, body: rec.errors.keyInvalid });
-    const r = await fdaCatalog({ baseUrl: up.url, apiKey: KEY }).call("fda_search_drugs", search, session);
+    openfda.up.fault("GET", "/drug/drugsfda.json", {
+      kind: "status",
+      status: 403,
+      body: openfda.rec.errors.keyInvalid,
+    });
+    const r = await fdaCatalog({ baseUrl: openfda.up.url, apiKey: KEY }).call(
+      "fda_search_drugs",
+      search,
+      session,
+    );
     expect(r.status).toBe("access_denied");
     expect(r.error?.kind).toBe("access_denied");
     expect(r.message).toContain("An invalid api_key was supplied");
@@ -53,13 +53,13 @@ describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and 
   });
 
   it("redacts the key when openFDA echoes the request URL in an error", async () => {
-    const echo = up.route("GET", "/drug/label.json", (req) => ({
+    const echo = openfda.up.route("GET", "/drug/label.json", (req) => ({
       status: 500,
       json: {
         error: { code: "SERVER_ERROR", message: `failed for ?api_key=${req.query.get("api_key")}&search=x` },
       },
     }));
-    const r = await fdaCatalog({ baseUrl: up.url, apiKey: KEY }).call(
+    const r = await fdaCatalog({ baseUrl: openfda.up.url, apiKey: KEY }).call(
       "fda_search_drugs",
       { search_criteria: { indication: "asthma" } },
       session,
@@ -80,9 +80,9 @@ describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and 
             : kind === "slowBody"
               ? { kind, chunkBytes: 2048, intervalMs: 1 }
               : ({ kind } as Fault);
-    up.fault("GET", "/drug/drugsfda.json", fault);
+    openfda.up.fault("GET", "/drug/drugsfda.json", fault);
     const catalog = fdaCatalog(
-      { baseUrl: up.url, apiKey: KEY },
+      { baseUrl: openfda.up.url, apiKey: KEY },
       { policies: { "*": { timeout: "1s", retry: false } } },
     );
     const r = await catalog.call("fda_search_drugs", search, session);

@@ -323,13 +323,15 @@ describe("recorded openFDA error bodies", () => {
     expect(r.message).toContain("Sorting allowed by non-analyzed fields only");
   });
 
-  it("retries the recorded 500 SERVER_ERROR and succeeds on the next attempt", async () => {
-    up.fault(
-      "GET",
-      "/drug/drugsfda.json",
-      { kind: "status", status: 500, body: rec.errors.serverError },
-      { times: 1 },
-    );
+  /**
+   * openFDA's 500 when Elasticsearch fails without a parse error: ApiError(SERVER_ERROR, 'Check your
+   * request and try again') with no details (api.js of github.com/FDA/openfda). The recorded 500
+   * (a lexical error) is a parse failure: see openfda-rules.test.ts.
+   */
+  const outage = { error: { code: "SERVER_ERROR", message: "Check your request and try again" } };
+
+  it("retries a 500 SERVER_ERROR that is not a parse failure and succeeds on the next attempt", async () => {
+    up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 500, body: outage }, { times: 1 });
     const r = await fdaCatalog({ baseUrl: up.url }).call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Rybelsus" } },
@@ -339,8 +341,8 @@ describe("recorded openFDA error bodies", () => {
     expect(r.metadata.attempts).toBe(2);
   });
 
-  it("reports a persistent 500 as a retryable upstream error", async () => {
-    up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 500, body: rec.errors.serverError });
+  it("reports a persistent 500 that is not a parse failure as a retryable upstream error", async () => {
+    up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 500, body: outage });
     const r = await fdaCatalog({ baseUrl: up.url }).call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Wegovy" } },

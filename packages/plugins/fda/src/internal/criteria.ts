@@ -15,7 +15,9 @@ export const criteriaSchema = z
     pharmacologic_class: text(
       "Pharmacologic class (FDA Established Pharmacologic Class, mechanism, physiologic effect or chemical structure), e.g. 'Kinase Inhibitor'.",
     ).optional(),
-    sponsor: text("Company holding the application (sponsor), e.g. 'Novo Nordisk'.").optional(),
+    sponsor: text(
+      "Company holding the application (sponsor), e.g. 'Novo Nordisk': matched on the words of openFDA's manufacturer name, or on Drugs@FDA's sponsor name exactly as stored (upper case, e.g. 'NOVO').",
+    ).optional(),
     route: text("Route of administration, e.g. 'oral', 'subcutaneous'.").optional(),
     approval_year: z
       .strictObject({
@@ -42,6 +44,13 @@ export const criteriaSchema = z
   .catchall(z.unknown())
   .describe(
     "What to look for. Give at least one criterion; all given criteria must hold (AND). A key openFDA cannot filter on is not applied: it is listed in unmet_constraints and query_constraints_met is false.",
+  );
+
+/** The `searched_fields` output of both tools: the openFDA fields each text criterion was matched on. */
+export const searchedFieldsSchema = z
+  .record(z.string(), z.array(z.string()))
+  .describe(
+    "The openFDA fields each text criterion was matched on (a match in any one of them counts). sponsor_name holds Drugs@FDA's short upper-case sponsor name and matches only that exact value; the other fields match the words of the value in order, in any case. Characters openFDA cannot search (accents, ®, ™, ?) were searched as their plain letters or as spaces.",
   );
 
 /** Parsed search criteria. */

@@ -2,13 +2,13 @@ import { fail, type HttpClient } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import type { Endpoint } from "./query.js";
+import { openFdaError, parseFailureDetails, serverFailure, unparsableSearch } from "./server-error.js";
+
+/** Unparsable searches remembered per client, so the same one is never sent again. */
+const MAX_UNPARSABLE = 256;
 
 /** The environment variable named in access-denied suggestions. */
 export const API_KEY_VAR = "OPENFDA_API_KEY";
-
-const errorBody = z.object({
-  error: z.object({ code: z.string().optional(), message: z.string().optional() }).optional(),
-});
 
 const searchBody = z.object({
   meta: z
@@ -73,36 +73,42 @@ export interface OpenFdaClient {
 /** Opens the openFDA client for one registration's settings. */
 export const createOpenFdaClient = (config: FdaConfig, http: HttpClient): OpenFdaClient => {
   const base = config.baseUrl.replace(/\/+$/, "");
+  // "path search" → openFDA's details. A parse failure is deterministic: a retry, or the model calling again
+  // with the same criteria, gets the same failure without costing a request of the daily budget.
+  const unparsable = new Map<string, string>();
   const send = async (
     endpoint: Endpoint,
-    params: Readonly<Record<string, string | number | undefined>>,
+    params: Readonly<Record<string, string | number | undefined>> & { search: string | undefined },
     signal: AbortSignal,
   ) => {
+    const path = `/drug/${endpoint}.json`;
+    const key = `${path} ${params.search}`;
+    const known = params.search === undefined ? undefined : unparsable.get(key);
+    if (known !== undefined) throw unparsableSearch(path, params.search!, known);
     const response = await http.request({
       url: `${base}/drug/${endpoint}.json`,
       // openFDA asks for the key first; a Redacted value is unwrapped on the wire and redacted everywhere else.
       query: { api_key: config.apiKey, ...params },
       signal,
-      acceptStatus: [404],
+      // 500 is read here: openFDA sends a search Elasticsearch could not parse back as SERVER_ERROR.
+      acceptStatus: [404, 500],
       apiKeyVar: API_KEY_VAR,
       ...(config.apiKey ? { secrets: [config.apiKey] } : {}),
     });
+    if (response.status === 500) {
+      const details = params.search === undefined ? undefined : parseFailureDetails(response.body);
+      if (details === undefined) throw serverFailure(path, response.body, response.header("retry-after"));
+      if (unparsable.size >= MAX_UNPARSABLE) unparsable.delete(unparsable.keys().next().value!);
+      unparsable.set(key, details);
+      throw unparsableSearch(path, params.search!, details);
+    }
     if (response.status === 404) {
-      let code: string | undefined;
-      try {
-        code = errorBody.parse(JSON.parse(response.body)).error?.code;
-      } catch {
-        code = undefined;
-      }
-      if (code === "NOT_FOUND") return { response, notFound: true as const };
-      throw fail.upstream(
-        `openFDA answered HTTP 404 for /drug/${endpoint}.json without its NOT_FOUND error body.`,
-        {
-          status: 404,
-          retryable: false,
-          suggestion: "Check the plugin's baseUrl setting: it should point at https://api.fda.gov.",
-        },
-      );
+      if (openFdaError(response.body)?.code === "NOT_FOUND") return { response, notFound: true as const };
+      throw fail.upstream(`openFDA answered HTTP 404 for ${path} without its NOT_FOUND error body.`, {
+        status: 404,
+        retryable: false,
+        suggestion: "Check the plugin's baseUrl setting: it should point at https://api.fda.gov.",
+      });
     }
     return { response, notFound: false as const };
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applicationNumbersSearch, buildSearch, phraseText, quote } from "./query.js";
+import { applicationNumbersSearch, buildSearch, quote } from "./query.js";
+import { phraseText } from "./search-text.js";
 
 describe("openFDA query building", () => {
   it("drops only the characters that could end a phrase, keeps operators as text", () => {
@@ -10,6 +11,16 @@ describe("openFDA query building", () => {
     expect(() => quote('"\\ ()', "brand_name")).toThrow(/no letters or digits/);
   });
 
+  it("spells accented letters in ASCII and turns every other character openFDA refuses into a space", () => {
+    expect(phraseText("Sjögren's syndrome")).toBe("Sjogren's syndrome");
+    expect(phraseText("Ozempic®")).toBe("Ozempic");
+    expect(phraseText("Mounjaro™ 5 mg")).toBe("Mounjaro 5 mg");
+    expect(phraseText("Crohn’s disease?")).toBe("Crohn's disease");
+    expect(phraseText("Straße #1; Ærø!")).toBe("Strasse 1 AEro");
+    expect(phraseText("ＯＺＥＭＰＩＣ")).toBe("OZEMPIC");
+    expect(() => quote("阿司匹林", "brand_name")).toThrow(/Latin letters/);
+  });
+
   it("joins criteria with AND, ORs the fields of one criterion, and uses a date range for approval years", () => {
     const q = buildSearch(
       { brand_name: "Ozempic", sponsor: "Novo", approval_year: { after: 2017 } },
@@ -17,7 +28,7 @@ describe("openFDA query building", () => {
     );
     expect(q.endpoint).toBe("drugsfda");
     expect(q.search).toMatch(
-      /^\(products\.brand_name:"Ozempic" OR openfda\.brand_name:"Ozempic"\) AND sponsor_name:"Novo" AND submissions\.submission_status_date:\[20170101 TO \d{4}1231\]$/,
+      /^\(products\.brand_name:"Ozempic" OR openfda\.brand_name:"Ozempic"\) AND \(sponsor_name:"NOVO" OR openfda\.manufacturer_name:"Novo"\) AND submissions\.submission_status_date:\[20170101 TO \d{4}1231\]$/,
     );
     expect(q.deferred).toEqual(["approval_year"]);
   });
@@ -28,6 +39,7 @@ describe("openFDA query building", () => {
       endpoint: "label",
       search: 'indications_and_usage:"asthma"',
       deferred: ["sponsor", "approval_year"],
+      fields: { indication: ["indications_and_usage"] },
     });
   });
 

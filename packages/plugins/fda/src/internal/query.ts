@@ -1,31 +1,20 @@
 import { fail } from "@quiver/core";
 import type { Criteria, TextCriterion } from "./criteria.js";
+import { phraseText } from "./search-text.js";
 
 /** The two openFDA endpoints the plugin searches. */
 export type Endpoint = "drugsfda" | "label";
-
-/**
- * Makes a user value safe inside an openFDA phrase (`field:"…"`). Inside double quotes only `"`
- * (which would close the phrase) and `\` (which would escape the closing quote) are special; openFDA's
- * analyzer drops both anyway, so they become spaces and the match is unchanged. `AND`, `OR`, `+`, `:`,
- * `(`, `)`, `*`, `[`, `]` stay literal text of the phrase. Whitespace (the URL's `+`) is collapsed.
- */
-export const phraseText = (value: string): string =>
-  value
-    .replace(/["\\]/g, " ")
-    // Control characters carry no meaning to the analyzer and could confuse logs.
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
 
 /** A quoted openFDA phrase for a user value; an empty value after cleaning is invalid input. */
 export const quote = (value: string, criterion: string): string => {
   const cleaned = phraseText(value);
   if (!/[\p{L}\p{N}]/u.test(cleaned)) {
-    throw fail.invalidInput(`search_criteria.${criterion} has no letters or digits to search for.`, {
-      suggestion: `Give ${criterion} as words, e.g. a drug or company name.`,
-    });
+    throw fail.invalidInput(
+      `search_criteria.${criterion} has no letters or digits to search for (openFDA searches Latin letters and digits only).`,
+      {
+        suggestion: `Give ${criterion} as words in Latin letters, e.g. a drug or company name.`,
+      },
+    );
   }
   return `"${cleaned}"`;
 };
@@ -42,7 +31,10 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
       "openfda.pharm_class_pe",
       "openfda.pharm_class_cs",
     ],
-    sponsor: ["sponsor_name"],
+    // sponsor_name is a keyword holding Drugs@FDA's short form ("NOVO", "ELI LILLY AND CO"): only that
+    // exact value matches it. openfda.manufacturer_name is analysed text ("Novo Nordisk"), so the
+    // name people use matches there (records without an openfda block have only sponsor_name).
+    sponsor: ["sponsor_name", "openfda.manufacturer_name"],
     route: ["products.route", "openfda.route"],
   },
   label: {
@@ -60,15 +52,30 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
   },
 };
 
+/**
+ * Fields openFDA indexes as `keyword` holding upper-case values (schemas/drugsfda_mapping.json of
+ * github.com/FDA/openfda): a phrase on them matches the whole stored value, case included, so the
+ * value is sent in upper case. Every other searched field is analysed text (words, any case).
+ */
+export const UPPER_CASE_KEYWORDS: ReadonlySet<string> = new Set(["sponsor_name"]);
+
+/**
+ * Fields of the Drugs@FDA application a label's sponsor is checked against (after the label search):
+ * the same two the drugsfda search uses.
+ */
+export const SPONSOR_CHECK_FIELDS: ReadonlyArray<string> = FIELDS.drugsfda.sponsor!;
+
 /** The Drugs@FDA date field holding each submission's status date (YYYYMMDD). */
 export const SUBMISSION_DATE_FIELD = "submissions.submission_status_date";
 
 /** The endpoint that can answer the criteria: drug labels when an indication is asked for. */
 export const endpointFor = (c: Criteria): Endpoint => (c.indication !== undefined ? "label" : "drugsfda");
 
-/** `field:"v"` or `(f1:"v" OR f2:"v")`. */
-const clause = (fields: ReadonlyArray<string>, phrase: string): string =>
-  fields.length === 1 ? `${fields[0]}:${phrase}` : `(${fields.map((f) => `${f}:${phrase}`).join(" OR ")})`;
+/** `field:"v"` or `(f1:"v" OR f2:"V")`, the phrase in upper case for an upper-case keyword field. */
+const clause = (fields: ReadonlyArray<string>, phrase: string): string => {
+  const terms = fields.map((f) => `${f}:${UPPER_CASE_KEYWORDS.has(f) ? phrase.toUpperCase() : phrase}`);
+  return terms.length === 1 ? terms[0]! : `(${terms.join(" OR ")})`;
+};
 
 /** The inclusive YYYYMMDD bounds for an approval-year range. */
 export const yearBounds = (y: NonNullable<Criteria["approval_year"]>, now = new Date()): [string, string] => [
@@ -83,6 +90,8 @@ export interface BuiltQuery {
   readonly search: string | undefined;
   /** Criteria that were not expressed in `search` and are checked after the response. */
   readonly deferred: ReadonlyArray<"sponsor" | "approval_year">;
+  /** The openFDA fields each text criterion in `search` is matched on. */
+  readonly fields: Readonly<Record<string, string[]>>;
 }
 
 /**
@@ -95,14 +104,19 @@ export interface BuiltQuery {
 export const buildSearch = (c: Criteria, endpoint: Endpoint = endpointFor(c)): BuiltQuery => {
   const clauses: string[] = [];
   const deferred: Array<"sponsor" | "approval_year"> = [];
+  const searched: Record<string, string[]> = {};
   for (const [criterion, fields] of Object.entries(FIELDS[endpoint]) as Array<
     [TextCriterion, ReadonlyArray<string>]
   >) {
     const value = c[criterion];
-    if (value !== undefined) clauses.push(clause(fields, quote(value, criterion)));
+    if (value === undefined) continue;
+    clauses.push(clause(fields, quote(value, criterion)));
+    searched[criterion] = [...fields];
   }
-  if (endpoint === "label" && c.sponsor !== undefined) deferred.push("sponsor");
-  if (endpoint === "label" && c.sponsor !== undefined) quote(c.sponsor, "sponsor");
+  if (endpoint === "label" && c.sponsor !== undefined) {
+    quote(c.sponsor, "sponsor");
+    deferred.push("sponsor");
+  }
   const y = c.approval_year;
   if (y && (y.after !== undefined || y.before !== undefined)) {
     if (y.after !== undefined && y.before !== undefined && y.after > y.before) {
@@ -117,7 +131,12 @@ export const buildSearch = (c: Criteria, endpoint: Endpoint = endpointFor(c)): B
       clauses.push(`${SUBMISSION_DATE_FIELD}:[${from} TO ${to}]`);
     }
   }
-  return { endpoint, search: clauses.length > 0 ? clauses.join(" AND ") : undefined, deferred };
+  return {
+    endpoint,
+    search: clauses.length > 0 ? clauses.join(" AND ") : undefined,
+    deferred,
+    fields: searched,
+  };
 };
 
 /** `application_number:("NDA021588" OR "ANDA209824")` for up-to-100 application numbers. */

@@ -63,7 +63,12 @@ export const matchSchema = z.object({
   source: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint this match came from."),
   application_number: z.string().optional().describe("FDA application (NDA, ANDA or BLA number)."),
   sponsor: z.string().optional().describe("Company holding the application."),
-  labeler: z.string().optional().describe("Company named on the label (labels only)."),
+  labeler: z
+    .string()
+    .optional()
+    .describe(
+      "Company named on the drug's labels (openFDA manufacturer_name), often spelt out where sponsor is short.",
+    ),
   brand_names: z.array(z.string()).describe("Brand names."),
   generic_names: z.array(z.string()).describe("Generic names."),
   active_ingredients: z
@@ -139,6 +144,7 @@ export const fromDrugsfda = (raw: unknown): Match | undefined => {
     source: "drugsfda",
     application_number: r.application_number,
     ...(r.sponsor_name ? { sponsor: r.sponsor_name } : {}),
+    ...(o?.manufacturer_name?.[0] ? { labeler: o.manufacturer_name[0] } : {}),
     brand_names: uniq([...products.map((p) => p.brand_name), ...(o?.brand_name ?? [])]),
     generic_names: uniq(o?.generic_name ?? []),
     active_ingredients: [...ingredients.values()],
@@ -187,16 +193,26 @@ export const fromLabel = (raw: unknown): Match | undefined => {
   };
 };
 
+/** The Drugs@FDA facts the label path checks sponsor and approval year against. */
+export interface DrugsfdaFacts {
+  readonly application: string;
+  /** `sponsor_name`, as Drugs@FDA stores it ("NOVO"). */
+  readonly sponsor?: string;
+  /** `openfda.manufacturer_name` ("Novo Nordisk"). */
+  readonly manufacturers: ReadonlyArray<string>;
+  /** The original approval date, YYYYMMDD. */
+  readonly approval?: string;
+}
+
 /** The raw Drugs@FDA fields the label path checks sponsor and approval year against. */
-export const drugsfdaFacts = (
-  raw: unknown,
-): { application: string; sponsor?: string; approval?: string } | undefined => {
+export const drugsfdaFacts = (raw: unknown): DrugsfdaFacts | undefined => {
   const parsed = drugsfdaRecord.safeParse(raw);
   if (!parsed.success) return undefined;
   const approval = originalApproval(parsed.data.submissions);
   return {
     application: parsed.data.application_number,
     ...(parsed.data.sponsor_name ? { sponsor: parsed.data.sponsor_name } : {}),
+    manufacturers: parsed.data.openfda?.manufacturer_name ?? [],
     ...(approval ? { approval } : {}),
   };
 };
@@ -216,3 +232,10 @@ export const phraseMatches = (text: string, phrase: string): boolean => {
   for (let i = 0; i + p.length <= t.length; i++) if (p.every((w, j) => t[i + j] === w)) return true;
   return false;
 };
+
+/**
+ * Whether an application's sponsor matches a sponsor criterion the way the drugsfda search matches
+ * it: the words of the value in `sponsor_name` or in one of the `openfda.manufacturer_name` values.
+ */
+export const sponsorMatches = (facts: DrugsfdaFacts, sponsor: string): boolean =>
+  [facts.sponsor, ...facts.manufacturers].some((name) => name !== undefined && phraseMatches(name, sponsor));

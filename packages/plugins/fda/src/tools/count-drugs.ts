@@ -7,6 +7,7 @@ import {
   describeCriteria,
   givenCriteria,
   KNOWN_CRITERIA,
+  searchedFieldsSchema,
   unappliedCriteria,
   unknownCriteria,
 } from "../internal/criteria.js";
@@ -51,6 +52,7 @@ const output = z.object({
   field: z.string().describe("The openFDA field counted."),
   endpoint: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint counted."),
   query: z.string().describe("The openFDA search expression sent (empty: every record)."),
+  searched_fields: searchedFieldsSchema,
   buckets: z
     .array(
       z.object({
@@ -142,6 +144,7 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       field,
       endpoint: built.endpoint,
       query: built.search ?? "",
+      searched_fields: built.fields,
       buckets,
       returned_buckets: buckets.length,
       query_constraints_met: unmet.length === 0,

@@ -8,21 +8,24 @@ import {
   describeCriteria,
   givenCriteria,
   KNOWN_CRITERIA,
+  searchedFieldsSchema,
   unappliedCriteria,
   unknownCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import { applicationNumbersSearch, buildSearch } from "../internal/query.js";
+import { applicationNumbersSearch, buildSearch, SPONSOR_CHECK_FIELDS } from "../internal/query.js";
 import {
+  type DrugsfdaFacts,
   drugsfdaFacts,
   fromDrugsfda,
   fromLabel,
   isoDate,
   type Match,
   matchSchema,
-  phraseMatches,
+  sponsorMatches,
 } from "../internal/records.js";
+import { phraseText } from "../internal/search-text.js";
 import { suggestionsForMany, suggestionsForNone } from "../internal/suggestions.js";
 
 /** Candidates fetched when a criterion is checked after the response (approval year, label sponsor). */
@@ -48,6 +51,7 @@ const output = z.object({
     .describe("How to narrow (too many matches) or loosen (none) the search."),
   endpoint: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint searched."),
   query: z.string().describe("The openFDA search expression sent."),
+  searched_fields: searchedFieldsSchema,
   data_last_updated: z.string().optional().describe("When openFDA last refreshed the endpoint."),
 });
 
@@ -71,7 +75,7 @@ const checkLabels = async (
   const apps = [
     ...new Set(labels.map((m) => m.application_number).filter((a): a is string => a !== undefined)),
   ];
-  const facts = new Map<string, NonNullable<ReturnType<typeof drugsfdaFacts>>>();
+  const facts = new Map<string, DrugsfdaFacts>();
   if (apps.length > 0) {
     const page = await client.search("drugsfda", applicationNumbersSearch(apps), apps.length, signal);
     for (const raw of page.results) {
@@ -92,8 +96,8 @@ const checkLabels = async (
       ...(f.sponsor ? { sponsor: f.sponsor } : {}),
       ...(f.approval ? { original_approval_date: isoDate(f.approval)! } : {}),
     };
-    if (deferred.includes("sponsor") && !(f.sponsor && c.sponsor && phraseMatches(f.sponsor, c.sponsor)))
-      continue;
+    // The value as it was cleaned for openFDA, so the check agrees with what the search would match.
+    if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(f, phraseText(c.sponsor)))) continue;
     if (deferred.includes("approval_year") && !yearOk(f.approval, c.approval_year)) continue;
     kept.push(enriched);
   }
@@ -201,6 +205,10 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       refinement_suggestions: suggestions,
       endpoint: built.endpoint,
       query: built.search ?? "",
+      // A label's sponsor is checked on its Drugs@FDA application after the search.
+      searched_fields: built.deferred.includes("sponsor")
+        ? { ...built.fields, sponsor: [...SPONSOR_CHECK_FIELDS] }
+        : built.fields,
       ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
     };
     const message =

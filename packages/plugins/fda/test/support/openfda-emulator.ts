@@ -1,5 +1,13 @@
 import { type Emulator, loadJson, startEmulator } from "@quiver/testing";
-import { matches, parseSearch, valuesAt } from "./openfda-query.js";
+import {
+  type EmulatedEndpoint,
+  EXPECTED_PARAMS,
+  fieldKind,
+  MAX_SEARCH_LIMIT,
+  SUPPORTED_SEARCH,
+  searchNotSupported,
+} from "./openfda-definitions.js";
+import { type Group, matches, parseSearch, valuesAt } from "./openfda-query.js";
 
 type Json = Record<string, unknown>;
 interface Page {
@@ -51,51 +59,75 @@ export const recorded = () => {
 export type Recorded = ReturnType<typeof recorded>;
 
 /**
- * Starts an openFDA emulator: `/drug/drugsfda.json` and `/drug/label.json` evaluate the plugin's
- * `search` (with the strict test parser) over the recorded records, answer `count=` by grouping,
- * honour `limit`, and answer no match with the recorded 404 NOT_FOUND body — as openFDA does.
- * Unknown parameters get openFDA's 400 `Invalid parameter`.
+ * Starts an openFDA emulator built from openFDA's own server (see openfda-definitions.ts):
+ * `/drug/drugsfda.json` and `/drug/label.json` refuse a `search` with a character openFDA refuses
+ * (its 400 "Search not supported" body), answer a search the strict test parser cannot read with
+ * openFDA's recorded 500 SERVER_ERROR (a query Elasticsearch could not parse), match `keyword`
+ * fields exactly and `text` fields by analysed words over the recorded records, answer `count=` by
+ * grouping, honour `limit`, and answer no match with the recorded 404 NOT_FOUND body. Unknown
+ * parameters get openFDA's 400 `Invalid parameter`.
  */
 export const startOpenFdaEmulator = async (): Promise<{ up: Emulator; rec: Recorded }> => {
   const up = await startEmulator();
   const rec = recorded();
-  const serve = (corpus: ReadonlyArray<Json>, meta: Json) => (req: { query: URLSearchParams }) => {
-    for (const name of req.query.keys()) {
-      if (!["search", "count", "limit", "skip", "sort", "search_after", "api_key"].includes(name)) {
+  const serve =
+    (endpoint: EmulatedEndpoint, corpus: ReadonlyArray<Json>, meta: Json) =>
+    (req: { query: URLSearchParams }) => {
+      for (const name of req.query.keys()) {
+        if (!EXPECTED_PARAMS.includes(name)) {
+          return {
+            status: 400,
+            json: { error: { code: "BAD_REQUEST", message: `Invalid parameter: ${name}` } },
+          };
+        }
+      }
+      // openFDA trims every parameter before it looks at it.
+      const search = req.query.get("search")?.trim();
+      if (search && !SUPPORTED_SEARCH.test(search)) return searchNotSupported(search);
+      let groups: Group[] = [];
+      try {
+        groups = search ? parseSearch(search) : [];
+      } catch {
+        return { status: 500, json: rec.errors.serverError };
+      }
+      const hits = corpus.filter((r) => matches(r, groups, (field) => fieldKind(endpoint, field)));
+      const count = req.query.get("count");
+      const limit = Number(req.query.get("limit") ?? (count ? 100 : 1));
+      if (!count && limit > MAX_SEARCH_LIMIT) {
         return {
           status: 400,
-          json: { error: { code: "BAD_REQUEST", message: `Invalid parameter: ${name}` } },
+          json: {
+            error: {
+              code: "BAD_REQUEST",
+              message:
+                "Limit cannot exceed 1000 results for search requests. Use the skip or search_after param to get additional results.",
+            },
+          },
         };
       }
-    }
-    const search = req.query.get("search");
-    const groups = search ? parseSearch(search) : [];
-    const hits = corpus.filter((r) => matches(r, groups));
-    const count = req.query.get("count");
-    const limit = Number(req.query.get("limit") ?? (count ? 100 : 1));
-    if (count) {
-      const tally = new Map<string, number>();
-      for (const r of hits)
-        for (const v of new Set(valuesAt(r, count.replace(/\.exact$/, "")).map(String)))
-          tally.set(v, (tally.get(v) ?? 0) + 1);
-      if (tally.size === 0)
-        return { status: 404, json: { error: { code: "NOT_FOUND", message: "Nothing to count" } } };
-      const results = [...tally]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, limit)
-        .map(([term, n]) => ({ term, count: n }));
-      const { results: _drop, ...countMeta } = meta as Json & { results?: unknown };
-      return { json: { meta: countMeta, results } };
-    }
-    if (hits.length === 0) return { status: 404, json: rec.errors.notFound };
-    return {
-      json: {
-        meta: { ...meta, results: { skip: 0, limit, total: hits.length } },
-        results: hits.slice(0, limit),
-      },
+      if (count) {
+        const tally = new Map<string, number>();
+        for (const r of hits)
+          for (const v of new Set(valuesAt(r, count.replace(/\.exact$/, "")).map(String)))
+            tally.set(v, (tally.get(v) ?? 0) + 1);
+        if (tally.size === 0)
+          return { status: 404, json: { error: { code: "NOT_FOUND", message: "Nothing to count" } } };
+        const results = [...tally]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, limit)
+          .map(([term, n]) => ({ term, count: n }));
+        const { results: _drop, ...countMeta } = meta as Json & { results?: unknown };
+        return { json: { meta: countMeta, results } };
+      }
+      if (hits.length === 0) return { status: 404, json: rec.errors.notFound };
+      return {
+        json: {
+          meta: { ...meta, results: { skip: 0, limit, total: hits.length } },
+          results: hits.slice(0, limit),
+        },
+      };
     };
-  };
-  up.route("GET", "/drug/drugsfda.json", serve(rec.drugsfda, rec.meta));
-  up.route("GET", "/drug/label.json", serve(rec.labels, rec.labelMeta));
+  up.route("GET", "/drug/drugsfda.json", serve("drugsfda", rec.drugsfda, rec.meta));
+  up.route("GET", "/drug/label.json", serve("label", rec.labels, rec.labelMeta));
   return { up, rec };
 };

@@ -1,3 +1,5 @@
+import type { FieldKind } from "./openfda-definitions.js";
+
 /**
  * A strict parser for the openFDA search expressions the plugin may send, written for the tests
  * independently of the plugin's builder. Anything outside this grammar throws:
@@ -14,6 +16,7 @@ export type Term =
 /** One AND-ed group: its terms are OR-ed. */
 export type Group = ReadonlyArray<Term>;
 
+/** Parses a search expression of the grammar above; throws on anything outside it. */
 export const parseSearch = (q: string): Group[] => {
   let i = 0;
   const fail = (what: string): never => {
@@ -71,11 +74,16 @@ export const parseSearch = (q: string): Group[] => {
   return groups;
 };
 
-/** Lower-case alphanumeric words, as openFDA's analyzer splits text. */
+/**
+ * Lower-case words, as Elasticsearch's standard analyzer (the one openFDA's `text` fields use) splits
+ * text: runs of Unicode letters and digits, an apostrophe inside a word kept (`crohn's`), everything
+ * else a separator.
+ */
 export const words = (s: string): string[] =>
   s
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{N}']+/u)
+    .map((w) => w.replace(/^'+|'+$/g, ""))
     .filter(Boolean);
 
 /** Every value at a dotted path, arrays flattened. */
@@ -101,14 +109,24 @@ const phraseIn = (text: string, phrase: string) => {
   return false;
 };
 
-/** Whether a record satisfies a parsed query (phrase = word sequence, range = inclusive string range). */
-export const matches = (record: unknown, groups: ReadonlyArray<Group>): boolean =>
-  groups.every((g) =>
-    g.some((t) => {
-      const values = valuesAt(record, t.field.replace(/\.exact$/, "")).map(String);
-      if (t.kind === "range") return values.some((v) => v >= t.from && v <= t.to);
-      return t.values.some((p) =>
-        values.some((v) => (t.field === "application_number" ? v === p : phraseIn(v, p))),
-      );
-    }),
-  );
+/** How a field is matched: its kind in openFDA's mapping, `undefined` for a field it does not have. */
+export type KindOf = (field: string) => FieldKind | undefined;
+
+const termMatches = (record: unknown, t: Term, kindOf: KindOf): boolean => {
+  const kind = kindOf(t.field);
+  // A field the mapping lacks matches nothing in Elasticsearch (no error): the same here.
+  if (kind === undefined) return false;
+  const values = valuesAt(record, t.field.replace(/\.exact$/, "")).map(String);
+  if (t.kind === "range") return kind === "date" && values.some((v) => v >= t.from && v <= t.to);
+  // A phrase on a keyword field is one term: the whole stored value, case included.
+  if (kind === "keyword") return t.values.some((p) => values.includes(p));
+  if (kind === "text") return t.values.some((p) => values.some((v) => phraseIn(v, p)));
+  return false;
+};
+
+/**
+ * Whether a record satisfies a parsed query, each field matched as openFDA's mapping says: keyword
+ * = the exact stored value, text = the phrase's words in order (any case), date = inclusive range.
+ */
+export const matches = (record: unknown, groups: ReadonlyArray<Group>, kindOf: KindOf): boolean =>
+  groups.every((g) => g.some((t) => termMatches(record, t, kindOf)));
