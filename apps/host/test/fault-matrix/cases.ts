@@ -268,6 +268,22 @@ export const MATRIX_FAULTS: ReadonlyArray<MatrixFault> = [
     fault: () => ({ kind: "emptyBody" }),
     expect: { status: ["error"], kind: ["upstream"], told: true, suggestion: true },
   },
+  // A 200 whose JSON parses but is not the documented answer (a proxy's stub, a half-deployed
+  // service): an upstream error, never a success or "no results" (issue 25).
+  ...(
+    [
+      ["200 JSON null", "null"],
+      ["200 JSON {}", "{}"],
+      ['200 JSON "ok"', '"ok"'],
+    ] as const
+  ).map(
+    ([id, body]): MatrixFault => ({
+      id,
+      kind: "invalidJson",
+      fault: () => ({ kind: "invalidJson", status: 200, body }),
+      expect: { status: ["error"], kind: ["upstream"], told: true },
+    }),
+  ),
 ];
 
 /** The ids of the faults a request fails under (every fault but the slow, re-encoded or redirected-home answers). */

@@ -125,6 +125,9 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
     }
     const failed = errorInBody(response.json());
     if (failed !== undefined) throw errorAnswer(libraryId, response.status, failed);
+    // The documented answer carries `codeSnippets` and `infoSnippets` lists; JSON without either
+    // (`null`, `{}`, `"ok"`) says nothing about the library, so it is a fault, never "no documentation".
+    if (!isContextAnswer(response.json())) throw notContextJson(libraryId, response.status, body);
     const rendered = renderContext(response.json(ContextResponseSchema));
     if (rendered.snippets === 0) throw noDocs(libraryId, response.status);
     return { libraryId, ...rendered, ...redirect };
@@ -182,6 +185,20 @@ const errorAnswer = (libraryId: string, status: number, message: string) =>
 const bearer = (key: Redacted.Redacted<string>) => Redacted.make(`Bearer ${Redacted.value(key)}`);
 
 /** Context7 answered a success status with text when JSON was asked for. */
+/** Whether parsed JSON is shaped as `GET /v2/context?type=json`'s answer (one of its two lists present). */
+const isContextAnswer = (parsed: unknown): boolean => {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
+  const record = parsed as Record<string, unknown>;
+  return Array.isArray(record.codeSnippets) || Array.isArray(record.infoSnippets);
+};
+
+/** Context7 answered a success status with JSON that is not the documentation answer. */
+const notContextJson = (libraryId: string, status: number, body: string) =>
+  fail.upstream(
+    `Context7 answered HTTP ${status} with JSON that is not documentation for ${libraryId} (no codeSnippets or infoSnippets): ${body.slice(0, 120)}`,
+    { status, retryable: true, suggestion: TRY_LATER },
+  );
+
 const notJson = (libraryId: string, status: number, contentType: string, body: string) =>
   fail.upstream(
     `Context7 answered HTTP ${status} with ${contentType.split(";")[0] || "a body of no type"} instead of the JSON documentation asked for ${libraryId}: "${body.slice(0, 120)}"`,

@@ -152,7 +152,7 @@ export const searchHttp = async (
         status,
         retryable: true,
         suggestion:
-          "This is a fault of the RAG service, not an empty result; try again in a moment, or check RAG_SERVICE_URL points at the search service.",
+          "This is a fault of the RAG service, not an empty result; try again in a moment. If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service.",
       },
     );
   }
