@@ -16,7 +16,18 @@
 // Bounds: README_COMMAND_TIMEOUT (s, default 900: the first command sets the clone up) and
 // README_SERVER_WAIT (s, default 900) per command and per server start.
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -30,7 +41,10 @@ const serverWaitMs = Number(process.env.README_SERVER_WAIT ?? 900) * 1000;
 const OK_STATUSES = new Set(["success", "partial"]);
 /** READMEs not checked yet, with the reason printed in place of their commands. */
 const PENDING = new Map([
-  ["examples/third-party-plugin/README.md", "rewritten by the release work: checked once its blocks carry readme-commands markers"],
+  [
+    "examples/third-party-plugin/README.md",
+    "rewritten by the release work: checked once its blocks carry readme-commands markers",
+  ],
 ]);
 /** A line whose effect a user's shell keeps for the lines after it (a variable, a folder). */
 const KEEPS_STATE = /^(?:export\s+\w+=|cd\s)/;
@@ -53,7 +67,14 @@ const ensureJq = () => {
   if (spawnSync("sh", ["-c", "command -v jq"], { stdio: "ignore" }).status === 0) return;
   log("[readme] installing jq (Debian package) for the READMEs' commands");
   const asRoot = process.getuid?.() === 0 ? "" : "sudo -n ";
-  spawnSync("sh", ["-c", `${asRoot}apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive ${asRoot}apt-get install -y -qq jq >/dev/null 2>&1`], { stdio: "inherit" });
+  spawnSync(
+    "sh",
+    [
+      "-c",
+      `${asRoot}apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive ${asRoot}apt-get install -y -qq jq >/dev/null 2>&1`,
+    ],
+    { stdio: "inherit" },
+  );
 };
 
 /** A clone of this working tree, uncommitted and untracked (not ignored) files included, alone in a new folder. */
@@ -68,7 +89,10 @@ const cloneWorkingTree = () => {
   git(root, ["clone", "--quiet", "--no-hardlinks", root, clone]);
   const diff = git(root, ["diff", "HEAD", "--binary"]);
   if (diff.length > 0) git(clone, ["apply", "--whitespace=nowarn"], diff);
-  const untracked = git(root, ["ls-files", "--others", "--exclude-standard", "-z"]).toString().split("\0").filter(Boolean);
+  const untracked = git(root, ["ls-files", "--others", "--exclude-standard", "-z"])
+    .toString()
+    .split("\0")
+    .filter(Boolean);
   for (const path of untracked) {
     mkdirSync(dirname(join(clone, path)), { recursive: true });
     cpSync(join(root, path), join(clone, path));
@@ -88,7 +112,12 @@ const userEnvironment = () => {
   }
   env.PATH = (process.env.PATH ?? "")
     .split(":")
-    .filter((entry) => entry && !inside.some((p) => entry === p || entry.startsWith(`${p}/`)) && !entry.includes("/node_modules/"))
+    .filter(
+      (entry) =>
+        entry &&
+        !inside.some((p) => entry === p || entry.startsWith(`${p}/`)) &&
+        !entry.includes("/node_modules/"),
+    )
     .join(":");
   return env;
 };
@@ -129,7 +158,12 @@ const stopGroup = async (child) => {
 /** Runs one command line with bash in the clone; resolves with its exit code and output. */
 const runCommand = (command, cwd, env) =>
   new Promise((done) => {
-    const child = spawn("bash", ["-c", command], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", command], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const out = [];
     const err = [];
     child.stdout.on("data", (c) => out.push(c));
@@ -141,14 +175,24 @@ const runCommand = (command, cwd, env) =>
     }, commandTimeoutMs);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      done({ code: timedOut ? "timeout" : (code ?? signal), stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+      done({
+        code: timedOut ? "timeout" : (code ?? signal),
+        stdout: Buffer.concat(out).toString(),
+        stderr: Buffer.concat(err).toString(),
+      });
     });
   });
 
 /** Starts a server line and waits (bounded) for GET /health on its port. */
 const startServer = async (command, port, cwd, env, logFile) => {
-  if (await portAnswers(port)) return { error: `port ${port} is already in use by another process: stop it, then run again` };
-  const child = spawn("bash", ["-c", command], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  if (await portAnswers(port))
+    return { error: `port ${port} is already in use by another process: stop it, then run again` };
+  const child = spawn("bash", ["-c", command], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output = [];
   child.stdout.on("data", (c) => output.push(c));
   child.stderr.on("data", (c) => output.push(c));
@@ -161,7 +205,12 @@ const startServer = async (command, port, cwd, env, logFile) => {
   const exited = child.exitCode !== null || child.signalCode !== null;
   await stopGroup(child);
   writeFileSync(logFile, Buffer.concat(output));
-  return { error: exited ? `exited (${child.exitCode ?? child.signalCode}) before answering on :${port}` : `no answer on :${port} within ${serverWaitMs / 1000}s`, output };
+  return {
+    error: exited
+      ? `exited (${child.exitCode ?? child.signalCode}) before answering on :${port}`
+      : `no answer on :${port} within ${serverWaitMs / 1000}s`,
+    output,
+  };
 };
 
 /** What is wrong with a JSON command's stdout, if anything. */
@@ -172,13 +221,25 @@ const jsonProblem = (stdout) => {
   } catch (error) {
     return `stdout is not one JSON document (${error.message}): ${JSON.stringify(stdout.slice(0, 200))}`;
   }
-  if (value && typeof value === "object" && typeof value.status === "string" && "message" in value && !OK_STATUSES.has(value.status)) {
+  if (
+    value &&
+    typeof value === "object" &&
+    typeof value.status === "string" &&
+    "message" in value &&
+    !OK_STATUSES.has(value.status)
+  ) {
     return `the envelope's status is ${value.status}: ${value.message}`;
   }
   return undefined;
 };
 
-const tail = (text, n = 25) => text.trimEnd().split("\n").slice(-n).map((l) => `      | ${l}`).join("\n");
+const tail = (text, n = 25) =>
+  text
+    .trimEnd()
+    .split("\n")
+    .slice(-n)
+    .map((l) => `      | ${l}`)
+    .join("\n");
 
 const main = async () => {
   ensureJq();
@@ -209,7 +270,10 @@ const main = async () => {
       // The file's `quiver` is the CLI on PATH, as in a project that installed @quiver/host.
       const bin = join(shims, relative(root, join(root, readme)).replace(/[/.]/g, "_"));
       mkdirSync(bin, { recursive: true });
-      writeFileSync(join(bin, "quiver"), `#!/usr/bin/env bash\nexec ${quiver.replace(/^\.\//, `${clone}/`)} "$@"\n`);
+      writeFileSync(
+        join(bin, "quiver"),
+        `#!/usr/bin/env bash\nexec ${quiver.replace(/^\.\//, `${clone}/`)} "$@"\n`,
+      );
       chmodSync(join(bin, "quiver"), 0o755);
       env.PATH = `${bin}:${env.PATH}`;
     }
@@ -235,26 +299,38 @@ const main = async () => {
           const result = await startServer(step.command, step.port, clone, env, logFile);
           if (result.error) {
             counts.failed++;
-            log(`  FAIL ${where}  ${command.text}\n      server ${result.error} (${seconds(t0)})\n${tail(Buffer.concat(result.output ?? []).toString())}`);
+            log(
+              `  FAIL ${where}  ${command.text}\n      server ${result.error} (${seconds(t0)})\n${tail(Buffer.concat(result.output ?? []).toString())}`,
+            );
             continue;
           }
           servers.set(step.port, result);
           counts.passed++;
-          log(`  ok   ${where}  ${command.text}\n      serving on :${step.port} after ${seconds(t0)} (stopped at the end of ${readme} or by the next server there)`);
+          log(
+            `  ok   ${where}  ${command.text}\n      serving on :${step.port} after ${seconds(t0)} (stopped at the end of ${readme} or by the next server there)`,
+          );
           continue;
         }
         // One shell per line, as exact as a script can be; what a user's shell keeps (export, cd) is replayed.
         const result = await runCommand([...prelude, step.command].join("\n"), clone, env);
         if (result.code === 0 && KEEPS_STATE.test(step.command)) prelude.push(step.command);
         const problem =
-          result.code !== 0 ? `exit ${result.code}` : step.json ? jsonProblem(result.stdout.trim()) : undefined;
+          result.code !== 0
+            ? `exit ${result.code}`
+            : step.json
+              ? jsonProblem(result.stdout.trim())
+              : undefined;
         const firstLine = result.stdout.trim().split("\n")[0]?.slice(0, 160) ?? "";
         if (problem) {
           counts.failed++;
-          log(`  FAIL ${where}  ${command.text}\n      ${problem} (${seconds(t0)})\n${tail(`${result.stdout}\n${result.stderr}`)}`);
+          log(
+            `  FAIL ${where}  ${command.text}\n      ${problem} (${seconds(t0)})\n${tail(`${result.stdout}\n${result.stderr}`)}`,
+          );
         } else {
           counts.passed++;
-          log(`  ok   ${where}  ${command.text}\n      ${seconds(t0)}${step.json ? ", JSON" : ""}: ${firstLine}`);
+          log(
+            `  ok   ${where}  ${command.text}\n      ${seconds(t0)}${step.json ? ", JSON" : ""}: ${firstLine}`,
+          );
         }
       }
     }

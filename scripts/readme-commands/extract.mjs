@@ -78,7 +78,8 @@ export const extractBlocks = (text) => {
     const commands = [];
     for (let j = 0; j < body.length; j++) {
       let { line, text: command } = body[j];
-      while (/\\\s*$/.test(command) && j + 1 < body.length) command = `${command.replace(/\\\s*$/, "")} ${body[++j].text.trim()}`;
+      while (/\\\s*$/.test(command) && j + 1 < body.length)
+        command = `${command.replace(/\\\s*$/, "")} ${body[++j].text.trim()}`;
       if (!command.trim() || /^\s*#/.test(command)) continue;
       const skip = skipLines.find((m) => command.includes(m.text))?.reason;
       commands.push({ line, text: command.trim(), ...(skip ? { skip } : {}) });
