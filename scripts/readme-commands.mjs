@@ -7,7 +7,8 @@
 // for the commands after it in the same README and stopped at the README's end or when another server
 // starts. A command fails on a non-zero exit (the exit of its last stage, as an interactive shell reports
 // it); a command with `--json` in its last stage, or an unpiped `curl` of the API, fails unless its stdout
-// is one JSON document, and an envelope there fails unless its status is success or partial. Blocks and
+// is one JSON document, and an envelope there fails unless its status is success or partial; a `--json`
+// stage piped on (`quiver doctor --json | jq …`) is also run alone and must print JSON. Blocks and
 // lines that need a real API key, the network or a user's own project carry a marker in the README
 // (scripts/readme-commands/extract.mjs) and are skipped with its reason printed.
 //
@@ -214,7 +215,7 @@ const startServer = async (command, port, cwd, env, logFile) => {
 };
 
 /** What is wrong with a JSON command's stdout, if anything. */
-const jsonProblem = (stdout) => {
+const jsonProblem = (stdout, envelope = true) => {
   let value;
   try {
     value = JSON.parse(stdout);
@@ -222,6 +223,7 @@ const jsonProblem = (stdout) => {
     return `stdout is not one JSON document (${error.message}): ${JSON.stringify(stdout.slice(0, 200))}`;
   }
   if (
+    envelope &&
     value &&
     typeof value === "object" &&
     typeof value.status === "string" &&
@@ -314,12 +316,22 @@ const main = async () => {
         // One shell per line, as exact as a script can be; what a user's shell keeps (export, cd) is replayed.
         const result = await runCommand([...prelude, step.command].join("\n"), clone, env);
         if (result.code === 0 && KEEPS_STATE.test(step.command)) prelude.push(step.command);
-        const problem =
+        let problem =
           result.code !== 0
             ? `exit ${result.code}`
             : step.json
               ? jsonProblem(result.stdout.trim())
               : undefined;
+        if (!problem && step.producer) {
+          // The `--json` stage alone: its JSON must be there, whatever the stages after it make of it.
+          // Exit 1 is an answer (`quiver doctor` reporting a plugin that is not ok); 2 and above are not.
+          const producer = await runCommand([...prelude, step.producer].join("\n"), clone, env);
+          const producerProblem =
+            producer.code === 0 || producer.code === 1
+              ? jsonProblem(producer.stdout.trim(), false)
+              : `exit ${producer.code}`;
+          if (producerProblem) problem = `${step.producer}: ${producerProblem}`;
+        }
         const firstLine = result.stdout.trim().split("\n")[0]?.slice(0, 160) ?? "";
         if (problem) {
           counts.failed++;

@@ -32,7 +32,8 @@ const parseMarker = (text) => {
 /**
  * How one command line is run: a server (started, waited for on its port, stopped later) or a command
  * (run to its end); `json` when its stdout must be one JSON document (`--json` after the last pipe, or
- * a `curl` of the HTTP API whose output is not piped).
+ * a `curl` of the HTTP API whose output is not piped); `producer` when a `--json` stage is piped on (to jq):
+ * the pipeline up to that stage, whose stdout must be JSON too (jq given nothing prints nothing, exit 0).
  * @param {string} line
  */
 export const classify = (line) => {
@@ -42,9 +43,17 @@ export const classify = (line) => {
     const port = /--port[ =](\d+)/.exec(command)?.[1];
     return { kind: "server", command, port: port ? Number(port) : 7333 };
   }
-  const lastStage = command.split("|").at(-1) ?? "";
-  const json = /--json\b/.test(lastStage) || (/^\s*curl\b/.test(command) && !command.includes("|"));
-  return { kind: "command", command, json };
+  const stages = command.split("|");
+  const json = /--json\b/.test(stages.at(-1) ?? "") || (/^\s*curl\b/.test(command) && stages.length === 1);
+  const piped = stages.slice(0, -1).findIndex((stage) => /--json\b/.test(stage));
+  const producer =
+    piped >= 0
+      ? stages
+          .slice(0, piped + 1)
+          .join("|")
+          .trim()
+      : undefined;
+  return { kind: "command", command, json, ...(producer ? { producer } : {}) };
 };
 
 /**
