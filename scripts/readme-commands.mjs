@@ -156,19 +156,25 @@ const stopGroup = async (child) => {
   clearTimeout(timer);
 };
 
+/** Starts one command line with bash in its own process group (stopped as a whole); collects its output. */
+const spawnLine = (command, cwd, env) => {
+  const child = spawn("bash", ["-c", command], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const out = [];
+  const err = [];
+  child.stdout.on("data", (c) => out.push(c));
+  child.stderr.on("data", (c) => err.push(c));
+  return { child, out, err };
+};
+
 /** Runs one command line with bash in the clone; resolves with its exit code and output. */
 const runCommand = (command, cwd, env) =>
   new Promise((done) => {
-    const child = spawn("bash", ["-c", command], {
-      cwd,
-      env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const out = [];
-    const err = [];
-    child.stdout.on("data", (c) => out.push(c));
-    child.stderr.on("data", (c) => err.push(c));
+    const { child, out, err } = spawnLine(command, cwd, env);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -185,17 +191,10 @@ const runCommand = (command, cwd, env) =>
   });
 
 /** Starts a server line and waits (bounded) for GET /health on its port. */
-const startServer = async (command, port, cwd, env, logFile) => {
+const startServer = async (command, port, cwd, env) => {
   if (await portAnswers(port))
     return { error: `port ${port} is already in use by another process: stop it, then run again` };
-  const child = spawn("bash", ["-c", command], {
-    cwd,
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output = [];
-  child.stdout.on("data", (c) => output.push(c));
+  const { child, out: output } = spawnLine(command, cwd, env);
   child.stderr.on("data", (c) => output.push(c));
   const deadline = Date.now() + serverWaitMs;
   while (Date.now() < deadline) {
@@ -205,7 +204,6 @@ const startServer = async (command, port, cwd, env, logFile) => {
   }
   const exited = child.exitCode !== null || child.signalCode !== null;
   await stopGroup(child);
-  writeFileSync(logFile, Buffer.concat(output));
   return {
     error: exited
       ? `exited (${child.exitCode ?? child.signalCode}) before answering on :${port}`
@@ -297,8 +295,7 @@ const main = async () => {
             await stopGroup(running.child);
             servers.delete(step.port);
           }
-          const logFile = join(shims, `server-${step.port}.log`);
-          const result = await startServer(step.command, step.port, clone, env, logFile);
+          const result = await startServer(step.command, step.port, clone, env);
           if (result.error) {
             counts.failed++;
             log(
