@@ -5,10 +5,12 @@ import {
   type HttpClient,
   type PluginInfo,
 } from "@quiver/core";
+import { SEED_PROFILES } from "@quiver/adapters/seeds";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
+import { createHostProfile, type HostProfile } from "../profiles/host-profile.js";
 import type { OpenedStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
 import type { DemoReport } from "./demo.js";
@@ -39,6 +41,8 @@ export interface Host {
   readonly disabled: ReadonlyArray<string>;
   /** What demo mode built (empty when off). */
   readonly demo: DemoReport;
+  /** The seed system's profile served beside the tools (`--profile`), if any. */
+  readonly profile?: HostProfile | undefined;
   /**
    * Discovers again and updates the catalog: plugins installed since are registered, uninstalled ones
    * removed (MCP clients get tools/list_changed). Already loaded plugins keep their module: an upgraded
@@ -111,14 +115,14 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     disabled: [...first.disabled],
   };
 
+  // A profile's plugin defaults sit under the config file, flags and variables, like demo ones.
+  const profileDefaults = settings.profile ? (SEED_PROFILES[settings.profile].pluginDefaults ?? {}) : {};
   const register = (loaded: LoadedPlugin): HostPlugin | PluginProblem => {
     try {
-      const options = pluginOptions(
-        loaded.plugin,
-        settingsFor(settings, loaded),
-        settings.env,
-        demo.options[loaded.plugin.id],
-      );
+      const options = pluginOptions(loaded.plugin, settingsFor(settings, loaded), settings.env, {
+        ...demo.options[loaded.plugin.id],
+        ...profileDefaults[loaded.plugin.id],
+      });
       const info = inner.register(loaded.plugin, options);
       return { loaded, info, options };
     } catch (error) {
@@ -189,6 +193,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       return state.disabled;
     },
     demo,
+    profile: settings.profile ? createHostProfile(settings.profile, tracker.catalog) : undefined,
     reload,
     close: async () => {
       await inner.close();
