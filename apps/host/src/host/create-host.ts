@@ -1,9 +1,11 @@
+import { basename } from "node:path";
 import {
   type Catalog,
   createCassetteHttpClient,
   createCatalog,
   type HttpClient,
   type PluginInfo,
+  type ToolPolicy,
 } from "@quiver/core";
 import { SEED_PROFILES } from "@quiver/adapters/seeds";
 import { ConfigError } from "../config/config-error.js";
@@ -13,10 +15,20 @@ import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
 import { createHostProfile, type HostProfile } from "../profiles/host-profile.js";
 import type { OpenedStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
+import { unknownOptions } from "./check-plugin-options.js";
 import type { DemoReport } from "./demo.js";
 import { discoverEnabled, settingsFor } from "./discover-enabled.js";
 import { pluginOptions } from "./plugin-options.js";
 import { type TrackedCatalog, trackCalls } from "./track-calls.js";
+
+/** The config's policies over the profile's policy defaults (field by field, per tool). */
+const profilePolicies = (settings: HostSettings): HostSettings["policies"] => {
+  const defaults = settings.profile ? (SEED_PROFILES[settings.profile].policyDefaults ?? {}) : {};
+  const out: Record<string, ToolPolicy> = { ...settings.policies };
+  for (const [tool, policy] of Object.entries(defaults))
+    out[tool] = { ...policy, ...settings.policies[tool] };
+  return out;
+};
 
 /** A plugin that loaded, with its registration. */
 export interface HostPlugin {
@@ -90,6 +102,9 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     : { options: {}, lines: [] };
 
   checkAliasClashes(settings.aliases, first.enabled);
+  const fileName = settings.configFile ? basename(settings.configFile) : "config";
+  const unknown = first.enabled.flatMap((p) => unknownOptions(p.plugin, settingsFor(settings, p), fileName));
+  if (unknown.length > 0) throw new ConfigError(unknown);
   const stores: OpenedStores = settings.stores.redis
     ? await (await import("../stores/open-stores.js")).openStores(settings.stores)
     : {};
@@ -101,7 +116,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     inner = createCatalog({
       ...(http ? { http } : {}),
       env: settings.env,
-      policies: settings.policies,
+      policies: profilePolicies(settings),
       aliases: settings.aliases,
       ...stores,
     });

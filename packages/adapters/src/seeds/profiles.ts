@@ -35,6 +35,8 @@ export interface SeedProfile {
   readonly tools: ReadonlyArray<SeedTool>;
   /** Plugin id → options the profile sets unless the config, a flag or a variable sets them. */
   readonly pluginDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Tool name → policy fields the profile sets unless the config's `policies` set them. */
+  readonly policyDefaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** The profiles' names. */
@@ -192,8 +194,14 @@ export const EXTERNAL_TOOL_REQUEST_SCHEMA = {
   required: ["tool_type", "tool_name", "query"],
 } as const;
 
+/** Large enough for a whole predicted structure (a 2,700-residue protein's PDB is about 2 MB). */
+const WHOLE_STRUCTURE_CHARS = 4_000_000;
+
 const coScientist: SeedProfile = {
   name: "co-scientist",
+  // ProteinStructureResult.structure_data is the PDB text itself, never a link.
+  pluginDefaults: { alphafold: { inlineStructureMaxChars: WHOLE_STRUCTURE_CHARS } },
+  policyDefaults: { alphafold_predict_structure: { maxOutputChars: WHOLE_STRUCTURE_CHARS + 100_000 } },
   description:
     "The AI co-scientist's External Tools Interface: POST /external-tools/execute (ExternalToolRequest → ExternalToolResponse).",
   tools: [
