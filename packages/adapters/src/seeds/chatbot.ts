@@ -33,18 +33,14 @@ const usable = (r: ToolResult): boolean =>
   (r.status === "success" || r.status === "partial") && r.data !== undefined;
 
 const ragError = (r: ToolResult): ChatbotRagError => {
-  switch (r.error?.kind) {
-    case "timeout":
-      return "RAG service timeout";
-    case "unavailable":
-      return "Cannot connect to RAG service";
-    case "upstream":
-    case "rate_limited":
-    case "access_denied":
-      return "Error contacting RAG service";
-    default:
-      return r.status === "timeout" ? "RAG service timeout" : "Unexpected error";
-  }
+  const kind = r.error?.kind;
+  if (kind === "timeout" || r.status === "timeout") return "RAG service timeout";
+  // An HTTP answer that was not the results (httpx's HTTPStatusError in the chatbot's own code).
+  if (r.metadata.upstreamStatus !== undefined) return "Error contacting RAG service";
+  if (kind === "unavailable") return "Cannot connect to RAG service";
+  if (kind === "upstream" || kind === "rate_limited" || kind === "access_denied")
+    return "Error contacting RAG service";
+  return "Unexpected error";
 };
 
 /**

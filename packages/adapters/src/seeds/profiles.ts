@@ -168,7 +168,8 @@ const chatbot: SeedProfile = {
           difficulty: opt<"easy" | "medium" | "hard">(a.difficulty) ?? null,
           context: opt<string>(a.context) ?? null,
           asignatura: opt<string>(a.asignatura) ?? null,
-          question_type: opt<"open" | "multiple_choice">(a.question_type) ?? null,
+          // MultipleChoiceTest: options with one correct answer unless asked for open questions.
+          question_type: opt<"open" | "multiple_choice">(a.question_type) ?? "multiple_choice",
         });
       },
     },
