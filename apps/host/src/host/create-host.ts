@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { SEED_PROFILES } from "@quiver/adapters/seeds";
 import {
   type Catalog,
   createCassetteHttpClient,
@@ -7,7 +8,6 @@ import {
   type PluginInfo,
   type ToolPolicy,
 } from "@quiver/core";
-import { SEED_PROFILES } from "@quiver/adapters/seeds";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
 import { externalToolCatalogue } from "@quiver/adapters/seeds";
+import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp/server";
 import type { ToolIndex } from "../find/rank-tools.js";
-import type { ConsoleSource } from "./console-data.js";
 import { type HostProfile, parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
+import type { ConsoleSource } from "./console-data.js";
 import { consoleRoutes } from "./console-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { checkOrigin } from "./origin-check.js";

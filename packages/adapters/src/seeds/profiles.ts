@@ -1,7 +1,7 @@
 import type { SessionContext } from "@quiver/core";
 import { createChatbotTools } from "./chatbot.js";
-import { createCodeAgentTools } from "./code-agent.js";
 import { createExternalToolExecutor, type ExternalToolRequest, TOOL_TYPES } from "./co-scientist.js";
+import { createCodeAgentTools } from "./code-agent.js";
 import type { ToolCaller } from "./tool-caller.js";
 
 type Json = Record<string, unknown>;
