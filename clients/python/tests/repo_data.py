@@ -7,6 +7,7 @@ The suites compare Quiver's answers with the source documents: the two real UGR 
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,3 +33,18 @@ def recorded_sequence(accession: str) -> str:
                     if entry.get("uniprotAccession") == accession:
                         return entry["sequence"]
     raise LookupError(f"no recorded AlphaFold DB entry for {accession}")
+
+
+def squash(value: Any) -> Any:
+    """The value with every run of whitespace in its strings made one space, trimmed.
+
+    guia's importer tidies the scraper's layout whitespace (newlines and tabs inside list items) when
+    it stores a guide, as a chatbot's import into MongoDB may; the words and structure stay the same.
+    """
+    if isinstance(value, str):
+        return re.sub(r"\s+", " ", value).strip()
+    if isinstance(value, list):
+        return [squash(v) for v in value]
+    if isinstance(value, dict):
+        return {k: squash(v) for k, v in value.items()}
+    return value

@@ -63,11 +63,15 @@ export const runPythonSuite = (
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, output: killed ? `${output}\n[killed after ${timeoutMs / 1000} s]\n` : output });
     });
   });
 
