@@ -197,6 +197,8 @@ class ChatbotCases:
         result = self.student.get_guia(key="software_libre")
         self.assertIsInstance(result, str)
         self.assertTrue(result.startswith("Key 'software_libre' not present"), result)
+        self.assertIn("not present in guia", result)  # their test's assertion
+        self.assertEqual(result, "Key 'software_libre' not present in guia for subject metaheuristicas")
 
     # -- generate_test --------------------------------------------------------------------------
 
