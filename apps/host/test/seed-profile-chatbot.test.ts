@@ -86,7 +86,9 @@ describe("get_guia returns the chatbot's str", () => {
     const text = await call("get_guia", {}, student);
     expect(typeof text).toBe("string");
     // Python's json.dumps(..., ensure_ascii=False): ", " and ": " separators, accents as they are.
-    expect(text).toMatch(/^\{"subject": "metaheuristicas", "asignatura": "Metaheurísticas", "grado": /);
+    expect(text).toMatch(
+      /^\{"subject": "metaheuristicas", "asignatura": "Guía docente de Metaheurísticas .*", "grado": /,
+    );
     expect(Object.keys(JSON.parse(text))).toEqual([
       "subject",
       "asignatura",
@@ -95,6 +97,8 @@ describe("get_guia returns the chatbot's str", () => {
       "url",
       "brief_description",
     ]);
+    // Their test: len(brief_description) <= 3 (the first three items).
+    expect(JSON.parse(text).brief_description.length).toBeLessThanOrEqual(3);
   });
 
   it("with key: json.dumps of the section", async () => {
@@ -110,7 +114,7 @@ describe("get_guia returns the chatbot's str", () => {
       "No guia found for subject: física cuántica",
     );
     expect(await call("get_guia", { key: "no_such_section" }, student)).toBe(
-      "Key 'no_such_section' not present",
+      "Key 'no_such_section' not present in guia for subject metaheuristicas",
     );
   });
 

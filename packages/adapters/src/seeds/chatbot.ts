@@ -70,8 +70,9 @@ export interface ChatbotGuiaRequest {
 /**
  * Maps a `guia_get_guide` envelope to the string the chatbot's `get_guia` returned:
  * `json.dumps(section, ensure_ascii=False)` with a key, else of the summary `{subject, asignatura,
- * grado, curso, url, brief_description}`; `No guia found for subject`, `No guia found for subject: <asignatura>`
- * or `Key '<key>' not present` when there is nothing to return.
+ * grado, curso, url, brief_description}` (the guide's title line, the first three items of its brief
+ * description); `No guia found for subject`, `No guia found for subject: <asignatura>`,
+ * `Key '<key>' not present in guia for subject <asignatura>` or `Error retrieving guia: <e>`.
  *
  * @example
  * const text = toChatbotGuiaText(await catalog.call("guia_get_guide", { asignatura, key }), { asignatura, key });
@@ -81,20 +82,22 @@ export const toChatbotGuiaText = (r: ToolResult, request: ChatbotGuiaRequest): s
   if (!asignatura) return "No guia found for subject";
   if (!usable(r)) {
     if (request.key && r.error?.kind === "out_of_domain" && /has no section/.test(r.message))
-      return `Key '${request.key}' not present`;
+      return `Key '${request.key}' not present in guia for subject ${asignatura}`;
     if (r.error?.kind === "out_of_domain" || r.error?.kind === "invalid_input")
       return `No guia found for subject: ${asignatura}`;
-    return `Error: ${r.message}`;
+    return `Error retrieving guia: ${r.message}`;
   }
   const d = dataRecord(r);
   if (d.type === "section") return pythonJsonDumps(d.value);
+  // The chatbot's summary: the guide document's own `asignatura` (its title line) and the first
+  // three items of the brief description.
   return pythonJsonDumps({
     subject: d.subject,
-    asignatura: d.asignatura,
+    asignatura: d.titulo ?? d.asignatura,
     grado: d.grado ?? null,
     curso: d.curso ?? null,
     url: d.url ?? null,
-    brief_description: d.breve_descripcion ?? [],
+    brief_description: Array.isArray(d.breve_descripcion) ? d.breve_descripcion.slice(0, 3) : [],
   });
 };
 

@@ -68,7 +68,7 @@ describe("rag_search: {ok, query, total_results, results}", () => {
 describe("get_guia: the str json.dumps wrote", () => {
   it("the summary {subject, asignatura, grado, curso, url, brief_description}", async () => {
     const text = await tools.get_guia({ asignatura: state.asignatura });
-    expect(text).toMatch(/^\{"subject": "metaheuristicas", "asignatura": "Metaheurísticas", /);
+    expect(text).toMatch(/^\{"subject": "metaheuristicas", "asignatura": "Guía docente de Metaheurísticas/);
     const summary = JSON.parse(text);
     expect(Object.keys(summary)).toEqual([
       "subject",
@@ -79,7 +79,9 @@ describe("get_guia: the str json.dumps wrote", () => {
       "brief_description",
     ]);
     const r = await catalog.call("guia_get_guide", { asignatura: state.asignatura });
-    expect(summary.brief_description).toEqual((r.data as { breve_descripcion: string[] }).breve_descripcion);
+    expect(summary.brief_description).toEqual(
+      (r.data as { breve_descripcion: string[] }).breve_descripcion.slice(0, 3),
+    );
   });
 
   it("one section, a dot path included", async () => {
@@ -94,7 +96,7 @@ describe("get_guia: the str json.dumps wrote", () => {
       "No guia found for subject: física cuántica",
     );
     expect(await tools.get_guia({ asignatura: state.asignatura, key: "nada" })).toBe(
-      "Key 'nada' not present",
+      "Key 'nada' not present in guia for subject metaheuristicas",
     );
   });
 });
