@@ -1,9 +1,10 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { type Emulator, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTEXT_JSON, routeContext7 } from "../../../packages/plugins/context7/test/context7-upstream.js";
 import { CHAT, routePerplexity } from "../../../packages/plugins/perplexity/test/perplexity-upstream.js";
-import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { CLI, cleanEnv, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 
 // The code agent's ExternalToolsMixin against `quiver serve --profile code-agent`, over real
 // sockets: Context7 and Perplexity emulated with their recorded answer shapes. The agent's own tests
@@ -173,6 +174,33 @@ describe("over MCP (the agent's MCP client mixin)", () => {
       expect(r.isError).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ success: true });
       expect(JSON.parse((r.content as Array<{ text: string }>)[0]!.text)).toEqual(r.structuredContent);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("over stdio too: quiver serve --stdio --profile code-agent", async () => {
+    const client = new Client({ name: "code-agent-stdio", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "--stdio", "--profile", "code-agent"],
+        cwd: project.dir,
+        env: cleanEnv({ CONTEXT7_API_URL: `${context7.url}/api`, PERPLEXITY_BASE_URL: perplexity.url }),
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const r = await client.callTool({
+        name: "search_web",
+        arguments: { query: "Python async best practices 2025" },
+      });
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent).toEqual({
+        success: false,
+        answer: "",
+        error: expect.stringContaining("PERPLEXITY_API_KEY"),
+      });
     } finally {
       await client.close();
     }
