@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createPrivateRepoPlugin } from "@quiver/plugin-private-repo";
-import { runPluginCommand } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAPERS } from "../../../packages/adapters/test/seeds/co-scientist-fixtures.js";
+import { addPapers } from "../../../packages/adapters/test/seeds/co-scientist-fixtures.js";
 import { P04637_SEQUENCE, pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
 import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 
@@ -32,16 +30,7 @@ let serve: ServeProcess;
 beforeAll(async () => {
   up = await startUpstreams(KEYS);
   dir = mkdtempSync(join(tmpdir(), "quiver-co-scientist-host-"));
-  for (const [name, text] of Object.entries(PAPERS)) writeFileSync(join(dir, name), text);
-  const added = await runPluginCommand(createPrivateRepoPlugin(), "add", {
-    args: Object.keys(PAPERS),
-    flags: { owner: "scientist-1", collection: "glp1" },
-    options: { indexPath: join(dir, "repo") },
-    cwd: dir,
-    json: false,
-    env: {},
-  });
-  expect(added.exitCode).toBe(0);
+  expect(await addPapers(dir)).toBe(0);
   const settings = pluginSettings(up, KEYS);
   project = makeProject({
     workspace: ["@quiver/plugin-alphafold", "@quiver/plugin-fda", "@quiver/plugin-private-repo"],

@@ -1,3 +1,7 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createPrivateRepoPlugin } from "@quiver/plugin-private-repo";
+import { runPluginCommand } from "@quiver/testing";
 import type { ExternalToolRequest } from "../../src/seeds.js";
 
 /**
@@ -103,3 +107,20 @@ export const REQUESTS = {
     constraints: { min_plddt: 95, organism: "Homo sapiens" },
   },
 } satisfies Record<string, ExternalToolRequest>;
+
+/**
+ * Writes {@link PAPERS} into `dir` and adds them with the plugin's own `add` command to
+ * scientist-1's collection `glp1`, in the repository at `<dir>/repo`; returns the command's exit code.
+ */
+export const addPapers = async (dir: string): Promise<number> => {
+  for (const [name, text] of Object.entries(PAPERS)) writeFileSync(join(dir, name), text);
+  const added = await runPluginCommand(createPrivateRepoPlugin(), "add", {
+    args: Object.keys(PAPERS),
+    flags: { owner: "scientist-1", collection: "glp1" },
+    options: { indexPath: join(dir, "repo") },
+    cwd: dir,
+    json: false,
+    env: {},
+  });
+  return added.exitCode;
+};

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
 import { createAlphafoldPlugin } from "@quiver/plugin-alphafold";
 import { createFdaPlugin } from "@quiver/plugin-fda";
 import { createPrivateRepoPlugin } from "@quiver/plugin-private-repo";
-import { type Emulator, makeTestClock, runPluginCommand, seededRandom, startEmulator } from "@quiver/testing";
+import { type Emulator, makeTestClock, seededRandom, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAfdbEmulator } from "../../../plugins/alphafold/test/support/afdb-emulator.js";
 import { startOpenFdaEmulator } from "../../../plugins/fda/test/support/openfda-emulator.js";
@@ -16,7 +16,7 @@ import {
   type ExternalToolResponse,
   type ToolCaller,
 } from "../../src/seeds.js";
-import { PAPERS, REQUESTS } from "./co-scientist-fixtures.js";
+import { addPapers, REQUESTS } from "./co-scientist-fixtures.js";
 
 // The AI co-scientist's external tools interface, run with its own requests through its mapping
 // against the real AlphaFold, FDA and private-repository plugins: openFDA and AlphaFold DB emulated
@@ -39,16 +39,7 @@ beforeAll(async () => {
   ]);
   hanging.fault("*", /.*/, { kind: "hang" });
   dir = mkdtempSync(join(tmpdir(), "quiver-co-scientist-"));
-  for (const [name, text] of Object.entries(PAPERS)) writeFileSync(join(dir, name), text);
-  const added = await runPluginCommand(createPrivateRepoPlugin(), "add", {
-    args: Object.keys(PAPERS),
-    flags: { owner: "scientist-1", collection: "glp1" },
-    options: { indexPath: join(dir, "repo") },
-    cwd: dir,
-    json: false,
-    env: {},
-  });
-  expect(added.exitCode).toBe(0);
+  expect(await addPapers(dir)).toBe(0);
   catalog = createCatalog({ env: {}, policies: { "*": { cache: false } } });
   catalog.register(createFdaPlugin(), { baseUrl: fda.url });
   catalog.register(createAlphafoldPlugin(), {
