@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPapers } from "../../../packages/adapters/test/seeds/co-scientist-fixtures.js";
+import { recordedEntry } from "../../../packages/plugins/alphafold/test/support/afdb-emulator.js";
 import { P04637_SEQUENCE, pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
 import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 
@@ -168,23 +169,55 @@ describe("the request as the spec states it", () => {
     expect(r.metadata.message).toContain("ESMFold");
   });
 
-  it("timeout_seconds bounds the call: TIMEOUT, marked incomplete or with nothing found", async () => {
-    up.fold.fault("*", /.*/, { kind: "hang" });
+  it("timeout_seconds bounds the call; a timeout keeps what was found, marked incomplete", async () => {
+    // AlphaFold DB answers the entry (with its global pLDDT), then the PDB file never comes.
+    const entry = recordedEntry("P04637") as { pdbUrl: string };
+    up.afdb.fault("GET", new URL(entry.pdbUrl).pathname, { kind: "hang" });
     try {
       const started = Date.now();
+      const r = await execute({
+        tool_type: "SPECIALIZED_MODEL",
+        tool_name: "AlphaFold",
+        query: { uniprot_accession: "P04637" },
+        timeout_seconds: 1,
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(r.status).toBe("TIMEOUT");
+      expect(r.metadata.incomplete).toBe(true);
+      expect(typeof r.results.confidence_scores.overall).toBe("number");
+      expect(r.results.structure_data).toBe("");
+    } finally {
+      up.afdb.clearFaults();
+    }
+  });
+
+  it("a timeout with nothing found: TIMEOUT, results null, error_type TIMEOUT", async () => {
+    up.fold.fault("*", /.*/, { kind: "hang" });
+    try {
       const r = await execute({
         tool_type: "SPECIALIZED_MODEL",
         tool_name: "ESMFold",
         query: { sequence: "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQW" },
         timeout_seconds: 1,
       });
-      expect(Date.now() - started).toBeLessThan(5_000);
-      expect(r.status).toBe("TIMEOUT");
-      if (r.results === null) expect(r.metadata.error_type).toBe("TIMEOUT");
-      else expect(r.metadata.incomplete).toBe(true);
+      expect(r).toMatchObject({ status: "TIMEOUT", results: null, metadata: { error_type: "TIMEOUT" } });
     } finally {
       up.fold.clearFaults();
     }
+  });
+
+  it("another scientist's repository: ACCESS_DENIED, results null", async () => {
+    const r = await execute({
+      tool_type: "PRIVATE_REPOSITORY",
+      tool_name: "scientist-2/notes",
+      query: { search_terms: ["semaglutide"] },
+    });
+    expect(r).toMatchObject({
+      status: "ACCESS_DENIED",
+      results: null,
+      metadata: { error_type: "ACCESS_DENIED" },
+    });
+    expect(r.metadata.message).toEqual(expect.any(String));
   });
 
   it("a body that is not JSON is 400; GET /external-tools lists the catalogue", async () => {
