@@ -1,4 +1,4 @@
-import { startTcpRelay, type TcpRelay } from "@quiver/testing";
+import { type Emulator, startEmulator, startTcpRelay, type TcpRelay } from "@quiver/testing";
 import { afterAll, beforeAll } from "vitest";
 import { completion, mcQuestions } from "../../../packages/plugins/testgen/test/llm-fixtures.js";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
@@ -16,9 +16,11 @@ import {
 // against `quiver serve --profile chatbot` over HTTP and MCP. One server in demo mode serves the real
 // UGR guides and the course material the plugins ship (the LLM an emulator answering a recorded
 // completion); a second one uses the chatbot's RAG service (RAG_SERVICE_URL: an emulator behind a TCP
-// relay, which the Python suite makes hang, fail or go away) for rag_search's error strings.
+// relay, which the Python suite makes hang, fail or go away) for rag_search's error strings. The
+// chatbot's backend (an emulator) holds one professor's test preferences.
 
 let up: Upstreams;
+let backend: Emulator;
 let relay: TcpRelay;
 let control: ControlServer;
 let project: Project;
@@ -29,11 +31,17 @@ beforeAll(async () => {
   if (PYTHON_MISSING) return;
   up = await startUpstreams(SEED_KEYS);
   up.llm.route("POST", "/v1/chat/completions", { json: completion(mcQuestions(3)) });
+  // The chatbot's backend: a professor's preferences for metaheuristicas; other subjects get a 404.
+  backend = await startEmulator();
+  backend.route("GET", "/users/subject/metaheuristicas/preferences", {
+    json: { default_test_questions: 4, default_test_difficulty: "hard" },
+  });
   relay = await startTcpRelay("127.0.0.1", up.rag.port);
   control = await startControl({ rag: up.rag, llm: up.llm }, { rag: relay });
   // guia reads the guides it ships (no MONGODB_URI); the demo server's rag its embedded demo index.
   const { MONGODB_URI: _mongo, ...env } = pluginSettings(up, SEED_KEYS).env;
-  const { RAG_SERVICE_URL: _embedded, ...demoEnv } = env;
+  const { RAG_SERVICE_URL: _embedded, ...rest } = env;
+  const demoEnv = { ...rest, BACKEND_SERVICE_URL: backend.url };
   project = makeProject({
     workspace: ["@quiver/plugin-guia", "@quiver/plugin-rag", "@quiver/plugin-testgen"],
     config: { name: "quiver.config.json", text: JSON.stringify({ policies: SEED_POLICIES }) },
@@ -52,6 +60,7 @@ afterAll(async () => {
   project?.cleanup();
   await control?.close();
   await relay?.close();
+  await backend?.close();
   await up?.close();
 });
 

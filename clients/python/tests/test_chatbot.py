@@ -7,6 +7,7 @@ model's. Over HTTP the state travels as `X-Quiver-Session-Values`; over MCP as
 langchain-mcp-adapters' `headers` sends). Every case runs over both transports.
 
 Environment: `QUIVER_URL`, the profile in demo mode (the shipped UGR guides and course material);
+its backend (`BACKEND_SERVICE_URL`, the harness's) holds one professor's test preferences;
 `QUIVER_URL_RAG_SERVICE`, the profile with `RAG_SERVICE_URL` set (the chatbot's own RAG service);
 `QUIVER_SEED_CONTROL_URL` to make that service hang, fail or go away.
 """
@@ -14,6 +15,7 @@ Environment: `QUIVER_URL`, the profile in demo mode (the shipped UGR guides and 
 from __future__ import annotations
 
 import json
+import time
 import unittest
 from typing import Any
 
@@ -211,6 +213,16 @@ class ChatbotCases:
             self.assertEqual(len(item["options"]), 4)
             self.assertEqual(sum(o["is_correct"] for o in item["options"]), 1)
 
+    def test_generate_test_takes_the_professors_preferences(self) -> None:
+        # The harness's backend: GET /users/subject/metaheuristicas/preferences ->
+        # {"default_test_questions": 4, "default_test_difficulty": "hard"}; other subjects 404.
+        Upstreams.from_env()
+        self.assertEqual(len(self.student.generate_test("búsqueda local")), 4)
+        # Explicit arguments win over the preferences.
+        self.assertEqual(len(self.student.generate_test("búsqueda local", num_questions=2)), 2)
+        # No preferences for this subject (the backend answers 404): the default, 5.
+        self.assertEqual(len(self.tools_for({"asignatura": MAC}).generate_test("autómatas")), 5)
+
     def test_generate_test_on_error_falls_back_to_one_question(self) -> None:
         # num_questions outside 1–10 is an error; the seed answers its one-question fallback.
         result = self.student.generate_test("búsqueda tabú", num_questions=11)
@@ -299,10 +311,14 @@ class RagServiceCases:
         self.assert_error(result, "Cannot connect to RAG service")
 
     def test_timeout(self) -> None:
+        # The chatbot gave its RAG service 6 s; the caller's time limit for this call is 1.5 s
+        # (X-Quiver-Timeout-Ms over HTTP, _meta.timeoutMs over MCP), so the answer comes well before 6 s.
+        started = time.monotonic()
         with Upstreams.from_env().faulted("rag", "POST", "^/search$", {"kind": "hang"}):
             result = self.seed.call("rag_search", {"query": "prácticas"},
                                     session_values={"asignatura": METAHEURISTICAS}, timeout_ms=1500)
         self.assert_error(result, "RAG service timeout")
+        self.assertLess(time.monotonic() - started, 6, "the call's time limit (1.5 s) was not applied")
 
     def test_error_status(self) -> None:
         with Upstreams.from_env().faulted("rag", "POST", "^/search$", {"kind": "status", "status": 500}):
