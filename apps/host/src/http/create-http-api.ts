@@ -270,7 +270,13 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
           "GET /health",
           "GET /metrics",
           "POST /mcp",
+          ...(options.profile?.profile.name === "co-scientist"
+            ? ["GET /external-tools", "POST /external-tools/execute"]
+            : []),
         ],
+        ...(options.profile
+          ? { profile: options.profile.profile.name, profileTools: options.profile.list().map((t) => t.name) }
+          : {}),
       });
     }
     if (path === "/metrics" && get) {
