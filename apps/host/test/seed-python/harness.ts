@@ -206,7 +206,7 @@ export const describePythonSuite = (
     return;
   }
   describe(title, () => {
-    it(`passes tests/${module}.py over HTTP and MCP`, {
+    it(`passes tests/${module}.py`, {
       timeout: 300_000 + Number(process.env.QUIVER_SEED_HOLD ?? 0) * 1000,
     }, async () => {
       expect(PYTHON_MISSING, PYTHON_MISSING).toBeUndefined();
