@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { externalToolCatalogue } from "@quiver/adapters/seeds";
 import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp/server";
 import type { ToolIndex } from "../find/rank-tools.js";
 import { type HostProfile, parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
 import type { ConsoleSource } from "./console-data.js";
 import { consoleRoutes } from "./console-routes.js";
+import { externalToolRoutes } from "./external-tool-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { checkOrigin } from "./origin-check.js";
 import { type ExtraGauge, PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
@@ -180,46 +180,6 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     if (!res.destroyed) sendJson(res, 200, result, statusHeader(result));
   };
 
-  /** The co-scientist's interface: GET /external-tools (the catalogue), POST /external-tools/execute. */
-  const externalTools = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    parts: ReadonlyArray<string>,
-    method: string,
-    principal: string | undefined,
-  ) => {
-    if (parts.length === 1 && (method === "GET" || method === "HEAD"))
-      return sendJson(res, 200, { tools: externalToolCatalogue() });
-    if (parts.length === 2 && parts[1] === "execute") {
-      if (method !== "POST")
-        return sendError(res, 405, "method_not_allowed", "Use POST with an ExternalToolRequest.", {
-          headers: { allow: "POST" },
-        });
-      const body = await readJsonBody(req, limit);
-      if (body === undefined)
-        return sendError(res, 400, "invalid_json", "The body must be an ExternalToolRequest (JSON).");
-      const session = req.headers["x-quiver-session"];
-      const controller = new AbortController();
-      const onClose = () => {
-        if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
-      };
-      res.once("close", onClose);
-      const value = await options.profile!.call(options.profile!.find("execute_external_tool")!, body, {
-        session: {
-          id: typeof session === "string" ? session : `one-shot-${randomUUID()}`,
-          ...(principal !== undefined ? { principal } : {}),
-        },
-        signal: controller.signal,
-      });
-      res.off("close", onClose);
-      if (!res.destroyed) return sendJson(res, 200, value);
-      return;
-    }
-    return sendError(res, 404, "not_found", `No route ${method} /${parts.join("/")}.`, {
-      fix: "GET /external-tools lists the tools; POST /external-tools/execute runs an ExternalToolRequest.",
-    });
-  };
-
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -294,7 +254,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       });
     }
     if (parts[0] === "external-tools" && options.profile?.profile.name === "co-scientist") {
-      return externalTools(req, res, parts, method, principal);
+      return externalToolRoutes(options.profile, { req, res, parts, method, principal, limit });
     }
     if (parts[0] === "tools") {
       if (parts.length === 1 && get) {
