@@ -6,7 +6,7 @@ import {
   UNAUTHORISED_HTML,
 } from "../../../packages/plugins/perplexity/test/perplexity-upstream.js";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
-import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { CLI, cleanEnv, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 import {
   type ControlServer,
   describePythonSuite,
@@ -20,7 +20,8 @@ import {
 // Issue 26 item 6: the code agent's own calls, in Python (clients/python/tests/test_code_agent.py),
 // against `quiver serve --profile code-agent` over HTTP and MCP. Context7 and Perplexity are emulators
 // serving their documented shapes (the plugins' recorded fixtures); Context7 sits behind a TCP relay so
-// the Python suite can take it down. A second server runs without PERPLEXITY_API_KEY.
+// the Python suite can take it down. A second server runs without PERPLEXITY_API_KEY. The suite also
+// starts the profile itself over MCP stdio (the built CLI), as the agent starts its MCP servers.
 
 let up: Upstreams;
 let relay: TcpRelay;
@@ -28,6 +29,8 @@ let control: ControlServer;
 let project: Project;
 let serve: ServeProcess;
 let withoutKey: ServeProcess;
+/** How the Python suite starts the profile over MCP stdio, as the agent starts its MCP servers. */
+let stdio: Record<string, string>;
 
 /** React's useState page and a Sonar answer on async Python, served in the upstreams' recorded shapes. */
 const routeSeedAnswers = (u: Upstreams) => {
@@ -76,6 +79,18 @@ beforeAll(async () => {
     workspace: ["@quiver/plugin-context7", "@quiver/plugin-perplexity"],
     config: { name: "quiver.config.json", text: JSON.stringify({ policies: SEED_POLICIES }) },
   });
+  stdio = {
+    QUIVER_STDIO_COMMAND: JSON.stringify([
+      process.execPath,
+      CLI,
+      "serve",
+      "--stdio",
+      "--profile",
+      "code-agent",
+    ]),
+    QUIVER_STDIO_CWD: project.dir,
+    QUIVER_STDIO_ENV: JSON.stringify(cleanEnv(env)),
+  };
   const { PERPLEXITY_API_KEY: _dropped, ...envWithoutKey } = env;
   [serve, withoutKey] = await Promise.all([
     startServe(["--profile", "code-agent"], { cwd: project.dir, env }),
@@ -98,5 +113,6 @@ describePythonSuite(
     QUIVER_URL: serve.url,
     QUIVER_URL_NO_PERPLEXITY_KEY: withoutKey.url,
     QUIVER_SEED_CONTROL_URL: control.url,
+    ...stdio,
   }),
 );

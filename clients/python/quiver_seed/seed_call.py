@@ -1,10 +1,10 @@
-"""One `call(tool, arguments)` for a seed system, over Quiver's HTTP API or over MCP.
+"""One `call(tool, arguments)` for a seed system, over Quiver's HTTP API or over MCP (HTTP or stdio).
 
 Each answers exactly what the seed's own Python function returns (a dict, a str, a list) and checks
 the wire contract on the way (apps' brief: /work/wt/briefs/seed-wire.md):
 
 - HTTP: `POST /tools/<name>/call` answers 200, `application/json`, and the body is the value.
-- MCP: `tools/call` answers `isError: false`, one text content `T` and `structuredContent`: the
+- MCP (Streamable HTTP or stdio): `tools/call` answers `isError: false`, one text content `T` and `structuredContent`: the
   dict itself for a dict, `{"result": value}` for a str or a list; `T` is the str itself, else the
   value's JSON text.
 
@@ -14,11 +14,12 @@ A departure from the wire contract raises `WireError` (an AssertionError, so the
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from .http_client import QuiverHttp
-from .mcp_client import McpClient
-from .settings import quiver_token, quiver_url
+from .mcp_client import McpClient, McpSession, StdioMcpClient
+from .settings import quiver_token, quiver_url, require
 
 SESSION_VALUES_META = "quiver/session-values"
 
@@ -95,15 +96,18 @@ class McpSeed:
         self.url = (base_url or quiver_url()) + "/mcp"
         token = token if token is not None else quiver_token()
         self.headers = {**({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})}
-        self._clients: dict[str | None, McpClient] = {}
+        self._clients: dict[str | None, McpSession] = {}
 
-    def client(self, session_id: str | None = None) -> McpClient:
+    def _open(self, session_id: str | None) -> McpSession:
+        headers = dict(self.headers)
+        if session_id:
+            headers["X-Quiver-Session"] = session_id
+        return McpClient(self.url, headers)
+
+    def client(self, session_id: str | None = None) -> McpSession:
         """The MCP session for a conversation (opened on first use)."""
         if session_id not in self._clients:
-            headers = dict(self.headers)
-            if session_id:
-                headers["X-Quiver-Session"] = session_id
-            client = McpClient(self.url, headers)
+            client = self._open(session_id)
             client.initialize()
             self._clients[session_id] = client
         return self._clients[session_id]
@@ -127,3 +131,30 @@ class McpSeed:
         for client in self._clients.values():
             client.close()
         self._clients.clear()
+
+
+class StdioSeed(McpSeed):
+    """A seed's tools over MCP stdio: `quiver serve --stdio --profile …` as a child process.
+
+    The command is `QUIVER_STDIO_COMMAND` (a JSON array), run in `QUIVER_STDIO_CWD` with `PATH`, `HOME`
+    and the variables of `QUIVER_STDIO_ENV` (a JSON object). One process is one MCP session, so each
+    named session (a conversation) gets its own process.
+    """
+
+    transport = "stdio"
+
+    def __init__(self, env_overrides: dict[str, str | None] | None = None):
+        super().__init__()
+        self.command = json.loads(require("QUIVER_STDIO_COMMAND", "the command that starts quiver serve --stdio"))
+        self.cwd = os.environ.get("QUIVER_STDIO_CWD") or None
+        env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG") if k in os.environ}
+        env.update(json.loads(os.environ.get("QUIVER_STDIO_ENV", "{}")))
+        for name, value in (env_overrides or {}).items():
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
+        self.env = env
+
+    def _open(self, session_id: str | None) -> McpSession:
+        return StdioMcpClient(self.command, self.env, self.cwd)

@@ -2,11 +2,13 @@
 
 The agent calls `search_documentation(query, library=None)` (Context7) and `search_web(query)`
 (Perplexity) and reads back the dicts its mixin returned (seed-systems.md §1). Every case runs over
-Quiver's HTTP API and over MCP, the agent's own way to reach external services.
+Quiver's HTTP API and over MCP, the agent's own way to reach external services: Streamable HTTP, and
+stdio (the server as the agent's child process).
 
 Environment: `QUIVER_URL`; `QUIVER_URL_NO_PERPLEXITY_KEY`, the same profile started without
 `PERPLEXITY_API_KEY` (their test deletes the variable); `QUIVER_SEED_CONTROL_URL` to take Context7
-down or make an upstream answer 503.
+down or make an upstream answer 503; `QUIVER_STDIO_COMMAND` (a JSON array), `QUIVER_STDIO_CWD` and
+`QUIVER_STDIO_ENV` (a JSON object of variables) to start the profile over stdio.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import unittest
 import uuid
 from typing import Any
 
-from quiver_seed.seed_call import HttpSeed, McpSeed
+from quiver_seed.seed_call import HttpSeed, McpSeed, StdioSeed
 from quiver_seed.settings import require
 from quiver_seed.upstreams import Upstreams
 
@@ -143,8 +145,7 @@ class CodeAgentCases:
 
     def test_search_web_without_perplexity_api_key(self) -> None:
         # Their test deletes PERPLEXITY_API_KEY and asserts success is False and error is present.
-        url = require("QUIVER_URL_NO_PERPLEXITY_KEY", "the profile started without PERPLEXITY_API_KEY")
-        seed = type(self.seed)(url)
+        seed = self.seed_without_perplexity_key()
         try:
             result = CodeAgentTools(seed).search_web("Python async best practices 2025")
         finally:
@@ -154,6 +155,11 @@ class CodeAgentCases:
         self.assertIn("error", result)
         self.assertTrue(result["error"])
         self.assertEqual(result["answer"], "")
+
+
+    def seed_without_perplexity_key(self) -> Any:
+        """The same profile, started without PERPLEXITY_API_KEY."""
+        return self.make_seed(require("QUIVER_URL_NO_PERPLEXITY_KEY", "the profile started without PERPLEXITY_API_KEY"))
 
 
 class CodeAgentOverHttp(CodeAgentCases, unittest.TestCase):
@@ -176,6 +182,15 @@ class CodeAgentOverMcp(CodeAgentCases, unittest.TestCase):
         web = tools["search_web"]["inputSchema"]
         self.assertEqual(set(web["properties"]), {"query"})
         self.assertEqual(web.get("required"), ["query"])
+
+
+class CodeAgentOverStdio(CodeAgentCases, unittest.TestCase):
+    """MCP stdio: the agent starts `quiver serve --stdio --profile code-agent` as its MCP server."""
+
+    make_seed = StdioSeed
+
+    def seed_without_perplexity_key(self) -> Any:
+        return StdioSeed(env_overrides={"PERPLEXITY_API_KEY": None})
 
 
 if __name__ == "__main__":
