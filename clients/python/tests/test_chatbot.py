@@ -106,6 +106,9 @@ class ChatbotCases:
         names = self.seed.tool_names()
         for name in ("rag_search", "get_guia", "generate_test"):
             self.assertIn(name, names)
+        # The usual tools stay served under their own names beside the profile's.
+        self.assertIn("guia_get_guide", names)
+        self.assertIn("testgen_generate_test", names)
 
     # -- rag_search -----------------------------------------------------------------------------
 

@@ -263,6 +263,25 @@ class CoScientistCases:
         if retry_after is not None:
             self.assertIsInstance(retry_after, (int, float))
 
+    def test_4_a_rate_limited_database_says_when_to_retry(self) -> None:
+        # openFDA answers 429 with Retry-After: 1 to every request (the query is new: nothing stale).
+        upstreams = Upstreams.from_env()
+        request = {
+            "tool_type": "SCIENTIFIC_DATABASE",
+            "tool_name": "FDA_Drug_Database",
+            "query": {"search_criteria": {"active_ingredient": "imatinib"}, "max_results": 5 + self.variant},
+        }
+        try:
+            upstreams.fault("fda", "GET", fault={"kind": "status", "status": 429, "retryAfter": 1}, path_regex=".*")
+            response = self.tools.execute(request)
+        finally:
+            upstreams.clear()
+        self.assert_response(response, "FDA_Drug_Database")
+        self.assertEqual(response["status"], "FAILURE", response)
+        self.assertIsNone(response["results"])
+        self.assertIsInstance(response["metadata"].get("retry_after"), (int, float), response["metadata"])
+        self.assertGreaterEqual(response["metadata"]["retry_after"], 1)
+
     # -- behaviour ------------------------------------------------------------------------------
 
     def test_5_identical_query_is_cached(self) -> None:

@@ -85,6 +85,9 @@ class CodeAgentCases:
         names = self.seed.tool_names()
         self.assertIn("search_documentation", names)
         self.assertIn("search_web", names)
+        # The usual tools stay served under their own names beside the profile's.
+        self.assertIn("context7_search_documentation", names)
+        self.assertIn("perplexity_search_web", names)
 
     def test_search_documentation_use_state_hook_in_react(self) -> None:
         # The docstring's example and their test: search_documentation("useState hook", library="react").
