@@ -97,6 +97,16 @@ class CodeAgentCases:
         self.assertIn("useState", result["documentation"])
         self.assertIsNot(result.get("unavailable"), True, result)
 
+    def test_search_documentation_without_a_library_keeps_the_shape(self) -> None:
+        # The docstring's other example: search_documentation("async/await best practices").
+        result = self.tools.search_documentation("async/await best practices")
+        self.assert_strings_never_none(result, "documentation", "error", "guidance")
+        if result["success"]:
+            self.assertTrue(result["documentation"])
+        else:
+            self.assertEqual(result["documentation"], "")
+            self.assertTrue(result["error"])
+
     def test_search_documentation_unavailable_when_context7_is_down(self) -> None:
         with Upstreams.from_env().down("context7"):
             result = self.tools.search_documentation(f"useEffect cleanup {self.tag}", library="react")
