@@ -1,12 +1,12 @@
 """One `call(tool, arguments)` for a seed system, over Quiver's HTTP API or over MCP (HTTP or stdio).
 
 Each answers exactly what the seed's own Python function returns (a dict, a str, a list) and checks
-the wire contract on the way (apps' brief: /work/wt/briefs/seed-wire.md):
+the profiles' wire contract on the way (apps/host/README.md, "Profiles"):
 
 - HTTP: `POST /tools/<name>/call` answers 200, `application/json`, and the body is the value.
-- MCP (Streamable HTTP or stdio): `tools/call` answers `isError: false`, one text content `T` and `structuredContent`: the
-  dict itself for a dict, `{"result": value}` for a str or a list; `T` is the str itself, else the
-  value's JSON text.
+- MCP (Streamable HTTP or stdio): `tools/call` answers `isError: false`, one text content `T` and
+  `structuredContent`: the dict itself for a dict, `{"result": value}` for a str or a list; `T` is
+  the str itself, else the value's JSON text.
 
 A departure from the wire contract raises `WireError` (an AssertionError, so the test fails there).
 """

@@ -1,8 +1,8 @@
 """The course chatbot's LangGraph tools answered by `quiver serve --profile chatbot`.
 
-The chatbot's graph calls `rag_search`, `get_guia` and `generate_test` (seed-systems.md §2) and its
-state holds the student's `asignatura`: the model never chooses it, the state's value overrides the
-model's. Over HTTP the state travels as `X-Quiver-Session-Values`; over MCP as
+The chatbot's graph calls `rag_search`, `get_guia` and `generate_test` (the contract:
+packages/adapters/README.md, "Seed systems") and its state holds the student's `asignatura`: the
+model never chooses it, the state's value overrides the model's. Over HTTP the state travels as `X-Quiver-Session-Values`; over MCP as
 `_meta["quiver/session-values"]` on the call or as that header on the connection (what
 langchain-mcp-adapters' `headers` sends). Every case runs over both transports.
 

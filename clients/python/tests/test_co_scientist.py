@@ -1,8 +1,8 @@
 """The AI co-scientist's External Tools Interface answered by `quiver serve --profile co-scientist`.
 
-The co-scientist's agents send an `ExternalToolRequest` and read an `ExternalToolResponse`
-(seed-systems.md §3): over HTTP (`POST /external-tools/execute`, `GET /external-tools`) and over MCP
-(the tool `execute_external_tool`). The cases are the interface's four documented scenarios (a
+The co-scientist's agents send an `ExternalToolRequest` and read an `ExternalToolResponse` (the
+contract: packages/adapters/README.md, "Seed systems"): over HTTP (`POST /external-tools/execute`,
+`GET /external-tools`) and over MCP (the tool `execute_external_tool`). The cases are the interface's four documented scenarios (a
 protein structure from AlphaFold, FDA drugs approved after 2010, a repository search after
 2020-01-01, an unavailable tool) and the behaviour it lists: caching, unknown names, access control.
 

@@ -1,8 +1,8 @@
 """The code agent's external tools (`ExternalToolsMixin`) answered by `quiver serve --profile code-agent`.
 
 The agent calls `search_documentation(query, library=None)` (Context7) and `search_web(query)`
-(Perplexity) and reads back the dicts its mixin returned (seed-systems.md §1). Every case runs over
-Quiver's HTTP API and over MCP, the agent's own way to reach external services: Streamable HTTP, and
+(Perplexity) and reads back the dicts its mixin returned (the contract: packages/adapters/README.md,
+"Seed systems"). Every case runs over Quiver's HTTP API and over MCP, the agent's own way to reach external services: Streamable HTTP, and
 stdio (the server as the agent's child process).
 
 Environment: `QUIVER_URL`; `QUIVER_URL_NO_PERPLEXITY_KEY`, the same profile started without
@@ -70,7 +70,7 @@ class CodeAgentCases:
                 self.assertIsInstance(result[key], str, f"{key} must be a str, never None: {result}")
 
     def assert_unavailable(self, result: dict[str, Any]) -> None:
-        """The mixin's answer when Context7 is not there (seed-systems.md §1)."""
+        """The mixin's answer when Context7 is not there."""
         self.assert_strings_never_none(result, "documentation", "error", "guidance")
         self.assertIs(result["success"], False, result)
         self.assertEqual(result["documentation"], "")
