@@ -260,6 +260,11 @@ describe("settings the chatbot's authors tried", () => {
     });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('did you mean "serviceUrl"?');
+    const plugin = await runQuiver(["serve", "--port", "0", "--set", "guai.store=folder"], {
+      cwd: project.dir,
+    });
+    expect(plugin.code).toBe(2);
+    expect(plugin.stderr).toContain('--set guai.store: no installed plugin "guai"; did you mean "guia"?');
   });
 
   it("an unknown profile is a usage error naming the valid ones", async () => {

@@ -69,3 +69,32 @@ export const unknownOptions = (
       .map((k) => line(`${fileName}: plugins.${plugin.id}.options.${k}`, k)),
   ];
 };
+
+/**
+ * One line per `--set <plugin>.<option>` naming a plugin that is not installed (a typo in the id),
+ * with the closest installed one: a flag must not be dropped with only a skipped-plugin note.
+ *
+ * @example
+ * unknownSetPlugins(settings.plugins, ["guia", "rag"]) // ['--set guai.…: no installed plugin "guai"; did you mean "guia"? …']
+ */
+export const unknownSetPlugins = (
+  plugins: ReadonlyMap<string, PluginSettings>,
+  installed: ReadonlyArray<string>,
+  packages: ReadonlyArray<string> = [],
+): string[] =>
+  [...plugins.entries()]
+    .filter(
+      ([key, p]) =>
+        Object.keys(p.flagOptions).length > 0 && !installed.includes(key) && !packages.includes(key),
+    )
+    .map(([key, p]) => {
+      const near = closestMatches(installed, key, {
+        limit: 1,
+        maxDistance: Math.max(2, Math.ceil(key.length / 3)),
+      });
+      return (
+        `--set ${key}.${Object.keys(p.flagOptions)[0]}: no installed plugin "${key}"` +
+        (near.length > 0 ? `; did you mean "${near[0]}"?` : ".") +
+        ` Installed: ${installed.join(", ") || "none"}.`
+      );
+    });

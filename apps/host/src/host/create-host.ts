@@ -15,7 +15,7 @@ import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
 import { createHostProfile, type HostProfile } from "../profiles/host-profile.js";
 import type { OpenedStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
-import { unknownOptions } from "./check-plugin-options.js";
+import { unknownOptions, unknownSetPlugins } from "./check-plugin-options.js";
 import type { DemoReport } from "./demo.js";
 import { discoverEnabled, settingsFor } from "./discover-enabled.js";
 import { pluginOptions } from "./plugin-options.js";
@@ -103,7 +103,14 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
 
   checkAliasClashes(settings.aliases, first.enabled);
   const fileName = settings.configFile ? basename(settings.configFile) : "config";
-  const unknown = first.enabled.flatMap((p) => unknownOptions(p.plugin, settingsFor(settings, p), fileName));
+  const unknown = [
+    ...unknownSetPlugins(
+      settings.plugins,
+      [...first.enabled.map((p) => p.plugin.id), ...first.disabled],
+      first.enabled.map((p) => p.candidate.package),
+    ),
+    ...first.enabled.flatMap((p) => unknownOptions(p.plugin, settingsFor(settings, p), fileName)),
+  ];
   if (unknown.length > 0) throw new ConfigError(unknown);
   const stores: OpenedStores = settings.stores.redis
     ? await (await import("../stores/open-stores.js")).openStores(settings.stores)
