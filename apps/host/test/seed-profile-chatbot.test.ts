@@ -140,6 +140,25 @@ describe("rag_search returns the chatbot's dict", () => {
     expect(JSON.parse(rag.requests.at(-1)!.body).asignatura).toBe("metaheuristicas");
   });
 
+  it("a call's time limit (X-Quiver-Timeout-Ms) bounds it: RAG service timeout", async () => {
+    rag.fault("POST", "/search", { kind: "hang" });
+    try {
+      const started = Date.now();
+      const res = await fetch(`${serve.url}/tools/rag_search/call`, {
+        method: "POST",
+        headers: {
+          "x-quiver-session-values": JSON.stringify(student),
+          "x-quiver-timeout-ms": "500",
+        },
+        body: JSON.stringify({ query: "prácticas" }),
+      });
+      expect(await res.json()).toEqual({ ok: false, error: "RAG service timeout" });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      rag.clearFaults();
+    }
+  });
+
   it("the chatbot's error strings", async () => {
     rag.fault("POST", "/search", { kind: "reset" });
     try {

@@ -162,6 +162,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
           ...(values ? { values } : {}),
         },
         signal: controller.signal,
+        ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
       });
       res.off("close", onClose);
       if (!res.destroyed) sendJson(res, 200, value, { "x-quiver-profile": options.profile!.profile.name });

@@ -25,7 +25,7 @@ export interface HostProfile {
   readonly call: (
     tool: SeedTool,
     args: unknown,
-    ctx: { readonly session: SessionContext; readonly signal?: AbortSignal },
+    ctx: { readonly session: SessionContext; readonly signal?: AbortSignal; readonly timeoutMs?: number },
   ) => Promise<unknown>;
   readonly list: () => ProfileToolInfo[];
   /** The seed tools as MCP tools (structured content and text, never an envelope). */
@@ -107,6 +107,8 @@ export const createHostProfile = (name: SeedProfileName, catalog: Catalog): Host
               ...(Object.keys(values).length > 0 ? { values } : {}),
             },
             signal: ctx.signal,
+            // A per-call time limit in `_meta.timeoutMs`, as for the catalog's tools.
+            ...(typeof ctx.meta?.timeoutMs === "number" ? { timeoutMs: ctx.meta.timeoutMs } : {}),
           });
           return toSeedCallResult(value);
         },

@@ -6,10 +6,12 @@ import type { ToolCaller } from "./tool-caller.js";
 
 type Json = Record<string, unknown>;
 
-/** How a seed tool is called: who, in which session (with its injected values), cancellable. */
+/** How a seed tool is called: who, in which session (with its injected values), cancellable, how long. */
 export interface SeedCallContext {
   readonly session?: SessionContext;
   readonly signal?: AbortSignal;
+  /** The call's time limit in milliseconds (the co-scientist's `timeout_seconds` wins over it). */
+  readonly timeoutMs?: number;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface SeedToolsOptions {
   readonly session?: SessionContext;
   /** Cancels the calls (a client that went away). */
   readonly signal?: AbortSignal;
+  /** Each call's time limit in milliseconds (bounded by the tool's own timeout). */
+  readonly timeoutMs?: number;
 }
 
 /** Calls one tool with the session when there is one. */
@@ -28,6 +30,7 @@ export const callWith = (
   caller.call(name, input, {
     ...(options.session ? { session: options.session } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...extra,
   });
 
