@@ -153,22 +153,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
     };
     res.once("close", onClose);
-    if (seed) {
-      // A seed tool answers the seed's own value as the body (a dict, a str, a list), never an envelope.
-      const value = await options.profile!.call(seed, input, {
-        session: {
-          id,
-          ...(principal !== undefined ? { principal } : {}),
-          ...(values ? { values } : {}),
-        },
-        signal: controller.signal,
-        ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
-      });
-      res.off("close", onClose);
-      if (!res.destroyed) sendJson(res, 200, value, { "x-quiver-profile": options.profile!.profile.name });
-      return;
-    }
-    const result = await catalog.call(name, input, {
+    const call = {
       session: {
         id,
         ...(principal !== undefined ? { principal } : {}),
@@ -176,7 +161,15 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       },
       signal: controller.signal,
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
-    });
+    };
+    if (seed) {
+      // A seed tool answers the seed's own value as the body (a dict, a str, a list), never an envelope.
+      const value = await options.profile!.call(seed, input, call);
+      res.off("close", onClose);
+      if (!res.destroyed) sendJson(res, 200, value, { "x-quiver-profile": options.profile!.profile.name });
+      return;
+    }
+    const result = await catalog.call(name, input, call);
     res.off("close", onClose);
     if (!res.destroyed) sendJson(res, 200, result, statusHeader(result));
   };
