@@ -2,7 +2,7 @@ import { type Emulator, startEmulator, startTcpRelay, type TcpRelay } from "@qui
 import { afterAll, beforeAll } from "vitest";
 import { completion, mcQuestions } from "../../../packages/plugins/testgen/test/llm-fixtures.js";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
-import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { CLI, cleanEnv, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 import {
   type ControlServer,
   describePythonSuite,
@@ -26,6 +26,8 @@ let control: ControlServer;
 let project: Project;
 let demo: ServeProcess;
 let ragService: ServeProcess;
+/** How the Python suite starts the demo profile over MCP stdio. */
+let stdio: Record<string, string>;
 
 beforeAll(async () => {
   if (PYTHON_MISSING) return;
@@ -46,6 +48,19 @@ beforeAll(async () => {
     workspace: ["@quiver/plugin-guia", "@quiver/plugin-rag", "@quiver/plugin-testgen"],
     config: { name: "quiver.config.json", text: JSON.stringify({ policies: SEED_POLICIES }) },
   });
+  stdio = {
+    QUIVER_STDIO_COMMAND: JSON.stringify([
+      process.execPath,
+      CLI,
+      "serve",
+      "--stdio",
+      "--profile",
+      "chatbot",
+      "--demo",
+    ]),
+    QUIVER_STDIO_CWD: project.dir,
+    QUIVER_STDIO_ENV: JSON.stringify(cleanEnv(demoEnv)),
+  };
   [demo, ragService] = await Promise.all([
     startServe(["--profile", "chatbot", "--demo"], { cwd: project.dir, env: demoEnv }),
     startServe(["--profile", "chatbot"], {
@@ -71,5 +86,6 @@ describePythonSuite(
     QUIVER_URL: demo.url,
     QUIVER_URL_RAG_SERVICE: ragService.url,
     QUIVER_SEED_CONTROL_URL: control.url,
+    ...stdio,
   }),
 );

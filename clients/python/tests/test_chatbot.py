@@ -4,12 +4,13 @@ The chatbot's graph calls `rag_search`, `get_guia` and `generate_test` (the cont
 packages/adapters/README.md, "Seed systems") and its state holds the student's `asignatura`: the
 model never chooses it, the state's value overrides the model's. Over HTTP the state travels as `X-Quiver-Session-Values`; over MCP as
 `_meta["quiver/session-values"]` on the call or as that header on the connection (what
-langchain-mcp-adapters' `headers` sends). Every case runs over both transports.
+langchain-mcp-adapters' `headers` sends). Every case runs over HTTP, MCP Streamable HTTP and stdio.
 
 Environment: `QUIVER_URL`, the profile in demo mode (the shipped UGR guides and course material);
 its backend (`BACKEND_SERVICE_URL`, the harness's) holds one professor's test preferences;
 `QUIVER_URL_RAG_SERVICE`, the profile with `RAG_SERVICE_URL` set (the chatbot's own RAG service);
-`QUIVER_SEED_CONTROL_URL` to make that service hang, fail or go away.
+`QUIVER_SEED_CONTROL_URL` to make that service hang, fail or go away; `QUIVER_STDIO_COMMAND`,
+`QUIVER_STDIO_CWD` and `QUIVER_STDIO_ENV` to start the demo profile over stdio.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 import unittest
 from typing import Any
 
-from quiver_seed.seed_call import HttpSeed, McpSeed
+from quiver_seed.seed_call import HttpSeed, McpSeed, StdioSeed
 from quiver_seed.settings import require
 from quiver_seed.upstreams import Upstreams
 from tests.repo_data import guide, squash
@@ -277,6 +278,12 @@ class ChatbotOverMcp(ChatbotCases, unittest.TestCase):
         self.assert_rag_success(hits, "evaluación")
         for hit in hits["results"]:
             self.assertEqual(hit["metadata"].get("asignatura"), MAC, hit)
+
+
+class ChatbotOverStdio(ChatbotCases, unittest.TestCase):
+    """MCP stdio: `quiver serve --stdio --profile chatbot --demo` as a child process."""
+
+    make_seed = StdioSeed
 
 
 class RagServiceCases:
