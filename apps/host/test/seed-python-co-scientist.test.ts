@@ -4,7 +4,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
-import { makeProject, type Project, REPO_DIR, runQuiver, type ServeProcess, startServe } from "./helpers.js";
+import {
+  CLI,
+  cleanEnv,
+  makeProject,
+  type Project,
+  REPO_DIR,
+  runQuiver,
+  type ServeProcess,
+  startServe,
+} from "./helpers.js";
 import {
   type ControlServer,
   describePythonSuite,
@@ -28,6 +37,8 @@ let control: ControlServer;
 let project: Project;
 let repo: string;
 let serve: ServeProcess;
+/** How the Python suite starts the profile over MCP stdio, as alice (stdio has no tokens: the principal). */
+let stdio: Record<string, string>;
 
 beforeAll(async () => {
   if (PYTHON_MISSING) return;
@@ -58,6 +69,18 @@ beforeAll(async () => {
   ])
     expect(added.code, added.stderr).toBe(0);
   serve = await startServe(["--profile", "co-scientist"], { cwd: project.dir, env });
+  stdio = {
+    QUIVER_STDIO_COMMAND: JSON.stringify([
+      process.execPath,
+      CLI,
+      "serve",
+      "--stdio",
+      "--profile",
+      "co-scientist",
+    ]),
+    QUIVER_STDIO_CWD: project.dir,
+    QUIVER_STDIO_ENV: JSON.stringify(cleanEnv({ ...env, QUIVER_PRINCIPAL: "alice" })),
+  };
 });
 afterAll(async () => {
   serve?.child.kill("SIGTERM");
@@ -76,5 +99,6 @@ describePythonSuite(
     QUIVER_TOKEN: "tok-seed-alice",
     QUIVER_OTHER_TOKEN: "tok-seed-bob",
     QUIVER_SEED_CONTROL_URL: control.url,
+    ...stdio,
   }),
 );

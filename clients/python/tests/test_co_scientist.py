@@ -8,7 +8,8 @@ protein structure from AlphaFold, FDA drugs approved after 2010, a repository se
 
 Environment: `QUIVER_URL` and `QUIVER_TOKEN` (scientist alice, who owns the collections `papers`
 and `scifact`); `QUIVER_OTHER_TOKEN` (scientist bob, who owns nothing); `QUIVER_SEED_CONTROL_URL` to
-make AlphaFold's upstreams fail.
+make AlphaFold's upstreams fail; `QUIVER_STDIO_COMMAND`, `QUIVER_STDIO_CWD` and `QUIVER_STDIO_ENV`
+(with `QUIVER_PRINCIPAL=alice`) to start the profile over stdio.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import uuid
 from typing import Any
 
 from quiver_seed.http_client import QuiverHttp
-from quiver_seed.seed_call import McpSeed, value_of
+from quiver_seed.seed_call import McpSeed, StdioSeed, value_of
 from quiver_seed.settings import quiver_token, quiver_url, require
 from quiver_seed.upstreams import Upstreams
 from tests.repo_data import REPO, recorded_sequence
@@ -65,6 +66,15 @@ class McpExecutor:
 
     def close(self) -> None:
         self.seed.close()
+
+
+class StdioExecutor(McpExecutor):
+    """`execute_external_tool` over MCP stdio; the scientist is the server's principal (`QUIVER_PRINCIPAL`)."""
+
+    transport = "stdio"
+
+    def __init__(self, env_overrides: dict[str, str | None] | None = None):
+        self.seed = StdioSeed(env_overrides)
 
 
 def protein(accession: str) -> dict[str, Any]:
@@ -357,7 +367,7 @@ class CoScientistCases:
             self.assertIsNone(response["results"])
 
     def test_7_another_scientists_collection_is_access_denied(self) -> None:
-        other = type(self.tools)(require("QUIVER_OTHER_TOKEN", "a second scientist's token"))
+        other = self.other_scientist()
         try:
             response = other.execute({
                 "tool_type": "PRIVATE_REPOSITORY",
@@ -369,6 +379,11 @@ class CoScientistCases:
         self.assert_response(response, "alice/papers")
         self.assertEqual(response["status"], "ACCESS_DENIED", response)
         self.assertIsNone(response["results"])
+
+
+    def other_scientist(self) -> Any:
+        """The same server as another scientist, bob, who owns nothing."""
+        return self.make_executor(require("QUIVER_OTHER_TOKEN", "a second scientist's token"))
 
 
 class CoScientistOverHttp(CoScientistCases, unittest.TestCase):
@@ -408,6 +423,16 @@ class CoScientistOverMcp(CoScientistCases, unittest.TestCase):
         self.assertEqual(schema.get("type"), "object")
         for name in ("tool_type", "tool_name", "query"):
             self.assertIn(name, schema.get("properties", {}))
+
+
+class CoScientistOverStdio(CoScientistCases, unittest.TestCase):
+    """`execute_external_tool` over MCP stdio: `quiver serve --stdio --profile co-scientist`."""
+
+    make_executor = StdioExecutor
+    variant = 2
+
+    def other_scientist(self) -> Any:
+        return StdioExecutor({"QUIVER_PRINCIPAL": "bob"})
 
 
 if __name__ == "__main__":
