@@ -2,7 +2,7 @@ import { type Emulator, startEmulator, startTcpRelay, type TcpRelay } from "@qui
 import { afterAll, beforeAll } from "vitest";
 import { completion, mcQuestions } from "../../../packages/plugins/testgen/test/llm-fixtures.js";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
-import { CLI, cleanEnv, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 import {
   type ControlServer,
   describePythonSuite,
@@ -10,6 +10,7 @@ import {
   SEED_KEYS,
   SEED_POLICIES,
   startControl,
+  stdioSettings,
 } from "./seed-python/harness.js";
 
 // Issue 26 item 6: the course chatbot's own calls, in Python (clients/python/tests/test_chatbot.py),
@@ -48,19 +49,7 @@ beforeAll(async () => {
     workspace: ["@quiver/plugin-guia", "@quiver/plugin-rag", "@quiver/plugin-testgen"],
     config: { name: "quiver.config.json", text: JSON.stringify({ policies: SEED_POLICIES }) },
   });
-  stdio = {
-    QUIVER_STDIO_COMMAND: JSON.stringify([
-      process.execPath,
-      CLI,
-      "serve",
-      "--stdio",
-      "--profile",
-      "chatbot",
-      "--demo",
-    ]),
-    QUIVER_STDIO_CWD: project.dir,
-    QUIVER_STDIO_ENV: JSON.stringify(cleanEnv(demoEnv)),
-  };
+  stdio = stdioSettings("chatbot", project.dir, demoEnv, ["--demo"]);
   [demo, ragService] = await Promise.all([
     startServe(["--profile", "chatbot", "--demo"], { cwd: project.dir, env: demoEnv }),
     startServe(["--profile", "chatbot"], {

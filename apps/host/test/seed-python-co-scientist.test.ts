@@ -4,16 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect } from "vitest";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
-import {
-  CLI,
-  cleanEnv,
-  makeProject,
-  type Project,
-  REPO_DIR,
-  runQuiver,
-  type ServeProcess,
-  startServe,
-} from "./helpers.js";
+import { makeProject, type Project, REPO_DIR, runQuiver, type ServeProcess, startServe } from "./helpers.js";
 import {
   type ControlServer,
   describePythonSuite,
@@ -22,6 +13,7 @@ import {
   SEED_KEYS,
   SEED_POLICIES,
   startControl,
+  stdioSettings,
 } from "./seed-python/harness.js";
 
 // Issue 26 item 6: the AI co-scientist's External Tools Interface, in Python
@@ -69,18 +61,7 @@ beforeAll(async () => {
   ])
     expect(added.code, added.stderr).toBe(0);
   serve = await startServe(["--profile", "co-scientist"], { cwd: project.dir, env });
-  stdio = {
-    QUIVER_STDIO_COMMAND: JSON.stringify([
-      process.execPath,
-      CLI,
-      "serve",
-      "--stdio",
-      "--profile",
-      "co-scientist",
-    ]),
-    QUIVER_STDIO_CWD: project.dir,
-    QUIVER_STDIO_ENV: JSON.stringify(cleanEnv({ ...env, QUIVER_PRINCIPAL: "alice" })),
-  };
+  stdio = stdioSettings("co-scientist", project.dir, { ...env, QUIVER_PRINCIPAL: "alice" });
 });
 afterAll(async () => {
   serve?.child.kill("SIGTERM");

@@ -6,7 +6,7 @@ import {
   UNAUTHORISED_HTML,
 } from "../../../packages/plugins/perplexity/test/perplexity-upstream.js";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
-import { CLI, cleanEnv, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 import {
   type ControlServer,
   describePythonSuite,
@@ -15,6 +15,7 @@ import {
   SEED_KEYS,
   SEED_POLICIES,
   startControl,
+  stdioSettings,
 } from "./seed-python/harness.js";
 
 // Issue 26 item 6: the code agent's own calls, in Python (clients/python/tests/test_code_agent.py),
@@ -79,18 +80,7 @@ beforeAll(async () => {
     workspace: ["@quiver/plugin-context7", "@quiver/plugin-perplexity"],
     config: { name: "quiver.config.json", text: JSON.stringify({ policies: SEED_POLICIES }) },
   });
-  stdio = {
-    QUIVER_STDIO_COMMAND: JSON.stringify([
-      process.execPath,
-      CLI,
-      "serve",
-      "--stdio",
-      "--profile",
-      "code-agent",
-    ]),
-    QUIVER_STDIO_CWD: project.dir,
-    QUIVER_STDIO_ENV: JSON.stringify(cleanEnv(env)),
-  };
+  stdio = stdioSettings("code-agent", project.dir, env);
   const { PERPLEXITY_API_KEY: _dropped, ...envWithoutKey } = env;
   [serve, withoutKey] = await Promise.all([
     startServe(["--profile", "code-agent"], { cwd: project.dir, env }),

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Emulator, Fault, TcpRelay } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import type { MatrixKeys } from "../fault-matrix/upstreams.js";
-import { REPO_DIR } from "../helpers.js";
+import { CLI, cleanEnv, REPO_DIR } from "../helpers.js";
 
 /** The Python seed suites (standard library only): `clients/python`. */
 export const PYTHON_DIR = join(REPO_DIR, "clients", "python");
@@ -220,3 +220,26 @@ export const describePythonSuite = (
     });
   });
 };
+
+/**
+ * What a Python suite needs to start a profile itself over MCP stdio (`QUIVER_STDIO_COMMAND`, `_CWD`,
+ * `_ENV`), as the seed systems start their MCP servers: the built CLI with `serve --stdio --profile`.
+ */
+export const stdioSettings = (
+  profile: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  args: ReadonlyArray<string> = [],
+): Record<string, string> => ({
+  QUIVER_STDIO_COMMAND: JSON.stringify([
+    process.execPath,
+    CLI,
+    "serve",
+    "--stdio",
+    "--profile",
+    profile,
+    ...args,
+  ]),
+  QUIVER_STDIO_CWD: cwd,
+  QUIVER_STDIO_ENV: JSON.stringify(cleanEnv(env)),
+});
