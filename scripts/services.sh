@@ -2,6 +2,7 @@
 # Makes sure the real services the tests use are running: Redis on 127.0.0.1:6379 and PostgreSQL on
 # 127.0.0.1:5432. Starts them when stopped and installs them from Debian's packages when absent,
 # so a fresh machine passes too. Tests that need a service skip with a printed reason if it is down.
+# It also installs Debian's python3 when absent, for the seed systems' Python suites (clients/python).
 set -uo pipefail
 log() { printf '[services] %s\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
@@ -27,6 +28,9 @@ if ! (command -v pg_isready >/dev/null && pg_isready -h 127.0.0.1 -p 5432 -q); t
     pg_ctlcluster --skip-systemctl-redirect "$version" main start >/dev/null 2>&1 || log "could not start postgresql"
   fi
 fi
+
+# The seed systems' Python suites (clients/python, standard library only) need a python3.
+command -v python3 >/dev/null || { log "installing python3"; apt_install python3 || log "could not install python3"; }
 
 for i in $(seq 1 20); do
   redis_ok=0; pg_ok=0

@@ -133,12 +133,27 @@ describe("config file", () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^quiver\.config\.json: server\.port: .*number/),
-        'quiver.config.json: server: unknown key "prot"',
-        expect.stringMatching(/^quiver\.config\.json: plugins\.fda: unknown key "enabeld"/),
+        'quiver.config.json: server: unknown key "prot" (did you mean "port"?)',
+        expect.stringMatching(
+          /^quiver\.config\.json: plugins\.fda: unknown key "enabeld" \(did you mean "enabled"\?\)/,
+        ),
         expect.stringMatching(/^quiver\.config\.json: policies\.x\.timeout: expected a duration/),
-        'quiver.config.json: unknown key "tokenz"',
+        'quiver.config.json: unknown key "tokenz" (did you mean "tokens"?)',
       ]),
     );
+  });
+
+  it("a profile: the flag wins over the file; an unknown one names the valid ones", async () => {
+    const cwd = folder({ "quiver.config.json": JSON.stringify({ profile: "chatbot" }) });
+    expect((await resolveSettings({ cwd }, {})).profile).toBe("chatbot");
+    expect((await resolveSettings({ cwd, profile: "co-scientist" }, {})).profile).toBe("co-scientist");
+    expect(await problemsOf(resolveSettings({ cwd, profile: "code_agent" }, {}))).toEqual([
+      '--profile: unknown profile "code_agent"; the profiles are code-agent, chatbot, co-scientist (did you mean "code-agent"?).',
+    ]);
+    const typo = folder({ "quiver.config.json": JSON.stringify({ profle: "chatbot" }) });
+    expect(await problemsOf(resolveSettings({ cwd: typo }, {}))).toEqual([
+      'quiver.config.json: unknown key "profle" (did you mean "profile"?)',
+    ]);
   });
 
   it("reports YAML and JSON syntax errors with the file name", async () => {

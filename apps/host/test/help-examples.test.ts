@@ -26,7 +26,13 @@ beforeAll(async () => {
     config: {
       name: "quiver.config.json",
       text: JSON.stringify({
-        plugins: { fda: options, context7: options, perplexity: options, alphafold: options },
+        plugins: {
+          fda: options,
+          context7: options,
+          perplexity: options,
+          // alphafold has no baseUrl: an unknown option stops the host (it was silently ignored).
+          alphafold: { options: { alphafoldUrl: up.url, esmfoldUrl: up.url, uniprotUrl: up.url } },
+        },
       }),
     },
   });

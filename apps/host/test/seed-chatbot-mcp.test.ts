@@ -1,24 +1,22 @@
 import type { ToolMessage } from "@langchain/core/messages";
 import type { DynamicStructuredTool } from "@langchain/core/tools";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
-import { toChatbotGuiaText, toChatbotRagResult, toChatbotTest } from "@quiver/adapters/seeds";
-import type { ToolResult } from "@quiver/core";
 import { type Emulator, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completion, mcQuestions } from "../../../packages/plugins/testgen/test/llm-fixtures.js";
 import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 
-// The course chatbot's MCP recipe (packages/adapters/README.md, "Python LangGraph chatbot over MCP"),
-// driven the way the recipe does it, with the JS twin of its Python client: `quiver serve --demo`
-// in a project with the guia, rag and testgen plugins (the LLM an emulator answering the recorded
-// completion); LangChain's MultiServerMCPClient over Streamable HTTP loads the tools; each call takes
-// `asignatura` from the graph state; the envelope (structuredContent) is mapped to the chatbot's shapes.
+// The course chatbot's MCP recipe (packages/adapters/README.md, "Chatbot"), driven the way a Python
+// LangGraph app does it, with the JS twin of its client: `quiver serve --profile chatbot --demo` in a
+// project with the guia, rag and testgen plugins (the LLM an emulator answering the recorded
+// completion); LangChain's MultiServerMCPClient over Streamable HTTP loads the chatbot's own tools,
+// the graph state's `asignatura` travels in the X-Quiver-Session-Values header, and what comes back
+// is the chatbot's own value: no mapping on the client.
 
 let llm: Emulator;
 let project: Project;
 let serve: ServeProcess;
-let client: MultiServerMCPClient;
-let tools: Map<string, DynamicStructuredTool>;
+const clients: MultiServerMCPClient[] = [];
 
 beforeAll(async () => {
   llm = await startEmulator();
@@ -29,22 +27,15 @@ beforeAll(async () => {
       name: "quiver.config.json",
       text: JSON.stringify({
         demo: true,
-        aliases: { get_guia: "guia_get_guide", generate_test: "testgen_generate_test" },
+        profile: "chatbot",
         plugins: { testgen: { options: { llmBaseUrl: `${llm.url}/v1`, llmModel: "test-model" } } },
       }),
     },
   });
   serve = await startServe([], { cwd: project.dir });
-  // The recipe's connection: { "quiver": { "transport": "streamable_http", "url": ".../mcp" } } in Python.
-  client = new MultiServerMCPClient({
-    mcpServers: { quiver: { transport: "http", url: `${serve.url}/mcp` } },
-    prefixToolNameWithServerName: false,
-    throwOnLoadError: true,
-  });
-  tools = new Map((await client.getTools()).map((t) => [t.name, t as DynamicStructuredTool]));
 });
 afterAll(async () => {
-  await client?.close();
+  await Promise.all(clients.map((c) => c.close()));
   serve?.child.kill("SIGTERM");
   await serve?.exited;
   project?.cleanup();
@@ -57,93 +48,103 @@ interface ChatState {
 }
 
 /**
- * The chatbot's tools and the mapping of each to the chatbot's shape. The host serves them under the
- * chatbot's own names: `get_guia` and `generate_test` are aliases in the project's config.
+ * The recipe's connection, once per conversation: { "quiver": { "transport": "streamable_http",
+ * "url": ".../mcp", "headers": { "X-Quiver-Session-Values": json.dumps(state) } } } in Python.
  */
-const CHATBOT_TOOLS = {
-  rag_search: { tool: "rag_search", shape: toChatbotRagResult },
-  get_guia: { tool: "get_guia", shape: toChatbotGuiaText },
-  generate_test: { tool: "generate_test", shape: toChatbotTest },
-} as const;
+const toolsFor = async (state: ChatState): Promise<Map<string, DynamicStructuredTool>> => {
+  const client = new MultiServerMCPClient({
+    mcpServers: {
+      quiver: {
+        transport: "http",
+        url: `${serve.url}/mcp`,
+        headers: { "X-Quiver-Session-Values": JSON.stringify(state) },
+      },
+    },
+    prefixToolNameWithServerName: false,
+    throwOnLoadError: true,
+  });
+  clients.push(client);
+  return new Map((await client.getTools()).map((t) => [t.name, t as DynamicStructuredTool]));
+};
 
 let callId = 0;
-/**
- * What the recipe's wrapper does: `asignatura` from the state into the arguments, the MCP tool
- * called with a tool call (so LangChain hands back the ToolMessage and its artifacts), the envelope
- * read from the structured content and mapped. A non-success envelope comes back from the MCP
- * adapter as a ToolException carrying the envelope's text; the mapping gets it as an error envelope.
- */
-const callChatbotTool = async <N extends keyof typeof CHATBOT_TOOLS>(
-  name: N,
+/** A tool call as the graph's ToolNode makes it: the model's arguments, the ToolMessage back. */
+const invoke = async (
+  tools: Map<string, DynamicStructuredTool>,
+  name: string,
   args: Record<string, unknown>,
-  state: ChatState,
-): Promise<ReturnType<(typeof CHATBOT_TOOLS)[N]["shape"]>> => {
-  const { tool, shape } = CHATBOT_TOOLS[name];
-  const mcpTool = tools.get(tool)!;
-  const toolArgs = { ...args, asignatura: state.asignatura };
-  let envelope: ToolResult;
-  try {
-    const message = await mcpTool.invoke({
-      type: "tool_call",
-      id: `call-${++callId}`,
-      name: tool,
-      args: toolArgs,
-    });
-    const artifacts = (message as ToolMessage).artifact as Array<{ type: string; data: unknown }>;
-    envelope = artifacts.find((a) => a.type === "mcp_structured_content")!.data as ToolResult;
-  } catch (error) {
-    const text = (error as Error).message.replace(/^.*returned an error: /s, "");
-    envelope = { status: "error", message: text, metadata: { tool } } as unknown as ToolResult;
-  }
-  return shape(envelope) as ReturnType<(typeof CHATBOT_TOOLS)[N]["shape"]>;
+) => {
+  const message = (await tools.get(name)!.invoke({
+    type: "tool_call",
+    id: `call-${++callId}`,
+    name,
+    args,
+  })) as ToolMessage;
+  const artifacts = (message.artifact ?? []) as Array<{ type: string; data: unknown }>;
+  // LangChain.js hands the text block over as its JSON (with the structured content beside it).
+  const block = JSON.parse(message.content as string) as { type: string; text: string };
+  return {
+    text: block.text,
+    structured: artifacts.find((a) => a.type === "mcp_structured_content")?.data as Record<string, any>,
+  };
 };
 
 const student: ChatState = { asignatura: "metaheuristicas" };
 
-describe("the LangGraph chatbot's recipe against quiver serve over MCP", () => {
-  it("loads the chatbot's tools from the host under the chatbot's names", () => {
-    for (const { tool } of Object.values(CHATBOT_TOOLS)) expect(tools.has(tool), tool).toBe(true);
-    expect(tools.get("get_guia")!.schema).toEqual(tools.get("guia_get_guide")!.schema);
-    expect(tools.get("rag_search")!.schema).toMatchObject({ properties: { asignatura: { type: "string" } } });
+describe("the LangGraph chatbot's recipe against quiver serve --profile chatbot over MCP", () => {
+  it("loads the chatbot's tools under its own names, asignatura left to the state", async () => {
+    const tools = await toolsFor(student);
+    for (const name of ["rag_search", "get_guia", "generate_test"]) expect(tools.has(name), name).toBe(true);
+    expect(JSON.stringify(tools.get("rag_search")!.schema)).not.toContain("asignatura");
   });
 
-  it("rag_search: {ok, total_results, results} for the state's subject", async () => {
-    const r = await callChatbotTool("rag_search", { query: "¿Cómo se evalúa la asignatura?" }, student);
-    expect(r.ok).toBe(true);
-    expect(r.total_results).toBeGreaterThan(0);
-    for (const hit of r.results) expect(hit.metadata.asignatura).toBe("metaheuristicas");
-    const other = await callChatbotTool(
-      "rag_search",
-      { query: "¿Cómo se evalúa la asignatura?" },
-      { asignatura: "modelos_avanzados_computacion" },
-    );
-    for (const hit of other.results) expect(hit.metadata.asignatura).toBe("modelos_avanzados_computacion");
+  it("rag_search: {ok, total_results, results} for the state's subject, whatever the model says", async () => {
+    const tools = await toolsFor(student);
+    const { structured } = await invoke(tools, "rag_search", {
+      query: "¿Cómo se evalúa la asignatura?",
+      asignatura: "modelos_avanzados_computacion",
+    });
+    expect(structured.ok).toBe(true);
+    expect(structured.total_results).toBe(structured.results.length);
+    expect(structured.results.length).toBeGreaterThan(0);
+    for (const hit of structured.results) expect(hit.metadata.asignatura).toBe("metaheuristicas");
+    const other = await toolsFor({ asignatura: "modelos_avanzados_computacion" });
+    const r = await invoke(other, "rag_search", { query: "¿Cómo se evalúa la asignatura?" });
+    for (const hit of r.structured.results)
+      expect(hit.metadata.asignatura).toBe("modelos_avanzados_computacion");
   });
 
-  it("get_guia: the guide of the state's subject as text", async () => {
-    const summary = await callChatbotTool("get_guia", {}, student);
-    expect(summary).toMatch(/^Guía docente de Metaheurísticas/);
-    expect(summary).toContain("Breve descripción de contenidos:");
-    const section = await callChatbotTool("get_guia", { key: "evaluación" }, student);
-    expect(section).toMatch(/^Guía docente de Metaheurísticas.*, sección evaluación:\n/);
+  it("get_guia: the str the chatbot returned (json.dumps of the summary or the section)", async () => {
+    const tools = await toolsFor(student);
+    const summary = await invoke(tools, "get_guia", {});
+    expect(JSON.parse(summary.text)).toMatchObject({
+      subject: "metaheuristicas",
+      asignatura: expect.stringMatching(/^Guía docente de Metaheurísticas/),
+    });
+    expect(summary.structured).toEqual({ result: summary.text });
+    const section = await invoke(tools, "get_guia", { key: "competencias" });
+    expect(JSON.parse(section.text)).toEqual(expect.any(Object));
   });
 
-  it("get_guia: a subject without a guide answers an Error: line", async () => {
-    const text = await callChatbotTool("get_guia", {}, { asignatura: "física cuántica" });
-    expect(text).toMatch(/^Error: .*no teaching guide for "física cuántica"/s);
+  it('get_guia: a subject without a guide answers "No guia found" (their test\'s assertion)', async () => {
+    const tools = await toolsFor({ asignatura: "física cuántica" });
+    const { text } = await invoke(tools, "get_guia", {});
+    expect(text).toContain("No guia found");
+    expect(text).toBe("No guia found for subject: física cuántica");
   });
 
-  it("generate_test: nested questions for the state's subject", async () => {
-    const t = await callChatbotTool(
-      "generate_test",
-      { topic: "algoritmos genéticos", num_questions: 3, question_type: "multiple_choice" },
-      student,
-    );
-    expect(t).toMatchObject({ ok: true, asignatura: "metaheuristicas", generated_by: "llm" });
-    expect(t.questions).toHaveLength(3);
-    for (const q of t.questions) {
-      expect(q.options.filter((o) => o.is_correct)).toHaveLength(1);
-      expect(q.answer.text).toBe("Algoritmo genético");
+  it("generate_test: a list of {question: {question_text, difficulty}, options}", async () => {
+    const tools = await toolsFor(student);
+    const { structured, text } = await invoke(tools, "generate_test", {
+      topic: "algoritmos genéticos",
+      num_questions: 3,
+    });
+    const list = structured.result as Array<{ question: Record<string, string>; options: any[] }>;
+    expect(JSON.parse(text)).toEqual(list);
+    expect(list).toHaveLength(3);
+    for (const t of list) {
+      expect(Object.keys(t.question).sort()).toEqual(["difficulty", "question_text"]);
+      expect(t.options.filter((o) => o.is_correct)).toHaveLength(1);
     }
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress } from "@quiver/core";
+import type { ExtraMcpTool } from "./extra-tools.js";
 import { principalOf } from "./internal/principal.js";
 import { stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
@@ -42,6 +43,11 @@ export interface CatalogMcpServerOptions {
    * (default: one line on stderr).
    */
   readonly onSchemaError?: (tool: string, error: Error) => void;
+  /**
+   * Tools served beside the catalog's with their own result shapes (a host profile's seed tools); one
+   * hides a catalog tool of the same name.
+   */
+  readonly extraTools?: ReadonlyArray<ExtraMcpTool>;
 }
 
 /**
@@ -106,17 +112,36 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
 
   const report = options.onSchemaError ?? stderrReporter;
 
+  const extras = new Map((options.extraTools ?? []).map((t) => [t.name, t]));
+
   server.setRequestHandler("tools/list", (_request, ctx) => {
     const principal = principalOf(options, ctx.http?.authInfo);
-    const tools = [...toolListing(catalog, report).values()]
-      .filter((t) => visible(t.info, principal))
-      .map((t) => t.definition);
+    const tools = [
+      ...[...extras.values()].map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
+      })),
+      ...[...toolListing(catalog, report).values()]
+        .filter((t) => !extras.has(t.info.name) && visible(t.info, principal))
+        .map((t) => t.definition),
+    ];
     return { tools };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const principal = principalOf(options, ctx.http?.authInfo);
+    const extra = extras.get(name);
+    if (extra) {
+      return extra.call((args ?? {}) as Record<string, unknown>, {
+        sessionId: ctx.sessionId ?? connectionId,
+        principal,
+        signal: ctx.mcpReq.signal,
+        meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
+        headers: ctx.http?.req?.headers,
+      });
+    }
     const listed = toolListing(catalog, report).get(name);
     if (!listed || !visible(listed.info, principal)) {
       throw new ProtocolError(

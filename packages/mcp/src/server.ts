@@ -8,6 +8,7 @@ export {
   type McpHttpHandlerOptions,
 } from "./create-mcp-http-handler.js";
 export { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
+export type { ExtraMcpTool, ExtraToolCallContext, ExtraToolResult } from "./extra-tools.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve-stdio.js";
 export { type EnvelopeCallResult, type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 export { VERSION } from "./version.js";

@@ -160,6 +160,7 @@ export const runCli = async (
           replayTiming: flags["replay-timing"] as string | undefined,
           maxSessionsPerPrincipal: flags["max-sessions-per-principal"] as string | undefined,
           sessionIdleTimeout: flags["session-idle-timeout"] as string | undefined,
+          profile: flags.profile as string | undefined,
         },
         env,
       ),

@@ -66,12 +66,19 @@ export const runServe = async (ctx: CommandContext): Promise<number> => {
   const host = await createHost(settings, { log });
   for (const p of host.problems) log(`skipped ${p.package}: ${p.message}\n  fix: ${p.fix}`);
   summary(host, log);
+  if (host.profile) {
+    const p = host.profile.profile;
+    log(
+      `profile ${p.name}: ${p.tools.map((t) => t.name).join(", ")}${p.name === "co-scientist" ? " (and POST /external-tools/execute, GET /external-tools)" : ""}`,
+    );
+  }
 
   if (ctx.flags.stdio) {
     const { serveStdio } = await import("@quiver/mcp/server");
     const stdio = serveStdio(host.catalog, {
       ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
       onError: (e) => log(`mcp: ${e.message}`),
+      ...(host.profile ? { extraTools: host.profile.mcpTools() } : {}),
     });
     log(`MCP over stdio ready in ${Math.round(performance.now() - started)} ms`);
     const offHup = reloadOnHangup(host, log);

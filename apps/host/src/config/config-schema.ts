@@ -157,6 +157,8 @@ export const configFileSchema = z
       ])
       .optional(),
     discover: z.boolean().optional(),
+    /** A seed system's profile to serve (`code-agent`, `chatbot`, `co-scientist`); `--profile` wins. */
+    profile: z.string().min(1).optional(),
     projects: z.array(z.string().min(1)).min(1).optional(),
     plugins: z.record(z.string(), pluginEntry).optional(),
     load: z.array(z.string().min(1)).optional(),

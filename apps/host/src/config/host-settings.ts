@@ -1,3 +1,4 @@
+import type { SeedProfileName } from "@quiver/adapters/seeds";
 import type { CassetteMode, ReplayTiming, ToolPolicy } from "@quiver/core";
 import type { McpToolCallerOptions } from "@quiver/mcp";
 
@@ -104,4 +105,6 @@ export interface HostSettings {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Things that are not errors but deserve a line (an unset token variable ...). */
   readonly warnings: ReadonlyArray<string>;
+  /** The seed system's profile served beside the tools (`--profile`, else the file's `profile`). */
+  readonly profile?: SeedProfileName | undefined;
 }

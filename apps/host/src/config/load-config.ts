@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
+import { closestMatches } from "@quiver/core";
 import type { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import type { ConfigFile } from "./config-schema.js";
+import { keysAt } from "./schema-keys.js";
 
 /** The names looked for in the working directory, in order. */
 export const CONFIG_FILE_NAMES = ["quiver.config.json", "quiver.config.yaml", "quiver.config.yml"] as const;
@@ -35,13 +37,33 @@ export const findConfigFile = (cwd: string, explicit?: string, origin = "--confi
   return undefined;
 };
 
-/** Formats zod issues as `file: key.path: message` lines. */
-export const formatIssues = (where: string, issues: ReadonlyArray<z.core.$ZodIssue>): string[] =>
+/** ` (did you mean "x"?)` for an unknown key, when a valid key at that place is near it. */
+const nearest = (schema: unknown, path: ReadonlyArray<PropertyKey>, key: string): string => {
+  const keys = keysAt(schema, path);
+  const near = closestMatches(keys, key, { limit: 1, maxDistance: Math.max(2, Math.ceil(key.length / 3)) });
+  return near.length > 0
+    ? ` (did you mean "${near[0]}"?)`
+    : keys.length > 0
+      ? ` (valid: ${keys.join(", ")})`
+      : "";
+};
+
+/**
+ * Formats zod issues as `file: key.path: message` lines; an unknown key names the closest valid one
+ * when the schema is given.
+ */
+export const formatIssues = (
+  where: string,
+  issues: ReadonlyArray<z.core.$ZodIssue>,
+  schema?: unknown,
+): string[] =>
   issues.map((issue) => {
     const path = issue.path.map(String).join(".");
     const at = path ? `${where}: ${path}` : where;
     if (issue.code === "unrecognized_keys") {
-      return `${at}: unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+      return `${at}: unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys
+        .map((k) => `"${k}"${schema === undefined ? "" : nearest(schema, issue.path, k)}`)
+        .join(", ")}`;
     }
     if (issue.code === "invalid_union") {
       return `${at}: ${unionMessage(issue)}`;
@@ -94,7 +116,7 @@ export const readConfigFile = async (path: string): Promise<LoadedConfig> => {
   // The schema (and building it) loads only when there is a file to check: without one, start-up skips it.
   const { configFileSchema } = await import("./config-schema.js");
   const parsed = configFileSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(formatIssues(name, parsed.error.issues));
+  if (!parsed.success) throw new ConfigError(formatIssues(name, parsed.error.issues, configFileSchema));
   return { path, config: parsed.data };
 };
 

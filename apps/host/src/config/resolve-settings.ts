@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type ToolPolicy, toMillis } from "@quiver/core";
+import { SEED_PROFILE_NAMES, type SeedProfileName } from "@quiver/adapters/seeds";
+import { closestMatches, type ToolPolicy, toMillis } from "@quiver/core";
 import { ConfigError } from "./config-error.js";
 import type { HostSettings, McpServerSettings, PluginSettings } from "./host-settings.js";
 import { loadConfig } from "./load-config.js";
@@ -31,6 +32,8 @@ export interface HostFlags {
   readonly maxSessionsPerPrincipal?: string | undefined;
   /** `--session-idle-timeout` (serve). */
   readonly sessionIdleTimeout?: string | undefined;
+  /** `--profile` (serve): a seed system's profile. */
+  readonly profile?: string | undefined;
 }
 
 /** Default port of `quiver serve`. */
@@ -273,7 +276,23 @@ export const resolveSettings = async (
     },
     env,
     warnings,
+    profile: profileName(flags.profile, config.profile, fileName),
   };
+};
+
+/** The profile asked for (the flag wins over the file), or a ConfigError naming the valid ones. */
+const profileName = (
+  flag: string | undefined,
+  file: string | undefined,
+  fileName: string,
+): SeedProfileName | undefined => {
+  const name = flag ?? file;
+  if (name === undefined) return undefined;
+  if ((SEED_PROFILE_NAMES as ReadonlyArray<string>).includes(name)) return name as SeedProfileName;
+  const near = closestMatches(SEED_PROFILE_NAMES, name, { limit: 1 })[0];
+  throw new ConfigError([
+    `${flag !== undefined ? "--profile" : `${fileName}: profile`}: unknown profile "${name}"; the profiles are ${SEED_PROFILE_NAMES.join(", ")}${near ? ` (did you mean "${near}"?)` : ""}.`,
+  ]);
 };
 
 /** `--record` / `--replay` / `--replay-or-record` (at most one) and `--replay-timing`. */

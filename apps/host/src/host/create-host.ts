@@ -1,20 +1,34 @@
+import { basename } from "node:path";
+import { SEED_PROFILES } from "@quiver/adapters/seeds";
 import {
   type Catalog,
   createCassetteHttpClient,
   createCatalog,
   type HttpClient,
   type PluginInfo,
+  type ToolPolicy,
 } from "@quiver/core";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
+import { createHostProfile, type HostProfile } from "../profiles/host-profile.js";
 import type { OpenedStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
+import { unknownOptions, unknownSetPlugins } from "./check-plugin-options.js";
 import type { DemoReport } from "./demo.js";
 import { discoverEnabled, settingsFor } from "./discover-enabled.js";
 import { pluginOptions } from "./plugin-options.js";
 import { type TrackedCatalog, trackCalls } from "./track-calls.js";
+
+/** The config's policies over the profile's policy defaults (field by field, per tool). */
+const profilePolicies = (settings: HostSettings): HostSettings["policies"] => {
+  const defaults = settings.profile ? (SEED_PROFILES[settings.profile].policyDefaults ?? {}) : {};
+  const out: Record<string, ToolPolicy> = { ...settings.policies };
+  for (const [tool, policy] of Object.entries(defaults))
+    out[tool] = { ...policy, ...settings.policies[tool] };
+  return out;
+};
 
 /** A plugin that loaded, with its registration. */
 export interface HostPlugin {
@@ -39,6 +53,8 @@ export interface Host {
   readonly disabled: ReadonlyArray<string>;
   /** What demo mode built (empty when off). */
   readonly demo: DemoReport;
+  /** The seed system's profile served beside the tools (`--profile`), if any. */
+  readonly profile?: HostProfile | undefined;
   /**
    * Discovers again and updates the catalog: plugins installed since are registered, uninstalled ones
    * removed (MCP clients get tools/list_changed). Already loaded plugins keep their module: an upgraded
@@ -86,6 +102,16 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     : { options: {}, lines: [] };
 
   checkAliasClashes(settings.aliases, first.enabled);
+  const fileName = settings.configFile ? basename(settings.configFile) : "config";
+  const unknown = [
+    ...unknownSetPlugins(
+      settings.plugins,
+      [...first.enabled.map((p) => p.plugin.id), ...first.disabled],
+      first.enabled.map((p) => p.candidate.package),
+    ),
+    ...first.enabled.flatMap((p) => unknownOptions(p.plugin, settingsFor(settings, p), fileName)),
+  ];
+  if (unknown.length > 0) throw new ConfigError(unknown);
   const stores: OpenedStores = settings.stores.redis
     ? await (await import("../stores/open-stores.js")).openStores(settings.stores)
     : {};
@@ -97,7 +123,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     inner = createCatalog({
       ...(http ? { http } : {}),
       env: settings.env,
-      policies: settings.policies,
+      policies: profilePolicies(settings),
       aliases: settings.aliases,
       ...stores,
     });
@@ -111,14 +137,14 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     disabled: [...first.disabled],
   };
 
+  // A profile's plugin defaults sit under the config file, flags and variables, like demo ones.
+  const profileDefaults = settings.profile ? (SEED_PROFILES[settings.profile].pluginDefaults ?? {}) : {};
   const register = (loaded: LoadedPlugin): HostPlugin | PluginProblem => {
     try {
-      const options = pluginOptions(
-        loaded.plugin,
-        settingsFor(settings, loaded),
-        settings.env,
-        demo.options[loaded.plugin.id],
-      );
+      const options = pluginOptions(loaded.plugin, settingsFor(settings, loaded), settings.env, {
+        ...demo.options[loaded.plugin.id],
+        ...profileDefaults[loaded.plugin.id],
+      });
       const info = inner.register(loaded.plugin, options);
       return { loaded, info, options };
     } catch (error) {
@@ -189,6 +215,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       return state.disabled;
     },
     demo,
+    profile: settings.profile ? createHostProfile(settings.profile, tracker.catalog) : undefined,
     reload,
     close: async () => {
       await inner.close();

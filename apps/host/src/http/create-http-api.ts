@@ -3,8 +3,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget, ToolResult } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp/server";
 import type { ToolIndex } from "../find/rank-tools.js";
+import { type HostProfile, parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
 import type { ConsoleSource } from "./console-data.js";
 import { consoleRoutes } from "./console-routes.js";
+import { externalToolRoutes } from "./external-tool-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { checkOrigin } from "./origin-check.js";
 import { type ExtraGauge, PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
@@ -35,6 +37,8 @@ export interface HttpApiOptions {
    * the host's skipped plugins and recent calls to show them.
    */
   readonly console?: ConsoleSource | false;
+  /** A seed system's profile: its tools answer the seed's own shapes (`quiver serve --profile`). */
+  readonly profile?: HostProfile | undefined;
 }
 
 const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
@@ -97,7 +101,8 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     name: string,
     principal: string | undefined,
   ) => {
-    if (!catalog.has(name)) {
+    const seed = options.profile?.find(name);
+    if (!seed && !catalog.has(name)) {
       const r = await catalog.call(name, {});
       sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
       return;
@@ -125,8 +130,14 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
         : typeof headerSession === "string"
           ? headerSession
           : `one-shot-${randomUUID()}`;
-    const values =
+    const headerValues = parseSessionValues(req.headers[SESSION_VALUES_HEADER] as string | undefined);
+    if (headerValues instanceof Error) {
+      sendError(res, 400, "invalid_session", headerValues.message);
+      return;
+    }
+    const bodyValues =
       typeof s.values === "object" && s.values !== null ? (s.values as Record<string, unknown>) : undefined;
+    const values = headerValues || bodyValues ? { ...headerValues, ...bodyValues } : undefined;
     // A per-call time limit: `timeoutMs` in the wrapper or the X-Quiver-Timeout-Ms header (the
     // catalog bounds it by the tool's own timeout and refuses a value that is not a positive number).
     const headerTimeout = req.headers["x-quiver-timeout-ms"];
@@ -142,7 +153,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
     };
     res.once("close", onClose);
-    const result = await catalog.call(name, input, {
+    const call = {
       session: {
         id,
         ...(principal !== undefined ? { principal } : {}),
@@ -150,7 +161,15 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       },
       signal: controller.signal,
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
-    });
+    };
+    if (seed) {
+      // A seed tool answers the seed's own value as the body (a dict, a str, a list), never an envelope.
+      const value = await options.profile!.call(seed, input, call);
+      res.off("close", onClose);
+      if (!res.destroyed) sendJson(res, 200, value, { "x-quiver-profile": options.profile!.profile.name });
+      return;
+    }
+    const result = await catalog.call(name, input, call);
     res.off("close", onClose);
     if (!res.destroyed) sendJson(res, 200, result, statusHeader(result));
   };
@@ -205,7 +224,13 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
           "GET /health",
           "GET /metrics",
           "POST /mcp",
+          ...(options.profile?.profile.name === "co-scientist"
+            ? ["GET /external-tools", "POST /external-tools/execute"]
+            : []),
         ],
+        ...(options.profile
+          ? { profile: options.profile.profile.name, profileTools: options.profile.list().map((t) => t.name) }
+          : {}),
       });
     }
     if (path === "/metrics" && get) {
@@ -222,17 +247,27 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
         tools: options.finder.rank(need, { limit: Number.isFinite(limit) ? limit : 5 }),
       });
     }
+    if (parts[0] === "external-tools" && options.profile?.profile.name === "co-scientist") {
+      return externalToolRoutes(options.profile, { req, res, parts, method, principal, limit });
+    }
     if (parts[0] === "tools") {
       if (parts.length === 1 && get) {
         const category = url.searchParams.get("category");
+        const seeds = options.profile?.list() ?? [];
+        const shadowed = new Set(seeds.map((t) => t.name));
         return sendJson(res, 200, {
-          tools: catalog.list().filter((t) => !category || t.category === category),
+          tools: [
+            ...seeds.filter((t) => !category || t.category === category),
+            ...catalog.list().filter((t) => !shadowed.has(t.name) && (!category || t.category === category)),
+          ],
         });
       }
       if (parts.length === 2 && get) {
         const target = (url.searchParams.get("target") ?? "mcp") as SchemaTarget;
         if (!TARGETS.has(target))
           return sendError(res, 400, "invalid_target", `target must be one of ${[...TARGETS].join(", ")}.`);
+        const seedInfo = options.profile?.list().find((t) => t.name === parts[1]);
+        if (seedInfo) return sendJson(res, 200, seedInfo);
         const d = catalog.describe(parts[1]!, target);
         if (!d) {
           const r = await catalog.call(parts[1]!, {});

@@ -58,6 +58,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
       : {}),
     onError: (error) => log(`mcp: ${error.message}`),
     ...(server.stateless ? { stateless: true } : {}),
+    ...(host.profile ? { extraTools: host.profile.mcpTools() } : {}),
   });
   const api = createHttpApi(catalog, {
     tokens: settings.tokens,
@@ -67,6 +68,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     version: VERSION,
     finder,
     draining: () => draining,
+    profile: host.profile,
     console: { problems: () => host.problems, recent: host.tracker.recent, aliases: settings.aliases },
     health: () => ({
       inflight: host.tracker.inflight().length,

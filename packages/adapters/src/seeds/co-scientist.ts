@@ -3,87 +3,100 @@ import { callWith, type SeedToolsOptions, type ToolCaller } from "./tool-caller.
 
 type Json = Record<string, unknown>;
 
+/** The four categories of the External Tools Interface. */
+export const TOOL_TYPES = [
+  "SPECIALIZED_MODEL",
+  "SCIENTIFIC_DATABASE",
+  "PRIVATE_REPOSITORY",
+  "COMPUTATIONAL_SERVICE",
+] as const;
+
+/** A category of the External Tools Interface. */
+export type ToolType = (typeof TOOL_TYPES)[number];
+
 /**
- * The co-scientist's request to an external tool: which tool, its parameters, the constraints the
- * answer must honour, and how long it may take (default 300 s).
+ * The co-scientist's `ExternalToolRequest`: the category, the caller's name for the tool, the query
+ * (`ProteinQuery`, `DatabaseQuery` or `RepositoryQuery`), constraints, and a time limit (default 300 s).
  */
 export interface ExternalToolRequest {
-  /** `alphafold`, `fda_drug_database`, `private_repository` (see {@link CO_SCIENTIST_TOOLS}) or any Quiver tool name. */
+  readonly tool_type: ToolType;
+  /** "AlphaFold", "ESMFold", "FDA_Drug_Database", or a repository or collection name. */
   readonly tool_name: string;
-  readonly parameters: Readonly<Json>;
-  /** Every constraint is applied or reported in `unmet_constraints`, never dropped. */
+  /** `{sequence, structure_type?}`, `{search_criteria, max_results?}` or `{search_terms, filters?}`. */
+  readonly query: Readonly<Json>;
+  /** Every constraint is applied or reported (`metadata.unmet_constraints`), never dropped. */
   readonly constraints?: Readonly<Json>;
-  /** The call's time limit in seconds (default 300), bounded by the tool's own maximum. */
+  /** The call's time limit in seconds (default 300). */
   readonly timeout_seconds?: number;
-  /** Echoed in the response. */
-  readonly request_id?: string;
 }
 
-/**
- * The response statuses of the external-tools interface. From the envelope: success → SUCCESS;
- * partial (a constraint not met, a stale or incomplete answer) → PARTIAL_SUCCESS; timeout → TIMEOUT;
- * access_denied → ACCESS_DENIED; error and unavailable → FAILURE (`metadata.error_kind` says which,
- * `metadata.retry_after` when to try again). A success with a constraint the adapter found unmet
- * (e.g. `min_plddt`) is PARTIAL_SUCCESS.
- */
+/** The statuses of an `ExternalToolResponse`. */
 export type ExternalToolStatus = "SUCCESS" | "PARTIAL_SUCCESS" | "FAILURE" | "TIMEOUT" | "ACCESS_DENIED";
 
-/** What the co-scientist receives back. */
+/** `ProteinStructureResult`: confidence with every prediction, the structure as PDB text. */
+export interface ProteinStructureResult {
+  readonly confidence_scores: {
+    readonly overall: number | null;
+    readonly per_residue: ReadonlyArray<number>;
+  };
+  readonly structure_data: string;
+  readonly warnings?: ReadonlyArray<string>;
+}
+
+/** `DatabaseResult`: the matches, the count of every match, whether every constraint was applied. */
+export interface DatabaseResult {
+  readonly matches: ReadonlyArray<Json>;
+  readonly total_count: number;
+  readonly query_constraints_met: boolean;
+}
+
+/** `RepositoryResult`: documents best first, each one's relevance in [0, 1]. */
+export interface RepositoryResult {
+  readonly documents: ReadonlyArray<Json>;
+  readonly relevance_scores: ReadonlyArray<number>;
+}
+
+/** What the co-scientist receives back (`results` is null on a failure). */
 export interface ExternalToolResponse {
-  readonly request_id?: string;
   readonly tool_name: string;
   readonly status: ExternalToolStatus;
-  /** The records found: drug applications, repository documents, or the structure's summary. */
-  readonly results: ReadonlyArray<Json>;
-  /** AlphaFold: the structure (inline text or link), per-residue pLDDT and confidence regions. */
-  readonly structure_data?: Json;
-  /** Repository search: each result's relevance in [0, 1], in the order of `results`. */
-  readonly relevance_scores?: ReadonlyArray<number>;
-  /** True only when every constraint was applied exactly. */
-  readonly query_constraints_met: boolean;
-  /** One line per constraint not applied (or not met), saying why. */
-  readonly unmet_constraints: ReadonlyArray<string>;
-  /** The envelope's message when the status is not SUCCESS. */
-  readonly error_message?: string;
-  readonly suggestion?: string;
+  readonly results: ProteinStructureResult | DatabaseResult | RepositoryResult | Json | null;
+  /** On failure `error_type`, `message` and `retry_after` (seconds, when known); else how it ran. */
   readonly metadata: Json;
+  readonly cached: boolean;
 }
 
-/** What a tool mapping makes of a response's data. */
+/** A mapping's Quiver input, or why the request cannot run. */
+type Built = { readonly input: Json; readonly unmet: string[] } | { readonly refused: string };
+
+/** What a mapping makes of a response's data. */
 interface Shaped {
-  readonly results: Json[];
-  readonly structure_data?: Json;
-  readonly relevance_scores?: number[];
+  readonly results: Json;
   readonly met?: boolean;
   readonly unmet?: string[];
-  readonly extra?: Json;
+  readonly complete?: boolean;
+  readonly metadata?: Json;
 }
 
-/** How one seed tool maps onto a Quiver tool. */
+/** How one named tool of the interface maps onto a Quiver tool. */
 interface SeedTool {
   readonly tool: string;
-  /** The Quiver input, the constraints it could not place (as unmet lines), or a refusal. */
-  readonly input: (
-    parameters: Json,
-    constraints: Json,
-  ) => { readonly input: Json; readonly unmet: string[] } | { readonly refused: string };
+  readonly description: string;
+  readonly querySchema: Json;
+  readonly input: (query: Json, constraints: Json, toolName: string) => Built;
   readonly shape: (data: Json, constraints: Json) => Shaped;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const show = (v: unknown) => JSON.stringify(v);
+const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** Merges constraints into an object of criteria or filters; a constraint contradicting a parameter is a refusal. */
-const merge = (
-  base: Json,
-  extra: Json,
-  where: string,
-  what = "the constraint",
-): Json | { readonly refused: string } => {
+/** Merges constraints into criteria or filters; a constraint contradicting the query is a refusal. */
+const merge = (base: Json, extra: Json, where: string): Json | { readonly refused: string } => {
   for (const [k, v] of Object.entries(extra)) {
     if (k in base && !same(base[k], v)) {
       return {
-        refused: `${k}: ${what} ${show(v)} contradicts the parameter ${show(base[k])} (${where}); give one value`,
+        refused: `${k}: the constraint ${show(v)} contradicts the query's ${show(base[k])} (${where}); give one value`,
       };
     }
   }
@@ -92,107 +105,154 @@ const merge = (
 
 const records = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+const defined = (o: Json): Json => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 const fda: SeedTool = {
   tool: "fda_search_drugs",
-  input: (parameters, constraints) => {
-    const { search_criteria, max_results, ...flat } = parameters;
-    const criteria = merge(
-      (search_criteria as Json | undefined) ?? {},
-      flat,
-      "search_criteria",
-      "the parameter",
-    );
+  description:
+    "FDA-approved drugs (openFDA Drugs@FDA and labels) by indication, active ingredient, brand or generic name, pharmacologic class, sponsor, route and original approval year.",
+  querySchema: {
+    type: "object",
+    properties: {
+      search_criteria: {
+        type: "object",
+        description:
+          "indication, active_ingredient, brand_name, generic_name, pharmacologic_class, sponsor, route, approval_year {after, before}",
+      },
+      max_results: { type: "integer", minimum: 1, maximum: 100 },
+    },
+    required: ["search_criteria"],
+  },
+  input: (query, constraints) => {
+    const { search_criteria, max_results, ...flat } = query;
+    const criteria = merge(isObject(search_criteria) ? search_criteria : {}, flat, "search_criteria");
     if ("refused" in criteria) return criteria as { refused: string };
     const merged = merge(criteria, constraints, "search_criteria");
     if ("refused" in merged) return merged as { refused: string };
-    return {
-      input: { search_criteria: merged, ...(max_results === undefined ? {} : { max_results }) },
-      unmet: [],
-    };
+    return { input: defined({ search_criteria: merged, max_results }), unmet: [] };
   },
   shape: (d) => ({
-    results: records(d.matches),
+    results: {
+      matches: records(d.matches),
+      total_count: typeof d.total_count === "number" ? d.total_count : records(d.matches).length,
+      query_constraints_met: d.query_constraints_met !== false,
+    },
     met: d.query_constraints_met !== false,
     unmet: strings(d.unmet_constraints),
-    extra: {
-      total_count: d.total_count,
+    metadata: defined({
+      returned: d.returned,
+      total_count_exact: d.total_count_exact,
       fully_searched: d.fully_searched,
       refinement_suggestions: d.refinement_suggestions,
       query: d.query,
-    },
+      data_last_updated: d.data_last_updated,
+    }),
   }),
 };
 
+/** Names under PRIVATE_REPOSITORY that mean every collection the scientist can read. */
+const ALL_COLLECTIONS = new Set(["private_repository", "private_repo", "all", "*", "my_repository"]);
+
 const privateRepository: SeedTool = {
   tool: "private_repo_search",
-  input: (parameters, constraints) => {
-    const { query, filters, ...rest } = parameters;
-    if (query !== undefined && rest.search_terms !== undefined && !same(query, rest.search_terms)) {
-      return { refused: "search_terms: query and search_terms differ; give one" };
-    }
-    const merged = merge((filters as Json | undefined) ?? {}, constraints, "filters");
-    if ("refused" in merged) return merged as { refused: string };
-    return {
-      input: {
-        ...(query === undefined ? {} : { search_terms: query }),
-        ...rest,
-        ...(Object.keys(merged).length > 0 ? { filters: merged } : {}),
+  description:
+    "The scientist's private repository: their own collections and those shared with them, ranked by relevance, with citations. tool_name names the repository or collection.",
+  querySchema: {
+    type: "object",
+    properties: {
+      search_terms: { type: "array", items: { type: "string" } },
+      filters: {
+        type: "object",
+        description:
+          "publication_date {after, before}, date_from, date_to, authors, tags, collections; an unknown filter is refused",
       },
+      max_results: { type: "integer", minimum: 1, maximum: 50 },
+    },
+    required: ["search_terms"],
+  },
+  input: (query, constraints, toolName) => {
+    const { search_terms, filters, max_results, ...rest } = query;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0)
+      return { refused: `${unknown[0]}: not a field of RepositoryQuery; give search_terms and filters` };
+    const merged = merge(isObject(filters) ? filters : {}, constraints, "filters");
+    if ("refused" in merged) return merged as { refused: string };
+    const named = ALL_COLLECTIONS.has(toolName.toLowerCase()) ? {} : { collections: [toolName] };
+    const withCollection = merge(merged, named, "filters");
+    const all = "refused" in withCollection ? merged : withCollection;
+    return {
+      input: defined({
+        search_terms,
+        ...(Object.keys(all).length > 0 ? { filters: all } : {}),
+        max_results,
+      }),
       unmet: [],
     };
   },
   shape: (d) => {
-    const results = records(d.results);
+    const documents = records(d.results);
     return {
-      results,
-      relevance_scores: results.map((r) => (typeof r.score === "number" ? r.score : 0)),
-      extra: {
+      results: {
+        documents,
+        relevance_scores: documents.map((r) => (typeof r.score === "number" ? r.score : 0)),
+      },
+      metadata: defined({
         total_count: d.total_count,
         searched_collections: d.searched_collections,
         suggestions: d.suggestions,
-      },
+      }),
     };
   },
 };
 
 /** AlphaFold constraints the adapter applies: checked against the prediction, or passed as input. */
-const ALPHAFOLD_CONSTRAINTS = ["min_plddt", "min_confidence", "source", "structure_format"] as const;
+const PROTEIN_CONSTRAINTS = ["min_plddt", "min_confidence", "source", "structure_format"] as const;
 
-const alphafold: SeedTool = {
+const protein = (model: "AlphaFold" | "ESMFold"): SeedTool => ({
   tool: "alphafold_predict_structure",
-  input: (parameters, constraints) => {
-    const { uniprot_id, accession, ...rest } = parameters;
-    const ids = [rest.uniprot_accession, uniprot_id, accession].filter((v) => v !== undefined);
-    if (new Set(ids.map(show)).size > 1) {
-      return { refused: `uniprot_id: ${ids.map(show).join(" and ")} name different proteins; give one` };
-    }
-    const id = ids[0];
+  description:
+    model === "AlphaFold"
+      ? "Protein structure from AlphaFold DB (by UniProt accession or an exact sequence match; new sequences are folded by ESMFold), with overall and per-residue pLDDT."
+      : "Protein structure for a new sequence (ESMFold, up to 400 residues; a known UniProt sequence answers from AlphaFold DB), with overall and per-residue pLDDT.",
+  querySchema: {
+    type: "object",
+    properties: {
+      sequence: { type: "string", description: "Amino-acid sequence, one-letter code" },
+      structure_type: { type: "string", enum: ["pdb", "mmcif"] },
+      uniprot_accession: { type: "string", description: "Quiver's addition: a UniProt accession instead" },
+    },
+  },
+  input: (query, constraints) => {
+    const { sequence, structure_type, uniprot_accession, uniprot_id, ...rest } = query;
+    const unknown = Object.keys(rest);
+    if (unknown.length > 0)
+      return { refused: `${unknown[0]}: not a field of ProteinQuery; give sequence (and structure_type)` };
+    const id = uniprot_accession ?? uniprot_id;
+    if (sequence === undefined && id === undefined)
+      return { refused: "sequence: a ProteinQuery needs the protein's sequence" };
+    const format =
+      constraints.structure_format ??
+      (typeof structure_type === "string" && /^(pdb|mmcif)$/i.test(structure_type)
+        ? structure_type.toLowerCase()
+        : undefined);
     const unmet = Object.keys(constraints)
-      .filter((k) => !(ALPHAFOLD_CONSTRAINTS as ReadonlyArray<string>).includes(k))
+      .filter((k) => !(PROTEIN_CONSTRAINTS as ReadonlyArray<string>).includes(k))
       .map(
         (k) =>
-          `${k}: alphafold cannot apply "${k}" (${show(constraints[k])}); constraints it applies: ${ALPHAFOLD_CONSTRAINTS.join(", ")}`,
+          `${k}: ${model} cannot apply "${k}" (${show(constraints[k])}); constraints it applies: ${PROTEIN_CONSTRAINTS.join(", ")}`,
       );
-    const format = constraints.structure_format ?? rest.structure_format;
-    if (
-      constraints.structure_format !== undefined &&
-      rest.structure_format !== undefined &&
-      !same(constraints.structure_format, rest.structure_format)
-    ) {
-      return { refused: `structure_format: the constraint contradicts the parameter; give one value` };
-    }
+    if (structure_type !== undefined && format === undefined)
+      unmet.push(`structure_type: ${show(structure_type)} is not available; structures come as pdb or mmcif`);
     return {
-      input: {
-        ...rest,
-        ...(id === undefined ? {} : { uniprot_accession: id }),
-        ...(format === undefined ? {} : { structure_format: format }),
-      },
+      input: defined({
+        ...(sequence !== undefined ? { sequence } : { uniprot_accession: id }),
+        structure_format: format ?? "pdb",
+      }),
       unmet,
     };
   },
   shape: (d, constraints) => {
-    const scores = (d.confidence_scores as Json | undefined) ?? {};
+    const scores = isObject(d.confidence_scores) ? d.confidence_scores : {};
     const overall = typeof scores.overall === "number" ? scores.overall : null;
     const unmet: string[] = [];
     for (const key of ["min_plddt", "min_confidence"] as const) {
@@ -204,69 +264,109 @@ const alphafold: SeedTool = {
       else if (overall < min)
         unmet.push(`${key}: the model's mean pLDDT is ${overall}, below the required ${min}`);
     }
-    if (constraints.source !== undefined && constraints.source !== d.source) {
+    if (constraints.source !== undefined && constraints.source !== d.source)
       unmet.push(`source: the structure comes from ${show(d.source)}, not ${show(constraints.source)}`);
-    }
+    const structure = isObject(d.structure) ? d.structure : {};
+    const text = typeof structure.text === "string" ? structure.text : "";
+    const warnings = strings(d.warnings);
+    if (text === "" && typeof structure.url === "string")
+      warnings.push(`The structure is too large to inline: download it from ${structure.url}`);
     return {
-      results: [
-        {
-          uniprot_accession: d.uniprot_accession,
-          model_id: d.model_id,
-          model_version: d.model_version,
-          protein: d.protein,
-          sequence_length: d.sequence_length,
-          source: d.source,
-          lookup: d.lookup,
-          mean_plddt: overall,
-          plddt_band_fractions: d.plddt_band_fractions,
-          warnings: d.warnings,
-          links: d.links,
-          citation: d.citation,
-          complete: d.complete,
+      results: {
+        confidence_scores: {
+          overall,
+          per_residue: Array.isArray(scores.per_residue) ? scores.per_residue : [],
         },
-      ],
-      structure_data: {
-        ...((d.structure as Json | undefined) ?? {}),
-        confidence_scores: d.confidence_scores,
-        regions: d.regions,
+        structure_data: text,
+        ...(warnings.length > 0 ? { warnings } : {}),
       },
       unmet,
+      complete: d.complete !== false,
+      metadata: defined({
+        model: d.source === "esmfold" ? "ESMFold" : "AlphaFold",
+        source: d.source,
+        lookup: d.lookup,
+        uniprot_accession: d.uniprot_accession,
+        model_id: d.model_id,
+        sequence_length: d.sequence_length,
+        structure_format: structure.format,
+        structure_url: structure.url,
+        regions: d.regions,
+        citation: d.citation,
+      }),
     };
   },
+});
+
+/** The names the interface knows in each category (case and `-`/`_`/spaces do not matter). */
+const KNOWN: Readonly<Record<ToolType, Readonly<Record<string, SeedTool>>>> = {
+  SPECIALIZED_MODEL: { AlphaFold: protein("AlphaFold"), ESMFold: protein("ESMFold") },
+  SCIENTIFIC_DATABASE: { FDA_Drug_Database: fda },
+  PRIVATE_REPOSITORY: {},
+  COMPUTATIONAL_SERVICE: {},
 };
+
+const norm = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, "");
+
+/** More spellings of the known names (the earlier mapping's names keep working). */
+const ALIASES: Readonly<Record<string, readonly [ToolType, string]>> = {
+  alphafold: ["SPECIALIZED_MODEL", "AlphaFold"],
+  alphafoldpredictstructure: ["SPECIALIZED_MODEL", "AlphaFold"],
+  esmfold: ["SPECIALIZED_MODEL", "ESMFold"],
+  fda: ["SCIENTIFIC_DATABASE", "FDA_Drug_Database"],
+  fdadrugdatabase: ["SCIENTIFIC_DATABASE", "FDA_Drug_Database"],
+  fdasearchdrugs: ["SCIENTIFIC_DATABASE", "FDA_Drug_Database"],
+  openfda: ["SCIENTIFIC_DATABASE", "FDA_Drug_Database"],
+};
+
+/** The tool catalogue the co-scientist's agents receive (`GET /external-tools`). */
+export interface ExternalToolDescription {
+  readonly tool_type: ToolType;
+  readonly tool_name: string;
+  readonly description: string;
+  readonly query_schema: Json;
+  /** The Quiver tool that answers it. */
+  readonly quiver_tool: string;
+}
 
 /**
- * The co-scientist's tool names and the Quiver tool each runs. Any other name is called as a Quiver
- * tool with the parameters as input; its constraints are then reported unmet (no mapping knows where
- * they go).
+ * The interface's tools: each known model and database, and the private repository (any collection
+ * name, or `private_repository` for all of them).
+ *
+ * @example
+ * const { tools } = { tools: externalToolCatalogue() };
  */
-export const CO_SCIENTIST_TOOLS: Readonly<Record<string, string>> = {
-  alphafold: "alphafold_predict_structure",
-  alphafold_predict_structure: "alphafold_predict_structure",
-  fda: "fda_search_drugs",
-  fda_drug_database: "fda_search_drugs",
-  fda_search_drugs: "fda_search_drugs",
-  private_repository: "private_repo_search",
-  search_repository: "private_repo_search",
-  private_repo_search: "private_repo_search",
-};
+export const externalToolCatalogue = (): ExternalToolDescription[] => [
+  ...(Object.entries(KNOWN) as Array<[ToolType, Record<string, SeedTool>]>).flatMap(([type, tools]) =>
+    Object.entries(tools).map(([name, t]) => ({
+      tool_type: type,
+      tool_name: name,
+      description: t.description,
+      query_schema: t.querySchema,
+      quiver_tool: t.tool,
+    })),
+  ),
+  {
+    tool_type: "PRIVATE_REPOSITORY",
+    tool_name: "private_repository",
+    description: `${privateRepository.description} Use "private_repository" for every collection you can read, or a collection's name (owner/name for a shared one).`,
+    query_schema: privateRepository.querySchema,
+    quiver_tool: privateRepository.tool,
+  },
+];
 
-const MAPPINGS: Readonly<Record<string, SeedTool>> = {
-  alphafold_predict_structure: alphafold,
-  fda_search_drugs: fda,
-  private_repo_search: privateRepository,
+/** The `error_type` of each failure kind. */
+const ERROR_TYPE: Readonly<Record<string, string>> = {
+  invalid_input: "INVALID_INPUT",
+  unavailable: "SERVICE_UNAVAILABLE",
+  timeout: "TIMEOUT",
+  access_denied: "ACCESS_DENIED",
+  rate_limited: "RATE_LIMITED",
+  upstream: "UPSTREAM_ERROR",
+  out_of_domain: "OUT_OF_DOMAIN",
+  constraint_violation: "CONSTRAINT_VIOLATION",
+  internal: "INTERNAL_ERROR",
 };
-
-const generic = (tool: string): SeedTool => ({
-  tool,
-  input: (parameters, constraints) => ({
-    input: parameters,
-    unmet: Object.keys(constraints).map(
-      (k) => `${k}: ${tool} has no constraint mapping; "${k}" (${show(constraints[k])}) was not applied`,
-    ),
-  }),
-  shape: (d) => ({ results: Array.isArray(d) ? (d as Json[]) : [d] }),
-});
 
 const STATUS: Readonly<Record<ToolResult["status"], ExternalToolStatus>> = {
   success: "SUCCESS",
@@ -280,138 +380,208 @@ const STATUS: Readonly<Record<ToolResult["status"], ExternalToolStatus>> = {
 /** The default time limit of a request, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
-
-/**
- * One line per constraint when the call produced no data: the reason already known for it (a
- * refusal or a mapping's line starting with its name), else the failure's message.
- */
-const allUnmet = (constraints: Json, why: string, known: ReadonlyArray<string> = []): string[] =>
-  Object.keys(constraints).map(
-    (k) => known.find((line) => line.startsWith(`${k}:`)) ?? `${k}: not applied, the call failed: ${why}`,
-  );
-
-const refusedResponse = (
-  request: ExternalToolRequest,
-  constraints: Json,
-  why: string,
-): ExternalToolResponse => {
-  const unmet = allUnmet(constraints, why, [why]);
-  return {
-    ...(request.request_id === undefined ? {} : { request_id: request.request_id }),
-    tool_name: String(request.tool_name),
-    status: "FAILURE",
-    results: [],
-    query_constraints_met: false,
-    unmet_constraints: unmet.length > 0 ? unmet : [why],
-    error_message: why,
-    metadata: { error_kind: "invalid_input" },
-  };
-};
+/** A response that ran no tool: FAILURE, `results: null`, the reason and how to correct it. */
+const failure = (
+  toolName: unknown,
+  errorType: string,
+  message: string,
+  extra: Json = {},
+): ExternalToolResponse => ({
+  tool_name: typeof toolName === "string" ? toolName : "",
+  status: "FAILURE",
+  results: null,
+  metadata: { error_type: errorType, message, ...extra },
+  cached: false,
+});
 
 /** Options of {@link createExternalToolExecutor}. */
-export interface ExternalToolExecutorOptions extends SeedToolsOptions {
-  /** More seed tool names → Quiver tool names (merged over {@link CO_SCIENTIST_TOOLS}). */
-  readonly tools?: Readonly<Record<string, string>>;
-}
+export interface ExternalToolExecutorOptions extends SeedToolsOptions {}
 
 /** Runs the co-scientist's requests. */
 export interface ExternalToolExecutor {
   readonly execute: (request: ExternalToolRequest) => Promise<ExternalToolResponse>;
 }
 
+/** Finds the mapping for a request: its category and name, or why there is none. */
+const resolveTool = (
+  caller: ToolCaller & { readonly has?: (name: string) => boolean },
+  type: unknown,
+  name: string,
+): { readonly tool: SeedTool; readonly type: ToolType } | { readonly refused: ExternalToolResponse } => {
+  const alias = ALIASES[norm(name)];
+  const toolType = (type === undefined && alias ? alias[0] : type) as ToolType;
+  if (!TOOL_TYPES.includes(toolType)) {
+    return {
+      refused: failure(name, "INVALID_REQUEST", `tool_type must be one of ${TOOL_TYPES.join(", ")}.`, {
+        suggestion: `Set tool_type to one of ${TOOL_TYPES.join(", ")}.`,
+      }),
+    };
+  }
+  if (toolType === "PRIVATE_REPOSITORY") return { tool: privateRepository, type: toolType };
+  const known = KNOWN[toolType];
+  const hit =
+    Object.entries(known).find(([k]) => norm(k) === norm(name)) ??
+    (alias && alias[0] === toolType ? [alias[1], known[alias[1]]!] : undefined);
+  if (hit) return { tool: hit[1] as SeedTool, type: toolType };
+  // A computational service (or any category) may name a Quiver tool directly.
+  if (caller.has?.(name)) {
+    return {
+      tool: {
+        tool: name,
+        description: "",
+        querySchema: {},
+        input: (query, constraints) => ({
+          input: query,
+          unmet: Object.keys(constraints).map(
+            (k) =>
+              `${k}: ${name} has no constraint mapping; "${k}" (${show(constraints[k])}) was not applied`,
+          ),
+        }),
+        shape: (d) => ({ results: isObject(d) ? d : { value: d } }),
+      },
+      type: toolType,
+    };
+  }
+  const names = Object.keys(known);
+  return {
+    refused: failure(
+      name,
+      "UNKNOWN_TOOL",
+      names.length > 0
+        ? `No ${toolType} named "${name}". Known names: ${names.join(", ")}.`
+        : `No ${toolType} named "${name}": none is configured. Known tools: ${externalToolCatalogue()
+            .map((t) => `${t.tool_type}/${t.tool_name}`)
+            .join(", ")}.`,
+      { known_tools: names },
+    ),
+  };
+};
+
 /**
- * The co-scientist's drop-in: turns an `ExternalToolRequest` into one Quiver call (constraints
- * merged into the tool's criteria or filters, `timeout_seconds` as the call's `timeoutMs`) and the
- * envelope into an `ExternalToolResponse`. A constraint is applied, checked against the answer, or
- * listed in `unmet_constraints` with `query_constraints_met: false`; never dropped.
+ * The co-scientist's drop-in: turns an `ExternalToolRequest` into one Quiver call (`tool_type` picks
+ * the category, constraints merged into the criteria or filters, `timeout_seconds` as the call's
+ * limit) and the envelope into an `ExternalToolResponse`. A constraint is applied, checked against
+ * the answer, or listed in `metadata.unmet_constraints` (then PARTIAL_SUCCESS); never dropped. A
+ * failure answers `results: null` with `metadata.error_type`, `message` and `retry_after`; a timeout
+ * keeps what was found, marked `metadata.incomplete`.
  *
  * @example
  * const tools = createExternalToolExecutor(catalog, { session: { principal: "scientist-1" } });
- * const r = await tools.execute({ tool_name: "fda_drug_database", parameters: { active_ingredient: "semaglutide" },
- *   constraints: { mechanism: "SGLT2 inhibitor" } });
- * // r.status "PARTIAL_SUCCESS", r.query_constraints_met false, r.unmet_constraints[0] starts "mechanism: "
+ * const r = await tools.execute({ tool_type: "SCIENTIFIC_DATABASE", tool_name: "FDA_Drug_Database",
+ *   query: { search_criteria: { active_ingredient: "semaglutide" } }, constraints: { approval_year: { after: 2010 } } });
  */
 export const createExternalToolExecutor = (
-  caller: ToolCaller,
+  caller: ToolCaller & { readonly has?: (name: string) => boolean },
   options: ExternalToolExecutorOptions = {},
-): ExternalToolExecutor => {
-  const names = { ...CO_SCIENTIST_TOOLS, ...options.tools };
-  return {
-    execute: async (request) => {
-      const constraints = isObject(request.constraints) ? request.constraints : {};
-      if (typeof request.tool_name !== "string" || request.tool_name === "")
-        return refusedResponse(request, constraints, "tool_name must be a tool's name");
-      if (!isObject(request.parameters))
-        return refusedResponse(request, constraints, "parameters must be an object");
-      if (request.constraints !== undefined && !isObject(request.constraints))
-        return refusedResponse(
-          request,
-          constraints,
-          "constraints must be an object of constraint name → value",
-        );
-      const seconds = request.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
-      if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds <= 0)
-        return refusedResponse(request, constraints, "timeout_seconds must be a positive number of seconds");
+): ExternalToolExecutor => ({
+  execute: async (request) => {
+    const req = (isObject(request) ? request : {}) as Partial<ExternalToolRequest> & { parameters?: unknown };
+    const name = req.tool_name;
+    if (typeof name !== "string" || name.trim() === "")
+      return failure(name, "INVALID_REQUEST", "tool_name must be the tool's name.", {
+        suggestion: `Name one of: ${externalToolCatalogue()
+          .map((t) => t.tool_name)
+          .join(", ")}, or a repository or collection.`,
+      });
+    // `parameters` was the earlier mapping's name for the query.
+    const query = req.query ?? req.parameters;
+    if (!isObject(query))
+      return failure(
+        name,
+        "INVALID_REQUEST",
+        "query must be an object (a ProteinQuery, DatabaseQuery or RepositoryQuery).",
+        {
+          suggestion:
+            'e.g. {"sequence": "MKT..."}, {"search_criteria": {"active_ingredient": "semaglutide"}} or {"search_terms": ["GLP-1"]}',
+        },
+      );
+    if (req.constraints !== undefined && req.constraints !== null && !isObject(req.constraints))
+      return failure(name, "INVALID_REQUEST", "constraints must be an object of constraint name → value.");
+    const constraints = isObject(req.constraints) ? req.constraints : {};
+    const seconds = req.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+    if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds <= 0)
+      return failure(name, "INVALID_REQUEST", "timeout_seconds must be a positive number of seconds.", {
+        suggestion: `Leave it out for ${DEFAULT_TIMEOUT_SECONDS}.`,
+      });
 
-      const tool = names[request.tool_name] ?? request.tool_name;
-      const mapping = MAPPINGS[tool] ?? generic(tool);
-      const built = mapping.input(request.parameters, constraints);
-      if ("refused" in built) return refusedResponse(request, constraints, built.refused);
+    const found = resolveTool(caller, req.tool_type, name);
+    if ("refused" in found) return found.refused;
+    const mapping = found.tool;
+    const built = mapping.input(query, constraints, name);
+    if ("refused" in built)
+      return failure(name, "INVALID_INPUT", built.refused, {
+        suggestion: "Correct the field named and send the request again.",
+      });
 
-      const r = await callWith(caller, tool, built.input, options, { timeoutMs: seconds * 1000 });
-      const metadata: Json = {
-        quiver_tool: r.metadata.tool,
-        quiver_status: r.status,
-        execution_time_ms: r.metadata.durationMs,
-        attempts: r.metadata.attempts,
-        cached: r.metadata.cached,
-        timeout_seconds: seconds,
-        ...(r.metadata.stale ? { stale: true, stale_age_seconds: (r.metadata.staleAgeMs ?? 0) / 1000 } : {}),
-        ...(r.metadata.source ? { source: r.metadata.source } : {}),
-        ...(r.error ? { error_kind: r.error.kind, retryable: r.error.retryable } : {}),
-        ...(r.error?.retryAfterMs === undefined
-          ? {}
-          : { retry_after: Math.ceil(r.error.retryAfterMs / 1000) }),
-        ...(r.escalate ? { escalate: true } : {}),
-      };
-      const base = {
-        ...(request.request_id === undefined ? {} : { request_id: request.request_id }),
-        tool_name: request.tool_name,
-      };
-      const usable = (r.status === "success" || r.status === "partial") && r.data !== undefined;
-      if (!usable) {
-        const unmet = allUnmet(constraints, r.message, built.unmet);
-        return {
-          ...base,
-          status: STATUS[r.status],
-          results: [],
-          query_constraints_met: Object.keys(constraints).length === 0,
-          unmet_constraints: unmet,
-          error_message: r.message,
-          ...(r.suggestion ? { suggestion: r.suggestion } : {}),
-          metadata,
-        };
-      }
-      const shaped = mapping.shape(r.data as Json, constraints);
-      const unmet = [...built.unmet, ...(shaped.unmet ?? [])];
-      const met = shaped.met !== false && unmet.length === 0;
-      const status = STATUS[r.status] === "SUCCESS" && !met ? "PARTIAL_SUCCESS" : STATUS[r.status];
+    if (caller.has && !caller.has(mapping.tool))
+      return failure(
+        name,
+        "SERVICE_UNAVAILABLE",
+        `${name} is not served by this host: its Quiver tool ${mapping.tool} is not installed or not enabled.`,
+        {
+          suggestion: "Try an alternative tool from GET /external-tools.",
+        },
+      );
+    const r = await callWith(caller, mapping.tool, built.input, options, { timeoutMs: seconds * 1000 });
+    const ran = defined({
+      quiver_tool: r.metadata.tool,
+      execution_time_ms: r.metadata.durationMs,
+      timeout_seconds: seconds,
+      ...(r.metadata.stale ? { stale: true, stale_age_seconds: (r.metadata.staleAgeMs ?? 0) / 1000 } : {}),
+      data_source: r.metadata.source,
+      escalate: r.escalate ? true : undefined,
+    });
+    const hasData = r.data !== undefined && r.data !== null && isObject(r.data);
+    if (!hasData || !(r.status === "success" || r.status === "partial" || r.status === "timeout")) {
+      const kind = r.error?.kind ?? "internal";
       return {
-        ...base,
-        status,
-        results: shaped.results,
-        ...(shaped.structure_data ? { structure_data: shaped.structure_data } : {}),
-        ...(shaped.relevance_scores ? { relevance_scores: shaped.relevance_scores } : {}),
+        tool_name: name,
+        status: STATUS[r.status],
+        results: null,
+        metadata: defined({
+          error_type: ERROR_TYPE[kind] ?? "INTERNAL_ERROR",
+          message: r.message,
+          retry_after:
+            r.error?.retryAfterMs === undefined ? undefined : Math.ceil(r.error.retryAfterMs / 1000),
+          suggestion: r.suggestion,
+          guidance: r.guidance,
+          unmet_constraints:
+            Object.keys(constraints).length > 0
+              ? Object.keys(constraints).map(
+                  (k) =>
+                    built.unmet.find((line) => line.startsWith(`${k}:`)) ??
+                    `${k}: not applied, the call failed`,
+                )
+              : undefined,
+          ...ran,
+        }),
+        cached: r.metadata.cached,
+      };
+    }
+    const shaped = mapping.shape(r.data as Json, constraints);
+    const unmet = [...built.unmet, ...(shaped.unmet ?? [])];
+    const met = shaped.met !== false && unmet.length === 0;
+    const incomplete = r.status === "timeout" || shaped.complete === false;
+    const status: ExternalToolStatus =
+      r.status === "timeout"
+        ? "TIMEOUT"
+        : r.status === "partial" || !met || incomplete
+          ? "PARTIAL_SUCCESS"
+          : "SUCCESS";
+    return {
+      tool_name: name,
+      status,
+      results: shaped.results,
+      metadata: defined({
+        ...ran,
+        ...shaped.metadata,
         query_constraints_met: met,
         unmet_constraints: unmet,
-        ...(status === "SUCCESS" ? {} : { error_message: r.message }),
-        ...(r.suggestion ? { suggestion: r.suggestion } : {}),
-        metadata: {
-          ...metadata,
-          ...Object.fromEntries(Object.entries(shaped.extra ?? {}).filter(([, v]) => v !== undefined)),
-        },
-      };
-    },
-  };
-};
+        ...(incomplete ? { incomplete: true } : {}),
+        message: status === "SUCCESS" ? undefined : r.message,
+        suggestion: r.suggestion,
+      }),
+      cached: r.metadata.cached,
+    };
+  },
+});

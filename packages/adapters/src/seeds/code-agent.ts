@@ -2,66 +2,86 @@ import type { ToolResult } from "@quiver/core";
 import { callWith, dataRecord, errorLine, type SeedToolsOptions, type ToolCaller } from "./tool-caller.js";
 
 /**
- * The code agent's documentation result (its Context7 wrapper's shape): `success` with the
- * documentation text, or `error`; `unavailable` with `guidance` when Context7 could not be reached.
+ * The code agent's `search_documentation` result, exactly as its `ExternalToolsMixin` returns it:
+ * `{success: true, documentation}`; `{success: false, documentation: "", error, guidance, unavailable: true}`
+ * when Context7 cannot be reached; `{success: false, documentation: "", error}` when the search failed.
+ * Strings are `""` when empty, never null. `escalate` (and guidance saying to tell the user) is added
+ * after two failures in a row in one session.
  */
 export interface CodeAgentDocumentationResult {
   readonly success: boolean;
-  /** Documentation snippets as Markdown with their sources; null when the call failed. */
-  readonly documentation: string | null;
-  /** What went wrong (message and suggestion); null on success. */
-  readonly error: string | null;
-  /** What to do instead when Context7 is unavailable ("answer from what you know ..."); else null. */
-  readonly guidance: string | null;
-  /** True when Context7 could not be reached (down, timed out): fall back to `guidance`. */
-  readonly unavailable: boolean;
-  /** The Context7 library id the documentation came from (Quiver's addition). */
-  readonly library_id?: string;
-  /** True when the documentation is a last-known answer served while Context7 is down (Quiver's addition). */
-  readonly stale?: boolean;
+  readonly documentation: string;
+  readonly error?: string;
+  /** What to do instead: use embedded knowledge first, escalate to the user after two failures. */
+  readonly guidance?: string;
+  /** True when Context7 could not be reached (down, timed out, rate limited). */
+  readonly unavailable?: boolean;
+  /** True after two failures in a row in this session: stop calling it and tell the user. */
+  readonly escalate?: boolean;
 }
 
-/** The code agent's web search result (its Perplexity wrapper's shape). */
+/** The code agent's `search_web` result: `{success, answer}`, or `{success: false, answer: "", error}`. */
 export interface CodeAgentWebSearchResult {
   readonly success: boolean;
-  /**
-   * Perplexity's written answer (chat API), or, with the Search API (Quiver's default, which writes
-   * none), the sources numbered `[n]` with title, date, URL and snippet to answer from; null on failure.
-   */
-  readonly answer: string | null;
-  /** What went wrong (message and suggestion); null on success. */
-  readonly error: string | null;
-  /** Cited URLs; `[n]` in `answer` is `citations[n-1]` (Quiver's addition). */
-  readonly citations?: ReadonlyArray<string>;
-  /** False when `answer` lists sources rather than a written answer (Quiver's addition). */
-  readonly answer_included?: boolean;
+  /** Perplexity's written answer (or, with the Search API, the numbered sources to answer from). */
+  readonly answer: string;
+  readonly error?: string;
+  readonly guidance?: string;
+  readonly escalate?: boolean;
 }
+
+/** The error string of the agent's own Context7 wrapper when the service is unavailable. */
+export const CONTEXT7_UNAVAILABLE_ERROR =
+  "Context7 not available. Use your embedded knowledge for this pattern.";
+
+/** Guidance when documentation cannot be fetched (their tests look for "embedded knowledge"). */
+export const DOCUMENTATION_GUIDANCE =
+  "Documentation lookup is not available right now. Use your embedded knowledge (training data) for this pattern first: " +
+  "prefer the library's standard, long-documented API and say which version your knowledge reflects. " +
+  "If documentation lookup fails 2 times, stop retrying and escalate to the user: tell them documentation lookup is down and ask how to proceed.";
+
+const escalated = (what: string): string =>
+  `${what} has now failed 2 times in a row in this conversation: stop calling it and escalate — ` +
+  "tell the user the service is down and ask how they want to proceed. Meanwhile use your embedded knowledge.";
 
 /** Statuses that mean the upstream could not be reached. */
 const UNREACHED = new Set(["unavailable", "timeout"]);
 
+const escalation = (r: ToolResult, what: string) =>
+  r.escalate ? { guidance: escalated(what), escalate: true as const } : {};
+
 /**
- * Maps a `context7_search_documentation` envelope to the code agent's
- * `{success, documentation, error, guidance, unavailable}`. A stale answer (Context7 down, last
- * known documentation) is a success marked `stale`.
+ * Maps a `context7_search_documentation` envelope to the code agent's dict. A stale answer (Context7
+ * down, last known documentation) is a success.
  *
  * @example
  * const doc = toCodeAgentDocumentation(await catalog.call("context7_search_documentation", { query, library }));
- * if (doc.unavailable) prompt += doc.guidance;
+ * if (!doc.success) prompt += doc.guidance ?? "";
  */
 export const toCodeAgentDocumentation = (r: ToolResult): CodeAgentDocumentationResult => {
   const d = dataRecord(r);
-  const ok = (r.status === "success" || r.status === "partial") && typeof d.documentation === "string";
-  const unavailable = !ok && UNREACHED.has(r.status);
-  return {
-    success: ok,
-    documentation: ok ? (d.documentation as string) : null,
-    error: ok ? null : errorLine(r),
-    guidance: r.guidance ?? null,
-    unavailable,
-    ...(ok && typeof d.library_id === "string" ? { library_id: d.library_id } : {}),
-    ...(r.metadata.stale ? { stale: true } : {}),
-  };
+  if ((r.status === "success" || r.status === "partial") && typeof d.documentation === "string")
+    return { success: true, documentation: d.documentation };
+  if (UNREACHED.has(r.status) || r.error?.kind === "rate_limited") {
+    return {
+      success: false,
+      documentation: "",
+      error: CONTEXT7_UNAVAILABLE_ERROR,
+      guidance: DOCUMENTATION_GUIDANCE,
+      unavailable: true,
+      ...escalation(r, "Documentation search"),
+    };
+  }
+  if (r.error?.kind === "internal") {
+    return {
+      success: false,
+      documentation: "",
+      error: `Search failed: ${r.message}`,
+      guidance: DOCUMENTATION_GUIDANCE,
+      ...escalation(r, "Documentation search"),
+    };
+  }
+  return { success: false, documentation: "", error: errorLine(r), ...escalation(r, "Documentation search") };
 };
 
 interface WebSource {
@@ -83,10 +103,17 @@ const sourcesText = (results: ReadonlyArray<WebSource>): string =>
     ),
   ].join("\n");
 
+/** Perplexity's written answer followed by its numbered citations, as one string. */
+const writtenText = (answer: string, citations: ReadonlyArray<string>): string =>
+  citations.length === 0
+    ? answer
+    : `${answer}\n\nSources:\n${citations.map((c, i) => `[${i + 1}] ${c}`).join("\n")}`;
+
 /**
- * Maps a `perplexity_search_web` envelope to the code agent's `{success, answer, error}`. With the
- * chat API `answer` is Perplexity's answer; with the Search API (no written answer) it is the
- * numbered sources, and `answer_included: false` says so.
+ * Maps a `perplexity_search_web` envelope to the code agent's `{success, answer}` or
+ * `{success: false, answer: "", error}`. With the chat API (`perplexity.api = "chat"`, what the
+ * code-agent profile sets) `answer` is Perplexity's written answer with its sources; with the Search
+ * API it is the numbered sources.
  *
  * @example
  * const { success, answer, error } = toCodeAgentWebSearch(await catalog.call("perplexity_search_web", { query }));
@@ -94,15 +121,12 @@ const sourcesText = (results: ReadonlyArray<WebSource>): string =>
 export const toCodeAgentWebSearch = (r: ToolResult): CodeAgentWebSearchResult => {
   const d = dataRecord(r);
   const ok = (r.status === "success" || r.status === "partial") && Array.isArray(d.results);
-  if (!ok) return { success: false, answer: null, error: errorLine(r) };
+  if (!ok) return { success: false, answer: "", error: errorLine(r), ...escalation(r, "Web search") };
   const citations = Array.isArray(d.citations) ? (d.citations as string[]) : [];
   const written = typeof d.answer === "string" && d.answer.trim() !== "" ? d.answer : undefined;
   return {
     success: true,
-    answer: written ?? sourcesText(d.results as WebSource[]),
-    error: null,
-    citations,
-    answer_included: written !== undefined,
+    answer: written ? writtenText(written, citations) : sourcesText(d.results as WebSource[]),
   };
 };
 
@@ -148,7 +172,7 @@ export const createCodeAgentTools = (
       await callWith(
         caller,
         options.tools?.documentation ?? "context7_search_documentation",
-        { query, ...(library === undefined ? {} : { library }) },
+        { query, ...(library === undefined || library === null ? {} : { library }) },
         options,
       ),
     ),

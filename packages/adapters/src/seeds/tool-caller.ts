@@ -13,6 +13,10 @@ export type ToolCaller = Pick<Catalog, "call">;
 export interface SeedToolsOptions {
   /** Who is calling and in which conversation (principal, session id, injected values). */
   readonly session?: SessionContext;
+  /** Cancels the calls (a client that went away). */
+  readonly signal?: AbortSignal;
+  /** Each call's time limit in milliseconds (bounded by the tool's own timeout). */
+  readonly timeoutMs?: number;
 }
 
 /** Calls one tool with the session when there is one. */
@@ -21,9 +25,14 @@ export const callWith = (
   name: string,
   input: unknown,
   options: SeedToolsOptions,
-  extra: Omit<CallOptions, "session"> = {},
+  extra: Omit<CallOptions, "session" | "signal"> = {},
 ): Promise<ToolResult> =>
-  caller.call(name, input, { ...(options.session ? { session: options.session } : {}), ...extra });
+  caller.call(name, input, {
+    ...(options.session ? { session: options.session } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...extra,
+  });
 
 /** The envelope's message with its suggestion, as one line for a seed's `error` field. */
 export const errorLine = (r: ToolResult): string =>

@@ -1,3 +1,7 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createPrivateRepoPlugin } from "@quiver/plugin-private-repo";
+import { runPluginCommand } from "@quiver/testing";
 import type { ExternalToolRequest } from "../../src/seeds.js";
 
 /**
@@ -52,48 +56,71 @@ In people with overweight or obesity and cardiovascular disease but no diabetes,
 `,
 };
 
-/** The co-scientist's own requests, as its agents send them. */
+/** The co-scientist's own requests, in the External Tools Interface's shape. */
 export const REQUESTS = {
   /** The issue's example: openFDA cannot filter on mechanism, so it must be reported, not dropped. */
   fdaMechanism: {
-    tool_name: "fda_drug_database",
-    parameters: { active_ingredient: "semaglutide" },
+    tool_type: "SCIENTIFIC_DATABASE",
+    tool_name: "FDA_Drug_Database",
+    query: { search_criteria: { active_ingredient: "semaglutide" } },
     constraints: { mechanism: "SGLT2 inhibitor" },
-    request_id: "hyp-7/fda-1",
   },
   /** A constraint openFDA can apply: only oral products. */
   fdaOral: {
-    tool_name: "fda_drug_database",
-    parameters: { active_ingredient: "semaglutide", max_results: 20 },
+    tool_type: "SCIENTIFIC_DATABASE",
+    tool_name: "FDA_Drug_Database",
+    query: { search_criteria: { active_ingredient: "semaglutide" }, max_results: 20 },
     constraints: { route: "oral" },
   },
   /** Approved in 2019 or later. */
   fdaApprovedSince: {
-    tool_name: "fda_drug_database",
-    parameters: { search_criteria: { active_ingredient: "semaglutide" } },
+    tool_type: "SCIENTIFIC_DATABASE",
+    tool_name: "FDA_Drug_Database",
+    query: { search_criteria: { active_ingredient: "semaglutide" } },
     constraints: { approval_year: { after: 2019 } },
   },
   /** The spec's own filter shape. */
   repoSince2020: {
+    tool_type: "PRIVATE_REPOSITORY",
     tool_name: "private_repository",
-    parameters: { search_terms: ["semaglutide", "GLP-1"] },
+    query: { search_terms: ["semaglutide", "GLP-1"] },
     constraints: { publication_date: { after: "2020-01-01" } },
   },
   /** A filter the repository does not have. */
   repoImpactFactor: {
+    tool_type: "PRIVATE_REPOSITORY",
     tool_name: "private_repository",
-    parameters: { search_terms: ["semaglutide"] },
+    query: { search_terms: ["semaglutide"] },
     constraints: { publication_date: { after: "2020-01-01" }, impact_factor: { min: 10 } },
   },
-  /** A structure by UniProt id. */
+  /** A structure by UniProt accession (Quiver's addition to ProteinQuery). */
   alphafold: {
-    tool_name: "alphafold",
-    parameters: { uniprot_id: "Q7Z6M3" },
+    tool_type: "SPECIALIZED_MODEL",
+    tool_name: "AlphaFold",
+    query: { uniprot_accession: "Q7Z6M3" },
   },
   /** A structure that must be confidently predicted. */
   alphafoldConfident: {
-    tool_name: "alphafold",
-    parameters: { uniprot_id: "Q7Z6M3" },
+    tool_type: "SPECIALIZED_MODEL",
+    tool_name: "AlphaFold",
+    query: { uniprot_accession: "Q7Z6M3" },
     constraints: { min_plddt: 95, organism: "Homo sapiens" },
   },
 } satisfies Record<string, ExternalToolRequest>;
+
+/**
+ * Writes {@link PAPERS} into `dir` and adds them with the plugin's own `add` command to
+ * scientist-1's collection `glp1`, in the repository at `<dir>/repo`; returns the command's exit code.
+ */
+export const addPapers = async (dir: string): Promise<number> => {
+  for (const [name, text] of Object.entries(PAPERS)) writeFileSync(join(dir, name), text);
+  const added = await runPluginCommand(createPrivateRepoPlugin(), "add", {
+    args: Object.keys(PAPERS),
+    flags: { owner: "scientist-1", collection: "glp1" },
+    options: { indexPath: join(dir, "repo") },
+    cwd: dir,
+    json: false,
+    env: {},
+  });
+  return added.exitCode;
+};

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
 import { createAlphafoldPlugin } from "@quiver/plugin-alphafold";
 import { createFdaPlugin } from "@quiver/plugin-fda";
 import { createPrivateRepoPlugin } from "@quiver/plugin-private-repo";
-import { type Emulator, makeTestClock, runPluginCommand, seededRandom, startEmulator } from "@quiver/testing";
+import { type Emulator, makeTestClock, seededRandom, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAfdbEmulator } from "../../../plugins/alphafold/test/support/afdb-emulator.js";
 import { startOpenFdaEmulator } from "../../../plugins/fda/test/support/openfda-emulator.js";
@@ -16,7 +16,7 @@ import {
   type ExternalToolResponse,
   type ToolCaller,
 } from "../../src/seeds.js";
-import { PAPERS, REQUESTS } from "./co-scientist-fixtures.js";
+import { addPapers, REQUESTS } from "./co-scientist-fixtures.js";
 
 // The AI co-scientist's external tools interface, run with its own requests through its mapping
 // against the real AlphaFold, FDA and private-repository plugins: openFDA and AlphaFold DB emulated
@@ -39,16 +39,7 @@ beforeAll(async () => {
   ]);
   hanging.fault("*", /.*/, { kind: "hang" });
   dir = mkdtempSync(join(tmpdir(), "quiver-co-scientist-"));
-  for (const [name, text] of Object.entries(PAPERS)) writeFileSync(join(dir, name), text);
-  const added = await runPluginCommand(createPrivateRepoPlugin(), "add", {
-    args: Object.keys(PAPERS),
-    flags: { owner: "scientist-1", collection: "glp1" },
-    options: { indexPath: join(dir, "repo") },
-    cwd: dir,
-    json: false,
-    env: {},
-  });
-  expect(added.exitCode).toBe(0);
+  expect(await addPapers(dir)).toBe(0);
   catalog = createCatalog({ env: {}, policies: { "*": { cache: false } } });
   catalog.register(createFdaPlugin(), { baseUrl: fda.url });
   catalog.register(createAlphafoldPlugin(), {
@@ -65,15 +56,44 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (request: ExternalToolRequest) => tools.execute(request);
+/**
+ * A response seen through its parts: the records (matches, documents, or the one structure), the
+ * constraint report and the failure message, wherever the spec puts them.
+ */
+interface View {
+  readonly raw: ExternalToolResponse;
+  readonly status: ExternalToolResponse["status"];
+  readonly results: Array<Record<string, any>>;
+  readonly query_constraints_met: boolean;
+  readonly unmet_constraints: string[];
+  readonly error_message: string | undefined;
+  readonly metadata: Record<string, any>;
+  readonly relevance_scores: number[] | undefined;
+}
+
+const view = (r: ExternalToolResponse): View => {
+  const res = (r.results ?? {}) as Record<string, any>;
+  return {
+    raw: r,
+    status: r.status,
+    results: res.matches ?? res.documents ?? (r.results ? [res] : []),
+    query_constraints_met: r.metadata.query_constraints_met === true,
+    unmet_constraints: (r.metadata.unmet_constraints as string[] | undefined) ?? [],
+    error_message: r.metadata.message as string | undefined,
+    metadata: r.metadata,
+    relevance_scores: res.relevance_scores,
+  };
+};
+
+const run = async (request: ExternalToolRequest) => view(await tools.execute(request));
 const without = ({ constraints: _, ...request }: ExternalToolRequest): ExternalToolRequest => request;
-const dates = (r: ExternalToolResponse) => r.results.map((x) => String(x.date));
+const dates = (r: View) => r.results.map((x) => String(x.date));
 
 /**
  * Constraints are accounted for: met means no unmet line; not met means at least one line, and each
  * line names one of the request's constraints.
  */
-const accountedFor = (request: ExternalToolRequest, r: ExternalToolResponse) => {
+const accountedFor = (request: ExternalToolRequest, r: View) => {
   const keys = Object.keys(request.constraints ?? {});
   if (r.query_constraints_met) expect(r.unmet_constraints).toEqual([]);
   else expect(r.unmet_constraints.length).toBeGreaterThan(0);
@@ -144,13 +164,15 @@ describe("MUST honour all specified constraints", () => {
   it("a constraint contradicting a parameter is refused before any call, never silently overridden", async () => {
     const before = fda.requests.length;
     const r = await run({
-      tool_name: "fda_drug_database",
-      parameters: { active_ingredient: "semaglutide", route: "subcutaneous" },
+      tool_type: "SCIENTIFIC_DATABASE",
+      tool_name: "FDA_Drug_Database",
+      query: { search_criteria: { active_ingredient: "semaglutide", route: "subcutaneous" } },
       constraints: { route: "oral" },
     });
     expect(r.status).toBe("FAILURE");
-    expect(r.query_constraints_met).toBe(false);
-    expect(r.unmet_constraints).toEqual([expect.stringMatching(/^route: the constraint "oral" contradicts/)]);
+    expect(r.raw.results).toBeNull();
+    expect(r.metadata.error_type).toBe("INVALID_INPUT");
+    expect(r.error_message).toMatch(/^route: the constraint "oral" contradicts/);
     expect(fda.requests.length).toBe(before);
   });
 });
@@ -158,7 +180,6 @@ describe("MUST honour all specified constraints", () => {
 describe("MUST explain which constraints failed", () => {
   it("fda: mechanism cannot be filtered on: PARTIAL_SUCCESS naming it and the closest criterion", async () => {
     const r = await run(REQUESTS.fdaMechanism);
-    expect(r.request_id).toBe("hyp-7/fda-1");
     expect(r.status).toBe("PARTIAL_SUCCESS");
     expect(r.query_constraints_met).toBe(false);
     expect(r.unmet_constraints).toHaveLength(1);
@@ -167,18 +188,18 @@ describe("MUST explain which constraints failed", () => {
     );
     expect(r.unmet_constraints[0]).toContain("closest: pharmacologic_class");
     expect(r.results.length).toBeGreaterThan(0);
-    expect(r.error_message).toMatch(/unmet_constraints/);
+    expect(r.raw.results).toMatchObject({ query_constraints_met: false });
   });
 
   it("private repository: a filter it does not have fails the request and is named", async () => {
     const r = await run(REQUESTS.repoImpactFactor);
     expect(r.status).toBe("FAILURE");
     expect(r.query_constraints_met).toBe(false);
-    expect(r.results).toEqual([]);
+    expect(r.raw.results).toBeNull();
     const line = r.unmet_constraints.find((l) => l.startsWith("impact_factor:"));
     expect(line).toMatch(/impact_factor/);
     expect(r.error_message).toMatch(/impact_factor/);
-    expect(r.metadata.error_kind).toBe("invalid_input");
+    expect(r.metadata.error_type).toBe("INVALID_INPUT");
   });
 
   it("alphafold: a constraint it cannot apply is named with the ones it can", async () => {
@@ -186,51 +207,52 @@ describe("MUST explain which constraints failed", () => {
     expect(r.status).toBe("PARTIAL_SUCCESS");
     expect(r.unmet_constraints).toEqual([
       expect.stringMatching(
-        /^organism: alphafold cannot apply "organism" \("Homo sapiens"\); constraints it applies: min_plddt/,
+        /^organism: AlphaFold cannot apply "organism" \("Homo sapiens"\); constraints it applies: min_plddt/,
       ),
       expect.stringMatching(/^min_plddt: /),
     ]);
   });
 
-  it("a tool without a constraint mapping, or a failed call, lists every constraint as not applied", async () => {
-    const unknown = await run({ ...REQUESTS.fdaOral, tool_name: "no_such_tool" });
+  it("an unknown database fails listing the known names; a failed call lists every constraint as not applied", async () => {
+    const unknown = await run({ ...REQUESTS.fdaOral, tool_name: "no_such_database" });
     expect(unknown.status).toBe("FAILURE");
-    expect(unknown.query_constraints_met).toBe(false);
-    expect(unknown.error_message).toContain("no_such_tool");
-    expect(unknown.unmet_constraints).toEqual([
-      'route: no_such_tool has no constraint mapping; "route" ("oral") was not applied',
-    ]);
-    const failed = await run({ ...REQUESTS.repoSince2020, parameters: { search_terms: [] } });
+    expect(unknown.raw.results).toBeNull();
+    expect(unknown.error_message).toContain("no_such_database");
+    expect(unknown.error_message).toContain("FDA_Drug_Database");
+    const failed = await run({ ...REQUESTS.repoSince2020, query: { search_terms: [] } });
     expect(failed.status).toBe("FAILURE");
     expect(failed.unmet_constraints).toEqual([
-      expect.stringMatching(/^publication_date: not applied, the call failed: /),
+      expect.stringMatching(/^publication_date: not applied, the call failed/),
     ]);
   });
 
   it("every one of the co-scientist's requests accounts for each of its constraints", async () => {
     for (const request of Object.values(REQUESTS) as ExternalToolRequest[]) {
-      accountedFor(request, await run(request));
+      const r = await run(request);
+      if (r.status !== "FAILURE" || r.unmet_constraints.length > 0) accountedFor(request, r);
     }
   });
 });
 
 describe("ExternalToolResponse shapes", () => {
-  it("alphafold: results and structure_data with per-residue pLDDT", async () => {
+  it("alphafold: ProteinStructureResult {confidence_scores: {overall, per_residue}, structure_data}", async () => {
     const r = await run(REQUESTS.alphafold);
     expect(r.status, r.error_message).toBe("SUCCESS");
-    expect(r.results[0]).toMatchObject({
+    expect(Object.keys(r.raw).sort()).toEqual(["cached", "metadata", "results", "status", "tool_name"]);
+    const p = r.raw.results as Record<string, any>;
+    expect(p.confidence_scores.overall).toBeCloseTo(74.53, 2);
+    expect(p.confidence_scores.per_residue.length).toBeGreaterThan(0);
+    expect(typeof p.structure_data).toBe("string");
+    expect(r.metadata).toMatchObject({
+      quiver_tool: "alphafold_predict_structure",
+      timeout_seconds: 300,
+      model: "AlphaFold",
       uniprot_accession: "Q7Z6M3",
       model_id: "AF-Q7Z6M3-F1",
-      source: "alphafold_db",
+      structure_format: "pdb",
+      query_constraints_met: true,
     });
-    expect(r.results[0]!.mean_plddt).toBeCloseTo(74.53, 2);
-    const s = r.structure_data as Record<string, any>;
-    expect(s.format).toBe("pdb");
-    expect(s.text ?? s.url).toBeTruthy();
-    expect(s.confidence_scores.per_residue.length).toBeGreaterThan(0);
-    expect(s.regions.length).toBeGreaterThan(0);
-    expect(r.query_constraints_met).toBe(true);
-    expect(r.metadata).toMatchObject({ quiver_tool: "alphafold_predict_structure", timeout_seconds: 300 });
+    expect(r.metadata.regions.length).toBeGreaterThan(0);
   });
 
   it("private repository: relevance_scores follow the results, best first", async () => {
@@ -244,9 +266,12 @@ describe("ExternalToolResponse shapes", () => {
     const slow = createCatalog({ env: {} });
     slow.register(createFdaPlugin(), { baseUrl: hanging.url });
     try {
-      const r = await createExternalToolExecutor(slow).execute({ ...REQUESTS.fdaOral, timeout_seconds: 0.3 });
+      const r = view(
+        await createExternalToolExecutor(slow).execute({ ...REQUESTS.fdaOral, timeout_seconds: 0.3 }),
+      );
       expect(r.status).toBe("TIMEOUT");
-      expect(r.metadata).toMatchObject({ timeout_seconds: 0.3, error_kind: "timeout" });
+      expect(r.raw.results).toBeNull();
+      expect(r.metadata).toMatchObject({ timeout_seconds: 0.3, error_type: "TIMEOUT" });
       expect(r.unmet_constraints).toEqual([expect.stringMatching(/^route: not applied, the call failed/)]);
     } finally {
       await slow.close();
@@ -254,8 +279,16 @@ describe("ExternalToolResponse shapes", () => {
   });
 
   it("a request that is not one is refused without a call", async () => {
-    const r = await run({ tool_name: "fda_drug_database", parameters: {}, timeout_seconds: -1 });
+    const r = await run({
+      tool_type: "SCIENTIFIC_DATABASE",
+      tool_name: "FDA_Drug_Database",
+      query: {},
+      timeout_seconds: -1,
+    });
     expect(r).toMatchObject({ status: "FAILURE", error_message: expect.stringMatching(/timeout_seconds/) });
+    expect(r.raw.results).toBeNull();
+    const legacy = await run({ tool_name: "fda_drug_database", parameters: 3 } as never);
+    expect(legacy.error_message).toMatch(/query must be an object/);
   });
 });
 
@@ -292,7 +325,11 @@ describe("MUST honour all specified constraints: any mix of them", () => {
         const [key, value] = random.pick(POOL);
         constraints[key] = value;
       }
-      const request = { ...REQUESTS.fdaOral, parameters: { active_ingredient: "semaglutide" }, constraints };
+      const request = {
+        ...REQUESTS.fdaOral,
+        query: { search_criteria: { active_ingredient: "semaglutide" } },
+        constraints,
+      };
       const r = await run(request);
       if (r.results.length > 0) withResults++;
       const label = `${JSON.stringify(constraints)} → ${r.status}: ${r.unmet_constraints.join(" | ")}`;
@@ -322,16 +359,17 @@ describe("use cached results if available when a tool is down", () => {
     const down = createCatalog({ env: {}, clock: time.clock });
     down.register(createFdaPlugin(), { baseUrl: up.url });
     const executor = createExternalToolExecutor(down, { session: { id: "h", principal: "scientist-1" } });
+    const execute = async (request: ExternalToolRequest) => view(await executor.execute(request));
     try {
-      const fresh = await executor.execute(REQUESTS.fdaOral);
+      const fresh = await execute(REQUESTS.fdaOral);
       expect(fresh.status, fresh.error_message).toBe("SUCCESS");
       // Two hours later (past the one-hour cache), openFDA answers 503 (unavailable) to everything.
       await time.advance(2 * 3_600_000);
       up.fault("*", /.*/, { kind: "status", status: 503 });
-      const r = await time.advanceUntil(executor.execute(REQUESTS.fdaOral), 100);
+      const r = await time.advanceUntil(execute(REQUESTS.fdaOral), 100);
       expect(r.status).toBe("PARTIAL_SUCCESS");
       expect(r.results).toEqual(fresh.results);
-      expect(r.metadata).toMatchObject({ stale: true, error_kind: "unavailable" });
+      expect(r.metadata).toMatchObject({ stale: true });
       expect(r.metadata.stale_age_seconds).toBeGreaterThanOrEqual(7_200);
       expect(r.query_constraints_met).toBe(true);
       expect(r.error_message).toMatch(/last known result/);
@@ -360,7 +398,11 @@ describe("the status table", () => {
       }) as ToolResult,
   });
   const statusOf = async (r: Partial<ToolResult>) =>
-    createExternalToolExecutor(answering(r)).execute({ tool_name: "some_tool", parameters: {} });
+    createExternalToolExecutor({ ...answering(r), has: (n) => n === "some_tool" }).execute({
+      tool_type: "COMPUTATIONAL_SERVICE",
+      tool_name: "some_tool",
+      query: {},
+    });
 
   it("maps every envelope status to the interface's upper-case ones", async () => {
     expect((await statusOf({ status: "success", data: { x: 1 } })).status).toBe("SUCCESS");
@@ -383,7 +425,8 @@ describe("the status table", () => {
     });
     expect(down).toMatchObject({
       status: "FAILURE",
-      metadata: { error_kind: "unavailable", retryable: true },
+      results: null,
+      metadata: { error_type: "SERVICE_UNAVAILABLE", message: "unavailable message" },
     });
     const limited = await statusOf({
       status: "error",
@@ -391,7 +434,8 @@ describe("the status table", () => {
     });
     expect(limited).toMatchObject({
       status: "FAILURE",
-      metadata: { error_kind: "rate_limited", retry_after: 30 },
+      results: null,
+      metadata: { error_type: "RATE_LIMITED", retry_after: 30 },
     });
   });
 });

@@ -39,36 +39,38 @@ const agentTools = (
 };
 
 describe("code agent: search_documentation(query, library?)", () => {
-  it("answers {success, documentation, error, guidance, unavailable} with the documentation", async () => {
+  it('answers exactly {"success": True, "documentation": ...}', async () => {
     const r = await agentTools().searchDocumentation("authentication check in middleware", "next.js");
-    expect(r).toMatchObject({ success: true, error: null, guidance: null, unavailable: false });
+    expect(Object.keys(r).sort()).toEqual(["documentation", "success"]);
+    expect(r.success).toBe(true);
     expect(r.documentation).toContain("### Middleware Authentication Example");
     expect(r.documentation).toContain(
       "Source: https://github.com/vercel/next.js/blob/canary/docs/middleware.mdx",
     );
-    expect(r.library_id).toBe("/vercel/next.js");
   });
 
-  it("Context7 down: unavailable with the guidance to answer from what the model knows", async () => {
+  it('Context7 down: documentation "", the agent\'s error string, guidance with "embedded knowledge"', async () => {
     const r = await agentTools({ context7Url: await closedUrl() }).searchDocumentation(
       "authentication check in middleware",
       "next.js",
     );
     expect(r.success).toBe(false);
     expect(r.unavailable).toBe(true);
-    expect(r.documentation).toBeNull();
-    expect(r.error).toMatch(/refused the connection/);
-    expect(r.guidance).toMatch(/what you already know/);
+    expect(r.documentation).toBe("");
+    expect(r.error).toBe("Context7 not available. Use your embedded knowledge for this pattern.");
+    expect(r.guidance).toContain("embedded knowledge");
+    expect(r.guidance).toContain("escalate");
   });
 
   it("an unknown library is an error, not unavailable, with the closest names", async () => {
     const r = await agentTools().searchDocumentation("routing", "reactt-routerr-domm");
     expect(r.success).toBe(false);
-    expect(r.unavailable).toBe(false);
-    expect(r.error).not.toBeNull();
+    expect(r.unavailable).toBeUndefined();
+    expect(r.documentation).toBe("");
+    expect(r.error).toEqual(expect.any(String));
   });
 
-  it("a stale answer (Context7 down, asked before) is a success marked stale", () => {
+  it("a stale answer (Context7 down, asked before) is a success", () => {
     const r = toCodeAgentDocumentation({
       status: "partial",
       message: "Context7 is unavailable; the last known result (2 h old).",
@@ -86,24 +88,23 @@ describe("code agent: search_documentation(query, library?)", () => {
         staleAgeMs: 7_200_000,
       },
     });
-    expect(r).toMatchObject({ success: true, documentation: "docs", unavailable: false, stale: true });
+    expect(r).toEqual({ success: true, documentation: "docs" });
   });
 });
 
 describe("code agent: search_web(query, options?)", () => {
   const SF = "What is the current population of San Francisco?";
 
-  it("chat API: {success, answer, error} with Perplexity's answer", async () => {
+  it("chat API: {success, answer} with Perplexity's written answer and its sources", async () => {
     const r = await agentTools({ perplexity: { api: "chat" } }).searchWeb(SF);
-    expect(r).toMatchObject({ success: true, error: null, answer_included: true });
-    expect(r.answer).toBe(CHAT.choices[0].message.content);
-    expect(r.citations!.length).toBeGreaterThan(0);
+    expect(Object.keys(r).sort()).toEqual(["answer", "success"]);
+    expect(r.answer.startsWith(CHAT.choices[0].message.content)).toBe(true);
+    expect(r.answer).toContain(`[1] ${CHAT.citations[0]}`);
   });
 
   it("Search API (the default): answer holds the numbered sources and says no answer was written", async () => {
     const r = await agentTools().searchWeb(SF, { max_results: 3 });
     expect(r.success).toBe(true);
-    expect(r.answer_included).toBe(false);
     expect(r.answer).toMatch(/^Perplexity's Search API returned sources without a written answer/);
     const first = SEARCH.results[0] as { title: string; url: string };
     expect(r.answer).toContain(`[1] ${first.title}`);
@@ -114,14 +115,14 @@ describe("code agent: search_web(query, options?)", () => {
 
   it("no API key: success false and the error names PERPLEXITY_API_KEY", async () => {
     const r = await agentTools({ env: {} }).searchWeb(SF);
-    expect(r).toMatchObject({ success: false, answer: null });
+    expect(r).toMatchObject({ success: false, answer: "" });
     expect(r.error).toContain("PERPLEXITY_API_KEY");
   });
 
-  it("an upstream error: success false with the error, answer null", async () => {
+  it('an upstream error: success false with the error, answer ""', async () => {
     const r = await agentTools({ perplexity: { apiKey: "pplx-wrong" }, env: {} }).searchWeb(SF);
     expect(r.success).toBe(false);
-    expect(r.answer).toBeNull();
+    expect(r.answer).toBe("");
     expect(r.error).toMatch(/key/i);
   });
 });
