@@ -178,6 +178,36 @@ describe("GAIA equivalents (web search)", () => {
     expect(up.requests).toHaveLength(0);
   });
 
+  it.each([403, 401, 404])(
+    "a chat API that refuses the key or is gone (HTTP %i) still answers, with sources from the Search API",
+    async (status) => {
+      up.fault("POST", "/chat/completions", {
+        kind: "status",
+        status,
+        body: { error: { message: "This API key has no access to Sonar", type: "permission_error" } },
+      });
+      const r = await setup({ api: "chat" }).call(TOOL, { query: SF }, session());
+      expect(r.status, r.message).toBe("success");
+      expect(r.data).toMatchObject({ api: "search", answer_included: false });
+      expect(r.metadata).toMatchObject({ api: "search", chat_refused: true });
+      expect(r.message).toMatch(new RegExp(`chat API refused this key \\(HTTP ${status}`));
+      expect(r.instruction).toMatch(/Write a concise answer/);
+      expect(up.requestsTo("POST", "/chat/completions")).toHaveLength(1);
+      expect(up.requestsTo("POST", "/search")).toHaveLength(1);
+    },
+  );
+
+  it("a chat API outage is not answered from the Search API (only a refusal is)", async () => {
+    up.fault("POST", "/chat/completions", { kind: "status", status: 503 });
+    const r = await setup({ api: "chat" }, { policies: { [TOOL]: { retry: { times: 0 } } } }).call(
+      TOOL,
+      { query: SF },
+      session(),
+    );
+    expect(r.status).toBe("unavailable");
+    expect(up.requestsTo("POST", "/search")).toHaveLength(0);
+  });
+
   // GAIA: web-search upstream error
   it("an upstream error is an error envelope with Perplexity's message, retried first, with guidance", async () => {
     up.fault("POST", "/search", {
@@ -536,7 +566,7 @@ describe("the API key never appears in a message or a log", () => {
       .map((s) => s.status);
     expect(statuses).toEqual([
       "access_denied",
-      "access_denied",
+      "success", // the chat API's refusal (403) falls back to the Search API; its message is redacted too
       "error",
       "error",
       "error",

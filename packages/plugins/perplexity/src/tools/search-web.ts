@@ -1,4 +1,4 @@
-import { defineToolWith, outcome } from "@quiver/core";
+import { defineToolWith, outcome, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { PerplexityConfig } from "../config.js";
 import type { WebSearchBackend } from "../internal/backend.js";
@@ -14,6 +14,15 @@ const BACKENDS: Readonly<Record<PerplexityConfig["api"], WebSearchBackend>> = {
   search: searchApi,
   chat: chatApi,
 };
+
+/**
+ * Whether the chat API refused this key or is gone (401/403, 404/410), rather than failing: then the
+ * call still gets sources from the Search API, so a key without Sonar access (or an account after
+ * Sonar's retirement) is not left with no answer at all.
+ */
+const chatRefused = (error: unknown): error is ToolFailure =>
+  ToolFailure.isInstance(error) &&
+  (error.kind === "access_denied" || error.status === 404 || error.status === 410);
 
 const DOMAIN = /^-?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
@@ -86,31 +95,42 @@ export const searchWeb = tool({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: SEARCH_WEB_POLICY,
   run: async (input, ctx) => {
-    const backend = BACKENDS[ctx.config.api];
-    const out = await backend.search(
-      {
-        query: input.query,
-        recency: input.recency,
-        domains: input.domains?.map((d) => d.toLowerCase()),
-        maxResults: input.max_results ?? ctx.config.maxResults,
-        model: input.model,
-      },
-      { http: ctx.http, config: ctx.config, signal: ctx.signal },
-    );
+    const request = {
+      query: input.query,
+      recency: input.recency,
+      domains: input.domains?.map((d) => d.toLowerCase()),
+      maxResults: input.max_results ?? ctx.config.maxResults,
+      model: input.model,
+    };
+    const context = { http: ctx.http, config: ctx.config, signal: ctx.signal };
+    let backend = BACKENDS[ctx.config.api];
+    let refused: ToolFailure | undefined;
+    let out: Awaited<ReturnType<WebSearchBackend["search"]>>;
+    try {
+      out = await backend.search(request, context);
+    } catch (error) {
+      if (backend.api !== "chat" || !chatRefused(error)) throw error;
+      refused = error;
+      backend = searchApi;
+      out = await backend.search(request, context);
+    }
     const n = out.results.length;
     const found = `${n} source${n === 1 ? "" : "s"}`;
     const ignored =
-      backend.api === "search" && input.model
+      backend.api === "search" && input.model && !refused
         ? ` (model ${input.model} ignored: the Search API has no model)`
         : "";
+    const fellBack = refused
+      ? `Perplexity's chat API refused this key (${refused.status ? `HTTP ${refused.status}: ` : ""}${refused.message}), so the Search API answered: `
+      : "";
     return outcome(out, {
       message:
         backend.api === "chat"
           ? `Perplexity ${out.model} answered with ${out.citations.length} citation${out.citations.length === 1 ? "" : "s"}.`
-          : `Perplexity Search API found ${found}${ignored}; sources only, no written answer (answer_included: false).`,
+          : `${fellBack}Perplexity Search API found ${found}${ignored}; sources only, no written answer (answer_included: false).`,
       instruction: INSTRUCTIONS[backend.api],
       source: backend.api === "chat" ? `Perplexity chat completions (${out.model})` : "Perplexity Search API",
-      metadata: { api: backend.api },
+      metadata: { api: backend.api, ...(refused ? { chat_refused: true } : {}) },
     });
   },
 });
