@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The release flow, end to end, against a real local npm registry (Verdaccio from npm):
-//   1. start Verdaccio on 127.0.0.1 (free port, temporary storage; @quiver/* local only, other
-//      packages proxied to the npm registry) and register a user for the publish token;
+//   1. start Verdaccio on 127.0.0.1 (free port, temporary storage; @quiver/* and the copied-out
+//      example's @quiver-release-test/* local only, other packages proxied to the npm registry) and
+//      register a user for the publish token;
 //   2. copy the repository (git ls-files: tracked and new files, never the checkout itself) and
 //      install it; run `pnpm version-packages` and the publish step (build, then `changeset publish`:
 //      `pnpm release` minus the test suite and check:artifacts, which CI runs on their own). The
@@ -174,6 +175,9 @@ const startVerdaccio = async () => {
       "    timeout: 60s",
       "packages:",
       "  '@quiver/*':",
+      "    access: $all",
+      "    publish: $authenticated",
+      "  '@quiver-release-test/*':",
       "    access: $all",
       "    publish: $authenticated",
       "  '**':",
@@ -463,8 +467,11 @@ const flow = async (kind, first, added, removed, bumpLine) => {
 
 // --- the outside author's plugin (examples/third-party-plugin, private in the repository) -----------
 const EXAMPLE = "examples/third-party-plugin";
-/** The name the copied-out example is published under here (never the example's generic name). */
-const GLOSSARY = "quiver-plugin-glossary-release-test";
+/**
+ * The name the copied-out example is published under here: never the example's generic name, and
+ * still `<scope>/quiver-plugin-<id>` (@quiver/testing's package check wants the plugin id in it).
+ */
+const GLOSSARY = "@quiver-release-test/quiver-plugin-glossary";
 
 /**
  * The author's side, as the example's README says: copy the folder out of the repository, name it,
