@@ -84,7 +84,10 @@ for (let round = 0; pending && round < 10; round++) {
 if (written.length > 0)
   console.log(`version-packages: released as majors with their dependency: ${written.join(", ")}`);
 
-changeset(["version"]);
+// `changeset version` exits 1 when there is nothing to version: here that is not a failure (the
+// release after a release publishes what package.json says).
+if (pending) changeset(["version"]);
+else console.log("version-packages: no changesets, the versions stay as they are");
 
 // changesets rewrites an out-of-range `>=A <B` as `>=<new> <next major>`, but semver reads
 // `>=0.0.0` as "any", so the first-party `>=0.0.0 <1.0.0` comes out as an unbounded `>=1.0.0`
