@@ -28,7 +28,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { peerRangeProblem } from "./internal-ranges.mjs";
+import { peerRangeProblem, workspaceDirs } from "./workspace.mjs";
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -56,25 +56,6 @@ const sh = async (cmd, argv, opts = {}) => {
   }
 };
 
-/** Workspace package folders from pnpm-workspace.yaml's `packages` globs (one `*` level). */
-const workspaceDirs = () => {
-  const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8");
-  const globs = [...yaml.matchAll(/^\s+-\s+["']?([^"'\n]+)["']?$/gm)]
-    .map((m) => m[1])
-    .filter((g) => !g.includes(" "));
-  const dirs = [];
-  for (const g of globs) {
-    if (!g.endsWith("/*")) {
-      if (existsSync(join(root, g, "package.json"))) dirs.push(join(root, g));
-      continue;
-    }
-    const base = join(root, g.slice(0, -2));
-    if (!existsSync(base)) continue;
-    for (const d of readdirSync(base))
-      if (existsSync(join(base, d, "package.json"))) dirs.push(join(base, d));
-  }
-  return dirs;
-};
 const readJson = (p) => JSON.parse(readFileSync(p, "utf8"));
 const all = workspaceDirs().map((dir) => ({ dir, pkg: readJson(join(dir, "package.json")) }));
 const publishable = all.filter((p) => !p.pkg.private && (only.length === 0 || only.includes(p.dir)));

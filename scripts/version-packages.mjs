@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm version-packages`: `changeset version` with one rule changesets 3 does not apply.
+// `pnpm version-packages`: `changeset version` with two corrections changesets 3 does not make.
 //
 // Why a step of our own: @changesets/assemble-release-plan 7 releases a package whose internal range
 // no longer holds a new major of its dependency as a *patch* (determine-dependents: "dependencies",
@@ -16,34 +16,15 @@
 //
 // Usage: node scripts/version-packages.mjs   (in the repository root; pnpm version-packages)
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { effectiveRange, peerRangeProblem, semver } from "./internal-ranges.mjs";
+import { effectiveRange, peerRangeProblem, semver, workspacePackages } from "./workspace.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const changeset = (args) =>
   execFileSync(join(root, "node_modules", ".bin", "changeset"), args, { cwd: root, stdio: "inherit" });
-
-/** Every workspace package's manifest (the same package folders pnpm-workspace.yaml lists). */
-const workspace = () => {
-  const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8");
-  const globs = [
-    ...yaml
-      .split(/^packages:\n/m)[1]
-      .split(/^\S/m)[0]
-      .matchAll(/^\s+-\s+["']?([^"'\n]+?)["']?$/gm),
-  ];
-  return globs.flatMap(([, g]) => {
-    const dirs = g.endsWith("/*")
-      ? readdirSync(join(root, g.slice(0, -2))).map((d) => join(root, g.slice(0, -2), d))
-      : [join(root, g)];
-    return dirs
-      .filter((d) => existsSync(join(d, "package.json")))
-      .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }));
-  });
-};
 
 /** The release plan changesets would apply now. */
 const releasePlan = () => {
@@ -55,7 +36,7 @@ const releasePlan = () => {
 };
 
 const FIELDS = ["dependencies", "peerDependencies", "optionalDependencies"];
-const packages = workspace();
+const packages = workspacePackages();
 const written = [];
 const pending = readdirSync(join(root, ".changeset")).some((f) => f.endsWith(".md") && f !== "README.md");
 for (let round = 0; pending && round < 10; round++) {
@@ -93,7 +74,7 @@ else console.log("version-packages: no changesets, the versions stay as they are
 // `>=0.0.0` as "any", so the first-party `>=0.0.0 <1.0.0` comes out as an unbounded `>=1.0.0`
 // (apply-release-plan's getNewDependencyRange keeps the operator of a one-comparator range). Give such
 // a range back its upper bound, then apply the rule check:artifacts applies.
-const after = workspace();
+const after = workspacePackages();
 const versions = new Map(after.map(({ pkg }) => [pkg.name, pkg.version]));
 const problems = [];
 for (const { dir, pkg } of after) {
