@@ -24,11 +24,11 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { peerRangeProblem, workspaceDirs } from "./workspace.mjs";
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -56,25 +56,6 @@ const sh = async (cmd, argv, opts = {}) => {
   }
 };
 
-/** Workspace package folders from pnpm-workspace.yaml's `packages` globs (one `*` level). */
-const workspaceDirs = () => {
-  const yaml = readFileSync(join(root, "pnpm-workspace.yaml"), "utf8");
-  const globs = [...yaml.matchAll(/^\s+-\s+["']?([^"'\n]+)["']?$/gm)]
-    .map((m) => m[1])
-    .filter((g) => !g.includes(" "));
-  const dirs = [];
-  for (const g of globs) {
-    if (!g.endsWith("/*")) {
-      if (existsSync(join(root, g, "package.json"))) dirs.push(join(root, g));
-      continue;
-    }
-    const base = join(root, g.slice(0, -2));
-    if (!existsSync(base)) continue;
-    for (const d of readdirSync(base))
-      if (existsSync(join(base, d, "package.json"))) dirs.push(join(base, d));
-  }
-  return dirs;
-};
 const readJson = (p) => JSON.parse(readFileSync(p, "utf8"));
 const all = workspaceDirs().map((dir) => ({ dir, pkg: readJson(join(dir, "package.json")) }));
 const publishable = all.filter((p) => !p.pkg.private && (only.length === 0 || only.includes(p.dir)));
@@ -331,22 +312,34 @@ if (!skipConsumer && tarballs.length > 0) {
 // 5. dependency ranges across the workspace (manypkg's rules, with pnpm's catalog: and workspace:)
 // An internal peer range must hold the current version and stop before the next major: an unbounded
 // ">=0.1.0" lets `npm update` put a breaking core under plugins built for the old one.
-const semver = createRequire(join(root, "apps/host/package.json"))("semver");
-/** Why an internal peer range is unsafe for a package at `version`, or undefined when it is safe. */
-function peerRangeProblem(range, version) {
-  if (!semver.validRange(range)) return "not a valid range";
-  if (!semver.satisfies(version, range)) return `does not include the current version ${version}`;
-  const nextMajor = `${semver.major(version) + 1}.0.0`;
-  if (semver.satisfies(nextMajor, range)) return `is not bounded below the next major ${nextMajor}`;
-  return undefined;
-}
+/** Examples that users copy out of the repository (no workspace:, no catalog:). */
+const STANDALONE = ["examples/third-party-plugin"];
 {
   console.log("\n== dependency ranges (workspace)");
   const versions = new Map(all.map((p) => [p.pkg.name, p.pkg.version]));
+  // The catalog's ranges, so a package that writes the range itself (the copy-out example) is
+  // compared with the same range its neighbours get through `catalog:`.
+  const catalog = new Map(
+    [
+      ...(readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")
+        .split(/^catalog:\n/m)[1]
+        ?.split(/^\S/m)[0]
+        .matchAll(/^\s+"?([^":\s]+)"?:\s*(\S+)$/gm) ?? []),
+    ].map((m) => [m[1], m[2]]),
+  );
   const external = new Map();
-  for (const { pkg } of all) {
+  for (const { dir, pkg } of all) {
+    // Copied out of the repository to start a plugin: it names published ranges, not workspace:,
+    // and the workspace links it through pnpm-workspace.yaml's overrides (CONTRIBUTING.md).
+    const standalone = pkg.private && STANDALONE.includes(relative(root, dir));
     for (const field of ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"]) {
-      for (const [dep, range] of Object.entries(pkg[field] ?? {})) {
+      for (const [dep, spec] of Object.entries(pkg[field] ?? {})) {
+        const range = spec === "catalog:" ? (catalog.get(dep) ?? spec) : spec;
+        if (versions.has(dep) && standalone) {
+          if (/^(workspace|catalog):/.test(spec))
+            fail(pkg.name, `${field}.${dep} is "${spec}": a copy-out example names published ranges`);
+          continue;
+        }
         if (versions.has(dep)) {
           const ok =
             field === "peerDependencies" ? !range.startsWith("workspace:") : range.startsWith("workspace:");

@@ -1,18 +1,31 @@
 #!/usr/bin/env node
 // The release flow, end to end, against a real local npm registry (Verdaccio from npm):
-//   1. start Verdaccio on 127.0.0.1 (free port, temporary storage; @quiver/* local only, other
-//      packages proxied to the npm registry) and register a user for the publish token;
+//   1. start Verdaccio on 127.0.0.1 (free port, temporary storage; @quiver/* and the copied-out
+//      example's @quiver-release-test/* local only, other packages proxied to the npm registry) and
+//      register a user for the publish token;
 //   2. copy the repository (git ls-files: tracked and new files, never the checkout itself) and
-//      install it; run `changeset version` and the publish step (build, then `changeset publish`:
-//      `pnpm release` minus the test suite and check:artifacts, which CI runs on their own);
-//   3. npm, in a new folder: install @quiver/host and two plugins from the registry, `quiver list
-//      --json` shows exactly their tools (read from the installed plugin packages); install a third,
-//      it appears; remove one, it goes; bump a plugin with a changeset, publish, upgrade it, and see
-//      the new version in `quiver list --json` and in `/health` of `quiver serve`;
-//   4. the same with pnpm; 5. `npx @quiver/host` in an empty folder.
+//      install it; run `pnpm version-packages` and the publish step (build, then `changeset publish`:
+//      `pnpm release` minus the test suite and check:artifacts, which CI runs on their own). The
+//      workspace may be unreleased (0.0.0 with pending changesets) or released (no changesets): the
+//      first publish puts whatever versions it has on the registry;
+//   3. npm, in a new folder: install @quiver/host and @quiver/plugin-fda from the registry (the
+//      install size is printed; @quiver/redis must not come with the host), `quiver list --json`
+//      shows exactly their tools (read from the installed plugin packages); install two more, they
+//      appear; remove one, it goes; bump a plugin with a changeset, publish, upgrade it, and see the
+//      new version in `quiver list --json` and in `/health` of `quiver serve`;
+//   4. the same with pnpm;
+//   5. the third-party example, copied out of the repository as a user would: install from the
+//      registry, build, test, publish under a test name; a user installs it beside the host;
+//   6. `npx @quiver/host` in an empty folder, and an MCP client launching it through npx;
+//   7. a breaking @quiver/core (a major changeset): every dependent is released as a major, the
+//      peer ranges stay bounded, `npm update` in the npm project keeps the 0.x set together, and
+//      installing only the new host does not load the old plugins against the new core silently.
 // Prints each step's time and the total. Always stops Verdaccio and the servers it started.
 //
-// Usage: node scripts/release-test.mjs [--keep]   (--keep leaves the temporary folder for a look)
+// Usage: node scripts/release-test.mjs [--keep] [--as-released]
+//   --keep         leaves the temporary folder for a look
+//   --as-released  versions the copy first (as after the repository's own first release), so the
+//                  first publish has no pending changesets
 import { execFile, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -21,9 +34,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { peerRangeProblem, semver } from "./workspace.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const keep = process.argv.includes("--keep");
+const asReleased = process.argv.includes("--as-released");
 const VERDACCIO = "6.10.4";
 const tmp = mkdtempSync(join(tmpdir(), "quiver-release-"));
 const children = new Set();
@@ -162,6 +177,9 @@ const startVerdaccio = async () => {
       "  '@quiver/*':",
       "    access: $all",
       "    publish: $authenticated",
+      "  '@quiver-release-test/*':",
+      "    access: $all",
+      "    publish: $authenticated",
       "  '**':",
       "    access: $all",
       "    publish: $authenticated",
@@ -231,11 +249,19 @@ const copyRepo = async () => {
   // Dependencies come from the pnpm store (the lockfile is frozen); not from the test registry.
   await sh("pnpm", ["install", "--frozen-lockfile", "--prefer-offline", "--reporter=silent"], { cwd: repo });
   console.log(`   ${files.length} files copied to ${repo}`);
+  if (asReleased) {
+    // The repository right after its own release was cut: versions written, no changesets left.
+    await sh("pnpm", ["version-packages"], { cwd: repo });
+    await sh("git", ["add", "-A"], { cwd: repo });
+    await sh("git", ["commit", "-qm", "release-test: the repository's own release"], { cwd: repo, env: git });
+    const core = JSON.parse(readFileSync(join(repo, "packages/core/package.json"), "utf8")).version;
+    console.log(`   versioned as released: @quiver/core ${core}, no pending changesets`);
+  }
 };
 
-/** `changeset version`, then the publish step, in the repository copy, against the test registry. */
+/** `pnpm version-packages`, then the publish step, in the repository copy, against the test registry. */
 const versionAndPublish = async () => {
-  await sh("pnpm", ["exec", "changeset", "version"], { cwd: repo, env: clientEnv });
+  await sh("pnpm", ["version-packages"], { cwd: repo, env: clientEnv });
   await sh("pnpm", ["build"], { cwd: repo, env: { ...clientEnv, TURBO_TELEMETRY_DISABLED: "1" } });
   const pub = await sh("pnpm", ["exec", "changeset", "publish"], { cwd: repo, env: clientEnv });
   const published = [...`${pub.stdout}${pub.stderr}`.matchAll(/(@quiver\/[\w-]+)@(\d+\.\d+\.\d+)/g)].map(
@@ -331,7 +357,7 @@ const expectList = async (kind, dir, pkgs) => {
     );
   }
   // What every tarball must carry (the artifact check looks at the packs; this at the published ones).
-  for (const name of pkgs) {
+  for (const name of pkgs.filter((n) => n.startsWith("@quiver/"))) {
     const dirOf = join(dir, "node_modules", ...name.split("/"));
     for (const f of ["README.md", "CHANGELOG.md", "LICENSE"])
       check(existsSync(join(dirOf, f)), `the published ${name}@${expected[name].version} has no ${f}`);
@@ -375,15 +401,45 @@ const expectHealth = async (kind, dir, pluginId, version) => {
 
 const run = async (cmd, args, dir) => sh(cmd, args, { cwd: dir, env: clientEnv });
 
-const flow = async (kind, first, third, removed, bumpLine) => {
+/** Disk use of a folder (du -sk), in MB. */
+const sizeMb = async (dir) => {
+  const { stdout } = await sh("du", ["-sk", dir]);
+  return Number(stdout.split(/\s/)[0]) / 1024;
+};
+
+/** Installed package folders under node_modules named `name`, nested copies included (npm and pnpm). */
+const installedCopies = async (dir, name) => {
+  const { stdout } = await sh(
+    "find",
+    [join(dir, "node_modules"), "-path", `*/node_modules/${name}/package.json`, "-not", "-path", "*/.bin/*"],
+    { allowFail: true },
+  );
+  const byVersion = new Map();
+  for (const file of stdout.split("\n").filter(Boolean)) {
+    const version = JSON.parse(readFileSync(file, "utf8")).version;
+    byVersion.set(version, [...(byVersion.get(version) ?? []), dirname(file)]);
+  }
+  return byVersion;
+};
+
+const installSizes = {};
+
+const flow = async (kind, first, added, removed, bumpLine) => {
   const dir = newProject(`project-${kind}`);
   await step(`${kind}: install @quiver/host ${first.join(" ")} from the registry`, async () => {
     await run(...pm[kind].add(["@quiver/host", ...first]), dir);
+    // The host's optional peer is not installed with it (npm 7+ and pnpm install required peers).
+    const redis = await installedCopies(dir, "@quiver/redis");
+    check(redis.size === 0, `@quiver/redis came with @quiver/host (${kind}): ${JSON.stringify([...redis])}`);
+    installSizes[kind] = await sizeMb(join(dir, "node_modules"));
+    console.log(
+      `   install size of @quiver/host ${first.join(" ")} with ${kind}: ${installSizes[kind].toFixed(1)} MB (du of node_modules); no @quiver/redis`,
+    );
     await expectList(kind, dir, first);
   });
-  let now = [...first, third];
-  await step(`${kind}: install a third plugin, ${third}`, async () => {
-    await run(...pm[kind].add([third]), dir);
+  let now = [...first, ...added];
+  await step(`${kind}: install ${added.join(" ")}`, async () => {
+    await run(...pm[kind].add(added), dir);
     await expectList(kind, dir, now);
   });
   now = now.filter((p) => p !== removed);
@@ -406,42 +462,47 @@ const flow = async (kind, first, third, removed, bumpLine) => {
       await expectHealth(kind, dir, "fda", version);
     },
   );
+  return { dir, plugins: now };
 };
 
-// --- the outside author's plugin (examples/third-party-plugin, published as quiver-plugin-glossary) --
+// --- the outside author's plugin (examples/third-party-plugin, private in the repository) -----------
 const EXAMPLE = "examples/third-party-plugin";
+/**
+ * The name the copied-out example is published under here: never the example's generic name, and
+ * still `<scope>/quiver-plugin-<id>` (@quiver/testing's package check wants the plugin id in it).
+ */
+const GLOSSARY = "@quiver-release-test/quiver-plugin-glossary";
 
-/** The author's side: the example's sources and tests against the published core and testing kit. */
+/**
+ * The author's side, as the example's README says: copy the folder out of the repository, name it,
+ * install from the registry, build, test (conformance + package check from the published
+ * @quiver/testing), publish.
+ */
 const thirdPartyAuthor = async () => {
-  const dir = newProject("third-party-author");
-  for (const part of ["src", "test", "demo", "README.md", "LICENSE"])
-    cpSync(join(root, EXAMPLE, part), join(dir, part), { recursive: true });
-  const example = JSON.parse(readFileSync(join(root, EXAMPLE, "package.json"), "utf8"));
-  const published = (d) => JSON.parse(readFileSync(join(repo, d, "package.json"), "utf8")).version;
-  const catalogVersion = (name) =>
-    readFileSync(join(root, "pnpm-workspace.yaml"), "utf8")
-      .match(new RegExp(`\\n\\s+"?${name}"?: (.+)`))[1]
-      .trim();
-  writeFileSync(
-    join(dir, "package.json"),
-    JSON.stringify(
-      {
-        ...example,
-        private: true,
-        devDependencies: {
-          "@quiver/core": published("packages/core"),
-          "@quiver/testing": published("packages/testing"),
-          "@types/node": catalogVersion("@types/node"),
-          vitest: catalogVersion("vitest"),
-          zod: catalogVersion("zod"),
-        },
-      },
-      null,
-      2,
-    ),
+  const dir = join(tmp, "third-party-author");
+  const { stdout } = await sh("git", ["ls-files", "-z", EXAMPLE], { cwd: repo });
+  for (const f of stdout.split("\0").filter(Boolean)) {
+    const to = join(dir, f.slice(EXAMPLE.length + 1));
+    mkdirSync(dirname(to), { recursive: true });
+    cpSync(join(repo, f), to);
+  }
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  for (const field of ["dependencies", "devDependencies", "peerDependencies"])
+    for (const [dep, range] of Object.entries(manifest[field] ?? {}))
+      check(
+        !/^(workspace|catalog):/.test(range),
+        `the example's ${field}.${dep} is "${range}": it cannot be copied out`,
+      );
+  check(
+    manifest.private === true,
+    "the example is not private in the repository: it would claim its generic name",
   );
+  delete manifest.private;
+  manifest.name = GLOSSARY;
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], dir);
-  const tests = await sh("npx", ["--no-install", "vitest", "run", "--reporter=dot"], {
+  await run("npm", ["run", "build"], dir);
+  const tests = await sh("npm", ["test", "--", "--reporter=dot"], {
     cwd: dir,
     env: clientEnv,
     allowFail: true,
@@ -449,18 +510,20 @@ const thirdPartyAuthor = async () => {
   const summary = `${tests.stdout}${tests.stderr}`.match(/Tests\s+.*$/m)?.[0] ?? "";
   check(
     tests.code === 0,
-    `the example's tests against the published kit failed:\n${tests.stdout}${tests.stderr}`,
+    `the copied-out example's tests against the published kit failed:\n${tests.stdout}${tests.stderr}`,
   );
+  await run("npm", ["publish"], dir);
+  const core = JSON.parse(readFileSync(join(dir, "node_modules/@quiver/core/package.json"), "utf8")).version;
   console.log(
-    `   conformance + package check from the published @quiver/testing: ${stripVTControlCharacters(summary)}`,
+    `   copied out, npm install (@quiver/core ${core}), build, test: ${stripVTControlCharacters(summary)}; published as ${GLOSSARY}@${manifest.version}`,
   );
 };
 
 /** The user's side: the host finds the published plugin, runs its command and its demo step. */
 const thirdPartyUser = async () => {
   const dir = newProject("third-party-user");
-  await run(...pm.npm.add(["@quiver/host", "quiver-plugin-glossary"]), dir);
-  await expectList("npm", dir, ["quiver-plugin-glossary"]);
+  await run(...pm.npm.add(["@quiver/host", GLOSSARY]), dir);
+  await expectList("npm", dir, [GLOSSARY]);
   const file = join(dir, "glossary.jsonl");
   const env = { ...clientEnv, GLOSSARY_FILE: file };
   const add = await sh(
@@ -518,6 +581,168 @@ const thirdPartyUser = async () => {
   }
 };
 
+// --- a breaking core ---------------------------------------------------------------------------
+const readManifest = (dir) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+/** The folder Node resolves `name` to from `from` (a package folder or the project): nested first. */
+const resolvedFrom = (project, from, name) => {
+  for (let d = from; d.startsWith(project); d = dirname(d)) {
+    const candidate = join(d, "node_modules", ...name.split("/"));
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (d === project) break;
+  }
+  return undefined;
+};
+
+/**
+ * A core major reaches the registry while the npm project sits on the 0.x set: the releases must
+ * be majors with bounded ranges, `npm update` must keep the set together, and installing only the
+ * new host must not load the old plugins against the new core silently (npm refuses, or the host
+ * does with its message), until the user takes the whole new set.
+ */
+const breakingCore = async ({ dir, plugins }) => {
+  const hostDir = join(dir, "node_modules", "@quiver", "host");
+  const oldHost = readManifest(hostDir).version;
+  const oldCore = readManifest(resolvedFrom(dir, hostDir, "@quiver/core")).version;
+  const core = await step(
+    "a breaking @quiver/core: a major changeset, version-packages, publish",
+    async () => {
+      writeFileSync(
+        join(repo, ".changeset", "release-test-core-major.md"),
+        `---\n"@quiver/core": major\n---\n\nRelease test: a breaking core.\n`,
+      );
+      const core = (await versionAndPublish())["@quiver/core"];
+      check(
+        semver.major(core) > semver.major(oldCore),
+        `@quiver/core went from ${oldCore} to ${core}, not a major`,
+      );
+      const shown = [];
+      for (const name of ["@quiver/host", ...plugins]) {
+        const doc = await (await fetch(`${registry}${name.replace("/", "%2f")}`)).json();
+        const latest = doc.versions[doc["dist-tags"].latest];
+        const range = latest.peerDependencies?.["@quiver/core"] ?? latest.dependencies?.["@quiver/core"];
+        check(
+          semver.major(latest.version) >
+            semver.major(readManifest(join(dir, "node_modules", ...name.split("/"))).version),
+          `${name}@${latest.version} is not a major after the core major: npm update would install it into a 0.x project`,
+        );
+        const problem = range ? peerRangeProblem(range, core) : "is missing";
+        check(!problem, `the published ${name}@${latest.version}'s @quiver/core range "${range}" ${problem}`);
+        shown.push(`${name}@${latest.version} (core "${range}")`);
+      }
+      console.log(`   @quiver/core ${oldCore} -> ${core}; published ${shown.join(", ")}`);
+      return core;
+    },
+  );
+
+  await step("npm update in the project on the old core: the 0.x set stays together", async () => {
+    await run("npm", ["update", "--no-audit", "--no-fund", "--loglevel=error"], dir);
+    const host = readManifest(hostDir).version;
+    const cores = await installedCopies(dir, "@quiver/core");
+    check(
+      semver.major(host) === semver.major(oldHost) && cores.size === 1 && cores.has(oldCore),
+      `after npm update: @quiver/host ${host} (was ${oldHost}), @quiver/core copies ${JSON.stringify([...cores])}`,
+    );
+    await expectList("npm", dir, plugins);
+    console.log(
+      `   npm update kept @quiver/host ${host} and one @quiver/core ${oldCore}; new core ${core} not installed`,
+    );
+  });
+
+  await step(
+    "npm install @quiver/host@latest alone: the old plugins do not load against the new core",
+    async () => {
+      const install = (extra) =>
+        sh(
+          "npm",
+          ["install", "--no-audit", "--no-fund", "--loglevel=error", ...extra, "@quiver/host@latest"],
+          {
+            cwd: dir,
+            env: clientEnv,
+            allowFail: true,
+          },
+        );
+      const r = await install([]);
+      const out = `${r.stdout}${r.stderr}`;
+      if (r.code !== 0) {
+        check(/ERESOLVE/.test(out), `npm install @quiver/host@latest failed for another reason:\n${out}`);
+        check(
+          semver.major(readManifest(hostDir).version) === semver.major(oldHost),
+          "npm changed the host although it refused",
+        );
+        console.log(
+          `   npm refuses (exit ${r.code}): ${out
+            .split("\n")
+            .find((l) => /ERESOLVE/.test(l))
+            ?.trim()}`,
+        );
+        // What npm's message offers next; then the host must refuse the old plugins itself.
+        const forced = await install(["--legacy-peer-deps"]);
+        check(
+          forced.code === 0,
+          `npm install --legacy-peer-deps @quiver/host@latest failed:\n${forced.stdout}${forced.stderr}`,
+        );
+        console.log(`   npm install --legacy-peer-deps @quiver/host@latest (what npm suggests) installs it`);
+      }
+      const hostCoreDir = resolvedFrom(dir, hostDir, "@quiver/core");
+      const hostCore = readManifest(hostCoreDir).version;
+      const listed = await sh(...pm.npm.quiver(["list", "--json"]), {
+        cwd: dir,
+        env: clientEnv,
+        allowFail: true,
+      });
+      const list = JSON.parse(listed.stdout || "{}");
+      check(list.plugins, `quiver list --json answered ${listed.code}:\n${listed.stdout}${listed.stderr}`);
+      const seen = [];
+      for (const name of plugins) {
+        const pluginDir = join(dir, "node_modules", ...name.split("/"));
+        const plugin = readManifest(pluginDir);
+        const coreDir = resolvedFrom(dir, pluginDir, "@quiver/core");
+        const fits =
+          coreDir === hostCoreDir && semver.satisfies(hostCore, plugin.peerDependencies["@quiver/core"]);
+        const loaded = list.plugins.some((p) => p.package === name);
+        const problem = list.problems.find((p) => p.package === name);
+        check(
+          loaded === fits && (fits || problem?.kind === "incompatible"),
+          `${name}@${plugin.version} (core "${plugin.peerDependencies["@quiver/core"]}", imports ${coreDir}) with the host's core ${hostCore} (${hostCoreDir}): loaded ${loaded}, problem ${JSON.stringify(problem)}`,
+        );
+        seen.push(
+          fits ? `${name}@${plugin.version} loads` : `${name}@${plugin.version} refused: ${problem.message}`,
+        );
+      }
+      // The new host is in and every plugin in the project is still built for the old core.
+      check(
+        semver.major(readManifest(hostDir).version) > semver.major(oldHost) &&
+          seen.every((line) => line.includes(" refused: ")),
+        `@quiver/host ${readManifest(hostDir).version} beside the old plugins: ${seen.join("; ")}`,
+      );
+      const cores = await installedCopies(dir, "@quiver/core");
+      console.log(
+        `   npm installed @quiver/host ${readManifest(hostDir).version} (core ${hostCore}; ${cores.size} core copies: ${[...cores.keys()].join(", ")}); quiver list exit ${listed.code}:\n     ${seen.join("\n     ")}`,
+      );
+    },
+  );
+
+  await step("npm install the host and plugins @latest: one core, every plugin loads", async () => {
+    await run(
+      "npm",
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        ...["@quiver/host", ...plugins].map((n) => `${n}@latest`),
+      ],
+      dir,
+    );
+    const cores = await installedCopies(dir, "@quiver/core");
+    check(
+      cores.size === 1 && cores.has(core),
+      `@quiver/core copies after the upgrade: ${JSON.stringify([...cores])}`,
+    );
+    await expectList("npm", dir, plugins);
+  });
+};
+
 // ---------------------------------------------------------------------------------------------
 // Ctrl-C or a CI timeout: stop the registry and servers before leaving.
 for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -532,23 +757,23 @@ let failed = false;
 try {
   await step("start Verdaccio and register a publisher", startVerdaccio);
   await step("copy the repository and install it", copyRepo);
-  await step("changeset version, build, changeset publish (first release)", versionAndPublish);
-  await flow(
+  await step("version-packages, build, changeset publish (first release)", versionAndPublish);
+  const npmProject = await flow(
     "npm",
-    ["@quiver/plugin-fda", "@quiver/plugin-alphafold"],
-    "@quiver/plugin-perplexity",
+    ["@quiver/plugin-fda"],
+    ["@quiver/plugin-alphafold", "@quiver/plugin-perplexity"],
     "@quiver/plugin-alphafold",
     "Release test: a patch published with npm's turn.",
   );
   await flow(
     "pnpm",
-    ["@quiver/plugin-fda", "@quiver/plugin-alphafold"],
-    "@quiver/plugin-context7",
+    ["@quiver/plugin-fda"],
+    ["@quiver/plugin-alphafold", "@quiver/plugin-context7"],
     "@quiver/plugin-alphafold",
     "Release test: a patch published with pnpm's turn.",
   );
   await step(
-    "third-party plugin: its tests pass on the published @quiver/core and @quiver/testing",
+    "third-party plugin: copied out of the repository, installed from the registry, built, tested, published",
     thirdPartyAuthor,
   );
   await step(
@@ -617,6 +842,7 @@ try {
       `   ${cold.names.length} tools (fda's among them); spawn to first tools/list: ${secs(cold.ms)} with a fresh npx cache, ${secs(warm.ms)} warm`,
     );
   });
+  await breakingCore(npmProject);
 } catch (error) {
   failed = true;
   console.error(
@@ -632,5 +858,7 @@ try {
   console.log("\n== timings");
   for (const [name, ms] of timings) console.log(`   ${secs(ms).padStart(7)}  ${name}`);
   console.log(`   ${secs(Date.now() - started).padStart(7)}  total${failed ? " (FAILED)" : ""}`);
+  for (const [kind, mb] of Object.entries(installSizes))
+    console.log(`   install size, @quiver/host + @quiver/plugin-fda with ${kind}: ${mb.toFixed(1)} MB`);
 }
 process.exit(failed ? 1 : 0);
