@@ -15,20 +15,44 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_DIR, runQuiver } from "./helpers.js";
 
 const exec = promisify(execFile);
-// context7 depends on @quiver/mcp (its MCP transport), which is not on the public registry either.
-const PACKED = ["packages/core", "packages/mcp", "packages/plugins/fda", "packages/plugins/context7"];
-const built = PACKED.every((p) => existsSync(join(REPO_DIR, p, "dist", "index.js")));
-if (!built)
-  console.log(
-    "skipped: build @quiver/core, @quiver/mcp, @quiver/plugin-fda and @quiver/plugin-context7 to run the discovery proof",
-  );
+// The host is installed from its tarball too, beside the plugins, as a user installs it: a host run
+// from this checkout would import another @quiver/core than the installed plugins, which it refuses
+// (two cores in one process; the last test shows it). Its internal dependencies are packed with it;
+// context7 depends on @quiver/mcp (its MCP transport). None of them is on the public registry.
+const PACKED = [
+  "packages/core",
+  "packages/mcp",
+  "packages/search",
+  "packages/adapters",
+  "apps/host",
+  "packages/plugins/fda",
+  "packages/plugins/context7",
+];
+const built =
+  PACKED.every((p) => existsSync(join(REPO_DIR, p, "dist", "index.js"))) &&
+  existsSync(join(REPO_DIR, "apps", "host", "dist", "cli.js"));
+if (!built) console.log(`skipped: build ${PACKED.join(", ")} to run the discovery proof`);
 
 let root: string;
 let project: string;
 const tarballs: string[] = [];
 
+/** `quiver list --json` of the host installed in the project (as `npx quiver list --json` runs it). */
+const installedQuiver = (args: ReadonlyArray<string>) =>
+  exec(process.execPath, [join(project, "node_modules", "@quiver", "host", "dist", "cli.js"), ...args], {
+    cwd: project,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1" },
+  }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: e.code ?? 1,
+      stdout: e.stdout ?? "",
+      stderr: e.stderr ?? "",
+    }),
+  );
+
 const toolNames = async () => {
-  const r = await runQuiver(["list", "--json"], { cwd: project });
+  const r = await installedQuiver(["list", "--json"]);
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
 };
@@ -103,5 +127,14 @@ describe.runIf(built)(
       expect(after).toEqual(expect.arrayContaining(["fda_search_drugs", "fda_count_drugs"]));
       expect(after.filter((n) => n.startsWith("context7_"))).toEqual([]);
     }, 90_000);
+
+    it("a host from another install refuses the project's plugins (two cores), saying what to install", async () => {
+      const r = await runQuiver(["list", "--json"], { cwd: project });
+      expect(r.stderr).toContain("@quiver/plugin-fda imports its own @quiver/core");
+      expect(r.stderr).toContain("two cores in one process");
+      expect(r.stderr).toContain("npm install @quiver/host @quiver/plugin-fda");
+      const listed = (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+      expect(listed.filter((n) => n.startsWith("fda_"))).toEqual([]);
+    });
   },
 );
