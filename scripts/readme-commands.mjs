@@ -40,13 +40,6 @@ const keep = args.includes("--keep");
 const commandTimeoutMs = Number(process.env.README_COMMAND_TIMEOUT ?? 900) * 1000;
 const serverWaitMs = Number(process.env.README_SERVER_WAIT ?? 900) * 1000;
 const OK_STATUSES = new Set(["success", "partial"]);
-/** READMEs not checked yet, with the reason printed in place of their commands. */
-const PENDING = new Map([
-  [
-    "examples/third-party-plugin/README.md",
-    "rewritten by the release work: checked once its blocks carry readme-commands markers",
-  ],
-]);
 /** A line whose effect a user's shell keeps for the lines after it (a variable, a folder). */
 const KEEPS_STATE = /^(?:export\s+\w+=|cd\s)/;
 const started = Date.now();
@@ -259,12 +252,6 @@ const main = async () => {
     const fileStarted = Date.now();
     const { quiver, blocks } = extractBlocks(readFileSync(join(clone, readme), "utf8"));
     const prelude = [];
-    if (PENDING.has(readme)) {
-      const n = blocks.reduce((sum, b) => sum + b.commands.length, 0);
-      counts.skipped += n;
-      log(`\n== ${readme}: ${n} command(s) skipped (${PENDING.get(readme)})`);
-      continue;
-    }
     const env = { ...baseEnv };
     if (quiver) {
       // The file's `quiver` is the CLI on PATH, as in a project that installed @quiver/host.
