@@ -332,6 +332,19 @@ class CoScientistCases:
             self.assertIn(response["status"], ("SUCCESS", "PARTIAL_SUCCESS"))
             self.assertIn("confidence_scores", response["results"])
 
+    def test_6_invalid_requests_get_correction_suggestions(self) -> None:
+        bad_type = self.tools.execute({"tool_type": "model", "tool_name": "AlphaFold",
+                                       "query": {"sequence": recorded_sequence(TP53)}})
+        self.assert_response(bad_type, "AlphaFold")
+        self.assertEqual(bad_type["status"], "FAILURE")
+        for tool_type in TOOL_TYPES:
+            self.assertIn(tool_type, bad_type["metadata"]["message"] + bad_type["metadata"].get("suggestion", ""))
+        unknown = self.tools.execute({"tool_type": "PRIVATE_REPOSITORY", "tool_name": "notebooks",
+                                      "query": {"search_terms": ["semaglutide"]}})
+        self.assert_response(unknown, "notebooks")
+        self.assertEqual(unknown["status"], "FAILURE")
+        self.assertIn("papers", unknown["metadata"]["message"] + unknown["metadata"].get("suggestion", ""))
+
     def test_6_esmfold_by_name(self) -> None:
         sequence = recorded_sequence(TP53)[:120]
         response = self.tools.execute({"tool_type": "SPECIALIZED_MODEL", "tool_name": "ESMFold",
