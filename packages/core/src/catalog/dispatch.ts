@@ -54,18 +54,14 @@ const NO_SESSION: SessionContext = Object.freeze({});
  * A call in four steps, each in its own module: the input step (`prepareInput`: configuration,
  * validation, repair, confirmation), the tool's pipeline (`buildPipeline`: cache, rate limit,
  * breaker, timeout, retry, attempt, fallback) ending in an `Outcome`, the memory step (`settle`:
- * escalation and stale results), and `toEnvelope`. A cache hit is answered without starting a fiber,
- * and so is the usual call (`ToolPipeline.direct`, the same policies as plain code); the others run
- * the pipeline's Effect in a fiber of their own.
+ * escalation and stale results), and `toEnvelope`. A cache hit is answered without starting a fiber;
+ * every other call runs the pipeline's Effect in a fiber of its own.
  */
 export const createDispatch = (options: DispatchOptions): Dispatch => {
   const { registry, runtime, world, clock, memory, confirmations } = options;
   // Calls run as fibers on the runtime's context directly (not through `runtime.runPromiseExit`, which
-  // also ties each fiber into the runtime's scope); `stop` interrupts the ones in flight, and cancels
-  // the direct calls in flight.
+  // also ties each fiber into the runtime's scope); `stop` interrupts the ones in flight.
   const inflight = new Set<Fiber.Fiber<Outcome>>();
-  // The direct calls in flight (no fiber), by the function that cancels each.
-  const direct = new Set<() => void>();
   let stopping = false;
 
   // Each tool's policies, composed at its first call (in the runtime's context).
@@ -179,28 +175,6 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
       cache: undefined,
     });
     const signal = callOptions.signal;
-    if (pipeline.direct && !signal?.aborted) {
-      // Without a fiber (see `directCall`): `stop` and the caller's abort cancel it.
-      let answered: ToolResult | Promise<ToolResult> | undefined;
-      let resolveLater: ((result: ToolResult | Promise<ToolResult>) => void) | undefined;
-      let cancel: (() => void) | undefined;
-      const onAbort = () => cancel?.();
-      cancel = pipeline.direct(state, (outcome) => {
-        if (cancel) direct.delete(cancel);
-        signal?.removeEventListener("abort", onAbort);
-        const result = finish(outcome ?? stoppedOutcome(), cacheId);
-        if (resolveLater) resolveLater(result);
-        else answered = result;
-      });
-      if (cancel) {
-        if (answered !== undefined) return answered;
-        direct.add(cancel);
-        signal?.addEventListener("abort", onAbort, { once: true });
-        return new Promise<ToolResult>((resolve) => {
-          resolveLater = resolve;
-        });
-      }
-    }
     const program = pipeline.traced
       ? Effect.withSpan(pipeline.run(state), "quiver.tool.call", {
           attributes: { "quiver.tool": reg.name, "quiver.plugin": reg.pluginId, "quiver.call_id": callId },
@@ -300,7 +274,6 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     call,
     stop: async () => {
       stopping = true;
-      for (const cancel of [...direct]) cancel();
       await Effect.runPromise(Fiber.interruptAll([...inflight]));
     },
   };

@@ -1,4 +1,3 @@
-import type { Deadline } from "../policies/deadline.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 
 /**
@@ -10,8 +9,6 @@ export class CallState {
   attempts = 0;
   /** What the tool reported with `ctx.reportPartial`, returned with a timeout. */
   partialData: unknown = undefined;
-  /** The timeout policy's deadline, while the call runs under it. */
-  deadline: Deadline | undefined = undefined;
   constructor(
     readonly input: Record<string, unknown>,
     readonly options: CallOptions,

@@ -129,15 +129,6 @@ export class ResultCache {
     );
   }
 
-  /**
-   * Marks `id`'s run as in flight, for a caller that runs it itself (the direct call, without a shared
-   * store): answers the function to call with how the run ended (stores a success, hands the exit to
-   * any joiners), or undefined when the same call is already in flight (join it through `through`).
-   */
-  begin(id: string, startedAt: number): ((exit: Exit.Exit<Executed, ToolFailure>) => void) | undefined {
-    return this.#inflight.has(id) ? undefined : this.#start(id, startedAt);
-  }
-
   #start(id: string, startedAt: number | undefined) {
     const slot: InFlight = { waiters: undefined };
     this.#inflight.set(id, slot);
