@@ -1,6 +1,6 @@
 // The part of a catalog that runs calls, on Effect. create-catalog imports it at the first call (or
 // `stats`, `metrics`, `callMany`): a host that only lists, describes or exports tools never loads
-// Effect's runtime (about 40 ms of `quiver list`, measured in `./dev bench host`).
+// Effect's runtime (its start-up cost is in bench/README.md).
 import * as Clock from "effect/Clock";
 import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
