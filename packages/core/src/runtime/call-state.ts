@@ -16,7 +16,7 @@ export class CallState {
     readonly callId: string,
     /** Tool, caller and canonical input; empty when neither the cache nor a stale fallback needs it. */
     readonly cacheId: string,
-    /** When the call started, on the policy clock's monotonic time: the policies' "now". */
+    /** When the call started, on the policy clock's monotonic time: its cache entry ages from it. */
     readonly startedAt: number,
   ) {}
 }
