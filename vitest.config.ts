@@ -5,7 +5,6 @@ export default defineConfig({
   test: {
     projects: [
       "packages/*/vitest.config.ts",
-      "packages/core/vitest.effect-path.config.ts",
       "packages/plugins/*/vitest.config.ts",
       "apps/*/vitest.config.ts",
       "examples/*/vitest.config.ts",

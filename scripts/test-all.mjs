@@ -24,11 +24,7 @@ const args = process.argv.slice(2).flatMap((arg) => {
   if (arg.startsWith("-") || !existsSync(arg) || !statSync(arg).isDirectory()) return [arg];
   const below = packages.filter((d) => inside(d, arg));
   if (below.length === 0) return [arg];
-  // A package's extra projects are named after it ("@quiver/core:effect-path").
-  return below.flatMap((d) => {
-    const name = JSON.parse(readFileSync(join(d, "package.json"), "utf8")).name;
-    return ["--project", name, "--project", `${name}:*`];
-  });
+  return below.flatMap((d) => ["--project", JSON.parse(readFileSync(join(d, "package.json"), "utf8")).name]);
 });
 
 mkdirSync(".reports", { recursive: true });

@@ -1,18 +1,11 @@
 // Per-call cost of a no-op tool through Quiver's full runtime (validation and every policy on), on a
 // cache miss and on cache hits with 1, 1,000 and 100,000 entries in the cache, beside a bare call,
 // zod parse + call, and the peers' own tool wrappers, in one run; then an ablation (all policies on,
-// each one off, none), and Effect's own building blocks on their own. Every table is timed in
-// interleaved rounds, in CPU time (see `timeInterleaved`). The run ends with the runtime issue's
-// targets as PASS/FAIL lines, each a ratio of two rows measured in the same run.
-//
-// Where the time of a cache miss goes (CPU profile, all policies on; see the closing notes of the
-// runtime issue for figures): the cache's hash-map work (lru-cache: a lookup and a store in a map of
-// tens of thousands of entries), garbage collection (the cache keeps every result alive), zod's input
-// and output parses, the input guard, the canonical input and cache id, the envelope and the output
-// budget's JSON length. The call runs without a fiber (the runtime's direct call; Effect is about 1 %
-// of the profile): a field read (breaker), a Map update (rate limit), a timer-list node (timeout), an
-// lru-cache lookup and store (cache), the tool's promise and its `then`; a call reads the clock twice
-// and counts its metrics in plain fields. The "tracer installed" row runs every call in a fiber.
+// each one off, none, a tracer installed), and Effect's own building blocks on their own. Every table
+// is timed in interleaved rounds, in CPU time (see `timeInterleaved`). The run ends with the runtime
+// issue's three targets as PASS/FAIL lines, each a ratio of two rows measured in the same run. Every
+// call but a cache hit runs the tool's one Effect pipeline in a fiber; where its time goes, and the
+// figures behind the choices below, are in bench/README.md.
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -91,14 +84,11 @@ const catalogWith = (policy, options) => {
  * processes hold the cores, which swings results by 2–3×; CPU time of the same work barely moves.
  *
  * Each case is first run for as many calls as it is then timed for, so what is timed is the steady
- * state: CPU time counts V8's compiler threads too, and a fresh process compiles for its first
- * ~20,000 calls. With 500 warm-up calls, as this bench had before, the rounds of Quiver's miss ran at 8–25 µs
- * for the first 18,000 calls, then 3.8–6.5, and LangChain's at 14–38 µs, then 12–13: the medians
- * mixed compilation into both rows (LangChain measured 17–20 µs, against 12.9 µs warmed up).
+ * state: CPU time counts V8's compiler threads too, and a fresh process compiles for its first tens
+ * of thousands of calls (a short warm-up mixed compilation into the medians).
  *
  * Cases next to each other with the same `group` take turns at going first (the order within the
- * group rotates each round): the first of the three cache-hit rows measured 1.2–1.3× the other two,
- * whichever size it had, for following a case that left garbage behind.
+ * group rotates each round): whichever case follows one that left garbage behind pays for it.
  */
 const timeInterleaved = async (cases, { iterations, rounds }) => {
   const state = cases.map(() => ({ i: 0, perRound: [] }));
@@ -221,9 +211,8 @@ export async function run({ iterations = 2_000, rounds = 7 } = {}) {
     hitCatalogs.push(hits);
     for (let i = 1; i < size; i++) await hits.call("noop", { q: `fill${i}` }, session);
     await hits.call("noop", { q: "same" }, session);
-    // Thirty times the iterations: a hit is short, and the three sizes are compared to within 1.2×.
-    // With ten times, one run in about fifteen put one size 1.2× above the others (a collection
-    // landing in its rounds), a different size each time.
+    // Thirty times the iterations: a hit is short, and the three sizes are compared to within 1.2×;
+    // with fewer, a collection landing in one size's rounds set it apart.
     add(
       `quiver full runtime (cache hit, ${entries(size)})`,
       () => hits.call("noop", { q: "same" }, session),
@@ -288,8 +277,8 @@ export async function run({ iterations = 2_000, rounds = 7 } = {}) {
         ? () => v.catalog.call("noop", { q: "same" }, session)
         : (i) => v.catalog.call("noop", { q: `x${i}` }, session),
     })),
-    // Three times the rounds: each policy's cost is the difference of two medians, and a few
-    // noisy rounds moved it by 1–2 µs (either way) with 7.
+    // Three times the rounds: each policy's cost is the difference of two medians, which a few noisy
+    // rounds move.
     { ...opts, rounds: opts.rounds * 3 },
   );
   for (const v of variants) await v.catalog.close();
@@ -335,24 +324,21 @@ export async function run({ iterations = 2_000, rounds = 7 } = {}) {
   };
 }
 
-/** The runtime issue's targets, each a PASS/FAIL line computed from rows of this run. */
+/** The runtime issue's three targets, each a PASS/FAIL line computed from rows of this run. */
 const targets = ({ base, lcNs, quiver, hitNs, ablation, allOn }) => {
   const line = (ok, text) => `target ${ok ? "PASS" : "FAIL"}: ${text}`;
+  const us = (ns) => (ns / 1000).toFixed(1);
   const lines = [
     line(
-      quiver <= 0.25 * lcNs,
-      `every policy on, cache miss ≤ 0.25× LangChain tool().invoke: ${(quiver / lcNs).toFixed(2)}× (${(quiver / 1000).toFixed(1)} vs ${(lcNs / 1000).toFixed(1)} µs)`,
-    ),
-    line(
-      quiver <= 40 * base,
-      `every policy on, cache miss ≤ 40× zod parse + call: ${(quiver / base).toFixed(1)}×`,
+      quiver <= lcNs,
+      `every policy on, cache miss ≤ 1.0× LangChain tool().invoke: ${(quiver / lcNs).toFixed(2)}× (${us(quiver)} vs ${us(lcNs)} µs)`,
     ),
   ];
   HIT_SIZES.forEach((size, k) => {
     lines.push(
       line(
         hitNs[k] <= 20 * base,
-        `cache hit with ${entries(size)} ≤ 20× zod parse + call: ${(hitNs[k] / base).toFixed(1)}×`,
+        `cache hit with ${entries(size)} ≤ 20× zod parse + call: ${(hitNs[k] / base).toFixed(1)}× (${us(hitNs[k])} µs)`,
       ),
     );
   });
@@ -363,12 +349,13 @@ const targets = ({ base, lcNs, quiver, hitNs, ablation, allOn }) => {
       `cache hit the same at 1, 1,000 and 100,000 entries (within 1.2×): ${spread.toFixed(2)}×`,
     ),
   );
-  for (const row of ablation.slice(1)) {
-    const policy = row.name.match(/^− (.+)$/)?.[1];
-    if (!policy) continue;
-    const cost = (allOn - row.ns) / 1000;
-    lines.push(line(cost <= 2, `${policy} costs ≤ 2 µs when it does not fire: ${cost.toFixed(2)} µs`));
-  }
+  const traced = ablation.find((r) => r.name.includes("tracer installed")).ns;
+  lines.push(
+    line(
+      traced <= 1.5 * allOn,
+      `a tracer installed ≤ 1.5× the same call without one: ${(traced / allOn).toFixed(2)}× (${us(traced)} vs ${us(allOn)} µs)`,
+    ),
+  );
   return lines;
 };
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Catalog } from "../src/index.js";
-import { createCatalog } from "./call-path.js";
+import { type Catalog, createCatalog } from "../src/index.js";
 import { makeProbe } from "./fixtures.js";
 
 let catalog: Catalog | undefined;

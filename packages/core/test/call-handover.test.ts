@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
+  createCatalog,
   definePlugin,
   defineTool,
   fail,
@@ -9,7 +10,6 @@ import {
   type ToolContext,
   type ToolPolicy,
 } from "../src/index.js";
-import { CALL_PATH, createCatalog } from "./call-path.js";
 import { gate, makeProbe, makeTestClock } from "./fixtures.js";
 
 /** A tool whose run the test writes, with the given policy. */
@@ -32,10 +32,9 @@ const toolWith = (
 const pluginOf = (...tools: ReturnType<typeof toolWith>[]) =>
   definePlugin({ specificationVersion: "v1", id: "handover", version: "1.0.0", tools });
 
-// The places where a call without a fiber hands a part to Effect (a tool's Effect, the retries) or
-// leaves it to the Effect pipeline (a "delay" rate limit), and the answers it gives without waiting
-// (a tool that returns a plain value). Each runs on both call paths (see call-path.ts).
-describe(`calls that wait in Effect, and calls that do not wait (${CALL_PATH})`, () => {
+// Calls that wait in Effect (a tool's Effect, the retries, a "delay" rate limit), and the answers
+// given without waiting (a tool that returns a plain value).
+describe("calls that wait in Effect, and calls that do not wait", () => {
   it("answers a tool that returns a plain value, and caches it", async () => {
     let runs = 0;
     const catalog = createCatalog();

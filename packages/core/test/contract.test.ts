@@ -1,8 +1,15 @@
 import { Redacted } from "effect";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { definePlugin, defineTool, defineToolWith, fail, partial, secret } from "../src/index.js";
-import { createCatalog } from "./call-path.js";
+import {
+  createCatalog,
+  definePlugin,
+  defineTool,
+  defineToolWith,
+  fail,
+  partial,
+  secret,
+} from "../src/index.js";
 import { makeProbe } from "./fixtures.js";
 
 describe("confirmation for destructive tools", () => {

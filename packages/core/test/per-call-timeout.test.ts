@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SESSION_ID, fail } from "../src/index.js";
-import { createCatalog } from "./call-path.js";
+import { createCatalog, DEFAULT_SESSION_ID, fail } from "../src/index.js";
 import { gate, makeProbe, makeTestClock } from "./fixtures.js";
 
 /** A probe (policy timeout 10 s) on a TestClock, and a run held until the test lets it go. */

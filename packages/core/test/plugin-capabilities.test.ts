@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  createCatalog,
   createHttpClient,
   definePlugin,
   defineToolWith,
@@ -11,7 +12,6 @@ import {
   errorKindSchema,
   resolvePluginConfig,
 } from "../src/index.js";
-import { createCatalog } from "./call-path.js";
 
 interface Config {
   readonly path: string;

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { definePlugin, fail } from "../src/index.js";
-import { createCatalog } from "./call-path.js";
+import { createCatalog, definePlugin, fail } from "../src/index.js";
 import { gate, makeProbe, makeTestClock } from "./fixtures.js";
 
 describe("circuit breaker over time (TestClock)", () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { definePlugin, defineTool, fail } from "../src/index.js";
-import { createCatalog } from "./call-path.js";
+import { createCatalog, definePlugin, defineTool, fail } from "../src/index.js";
 import { gate, makeProbe, makeTestClock } from "./fixtures.js";
 
 describe("the call boundary never throws", () => {

@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  createCatalog,
   definePlugin,
   defineTool,
   fail,
@@ -9,8 +10,6 @@ import {
   type ToolContext,
   type ToolPolicy,
 } from "../src/index.js";
-import { Deadline } from "../src/policies/deadline.js";
-import { createCatalog } from "./call-path.js";
 import { makeProbe, makeTestClock } from "./fixtures.js";
 
 /**
@@ -156,39 +155,5 @@ describe("the timeout ends every kind of wait at the deadline", () => {
     expect((await catalog.call("slow", { q: "b" })).status).toBe("success");
     expect(seen.map((s) => s.aborted)).toEqual([false, false]);
     await catalog.close();
-  });
-});
-
-describe("Deadline", () => {
-  const failure = fail.timeout("late");
-
-  it("ends the waits holding it, newest first, and none after release", () => {
-    const deadline = new Deadline();
-    const ended: string[] = [];
-    const inner = () => ended.push("inner");
-    const outer = () => ended.push("outer");
-    const gone = () => ended.push("gone");
-    deadline.hold(inner);
-    deadline.hold(gone);
-    deadline.hold(outer);
-    deadline.release(gone);
-    deadline.expire(failure);
-    expect(ended).toEqual(["outer", "inner"]);
-    expect(deadline.failure).toBe(failure);
-    // A second expiry changes nothing.
-    deadline.expire(fail.timeout("later"));
-    expect(deadline.failure).toBe(failure);
-    expect(ended).toHaveLength(2);
-  });
-
-  it("race fails at once when the deadline has passed, and passes a result through before it", async () => {
-    const deadline = new Deadline();
-    expect(await Effect.runPromise(deadline.race(Effect.succeed(1)))).toBe(1);
-    const slow = Effect.runPromise(Effect.exit(deadline.race(Effect.never)));
-    deadline.expire(failure);
-    const exit = await slow;
-    expect(exit._tag).toBe("Failure");
-    const again = await Effect.runPromise(Effect.exit(deadline.race(Effect.succeed(2))));
-    expect(again._tag).toBe("Failure");
   });
 });

@@ -1,6 +1,6 @@
 // The part of a catalog that runs calls, on Effect. create-catalog imports it at the first call (or
 // `stats`, `metrics`, `callMany`): a host that only lists, describes or exports tools never loads
-// Effect's runtime (about 40 ms of `quiver list`, measured in `./dev bench host`).
+// Effect's runtime (its start-up cost is in bench/README.md).
 import * as Clock from "effect/Clock";
 import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
@@ -11,10 +11,11 @@ import * as Metric from "effect/Metric";
 import * as Scope from "effect/Scope";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
-import { type Breaker, localBreaker } from "../policies/breaker-policy.js";
+import type { Breaker } from "../policies/breaker-policy.js";
 import { policyClock } from "../policies/policy-clock.js";
-import { localRateGate, type RateGate } from "../policies/rate-limit-policy.js";
+import type { RateGate } from "../policies/rate-limit-policy.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
+import { storeBreaker, storeLayer, storeRateGate } from "../policies/store-policies.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
 import { summarise, type ToolStats } from "../runtime/metrics.js";
@@ -24,8 +25,6 @@ import { StaleStore } from "../runtime/stale-store.js";
 import type { CatalogOptions } from "./catalog-types.js";
 import { createDispatch } from "./dispatch.js";
 import type { Registry } from "./registry.js";
-
-type StorePolicies = typeof import("../policies/store-policies.js");
 
 /** What a catalog runs calls with. */
 export interface CatalogRuntime {
@@ -46,33 +45,19 @@ export const createCatalogRuntime = (
   http: HttpClient,
 ): CatalogRuntime => {
   const clock = policyClock(options.clock);
-  // Shared stores run rate limits and breakers on effect/persistence, loaded only then (its import
-  // costs 85 ms and 18 MB at start-up); the in-memory defaults are LocalRateLimiter and LocalBreaker.
-  const stores = options.stores;
-  let storePolicies: StorePolicies | undefined;
-  const storeLayer = stores
-    ? Layer.unwrap(
-        Effect.promise(async () => {
-          storePolicies = await import("../policies/store-policies.js");
-          return storePolicies.storeLayer(stores);
-        }),
-      )
-    : Layer.empty;
   const layer = Layer.mergeAll(
-    storeLayer,
+    storeLayer(options.stores),
     Layer.succeed(Metric.MetricRegistry, new Map()),
     options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
     options.layer ?? Layer.empty,
   );
   const runtime = ManagedRuntime.make(layer as Layer.Layer<never>);
   const scope = Scope.makeUnsafe();
-  const localGate = localRateGate(clock);
-  let storeGate: RateGate | undefined;
+  let gate: RateGate | undefined;
   /** Where calls take rate-limit tokens, in the runtime's built context. */
   const rateGate = (context: Context.Context<never>): RateGate => {
-    if (!storePolicies) return localGate;
-    storeGate ??= storePolicies.storeRateGate(context);
-    return storeGate;
+    gate ??= storeRateGate(context);
+    return gate;
   };
 
   // One circuit per key and settings, shared by the tools that name it.
@@ -81,16 +66,16 @@ export const createCatalogRuntime = (
     const id = `${policy.key}|${policy.failures}|${policy.openForMs}`;
     let breaker = breakers.get(id);
     if (!breaker) {
-      breaker = stores ? lazyStoreBreaker(policy) : localBreaker(policy, clock);
+      breaker = lazyBreaker(policy);
       breakers.set(id, breaker);
     }
     return breaker;
   };
-  /** A circuit over the shared store, made at its first use (calls run once the runtime is built). */
-  const lazyStoreBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>): Breaker => {
+  /** A circuit over the runtime's store, made at its first use (calls run once the runtime is built). */
+  const lazyBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>): Breaker => {
     let made: Breaker | undefined;
     const get = (context: Context.Context<never>) => {
-      made ??= storePolicies!.storeBreaker(policy, scope, context);
+      made ??= storeBreaker(policy, scope, context);
       return made;
     };
     return {

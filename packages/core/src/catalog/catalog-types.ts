@@ -22,9 +22,8 @@ export interface CatalogOptions {
   readonly policies?: Readonly<Record<string, ToolPolicy>>;
   /**
    * Stores for rate limits and breakers, to share them between host replicas (Redis layers from
-   * effect/persistence or @quiver/redis). Default: rate limits in memory and each circuit kept in
-   * this process (a closed circuit then costs a field read); with a store, circuits run on effect's
-   * CircuitBreaker over it.
+   * effect/persistence or @quiver/redis). Either way the policies are effect's RateLimiter and
+   * CircuitBreaker; the default stores are their in-memory ones, in this process.
    */
   readonly stores?: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore>;
   /**

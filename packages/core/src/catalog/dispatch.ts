@@ -4,40 +4,26 @@ import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import type * as ManagedRuntime from "effect/ManagedRuntime";
 import type { ToolResult } from "../envelope.js";
-import { fail, type ToolFailure } from "../errors.js";
-import type { Breaker } from "../policies/breaker-policy.js";
-import type { PolicyClock } from "../policies/policy-clock.js";
-import type { RateGate } from "../policies/rate-limit-policy.js";
 import { type CallMemory, type Settled, settle } from "../runtime/after-call.js";
 import { nextCallId } from "../runtime/call-id.js";
 import { type InputStep, prepareInput } from "../runtime/call-input.js";
-import { buildPipeline, type ToolPipeline } from "../runtime/call-pipeline.js";
+import type { ToolPipeline } from "../runtime/call-pipeline.js";
 import { CallState } from "../runtime/call-state.js";
 import type { CallOptions, Outcome, SessionContext } from "../runtime/call-types.js";
 import { confirmationOutcome } from "../runtime/confirmation-preview.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
-import { ToolMetrics } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
-import type { SharedStore } from "../runtime/shared-store.js";
 import { toEnvelope } from "../runtime/to-envelope.js";
-import type { ToolWorld } from "../runtime/tool-context.js";
-import { closestMatches } from "../schema/edit-distance.js";
+import { stoppedFailure, unknownTool, withRepairs } from "./call-answers.js";
 import type { Registry } from "./registry.js";
+import { type PipelineSources, toolPipelines } from "./tool-pipelines.js";
 
 /** What dispatch runs calls with. */
-export interface DispatchOptions {
+export interface DispatchOptions extends PipelineSources {
   readonly registry: Registry;
   readonly runtime: ManagedRuntime.ManagedRuntime<never, never>;
-  readonly world: ToolWorld;
-  readonly clock: PolicyClock;
-  /** Where calls take rate-limit tokens, given the runtime's built context. */
-  readonly rateGate: (context: Context.Context<never>) => RateGate;
-  /** The circuit a tool's calls go through, if its policy has a breaker. */
-  readonly breakerOf: (reg: RegisteredTool) => Breaker | undefined;
   readonly memory: CallMemory;
   readonly confirmations: ConfirmationStore;
-  /** Where results are shared with other replicas, if anywhere. */
-  readonly shared?: SharedStore | undefined;
 }
 
 /** Calls tools by name, and stops the calls in flight. */
@@ -50,52 +36,71 @@ export interface Dispatch {
 
 const NO_SESSION: SessionContext = Object.freeze({});
 
+/** What a call's envelope is made with, besides its outcome. */
+interface CallFrame {
+  readonly reg: RegisteredTool;
+  readonly pipeline: ToolPipeline;
+  readonly session: SessionContext;
+  readonly callId: string;
+  readonly started: number;
+  readonly repairs: ReadonlyArray<string> | undefined;
+}
+
 /**
  * A call in four steps, each in its own module: the input step (`prepareInput`: configuration,
  * validation, repair, confirmation), the tool's pipeline (`buildPipeline`: cache, rate limit,
  * breaker, timeout, retry, attempt, fallback) ending in an `Outcome`, the memory step (`settle`:
- * escalation and stale results), and `toEnvelope`. A cache hit is answered without starting a fiber,
- * and so is the usual call (`ToolPipeline.direct`, the same policies as plain code); the others run
- * the pipeline's Effect in a fiber of their own.
+ * escalation and stale results), and `toEnvelope`. A local cache hit is answered without starting a
+ * fiber; every other call runs the pipeline's Effect in a fiber of its own.
  */
 export const createDispatch = (options: DispatchOptions): Dispatch => {
   const { registry, runtime, world, clock, memory, confirmations } = options;
   // Calls run as fibers on the runtime's context directly (not through `runtime.runPromiseExit`, which
-  // also ties each fiber into the runtime's scope); `stop` interrupts the ones in flight, and cancels
-  // the direct calls in flight.
+  // also ties each fiber into the runtime's scope); `stop` interrupts the ones in flight.
   const inflight = new Set<Fiber.Fiber<Outcome>>();
-  // The direct calls in flight (no fiber), by the function that cancels each.
-  const direct = new Set<() => void>();
   let stopping = false;
+  const pipelineOf = toolPipelines(options);
 
-  // Each tool's policies, composed at its first call (in the runtime's context).
-  const pipelines = new WeakMap<RegisteredTool, ToolPipeline>();
-  // Each tool's metric series, by name and plugin: a tool registered again counts on in the same series.
-  const series = new Map<string, ToolMetrics>();
-  const metricsOf = (reg: RegisteredTool, context: Context.Context<never>): ToolMetrics => {
-    const key = `${reg.name}\u0000${reg.pluginId}`;
-    let metrics = series.get(key);
-    if (!metrics) {
-      metrics = new ToolMetrics(reg.name, reg.pluginId, context, clock.monotonic);
-      series.set(key, metrics);
-    }
-    return metrics;
+  /** The memory step, then the envelope, counted in the tool's metrics. */
+  const finish = (frame: CallFrame, outcome: Outcome, cacheId: string): ToolResult | Promise<ToolResult> => {
+    const { reg, session } = frame;
+    const key = { principal: session.principal, sessionId: session.id, cacheId };
+    const settled = settle(reg, outcome, key, memory);
+    return settled instanceof Promise
+      ? settled.then((s) => envelopeOf(frame, outcome, s))
+      : envelopeOf(frame, outcome, settled);
   };
-  const pipelineOf = (reg: RegisteredTool, context: Context.Context<never>): ToolPipeline => {
-    let pipeline = pipelines.get(reg);
-    if (!pipeline) {
-      pipeline = buildPipeline(reg, {
-        world,
-        clock,
-        rateGate: options.rateGate(context),
-        breaker: options.breakerOf(reg),
-        context,
-        shared: options.shared,
-        metrics: metricsOf(reg, context),
+  const envelopeOf = (frame: CallFrame, outcome: Outcome, settled: Settled): ToolResult => {
+    const ended = clock.monotonic();
+    const envelope = withRepairs(
+      toEnvelope(frame.reg, outcome, settled, { callId: frame.callId, durationMs: ended - frame.started }),
+      frame.repairs,
+    );
+    const cache =
+      outcome._tag === "Succeeded" || outcome._tag === "Failed" || outcome._tag === "FellBack"
+        ? outcome.cache
+        : undefined;
+    const { status, error, metadata } = envelope;
+    frame.pipeline.metrics.record(status, error?.kind, metadata.durationMs, cache, ended);
+    return envelope;
+  };
+
+  /** Runs a call's Effect in a fiber of its own (`stop` interrupts it): its exit, at once if it has one. */
+  const runFiber = (
+    context: Context.Context<never>,
+    program: Effect.Effect<Outcome>,
+    signal: AbortSignal | undefined,
+  ): Exit.Exit<Outcome> | Promise<Exit.Exit<Outcome>> => {
+    const fiber = Effect.runForkWith(context)(program, signal ? { signal } : undefined);
+    const done = fiber.pollUnsafe();
+    if (done) return done;
+    inflight.add(fiber);
+    return new Promise((resolve) => {
+      fiber.addObserver((exit) => {
+        inflight.delete(fiber);
+        resolve(exit);
       });
-      pipelines.set(reg, pipeline);
-    }
-    return pipeline;
+    });
   };
 
   const start = (
@@ -114,6 +119,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
       : proceed(context, reg, step, callOptions, started);
   };
 
+  /** The call after its input step: the pipeline (or the confirmation), then `finish`. */
   const proceed = (
     context: Context.Context<never>,
     reg: RegisteredTool,
@@ -124,125 +130,34 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     const pipeline = pipelineOf(reg, context);
     const callId = nextCallId();
     const session = callOptions.session ?? NO_SESSION;
-    const finish = (outcome: Outcome, cacheId: string): ToolResult | Promise<ToolResult> => {
-      const settled = settle(
-        reg,
-        outcome,
-        { principal: session.principal, sessionId: session.id, cacheId },
-        memory,
-      );
-      return settled instanceof Promise
-        ? settled.then((s) => envelopeOf(outcome, s))
-        : envelopeOf(outcome, settled);
-    };
-    const envelopeOf = (outcome: Outcome, settled: Settled): ToolResult => {
-      const ended = clock.monotonic();
-      const envelope = withRepairs(
-        toEnvelope(reg, outcome, settled, { callId, durationMs: ended - started }),
-        step._tag === "Ready" ? step.repairs : undefined,
-      );
-      const cache =
-        outcome._tag === "Succeeded" || outcome._tag === "Failed" || outcome._tag === "FellBack"
-          ? outcome.cache
-          : undefined;
-      pipeline.metrics.record(
-        envelope.status,
-        envelope.error?.kind,
-        envelope.metadata.durationMs,
-        cache,
-        ended,
-      );
-      return envelope;
-    };
-    if (step._tag === "Refused") return finish(step, "");
+    const repairs = step._tag === "Ready" ? step.repairs : undefined;
+    const frame: CallFrame = { reg, pipeline, session, callId, started, repairs };
+    if (step._tag === "Refused") return finish(frame, step, "");
     if (step._tag === "Confirm") {
-      return confirmationOutcome(
-        reg,
-        step.value,
-        step.issued,
-        step.invalidToken,
-        callOptions,
-        world,
-        callId,
-      ).then((outcome) => finish(outcome, ""));
+      const { value, issued, invalidToken } = step;
+      return confirmationOutcome(reg, value, issued, invalidToken, callOptions, world, callId).then(
+        (outcome) => finish(frame, outcome, ""),
+      );
     }
     const { cacheId } = step;
-    if (!pipeline.traced) {
-      const hit = pipeline.cache?.get(cacheId);
-      if (hit) return finish({ _tag: "Succeeded", executed: hit, cache: "hit" }, cacheId);
-    }
+    const hit = pipeline.traced ? undefined : pipeline.cache?.get(cacheId);
+    if (hit) return finish(frame, { _tag: "Succeeded", executed: hit, cache: "hit" }, cacheId);
     const state = new CallState(step.value, callOptions, session, callId, cacheId, started);
-    const stoppedOutcome = (): Outcome => ({
-      _tag: "Failed",
-      failure: stopped(reg, callOptions),
-      attempts: state.attempts,
-      cache: undefined,
-    });
-    const signal = callOptions.signal;
-    if (pipeline.direct && !signal?.aborted) {
-      // Without a fiber (see `directCall`): `stop` and the caller's abort cancel it.
-      let answered: ToolResult | Promise<ToolResult> | undefined;
-      let resolveLater: ((result: ToolResult | Promise<ToolResult>) => void) | undefined;
-      let cancel: (() => void) | undefined;
-      const onAbort = () => cancel?.();
-      cancel = pipeline.direct(state, (outcome) => {
-        if (cancel) direct.delete(cancel);
-        signal?.removeEventListener("abort", onAbort);
-        const result = finish(outcome ?? stoppedOutcome(), cacheId);
-        if (resolveLater) resolveLater(result);
-        else answered = result;
-      });
-      if (cancel) {
-        if (answered !== undefined) return answered;
-        direct.add(cancel);
-        signal?.addEventListener("abort", onAbort, { once: true });
-        return new Promise<ToolResult>((resolve) => {
-          resolveLater = resolve;
-        });
-      }
-    }
-    const program = pipeline.traced
-      ? Effect.withSpan(pipeline.run(state), "quiver.tool.call", {
-          attributes: { "quiver.tool": reg.name, "quiver.plugin": reg.pluginId, "quiver.call_id": callId },
-          captureStackTrace: false,
-        })
-      : pipeline.run(state);
-    const fiber = Effect.runForkWith(context)(program, signal ? { signal } : undefined);
     const answer = (exit: Exit.Exit<Outcome>) =>
-      Exit.isSuccess(exit) ? finish(exit.value, cacheId) : finish(stoppedOutcome(), cacheId);
-    const done = fiber.pollUnsafe();
-    if (done) return answer(done);
-    inflight.add(fiber);
-    return new Promise<ToolResult>((resolve) => {
-      fiber.addObserver((exit) => {
-        inflight.delete(fiber);
-        resolve(answer(exit));
-      });
-    });
-  };
-
-  /** Why a call's fiber ended without an outcome: the caller's abort, the catalog closing, or a defect. */
-  const stopped = (reg: RegisteredTool, callOptions: CallOptions): ToolFailure => {
-    if (callOptions.signal?.aborted) {
-      // A reason given with the abort says who stopped the call ("The host is shutting down.").
-      const reason = callOptions.signal.reason;
-      const why =
-        reason instanceof Error && reason.name !== "AbortError" && reason.message
-          ? reason.message
-          : undefined;
-      return fail.unavailable(
-        why
-          ? `${reg.name} was cancelled before it finished: ${why}`
-          : `${reg.name} was cancelled by the caller before it finished.`,
-        { retryable: true },
+      finish(
+        frame,
+        Exit.isSuccess(exit)
+          ? exit.value
+          : {
+              _tag: "Failed",
+              failure: stoppedFailure(reg, callOptions, stopping),
+              attempts: state.attempts,
+              cache: undefined,
+            },
+        cacheId,
       );
-    }
-    if (stopping) {
-      return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {
-        retryable: true,
-      });
-    }
-    return fail.internal(`${reg.name} could not be run by the runtime.`);
+    const exit = runFiber(context, programOf(pipeline, state, reg), callOptions.signal);
+    return exit instanceof Promise ? exit.then(answer) : answer(exit);
   };
 
   /** The envelope of a call that never reached its pipeline; counted in the metrics when it can be. */
@@ -255,19 +170,14 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     const ended = clock.monotonic();
     const envelope = toEnvelope(
       reg,
-      { _tag: "Refused", failure: stopped(reg, callOptions) },
+      { _tag: "Refused", failure: stoppedFailure(reg, callOptions, stopping) },
       { escalate: false, stale: undefined },
       { callId: "", durationMs: ended - started },
     );
     if (context) {
       try {
-        pipelineOf(reg, context).metrics.record(
-          envelope.status,
-          envelope.error?.kind,
-          envelope.metadata.durationMs,
-          undefined,
-          ended,
-        );
+        const { status, error, metadata } = envelope;
+        pipelineOf(reg, context).metrics.record(status, error?.kind, metadata.durationMs, undefined, ended);
       } catch {
         /* the pipeline itself could not be built: nothing to count with */
       }
@@ -278,7 +188,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
   const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
     const reg = registry.lookup(name);
     if (!reg) return Promise.resolve(unknownTool(name, registry.names()));
-    // The call's one reading of the clock before it runs: its duration and its policies' "now".
+    // The call's one reading of the clock before it runs: its duration and its cache entry's age.
     const started = clock.monotonic();
     const context = runtime.cachedContext as Context.Context<never> | undefined;
     if (stopping) return Promise.resolve(refuse(reg, callOptions, started, context));
@@ -300,40 +210,20 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     call,
     stop: async () => {
       stopping = true;
-      for (const cancel of [...direct]) cancel();
       await Effect.runPromise(Fiber.interruptAll([...inflight]));
     },
   };
 };
 
-/** The envelope with the input repairs the runtime made, if any, in its metadata. */
-const withRepairs = (envelope: ToolResult, repairs: ReadonlyArray<string> | undefined): ToolResult =>
-  repairs && repairs.length > 0
-    ? { ...envelope, metadata: { ...envelope.metadata, repairs: [...repairs] } }
-    : envelope;
-
-/** The envelope for a name no tool has, with the closest names. */
-const unknownTool = (name: string, names: ReadonlyArray<string>): ToolResult => {
-  const close = closestMatches(names, name, { limit: 3 });
-  const failure = fail.invalidInput(`There is no tool named "${name}".`, {
-    suggestion:
-      close.length > 0
-        ? `Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
-        : "No tools are registered.",
-  });
-  return {
-    status: "error",
-    message: failure.message,
-    error: { kind: "invalid_input", message: failure.message, retryable: false },
-    ...(failure.suggestion ? { suggestion: failure.suggestion } : {}),
-    metadata: {
-      tool: name,
-      plugin: "",
-      callId: "",
-      durationMs: 0,
-      attempts: 0,
-      cached: false,
-      truncated: false,
-    },
-  };
-};
+/** The pipeline's Effect for one call, in a span when a tracer is installed. */
+const programOf = (pipeline: ToolPipeline, state: CallState, reg: RegisteredTool): Effect.Effect<Outcome> =>
+  pipeline.traced
+    ? Effect.withSpan(pipeline.run(state), "quiver.tool.call", {
+        attributes: {
+          "quiver.tool": reg.name,
+          "quiver.plugin": reg.pluginId,
+          "quiver.call_id": state.callId,
+        },
+        captureStackTrace: false,
+      })
+    : pipeline.run(state);

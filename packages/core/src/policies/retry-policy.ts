@@ -11,7 +11,7 @@ import type { ResolvedPolicy } from "./resolve-policy.js";
  * says another try may succeed (the tool's `retryPlan`). Built once per tool.
  *
  * The first attempt runs on its own, so a call that succeeds at once pays for one `catch` frame
- * instead of a schedule driver (1.5 µs a call in `./dev bench core`). Only its failure starts
+ * instead of a schedule driver. Only its failure starts
  * `Effect.retry`, which must see that failure as its first input (for the Retry-After and the elapsed
  * time), so it is handed `replayingFirst`: an effect that fails with that failure once, then attempts.
  */
@@ -32,18 +32,8 @@ export interface RetryPlan<S> {
   readonly after: <A>(call: S, first: ToolFailure, next: CallStep<S, A>) => Effect.Effect<A, ToolFailure>;
 }
 
-/**
- * The retry policy's plan, or undefined without retries. Used by `withRetry` and by the direct call,
- * which runs the first attempt itself and hands a retried failure to `after`.
- */
-export const retryPlan = <S>(
-  retry: ResolvedPolicy["retry"],
-  /** Runs the retries (after the first failure) under the call's deadline: see `Deadline.race`. */
-  bounded: <A>(call: S, retries: Effect.Effect<A, ToolFailure>) => Effect.Effect<A, ToolFailure> = (
-    _call,
-    r,
-  ) => r,
-): RetryPlan<S> | undefined => {
+/** The retry policy's plan (see `withRetry`), or undefined without retries. */
+export const retryPlan = <S>(retry: ResolvedPolicy["retry"]): RetryPlan<S> | undefined => {
   if (!retry) return undefined;
   const options = {
     schedule: Schedule.exponential(retry.baseMs).pipe(
@@ -62,15 +52,12 @@ export const retryPlan = <S>(
   return {
     retries: options.while,
     after: (call, first, next) =>
-      bounded(
-        call,
-        Effect.retry(
-          replayingFirst(
-            first,
-            Effect.suspend(() => next(call)),
-          ),
-          options,
+      Effect.retry(
+        replayingFirst(
+          first,
+          Effect.suspend(() => next(call)),
         ),
+        options,
       ),
   };
 };

@@ -1,5 +1,3 @@
-// Loaded only when `CatalogOptions.stores` are given (a dynamic import in create-catalog):
-// effect/persistence brings Schema, Stream and Channel, which a host on the in-memory defaults never needs.
 import * as Context from "effect/Context";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
@@ -9,21 +7,34 @@ import * as CircuitBreaker from "effect/persistence/CircuitBreaker";
 import * as RateLimiter from "effect/persistence/RateLimiter";
 import * as Scope from "effect/Scope";
 import { ToolFailure } from "../errors.js";
-import { type Breaker, halfOpenFailure, healthOf, openFailure, storeFailure } from "./breaker-policy.js";
-import type { CircuitState } from "./local-breaker.js";
+import {
+  type Breaker,
+  type CircuitState,
+  halfOpenFailure,
+  healthOf,
+  openFailure,
+  storeFailure,
+} from "./breaker-policy.js";
 import { overLimit, type RateGate, storeDown } from "./rate-limit-policy.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 
-/** The runtime's services over shared stores: the RateLimiter, on the stores given. */
+/**
+ * The runtime's policy services: the RateLimiter and the circuits' store, on the stores given (shared
+ * between replicas) or in this process's memory. Both read the runtime's Clock.
+ */
 export const storeLayer = (
-  stores: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore>,
-) => RateLimiter.layer.pipe(Layer.provideMerge(stores));
+  stores: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore> | undefined,
+) =>
+  RateLimiter.layer.pipe(
+    Layer.provideMerge(
+      stores ?? Layer.mergeAll(RateLimiter.layerStoreMemory, CircuitBreaker.layerStoreMemory()),
+    ),
+  );
 
-/** Rate limits in effect's RateLimiter over the runtime's store (shared between replicas). */
+/** Rate limits in effect's RateLimiter over the runtime's store. */
 export const storeRateGate = (context: Context.Context<never>): RateGate => {
   const limiter = Context.get(context as Context.Context<RateLimiter.RateLimiter>, RateLimiter.RateLimiter);
   return {
-    // The store keeps its own time: `at` is this process's clock.
     take: (key, policy, tool) =>
       limiter
         .consume({ key, limit: policy.limit, window: policy.windowMs, onExceeded: policy.onExceeded })
@@ -44,8 +55,8 @@ export const storeRateGate = (context: Context.Context<never>): RateGate => {
 };
 
 /**
- * A circuit in effect/persistence's CircuitBreaker over the runtime's store: a circuit opened through
- * one replica is open in all of them.
+ * A circuit in effect/persistence's CircuitBreaker over the runtime's store: with a shared store, a
+ * circuit opened through one replica is open in all of them.
  */
 export const storeBreaker = (
   policy: NonNullable<ResolvedPolicy["breaker"]>,
@@ -76,7 +87,13 @@ export const storeBreaker = (
     state: () =>
       Effect.runPromiseWith(context)(
         Effect.orElseSucceed(
-          Effect.map(breaker.state(policy.key), (s) => s._tag as CircuitState),
+          // A circuit past its open time reads Open in the store until a call moves it on: it is
+          // HalfOpen to a reader (the next call is the probe).
+          Effect.map(
+            breaker.state(policy.key),
+            (s): CircuitState =>
+              s._tag === "Open" && Duration.toMillis(s.retryAfter) <= 0 ? "HalfOpen" : s._tag,
+          ),
           () => undefined,
         ),
       ),

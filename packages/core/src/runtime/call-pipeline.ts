@@ -10,12 +10,11 @@ import type { ToolFailure } from "../errors.js";
 import { type Breaker, withBreaker } from "../policies/breaker-policy.js";
 import type { CallStep } from "../policies/call-step.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
-import { type RateGate, rateLimitNow, withRateLimit } from "../policies/rate-limit-policy.js";
+import { type RateGate, withRateLimit } from "../policies/rate-limit-policy.js";
 import { retryPlan, withRetry } from "../policies/retry-policy.js";
-import { timeoutArm, withTimeout } from "../policies/timeout-policy.js";
+import { withTimeout } from "../policies/timeout-policy.js";
 import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
-import { type DirectCall, directCall } from "./direct-call.js";
 import type { ToolMetrics } from "./metrics.js";
 import { redactSecrets } from "./redact-secrets.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -46,7 +45,6 @@ export interface ToolPipeline {
   /**
    * The call after its input step: cache → rate limit → breaker → timeout → retry → attempt, then
    * the fallback tool. Never fails. Its policies run when the Effect starts, in the call's fiber.
-   * The calls `direct` declines, and every call when it is undefined, run here.
    */
   readonly run: (call: CallState) => Effect.Effect<Outcome>;
   /**
@@ -58,11 +56,6 @@ export interface ToolPipeline {
   readonly traced: boolean;
   /** The tool's metric series. */
   readonly metrics: ToolMetrics;
-  /**
-   * The same policies run without a fiber (`directCall`), when they all decide in this process and
-   * no tracer is installed; undefined otherwise. It declines a call it cannot take (then use `run`).
-   */
-  readonly direct: DirectCall | undefined;
 }
 
 const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
@@ -73,15 +66,11 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   const { world, clock } = services;
   const attempt: CallStep<CallState, Executed> = (call) => runAttempt(reg, call, world);
   // The policies from the outside in; each wraps the step after it (see `CallStep`).
-  const retry = retryPlan<CallState>(policy.retry, (call, retries) =>
-    call.deadline ? call.deadline.race(retries) : retries,
-  );
-  // The policies from the outside in; each wraps the step after it (see `CallStep`).
   const policies = [
     withRateLimit<CallState>(services.rateGate, policy.rateLimit, name),
     withBreaker<CallState>(services.breaker, name),
-    withTimeout<CallState>(policy.timeoutMs, name, clock),
-    withRetry<CallState>(retry),
+    withTimeout<CallState>(policy.timeoutMs, name),
+    withRetry<CallState>(retryPlan<CallState>(policy.retry)),
   ];
   const exec = policies.reduceRight((next, wrap) => wrap(next), attempt);
 
@@ -140,25 +129,6 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   const succeeded = (executed: Executed, cacheResult: CacheResult): Effect.Effect<Outcome> =>
     Effect.succeed({ _tag: "Succeeded", executed, cache: cacheResult });
 
-  // The direct call: only where every policy decides at once in this process (see `directCall`).
-  const takeTokens = rateLimitNow<CallState>(services.rateGate, policy.rateLimit, name);
-  const circuit = services.breaker?.local;
-  const direct =
-    !traced && takeTokens && (!services.breaker || circuit) && !(cache && shared)
-      ? directCall({
-          reg,
-          world,
-          context: services.context,
-          cache,
-          rateLimit: takeTokens,
-          circuit,
-          arm: timeoutArm<CallState>(policy.timeoutMs, name, clock),
-          retry,
-          attempt,
-          failed,
-        })
-      : undefined;
-
   return {
     // Suspended: the policies run when the call's fiber starts the Effect, not when it is made.
     run: cache
@@ -182,6 +152,5 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     cache,
     metrics: services.metrics,
     traced,
-    direct,
   };
 };

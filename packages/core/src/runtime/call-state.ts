@@ -1,4 +1,3 @@
-import type { Deadline } from "../policies/deadline.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 
 /**
@@ -10,8 +9,6 @@ export class CallState {
   attempts = 0;
   /** What the tool reported with `ctx.reportPartial`, returned with a timeout. */
   partialData: unknown = undefined;
-  /** The timeout policy's deadline, while the call runs under it. */
-  deadline: Deadline | undefined = undefined;
   constructor(
     readonly input: Record<string, unknown>,
     readonly options: CallOptions,
@@ -19,7 +16,7 @@ export class CallState {
     readonly callId: string,
     /** Tool, caller and canonical input; empty when neither the cache nor a stale fallback needs it. */
     readonly cacheId: string,
-    /** When the call started, on the policy clock's monotonic time: the policies' "now". */
+    /** When the call started, on the policy clock's monotonic time: its cache entry ages from it. */
     readonly startedAt: number,
   ) {}
 }

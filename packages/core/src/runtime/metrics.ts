@@ -148,7 +148,7 @@ class LatencyWindow {
  * case Effect gives for a value "updating a metric on every change would cost more than reading at
  * export time": a `Metric.update` looks its series up in the registry on every call, and Effect's
  * summary allocates a pair per call and keeps 2,000 of them alive. The five updates of a call cost
- * 0.3 µs that way, more than any policy; here they are a few field writes (`./dev bench core`).
+ * more that way than a policy does; here they are a few field writes.
  */
 export class ToolMetrics {
   readonly #labels: { readonly tool: string; readonly plugin: string };

@@ -42,8 +42,7 @@ export interface CacheAnswer {
  * run.
  *
  * Storage is `lru-cache`: O(1) per lookup at any size (Effect's `Cache` re-inserts every hit into a JS
- * Map, which degrades for a hot key as the map grows: 0.8 µs with 1 entry, 35 µs with 16k, measured
- * in `./dev bench core`). Coalescing is by hand rather than through lru-cache's `fetchMethod`, which
+ * Map, which slows a hot key as the map grows; see bench/README.md). Coalescing is by hand rather than through lru-cache's `fetchMethod`, which
  * would run the call in a promise outside the caller's fiber: the first caller runs it in its own
  * fiber (its cancellation reaches the run) and the others wait on a Deferred.
  */
@@ -127,15 +126,6 @@ export class ResultCache {
         return { exit, cache };
       }),
     );
-  }
-
-  /**
-   * Marks `id`'s run as in flight, for a caller that runs it itself (the direct call, without a shared
-   * store): answers the function to call with how the run ended (stores a success, hands the exit to
-   * any joiners), or undefined when the same call is already in flight (join it through `through`).
-   */
-  begin(id: string, startedAt: number): ((exit: Exit.Exit<Executed, ToolFailure>) => void) | undefined {
-    return this.#inflight.has(id) ? undefined : this.#start(id, startedAt);
   }
 
   #start(id: string, startedAt: number | undefined) {

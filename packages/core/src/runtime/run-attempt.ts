@@ -3,7 +3,6 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { isOutcome } from "../define-tool.js";
 import { fail, ToolFailure } from "../errors.js";
-import type { Deadline } from "../policies/deadline.js";
 import type { CallState } from "./call-state.js";
 import type { Executed } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -19,38 +18,7 @@ export const runAttempt = (
   s: CallState,
   world: ToolWorld,
 ): Effect.Effect<Executed, ToolFailure> => {
-  if (!reg.resources.isReady) {
-    const opened = s.deadline ? s.deadline.race(openResources(reg)) : openResources(reg);
-    return Effect.flatMap(opened, () => runAttempt(reg, s, world));
-  }
-  const started = startAttempt(reg, s, world);
-  if (started instanceof PendingAttempt) {
-    return Effect.callback<Executed, ToolFailure>((resume) => {
-      const stop = started.wait(s.deadline, resume);
-      // Runs if the fiber is interrupted while the promise is pending.
-      return Effect.sync(stop);
-    });
-  }
-  if (Exit.isExit(started)) return started;
-  // An Effect cannot hold the deadline: it runs in a child fiber the deadline interrupts.
-  return s.deadline ? s.deadline.race(started) : started;
-};
-
-/** How an attempt answered when its `run` was called: at once, with a promise, or with an Effect. */
-export type StartedAttempt =
-  | Exit.Exit<Executed, ToolFailure>
-  | PendingAttempt
-  | Effect.Effect<Executed, ToolFailure>;
-
-/**
- * Starts one attempt of a tool whose resources are open: counts it, calls `run` with its context and
- * answers what `run` returned. A plain value or a throw is an `Exit` (already checked); a promise is a
- * `PendingAttempt` to wait for; an Effect is returned to be run (its errors already `ToolFailure`s).
- * Shared by the Effect pipeline (`runAttempt`) and the direct call, so both run a tool the same way.
- */
-export const startAttempt = (reg: RegisteredTool, s: CallState, world: ToolWorld): StartedAttempt => {
-  const deadline = s.deadline;
-  if (deadline?.failure) return Exit.fail(deadline.failure);
+  if (!reg.resources.isReady) return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world));
   const attempt = ++s.attempts;
   const abort = new AbortController();
   const ctx = toolContext(reg, world, s.options, s.session, s.callId, abort.signal, attempt, (d) => {
@@ -76,7 +44,7 @@ export const startAttempt = (reg: RegisteredTool, s: CallState, world: ToolWorld
   } catch (error) {
     return Exit.fail(toFailure(error, reg.name));
   }
-  if (isPromiseLike(result)) return new PendingAttempt(reg, result, abort, attempt);
+  if (isPromiseLike(result)) return awaitRun(reg, result, abort, attempt);
   if (Effect.isEffect(result)) {
     return (result as Effect.Effect<unknown, unknown>).pipe(
       Effect.mapError((e) => toFailure(e, reg.name)),
@@ -88,52 +56,35 @@ export const startAttempt = (reg: RegisteredTool, s: CallState, world: ToolWorld
   return checkOutput(reg, result, attempt);
 };
 
-/** An attempt whose `run` returned a promise. */
-export class PendingAttempt {
-  constructor(
-    private readonly reg: RegisteredTool,
-    private readonly promise: PromiseLike<unknown>,
-    private readonly abort: AbortController,
-    private readonly attempt: number,
-  ) {}
-
-  /**
-   * Waits for the promise and calls `resume` once: with its checked output, its rejection as a
-   * failure, or (the call's deadline passed first) the deadline's failure, the run aborted. Returns the
-   * function that stops the wait without resuming (the caller went away): the run is aborted.
-   */
-  wait(deadline: Deadline | undefined, resume: (exit: Exit.Exit<Executed, ToolFailure>) => void): () => void {
+/**
+ * Waits for a run's promise: its checked output, or its rejection as a failure. Interrupted while
+ * the promise is pending (timeout, cancellation, shutdown), it aborts the run.
+ */
+const awaitRun = (
+  reg: RegisteredTool,
+  promise: PromiseLike<unknown>,
+  abort: AbortController,
+  attempt: number,
+): Effect.Effect<Executed, ToolFailure> =>
+  Effect.callback<Executed, ToolFailure>((resume) => {
     let settled = false;
-    // The call's deadline passed while the promise was pending: stop the run, answer the timeout.
-    const end = () => {
-      if (settled) return;
-      settled = true;
-      this.abort.abort();
-      resume(Exit.fail(deadline?.failure as ToolFailure));
-    };
-    deadline?.hold(end);
-    this.promise.then(
+    promise.then(
       (out) => {
         if (settled) return;
         settled = true;
-        deadline?.release(end);
-        resume(checkOutput(this.reg, out, this.attempt));
+        resume(checkOutput(reg, out, attempt));
       },
       (error) => {
         if (settled) return;
         settled = true;
-        deadline?.release(end);
-        resume(Exit.fail(toFailure(error, this.reg.name)));
+        resume(Exit.fail(toFailure(error, reg.name)));
       },
     );
-    return () => {
-      if (settled) return;
+    return Effect.sync(() => {
       settled = true;
-      deadline?.release(end);
-      this.abort.abort();
-    };
-  }
-}
+      abort.abort();
+    });
+  });
 
 /** Waits for the plugin's `setup`; a failed setup is `unavailable` (retryable: the next call tries again). */
 const openResources = (reg: RegisteredTool): Effect.Effect<void, ToolFailure> =>

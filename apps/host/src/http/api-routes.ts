@@ -1,0 +1,134 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Catalog, SchemaTarget } from "@quiver/core";
+import type { HttpApiOptions } from "./api-options.js";
+import { externalToolRoutes } from "./external-tool-routes.js";
+import { sendError, sendJson } from "./json-response.js";
+import { PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
+import { callToolRoute } from "./tool-call-route.js";
+
+/** An authenticated request, as the API's routes read it. */
+export interface ApiRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly path: string;
+  /** The path's segments, percent-decoded. */
+  readonly parts: ReadonlyArray<string>;
+  readonly method: string;
+  /** GET or HEAD. */
+  readonly get: boolean;
+  readonly principal: string | undefined;
+}
+
+/** What the routes answer with: the catalog, the API's options and the largest body. */
+export interface ApiServices {
+  readonly catalog: Catalog;
+  readonly options: HttpApiOptions;
+  readonly limit: number;
+}
+
+/** One route: whether it takes the request, and its handler. */
+export interface ApiRoute {
+  readonly matches: (r: ApiRequest, services: ApiServices) => boolean;
+  readonly handle: (r: ApiRequest, services: ApiServices) => unknown;
+}
+
+const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
+
+/** GET /: the endpoints (and the seed profile's tools). */
+const index: ApiRoute["handle"] = ({ res }, { options }) =>
+  sendJson(res, 200, {
+    name: "quiver",
+    version: options.version,
+    endpoints: [
+      "GET /tools",
+      "GET /tools/:name",
+      "POST /tools/:name/call",
+      "GET /find?need=",
+      "GET /health",
+      "GET /metrics",
+      "POST /mcp",
+      ...(options.profile?.profile.name === "co-scientist"
+        ? ["GET /external-tools", "POST /external-tools/execute"]
+        : []),
+    ],
+    ...(options.profile
+      ? { profile: options.profile.profile.name, profileTools: options.profile.list().map((t) => t.name) }
+      : {}),
+  });
+
+/** GET /metrics: the catalog's metrics and the host's gauges, in Prometheus' text format. */
+const metrics: ApiRoute["handle"] = async ({ res }, { catalog, options }) => {
+  const text = toPrometheus(await catalog.metrics(), options.gauges?.() ?? []);
+  res.writeHead(200, { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" });
+  res.end(text);
+};
+
+/** GET /find?need=…: the tools that best fit a need in words. */
+const find: ApiRoute["handle"] = ({ res, url }, { options }) => {
+  const need = url.searchParams.get("need") ?? url.searchParams.get("q");
+  if (!need) return sendError(res, 400, "missing_need", "Give the need in words: /find?need=…");
+  const limit = Number(url.searchParams.get("limit") ?? 5);
+  return sendJson(res, 200, {
+    need,
+    tools: options.finder!.rank(need, { limit: Number.isFinite(limit) ? limit : 5 }),
+  });
+};
+
+/** GET /tools[?category=]: the seed profile's tools, then the catalog's it does not shadow. */
+const listTools: ApiRoute["handle"] = ({ res, url }, { catalog, options }) => {
+  const category = url.searchParams.get("category");
+  const seeds = options.profile?.list() ?? [];
+  const shadowed = new Set(seeds.map((t) => t.name));
+  return sendJson(res, 200, {
+    tools: [
+      ...seeds.filter((t) => !category || t.category === category),
+      ...catalog.list().filter((t) => !shadowed.has(t.name) && (!category || t.category === category)),
+    ],
+  });
+};
+
+/** GET /tools/:name[?target=]: one tool's description for a model provider. */
+const describeTool: ApiRoute["handle"] = async ({ res, url, parts }, { catalog, options }) => {
+  const name = parts[1]!;
+  const target = (url.searchParams.get("target") ?? "mcp") as SchemaTarget;
+  if (!TARGETS.has(target))
+    return sendError(res, 400, "invalid_target", `target must be one of ${[...TARGETS].join(", ")}.`);
+  const seedInfo = options.profile?.list().find((t) => t.name === name);
+  if (seedInfo) return sendJson(res, 200, seedInfo);
+  const d = catalog.describe(name, target);
+  if (d) return sendJson(res, 200, d);
+  const r = await catalog.call(name, {});
+  return sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
+};
+
+/** /tools/:name/call: POST only. */
+const callTool: ApiRoute["handle"] = (
+  { req, res, parts, method, principal },
+  { catalog, options, limit },
+) => {
+  if (method !== "POST")
+    return sendError(res, 405, "method_not_allowed", "Use POST to call a tool.", {
+      headers: { allow: "POST" },
+    });
+  return callToolRoute(catalog, options, limit, { req, res, name: parts[1]!, principal });
+};
+
+/** The API's routes after authentication, in the order they are tried (the first that matches answers). */
+export const API_ROUTES: ReadonlyArray<ApiRoute> = [
+  { matches: (r) => r.path === "/" && r.get, handle: index },
+  { matches: (r) => r.path === "/metrics" && r.get, handle: metrics },
+  { matches: (r, { options }) => r.path === "/find" && r.get && options.finder !== undefined, handle: find },
+  {
+    matches: (r, { options }) =>
+      r.parts[0] === "external-tools" && options.profile?.profile.name === "co-scientist",
+    handle: ({ req, res, parts, method, principal }, { options, limit }) =>
+      externalToolRoutes(options.profile!, { req, res, parts, method, principal, limit }),
+  },
+  { matches: (r) => r.parts[0] === "tools" && r.parts.length === 1 && r.get, handle: listTools },
+  { matches: (r) => r.parts[0] === "tools" && r.parts.length === 2 && r.get, handle: describeTool },
+  {
+    matches: (r) => r.parts[0] === "tools" && r.parts.length === 3 && r.parts[2] === "call",
+    handle: callTool,
+  },
+];

@@ -1,0 +1,90 @@
+import { fail } from "../errors.js";
+import { ACCEPT_ENCODING, BodyDecodeError, UnsupportedEncodingError } from "./decode-body.js";
+import { BodyTooLargeError } from "./read-body.js";
+import type { Redactor } from "./redact.js";
+import type { AbortCause } from "./request-lifetime.js";
+import { failureForTransportError } from "./transport-error.js";
+
+/** Where a request was, and its limits, when it failed. */
+export interface FailedRequest {
+  readonly service: string;
+  readonly method: string;
+  readonly url: URL;
+  /** The status of the last response, if one came. */
+  readonly status: number | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly redact: Redactor;
+}
+
+/**
+ * What a failed request rejects with: the caller's abort reason as it is (interruption belongs to the
+ * runtime), else a `ToolFailure`: `timeout` at the client's deadline, `upstream` for a body too large,
+ * in a coding the client cannot decode or that does not decode, and the transport error's kind
+ * (`failureForTransportError`) for the rest. Every message is redacted.
+ */
+export const requestFailure = (error: unknown, cause: AbortCause | undefined, at: FailedRequest): unknown => {
+  if (cause?.by === "caller") return cause.reason;
+  const { service, method, url, redact } = at;
+  const withStatus = at.status === undefined ? {} : { status: at.status };
+  const where = `${method} ${url.href}`;
+  if (cause?.by === "deadline") {
+    return fail.timeout(redact(`${service} did not complete ${where} within ${at.timeoutMs} ms`), withStatus);
+  }
+  if (error instanceof BodyTooLargeError) {
+    const decoded = error.codings.length > 0;
+    return fail.upstream(
+      redact(
+        decoded
+          ? `${service} sent a ${error.codings.join(", ")}-compressed response that decodes to more than ${error.limit} bytes (the body limit) for ${where}; refused`
+          : `${service} sent a response larger than ${error.limit} bytes for ${where}`,
+      ),
+      {
+        retryable: false,
+        suggestion: decoded
+          ? "Ask for less data (a narrower query, fewer results or a smaller page); if a small request decodes this large, the service is misbehaving: use another source."
+          : "Ask for less data: a narrower query, fewer results or a smaller page.",
+        ...withStatus,
+      },
+    );
+  }
+  if (error instanceof UnsupportedEncodingError) {
+    return fail.upstream(
+      redact(
+        `${service} sent a body in content-encoding "${error.encoding}", which the client cannot decode (it accepts ${ACCEPT_ENCODING}), for ${where}`,
+      ),
+      {
+        retryable: false,
+        suggestion:
+          "The service ignores the encodings the client accepts; retrying will not help. Use another source, or report it to the plugin's maintainers.",
+        ...withStatus,
+      },
+    );
+  }
+  if (error instanceof BodyDecodeError) {
+    return fail.upstream(
+      redact(
+        `${service} sent a ${error.encoding}-compressed body that does not decode (corrupt or cut short) for ${where}`,
+      ),
+      {
+        retryable: true,
+        suggestion: "Try again in a moment; if it keeps failing, the service is sending broken data.",
+        ...withStatus,
+      },
+    );
+  }
+  return failureForTransportError({
+    error: cause?.by === "timer" ? cause.error : error,
+    method,
+    url: redact(url.href),
+    host: url.host,
+    service,
+    connectTimeoutMs: at.connectTimeoutMs,
+    headersTimeoutMs: at.headersTimeoutMs,
+    bodyTimeoutMs: at.bodyTimeoutMs,
+    status: at.status,
+    redact,
+  });
+};
