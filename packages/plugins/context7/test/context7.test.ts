@@ -319,13 +319,21 @@ describe("caching: library ids for days, documentation for hours", () => {
     expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(1);
   });
 
-  it("a cached id expires after libraryCacheTtl", async () => {
-    const catalog = setup({ libraryCacheTtl: "100ms" });
+  it("a cached id expires after libraryCacheTtl, on the catalog's clock", async () => {
+    const time = await makeTestClock();
+    const catalog = setup({ libraryCacheTtl: "1h" }, { clock: time.clock });
     await catalog.call("context7_search_documentation", { query: "one", library: "next.js" }, session());
-    await new Promise((r) => setTimeout(r, 150));
-    const r = await catalog.call(
+    await time.advance(3_600_000);
+    const kept = await catalog.call(
       "context7_search_documentation",
       { query: "two", library: "next.js" },
+      session(),
+    );
+    expect(kept.metadata.libraryIdCached).toBe(true);
+    await time.advance(1);
+    const r = await catalog.call(
+      "context7_search_documentation",
+      { query: "three", library: "next.js" },
       session(),
     );
     expect(r.metadata.libraryIdCached).toBe(false);

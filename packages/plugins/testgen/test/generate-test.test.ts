@@ -1,9 +1,10 @@
-import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
+import { type Catalog, type CatalogOptions, createCatalog, definePlugin, defineTool } from "@quiver/core";
 import {
   closedUrl,
   describePluginConformance,
   describePluginPackage,
   type Emulator,
+  makeTestClock,
   startEmulator,
 } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -42,8 +43,12 @@ describePluginConformance(testgenDefault, {
 });
 
 const catalogs: Catalog[] = [];
-const open = (options: Record<string, unknown> = {}, extra?: (c: Catalog) => void) => {
-  const catalog = createCatalog({ env: {} });
+const open = (
+  options: Record<string, unknown> = {},
+  extra?: (c: Catalog) => void,
+  catalogOptions: CatalogOptions = {},
+) => {
+  const catalog = createCatalog({ env: {}, ...catalogOptions });
   catalog.register(createTestgenPlugin(), { llmBaseUrl: `${up.url}/v1`, llmModel: "test-model", ...options });
   extra?.(catalog);
   catalogs.push(catalog);
@@ -360,12 +365,19 @@ describe("reasoning models (o-series, GPT-5) and the temperature", () => {
 });
 
 describe("every fault kind on the LLM path ends in a usable envelope", () => {
-  const call = (options: Record<string, unknown> = {}) =>
-    open(options).call("testgen_generate_test", {
+  const call = (options: Record<string, unknown> = {}, clock?: CatalogOptions["clock"]) =>
+    open(options, undefined, clock ? { clock } : {}).call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 2,
       context: MATERIAL,
     });
+  /** The call on a test clock, and how long it took by that clock: the LLM retries wait on it, not on real time. */
+  const callOnClock = async (options: Record<string, unknown> = {}) => {
+    const time = await makeTestClock();
+    const started = time.now();
+    const r = await time.advanceUntil(call(options, time.clock), 50);
+    return { r, took: time.now() - started };
+  };
   const fellBack = (r: Awaited<ReturnType<typeof call>>, text: RegExp) => {
     expect(r.status, r.message).toBe("partial");
     expect(data(r).generated_by).toBe("rules");
@@ -406,23 +418,30 @@ describe("every fault kind on the LLM path ends in a usable envelope", () => {
   });
   it.each([429, 500, 502, 503])("status %i that persists: partial after the retries", async (status) => {
     up.fault("POST", CHAT, { kind: "status", status });
-    fellBack(await call({ llmRetries: 1 }), new RegExp(`${status}`));
+    const { r, took } = await callOnClock({ llmRetries: 1 });
+    fellBack(r, new RegExp(`${status}`));
     expect(up.requestsTo("POST", CHAT)).toHaveLength(2);
+    expect(took).toBeGreaterThanOrEqual(250); // the backoff's first wait
   });
-  it("a 429 with Retry-After: 1 is retried after it, inside the budget, and the LLM answers", async () => {
+  it("a 429 with Retry-After: 10 is retried after it on the catalog's clock, inside the budget, and the LLM answers", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    up.fault("POST", CHAT, { kind: "status", status: 429, retryAfter: 1 }, { times: 1 });
-    const r = await call();
+    up.fault("POST", CHAT, { kind: "status", status: 429, retryAfter: 10 }, { times: 1 });
+    const realStart = performance.now();
+    const { r, took } = await callOnClock();
     expect(r.status, r.message).toBe("success");
     expect(data(r).generated_by).toBe("llm");
     expect(up.requestsTo("POST", CHAT)).toHaveLength(2);
+    expect(took).toBeGreaterThanOrEqual(10_000);
+    // The wait is the test clock's, not a real timer's.
+    expect(performance.now() - realStart).toBeLessThan(10_000);
   });
   it("a 503 twice, then an answer: the third request succeeds", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
     up.fault("POST", CHAT, { kind: "status", status: 503 }, { times: 2 });
-    const r = await call();
+    const { r, took } = await callOnClock();
     expect(r.status, r.message).toBe("success");
     expect(up.requestsTo("POST", CHAT)).toHaveLength(3);
+    expect(took).toBeGreaterThanOrEqual(250 + 500); // backoff: 0.25 s, then doubling
   });
   it("a Retry-After that does not fit in LLM_TIMEOUT_MS: falls back at once", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
