@@ -107,5 +107,15 @@ export {
 } from "./record/record-then-replay.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 export { type SqlClient, type TestPostgres, testPostgres } from "./services/test-postgres.js";
+export {
+  type CommittedCassettes,
+  describeRecordReplay,
+  type RecordReplayOptions,
+} from "./suites/describe-record-replay.js";
+export {
+  describeStaleFallback,
+  type StaleFallbackOptions,
+  type StaleUpstream,
+} from "./suites/describe-stale-fallback.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { type CatalogTestClock, makeTestClock } from "./test-clock.js";
