@@ -14,11 +14,13 @@ export {
 } from "./conformance/describe-plugin-conformance.js";
 export { describePluginPackage, type PluginPackageOptions } from "./conformance/describe-plugin-package.js";
 export { assertEnvelope, envelopeSchema } from "./conformance/envelope-schema.js";
+export { checkConfigModule, envConstantName } from "./conformance/package/check-config-module.js";
 export { checkIndexExports } from "./conformance/package/check-index-exports.js";
 export { checkManifest } from "./conformance/package/check-manifest.js";
 export { checkPackageName } from "./conformance/package/check-package-name.js";
 export { checkPluginPackage, PACKAGE_CHECKS } from "./conformance/package/check-plugin-package.js";
 export { checkReadme } from "./conformance/package/check-readme.js";
+export { checkReleaseFiles, README_SECTIONS } from "./conformance/package/check-release-files.js";
 export { checkSrcLayout } from "./conformance/package/check-src-layout.js";
 export { checkToolNames } from "./conformance/package/check-tool-names.js";
 export {
