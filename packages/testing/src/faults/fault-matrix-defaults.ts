@@ -13,6 +13,8 @@ export interface FaultExpectation {
   readonly message?: RegExp;
   /** When true, the model must be told what to do (`guidance` or `suggestion`); not checked otherwise. */
   readonly guidance?: boolean;
+  /** How many attempts the call made (`metadata.attempts`: 1 when the failure is not retried; checked when given). */
+  readonly attempts?: number;
   /** Further checks on the envelope, e.g. the data of a fallback or a partial result. */
   readonly check?: (result: ToolResult) => void;
 }
