@@ -93,7 +93,7 @@ export type {
 } from "./faults/describe-fault-matrix.js";
 export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault-matrix.js";
 export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
-export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
+export { MATRIX_EXPECTATIONS, MATRIX_FAULTS, withAttempts } from "./faults/fault-matrix-defaults.js";
 export {
   MORE_MATRIX_EXPECTATIONS,
   MORE_MATRIX_FAULTS,

@@ -1,5 +1,11 @@
 import type { ToolResult } from "@quiver/core";
-import { describeFaultMatrix, type Emulator, type FaultExpectation, startEmulator } from "@quiver/testing";
+import {
+  describeFaultMatrix,
+  type Emulator,
+  MATRIX_EXPECTATIONS,
+  startEmulator,
+  withAttempts,
+} from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { createPerplexityPlugin } from "../src/index.js";
 import { UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
@@ -14,13 +20,6 @@ beforeAll(async () => {
 });
 afterEach(() => up.clearFaults());
 afterAll(() => up.close());
-
-const failed = (
-  status: ToolResult["status"],
-  kind: NonNullable<FaultExpectation["kind"]>,
-  attempts: number,
-  message?: RegExp,
-): FaultExpectation => ({ status, kind, attempts, ...(message ? { message } : {}) });
 
 for (const [api, path] of [
   ["search", "/search"],
@@ -57,19 +56,10 @@ for (const [api, path] of [
       delay: { kind: "delay", ms: 200 },
       status: { kind: "status", status: 503 },
     },
+    // The shared expectations, with the attempts two retries make.
     expect: {
-      delay: {
-        status: "success",
-        check: (r) => expect(r.metadata.durationMs).toBeGreaterThanOrEqual(190),
-      },
-      hang: { status: "timeout", kind: "timeout" },
-      slowBody: { status: "success" },
-      reset: failed("unavailable", "unavailable", 3),
-      status: failed("unavailable", "unavailable", 3, /HTTP 503/),
-      invalidJson: failed("error", "upstream", 3, /invalid JSON/),
-      htmlError: failed("error", "upstream", 1, /HTML page/),
-      oversized: failed("error", "upstream", 1, /larger than/),
-      wrongContentType: { status: "success" },
+      ...withAttempts(MATRIX_EXPECTATIONS, 2),
+      delay: { status: "success", check: (r) => expect(r.metadata.durationMs).toBeGreaterThanOrEqual(190) },
     },
   });
 
@@ -82,8 +72,8 @@ for (const [api, path] of [
       status: { kind: "status", status: 429, retryAfter: 120 },
     },
     expect: {
-      reset: failed("unavailable", "unavailable", 3),
-      status: failed("error", "rate_limited", 1),
+      reset: { status: "unavailable", kind: "unavailable", attempts: 3 },
+      status: { status: "error", kind: "rate_limited", attempts: 1 },
     },
   });
 }
