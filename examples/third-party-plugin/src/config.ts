@@ -6,4 +6,7 @@ export const glossaryConfig = z.object({
 });
 
 /** The validated settings. */
-export type GlossaryConfig = z.infer<typeof glossaryConfig>;
+export type GlossaryConfig = z.output<typeof glossaryConfig>;
+
+/** Environment variable of each setting. */
+export const GLOSSARY_ENV = { file: "GLOSSARY_FILE" } as const;

@@ -1,6 +1,6 @@
 import { definePlugin } from "@quiver/core";
 import { add } from "./commands/add.js";
-import { type GlossaryConfig, glossaryConfig } from "./config.js";
+import { GLOSSARY_ENV, type GlossaryConfig, glossaryConfig } from "./config.js";
 import { demo } from "./demo.js";
 import { type GlossaryResources, setup } from "./setup.js";
 import { lookupTerm } from "./tools/lookup-term.js";
@@ -23,7 +23,7 @@ export const createGlossaryPlugin = (options: GlossaryPluginOptions = {}) =>
     description: "Definitions of the team's terms of art, from a JSON Lines glossary file.",
     config: glossaryConfig,
     defaults: options,
-    env: { file: "GLOSSARY_FILE" },
+    env: GLOSSARY_ENV,
     tools: [lookupTerm],
     setup,
     commands: [add],

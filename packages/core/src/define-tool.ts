@@ -1,3 +1,4 @@
+import type * as Clock from "effect/Clock";
 import type * as Effect from "effect/Effect";
 import type { z } from "zod";
 import type { DurationInput } from "./duration.js";
@@ -163,6 +164,12 @@ export interface ToolContext<Config = unknown, Resources = unknown> {
   readonly callTool: (name: string, input: unknown) => Promise<ToolResult>;
   /** Whether the catalog has a tool of that name (an optional companion plugin). */
   readonly hasTool: (name: string) => boolean;
+  /**
+   * The catalog's clock (Effect's `Clock`; a `TestClock` in tests): read time and wait on it, e.g.
+   * `Effect.provideService(effect, Clock.Clock, ctx.clock)` for a `Schedule`, so a test moves time
+   * instead of sleeping.
+   */
+  readonly clock: Clock.Clock;
 }
 
 const outcomeMarker = Symbol.for("@quiver/core/ToolOutcome");

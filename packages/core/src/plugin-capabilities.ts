@@ -1,3 +1,4 @@
+import type * as Clock from "effect/Clock";
 import type { HttpClient } from "./http/index.js";
 
 /**
@@ -14,6 +15,8 @@ export interface SetupContext<Config> {
   readonly signal: AbortSignal;
   /** Registers a finalizer: closes what setup opened (a file, a connection, a child process). */
   readonly onClose: (finalizer: () => Promise<void> | void) => void;
+  /** The catalog's clock, the one its tools get as `ctx.clock` (for caches' lifetimes, retry waits). */
+  readonly clock: Clock.Clock;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   errorKindSchema,
   resolvePluginConfig,
 } from "../src/index.js";
+import { makeTestClock } from "./fixtures.js";
 
 interface Config {
   readonly path: string;
@@ -65,6 +66,38 @@ describe("plugin setup", () => {
     const results = await Promise.all([1, 2, 3].map(() => catalog.call("read_conn", {})));
     for (const r of results) expect(r.data).toEqual({ conn: "/default#1", size: 1 });
     expect(log).toEqual(["setup /default #1"]);
+    await catalog.close();
+  });
+
+  it("gives setup and every tool the catalog's clock, so a plugin's own timers move with a test clock", async () => {
+    const time = await makeTestClock();
+    const seen: number[] = [];
+    const tool = defineToolWith<unknown, { readonly openedAt: number }>()({
+      name: "read_clock",
+      description: "Reads the clock its context carries. Use in tests.",
+      category: "computational_service",
+      input: z.object({}),
+      output: z.object({ openedAt: z.number(), now: z.number() }),
+      run: (_input, ctx) => ({ openedAt: ctx.resources.openedAt, now: ctx.clock.currentTimeMillisUnsafe() }),
+    });
+    const plugin = definePlugin({
+      specificationVersion: "v1",
+      id: "clocked",
+      version: "1.0.0",
+      tools: [tool],
+      setup: ({ clock }) => {
+        seen.push(clock.currentTimeMillisUnsafe());
+        return { openedAt: clock.currentTimeMillisUnsafe() };
+      },
+    });
+    const catalog = createCatalog({ env: {}, clock: time.clock });
+    catalog.register(plugin);
+    const first = await catalog.call("read_clock", {});
+    await time.advance(60_000);
+    const second = await catalog.call("read_clock", {});
+    expect(seen).toEqual([Date.parse("2026-01-01T00:00:00Z")]);
+    expect(first.data).toEqual({ openedAt: seen[0], now: seen[0] });
+    expect(second.data).toEqual({ openedAt: seen[0], now: seen[0]! + 60_000 });
     await catalog.close();
   });
 

@@ -162,8 +162,17 @@ describe("MCP bridge errors", () => {
     c.register(plugin);
     expect((await c.call("echo", { message: "before" })).status).toBe("success");
     // Kill the remote server in the middle of a call.
-    const running = c.call("trigger-long-running-operation", { duration: 10, steps: 10 });
-    await new Promise((r) => setTimeout(r, 300));
+    let started!: () => void;
+    const firstStep = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    // The first progress notification says the remote is inside the call.
+    const running = c.call(
+      "trigger-long-running-operation",
+      { duration: 10, steps: 10 },
+      { onProgress: () => started() },
+    );
+    await firstStep;
     const pids = await childPids();
     for (const pid of pids) process.kill(pid, "SIGKILL");
     const lost = await running;

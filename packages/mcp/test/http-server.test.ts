@@ -1,4 +1,4 @@
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type ServerResponse } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type Catalog, createCatalog } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,15 @@ let catalog: Catalog;
 let handler: McpHttpHandler;
 let http: Awaited<ReturnType<typeof listen>>;
 const clients: Client[] = [];
+/** Every response the shared server gave, to see when a client's notification stream is open. */
+const responses: ServerResponse[] = [];
+
+/**
+ * Resolves once a notification stream is open: a response begun after the first `since` whose headers
+ * are sent and which stays open (the SSE stream; the handshake's responses have ended by then).
+ */
+const notificationStreamOpen = (since: number) =>
+  eventually(() => responses.slice(since).some((r) => r.headersSent && !r.writableEnded));
 
 const connect = async (headers: Record<string, string> = {}, onToolsChanged?: () => void) => {
   const client = new Client(
@@ -39,7 +48,10 @@ beforeAll(async () => {
   catalog = createCatalog({ env: { TEST_UPSTREAM_URL: upstream.url } });
   catalog.register(testPlugin);
   handler = createMcpHttpHandler(catalog, { tokens: { "tok-abc": "alice", "tok-def": "bob" } });
-  http = await listen((req, res) => void handler(req, res));
+  http = await listen((req, res) => {
+    responses.push(res);
+    void handler(req, res);
+  });
 });
 
 afterEach(async () => {
@@ -156,9 +168,10 @@ describe("MCP over Streamable HTTP with the SDK client", () => {
 
   it("sends tools/list_changed when the catalog changes", async () => {
     let changed = 0;
+    const since = responses.length;
     const client = await connect(auth, () => changed++);
-    // The standalone GET stream carries server-initiated notifications; give it a moment to open.
-    await new Promise((r) => setTimeout(r, 200));
+    // The standalone GET stream carries server-initiated notifications: wait until it is open.
+    await notificationStreamOpen(since);
     catalog.register(extraPlugin);
     await eventually(() => changed > 0);
     const { tools } = await client.listTools();
@@ -319,10 +332,11 @@ describe("MCP over Streamable HTTP, 2026-07-28 clients (per-request era)", () =>
       },
     );
     clients.push(client);
+    const since = responses.length;
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit: { headers: auth } }),
     );
-    await new Promise((r) => setTimeout(r, 200));
+    await notificationStreamOpen(since);
     catalog.register(extraPlugin);
     await eventually(() => changed > 0);
     expect((await client.listTools(undefined, { cacheMode: "refresh" })).tools.map((t) => t.name)).toContain(

@@ -14,11 +14,13 @@ export {
 } from "./conformance/describe-plugin-conformance.js";
 export { describePluginPackage, type PluginPackageOptions } from "./conformance/describe-plugin-package.js";
 export { assertEnvelope, envelopeSchema } from "./conformance/envelope-schema.js";
+export { checkConfigModule, envConstantName } from "./conformance/package/check-config-module.js";
 export { checkIndexExports } from "./conformance/package/check-index-exports.js";
 export { checkManifest } from "./conformance/package/check-manifest.js";
 export { checkPackageName } from "./conformance/package/check-package-name.js";
 export { checkPluginPackage, PACKAGE_CHECKS } from "./conformance/package/check-plugin-package.js";
 export { checkReadme } from "./conformance/package/check-readme.js";
+export { checkReleaseFiles, README_SECTIONS } from "./conformance/package/check-release-files.js";
 export { checkSrcLayout } from "./conformance/package/check-src-layout.js";
 export { checkToolNames } from "./conformance/package/check-tool-names.js";
 export {
@@ -91,7 +93,7 @@ export type {
 } from "./faults/describe-fault-matrix.js";
 export { describeFaultMatrix, expectFaultOutcome } from "./faults/describe-fault-matrix.js";
 export type { FaultExpectation } from "./faults/fault-matrix-defaults.js";
-export { MATRIX_EXPECTATIONS, MATRIX_FAULTS } from "./faults/fault-matrix-defaults.js";
+export { MATRIX_EXPECTATIONS, MATRIX_FAULTS, withAttempts } from "./faults/fault-matrix-defaults.js";
 export {
   MORE_MATRIX_EXPECTATIONS,
   MORE_MATRIX_FAULTS,
@@ -107,5 +109,15 @@ export {
 } from "./record/record-then-replay.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 export { type SqlClient, type TestPostgres, testPostgres } from "./services/test-postgres.js";
+export {
+  type CommittedCassettes,
+  describeRecordReplay,
+  type RecordReplayOptions,
+} from "./suites/describe-record-replay.js";
+export {
+  describeStaleFallback,
+  type StaleFallbackOptions,
+  type StaleUpstream,
+} from "./suites/describe-stale-fallback.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { type CatalogTestClock, makeTestClock } from "./test-clock.js";

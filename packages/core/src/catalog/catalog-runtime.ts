@@ -92,6 +92,7 @@ export const createCatalogRuntime = (
     runtime,
     world: {
       http,
+      clock: options.clock ?? Clock.Clock.defaultValue(),
       callTool: (name, input, callOptions) => dispatch.call(name, input, callOptions),
       hasTool: (name) => registry.lookup(name) !== undefined,
     },

@@ -25,6 +25,8 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     env: options.env ?? process.env,
     policies: options.policies,
     aliases: options.aliases,
+    // The live clock is Effect's default, imported at a setup's first need like the runtime.
+    clock: async () => options.clock ?? (await import("effect/Clock")).Clock.defaultValue(),
   });
   const schemas = createSchemaExport(registry);
   let runtime: Promise<CatalogRuntime> | undefined;

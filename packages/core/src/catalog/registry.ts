@@ -1,3 +1,4 @@
+import type * as Clock from "effect/Clock";
 import { type AnyPlugin, resolvePluginConfig } from "../define-plugin.js";
 import type { AnyTool, ToolPolicy } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
@@ -22,6 +23,8 @@ export interface RegistryOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly policies: Readonly<Record<string, ToolPolicy>> | undefined;
   readonly aliases: Readonly<Record<string, string>> | undefined;
+  /** The catalog's clock, for plugins' `setup` (loaded on demand: listing tools never loads Effect). */
+  readonly clock: () => Promise<Clock.Clock>;
 }
 
 /** The catalog's registry: plugins, their tools by exposed name, and aliases. */
@@ -101,6 +104,7 @@ export const createRegistry = (options: RegistryOptions): Registry => {
       resolved.ok ? resolved.config : undefined,
       options.http,
       options.env,
+      options.clock,
     );
     const names: string[] = [];
     for (const tool of plugin.tools) {

@@ -1,3 +1,4 @@
+import type * as Clock from "effect/Clock";
 import type { AnyPlugin } from "../define-plugin.js";
 import type { HttpClient } from "../http/index.js";
 
@@ -23,6 +24,7 @@ export class PluginResources {
     private readonly config: unknown,
     private readonly http: HttpClient,
     private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly clock: () => Promise<Clock.Clock>,
   ) {
     this.ready = plugin.setup === undefined;
   }
@@ -59,7 +61,9 @@ export class PluginResources {
 
   private async run(): Promise<unknown> {
     const setup = this.plugin.setup!;
+    const clock = await this.clock();
     return setup({
+      clock,
       config: this.config,
       http: this.http,
       env: this.env,

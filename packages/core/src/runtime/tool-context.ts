@@ -1,12 +1,15 @@
+import type * as Clock from "effect/Clock";
 import type { ToolContext } from "../define-tool.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
-/** What a tool's context reaches outside the tool: the HTTP client and the other tools. */
+/** What a tool's context reaches outside the tool: the HTTP client, the clock and the other tools. */
 export interface ToolWorld {
   readonly http: HttpClient;
+  /** The catalog's clock (the live one, or the `clock` option). */
+  readonly clock: Clock.Clock;
   readonly callTool: (name: string, input: unknown, options: CallOptions) => Promise<ToolResult>;
   readonly hasTool: (name: string) => boolean;
 }
@@ -41,4 +44,5 @@ export const toolContext = (
   callTool: (name, input) =>
     world.callTool(name, input, { session, ...(options.signal ? { signal: options.signal } : {}) }),
   hasTool: world.hasTool,
+  clock: world.clock,
 });

@@ -1,10 +1,10 @@
 import type { SetupContext } from "@quiver/core";
 import type { Context7Config } from "./config.js";
-import type { DocsClient, LibraryMatch } from "./internal/docs-client.js";
+import type { DocsClient } from "./internal/docs-client.js";
 import { guardedClient } from "./internal/guarded-client.js";
 import { httpDocsClient } from "./internal/http-docs-client.js";
+import { type LibraryCache, libraryCache } from "./internal/library-cache.js";
 import { mcpDocsClient } from "./internal/mcp-docs-client.js";
-import { TtlCache } from "./internal/ttl-cache.js";
 
 /** What the Context7 tools share for one registration (`ctx.resources`). */
 export interface Context7Resources {
@@ -13,7 +13,7 @@ export interface Context7Resources {
   /** Which transport `docs` is, for messages ("HTTP API", "MCP transport", "injected transport"). */
   readonly transport: string;
   /** Resolved library ids by normalised name, kept for `libraryCacheTtl`. */
-  readonly libraries: TtlCache<LibraryMatch>;
+  readonly libraries: LibraryCache;
 }
 
 /**
@@ -27,8 +27,9 @@ export const setupContext7 = async ({
   http,
   env,
   onClose,
+  clock,
 }: SetupContext<Context7Config>): Promise<Context7Resources> => {
-  const libraries = new TtlCache<LibraryMatch>(config.libraryCacheTtl);
+  const libraries = libraryCache(config.libraryCacheTtl, clock);
   if (config.docsClient) {
     return {
       docs: guardedClient("injected transport", config.docsClient),

@@ -1,5 +1,4 @@
 import { secret } from "@quiver/core";
-import type * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 /** The plugin's settings: the openFDA base URL (tests point it at an emulator) and an optional key. */
@@ -11,7 +10,7 @@ export const fdaConfigSchema = z.object({
 });
 
 /** The parsed settings of the FDA plugin. */
-export interface FdaConfig {
-  readonly baseUrl: string;
-  readonly apiKey?: Redacted.Redacted<string> | undefined;
-}
+export type FdaConfig = z.output<typeof fdaConfigSchema>;
+
+/** Environment variable of each setting. */
+export const FDA_ENV = { apiKey: "OPENFDA_API_KEY" } as const;

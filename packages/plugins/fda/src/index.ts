@@ -1,5 +1,5 @@
 import { definePlugin, type Plugin } from "@quiver/core";
-import { type FdaConfig, fdaConfigSchema } from "./config.js";
+import { FDA_ENV, type FdaConfig, fdaConfigSchema } from "./config.js";
 import type { OpenFdaClient } from "./internal/openfda-client.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
@@ -36,7 +36,7 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}): Plugin<FdaConfi
     description: "FDA-approved drugs from openFDA (Drugs@FDA and drug labels): search and counts.",
     config: fdaConfigSchema,
     defaults: { ...options },
-    env: { apiKey: "OPENFDA_API_KEY" },
+    env: FDA_ENV,
     tools: [searchDrugs, countDrugs],
     // Loaded at the first call, not at import: `quiver list` never opens the client.
     setup: (ctx) => import("./setup.js").then((m) => m.setupFda(ctx)),

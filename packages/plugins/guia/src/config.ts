@@ -1,5 +1,4 @@
 import { secret } from "@quiver/core";
-import type * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 const booleanish = z.union([
@@ -38,14 +37,7 @@ export const guiaConfigSchema = z
   });
 
 /** The validated settings a tool receives as `ctx.config`. */
-export interface GuiaConfig {
-  readonly store?: "folder" | "mongodb" | undefined;
-  readonly guidesDir?: string | undefined;
-  readonly seed: boolean;
-  readonly mongodbUri?: Redacted.Redacted<string> | undefined;
-  readonly mongodbDatabase?: string | undefined;
-  readonly mongodbCollection: string;
-}
+export type GuiaConfig = z.output<typeof guiaConfigSchema>;
 
 /** Environment variable of each setting. */
 export const GUIA_ENV = {

@@ -1,5 +1,4 @@
 import { secret } from "@quiver/core";
-import type * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
 /** The plugin's settings. */
@@ -24,14 +23,10 @@ export const repoConfigSchema = z.object({
 });
 
 /** The parsed settings of the private-repository plugin. */
-export interface RepoConfig {
-  readonly indexPath: string;
-  readonly databaseUrl?: Redacted.Redacted<string> | undefined;
-  readonly databaseSchema: string;
-}
+export type PrivateRepoConfig = z.output<typeof repoConfigSchema>;
 
 /** Environment variable of each setting. */
-export const REPO_ENV = {
+export const PRIVATE_REPO_ENV = {
   indexPath: "QUIVER_PRIVATE_REPO",
   databaseUrl: "DATABASE_URL",
   databaseSchema: "QUIVER_SEARCH_SCHEMA",

@@ -1,13 +1,13 @@
 import { definePlugin, type Plugin } from "@quiver/core";
 import { addCommand } from "./commands/add.js";
-import { REPO_ENV, type RepoConfig, repoConfigSchema } from "./config.js";
+import { PRIVATE_REPO_ENV, type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
 import type { RepoResources } from "./setup.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
 import { VERSION } from "./version.js";
 
-export { REPO_ENV, type RepoConfig, repoConfigSchema } from "./config.js";
+export { PRIVATE_REPO_ENV, type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
 export {
   type AuditEntry,
@@ -47,8 +47,8 @@ export interface PrivateRepoPluginOptions {
  */
 export const createPrivateRepoPlugin = (
   options: PrivateRepoPluginOptions = {},
-): Plugin<RepoConfig, RepoResources> =>
-  definePlugin<RepoConfig, RepoResources>({
+): Plugin<PrivateRepoConfig, RepoResources> =>
+  definePlugin<PrivateRepoConfig, RepoResources>({
     specificationVersion: "v1",
     id: "private-repo",
     version: VERSION,
@@ -56,7 +56,7 @@ export const createPrivateRepoPlugin = (
       "Scientists' private document repositories: BM25 search with filters and citations, per-scientist access.",
     config: repoConfigSchema,
     defaults: { ...options },
-    env: REPO_ENV,
+    env: PRIVATE_REPO_ENV,
     tools: [privateRepoSearch, privateRepoListCollections],
     // Loaded at the first call, not at import: `quiver list` never opens the repository.
     setup: (ctx) => import("./setup.js").then((m) => m.setupPrivateRepo(ctx)),

@@ -1,6 +1,6 @@
 import type { PluginSetup } from "@quiver/core";
 import * as Redacted from "effect/Redacted";
-import type { RepoConfig } from "./config.js";
+import type { PrivateRepoConfig } from "./config.js";
 import { Repository } from "./internal/repository.js";
 
 /** What the private-repo tools, command and health check share: the repository, opened once. */
@@ -14,7 +14,7 @@ export interface RepoResources {
 }
 
 /** Opens the repository lazily and closes it, with every collection index it opened, at the end. */
-export const setupPrivateRepo: PluginSetup<RepoConfig, RepoResources> = ({ config, onClose }) => {
+export const setupPrivateRepo: PluginSetup<PrivateRepoConfig, RepoResources> = ({ config, onClose }) => {
   let repo: Repository | undefined;
   onClose(async () => {
     const open = repo;

@@ -57,17 +57,7 @@ export const ragConfigSchema = z
   });
 
 /** The validated settings a tool receives as `ctx.config`. */
-export interface RagConfig {
-  readonly backend?: "http" | "embedded" | undefined;
-  readonly serviceUrl?: string | undefined;
-  readonly apiKey?: Redacted.Redacted<string> | undefined;
-  readonly timeoutMs: number;
-  readonly indexPath: string;
-  readonly databaseUrl?: Redacted.Redacted<string> | undefined;
-  readonly databaseSchema: string;
-  readonly indexName: string;
-  readonly defaultTopK: number;
-}
+export type RagConfig = z.output<typeof ragConfigSchema>;
 
 /** Environment variable of each setting. */
 export const RAG_ENV = {

@@ -1,12 +1,13 @@
 import { type Catalog, createCatalog } from "@quiver/core";
 import {
   closedUrl,
+  describeFaultMatrix,
   describePluginConformance,
   describePluginPackage,
   type Emulator,
   startEmulator,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import ragDefault, { createRagPlugin, type RagOutput } from "../src/index.js";
 
 let up: Emulator;
@@ -349,54 +350,49 @@ describe("timeout, connection refused and bad status are distinct errors", () =>
 });
 
 describe("every other fault kind", () => {
-  it("delay within the deadline: success", async () => {
+  beforeEach(() => {
     up.route("POST", "/search", { json: ORIGINAL });
-    up.fault("POST", "/search", { kind: "delay", ms: 150 });
-    expect((await open().call("rag_search", { query: "x" })).status).toBe("success");
   });
-  it("slowBody past the deadline: timeout", async () => {
-    up.route("POST", "/search", { json: ORIGINAL });
-    up.fault("POST", "/search", { kind: "slowBody", chunkBytes: 8, intervalMs: 100 });
-    const r = await open({ timeoutMs: 300 }).call("rag_search", { query: "x" });
-    expect(r.status).toBe("timeout");
+
+  describeFaultMatrix({
+    name: "the matrix on POST /search",
+    emulator: () => up,
+    plugin: createRagPlugin,
+    // The service's own deadline (1 s) ends a body that trickles in, before the policy's.
+    settings: () => ({ serviceUrl: up.url, timeoutMs: 1_000 }),
+    policy: { timeout: "3s", retry: { times: 2, base: "10ms" } },
+    calls: [{ method: "POST", path: "/search", tool: "rag_search", input: { query: "x" } }],
+    faults: {
+      slowBody: { kind: "slowBody", chunkBytes: 8, intervalMs: 100 },
+      status: { kind: "status", status: 503 },
+      htmlError: { kind: "htmlError", status: 502 },
+      oversized: { kind: "oversized", bytes: 8 * 1024 * 1024 },
+    },
+    expect: {
+      delay: { status: "success" },
+      hang: { status: "timeout", kind: "timeout" },
+      slowBody: { status: "timeout", kind: "timeout" },
+      reset: {
+        status: "unavailable",
+        kind: "unavailable",
+        check: (r) => {
+          expect(r.message).not.toContain("Cannot connect");
+          expect(r.suggestion).toBeTruthy();
+        },
+      },
+      status: { status: "unavailable", kind: "unavailable", retryable: true },
+      invalidJson: { status: "error", kind: "upstream", message: /sent an unusable answer/ },
+      htmlError: { status: "error", kind: "upstream", message: /HTTP 502/ },
+      oversized: { status: "error", kind: "upstream" },
+      wrongContentType: { status: "success", check: (r) => expect(data(r).results).toHaveLength(2) },
+    },
   });
-  it("reset before headers: unavailable; reset mid-body: an error envelope", async () => {
-    up.route("POST", "/search", { json: ORIGINAL });
-    up.fault("POST", "/search", { kind: "reset" });
-    const before = await open().call("rag_search", { query: "x" });
-    expect(before.status).toBe("unavailable");
-    expect(before.message).not.toContain("Cannot connect");
-    expect(before.suggestion).toBeTruthy();
-    up.clearFaults();
+
+  it("reset mid-body: an error envelope, retryable", async () => {
     up.fault("POST", "/search", { kind: "reset", phase: "midBody" });
     const mid = await open().call("rag_search", { query: "x" });
     expect(["unavailable", "error"]).toContain(mid.status);
     expect(mid.error?.retryable).toBe(true);
-  });
-  it("invalid JSON: upstream error about an unusable answer", async () => {
-    up.fault("POST", "/search", { kind: "invalidJson" });
-    const r = await open().call("rag_search", { query: "x" });
-    expect(r.error?.kind).toBe("upstream");
-    expect(r.message).toContain("sent an unusable answer");
-  });
-  it("an HTML error page: upstream error", async () => {
-    up.fault("POST", "/search", { kind: "htmlError", status: 502 });
-    const r = await open().call("rag_search", { query: "x" });
-    expect(r.error?.kind).toBe("upstream");
-    expect(r.message).toContain("HTTP 502");
-  });
-  it("an oversized body: upstream error, not a crash", async () => {
-    up.fault("POST", "/search", { kind: "oversized", bytes: 8 * 1024 * 1024 });
-    const r = await open().call("rag_search", { query: "x" });
-    expect(r.status).toBe("error");
-    expect(r.error?.kind).toBe("upstream");
-  });
-  it("JSON under the wrong content type is still read", async () => {
-    up.route("POST", "/search", { json: ORIGINAL });
-    up.fault("POST", "/search", { kind: "wrongContentType" });
-    const r = await open().call("rag_search", { query: "x" });
-    expect(r.status, r.message).toBe("success");
-    expect(data(r).results).toHaveLength(2);
   });
 });
 

@@ -41,17 +41,7 @@ export const testgenConfigSchema = z.object({
 });
 
 /** The validated settings a tool receives as `ctx.config`. */
-export interface TestgenConfig {
-  readonly llmBaseUrl?: string | undefined;
-  readonly llmApiKey?: Redacted.Redacted<string> | undefined;
-  readonly llmModel?: string | undefined;
-  readonly llmTemperature?: number | undefined;
-  readonly llmTimeoutMs: number;
-  readonly llmRetries: number;
-  readonly responseFormat: "auto" | "json_schema" | "json_object";
-  readonly backendUrl?: string | undefined;
-  readonly preferencesTimeoutMs: number;
-}
+export type TestgenConfig = z.output<typeof testgenConfigSchema>;
 
 /** Environment variable of each setting. */
 export const TESTGEN_ENV = {

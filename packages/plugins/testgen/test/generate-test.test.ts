@@ -1,12 +1,15 @@
-import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
+import { type Catalog, type CatalogOptions, createCatalog, definePlugin, defineTool } from "@quiver/core";
 import {
   closedUrl,
+  describeFaultMatrix,
   describePluginConformance,
   describePluginPackage,
   type Emulator,
+  type FaultExpectation,
+  makeTestClock,
   startEmulator,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { testgenConfigSchema } from "../src/config.js";
 import testgenDefault, { createTestgenPlugin, type GenerateTestOutput } from "../src/index.js";
@@ -42,8 +45,12 @@ describePluginConformance(testgenDefault, {
 });
 
 const catalogs: Catalog[] = [];
-const open = (options: Record<string, unknown> = {}, extra?: (c: Catalog) => void) => {
-  const catalog = createCatalog({ env: {} });
+const open = (
+  options: Record<string, unknown> = {},
+  extra?: (c: Catalog) => void,
+  catalogOptions: CatalogOptions = {},
+) => {
+  const catalog = createCatalog({ env: {}, ...catalogOptions });
   catalog.register(createTestgenPlugin(), { llmBaseUrl: `${up.url}/v1`, llmModel: "test-model", ...options });
   extra?.(catalog);
   catalogs.push(catalog);
@@ -360,12 +367,19 @@ describe("reasoning models (o-series, GPT-5) and the temperature", () => {
 });
 
 describe("every fault kind on the LLM path ends in a usable envelope", () => {
-  const call = (options: Record<string, unknown> = {}) =>
-    open(options).call("testgen_generate_test", {
+  const call = (options: Record<string, unknown> = {}, clock?: CatalogOptions["clock"]) =>
+    open(options, undefined, clock ? { clock } : {}).call("testgen_generate_test", {
       topic: "metaheurísticas",
       num_questions: 2,
       context: MATERIAL,
     });
+  /** The call on a test clock, and how long it took by that clock: the LLM retries wait on it, not on real time. */
+  const callOnClock = async (options: Record<string, unknown> = {}) => {
+    const time = await makeTestClock();
+    const started = time.now();
+    const r = await time.advanceUntil(call(options, time.clock), 50);
+    return { r, took: time.now() - started };
+  };
   const fellBack = (r: Awaited<ReturnType<typeof call>>, text: RegExp) => {
     expect(r.status, r.message).toBe("partial");
     expect(data(r).generated_by).toBe("rules");
@@ -374,30 +388,65 @@ describe("every fault kind on the LLM path ends in a usable envelope", () => {
   };
   beforeAll(() => undefined);
 
-  it("delay within the deadline: success", async () => {
-    up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    up.fault("POST", CHAT, { kind: "delay", ms: 200 });
-    expect((await call()).status).toBe("success");
+  describe("the matrix on the chat completions request", () => {
+    beforeEach(() => {
+      up.route("POST", CHAT, { json: completion(openQuestions(2)) });
+    });
+    /** Whatever the fault, the student gets questions: the LLM's, or built by rules with the reason. */
+    const byRules = (text: RegExp): FaultExpectation => ({
+      status: "partial",
+      message: text,
+      check: (r) => {
+        expect(data(r).generated_by).toBe("rules");
+        expect(data(r).questions).toHaveLength(2);
+      },
+    });
+    describeFaultMatrix({
+      emulator: () => up,
+      plugin: createTestgenPlugin,
+      // The LLM's own deadline (LLM_TIMEOUT_MS) ends a hang or a trickling body; no retries.
+      settings: () => ({
+        llmBaseUrl: `${up.url}/v1`,
+        llmModel: "test-model",
+        llmTimeoutMs: 400,
+        llmRetries: 0,
+      }),
+      policy: { timeout: "10s" },
+      calls: [
+        {
+          method: "POST",
+          path: CHAT,
+          tool: "testgen_generate_test",
+          input: { topic: "metaheurísticas", num_questions: 2, context: MATERIAL },
+        },
+      ],
+      faults: {
+        delay: { kind: "delay", ms: 200 },
+        slowBody: { kind: "slowBody", chunkBytes: 4, intervalMs: 100 },
+        htmlError: { kind: "htmlError", status: 502 },
+        oversized: { kind: "oversized", bytes: 8 * 1024 * 1024 },
+      },
+      expect: {
+        delay: { status: "success" },
+        hang: byRules(/The LLM failed \(the LLM request failed/),
+        slowBody: byRules(/LLM request failed/),
+        reset: byRules(/LLM request failed/),
+        status: byRules(/503/),
+        invalidJson: byRules(/LLM request failed/),
+        htmlError: byRules(/LLM request failed/),
+        oversized: byRules(/LLM request failed/),
+        wrongContentType: { status: "success", check: (r) => expect(data(r).questions).toHaveLength(2) },
+      },
+    });
   });
+
   it("delay beyond LLM_TIMEOUT_MS: partial with a timeout message", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
     up.fault("POST", CHAT, { kind: "delay", ms: 1500 });
     fellBack(await call({ llmTimeoutMs: 300 }), /did not complete .* within 300 ms/);
   });
-  it("hang: partial after the deadline", async () => {
-    up.fault("POST", CHAT, { kind: "hang" });
-    fellBack(await call({ llmTimeoutMs: 300 }), /The LLM failed \(the LLM request failed/);
-  });
-  it("slowBody past the deadline: partial", async () => {
+  it("reset mid-body: partial", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    up.fault("POST", CHAT, { kind: "slowBody", chunkBytes: 4, intervalMs: 100 });
-    fellBack(await call({ llmTimeoutMs: 400 }), /LLM request failed/);
-  });
-  it("reset before headers and mid-body: partial", async () => {
-    up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    up.fault("POST", CHAT, { kind: "reset" });
-    fellBack(await call(), /LLM request failed/);
-    up.clearFaults();
     up.fault("POST", CHAT, { kind: "reset", phase: "midBody" });
     fellBack(await call(), /LLM request failed/);
   });
@@ -406,48 +455,36 @@ describe("every fault kind on the LLM path ends in a usable envelope", () => {
   });
   it.each([429, 500, 502, 503])("status %i that persists: partial after the retries", async (status) => {
     up.fault("POST", CHAT, { kind: "status", status });
-    fellBack(await call({ llmRetries: 1 }), new RegExp(`${status}`));
+    const { r, took } = await callOnClock({ llmRetries: 1 });
+    fellBack(r, new RegExp(`${status}`));
     expect(up.requestsTo("POST", CHAT)).toHaveLength(2);
+    expect(took).toBeGreaterThanOrEqual(250); // the backoff's first wait
   });
-  it("a 429 with Retry-After: 1 is retried after it, inside the budget, and the LLM answers", async () => {
+  it("a 429 with Retry-After: 10 is retried after it on the catalog's clock, inside the budget, and the LLM answers", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    up.fault("POST", CHAT, { kind: "status", status: 429, retryAfter: 1 }, { times: 1 });
-    const r = await call();
+    up.fault("POST", CHAT, { kind: "status", status: 429, retryAfter: 10 }, { times: 1 });
+    const realStart = performance.now();
+    const { r, took } = await callOnClock();
     expect(r.status, r.message).toBe("success");
     expect(data(r).generated_by).toBe("llm");
     expect(up.requestsTo("POST", CHAT)).toHaveLength(2);
+    expect(took).toBeGreaterThanOrEqual(10_000);
+    // The wait is the test clock's, not a real timer's.
+    expect(performance.now() - realStart).toBeLessThan(10_000);
   });
   it("a 503 twice, then an answer: the third request succeeds", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
     up.fault("POST", CHAT, { kind: "status", status: 503 }, { times: 2 });
-    const r = await call();
+    const { r, took } = await callOnClock();
     expect(r.status, r.message).toBe("success");
     expect(up.requestsTo("POST", CHAT)).toHaveLength(3);
+    expect(took).toBeGreaterThanOrEqual(250 + 500); // backoff: 0.25 s, then doubling
   });
   it("a Retry-After that does not fit in LLM_TIMEOUT_MS: falls back at once", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
     up.fault("POST", CHAT, { kind: "status", status: 429, retryAfter: 120 }, { times: 1 });
     fellBack(await call({ llmTimeoutMs: 5_000 }), /retry after 120 s/);
     expect(up.requestsTo("POST", CHAT)).toHaveLength(1);
-  });
-  it("invalid JSON body: partial", async () => {
-    up.fault("POST", CHAT, { kind: "invalidJson" });
-    fellBack(await call(), /LLM request failed/);
-  });
-  it("an HTML error page: partial", async () => {
-    up.fault("POST", CHAT, { kind: "htmlError", status: 502 });
-    fellBack(await call({ llmRetries: 0 }), /LLM request failed/);
-  });
-  it("an oversized body: partial", async () => {
-    up.fault("POST", CHAT, { kind: "oversized", bytes: 8 * 1024 * 1024 });
-    fellBack(await call(), /LLM request failed/);
-  });
-  it("a JSON body under the wrong content type is still read", async () => {
-    up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    up.fault("POST", CHAT, { kind: "wrongContentType", contentType: "text/plain" });
-    const r = await call();
-    expect(["success", "partial"]).toContain(r.status);
-    expect(data(r).questions).toHaveLength(2);
   });
   it("a 200 in an unexpected shape (no choices): partial", async () => {
     up.route("POST", CHAT, { json: { result: "ok" } });

@@ -57,6 +57,10 @@ export type FaultMatrixOptions = FaultMatrixTarget & {
    * joins the matrix when given here, with its expectation in `expect` (or each call's).
    */
   readonly faults?: Partial<Record<FaultKind, Fault>>;
+  /** A check every case's envelope passes besides its expectation (the plugin's own guidance, its data). */
+  readonly check?: (result: ToolResult, kind: FaultKind) => void;
+  /** Only these kinds (default: every kind of `FAULT_KINDS` and of `faults`), e.g. to run a second variant of some. */
+  readonly kinds?: ReadonlyArray<FaultKind>;
   /** Expectations for every call instead of `MATRIX_EXPECTATIONS`, per kind. */
   readonly expect?: Partial<Record<FaultKind, FaultExpectation>>;
   /** The policy for every tool (default: 1.5 s timeout, one retry after 10 ms). */
@@ -86,6 +90,7 @@ export const expectFaultOutcome = (result: ToolResult, want: FaultExpectation, l
   if (want.message) expect(result.message, `${label}: message`).toMatch(want.message);
   if (want.guidance === true)
     expect(result.guidance ?? result.suggestion, `${label}: the model is told what to do`).toBeTruthy();
+  if (want.attempts !== undefined) expect(result.metadata.attempts, `${label}: attempts`).toBe(want.attempts);
   want.check?.(result);
 };
 
@@ -103,12 +108,13 @@ const catalogFor = async (
 };
 
 /** `FAULT_KINDS`, then the other kinds the options give a fault for. */
-const matrixKinds = (options: FaultMatrixOptions): FaultKind[] => [
-  ...FAULT_KINDS,
-  ...(Object.keys(options.faults ?? {}) as FaultKind[]).filter(
-    (k) => !(FAULT_KINDS as FaultKind[]).includes(k),
-  ),
-];
+const matrixKinds = (options: FaultMatrixOptions): ReadonlyArray<FaultKind> =>
+  options.kinds ?? [
+    ...FAULT_KINDS,
+    ...(Object.keys(options.faults ?? {}) as FaultKind[]).filter(
+      (k) => !(FAULT_KINDS as FaultKind[]).includes(k),
+    ),
+  ];
 
 /** The default for `kind` when it is one of `FAULT_KINDS`. */
 const defaultOf = <T>(table: Readonly<Record<MatrixFaultKind, T>>, kind: FaultKind): T | undefined =>
@@ -149,6 +155,7 @@ export const describeFaultMatrix = (options: FaultMatrixOptions): void => {
               `${kind}: the fault fired (does ${call.tool} request ${call.method} ${String(call.path)}?)`,
             ).toBeGreaterThan(0);
             expectFaultOutcome(result, want, kind);
+            options.check?.(result, kind);
           } finally {
             fault.remove();
             if (owned) await catalog.close();

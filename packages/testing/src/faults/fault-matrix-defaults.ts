@@ -13,6 +13,8 @@ export interface FaultExpectation {
   readonly message?: RegExp;
   /** When true, the model must be told what to do (`guidance` or `suggestion`); not checked otherwise. */
   readonly guidance?: boolean;
+  /** How many attempts the call made (`metadata.attempts`: 1 when the failure is not retried; checked when given). */
+  readonly attempts?: number;
   /** Further checks on the envelope, e.g. the data of a fallback or a partial result. */
   readonly check?: (result: ToolResult) => void;
 }
@@ -57,3 +59,24 @@ export const MATRIX_EXPECTATIONS: Readonly<Record<MatrixFaultKind, FaultExpectat
   oversized: { status: "error", kind: "upstream", retryable: false, message: /larger than/, guidance: true },
   wrongContentType: { status: "success" },
 };
+
+/**
+ * `expectations` with the attempts each failure takes under a policy of `retries` retries: a
+ * retryable failure is tried `retries + 1` times, any other once. A timeout is left unchecked (the
+ * call's deadline, not the count, ends it).
+ *
+ * @example
+ * describeFaultMatrix({ ..., policy: { retry: { times: 2, base: "10ms" } }, expect: withAttempts(MATRIX_EXPECTATIONS, 2) });
+ */
+export const withAttempts = <K extends string>(
+  expectations: Readonly<Record<K, FaultExpectation>>,
+  retries: number,
+): Record<K, FaultExpectation> =>
+  Object.fromEntries(
+    Object.entries<FaultExpectation>(expectations).map(([kind, want]) => [
+      kind,
+      want.status === "success" || want.kind === "timeout" || want.retryable === undefined
+        ? want
+        : { ...want, attempts: want.retryable ? retries + 1 : 1 },
+    ]),
+  ) as Record<K, FaultExpectation>;

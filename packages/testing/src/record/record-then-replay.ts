@@ -30,6 +30,8 @@ export interface RecordThenReplayOptions {
   readonly dir?: string;
   /** Record through this dispatcher, e.g. `emulatorDispatcher(up)` to keep real upstream URLs. */
   readonly dispatcher?: Dispatcher;
+  /** Replay from this folder (committed cassettes) instead of the one just recorded. */
+  readonly replayDir?: string;
 }
 
 /** What {@link recordThenReplay} saw. */
@@ -81,7 +83,7 @@ export const recordThenReplay = async (options: RecordThenReplayOptions): Promis
   });
   const live = await run(options.catalog(record), options.calls).finally(() => record.close());
   const before = options.emulator.requests.length;
-  const replay = createCassetteHttpClient({ dir, mode: "replay" });
+  const replay = createCassetteHttpClient({ dir: options.replayDir ?? dir, mode: "replay" });
   const replayed = await run(options.catalog(replay), options.calls).finally(() => replay.close());
   const cassettes = readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".json"))

@@ -5,11 +5,13 @@ import { definePlugin, defineTool } from "@quiver/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { describePluginPackage } from "../../src/conformance/describe-plugin-package.js";
+import { checkConfigModule } from "../../src/conformance/package/check-config-module.js";
 import { checkIndexExports } from "../../src/conformance/package/check-index-exports.js";
 import { checkManifest } from "../../src/conformance/package/check-manifest.js";
 import { checkPackageName } from "../../src/conformance/package/check-package-name.js";
 import { checkPluginPackage } from "../../src/conformance/package/check-plugin-package.js";
 import { checkReadme } from "../../src/conformance/package/check-readme.js";
+import { checkReleaseFiles } from "../../src/conformance/package/check-release-files.js";
 import { checkSrcLayout } from "../../src/conformance/package/check-src-layout.js";
 import { checkToolNames } from "../../src/conformance/package/check-tool-names.js";
 import {
@@ -201,6 +203,60 @@ describe("each check on its own", () => {
     ]);
     expect(checkReadme("# w\n\n`weather_get_forecast`", plugin)).toEqual([
       'README.md does not mention tool "weather_get_alerts": list it (with what it does) in the README.',
+    ]);
+  });
+
+  it("checkConfigModule asks for the config type as the schema's output and the <ID>_ENV constant", () => {
+    const plugin = { id: "private-repo", config: z.object({ root: z.string() }), env: { root: "REPO_ROOT" } };
+    const good = [
+      "export const repoConfigSchema = z.object({ root: z.string() });",
+      "export type PrivateRepoConfig = z.output<typeof repoConfigSchema>;",
+      'export const PRIVATE_REPO_ENV = { root: "REPO_ROOT" } as const;',
+    ].join("\n");
+    expect(checkConfigModule(good, plugin)).toEqual([]);
+    expect(
+      checkConfigModule(
+        'export interface PrivateRepoConfig { readonly root: string }\nexport const REPO_ENV = { root: "REPO_ROOT" };',
+        plugin,
+      ),
+    ).toEqual([
+      "src/config.ts does not declare `export type PrivateRepoConfig = z.output<typeof <schema>>`: derive the config type from the schema instead of writing it by hand.",
+      "src/config.ts does not export PRIVATE_REPO_ENV: name each setting's environment variable there (`export const PRIVATE_REPO_ENV = { apiKey: \"...\" } as const`) and pass it as the plugin's `env`.",
+    ]);
+    // No environment variables, no constant to ask for; no settings, nothing to check.
+    expect(
+      checkConfigModule(good.split("\n").slice(0, 2).join("\n"), { id: plugin.id, config: plugin.config }),
+    ).toEqual([]);
+    expect(checkConfigModule(undefined, plugin)).toEqual([]);
+  });
+
+  it("checkReleaseFiles asks for the README sections in order, internal/ mapped to null, a CHANGELOG once released", () => {
+    const readme = "# p\n\n## Install\n\n## Usage\n\n## Options\n\n## Tools\n\n## Errors\n";
+    const pkg = {
+      version: "0.0.0",
+      exports: { "./internal/*": null },
+      publishConfig: { exports: { "./internal/*": null } },
+    };
+    expect(checkReleaseFiles(pkg, ["src/internal/a.ts"], readme)).toEqual([]);
+    expect(checkReleaseFiles({ ...pkg, version: "0.2.0" }, ["CHANGELOG.md"], readme)).toEqual([]);
+    expect(
+      checkReleaseFiles(
+        {
+          version: "0.2.0",
+          exports: {},
+          publishConfig: { exports: { "./internal/*": "./dist/internal/*.js" } },
+        },
+        ["src/internal/a.ts"],
+        "# p\n\n## Usage\n\n## Tools\n",
+      ),
+    ).toEqual([
+      'README.md lacks the sections "## Install", "## Options": every plugin README has ## Install, ## Usage, ## Options, ## Tools.',
+      'package.json exports must map "./internal/*" to null: src/internal/ is the package\'s own, never imported from outside.',
+      'package.json publishConfig.exports must map "./internal/*" to null: src/internal/ is the package\'s own, never imported from outside.',
+      "CHANGELOG.md is missing: version 0.2.0 is released, and changesets writes each release's notes there (`pnpm changeset version`).",
+    ]);
+    expect(checkReleaseFiles(pkg, [], "## Tools\n## Usage\n## Install\n## Options\n")).toEqual([
+      "README.md: put the sections in the order Install, Usage, Options, Tools.",
     ]);
   });
 });

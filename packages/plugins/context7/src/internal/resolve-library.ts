@@ -1,8 +1,8 @@
 import { fail, ToolFailure } from "@quiver/core";
 import type { DocsClient, LibraryMatch } from "./docs-client.js";
+import type { LibraryCache } from "./library-cache.js";
 import { closest, label, looserNames, normalise, pickLibrary } from "./match-library.js";
 import { NOT_FOUND_GUIDANCE } from "./policy.js";
-import type { TtlCache } from "./ttl-cache.js";
 
 /** The library a question is answered from, and how it was chosen. */
 export interface Resolved {
@@ -46,7 +46,7 @@ export const libraryNotFound = (name: string, candidates: ReadonlyArray<LibraryM
  */
 export const resolveByName = async (
   client: DocsClient,
-  cache: TtlCache<LibraryMatch>,
+  cache: LibraryCache,
   name: string,
   query: string,
   signal: AbortSignal,

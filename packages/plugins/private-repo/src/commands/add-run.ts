@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type CommandContext, CommandUsageError } from "@quiver/core";
-import type { RepoConfig } from "../config.js";
+import type { PrivateRepoConfig } from "../config.js";
 import { addDocuments } from "../internal/add-documents.js";
 import { collectionNameProblem, ownerProblem } from "../internal/names.js";
 import type { RepoResources } from "../setup.js";
@@ -13,7 +13,7 @@ const text = (value: string | boolean | undefined): string | undefined =>
  * The body of `quiver private-repo add` (its definition is in add.ts): checks the call and adds the
  * documents; kept apart so listing the command does not load the document loaders and the repository.
  */
-export const runAdd = async (ctx: CommandContext<RepoConfig, RepoResources>): Promise<number> => {
+export const runAdd = async (ctx: CommandContext<PrivateRepoConfig, RepoResources>): Promise<number> => {
   const owner = text(ctx.flags.owner);
   const collection = text(ctx.flags.collection)?.trim().toLowerCase();
   if (!owner)

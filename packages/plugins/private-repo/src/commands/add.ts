@@ -1,12 +1,12 @@
 import type { PluginCommand } from "@quiver/core";
-import type { RepoConfig } from "../config.js";
+import type { PrivateRepoConfig } from "../config.js";
 import type { RepoResources } from "../setup.js";
 
 /**
  * `quiver private-repo add <files…> --owner <principal> --collection <name>`: adds documents to one
  * scientist's collection. Exit 1 when nothing was added.
  */
-export const addCommand: PluginCommand<RepoConfig, RepoResources> = {
+export const addCommand: PluginCommand<PrivateRepoConfig, RepoResources> = {
   name: "add",
   summary: "Add documents to a scientist's private repository collection",
   description:

@@ -1,6 +1,6 @@
 import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
-import type { RepoConfig } from "../config.js";
+import type { PrivateRepoConfig } from "../config.js";
 import { readableBy, requirePrincipal } from "../internal/access.js";
 import type { RepoResources } from "../setup.js";
 
@@ -30,7 +30,7 @@ type Output = z.input<typeof output>;
  * @example
  * await catalog.call("private_repo_list_collections", { scope: "all" }, { session: { principal: "alice" } })
  */
-export const privateRepoListCollections = defineToolWith<RepoConfig, RepoResources>()({
+export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, RepoResources>()({
   name: "private_repo_list_collections",
   title: "List my repository collections",
   description:

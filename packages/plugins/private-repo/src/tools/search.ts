@@ -1,7 +1,7 @@
 import { defineToolWith, fail, outcome, type ToolOutcome } from "@quiver/core";
 import type { SearchFilters, SearchHit } from "@quiver/search";
 import { z } from "zod";
-import type { RepoConfig } from "../config.js";
+import type { PrivateRepoConfig } from "../config.js";
 import { type Readable, requirePrincipal, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
 import type { RepoResources } from "../setup.js";
@@ -97,7 +97,7 @@ const basename = (path: unknown) => (typeof path === "string" ? path.split("/").
  * @example
  * await catalog.call("private_repo_search", { search_terms: "vitamin D deficiency", filters: { date_from: "2015" } }, { session: { principal: "alice" } })
  */
-export const privateRepoSearch = defineToolWith<RepoConfig, RepoResources>()({
+export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources>()({
   name: "private_repo_search",
   title: "Search my document repository",
   description:

@@ -1,6 +1,9 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { type HttpClient, ToolFailure } from "@quiver/core";
+import * as Clock from "effect/Clock";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
 import * as Redacted from "effect/Redacted";
+import * as Schedule from "effect/Schedule";
 import { z } from "zod";
 import type { LlmSettings, TestgenConfig } from "../config.js";
 import type { TestgenResources } from "../setup.js";
@@ -83,23 +86,34 @@ const saysRetryLater = (error: unknown): error is ToolFailure =>
  * Runs `send`, retrying up to `config.llmRetries` times when the LLM answers 429 or 5xx, after its
  * Retry-After (else a short backoff), while the wait ends within `llmTimeoutMs` of the first request:
  * the tool itself is not retried by the runtime (it is not idempotent), so this is its only retry.
+ * The waits are Effect's Schedule on the catalog's `clock`, so a test clock moves them.
  */
-const withRetries = async <T>(
+const withRetries = <T>(
   config: TestgenConfig,
+  clock: Clock.Clock,
   signal: AbortSignal,
   send: () => Promise<T>,
 ): Promise<T> => {
-  const budgetEnds = Date.now() + config.llmTimeoutMs;
-  for (let retry = 0; ; retry++) {
-    try {
-      return await send();
-    } catch (error) {
-      if (!saysRetryLater(error) || retry >= config.llmRetries) throw error;
-      const waitMs = error.retryAfterMs ?? RETRY_BASE_MS * 2 ** retry;
-      if (Date.now() + waitMs > budgetEnds) throw error;
-      await sleep(waitMs, undefined, { signal });
-    }
-  }
+  const budgetEnds = clock.currentTimeMillisUnsafe() + config.llmTimeoutMs;
+  const schedule = Schedule.exponential(RETRY_BASE_MS).pipe(
+    Schedule.modifyDelay(({ duration, input, now }) => {
+      const waitMs =
+        ToolFailure.isInstance(input) && input.retryAfterMs !== undefined
+          ? input.retryAfterMs
+          : Duration.toMillis(duration);
+      // A wait that ends past the budget is not taken: the LLM's answer is the outcome.
+      return now + waitMs > budgetEnds ? Effect.fail(input) : Effect.succeed(waitMs);
+    }),
+    Schedule.upTo({ times: config.llmRetries }),
+  );
+  const attempt = Effect.tryPromise({ try: send, catch: (error) => error });
+  return Effect.runPromise(
+    attempt.pipe(
+      Effect.retry({ schedule, while: saysRetryLater }),
+      Effect.provideService(Clock.Clock, clock),
+    ),
+    { signal },
+  );
 };
 
 /**
@@ -115,6 +129,7 @@ export const askLlm = async (
   settings: Extract<LlmSettings, { ok: true }>,
   config: TestgenConfig,
   http: HttpClient,
+  clock: Clock.Clock,
   signal: AbortSignal,
   ask: LlmAsk,
   memory: TestgenResources,
@@ -146,7 +161,7 @@ export const askLlm = async (
               json_schema: { name: "review_questions", strict: true, schema: llmJsonSchema(ask.type) },
             }
           : { type: "json_object" };
-      const res = await withRetries(config, signal, () =>
+      const res = await withRetries(config, clock, signal, () =>
         http.request({
           method: "POST",
           url: settings.url,

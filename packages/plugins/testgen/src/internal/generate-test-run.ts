@@ -91,6 +91,7 @@ export const runGenerateTest = async (
     llm,
     ctx.config,
     ctx.http,
+    ctx.clock,
     ctx.signal,
     { ...prompt, type, difficulty },
     ctx.resources,

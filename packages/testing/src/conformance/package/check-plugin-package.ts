@@ -1,7 +1,9 @@
+import { checkConfigModule } from "./check-config-module.js";
 import { checkIndexExports } from "./check-index-exports.js";
 import { checkManifest } from "./check-manifest.js";
 import { checkPackageName } from "./check-package-name.js";
 import { checkReadme } from "./check-readme.js";
+import { checkReleaseFiles } from "./check-release-files.js";
 import { checkSrcLayout } from "./check-src-layout.js";
 import { checkToolNames } from "./check-tool-names.js";
 import type { PluginPackage } from "./types.js";
@@ -22,8 +24,12 @@ export const PACKAGE_CHECKS = {
     p.plugin ? checkToolNames(p.plugin) : [],
   "src layout: src/config.ts, one src/tools/<name>.ts per tool": (p: PluginPackage) =>
     p.plugin ? checkSrcLayout(p.files, p.plugin) : [],
+  "src/config.ts: config type z.output<typeof schema>, <ID>_ENV constant": (p: PluginPackage) =>
+    p.plugin ? checkConfigModule(p.configSource, p.plugin) : [],
   "README: present and naming every tool": (p: PluginPackage) =>
     checkReadme(p.readme, p.plugin ?? { tools: [] }),
+  "README sections, src/internal/ not exported, CHANGELOG once released": (p: PluginPackage) =>
+    checkReleaseFiles(p.pkg, p.files, p.readme),
 } as const satisfies Record<string, (p: PluginPackage) => string[]>;
 
 /**

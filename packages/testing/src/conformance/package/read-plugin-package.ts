@@ -75,5 +75,8 @@ export const readPluginPackage = async (
   const indexSource = files.includes("src/index.ts")
     ? readFileSync(join(dir, "src/index.ts"), "utf8")
     : undefined;
-  return { dir, pkg, files, readme, indexSource, index, plugin: plugin ?? fromIndex };
+  const configSource = files.includes("src/config.ts")
+    ? readFileSync(join(dir, "src/config.ts"), "utf8")
+    : undefined;
+  return { dir, pkg, files, readme, indexSource, configSource, index, plugin: plugin ?? fromIndex };
 };

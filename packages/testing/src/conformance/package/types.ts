@@ -22,6 +22,8 @@ export interface PluginPackage {
   readonly readme: string | undefined;
   /** The text of `src/index.ts` (undefined when it is missing). */
   readonly indexSource: string | undefined;
+  /** The text of `src/config.ts` (undefined when it is missing). */
+  readonly configSource: string | undefined;
   /** The module `src/index.ts` exports, or the error importing it threw. */
   readonly index:
     | { readonly ok: true; readonly module: Readonly<Record<string, unknown>> }
