@@ -8,6 +8,10 @@ import { privateRepoSearch } from "./tools/search.js";
 import { VERSION } from "./version.js";
 
 export { PRIVATE_REPO_ENV, type PrivateRepoConfig, repoConfigSchema } from "./config.js";
+/** @deprecated Renamed {@link PRIVATE_REPO_ENV} (the `<ID>_ENV` name every plugin uses); kept for 0.1 callers. */
+export const REPO_ENV = PRIVATE_REPO_ENV;
+/** @deprecated Renamed {@link PrivateRepoConfig}; kept for 0.1 callers. */
+export type RepoConfig = PrivateRepoConfig;
 export { formatCitation } from "./internal/citation.js";
 export {
   type AuditEntry,
