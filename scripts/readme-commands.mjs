@@ -13,7 +13,7 @@
 // (scripts/readme-commands/extract.mjs) and are skipped with its reason printed.
 //
 // Usage: node scripts/readme-commands.mjs [README ...] [--keep]   (./dev test:readme). Ends with
-// "N passed, N failed, N skipped"; exits 1 when a command failed. --keep leaves the clone for a look.
+// "README commands: N ran, N failed, N skipped"; exits 1 when a command failed. --keep leaves the clone for a look.
 // Bounds: README_COMMAND_TIMEOUT (s, default 900: the first command sets the clone up) and
 // README_SERVER_WAIT (s, default 900) per command and per server start.
 import { spawn, spawnSync } from "node:child_process";
@@ -338,7 +338,8 @@ const main = async () => {
   else rmSync(folder, { recursive: true, force: true });
   rmSync(shims, { recursive: true, force: true });
   log(`\nREADME commands in a fresh clone: ${seconds(started)}`);
-  log(`readme: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  // Not the "N passed, N failed" form: .ci/run's last such line is the whole run's total.
+  log(`README commands: ${counts.passed} ran, ${counts.failed} failed, ${counts.skipped} skipped`);
   process.exitCode = counts.failed > 0 ? 1 : 0;
 };
 
