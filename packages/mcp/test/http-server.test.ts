@@ -484,20 +484,7 @@ describe("Streamable HTTP session lifecycle", () => {
     try {
       const a = await openAs(s.url);
       const b = await openAs(s.url);
-      const refused = await fetch(`${s.url}/mcp`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {},
-            clientInfo: { name: "x", version: "1" },
-          },
-        }),
-      });
+      const refused = await initialize(s.url);
       expect(refused.status).toBe(503);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(500);
       expect(await refused.json()).toMatchObject({
