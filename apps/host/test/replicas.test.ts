@@ -163,10 +163,18 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
     }
   });
 
-  it("confirm on one replica a token issued by another, once", async () => {
+  it("confirm on one replica a token issued by another, once, and only for its owner", async () => {
     const preview = await call(0, "probe_erase", { id: "r1" });
     expect(preview.status).toBe("partial");
     const token = preview.confirmation!.token;
+    // Another principal presenting it is refused and leaves it in the shared store for its owner.
+    const stolen = await call(
+      2,
+      "probe_erase",
+      { id: "r1", confirmation_token: token },
+      { token: "tok-bob" },
+    );
+    expect(stolen.status).toBe("partial");
     const done = await call(1, "probe_erase", { id: "r1", confirmation_token: token });
     expect(done.status).toBe("success");
     const replay = await call(2, "probe_erase", { id: "r1", confirmation_token: token });

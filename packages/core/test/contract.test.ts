@@ -69,6 +69,24 @@ describe("confirmation for destructive tools", () => {
     await catalog.close();
   });
 
+  it("a token presented by another principal is refused and stays usable by its owner", async () => {
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    const alice = { session: { principal: "alice" } };
+    const preview = await catalog.call("delete_note", { id: "n7" }, alice);
+    const token = preview.confirmation!.token;
+    const bob = await catalog.call(
+      "delete_note",
+      { id: "n7", confirmation_token: token },
+      { session: { principal: "bob" } },
+    );
+    expect(bob.status).toBe("partial");
+    expect(deleted).not.toContain("n7");
+    const done = await catalog.call("delete_note", { id: "n7", confirmation_token: token }, alice);
+    expect(done.status).toBe("success");
+    expect(deleted).toContain("n7");
+  });
+
   it("a token issued to one principal does not work for another", async () => {
     const catalog = createCatalog();
     catalog.register(plugin);

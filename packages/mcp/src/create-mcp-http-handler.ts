@@ -10,7 +10,6 @@ import {
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
-  readRequestBody,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
@@ -18,7 +17,13 @@ import { type Catalog, DEFAULT_SESSION_ID, type DurationInput, toMillis } from "
 import { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
 import { tokenGate } from "./internal/bearer-tokens.js";
 import { cancelOnDisconnect } from "./internal/cancel-on-disconnect.js";
-import { type BodyRead, readNodeBody, toWebRequest, writeWebResponse } from "./internal/node-http.js";
+import {
+  type BodyRead,
+  readNodeBody,
+  readWebBody,
+  toWebRequest,
+  writeWebResponse,
+} from "./internal/node-http.js";
 import { principalOf } from "./internal/principal.js";
 
 /** Options of the Streamable HTTP handler. */
@@ -43,14 +48,17 @@ export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
   /** A session with no request for this long is closed (default "30 minutes"). */
   readonly sessionIdleTimeout?: DurationInput;
   /**
-   * Open sessions at most, over all callers (default 1,000). When full, a new session evicts the
-   * least recently used session of all, so no caller is locked out.
+   * Open sessions at most, over all callers (default 1,000). When full, with `tokens` a new session
+   * evicts the least recently used session of all, so no caller is locked out; without `tokens` it
+   * is refused (503 with `Retry-After`) instead: callers cannot be told apart there (every local
+   * process, every client behind one reverse proxy shares an address), so evicting would let any
+   * of them close another's session.
    */
   readonly maxSessions?: number;
   /**
-   * Open sessions at most per principal (with `tokens`) or per remote address (without), default
-   * 100. A caller at its limit that opens another evicts its own least recently used idle session
-   * (a session whose call is still streaming goes last).
+   * Open sessions at most per principal, default 100; applies with `tokens` only (without them
+   * there is no identity to count by). A principal at its limit that opens another evicts its own
+   * least recently used idle session (a session whose call is still streaming goes last).
    */
   readonly maxSessionsPerPrincipal?: number;
   /** Largest POST body in bytes (default 4 MiB). */
@@ -82,8 +90,8 @@ interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   readonly principal: string | undefined;
-  /** Whose session limit it counts against: the principal with auth, else the remote address. */
-  readonly owner: string;
+  /** Whose session limit it counts against: the principal with tokens; none without. */
+  readonly owner: string | undefined;
   lastSeen: number;
   /** Responses of this session still being written (node:http face): a busy session is not idle. */
   busy: number;
@@ -184,8 +192,13 @@ export const createMcpHttpHandler = (
   /** Which session a response being written belongs to (node:http face), to count it busy until done. */
   const responseSession = new WeakMap<Response, Session>();
 
-  /** Makes room for one more session of `owner`: its own oldest first, then the oldest of all. */
-  const makeRoom = async (owner: string) => {
+  /**
+   * Makes room for one more session of `owner` (a principal; undefined without tokens): its own
+   * oldest first, then the oldest of all. Without tokens nothing is evicted: the answer is false
+   * when the server is full.
+   */
+  const makeRoom = async (owner: string | undefined): Promise<boolean> => {
+    if (owner === undefined) return sessions.size < maxSessions;
     let mine = 0;
     for (const s of sessions.values()) if (s.owner === owner) mine++;
     if (mine >= maxSessionsPerPrincipal) {
@@ -196,6 +209,14 @@ export const createMcpHttpHandler = (
       const id = leastRecentlyUsed();
       if (id) await closeSession(id);
     }
+    return true;
+  };
+
+  /** Seconds until the idle timeout frees a session (the Retry-After of a refused initialize). */
+  const secondsUntilFree = (): number => {
+    let first = Number.POSITIVE_INFINITY;
+    for (const s of sessions.values()) first = Math.min(first, s.lastSeen + idleMs);
+    return Math.max(1, Math.ceil((first - Date.now()) / 1000));
   };
 
   const openSession = async (
@@ -203,9 +224,17 @@ export const createMcpHttpHandler = (
     authInfo: AuthInfo | undefined,
     parsedBody: unknown,
     principal: string | undefined,
-    owner: string,
+    owner: string | undefined,
   ) => {
-    await makeRoom(owner);
+    if (!(await makeRoom(owner))) {
+      const retryAfter = secondsUntilFree();
+      return jsonRpcError(
+        503,
+        -32000,
+        `Too many open sessions: close one (DELETE with its Mcp-Session-Id) or retry in ${retryAfter} s.`,
+        { "retry-after": String(retryAfter) },
+      );
+    }
     const server = createMcpServer(catalog, {
       ...serverOptions,
       ...(principal !== undefined ? { principal } : {}),
@@ -234,7 +263,6 @@ export const createMcpHttpHandler = (
     request: Request,
     pathname: string,
     readBody: () => Promise<BodyRead>,
-    remoteAddress: string | undefined,
   ): Promise<Response> => {
     if (pathname !== path) return jsonRpcError(404, -32000, `Not found: the MCP endpoint is ${path}.`);
     const badHost =
@@ -256,6 +284,8 @@ export const createMcpHttpHandler = (
       const body = await readBody();
       if (body.tooLarge)
         return jsonRpcError(413, -32600, `Request body larger than ${maxRequestBodySize} bytes.`);
+      // Refused as the HTTP API refuses it, rather than parsed with replacement characters.
+      if ("notUtf8" in body) return jsonRpcError(400, -32700, "Parse error: the body is not valid UTF-8.");
       try {
         parsedBody = JSON.parse(body.text);
       } catch {
@@ -288,9 +318,9 @@ export const createMcpHttpHandler = (
     }
     const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
     if (request.method === "POST" && messages.some((m) => isInitializeRequest(m))) {
-      // Limits count per principal when tokens authenticate callers, else per remote address.
-      const owner = gate ? `principal:${principal ?? ""}` : `address:${remoteAddress ?? "unknown"}`;
-      return openSession(request, authInfo, parsedBody, principal, owner);
+      // Limits count per principal when tokens authenticate callers. Without tokens an address is
+      // no identity (local processes, clients behind a proxy share one), so no caller evicts another.
+      return openSession(request, authInfo, parsedBody, principal, gate ? (principal ?? "") : undefined);
     }
     return jsonRpcError(
       400,
@@ -303,10 +333,9 @@ export const createMcpHttpHandler = (
     request: Request,
     pathname: string,
     readBody: () => Promise<BodyRead>,
-    remoteAddress?: string,
   ): Promise<Response> => {
     try {
-      return await serve(request, pathname, readBody, remoteAddress);
+      return await serve(request, pathname, readBody);
     } catch (error) {
       report(error);
       return jsonRpcError(500, -32603, "Internal server error.");
@@ -314,7 +343,7 @@ export const createMcpHttpHandler = (
   };
 
   const fetch = (request: Request): Promise<Response> =>
-    guarded(request, new URL(request.url).pathname, () => readRequestBody(request, maxRequestBodySize));
+    guarded(request, new URL(request.url).pathname, () => readWebBody(request, maxRequestBodySize));
 
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
     const raw = req.url ?? "/";
@@ -329,12 +358,7 @@ export const createMcpHttpHandler = (
     let response: Response;
     try {
       const request = toWebRequest(req, res, { body: false });
-      response = await guarded(
-        request,
-        pathname,
-        () => readNodeBody(req, maxRequestBodySize),
-        req.socket.remoteAddress,
-      );
+      response = await guarded(request, pathname, () => readNodeBody(req, maxRequestBodySize));
     } catch {
       // Only a request that cannot be expressed as a web Request (a malformed Host header) gets here.
       response = jsonRpcError(400, -32600, "Bad Request: malformed request line or headers.");

@@ -462,42 +462,15 @@ describe("Streamable HTTP session lifecycle", () => {
     }
   });
 
-  it("without tokens, limits sessions per remote address: one address filling its limit leaves another's", async () => {
+  it("without tokens, one local client opening many sessions never evicts another's", async () => {
+    // Every local process shares 127.0.0.1 (and every client behind a proxy the proxy's address):
+    // the per-principal limit must not count them as one caller and close each other's sessions.
     const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2 });
     const s = await listen((req, res) => void h(req, res));
-    /** Initializes from a given local address (127.0.0.x are all loopback on Linux). */
-    const openFrom = (localAddress: string) =>
-      new Promise<string>((resolve, reject) => {
-        const req = httpRequest(
-          `${s.url}/mcp`,
-          {
-            method: "POST",
-            localAddress,
-            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-          },
-          (res) => {
-            res.resume();
-            resolve(String(res.headers["mcp-session-id"]));
-          },
-        );
-        req.on("error", reject);
-        req.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: {
-              protocolVersion: "2025-11-25",
-              capabilities: {},
-              clientInfo: { name: "x", version: "1" },
-            },
-          }),
-        );
-      });
     try {
-      const other = await openFrom("127.0.0.2");
-      for (let i = 0; i < 10; i++) await openFrom("127.0.0.1");
-      expect(h.sessionCount()).toBe(3);
+      const other = await openAs(s.url);
+      for (let i = 0; i < 10; i++) await openAs(s.url);
+      expect(h.sessionCount()).toBe(11);
       expect(await pingStatus(s.url, other)).toBe(200);
     } finally {
       await h.close();
@@ -505,19 +478,49 @@ describe("Streamable HTTP session lifecycle", () => {
     }
   });
 
-  it("evicts the least recently used session first, and the global limit evicts instead of refusing", async () => {
-    const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2, maxSessions: 2 });
+  it("without tokens, a full server refuses a new session (503, Retry-After) and closes none", async () => {
+    const h = createMcpHttpHandler(catalog, { maxSessions: 2, sessionIdleTimeout: "10 minutes" });
     const s = await listen((req, res) => void h(req, res));
     try {
       const a = await openAs(s.url);
       const b = await openAs(s.url);
+      const refused = await initialize(s.url);
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(500);
+      expect(await refused.json()).toMatchObject({
+        error: { message: expect.stringMatching(/Too many open sessions/) },
+      });
+      expect(await pingStatus(s.url, a)).toBe(200);
+      expect(await pingStatus(s.url, b)).toBe(200);
+      // A session closed by its own client makes room.
+      await fetch(`${s.url}/mcp`, {
+        method: "DELETE",
+        headers: { "mcp-session-id": a, "mcp-protocol-version": "2025-11-25" },
+      }).then((r) => r.body?.cancel());
+      expect(await pingStatus(s.url, await openAs(s.url))).toBe(200);
+    } finally {
+      await h.close();
+      await s.close();
+    }
+  });
+
+  it("with tokens, evicts the least recently used session first, and the global limit evicts instead of refusing", async () => {
+    const h = createMcpHttpHandler(catalog, {
+      tokens: { "tok-a": "alice" },
+      maxSessionsPerPrincipal: 2,
+      maxSessions: 2,
+    });
+    const s = await listen((req, res) => void h(req, res));
+    try {
+      const a = await openAs(s.url, "tok-a");
+      const b = await openAs(s.url, "tok-a");
       // A is used again, so B is now the one idle longest.
       await new Promise((r) => setTimeout(r, 5));
-      expect(await pingStatus(s.url, a)).toBe(200);
-      const c = await openAs(s.url);
-      expect(await pingStatus(s.url, b)).toBe(404);
-      expect(await pingStatus(s.url, a)).toBe(200);
-      expect(await pingStatus(s.url, c)).toBe(200);
+      expect(await pingStatus(s.url, a, "tok-a")).toBe(200);
+      const c = await openAs(s.url, "tok-a");
+      expect(await pingStatus(s.url, b, "tok-a")).toBe(404);
+      expect(await pingStatus(s.url, a, "tok-a")).toBe(200);
+      expect(await pingStatus(s.url, c, "tok-a")).toBe(200);
       expect(h.sessionCount()).toBe(2);
     } finally {
       await h.close();
@@ -525,16 +528,17 @@ describe("Streamable HTTP session lifecycle", () => {
     }
   });
 
-  it("evicts an idle session before an older one whose call is still running", async () => {
-    const h = createMcpHttpHandler(catalog, { maxSessionsPerPrincipal: 2 });
+  it("with tokens, evicts an idle session before an older one whose call is still running", async () => {
+    const h = createMcpHttpHandler(catalog, { tokens: { "tok-a": "alice" }, maxSessionsPerPrincipal: 2 });
     const s = await listen((req, res) => void h(req, res));
     try {
-      const busy = await openAs(s.url);
+      const busy = await openAs(s.url, "tok-a");
       const headers = {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
         "mcp-session-id": busy,
         "mcp-protocol-version": "2025-11-25",
+        authorization: "Bearer tok-a",
       };
       const gone = new AbortController();
       const call = fetch(`${s.url}/mcp`, {
@@ -549,10 +553,10 @@ describe("Streamable HTTP session lifecycle", () => {
         signal: gone.signal,
       }).catch((e: unknown) => e);
       await upstream.until(() => upstream.seen.some((x) => x.tag === "busy-session"));
-      const idle = await openAs(s.url);
-      await openAs(s.url);
-      expect(await pingStatus(s.url, idle)).toBe(404);
-      expect(await pingStatus(s.url, busy)).toBe(200);
+      const idle = await openAs(s.url, "tok-a");
+      await openAs(s.url, "tok-a");
+      expect(await pingStatus(s.url, idle, "tok-a")).toBe(404);
+      expect(await pingStatus(s.url, busy, "tok-a")).toBe(200);
       gone.abort();
       await call;
     } finally {
@@ -668,6 +672,53 @@ describe("request bodies (read once from the node stream)", () => {
 
   it("answers 400 with a JSON-RPC parse error to a body that is not JSON", async () => {
     expect(await post("{ not json")).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+  });
+
+  it("refuses a body that is not valid UTF-8 (400, parse error), as the HTTP API does", async () => {
+    // An initialize whose client name holds a lone 0xFF byte: read with replacement characters it
+    // would open a session; it must be refused instead. Sent as raw bytes over a real socket.
+    const [head, tail] = initialize.split('"raw"');
+    const invalid = Buffer.concat([Buffer.from(`${head}"raw`), Buffer.from([0xff]), Buffer.from(`"${tail}`)]);
+    const sendBytes = (bytes: Buffer) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          `${server.url}/mcp`,
+          {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          },
+          (res) => {
+            let body = "";
+            res.setEncoding("utf8");
+            res.on("data", (c: string) => (body += c));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on("error", reject);
+        req.end(bytes);
+      });
+    const open = small.sessionCount();
+    const refused = await sendBytes(invalid);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { code: -32700, message: expect.stringMatching(/UTF-8/) },
+    });
+    expect(small.sessionCount()).toBe(open);
+    const web = await small.fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: {
+          host: "localhost",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: invalid,
+      }),
+    );
+    expect(web.status).toBe(400);
+    // A leading byte-order mark is skipped, as the HTTP API skips it.
+    const bom = await sendBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(initialize)]));
+    expect(bom.status).toBe(200);
   });
 
   it("reads the body of the web-standard face the same way", async () => {

@@ -31,7 +31,7 @@ export const serveCommand: CommandSpec = {
       type: "string",
       value: "<n>",
       description:
-        "MCP sessions per principal (per address without tokens); more evicts the oldest idle (default 100)",
+        "MCP sessions per principal (with tokens; none without); more evicts its oldest idle (default 100)",
     },
     "session-idle-timeout": {
       type: "string",

@@ -42,9 +42,9 @@ export interface ServerSettings {
    * QUIVER_STATELESS; default: on when Redis is configured, i.e. when replicas share state).
    */
   readonly stateless: boolean;
-  /** Open MCP sessions per principal (per remote address without tokens); the oldest idle is evicted beyond. */
+  /** Open MCP sessions per principal (with tokens only); the principal's oldest idle is evicted beyond. */
   readonly maxSessionsPerPrincipal: number;
-  /** Open MCP sessions over all callers; the oldest idle of all is evicted beyond. */
+  /** Open MCP sessions over all callers; beyond, the oldest idle of all is evicted (with tokens) or the new one refused (without). */
   readonly maxSessions: number;
   /** An MCP session with no request for this long is closed. */
   readonly sessionIdleTimeoutMs: number;

@@ -52,7 +52,9 @@ export class ConfirmationStore {
 
   /**
    * Consumes a token; true only if it was issued for this very call and has not expired (a promise
-   * when tokens are shared and this replica did not issue it).
+   * when tokens are shared and this replica did not issue it). A presentation that does not match
+   * (another principal, tool or input) is refused and leaves the token to its owner: only a matching
+   * presentation uses it up.
    */
   consume(
     token: string,
@@ -60,18 +62,32 @@ export class ConfirmationStore {
     canonicalInput: string,
     principal: string | undefined,
   ): boolean | Promise<boolean> {
-    const local = this.#pending.get(token);
-    this.#pending.delete(token);
+    const print = fingerprint(tool, canonicalInput, principal);
     const valid = (p: Pending | undefined) =>
-      p !== undefined &&
-      p.expiresAt >= this.now() &&
-      p.fingerprint === fingerprint(tool, canonicalInput, principal);
-    if (!this.shared) return valid(local);
-    // The shared entry decides (taking it makes the token single-use on every replica); this
-    // process's copy only while the store cannot answer.
-    return this.shared.take("confirm", sharedKey(token)).then(
-      (text) => (text === undefined ? false : valid(JSON.parse(text) as Pending)),
-      () => valid(local),
+      p !== undefined && p.expiresAt >= this.now() && p.fingerprint === print;
+    const local = this.#pending.get(token);
+    const useLocal = () => {
+      if (!valid(local)) return false;
+      this.#pending.delete(token);
+      return true;
+    };
+    if (!this.shared) return useLocal();
+    const shared = this.shared;
+    const key = sharedKey(token);
+    // The shared entry decides: it is read first, so a wrong presentation leaves it, then taken, so
+    // of two matching presentations on any replicas only one succeeds. This process's copy decides
+    // only while the store cannot answer.
+    return shared.get("confirm", key).then(
+      async (text) => {
+        if (text === undefined || !valid(JSON.parse(text) as Pending)) return false;
+        const taken = await shared.take("confirm", key).then(
+          (t) => t !== undefined,
+          () => valid(local),
+        );
+        if (taken) this.#pending.delete(token);
+        return taken;
+      },
+      () => useLocal(),
     );
   }
 

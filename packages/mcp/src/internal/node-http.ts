@@ -1,8 +1,46 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
-/** A request body read in full, or the note that it exceeded the limit. */
-export type BodyRead = { readonly tooLarge: false; readonly text: string } | { readonly tooLarge: true };
+/** A request body read in full, or the note that it exceeded the limit or is not UTF-8. */
+export type BodyRead =
+  | { readonly tooLarge: false; readonly text: string }
+  | { readonly tooLarge: true }
+  | { readonly tooLarge: false; readonly notUtf8: true };
+
+// Fatal, as the HTTP API's body reader: a body that is not UTF-8 is refused, never read with
+// replacement characters (which would change a tool's input unseen). A leading BOM is skipped.
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+const decode = (bytes: Uint8Array): BodyRead => {
+  try {
+    return { tooLarge: false, text: UTF8.decode(bytes) };
+  } catch {
+    return { tooLarge: false, notUtf8: true };
+  }
+};
+
+/**
+ * Reads a web `Request` body as UTF-8 text, up to `maxBytes` (a larger declared or actual body is
+ * `tooLarge`, and the read stops there); a body that is not valid UTF-8 is `notUtf8`.
+ */
+export const readWebBody = async (request: Request, maxBytes: number): Promise<BodyRead> => {
+  if (Number(request.headers.get("content-length")) > maxBytes) return { tooLarge: true };
+  if (!request.body) return decode(new Uint8Array());
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.length;
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  return decode(Buffer.concat(chunks, received));
+};
 
 /**
  * A node:http request as a web `Request`. Its signal aborts when the response closes before it
@@ -38,7 +76,8 @@ export const toWebRequest = (
 
 /**
  * Reads a node:http request body as UTF-8 text, up to `maxBytes` (a larger declared or actual body
- * is `tooLarge`, and the rest is discarded so the connection can still carry the answer).
+ * is `tooLarge`, and the rest is discarded so the connection can still carry the answer); a body that
+ * is not valid UTF-8 is `notUtf8`.
  */
 export const readNodeBody = (req: IncomingMessage, maxBytes: number): Promise<BodyRead> => {
   if (Number(req.headers["content-length"]) > maxBytes) {
@@ -60,10 +99,7 @@ export const readNodeBody = (req: IncomingMessage, maxBytes: number): Promise<Bo
     };
     const onEnd = () => {
       cleanup();
-      resolve({
-        tooLarge: false,
-        text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString("utf8"),
-      });
+      resolve(decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)));
     };
     const onError = (error: Error) => {
       cleanup();
