@@ -10,11 +10,11 @@ import {
   type ToolCategory,
   type ToolPolicy,
 } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { fromMcpAnnotations } from "./internal/annotations.js";
 import { type BridgeConnection, createBridgeConnection, unreachable } from "./internal/bridge-connection.js";
 import { dataFromRemote, failureFromError } from "./internal/remote-result.js";
 import { remoteInputSchema, remoteOutputSchema } from "./internal/remote-schema.js";
-import { VERSION } from "./version.js";
 
 /** A remote tool as tools/list describes it (the MCP `Tool` shape). */
 export type McpRemoteTool = RemoteTool;
@@ -156,7 +156,7 @@ const bridgePlugin = (options: McpBridgePluginOptions, conn: BridgeConnection): 
   return definePlugin({
     specificationVersion: "v1",
     id,
-    version: options.version ?? conn.serverInfo()?.version ?? VERSION,
+    version: options.version ?? conn.serverInfo()?.version ?? pkg.version,
     description:
       options.description ??
       `Tools of the MCP server ${conn.serverInfo()?.name ? `"${conn.serverInfo()!.name}" ` : ""}at ${conn.label}, bridged into Quiver.`,

@@ -6,7 +6,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fail } from "@quiver/core";
-import { VERSION } from "../version.js";
+import pkg from "../../package.json" with { type: "json" };
 
 /** Where the remote MCP server is: a command to spawn (stdio) or a Streamable HTTP URL. */
 export interface BridgeTarget {
@@ -93,7 +93,7 @@ export const createBridgeConnection = (id: string, target: BridgeTarget): Bridge
   };
 
   const connect = async (): Promise<Client> => {
-    const client = new Client({ name: `quiver-bridge-${id}`, version: VERSION }, { capabilities: {} });
+    const client = new Client({ name: `quiver-bridge-${id}`, version: pkg.version }, { capabilities: {} });
     client.setNotificationHandler("notifications/progress", (n) => {
       const { progressToken, ...rest } = n.params;
       progress.get(String(progressToken))?.(rest);
