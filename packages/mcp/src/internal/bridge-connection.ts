@@ -5,7 +5,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { fail } from "@quiver/core";
+import { fail, makeRedactor } from "@quiver/core";
 import pkg from "../../package.json" with { type: "json" };
 
 /** Where the remote MCP server is: a command to spawn (stdio) or a Streamable HTTP URL. */
@@ -193,6 +193,5 @@ const secretArgs = (args: ReadonlyArray<string>): string[] => {
   return out;
 };
 
-/** Replaces secret values (header tokens) in a text. */
-export const redact = (text: string, secrets: ReadonlyArray<string>): string =>
-  secrets.reduce((out, s) => out.split(s).join("[REDACTED]"), text);
+/** Replaces secret values (header tokens) and credential-looking URL parameters in a text, by core's redactor. */
+export const redact = (text: string, secrets: ReadonlyArray<string>): string => makeRedactor(secrets)(text);
