@@ -141,5 +141,6 @@ export {
   type RejectedToolInput,
 } from "./schema/repair.js";
 export { SchemaExportError } from "./schema/schema-export-error.js";
+export { slug } from "./slug.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;
