@@ -7,15 +7,10 @@ import {
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fail, makeRedactor } from "@quiver/core";
 import pkg from "../../package.json" with { type: "json" };
+import type { McpTarget } from "../mcp-target.js";
 
 /** Where the remote MCP server is: a command to spawn (stdio) or a Streamable HTTP URL. */
-export interface BridgeTarget {
-  readonly command?: string;
-  readonly args?: ReadonlyArray<string>;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  readonly url?: string;
-  readonly headers?: Readonly<Record<string, string>>;
+export interface BridgeTarget extends McpTarget {
   readonly connectTimeoutMs?: number;
 }
 
