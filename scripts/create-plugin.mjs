@@ -125,12 +125,6 @@ export default defineProject({
   test: { name: "${pkg}" },
 });
 `,
-    "src/version.ts": `import { createRequire } from "node:module";
-
-/** The version of ${pkg}, read from the package's own package.json (one level above src/ and dist/). */
-export const VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string })
-  .version;
-`,
     "src/config.ts": `import { secret } from "@quiver/core";
 import { z } from "zod";
 
@@ -208,10 +202,12 @@ export const ${toolConst} = defineToolWith<${Name}Config>()({
     "src/index.ts": `import { definePlugin, type Plugin } from "@quiver/core";
 import { ${ID}_ENV, type ${Name}Config, ${prefix}ConfigSchema } from "./config.js";
 import { ${toolConst} } from "./tools/${toolFile}.js";
-import { VERSION } from "./version.js";
+import pkg from "../package.json" with { type: "json" };
 
 export type { ${Name}Config } from "./config.js";
-export { VERSION } from "./version.js";
+
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /** Options of {@link create${Name}Plugin}: defaults for the settings (the environment and the host's options win). */
 export interface ${Name}PluginOptions {

@@ -1,4 +1,7 @@
+import pkg from "../package.json" with { type: "json" };
+
 export { type CliIo, runCli } from "./cli/run-cli.js";
+
 export { COMMANDS } from "./commands/index.js";
 export { ConfigError } from "./config/config-error.js";
 export { type ConfigFile, configFileSchema, policySchema } from "./config/config-schema.js";
@@ -43,4 +46,5 @@ export {
   toPrometheus,
 } from "./http/prometheus.js";
 export { type RunningServer, type StartServerOptions, startServer } from "./http/start-server.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;

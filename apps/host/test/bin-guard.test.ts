@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { VERSION } from "../src/version.js";
+import { VERSION } from "../src/index.js";
 import { HOST_DIR } from "./helpers.js";
 
 const exec = promisify(execFile);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type Emulator, loadJson, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/commands/index.js";
-import { VERSION } from "../src/version.js";
+import { VERSION } from "../src/index.js";
 import { HOST_DIR, makeProject, type Project, runQuiver } from "./helpers.js";
 
 let project: Project;

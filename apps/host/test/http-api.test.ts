@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/resolve-settings.js";
 import { createHost, type Host } from "../src/host/create-host.js";
 import { type RunningServer, startServer } from "../src/http/start-server.js";
-import { VERSION as HOST_VERSION } from "../src/version.js";
+import { VERSION as HOST_VERSION } from "../src/index.js";
 import { eventually, makeProject, type Project } from "./helpers.js";
 
 type Envelope = {

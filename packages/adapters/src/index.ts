@@ -1,4 +1,7 @@
+import pkg from "../package.json" with { type: "json" };
+
 export { type AnthropicTool, type AnthropicToolsOptions, toAnthropicTools } from "./anthropic-tools.js";
+
 export {
   type AnthropicToolResultBlock,
   type AnthropicToolResultMessage,
@@ -23,4 +26,5 @@ export {
   toOpenAIResponsesTools,
   toOpenAITools,
 } from "./openai-tools.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;

@@ -1,3 +1,5 @@
+import pkg from "../package.json" with { type: "json" };
+
 export type {
   Catalog,
   CatalogExport,
@@ -8,6 +10,7 @@ export type {
   ToolDescription,
   ToolInfo,
 } from "./catalog/catalog-types.js";
+
 export { createCatalog } from "./catalog/create-catalog.js";
 export {
   type AnyPlugin,
@@ -92,9 +95,11 @@ export {
   type HttpJsonOptions,
   type HttpRequestOptions,
   type HttpResponse,
+  makeRedactor,
   parseCassette,
   parseRetryAfter,
   REDACTED,
+  type Redactor,
   type ReplayTiming,
   statusToKind,
   stringifyCassette,
@@ -136,4 +141,6 @@ export {
   type RejectedToolInput,
 } from "./schema/repair.js";
 export { SchemaExportError } from "./schema/schema-export-error.js";
-export { VERSION } from "./version.js";
+export { slug } from "./slug.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;

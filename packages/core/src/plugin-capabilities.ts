@@ -84,9 +84,20 @@ export interface PluginCommand<Config = unknown, Resources = unknown> {
   readonly run: (ctx: CommandContext<Config, Resources>) => Promise<number> | number;
 }
 
+// A registered symbol, so the mark survives two copies of @quiver/core in one process.
+const usageMarker = Symbol.for("@quiver/core/CommandUsageError");
+
 /** A wrong call of a plugin command: the host prints the message (and the hint) and exits 2. */
 export class CommandUsageError extends Error {
   override readonly name = "CommandUsageError";
+  readonly [usageMarker] = true;
+  /**
+   * True for a CommandUsageError from any copy of @quiver/core (a plugin may bring its own), and
+   * false for any other error, whatever its `name`.
+   */
+  static isInstance(u: unknown): u is CommandUsageError {
+    return typeof u === "object" && u !== null && (u as Record<symbol, unknown>)[usageMarker] === true;
+  }
   constructor(
     message: string,
     /** What to do instead (one line). */

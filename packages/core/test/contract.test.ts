@@ -112,6 +112,8 @@ describe("plugin settings", () => {
     run: ({ query }, ctx) => {
       if (query === "leak")
         throw fail.upstream(`request failed with key ${Redacted.value(ctx.config.apiKey)}`);
+      if (query === "url")
+        throw fail.upstream("GET https://api.test/search?q=x&access_token=upstream-session-42 failed");
       return { answer: `${ctx.config.model}:${query}` };
     },
   });
@@ -145,6 +147,15 @@ describe("plugin settings", () => {
     const leaked = await catalog.call("web_search", { query: "leak" });
     expect(JSON.stringify(leaked)).not.toContain("sk-very-secret-123");
     expect(leaked.message).toContain("[REDACTED]");
+    await catalog.close();
+  });
+
+  it("masks a credential-looking URL parameter in a message, as the HTTP client's redactor does", async () => {
+    const catalog = createCatalog({ env: { WEB_API_KEY: "sk-very-secret-123" } });
+    catalog.register(plugin);
+    const result = await catalog.call("web_search", { query: "url" });
+    expect(result.message).not.toContain("upstream-session-42");
+    expect(result.message).toContain("?q=x&access_token=[REDACTED]");
     await catalog.close();
   });
 });

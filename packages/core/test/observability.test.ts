@@ -42,6 +42,8 @@ describe("observability", () => {
     });
     expect(stats?.cacheHitRate).toBeCloseTo(1 / 3);
     expect(stats?.p95Ms).toBeGreaterThanOrEqual(stats?.p50Ms ?? 0);
+    expect(stats?.p99Ms).toBeGreaterThanOrEqual(stats?.p95Ms ?? 0);
+    expect(stats?.p99Ms).toBeTypeOf("number");
     expect(stats?.breaker).toBe("Closed");
     const metrics = await catalog.metrics();
     expect(metrics.map((m) => m.id)).toEqual(

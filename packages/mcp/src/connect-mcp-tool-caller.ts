@@ -1,19 +1,9 @@
 import { createBridgeConnection } from "./internal/bridge-connection.js";
 import { failureFromError } from "./internal/remote-result.js";
+import type { McpTarget } from "./mcp-target.js";
 
-/** Where a remote MCP server is: a command speaking MCP on stdio, or a Streamable HTTP URL. */
-export interface McpToolCallerOptions {
-  /** A command to spawn, speaking MCP on its stdin/stdout (give `command` or `url`). */
-  readonly command?: string;
-  readonly args?: ReadonlyArray<string>;
-  /** Extra environment for the command (added to PATH, HOME and the other safe defaults). */
-  readonly env?: Readonly<Record<string, string>>;
-  /** Working directory of the command (default: this process's). */
-  readonly cwd?: string;
-  /** A Streamable HTTP MCP endpoint (give `command` or `url`). */
-  readonly url?: string;
-  /** Headers for every HTTP request (e.g. `authorization`); their values never appear in messages. */
-  readonly headers?: Readonly<Record<string, string>>;
+/** Options of `connectMcpToolCaller`: the server ({@link McpTarget}), its name in messages and the time limits. */
+export interface McpToolCallerOptions extends McpTarget {
   /** What failure messages call the server (default "mcp"), e.g. "context7". */
   readonly name?: string;
   /** Longest one call may take at the protocol level, in ms (default 10 minutes; pass a signal to end it sooner). */

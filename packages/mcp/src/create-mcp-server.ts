@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import type { ExtraMcpTool } from "./extra-tools.js";
 import { principalOf } from "./internal/principal.js";
 import { stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
-import { VERSION } from "./version.js";
 
 /** Options of an MCP server built over a catalog. */
 export interface CatalogMcpServerOptions {
@@ -98,7 +98,7 @@ const clientRequests = (
  */
 export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptions = {}): Server => {
   const server = new Server(
-    { name: options.name ?? "quiver", version: options.version ?? VERSION },
+    { name: options.name ?? "quiver", version: options.version ?? pkg.version },
     {
       capabilities: { tools: { listChanged: true }, logging: {} },
       ...(options.instructions ? { instructions: options.instructions } : {}),

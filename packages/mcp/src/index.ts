@@ -12,4 +12,5 @@ export {
   type McpBridgePluginOptions,
   type McpRemoteTool,
 } from "./mcp-bridge-plugin.js";
+export type { McpTarget } from "./mcp-target.js";
 export * from "./server.js";

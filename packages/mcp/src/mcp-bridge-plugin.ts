@@ -10,29 +10,20 @@ import {
   type ToolCategory,
   type ToolPolicy,
 } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { fromMcpAnnotations } from "./internal/annotations.js";
 import { type BridgeConnection, createBridgeConnection, unreachable } from "./internal/bridge-connection.js";
 import { dataFromRemote, failureFromError } from "./internal/remote-result.js";
 import { remoteInputSchema, remoteOutputSchema } from "./internal/remote-schema.js";
-import { VERSION } from "./version.js";
+import type { McpTarget } from "./mcp-target.js";
 
 /** A remote tool as tools/list describes it (the MCP `Tool` shape). */
 export type McpRemoteTool = RemoteTool;
 
 /** Options of an MCP bridge: which server, and how its tools appear in Quiver. */
-export interface McpBridgeOptions {
+export interface McpBridgeOptions extends McpTarget {
   /** The plugin id (`^[a-z0-9][a-z0-9-]*$`), e.g. "everything". */
   readonly id: string;
-  /** A command to spawn, speaking MCP on its stdin/stdout (give `command` or `url`). */
-  readonly command?: string;
-  readonly args?: ReadonlyArray<string>;
-  /** Extra environment for the command (added to PATH, HOME and the other safe defaults). */
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  /** A Streamable HTTP MCP endpoint (give `command` or `url`). */
-  readonly url?: string;
-  /** Headers for every HTTP request (e.g. `authorization`); their values never appear in messages. */
-  readonly headers?: Readonly<Record<string, string>>;
   /** Prepended to every remote tool name (default ""); names are also made valid and unique. */
   readonly toolPrefix?: string;
   /** Bridge only these remote tools (by remote name). */
@@ -156,7 +147,7 @@ const bridgePlugin = (options: McpBridgePluginOptions, conn: BridgeConnection): 
   return definePlugin({
     specificationVersion: "v1",
     id,
-    version: options.version ?? conn.serverInfo()?.version ?? VERSION,
+    version: options.version ?? conn.serverInfo()?.version ?? pkg.version,
     description:
       options.description ??
       `Tools of the MCP server ${conn.serverInfo()?.name ? `"${conn.serverInfo()!.name}" ` : ""}at ${conn.label}, bridged into Quiver.`,

@@ -1,7 +1,10 @@
 // `@quiver/mcp/server`: serving a catalog over MCP only (Streamable HTTP, stdio, bearer tokens), without
 // the bridge and its MCP SDK client. A host that only serves imports this entry and never loads the
 // client SDK (about 1.7 MB of JavaScript); the package root exports all of it as well.
+import pkg from "../package.json" with { type: "json" };
+
 export { type BearerVerdict, bearerAuth, tokenPrincipals } from "./bearer-auth.js";
+
 export {
   createMcpHttpHandler,
   type McpHttpHandler,
@@ -11,4 +14,5 @@ export { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-serv
 export type { ExtraMcpTool, ExtraToolCallContext, ExtraToolResult } from "./extra-tools.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve-stdio.js";
 export { type EnvelopeCallResult, type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;

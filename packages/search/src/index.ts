@@ -1,4 +1,7 @@
+import pkg from "../package.json" with { type: "json" };
+
 export type { SearchErrorCode } from "./errors.js";
+
 export { SearchError } from "./errors.js";
 export type { LoadDocumentsOptions, LoadError, LoadedDocuments } from "./load-documents.js";
 export { loadDocuments } from "./load-documents.js";
@@ -36,4 +39,5 @@ export type {
   TextRange,
 } from "./types.js";
 
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;

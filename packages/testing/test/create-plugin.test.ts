@@ -29,7 +29,6 @@ describe("pnpm create-plugin demo-x", () => {
       "LICENSE",
       "src/index.ts",
       "src/config.ts",
-      "src/version.ts",
       "src/tools/get-item.ts",
       "src/internal/upstream.ts",
       "test/demo-x.test.ts",

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { PluginCommand } from "@quiver/core";
+import { CommandUsageError, type PluginCommand } from "@quiver/core";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin } from "../discovery/types.js";
 import { type CommandSpec, GLOBAL_OPTIONS } from "./command.js";
@@ -204,11 +204,8 @@ const runCommand = async (
       finish();
     }
   } catch (error) {
-    // Matched by name: the plugin may bring its own copy of @quiver/core.
-    if (error instanceof Error && error.name === "CommandUsageError") {
-      const hint = (error as Error & { hint?: string }).hint;
-      return usageError(error.message, hint ?? usage);
-    }
+    // isInstance, not instanceof: the plugin may bring its own copy of @quiver/core.
+    if (CommandUsageError.isInstance(error)) return usageError(error.message, error.hint ?? usage);
     out.note(`${s.red("error:")} ${error instanceof Error ? error.message : String(error)}`);
     if (parsed.values.verbose && error instanceof Error && error.stack) out.note(s.dim(error.stack));
     return EXIT.failed;

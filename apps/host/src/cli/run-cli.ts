@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
+import pkg from "../../package.json" with { type: "json" };
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { PluginProblem } from "../discovery/types.js";
 import type { Host } from "../host/create-host.js";
-import { VERSION } from "../version.js";
 import { type CommandContext, type CommandSpec, GLOBAL_OPTIONS } from "./command.js";
 import { createOutput, type Output } from "./output.js";
 import { EXIT, UsageError } from "./usage-error.js";
@@ -86,13 +86,13 @@ export const runCli = async (
   const { cmd, first, rest } = findCommand(argv, commands);
   if (!cmd) {
     if (argv.includes("--version") || argv.includes("-v") || first === "version") {
-      out.print(VERSION);
+      out.print(pkg.version);
       return EXIT.ok;
     }
     const { installedPluginCommands, runPluginCli } = await import("./plugin-cli.js");
     if (first === undefined || first === "help") {
       const { printRootHelp } = await import("./help.js");
-      printRootHelp(out, commands, VERSION, await installedPluginCommands(argv, env));
+      printRootHelp(out, commands, pkg.version, await installedPluginCommands(argv, env));
       return first === undefined && !argv.includes("--help") && !argv.includes("-h") ? EXIT.usage : EXIT.ok;
     }
     // Not a host command: the installed plugins' commands (`quiver <plugin> <command>`).

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import type { HealthReport } from "@quiver/core";
+import pkg from "../../package.json" with { type: "json" };
 import type { CommandContext } from "../cli/command.js";
 import { EXIT, UsageError } from "../cli/usage-error.js";
-import { VERSION } from "../version.js";
 
 /** One line of the doctor's report. */
 interface PluginCheck {
@@ -97,7 +97,7 @@ export const runDoctor = (ctx: CommandContext): Promise<number> =>
         out.printJson({
           ok: !failed,
           host: {
-            version: VERSION,
+            version: pkg.version,
             core: CORE_VERSION,
             node: process.version,
             configFile: settings.configFile ?? null,
@@ -111,7 +111,9 @@ export const runDoctor = (ctx: CommandContext): Promise<number> =>
         return failed ? EXIT.failed : EXIT.ok;
       }
       const s = out.style;
-      out.print(`${s.bold("quiver")} ${VERSION} · @quiver/core ${CORE_VERSION} · node ${process.version}`);
+      out.print(
+        `${s.bold("quiver")} ${pkg.version} · @quiver/core ${CORE_VERSION} · node ${process.version}`,
+      );
       out.print(s.dim(`project ${settings.cwd} · config ${settings.configFile ?? "(none)"}`));
       out.print();
       for (const c of checks) {

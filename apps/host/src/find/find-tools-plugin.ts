@@ -1,6 +1,6 @@
 import { type Catalog, definePlugin, defineTool, outcome } from "@quiver/core";
 import { z } from "zod";
-import { VERSION } from "../version.js";
+import pkg from "../../package.json" with { type: "json" };
 import type { ToolFinder } from "./tool-finder.js";
 
 /** The name of the discovery tool the host offers to models. */
@@ -75,7 +75,7 @@ export const createFindToolsPlugin = (catalog: Catalog) => {
   return definePlugin({
     specificationVersion: "v1",
     id: "quiver",
-    version: VERSION,
+    version: pkg.version,
     description: "The host's own tools: find the right tool for a need.",
     tools: [tool],
     dispose: () => finder?.dispose(),

@@ -63,23 +63,14 @@ export const consoleState = (
   return { principal: caller.principal ?? null, auth: caller.auth, version: caller.version, plugins };
 };
 
-const SUMMARY_ID = "quiver_tool_call_duration_ms_summary";
-
 /**
  * Per-tool figures now (cumulative counters, latency quantiles over the last 10 minutes, cache hit
  * rate, breaker state) and the recent calls: GET /console/api/stats, polled by the page's charts.
  */
 export const consoleStats = async (catalog: Catalog, source: ConsoleSource) => {
-  const [stats, snapshot] = await Promise.all([catalog.stats(), catalog.metrics()]);
-  const p99 = new Map<string, number>();
-  for (const s of snapshot) {
-    const tool = s.attributes?.tool;
-    if (s.type !== "Summary" || s.id !== SUMMARY_ID || typeof tool !== "string") continue;
-    for (const [q, v] of s.state.quantiles) if (q === 0.99 && v !== undefined) p99.set(tool, v);
-  }
   return {
     at: Date.now(),
-    tools: stats.map((s) => ({ ...s, p99Ms: p99.get(s.tool) })),
+    tools: await catalog.stats(),
     recent: source.recent?.() ?? [],
   };
 };

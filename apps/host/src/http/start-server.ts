@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHttpHandler } from "@quiver/mcp/server";
+import pkg from "../../package.json" with { type: "json" };
 import { FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
 import { createToolFinder } from "../find/tool-finder.js";
 import type { Host } from "../host/create-host.js";
 import type { DrainReport } from "../host/track-calls.js";
-import { VERSION } from "../version.js";
 import { createHttpApi } from "./create-http-api.js";
 
 /** A running `quiver serve`. */
@@ -65,7 +65,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     principal: settings.principal,
     allowedOrigins: server.allowedOrigins,
     allowedHosts: server.allowedHosts,
-    version: VERSION,
+    version: pkg.version,
     finder,
     draining: () => draining,
     profile: host.profile,

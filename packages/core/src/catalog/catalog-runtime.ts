@@ -122,6 +122,7 @@ export const createCatalogRuntime = (
         failuresByKind: {},
         p50Ms: undefined,
         p95Ms: undefined,
+        p99Ms: undefined,
         cacheHitRate: undefined,
       };
       const state = await breakerOf(reg)?.state();

@@ -2,6 +2,7 @@ import type * as Clock from "effect/Clock";
 import { type AnyPlugin, resolvePluginConfig } from "../define-plugin.js";
 import type { AnyTool, ToolPolicy } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
+import { makeRedactor } from "../http/redact.js";
 import { resolvePolicy } from "../policies/resolve-policy.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
@@ -107,6 +108,10 @@ export const createRegistry = (options: RegistryOptions): Registry => {
       options.clock,
     );
     const names: string[] = [];
+    const secrets = resolved.ok ? resolved.secrets : [];
+    // Built once per plugin: every tool of it hides the same secrets.
+    const redact = makeRedactor(secrets);
+    const redactData = makeRedactor(secrets, { urls: false });
     for (const tool of plugin.tools) {
       const name = tools.has(tool.name) ? `${plugin.id}_${tool.name}`.slice(0, 64) : tool.name;
       const policy = resolvePolicy(plugin.id, tool.annotations, tool.policy, {
@@ -124,7 +129,9 @@ export const createRegistry = (options: RegistryOptions): Registry => {
         config: resolved.ok
           ? { ok: true, value: resolved.config }
           : { ok: false, message: resolved.message, missing: resolved.missing },
-        secrets: resolved.ok ? resolved.secrets : [],
+        secrets,
+        redact,
+        redactData,
         resources,
       });
       names.push(name);

@@ -14,7 +14,7 @@ export {
 export type { ReplayTiming } from "./record/cassette-interceptor.js";
 export { stringifyCassette } from "./record/stable-json.js";
 export type { ToolCallInfo } from "./record/tool-call.js";
-export { REDACTED } from "./redact.js";
+export { makeRedactor, REDACTED, type Redactor } from "./redact.js";
 export { parseRetryAfter } from "./retry-after.js";
 export { statusToKind } from "./status-to-kind.js";
 export type {

@@ -78,13 +78,17 @@ export type Redactor = (text: string) => string;
  * Builds a redactor for a set of secrets: each value (and its URL-encoded forms) is replaced with
  * `[REDACTED]`, then {@link maskUrls} masks sensitive query parameters in any URL left in the text.
  * Empty secrets are ignored; longer secrets are replaced first so a secret containing another is
- * not half-revealed.
+ * not half-revealed. With `{ urls: false }` only the secrets are replaced (for data, where a URL's
+ * `sig=` or `token=` parameter is part of the answer, not a leak), and no secrets means no change.
  *
  * @example
  * const redact = makeRedactor([Redacted.make("s3cr3t")])
  * redact("bad key s3cr3t") // "bad key [REDACTED]"
  */
-export const makeRedactor = (secrets: Iterable<Secret> = []): Redactor => {
+export const makeRedactor = (
+  secrets: Iterable<Secret> = [],
+  options: { readonly urls?: boolean } = {},
+): Redactor => {
   const needles = new Set<string>();
   for (const secret of secrets) {
     const value = secretValue(secret);
@@ -95,9 +99,11 @@ export const makeRedactor = (secrets: Iterable<Secret> = []): Redactor => {
     needles.add(JSON.stringify(value).slice(1, -1));
   }
   const ordered = [...needles].filter((n) => n !== "").sort((a, b) => b.length - a.length);
+  const urls = options.urls ?? true;
+  if (!urls && ordered.length === 0) return (text) => text;
   return (text) => {
     let out = text;
     for (const needle of ordered) out = out.split(needle).join(REDACTED);
-    return maskUrls(out);
+    return urls ? maskUrls(out) : out;
   };
 };

@@ -1,6 +1,5 @@
 import type { ErrorKind } from "../error-kinds.js";
 import { DEFAULT_SESSION_ID, type Outcome } from "./call-types.js";
-import { redactSecrets } from "./redact-secrets.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import type { SessionTracker } from "./session-tracker.js";
 import { type SharedStore, sharedKey } from "./shared-store.js";
@@ -95,7 +94,7 @@ const shareStale = (
   } catch {
     return;
   }
-  if (reg.secrets.length > 0) text = redactSecrets(text, reg.secrets);
+  text = reg.redactData(text);
   shared.set("stale", sharedKey(cacheId), text, SHARED_STALE_TTL_MS).catch(ignore);
 };
 

@@ -16,7 +16,6 @@ import { withTimeout } from "../policies/timeout-policy.js";
 import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
 import type { ToolMetrics } from "./metrics.js";
-import { redactSecrets } from "./redact-secrets.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { ResultCache } from "./result-cache.js";
 import { failureFromCause, runAttempt } from "./run-attempt.js";
@@ -84,7 +83,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
           ? {
               store: shared,
               lockMs: Math.min(policy.timeoutMs + 1_000, MAX_LOCK_MS),
-              redact: (json) => (reg.secrets.length > 0 ? redactSecrets(json, reg.secrets) : json),
+              redact: reg.redactData,
             }
           : undefined,
       )

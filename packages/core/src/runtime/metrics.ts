@@ -230,6 +230,8 @@ export interface ToolStats {
   readonly failuresByKind: Readonly<Partial<Record<ErrorKind, number>>>;
   readonly p50Ms: number | undefined;
   readonly p95Ms: number | undefined;
+  /** The 99th percentile of the call latency over the last 10 minutes, as p50Ms and p95Ms. */
+  readonly p99Ms: number | undefined;
   readonly cacheHitRate: number | undefined;
   readonly breaker?: "Closed" | "Open" | "HalfOpen";
 }
@@ -245,6 +247,7 @@ export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): Tool
       failuresByKind: Partial<Record<ErrorKind, number>>;
       p50?: number;
       p95?: number;
+      p99?: number;
       hits: number;
       misses: number;
     }
@@ -278,6 +281,7 @@ export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): Tool
       for (const [q, v] of s.state.quantiles) {
         if (q === 0.5 && v !== undefined) e.p50 = v;
         if (q === 0.95 && v !== undefined) e.p95 = v;
+        if (q === 0.99 && v !== undefined) e.p99 = v;
       }
     }
   }
@@ -290,6 +294,7 @@ export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): Tool
     failuresByKind: e.failuresByKind,
     p50Ms: e.p50,
     p95Ms: e.p95,
+    p99Ms: e.p99,
     cacheHitRate: e.hits + e.misses > 0 ? e.hits / (e.hits + e.misses) : undefined,
   }));
 };

@@ -1,5 +1,6 @@
 import type * as Redacted from "effect/Redacted";
 import type { AnyTool } from "../define-tool.js";
+import type { Redactor } from "../http/redact.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
 import type { PluginResources } from "./plugin-resources.js";
 import type { ToolTraits } from "./tool-traits.js";
@@ -19,6 +20,10 @@ export interface RegisteredTool {
     | { readonly ok: true; readonly value: unknown }
     | { readonly ok: false; readonly message: string; readonly missing: ReadonlyArray<string> };
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
+  /** Hides {@link secrets} (and credential-looking URL parameters) in a text: core's one redactor. */
+  readonly redact: Redactor;
+  /** Hides only {@link secrets}, for results kept in a cache or store (their URLs are data). */
+  readonly redactData: Redactor;
   /** What the plugin's `setup` opened for this registration, shared by its tools. */
   readonly resources: PluginResources;
 }

@@ -5,7 +5,6 @@ import type { ToolFailure } from "../errors.js";
 import { applyOutputBudget, fitsOutputBudget } from "../policies/output-budget.js";
 import type { Settled } from "./after-call.js";
 import type { Executed, Outcome } from "./call-types.js";
-import { redactSecrets } from "./redact-secrets.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
 /** The call's identity and time, for the envelope's metadata. */
@@ -56,7 +55,7 @@ export const toEnvelope = (
       const { answer, failure, fallbackTool } = outcome;
       return {
         ...answer,
-        message: `${reg.name} failed (${redactSecrets(failure.message, reg.secrets)}); ${fallbackTool} answered instead. ${answer.message}`,
+        message: `${reg.name} failed (${reg.redact(failure.message)}); ${fallbackTool} answered instead. ${answer.message}`,
         metadata: { ...answer.metadata, tool: reg.name, plugin: reg.pluginId, fallbackTool },
       };
     }
@@ -109,7 +108,7 @@ const succeeded = (
   if (report?.truncated) meta.originalChars = report.originalChars;
   if (executed.source) meta.source = executed.source;
   const status = executed.partial ? "partial" : "success";
-  const text = reg.secrets.length > 0 ? redactSecrets(message, reg.secrets) : message;
+  const text = reg.redact(message);
   // Key order as every envelope has it: instruction before metadata.
   return instruction
     ? { status, message: text, data, instruction, metadata: meta }
@@ -124,7 +123,7 @@ const failed = (
   settled: Settled,
   facts: CallFacts,
 ): ToolResult => {
-  const redact = (s: string) => (reg.secrets.length > 0 ? redactSecrets(s, reg.secrets) : s);
+  const redact = reg.redact;
   const error = {
     kind: failure.kind,
     message: redact(failure.message),

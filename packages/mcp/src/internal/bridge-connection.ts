@@ -5,17 +5,12 @@ import {
   type Tool,
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { fail } from "@quiver/core";
-import { VERSION } from "../version.js";
+import { fail, makeRedactor } from "@quiver/core";
+import pkg from "../../package.json" with { type: "json" };
+import type { McpTarget } from "../mcp-target.js";
 
 /** Where the remote MCP server is: a command to spawn (stdio) or a Streamable HTTP URL. */
-export interface BridgeTarget {
-  readonly command?: string;
-  readonly args?: ReadonlyArray<string>;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  readonly url?: string;
-  readonly headers?: Readonly<Record<string, string>>;
+export interface BridgeTarget extends McpTarget {
   readonly connectTimeoutMs?: number;
 }
 
@@ -93,7 +88,7 @@ export const createBridgeConnection = (id: string, target: BridgeTarget): Bridge
   };
 
   const connect = async (): Promise<Client> => {
-    const client = new Client({ name: `quiver-bridge-${id}`, version: VERSION }, { capabilities: {} });
+    const client = new Client({ name: `quiver-bridge-${id}`, version: pkg.version }, { capabilities: {} });
     client.setNotificationHandler("notifications/progress", (n) => {
       const { progressToken, ...rest } = n.params;
       progress.get(String(progressToken))?.(rest);
@@ -193,6 +188,5 @@ const secretArgs = (args: ReadonlyArray<string>): string[] => {
   return out;
 };
 
-/** Replaces secret values (header tokens) in a text. */
-export const redact = (text: string, secrets: ReadonlyArray<string>): string =>
-  secrets.reduce((out, s) => out.split(s).join("[REDACTED]"), text);
+/** Replaces secret values (header tokens) and credential-looking URL parameters in a text, by core's redactor. */
+export const redact = (text: string, secrets: ReadonlyArray<string>): string => makeRedactor(secrets)(text);

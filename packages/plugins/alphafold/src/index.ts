@@ -1,10 +1,11 @@
 import { definePlugin, type Plugin } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { type AlphafoldConfig, alphafoldConfigSchema } from "./config.js";
 import { predictStructure } from "./tools/predict-structure.js";
-import { VERSION } from "./version.js";
 
 export type { AlphafoldConfig } from "./config.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings. */
 export interface AlphafoldPluginOptions {

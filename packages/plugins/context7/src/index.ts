@@ -1,11 +1,11 @@
 import { type DurationInput, definePlugin, type HealthReport, type Plugin } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { CONTEXT7_ENV, type Context7Config, type Context7McpTarget, context7ConfigSchema } from "./config.js";
 import type { DocsClient, McpToolCaller } from "./internal/docs-client.js";
 import type { Context7Resources } from "./setup.js";
 import { getLibraryDocs } from "./tools/get-library-docs.js";
 import { resolveLibraryId } from "./tools/resolve-library-id.js";
 import { searchDocumentation } from "./tools/search-documentation.js";
-import { VERSION } from "./version.js";
 
 export type { Context7Config, Context7McpTarget } from "./config.js";
 export type {
@@ -19,7 +19,8 @@ export type {
   McpToolCaller,
 } from "./internal/docs-client.js";
 export type { Context7Resources } from "./setup.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /**
  * Options of {@link createContext7Plugin}: defaults for the plugin's settings. Environment variables

@@ -1,13 +1,14 @@
 import { definePlugin, type Plugin } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { FDA_ENV, type FdaConfig, fdaConfigSchema } from "./config.js";
 import type { OpenFdaClient } from "./internal/openfda-client.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
-import { VERSION } from "./version.js";
 
 export type { FdaConfig } from "./config.js";
 export type { OpenFdaClient } from "./internal/openfda-client.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */
 export interface FdaPluginOptions {

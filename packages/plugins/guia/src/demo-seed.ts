@@ -1,9 +1,9 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { DemoContext, DemoResult } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { importGuides } from "./internal/import-guides.js";
 import { createFolderGuideStore, SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
-import { VERSION } from "./version.js";
 
 /** The guide files shipped in demo/ (for the demo cache's fingerprint). */
 const guideFiles = async (): Promise<string[]> =>
@@ -17,7 +17,7 @@ const guideFiles = async (): Promise<string[]> =>
  * demo folder store, or reuses the last build; kept apart so listing plugins does not load the importer.
  */
 export const seedGuia = async (ctx: DemoContext): Promise<DemoResult> => {
-  const build = ctx.cached("guides", { tag: `guia@${VERSION}`, files: await guideFiles() });
+  const build = ctx.cached("guides", { tag: `guia@${pkg.version}`, files: await guideFiles() });
   const options = { store: "folder", guidesDir: build.path, seed: false };
   const store = createFolderGuideStore({ dir: build.path, seed: false });
   try {

@@ -1,11 +1,11 @@
 import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { importCommand } from "./commands/import.js";
 import { GUIA_ENV, type GuiaConfig, guiaConfigSchema } from "./config.js";
 import { guiaDemo } from "./demo.js";
 import type { GuideStore } from "./internal/stores/guide-store.js";
 import type { GuiaResources } from "./setup.js";
 import { getGuide } from "./tools/get-guide.js";
-import { VERSION } from "./version.js";
 
 export { GUIA_ENV, type GuiaConfig, guiaConfigSchema } from "./config.js";
 export {
@@ -26,7 +26,8 @@ export { assertSubjectId, type GuideStore } from "./internal/stores/guide-store.
 export { createMongoGuideStore, type MongoGuideStoreOptions } from "./internal/stores/mongo-store.js";
 export type { GuiaResources } from "./setup.js";
 export type { GetGuideOutput } from "./tools/get-guide.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /** Options of `createGuiaPlugin`: defaults for the settings (environment and host config win), plus a store. */
 export interface GuiaPluginOptions {

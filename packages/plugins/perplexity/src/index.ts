@@ -1,5 +1,6 @@
 import { definePlugin, type HealthContext, type HealthReport, type Plugin, ToolFailure } from "@quiver/core";
 import * as Redacted from "effect/Redacted";
+import pkg from "../package.json" with { type: "json" };
 import {
   PERPLEXITY_ENV,
   type PerplexityApi,
@@ -8,11 +9,11 @@ import {
 } from "./config.js";
 import { KEYS_PAGE } from "./internal/relabel.js";
 import { searchWeb } from "./tools/search-web.js";
-import { VERSION } from "./version.js";
 
 export type { PerplexityApi, PerplexityConfig } from "./config.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /**
  * Options of {@link createPerplexityPlugin}: defaults for the plugin's settings. Environment variables

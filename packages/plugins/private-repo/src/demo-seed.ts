@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import type { DemoContext, DemoResult } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { CORPUS } from "./demo.js";
 import { addDocuments } from "./internal/add-documents.js";
-import { VERSION } from "./version.js";
 
 /**
  * The body of the private-repo demo step (its definition is in demo.ts): builds the demo collection, or
@@ -10,7 +10,7 @@ import { VERSION } from "./version.js";
  */
 export const seedPrivateRepo = async (ctx: DemoContext): Promise<DemoResult> => {
   const owner = ctx.principal;
-  const build = ctx.cached("repository", { tag: `private-repo@${VERSION}|${owner}`, files: [CORPUS] });
+  const build = ctx.cached("repository", { tag: `private-repo@${pkg.version}|${owner}`, files: [CORPUS] });
   const options = { indexPath: build.path };
   if (build.fresh)
     return { options, message: `demo repository reused from ${build.path} (owner "${owner}")` };

@@ -1,11 +1,11 @@
 import { definePlugin, type Plugin } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { addCommand } from "./commands/add.js";
 import { PRIVATE_REPO_ENV, type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
 import type { RepoResources } from "./setup.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
-import { VERSION } from "./version.js";
 
 export { PRIVATE_REPO_ENV, type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 /** @deprecated Renamed {@link PRIVATE_REPO_ENV} (the `<ID>_ENV` name every plugin uses); kept for 0.1 callers. */
@@ -24,7 +24,8 @@ export {
   unshareCollection,
 } from "./internal/sharing.js";
 export type { RepoResources } from "./setup.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings. */
 export interface PrivateRepoPluginOptions {

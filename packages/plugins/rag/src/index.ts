@@ -1,4 +1,5 @@
 import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { indexCommand } from "./commands/index.js";
 import {
   backendOf,
@@ -11,13 +12,13 @@ import {
 import { ragDemo } from "./demo.js";
 import type { RagResources } from "./setup.js";
 import { ragSearch } from "./tools/search.js";
-import { VERSION } from "./version.js";
 
 export { DEFAULT_INDEX_PATH, RAG_ENV, type RagConfig, ragConfigSchema } from "./config.js";
 export type { RagOutput, RagQuery, RagResult } from "./internal/output.js";
 export { ragOutputSchema } from "./internal/output.js";
 export type { RagResources } from "./setup.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /** Options of `createRagPlugin`: defaults for the settings (environment and host config win). */
 export interface RagPluginOptions {

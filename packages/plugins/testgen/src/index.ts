@@ -1,14 +1,15 @@
 import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
 import { llmSettings, TESTGEN_ENV, type TestgenConfig, testgenConfigSchema } from "./config.js";
 import type { TestgenResources } from "./setup.js";
 import { generateTest } from "./tools/generate-test.js";
-import { VERSION } from "./version.js";
 
 export type { TestgenConfig } from "./config.js";
 export type { Difficulty, Question, QuestionType } from "./internal/questions.js";
 export type { TestgenResources } from "./setup.js";
 export type { GenerateTestOutput } from "./tools/generate-test.js";
-export { VERSION } from "./version.js";
+/** The package's version, read from its package.json at build time (a JSON import). */
+export const VERSION: string = pkg.version;
 
 /** Options of `createTestgenPlugin`: defaults for the settings (environment and host config win). */
 export interface TestgenPluginOptions {

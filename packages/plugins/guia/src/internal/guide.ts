@@ -1,4 +1,4 @@
-import { slug } from "./text.js";
+import { slug } from "@quiver/core";
 
 /** A teaching guide: its subject id and the guide document (section name → content), as scraped. */
 export interface Guide {

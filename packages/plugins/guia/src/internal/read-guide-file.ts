@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, extname } from "node:path";
+import { slug } from "@quiver/core";
 import { type Guide, validateGuide } from "./guide.js";
-import { slug } from "./text.js";
 
 /** One file's guides, and what in it was not a guide. */
 export interface ReadGuides {

@@ -1,4 +1,4 @@
-import { slug } from "./text.js";
+import { slug } from "@quiver/core";
 
 /** Names people and models use for a section → the keys real guides use (as slugs, first found wins). */
 const ALIASES: Readonly<Record<string, ReadonlyArray<string>>> = {

@@ -1,5 +1,6 @@
+import { slug } from "@quiver/core";
 import type { GuideListing } from "./guide.js";
-import { closest, slug } from "./text.js";
+import { closest } from "./text.js";
 
 /** The outcome of matching what the user typed against the stored guides. */
 export type SubjectMatch =

@@ -1,13 +1,4 @@
-import { closestMatches } from "@quiver/core";
-
-/** Lower case, accents removed, every run of other characters turned into one `_`. */
-export const slug = (text: string): string =>
-  text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "");
+import { closestMatches, slug } from "@quiver/core";
 
 /** Collapses the scraped page's indentation ("MD01.\n\t\t\tLección magistral.") into single spaces. */
 export const cleanText = (text: string): string =>

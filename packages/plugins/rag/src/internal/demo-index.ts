@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { slug } from "@quiver/core";
 import type { SearchDocument } from "@quiver/search";
 import { DEMO_DIR } from "../demo.js";
 import { guideDocuments } from "./guide-documents.js";
-import { slug } from "./slug.js";
 
 const GUIDES = join(DEMO_DIR, "ugr-guia-docente");
 const CORPUS = join(DEMO_DIR, "scifact", "corpus.jsonl");

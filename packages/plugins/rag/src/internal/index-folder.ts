@@ -1,8 +1,8 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
+import { slug } from "@quiver/core";
 import type { ChunkOptions, LoadError, SearchDocument } from "@quiver/search";
 import { guideDocuments, isGuide } from "./guide-documents.js";
-import { slug } from "./slug.js";
 
 /** Progress of `indexFolder`: reading the files, then indexing the documents. */
 export interface IndexProgress {

@@ -47,7 +47,9 @@ export const checkIndexExports = (
       `src/index.ts does not export the type ${pascalCase(id)}PluginOptions: export the options ${factoryName(id)} takes.`,
     );
   if (module.VERSION === undefined)
-    problems.push(`src/index.ts does not export VERSION: add \`export { VERSION } from "./version.js";\`.`);
+    problems.push(
+      `src/index.ts does not export VERSION: add \`export const VERSION: string = pkg.version;\` with \`import pkg from "../package.json" with { type: "json" };\`.`,
+    );
   else if (module.VERSION !== pkg.version)
     problems.push(
       `VERSION is ${JSON.stringify(module.VERSION)} but package.json "version" is ${JSON.stringify(pkg.version)}: make them equal (read it from package.json).`,

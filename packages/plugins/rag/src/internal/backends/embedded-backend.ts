@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
-import { fail } from "@quiver/core";
+import { fail, slug } from "@quiver/core";
 import type { IndexStats, SearchIndex } from "@quiver/search";
 import { describeLocation, type IndexLocation } from "../../config.js";
 import type { RagOutput, RagQuery } from "../output.js";
-import { slug } from "../slug.js";
 
 /** The embedded backend: an open @quiver/search index. */
 export interface EmbeddedBackend {
