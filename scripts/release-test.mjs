@@ -823,8 +823,10 @@ try {
       transport.stderr?.on("data", (d) => (stderr += d));
       const client = new Client({ name: "release-test", version: "1.0.0" });
       try {
-        await client.connect(transport);
-        const { tools } = await client.listTools();
+        // The first launch includes npx's install of the host and the plugin from the registry, which
+        // on a loaded machine can pass the SDK's default 60 s request timeout: bounded at 5 minutes.
+        await client.connect(transport, { timeout: 300_000 });
+        const { tools } = await client.listTools(undefined, { timeout: 300_000 });
         return { ms: Date.now() - t0, names: tools.map((t) => t.name), stderr };
       } finally {
         await client.close().catch(() => {});
