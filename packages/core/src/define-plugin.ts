@@ -148,7 +148,9 @@ export const resolvePluginConfig = <Config, Resources = unknown>(
     if (value !== undefined && value !== "") raw[field] = value;
   }
   Object.assign(raw, definedOnly(options));
-  const parsed = plugin.config.safeParse(raw);
+  // Parsed once per plugin at start-up: zod's eval-compiled fast path would cost more to build than
+  // it saves on one parse, so this parse runs without it.
+  const parsed = plugin.config.safeParse(raw, { jitless: true });
   if (parsed.success) return { ok: true, config: parsed.data, secrets: collectSecrets(parsed.data) };
   const missing: string[] = [];
   const problems = parsed.error.issues.map((issue) => {

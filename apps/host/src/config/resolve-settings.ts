@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { SEED_PROFILE_NAMES, type SeedProfileName } from "@quiver/adapters/seeds";
+import type { SeedProfileName } from "@quiver/adapters/seeds";
 import { closestMatches, type ToolPolicy, toMillis } from "@quiver/core";
 import { ConfigError } from "./config-error.js";
 import type { HostSettings, McpServerSettings, PluginSettings } from "./host-settings.js";
@@ -276,18 +276,20 @@ export const resolveSettings = async (
     },
     env,
     warnings,
-    profile: profileName(flags.profile, config.profile, fileName),
+    profile: await profileName(flags.profile, config.profile, fileName),
   };
 };
 
 /** The profile asked for (the flag wins over the file), or a ConfigError naming the valid ones. */
-const profileName = (
+const profileName = async (
   flag: string | undefined,
   file: string | undefined,
   fileName: string,
-): SeedProfileName | undefined => {
+): Promise<SeedProfileName | undefined> => {
   const name = flag ?? file;
   if (name === undefined) return undefined;
+  // The seed profiles load only when one is named: a plain `quiver serve` starts without them.
+  const { SEED_PROFILE_NAMES } = await import("@quiver/adapters/seeds");
   if ((SEED_PROFILE_NAMES as ReadonlyArray<string>).includes(name)) return name as SeedProfileName;
   const near = closestMatches(SEED_PROFILE_NAMES, name, { limit: 1 })[0];
   throw new ConfigError([

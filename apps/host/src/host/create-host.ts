@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { SEED_PROFILES } from "@quiver/adapters/seeds";
+import type { SeedProfile } from "@quiver/adapters/seeds";
 import {
   type Catalog,
   createCassetteHttpClient,
@@ -12,7 +12,7 @@ import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
-import { createHostProfile, type HostProfile } from "../profiles/host-profile.js";
+import type { HostProfile } from "../profiles/host-profile.js";
 import type { OpenedStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
 import { unknownOptions, unknownSetPlugins } from "./check-plugin-options.js";
@@ -22,8 +22,8 @@ import { pluginOptions } from "./plugin-options.js";
 import { type TrackedCatalog, trackCalls } from "./track-calls.js";
 
 /** The config's policies over the profile's policy defaults (field by field, per tool). */
-const profilePolicies = (settings: HostSettings): HostSettings["policies"] => {
-  const defaults = settings.profile ? (SEED_PROFILES[settings.profile].policyDefaults ?? {}) : {};
+const profilePolicies = (settings: HostSettings, seed: SeedProfile | undefined): HostSettings["policies"] => {
+  const defaults = seed?.policyDefaults ?? {};
   const out: Record<string, ToolPolicy> = { ...settings.policies };
   for (const [tool, policy] of Object.entries(defaults))
     out[tool] = { ...policy, ...settings.policies[tool] };
@@ -94,6 +94,10 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   const discover = () => discoverEnabled(settings);
 
   const first = await discover();
+  // The seed profiles (and their adapters) load only when one is asked for.
+  const seed = settings.profile
+    ? (await import("@quiver/adapters/seeds")).SEED_PROFILES[settings.profile]
+    : undefined;
   const demoOn = options.demo ?? settings.demo.enabled;
   // Demo mode, Redis stores and bridged MCP servers load their code only when they are on: most
   // commands (`quiver list`) start without any of them.
@@ -123,7 +127,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     inner = createCatalog({
       ...(http ? { http } : {}),
       env: settings.env,
-      policies: profilePolicies(settings),
+      policies: profilePolicies(settings, seed),
       aliases: settings.aliases,
       ...stores,
     });
@@ -138,7 +142,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   };
 
   // A profile's plugin defaults sit under the config file, flags and variables, like demo ones.
-  const profileDefaults = settings.profile ? (SEED_PROFILES[settings.profile].pluginDefaults ?? {}) : {};
+  const profileDefaults = seed?.pluginDefaults ?? {};
   const register = (loaded: LoadedPlugin): HostPlugin | PluginProblem => {
     try {
       const options = pluginOptions(loaded.plugin, settingsFor(settings, loaded), settings.env, {
@@ -215,7 +219,9 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       return state.disabled;
     },
     demo,
-    profile: settings.profile ? createHostProfile(settings.profile, tracker.catalog) : undefined,
+    profile: settings.profile
+      ? (await import("../profiles/host-profile.js")).createHostProfile(settings.profile, tracker.catalog)
+      : undefined,
     reload,
     close: async () => {
       await inner.close();

@@ -1,11 +1,18 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
-import { extname, join, normalize, sep } from "node:path";
+import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** The host package's folder: the nearest one above this module with a package.json (from src/http or a dist chunk). */
+const packageDir = (from: string): string => {
+  let dir = from;
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+};
+
 /** Where `pnpm build` puts the console (Vite's output): apps/host/dist/console, from src or dist. */
-export const CONSOLE_DIR = fileURLToPath(new URL("../../dist/console/", import.meta.url));
+export const CONSOLE_DIR = join(packageDir(dirname(fileURLToPath(import.meta.url))), "dist", "console");
 
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",

@@ -32,8 +32,8 @@ const modelSchema = (reg: RegisteredTool, target: SchemaTarget) => {
 };
 
 /**
- * Exports the registry's tools. A tool's schema for a target is a pure function of the two: computed
- * once, kept until the tool is unregistered.
+ * Exports the registry's tools. A tool's input schema for a target, and its output schema, are pure
+ * functions of the tool: computed once, kept until the tool is unregistered.
  */
 export const createSchemaExport = (registry: Registry): SchemaExport => {
   const cache = new Map<string, Exported>();
@@ -55,6 +55,23 @@ export const createSchemaExport = (registry: Registry): SchemaExport => {
     return entry;
   };
 
+  const outputs = new Map<string, Record<string, unknown>>();
+  registry.onChange((removed) => {
+    for (const name of removed) outputs.delete(name);
+  });
+  const outputSchema = (reg: RegisteredTool): Record<string, unknown> => {
+    let schema = outputs.get(reg.name);
+    if (!schema) {
+      schema = z.toJSONSchema(reg.tool.output, {
+        target: "draft-2020-12",
+        io: "output",
+        unrepresentable: "any",
+      }) as Record<string, unknown>;
+      outputs.set(reg.name, schema);
+    }
+    return schema;
+  };
+
   const describe = (name: string, target: SchemaTarget = "mcp"): ToolDescription | undefined => {
     const reg = registry.lookup(name);
     if (!reg) return undefined;
@@ -70,11 +87,7 @@ export const createSchemaExport = (registry: Registry): SchemaExport => {
               description: `This tool's input schema cannot be expressed for ${target}: ${input.error}`,
             },
       ...("error" in input ? { schemaError: input.error } : {}),
-      outputSchema: z.toJSONSchema(reg.tool.output, {
-        target: "draft-2020-12",
-        io: "output",
-        unrepresentable: "any",
-      }) as Record<string, unknown>,
+      outputSchema: outputSchema(reg),
       examples: reg.tool.examples ?? [],
       policy: reg.policy,
     };
