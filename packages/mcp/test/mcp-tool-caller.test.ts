@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { type Catalog, createCatalog, ToolFailure } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,20 +9,13 @@ import {
 import { testPlugin } from "./fixtures/test-plugin.js";
 import {
   childPids,
+  EVERYTHING,
   listen,
-  PACKAGE_DIR,
+  QUIVER_STDIO,
   STDIO_SERVER,
   startHangingUpstream,
-  TS_NODE_ARGS,
 } from "./helpers.js";
 
-const require = createRequire(import.meta.url);
-/** The real MCP reference server from npm, run with node over stdio. */
-const EVERYTHING = join(
-  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist",
-  "index.js",
-);
 const everythingPids = () => childPids("server-everything");
 const stdioServerPids = () => childPids(STDIO_SERVER);
 
@@ -70,9 +61,7 @@ describe("connectMcpToolCaller over stdio (@modelcontextprotocol/server-everythi
     try {
       const caller = open({
         name: "quiver-child",
-        command: process.execPath,
-        args: [...TS_NODE_ARGS, STDIO_SERVER],
-        cwd: PACKAGE_DIR,
+        ...QUIVER_STDIO,
         env: { TEST_UPSTREAM_URL: upstream.url },
       });
       await caller.callTool({ name: "test_echo", arguments: { text: "before" } });
