@@ -37,7 +37,8 @@ export {
 } from "./host/create-host.js";
 export { type RecentCall, type RecentCalls, recentCalls } from "./host/recent-calls.js";
 export { type DrainReport, type InflightCall, type TrackedCatalog, trackCalls } from "./host/track-calls.js";
-export type { ConsolePlugin, ConsoleSource } from "./http/console-data.js";
+export type { ConsolePlugin } from "./http/api-types.js";
+export type { ConsoleSource } from "./http/console-data.js";
 export { createHttpApi, type HttpApiOptions } from "./http/create-http-api.js";
 export {
   type ExtraGauge,

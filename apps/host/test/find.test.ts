@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { analyze } from "@quiver/search/analyzer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/resolve-settings.js";
 import { indexTools } from "../src/find/rank-tools.js";
@@ -24,17 +25,20 @@ afterAll(async () => {
 });
 
 describe("tokenize", () => {
-  it("splits names and hyphenated words, drops stop words, folds plurals and search verbs", () => {
+  it("uses @quiver/search's analyzer: splits names and hyphens, drops stop words, stems, folds search verbs", () => {
     expect(tokenize("Find FDA-approved kinase inhibitors")).toEqual([
       "search",
       "fda",
-      "approved",
-      "kinase",
+      "approv",
+      "kinas",
       "inhibitor",
     ]);
     expect(tokenize("fda_search_drugs")).toEqual(["fda", "search", "drug"]);
-    expect(tokenize("How many studies?")).toEqual(["count", "study"]);
-    expect(tokenize("Guía docente")).toEqual(["guia", "docente"]);
+    expect(tokenize("How many studies?")).toEqual(["count", "studi"]);
+    expect(tokenize("looking up, querying and retrieving")).toEqual(["search", "up", "search", "search"]);
+    expect(tokenize("Guía docente")).toEqual(["guia", "docent"]);
+    // The index's own terms: a tool description and a document meet on the same words.
+    expect(tokenize("the teaching guides")).toEqual(analyze("the teaching guides"));
   });
 });
 

@@ -1,37 +1,18 @@
-import { loadJson, startTcpRelay, type TcpRelay } from "@quiver/testing";
-import { afterAll, beforeAll } from "vitest";
+import { loadJson } from "@quiver/testing";
 import {
   CHAT,
   SEARCH,
   UNAUTHORISED_HTML,
 } from "../../../packages/plugins/perplexity/test/perplexity-upstream.js";
-import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
-import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
-import {
-  type ControlServer,
-  describePythonSuite,
-  fixture,
-  PYTHON_MISSING,
-  SEED_KEYS,
-  SEED_POLICIES,
-  startControl,
-  stdioSettings,
-} from "./seed-python/harness.js";
+import type { Upstreams } from "./fault-matrix/upstreams.js";
+import { fixture, SEED_KEYS } from "./seed-python/harness.js";
+import { describeSeedSuite } from "./seed-python/seed-suite.js";
 
 // Issue 26 item 6: the code agent's own calls, in Python (clients/python/tests/test_code_agent.py),
 // against `quiver serve --profile code-agent` over HTTP and MCP. Context7 and Perplexity are emulators
 // serving their documented shapes (the plugins' recorded fixtures); Context7 sits behind a TCP relay so
 // the Python suite can take it down. A second server runs without PERPLEXITY_API_KEY. The suite also
 // starts the profile itself over MCP stdio (the built CLI), as the agent starts its MCP servers.
-
-let up: Upstreams;
-let relay: TcpRelay;
-let control: ControlServer;
-let project: Project;
-let serve: ServeProcess;
-let withoutKey: ServeProcess;
-/** How the Python suite starts the profile over MCP stdio, as the agent starts its MCP servers. */
-let stdio: Record<string, string>;
 
 /** React's useState page and a Sonar answer on async Python, served in the upstreams' recorded shapes. */
 const routeSeedAnswers = (u: Upstreams) => {
@@ -68,41 +49,18 @@ const routeSeedAnswers = (u: Upstreams) => {
   });
 };
 
-beforeAll(async () => {
-  if (PYTHON_MISSING) return;
-  up = await startUpstreams(SEED_KEYS);
-  routeSeedAnswers(up);
-  relay = await startTcpRelay("127.0.0.1", up.context7.port);
-  control = await startControl({ context7: up.context7, perplexity: up.perplexity }, { context7: relay });
-  const settings = pluginSettings(up, SEED_KEYS);
-  const env = { ...settings.env, CONTEXT7_API_URL: `http://127.0.0.1:${relay.port}/api` };
-  project = makeProject({
-    workspace: ["@quiver/plugin-context7", "@quiver/plugin-perplexity"],
-    config: { name: "quiver.config.json", text: JSON.stringify({ policies: SEED_POLICIES }) },
-  });
-  stdio = stdioSettings("code-agent", project.dir, env);
-  const { PERPLEXITY_API_KEY: _dropped, ...envWithoutKey } = env;
-  [serve, withoutKey] = await Promise.all([
-    startServe(["--profile", "code-agent"], { cwd: project.dir, env }),
-    startServe(["--profile", "code-agent"], { cwd: project.dir, env: envWithoutKey }),
-  ]);
+describeSeedSuite({
+  title: "the code agent's Python suite against quiver serve --profile code-agent",
+  module: "test_code_agent",
+  profile: "code-agent",
+  plugins: ["@quiver/plugin-context7", "@quiver/plugin-perplexity"],
+  control: ["context7", "perplexity"],
+  relayed: ["context7"],
+  route: routeSeedAnswers,
+  start: async ({ settings, relays, serve, stdio }) => {
+    const env = { ...settings.env, CONTEXT7_API_URL: `http://127.0.0.1:${relays.context7!.port}/api` };
+    const { PERPLEXITY_API_KEY: _dropped, ...envWithoutKey } = env;
+    const [withKey, withoutKey] = await Promise.all([serve(env), serve(envWithoutKey)]);
+    return { QUIVER_URL: withKey.url, QUIVER_URL_NO_PERPLEXITY_KEY: withoutKey.url, ...stdio(env) };
+  },
 });
-afterAll(async () => {
-  for (const s of [serve, withoutKey]) s?.child.kill("SIGTERM");
-  await Promise.all([serve?.exited, withoutKey?.exited]);
-  project?.cleanup();
-  await control?.close();
-  await relay?.close();
-  await up?.close();
-});
-
-describePythonSuite(
-  "the code agent's Python suite against quiver serve --profile code-agent",
-  "test_code_agent",
-  () => ({
-    QUIVER_URL: serve.url,
-    QUIVER_URL_NO_PERPLEXITY_KEY: withoutKey.url,
-    QUIVER_SEED_CONTROL_URL: control.url,
-    ...stdio,
-  }),
-);

@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { type Catalog, createCatalog, type ToolProgress } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,22 +9,13 @@ import {
 import { testPlugin } from "./fixtures/test-plugin.js";
 import {
   childPids as childPidsOf,
+  EVERYTHING,
   listen,
-  PACKAGE_DIR,
-  STDIO_SERVER,
+  QUIVER_STDIO,
   startHangingUpstream,
-  TS_NODE_ARGS,
 } from "./helpers.js";
 
 const childPids = () => childPidsOf("server-everything");
-
-const require = createRequire(import.meta.url);
-/** The real MCP reference server from npm, run with node over stdio. */
-const EVERYTHING = join(
-  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist",
-  "index.js",
-);
 
 const catalogs: Catalog[] = [];
 const newCatalog = () => {
@@ -137,9 +126,7 @@ describe("MCP bridge errors", () => {
     c.register(
       await loadMcpBridgePlugin({
         id: "quiver-child",
-        command: process.execPath,
-        args: [...TS_NODE_ARGS, STDIO_SERVER],
-        cwd: PACKAGE_DIR,
+        ...QUIVER_STDIO,
         toolPrefix: "remote_",
       }),
     );

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Node flags that let a child process run this repository's TypeScript sources. */
@@ -16,6 +18,20 @@ export const STDIO_SERVER = fileURLToPath(new URL("./fixtures/stdio-server.ts", 
 
 /** The package directory (cwd for spawned children). */
 export const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+/** How to spawn the stdio fixture (a catalog with the test plugin): an MCP target's command, args and cwd. */
+export const QUIVER_STDIO: { command: string; args: string[]; cwd: string } = {
+  command: process.execPath,
+  args: [...TS_NODE_ARGS, STDIO_SERVER],
+  cwd: PACKAGE_DIR,
+};
+
+/** The real MCP reference server from npm (@modelcontextprotocol/server-everything), run with node over stdio. */
+export const EVERYTHING = join(
+  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist",
+  "index.js",
+);
 
 /** Listens on 127.0.0.1 with an ephemeral port; returns the base URL and a closer. */
 export const listen = async (

@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { type Catalog, createCatalog, ToolFailure } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,16 +7,17 @@ import {
   type McpToolCaller,
 } from "../src/index.js";
 import { testPlugin } from "./fixtures/test-plugin.js";
-import { childPids, listen, startHangingUpstream } from "./helpers.js";
+import {
+  childPids,
+  EVERYTHING,
+  listen,
+  QUIVER_STDIO,
+  STDIO_SERVER,
+  startHangingUpstream,
+} from "./helpers.js";
 
-const require = createRequire(import.meta.url);
-/** The real MCP reference server from npm, run with node over stdio. */
-const EVERYTHING = join(
-  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist",
-  "index.js",
-);
 const everythingPids = () => childPids("server-everything");
+const stdioServerPids = () => childPids(STDIO_SERVER);
 
 const callers: McpToolCaller[] = [];
 const open = (options: Parameters<typeof connectMcpToolCaller>[0]) => {
@@ -56,29 +55,37 @@ describe("connectMcpToolCaller over stdio (@modelcontextprotocol/server-everythi
   });
 
   it("a server killed mid-call is unavailable (a ToolFailure naming it), and the next call reconnects", async () => {
-    const caller = everything();
-    await caller.callTool({ name: "echo", arguments: { message: "before" } });
-    const [first] = await everythingPids();
-    const running = caller.callTool({
-      name: "trigger-long-running-operation",
-      arguments: { duration: 10, steps: 10 },
-    });
-    await new Promise((r) => setTimeout(r, 200));
-    process.kill(first!, "SIGKILL");
-    const lost = await rejection(running);
-    expect(ToolFailure.isInstance(lost)).toBe(true);
-    expect(lost).toMatchObject({ kind: "unavailable", retryable: true });
-    expect((lost as ToolFailure).message).toMatch(
-      /MCP server "everything" \(stdio: .*\) could not be reached/,
-    );
-    expect((lost as ToolFailure).suggestion).toMatch(/Check that the command runs on its own/);
+    // A Quiver stdio server whose tool waits on a hanging upstream: the upstream seeing the request is the
+    // event that says the call is in flight, so the kill lands mid-call without guessing a delay.
+    const upstream = await startHangingUpstream();
+    try {
+      const caller = open({
+        name: "quiver-child",
+        ...QUIVER_STDIO,
+        env: { TEST_UPSTREAM_URL: upstream.url },
+      });
+      await caller.callTool({ name: "test_echo", arguments: { text: "before" } });
+      const [first] = await stdioServerPids();
+      const running = caller.callTool({ name: "test_wait_upstream", arguments: { tag: "killed" } });
+      await upstream.until(() => upstream.seen.some((s) => s.tag === "killed"));
+      process.kill(first!, "SIGKILL");
+      const lost = await rejection(running);
+      expect(ToolFailure.isInstance(lost)).toBe(true);
+      expect(lost).toMatchObject({ kind: "unavailable", retryable: true });
+      expect((lost as ToolFailure).message).toMatch(
+        /MCP server "quiver-child" \(stdio: .*\) could not be reached/,
+      );
+      expect((lost as ToolFailure).suggestion).toMatch(/Check that the command runs on its own/);
 
-    const again = await caller.callTool({ name: "echo", arguments: { message: "after" } });
-    expect(textOf(again)).toBe("Echo: after");
-    const pids = await everythingPids();
-    expect(pids).toHaveLength(1);
-    expect(pids[0]).not.toBe(first);
-  });
+      const again = await caller.callTool({ name: "test_echo", arguments: { text: "after" } });
+      expect(again.structuredContent).toMatchObject({ data: { text: "after" } });
+      const pids = await stdioServerPids();
+      expect(pids).toHaveLength(1);
+      expect(pids[0]).not.toBe(first);
+    } finally {
+      await upstream.close();
+    }
+  }, 30_000);
 
   it("an aborted call rejects with the abort (not a ToolFailure) and keeps the connection", async () => {
     const caller = everything();
@@ -101,11 +108,9 @@ describe("connectMcpToolCaller over stdio (@modelcontextprotocol/server-everythi
     const caller = everything();
     await caller.callTool({ name: "echo", arguments: { message: "x" } });
     expect(await everythingPids()).toHaveLength(1);
+    // close() resolves once the child has exited (the SDK waits for its "close" event), so no polling.
     await caller.close();
-    for (const end = Date.now() + 10_000; (await everythingPids()).length > 0; ) {
-      if (Date.now() > end) throw new Error("the server outlived close()");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    expect(await everythingPids()).toEqual([]);
   });
 
   it("a command that cannot start is unavailable with its stderr, and secret flag values never show", async () => {

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { eventually, PACKAGE_DIR, STDIO_SERVER, startHangingUpstream, TS_NODE_ARGS } from "./helpers.js";
+import { eventually, QUIVER_STDIO, startHangingUpstream } from "./helpers.js";
 
 type Envelope = { status: string; data?: unknown; error?: { kind: string } };
 
@@ -11,9 +11,7 @@ const clients: Client[] = [];
 /** Spawns the stdio fixture (a catalog with the test plugin) and connects the SDK client to it. */
 const spawnServer = async (onToolsChanged?: () => void) => {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...TS_NODE_ARGS, STDIO_SERVER],
-    cwd: PACKAGE_DIR,
+    ...QUIVER_STDIO,
     env: { PATH: process.env.PATH ?? "", TEST_UPSTREAM_URL: upstream.url, QUIVER_PRINCIPAL: "carol" },
     stderr: "pipe",
   });

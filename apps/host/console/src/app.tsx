@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { ApiError, api, type ConsoleState, getToken, type Stats, setToken } from "./api";
+import { ApiError, api, type ConsoleState, type ConsoleStats, getToken, setToken } from "./api";
 import { CatalogNav } from "./catalog-nav";
 import { addSample, type Sample } from "./history";
 import { RecentCalls } from "./recent-calls";
@@ -46,7 +46,7 @@ export const App = () => {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | undefined>(toolFromHash());
   const [samples, setSamples] = useState<Map<string, Sample[]>>(new Map());
-  const [stats, setStats] = useState<Stats | undefined>();
+  const [stats, setStats] = useState<ConsoleStats | undefined>();
   const [pollError, setPollError] = useState<string | undefined>();
 
   const load = useCallback(() => {
@@ -68,7 +68,7 @@ export const App = () => {
   useEffect(load, [load]);
 
   const poll = useCallback(() => {
-    api<Stats>("/console/api/stats").then(
+    api<ConsoleStats>("/console/api/stats").then(
       (s) => {
         setStats(s);
         setSamples((h) => addSample(h, s));

@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
-import { api, type HealthReport, type PluginView, type ToolInfo } from "./api";
+import { api, type ConsolePlugin, type ConsoleTool, type HealthReport } from "./api";
 
 /** True when every word of the query is in the tool's name, title, plugin or description. */
-export const matches = (tool: ToolInfo, query: string): boolean => {
+export const matches = (tool: ConsoleTool, query: string): boolean => {
   const hay = `${tool.name} ${tool.title ?? ""} ${tool.plugin} ${tool.description}`.toLowerCase();
   return query
     .toLowerCase()
@@ -35,7 +35,7 @@ const onToolKey = (e: KeyboardEvent) => {
  * keys move between tools.
  */
 export const CatalogNav = (props: {
-  plugins: PluginView[];
+  plugins: ReadonlyArray<ConsolePlugin>;
   query: string;
   selected: string | undefined;
   onQuery: (q: string) => void;
@@ -87,15 +87,15 @@ export const CatalogNav = (props: {
  * fix), a button running its health check, and its tools.
  */
 const PluginGroup = (props: {
-  plugin: PluginView;
-  tools: ToolInfo[];
+  plugin: ConsolePlugin;
+  tools: ReadonlyArray<ConsoleTool>;
   selected: string | undefined;
   onSelect: (tool: string) => void;
 }) => {
   const { plugin: loaded, tools } = props;
   const [health, setHealth] = useState<HealthReport | undefined>();
   const [checking, setChecking] = useState(false);
-  const plugin: PluginView =
+  const plugin: ConsolePlugin =
     loaded.state === "ready" && health && !health.ok
       ? { ...loaded, state: "failing", message: health.message, ...(health.fix ? { fix: health.fix } : {}) }
       : loaded;

@@ -1,4 +1,4 @@
-import type { Stats, ToolStats } from "./api";
+import type { ConsoleStats, ToolStats } from "./api";
 
 /** One poll of one tool's figures. */
 export interface Sample {
@@ -17,7 +17,7 @@ const MIN_GAP_S = 0.5;
  * Adds a poll to every tool's history, dropping the oldest past HISTORY_LENGTH. A poll right after
  * the previous one replaces it, so a rate is never taken over a sliver of time.
  */
-export const addSample = (history: Map<string, Sample[]>, stats: Stats): Map<string, Sample[]> => {
+export const addSample = (history: Map<string, Sample[]>, stats: ConsoleStats): Map<string, Sample[]> => {
   const next = new Map(history);
   const t = stats.at / 1000;
   for (const s of stats.tools) {

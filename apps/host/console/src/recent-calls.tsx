@@ -6,7 +6,7 @@ const time = (at: number) => new Date(at).toLocaleTimeString();
 const SHOWN = 15;
 
 /** The last calls the host answered (any client), newest first: status, duration, attempts, cache. */
-export const RecentCalls = (props: { calls: RecentCall[]; onPick: (tool: string) => void }) => (
+export const RecentCalls = (props: { calls: ReadonlyArray<RecentCall>; onPick: (tool: string) => void }) => (
   <section aria-labelledby="recent-title" class="panel">
     <h2 id="recent-title">Recent calls</h2>
     {props.calls.length === 0 ? (

@@ -1,4 +1,13 @@
-import type { JsonSchema } from "./api";
+/** The parts of a JSON Schema the form reads (the API sends the whole schema as a plain object). */
+interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+}
 
 /** How a field of the form is edited. */
 export type FieldKind = "text" | "number" | "integer" | "boolean" | "enum" | "json";
@@ -22,8 +31,9 @@ const typeOf = (s: JsonSchema): string | undefined => {
 };
 
 /** The form's fields for an object schema: one per property, kind by its JSON Schema type. */
-export const fieldsOf = (schema: JsonSchema): Field[] =>
-  Object.entries(schema.properties ?? {}).map(([name, s]) => {
+export const fieldsOf = (input: Readonly<Record<string, unknown>>): Field[] => {
+  const schema = input as JsonSchema;
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => {
     const required = schema.required?.includes(name) ?? false;
     const description = s.description ?? s.title;
     const base = { name, required, ...(description ? { description } : {}) };
@@ -36,6 +46,7 @@ export const fieldsOf = (schema: JsonSchema): Field[] =>
     if (type === "boolean") return { ...base, kind: "boolean" };
     return { ...base, kind: "json", hint: type === "array" ? "a JSON array" : "JSON" };
   });
+};
 
 /** The form's values as text, from an input object (an example, or the last call). */
 export const valuesOf = (fields: Field[], input: unknown): Record<string, string> => {

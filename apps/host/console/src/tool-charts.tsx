@@ -1,3 +1,4 @@
+import type { ErrorKind } from "./api";
 import { Chart, colorAt } from "./chart";
 import { breakerLevel, ratesOf, type Sample } from "./history";
 
@@ -15,7 +16,9 @@ export const ToolCharts = (props: { tool: string; samples: Sample[] }) => {
   const last = samples[samples.length - 1]?.stats;
   const calls = ratesOf(samples, (s) => s.calls);
   const errors = ratesOf(samples, (s) => s.failures);
-  const kinds = [...new Set(samples.flatMap((s) => Object.keys(s.stats.failuresByKind)))].sort();
+  const kinds = [
+    ...new Set(samples.flatMap((s) => Object.keys(s.stats.failuresByKind) as ErrorKind[])),
+  ].sort();
   const nowRate = calls[calls.length - 1] ?? 0;
   const hit = samples.map((s) => (s.stats.cacheHitRate === undefined ? null : s.stats.cacheHitRate * 100));
   const breaker = last?.breaker;

@@ -31,8 +31,8 @@ export interface ToolIndex {
 }
 
 // Field weights: repeating a field's terms is BM25F's weighting in its simplest form. The BM25
-// arithmetic (IDF, saturation, k1, b) is @quiver/search's; the words are this finder's own
-// (tokenize.ts folds the verbs people use for tools, "find" onto "search", which documents do not want).
+// arithmetic (IDF, saturation, k1, b) and the analyzer are @quiver/search's; only the verb synonyms are
+// this finder's own (tokenize.ts folds "find" onto "search", which documents do not want).
 const WEIGHTS = { name: 3, title: 2, category: 2, plugin: 2, description: 1, examples: 1 } as const;
 
 const exampleText = (examples: RankableTool["examples"]) =>

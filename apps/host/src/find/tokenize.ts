@@ -1,13 +1,10 @@
-const STOPWORDS = new Set(
-  (
-    "a an the and or of for to in on at by with from about into over as is are was were be been it its this that " +
-    "these those i me my we our you your he she they them what which who whom how when where why can could " +
-    "would should will shall do does did please some any all me tool tools need want using use something thing " +
-    "el la los las de del y o en un una para por con que"
-  ).split(" "),
-);
+import { analyze } from "@quiver/search/analyzer";
 
-/** Verbs people use for the same action, folded onto one word so "find" meets "search". */
+/**
+ * Verbs people use for the same action, folded onto one word so "find" meets "search". This is the finder's
+ * own: documents do not want "find" to mean "search", a request for a tool does. Folding, stop words and
+ * stemming are @quiver/search's analyzer, so the finder and the index read words the same way.
+ */
 const SYNONYMS: Readonly<Record<string, string>> = {
   find: "search",
   look: "search",
@@ -15,40 +12,26 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   seek: "search",
   query: "search",
   retrieve: "search",
-  searching: "search",
   tally: "count",
   howmany: "count",
   number: "count",
 };
 
-const stem = (t: string): string => {
-  if (t.length > 4 && t.endsWith("ies")) return `${t.slice(0, -3)}y`;
-  if (t.length > 4 && t.endsWith("ing")) return t.slice(0, -3);
-  if (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") && !t.endsWith("us")) return t.slice(0, -1);
-  return t;
-};
+/** The synonyms keyed and valued by their analysed terms ("queri" → "search"). */
+const FOLDED: ReadonlyMap<string, string> = new Map(
+  Object.entries(SYNONYMS).map(([word, meaning]) => [
+    analyze(word)[0] ?? word,
+    analyze(meaning)[0] ?? meaning,
+  ]),
+);
 
 /**
- * Splits text into search terms: lower case, accents removed, split on anything that is not a letter
- * or digit (so `weather_get_forecast` and "NASA-approved" split too), stop words dropped, a light stem,
- * and common verb synonyms folded ("find" → "search", "how many" → "count").
+ * Splits text into search terms with @quiver/search's analyzer (lower case, accents removed, split on
+ * anything that is not a letter or digit, so `weather_get_forecast` and "NASA-approved" split too, English
+ * stop words dropped, Porter stem), then folds common verb synonyms ("find" → "search", "how many" → "count").
  *
  * @example
- * tokenize("Find NASA-approved rocket engines") // ["search", "nasa", "approved", "rocket", "engine"]
+ * tokenize("Find NASA-approved rocket engines") // ["search", "nasa", "approv", "rocket", "engin"]
  */
-export const tokenize = (text: string): string[] => {
-  const words = text
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/how many/g, "howmany")
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1);
-  const out: string[] = [];
-  for (const w of words) {
-    const folded = SYNONYMS[w] ?? w;
-    if (STOPWORDS.has(folded)) continue;
-    out.push(SYNONYMS[stem(folded)] ?? stem(folded));
-  }
-  return out;
-};
+export const tokenize = (text: string): string[] =>
+  analyze(text.replace(/how many/gi, "howmany")).map((term) => FOLDED.get(term) ?? term);

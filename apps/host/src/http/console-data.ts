@@ -1,6 +1,7 @@
-import type { Catalog, ToolInfo } from "@quiver/core";
+import type { Catalog } from "@quiver/core";
 import type { PluginProblem } from "../discovery/types.js";
 import type { RecentCall } from "../host/recent-calls.js";
+import type { ConsolePlugin, ConsoleState, ConsoleStats } from "./api-types.js";
 
 /** What the console needs from the host beyond the catalog. */
 export interface ConsoleSource {
@@ -14,28 +15,12 @@ export interface ConsoleSource {
   readonly dir?: string;
 }
 
-/** A plugin as the console shows it. */
-export interface ConsolePlugin {
-  readonly id: string;
-  readonly version?: string;
-  readonly description?: string;
-  /** ready; unconfigured (a setting is missing: `missing` names it); failing (it did not load). */
-  readonly state: "ready" | "unconfigured" | "failing";
-  readonly message?: string;
-  /** Variables or options that would configure it. */
-  readonly missing: ReadonlyArray<string>;
-  /** What to do (failing plugins). */
-  readonly fix?: string;
-  /** Its tools; an alias carries `aliasOf`, the tool it stands for. */
-  readonly tools: ReadonlyArray<ToolInfo & { readonly aliasOf?: string }>;
-}
-
 /** The catalog grouped by plugin, with who the caller is: GET /console/api/state. */
 export const consoleState = (
   catalog: Catalog,
   source: ConsoleSource,
   caller: { readonly principal: string | undefined; readonly auth: boolean; readonly version?: string },
-) => {
+): ConsoleState => {
   const aliases = source.aliases ?? {};
   const tools = catalog.list().map((t) => {
     const target = Object.hasOwn(aliases, t.name) ? aliases[t.name] : undefined;
@@ -67,7 +52,7 @@ export const consoleState = (
  * Per-tool figures now (cumulative counters, latency quantiles over the last 10 minutes, cache hit
  * rate, breaker state) and the recent calls: GET /console/api/stats, polled by the page's charts.
  */
-export const consoleStats = async (catalog: Catalog, source: ConsoleSource) => {
+export const consoleStats = async (catalog: Catalog, source: ConsoleSource): Promise<ConsoleStats> => {
   return {
     at: Date.now(),
     tools: await catalog.stats(),

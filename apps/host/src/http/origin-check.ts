@@ -1,17 +1,16 @@
 import type { IncomingMessage } from "node:http";
+import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 
-const hostnameOf = (value: string): string | undefined => {
-  try {
-    return new URL(value.includes("://") ? value : `http://${value}`).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-};
+/** The allowlist as the SDK compares it: it lowercases the request's hostname but not the list. */
+const lowered = (list: ReadonlyArray<string>): string[] => list.map((h) => h.toLowerCase());
 
 /**
- * DNS-rebinding protection for the JSON API, with the same rules as the MCP endpoint: the `Host`
- * header must name an allowed hostname, and a browser `Origin`, when sent, too (port-agnostic).
- * Returns the reason to refuse, or undefined.
+ * DNS-rebinding protection for the JSON API, with the MCP endpoint's rules because it is the MCP SDK's
+ * own check (`validateHostHeader`, `validateOriginHeader`): the `Host` header must name an allowed
+ * hostname, and a browser `Origin`, when sent, too (port-agnostic; an unparsable or `null` Origin is
+ * refused). Kept by hand, as the SDK does not: `"*"` turning a check off, the lowercased allowlist (config
+ * is written by people), and the message naming the setting to change. Returns the reason to refuse, or
+ * undefined.
  *
  * @example
  * const refuse = checkOrigin(req, ["localhost", "127.0.0.1", "[::1]"], ["localhost", "127.0.0.1", "[::1]"])
@@ -21,19 +20,11 @@ export const checkOrigin = (
   allowedHosts: ReadonlyArray<string> | "*",
   allowedOrigins: ReadonlyArray<string> | "*",
 ): string | undefined => {
-  const norm = (list: ReadonlyArray<string>) => new Set(list.map((h) => h.toLowerCase()));
-  if (allowedHosts !== "*") {
-    const host = req.headers.host ? hostnameOf(req.headers.host) : undefined;
-    if (!host || !norm(allowedHosts).has(host)) {
-      return `Host ${JSON.stringify(req.headers.host ?? "")} is not allowed (server.allowedHosts).`;
-    }
+  if (allowedHosts !== "*" && !validateHostHeader(req.headers.host, lowered(allowedHosts)).ok) {
+    return `Host ${JSON.stringify(req.headers.host ?? "")} is not allowed (server.allowedHosts).`;
   }
-  const origin = req.headers.origin;
-  if (origin && allowedOrigins !== "*") {
-    const host = origin === "null" ? undefined : hostnameOf(origin);
-    if (!host || !norm(allowedOrigins).has(host)) {
-      return `Origin ${origin} is not allowed (server.allowedOrigins).`;
-    }
+  if (allowedOrigins !== "*" && !validateOriginHeader(req.headers.origin, lowered(allowedOrigins)).ok) {
+    return `Origin ${req.headers.origin} is not allowed (server.allowedOrigins).`;
   }
   return undefined;
 };

@@ -1,0 +1,50 @@
+// The JSON the HTTP API and the console's routes answer, as types. The browser console imports these
+// (type-only) so a change to an answer breaks the console's typecheck, not its users. This file imports
+// types only, from @quiver/core and the recent-calls log, because the console's compiler reads it with
+// the browser's libraries.
+import type { ErrorKind, HealthReport, ToolDescription, ToolInfo, ToolResult, ToolStats } from "@quiver/core";
+import type { RecentCall } from "../host/recent-calls.js";
+
+export type { ErrorKind, HealthReport, RecentCall, ToolDescription, ToolInfo, ToolStats };
+
+/** A tool as the console lists it; an alias carries `aliasOf`, the tool it stands for (whose figures it shares). */
+export type ConsoleTool = ToolInfo & { readonly aliasOf?: string };
+
+/** A plugin as the console shows it. */
+export interface ConsolePlugin {
+  readonly id: string;
+  readonly version?: string;
+  readonly description?: string;
+  /** ready; unconfigured (a setting is missing: `missing` names it); failing (it did not load). */
+  readonly state: "ready" | "unconfigured" | "failing";
+  readonly message?: string;
+  /** Variables or options that would configure it. */
+  readonly missing: ReadonlyArray<string>;
+  /** What to do (failing plugins). */
+  readonly fix?: string;
+  readonly tools: ReadonlyArray<ConsoleTool>;
+}
+
+/** GET /console/api/state: the catalog grouped by plugin, and who the caller is. */
+export interface ConsoleState {
+  readonly principal: string | null;
+  readonly auth: boolean;
+  readonly version?: string | undefined;
+  readonly plugins: ReadonlyArray<ConsolePlugin>;
+}
+
+/** GET /console/api/stats: per-tool figures now, and the recent calls (newest first). */
+export interface ConsoleStats {
+  /** When the figures were taken (epoch ms). */
+  readonly at: number;
+  readonly tools: ReadonlyArray<ToolStats>;
+  readonly recent: ReadonlyArray<RecentCall>;
+}
+
+/** POST /tools/:name/call: the call's envelope. */
+export type Envelope = ToolResult;
+
+/** Any answer other than 2xx. */
+export interface ApiErrorBody {
+  readonly error: { readonly code: string; readonly message: string; readonly fix?: string };
+}
