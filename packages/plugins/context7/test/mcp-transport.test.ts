@@ -11,7 +11,7 @@ import { documented, searchCatalogue } from "./context7-upstream.js";
 
 // The plugin's own `setup` connects `transport: "mcp"` to a stand-in for the official Context7 MCP
 // server (McpServer over stdio, the documented resolve-library-id / query-docs tools, the official
-// server's request and error-as-text behaviour) through @quiver/mcp, and closes it with the catalog.
+// server's request and error-as-text behaviour) with the MCP SDK's client, and closes it with the catalog.
 // The stand-in calls the Context7 HTTP emulator, as the real server calls Context7.
 const FAKE = new URL("./fixtures/context7-mcp-server.mjs", import.meta.url).pathname;
 const CONTEXT = "/api/v2/context";

@@ -81,7 +81,10 @@ describe("parseBibtex", () => {
     expect(nested.fields.email).toBe("lab@example.org");
     expect(latexToText(entries[1]!.fields.title!)).toBe("Café ö ç");
     expect(problems).toEqual([
-      { line: 11, message: expect.stringMatching(/^Expected .* but "t" found at line 12; the entry is skipped$/) },
+      {
+        line: 11,
+        message: expect.stringMatching(/^Expected .* but "t" found at line 12; the entry is skipped$/),
+      },
     ]);
   });
 

@@ -103,22 +103,22 @@ export function parseBibtex(text: string): BibFile {
   readSegment(text, 0, text.length, read, problems);
   const macros = new Map<string, string>(MONTHS.map((m, i) => [m, String(i + 1)]));
   // Unknown macros read as their name, as the hand reader before this one did and BibTeX warns.
-  const valueOf = (value: Value): string =>
+  const textOf = (value: Value): string =>
     value.kind === "concat"
-      ? value.content.map(valueOf).join("")
+      ? value.content.map(textOf).join("")
       : value.kind === "abbreviation"
         ? (macros.get(value.content.toLowerCase()) ?? value.content)
         : value.content;
   const entries: BibEntry[] = [];
   for (const { item, line } of read) {
-    if (bibtexParser.isStringEntry(item)) macros.set(item.abbreviation.toLowerCase(), valueOf(item.value));
+    if (bibtexParser.isStringEntry(item)) macros.set(item.abbreviation.toLowerCase(), textOf(item.value));
     else if (bibtexParser.isEntry(item)) {
       if (item.internalKey === undefined) {
         problems.push({ line, message: "the entry has no citation key; it is skipped" });
         continue;
       }
       const fields: Record<string, string> = {};
-      for (const field of item.content) fields[field.name.toLowerCase()] = valueOf(field.value);
+      for (const field of item.content) fields[field.name.toLowerCase()] = textOf(field.value);
       entries.push({ type: item.entryType.toLowerCase(), key: item.internalKey, fields, line });
     }
   }
