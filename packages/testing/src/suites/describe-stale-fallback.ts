@@ -1,4 +1,10 @@
-import { type AnyPlugin, type CallOptions, createCatalog, type ErrorKind, type ToolResult } from "@quiver/core";
+import {
+  type AnyPlugin,
+  type CallOptions,
+  createCatalog,
+  type ErrorKind,
+  type ToolResult,
+} from "@quiver/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../emulator/start-emulator.js";
 import { makeTestClock } from "../test-clock.js";
@@ -85,7 +91,10 @@ export const describeStaleFallback = (options: StaleFallbackOptions): void => {
    * everything from `afterMs` later on; `check` gets the good answer and a way to call on the moved clock.
    */
   const whileDown = async (
-    check: (fresh: ToolResult, call: (input: unknown, as: CallOptions) => Promise<ToolResult>) => Promise<void>,
+    check: (
+      fresh: ToolResult,
+      call: (input: unknown, as: CallOptions) => Promise<ToolResult>,
+    ) => Promise<void>,
     declares: (stale: boolean) => void,
   ) => {
     const time = await makeTestClock();
