@@ -318,6 +318,22 @@ describe("context7 mcp settings it cannot use", () => {
     expect(r.message).toMatch(/mcp\.headers\.authorization uses \$\{CTX7_TEST_UNSET\}, which is not set/);
   });
 
+  it("a remote server that refuses the credentials (HTTP 401) answers access_denied, without the key", async () => {
+    emu.up.route("POST", "/mcp", {
+      status: 401,
+      json: { error: "invalid_token", error_description: "The access token is invalid" },
+    });
+    const catalog = mcpCatalog(
+      { url: `${emu.up.url}/mcp`, headers: { authorization: `Bearer $\{CTX7_TEST_KEY}` } },
+      { CTX7_TEST_KEY: "ctx7sk-refused-value" },
+    );
+    open.push(catalog);
+    const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
+    expect(r.error?.kind, r.message).toBe("access_denied");
+    expect(r.message).toContain(`${emu.up.url}/mcp`);
+    expect(JSON.stringify(r)).not.toContain("ctx7sk-refused-value");
+  });
+
   it("reads $NAME placeholders in header values from the environment, and keeps the value out of messages", async () => {
     const catalog = mcpCatalog(
       { url: "http://127.0.0.1:9/mcp", headers: { authorization: `Bearer $\{CTX7_TEST_KEY}` } },

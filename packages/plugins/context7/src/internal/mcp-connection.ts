@@ -65,8 +65,10 @@ const CALL_TIMEOUT_MS = 600_000;
  * connection opens at the first call, a lost one is dropped and the next call reconnects (respawning a
  * command that exited). A spawned server gets the plugin's own settings (`CONTEXT7_API_KEY`,
  * `CONTEXT7_API_URL`) and runs in `cwd` (relative to this process's folder). Rejects when the SDK is not
- * installed or a `${NAME}` is not set; a failed call is an `unavailable` ToolFailure naming the server and
- * the last lines of its stderr, with secrets (header and env values) replaced.
+ * installed or a `${NAME}` is not set. A failed call is a ToolFailure: `access_denied` when a remote server
+ * refuses the credentials (HTTP 401/403), `upstream` for a protocol error, `timeout`, and otherwise
+ * `unavailable` naming the server and the last lines of its stderr; secrets (header and env values) are
+ * replaced in every message.
  *
  * @example
  * const connection = await connectContext7Mcp({ command: "npx", args: ["-y", "@upstash/context7-mcp"] }, config, process.env);
