@@ -1,8 +1,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, sep } from "node:path";
 import { dateKey } from "./internal/dates.js";
-import { latexToText, parseBibtex, splitAuthors } from "./internal/parse/bibtex.js";
-import { type FrontMatterValue, parseFrontMatter } from "./internal/parse/front-matter.js";
+import { latexToText, splitAuthors } from "./internal/parse/latex-text.js";
 import type { MetadataValue, SearchDocument } from "./types.js";
 
 /** A file (or a line of one) that could not be loaded. */
@@ -28,10 +27,13 @@ export interface LoadDocumentsOptions {
   readonly recursive?: boolean;
 }
 
-type Loader = (
-  text: string,
-  file: string,
-) => { documents: SearchDocument[]; errors: Omit<LoadError, "path">[] };
+interface Loaded {
+  documents: SearchDocument[];
+  errors: Omit<LoadError, "path">[];
+}
+
+/** Reads one file's text; the parsers of Markdown and BibTeX are imported on their first file. */
+type Loader = (text: string, file: string) => Loaded | Promise<Loaded>;
 
 const LOADERS: Readonly<Record<string, Loader>> = {
   ".md": markdown,
@@ -88,7 +90,7 @@ export async function loadDocuments(
       continue;
     }
     try {
-      const loaded = loader(text, name);
+      const loaded = await loader(text, name);
       result.documents.push(...loaded.documents);
       for (const error of loaded.errors) result.errors.push({ path: name, ...error });
     } catch (error) {
@@ -278,10 +280,10 @@ function firstHeading(body: string): string | undefined {
   return undefined;
 }
 
-function markdown(text: string, file: string): ReturnType<Loader> {
+async function markdown(text: string, file: string): Promise<Loaded> {
+  const { parseFrontMatter } = await import("./internal/parse/front-matter.js");
   const { data, body, problems } = parseFrontMatter(text);
-  const record: Record<string, FrontMatterValue | undefined> = { ...data };
-  const doc = recordToDocument(record, {
+  const doc = recordToDocument(data, {
     id: file,
     title: firstHeading(body) ?? withoutExtension(file),
     text: body,
@@ -292,7 +294,7 @@ function markdown(text: string, file: string): ReturnType<Loader> {
   return { documents: [doc], errors };
 }
 
-function plainText(text: string, file: string): ReturnType<Loader> {
+function plainText(text: string, file: string): Loaded {
   return {
     documents: [{ id: file, title: withoutExtension(file), text, metadata: { source: file } }],
     errors: [],
@@ -304,7 +306,7 @@ function jsonRecord(value: unknown, id: string, file: string): SearchDocument | 
   return recordToDocument(value as Record<string, unknown>, { id, source: file });
 }
 
-function jsonLines(text: string, file: string): ReturnType<Loader> {
+function jsonLines(text: string, file: string): Loaded {
   const documents: SearchDocument[] = [];
   const errors: { line: number; message: string }[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
@@ -323,7 +325,7 @@ function jsonLines(text: string, file: string): ReturnType<Loader> {
   return { documents, errors };
 }
 
-function json(text: string, file: string): ReturnType<Loader> {
+function json(text: string, file: string): Loaded {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -344,7 +346,8 @@ function json(text: string, file: string): ReturnType<Loader> {
 
 const BIB_CONSUMED = new Set(["title", "author", "year", "month", "date", "doi", "abstract", "keywords"]);
 
-function bibtex(text: string, file: string): ReturnType<Loader> {
+async function bibtex(text: string, file: string): Promise<Loaded> {
+  const { parseBibtex } = await import("./internal/parse/bibtex.js");
   const { entries, problems } = parseBibtex(text);
   const documents: SearchDocument[] = [];
   for (const entry of entries) {

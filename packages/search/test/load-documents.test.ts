@@ -23,6 +23,9 @@ beforeAll(() => {
       "tags: [biology, lipids]",
       "course: bio101",
       "week: 3",
+      // A nested map: front matter is YAML, read by the yaml package.
+      "metadata:",
+      "  unit: cells",
       "---",
       "# Lipid bilayers",
       "",
@@ -104,7 +107,7 @@ describe("loadDocuments", () => {
       authors: ["Jane Doe", "John Roe"],
       date: "2024-02-01",
       tags: ["biology", "lipids"],
-      metadata: { course: "bio101", week: 3, source: "membranes.md" },
+      metadata: { course: "bio101", week: 3, unit: "cells", source: "membranes.md" },
     });
     expect(byId(loaded, "sub/osmosis.md")?.title).toBe("Osmosis");
     expect(byId(loaded, "sub/plain.md")?.title).toBe("plain");
@@ -170,7 +173,13 @@ describe("loadDocuments", () => {
       metadata: { year: "circa 1900" },
     });
     expect(byId(loaded, "noabstract")).not.toHaveProperty("date");
-    expect(loaded.errors).toEqual([{ path: "refs.bib", line: 11, message: "unbalanced braces" }]);
+    expect(loaded.errors).toEqual([
+      {
+        path: "refs.bib",
+        line: 11,
+        message: "a brace or quote opened in this entry is never closed; the entry is skipped",
+      },
+    ]);
   });
 
   it("reports unreadable files and missing paths per file, never failing the batch", async () => {

@@ -116,6 +116,7 @@ export {
 } from "./suites/describe-record-replay.js";
 export {
   describeStaleFallback,
+  type NoStaleFallback,
   type StaleFallbackOptions,
   type StaleUpstream,
 } from "./suites/describe-stale-fallback.js";

@@ -19,8 +19,9 @@ export interface Context7Resources {
 /**
  * Opens the transport the settings name: an injected `docsClient`; for `transport: "mcp"` an
  * `mcpClient`, or a connection to the `mcp` server (closed with the registration); else the HTTP API
- * through the catalog's client. The MCP client (@quiver/mcp and the MCP SDK) is imported only here, for
- * the MCP transport: importing the plugin (`quiver list`, a server that never calls Context7) stays light.
+ * through the catalog's client. The MCP SDK's client (`@modelcontextprotocol/client`, an optional peer) is
+ * imported only here, for the MCP transport: importing the plugin (`quiver list`, a server that never calls
+ * Context7) stays light, and a missing SDK leaves the plugin unconfigured with a message naming the package.
  */
 export const setupContext7 = async ({
   config,
@@ -41,7 +42,7 @@ export const setupContext7 = async ({
     let caller = config.mcpClient;
     if (!caller && config.mcp) {
       const { connectContext7Mcp } = await import("./internal/mcp-connection.js");
-      const connection = connectContext7Mcp(config.mcp, config, env);
+      const connection = await connectContext7Mcp(config.mcp, config, env);
       onClose(() => connection.close());
       caller = connection;
     }

@@ -11,7 +11,7 @@ import { documented, searchCatalogue } from "./context7-upstream.js";
 
 // The plugin's own `setup` connects `transport: "mcp"` to a stand-in for the official Context7 MCP
 // server (McpServer over stdio, the documented resolve-library-id / query-docs tools, the official
-// server's request and error-as-text behaviour) through @quiver/mcp, and closes it with the catalog.
+// server's request and error-as-text behaviour) with the MCP SDK's client, and closes it with the catalog.
 // The stand-in calls the Context7 HTTP emulator, as the real server calls Context7.
 const FAKE = new URL("./fixtures/context7-mcp-server.mjs", import.meta.url).pathname;
 const CONTEXT = "/api/v2/context";
@@ -316,6 +316,22 @@ describe("context7 mcp settings it cannot use", () => {
     const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
     expect(r.status).toBe("unavailable");
     expect(r.message).toMatch(/mcp\.headers\.authorization uses \$\{CTX7_TEST_UNSET\}, which is not set/);
+  });
+
+  it("a remote server that refuses the credentials (HTTP 401) answers access_denied, without the key", async () => {
+    emu.up.route("POST", "/mcp", {
+      status: 401,
+      json: { error: "invalid_token", error_description: "The access token is invalid" },
+    });
+    const catalog = mcpCatalog(
+      { url: `${emu.up.url}/mcp`, headers: { authorization: `Bearer $\{CTX7_TEST_KEY}` } },
+      { CTX7_TEST_KEY: "ctx7sk-refused-value" },
+    );
+    open.push(catalog);
+    const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
+    expect(r.error?.kind, r.message).toBe("access_denied");
+    expect(r.message).toContain(`${emu.up.url}/mcp`);
+    expect(JSON.stringify(r)).not.toContain("ctx7sk-refused-value");
   });
 
   it("reads $NAME placeholders in header values from the environment, and keeps the value out of messages", async () => {

@@ -440,10 +440,15 @@ describe("every fault kind on the LLM path ends in a usable envelope", () => {
     });
   });
 
-  it("delay beyond LLM_TIMEOUT_MS: partial with a timeout message", async () => {
+  it("delay beyond LLM_TIMEOUT_MS: partial with a timeout message, the deadline on the catalog's clock", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });
-    up.fault("POST", CHAT, { kind: "delay", ms: 1500 });
-    fellBack(await call({ llmTimeoutMs: 300 }), /did not complete .* within 300 ms/);
+    up.fault("POST", CHAT, { kind: "delay", ms: 120_000 });
+    const realStart = performance.now();
+    const { r, took } = await callOnClock({ llmTimeoutMs: 30_000, llmRetries: 0 });
+    fellBack(r, /did not complete .* within 30000 ms/);
+    expect(took).toBeGreaterThanOrEqual(30_000);
+    // The 30 s deadline passed on the test clock; a real timer would have held the test for 30 s.
+    expect(performance.now() - realStart).toBeLessThan(10_000);
   });
   it("reset mid-body: partial", async () => {
     up.route("POST", CHAT, { json: completion(openQuestions(2)) });

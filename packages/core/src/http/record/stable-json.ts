@@ -1,14 +1,8 @@
+import { canonicalJson } from "../../internal/canonical-json.js";
 import type { Cassette } from "./cassette.js";
 
-/** `value` with object keys sorted at every depth (arrays keep their order). */
-export const sortKeysDeep = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort())
-    out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
-  return out;
-};
+/** `value` with object keys sorted at every depth (arrays keep their order): its canonical text read back. */
+const sortKeysDeep = (value: unknown): unknown => JSON.parse(canonicalJson(value));
 
 /**
  * A cassette as the text written to disk: two-space indented JSON with a final newline and keys

@@ -118,7 +118,7 @@ export interface McpCallResult {
 
 /**
  * The slice of an MCP client that the MCP transport needs: call one tool of a connected server.
- * The plugin opens one with `@quiver/mcp` for its `mcp` setting; pass your own as `mcpClient`.
+ * The plugin opens one with the MCP SDK's client for its `mcp` setting; pass your own as `mcpClient`.
  *
  * Use it to reach Context7 through `@upstash/context7-mcp` instead of the HTTP API.
  *

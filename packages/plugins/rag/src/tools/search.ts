@@ -60,6 +60,9 @@ export const ragSearch = defineToolWith<RagConfig, RagResources>()({
     breaker: { failures: 5, openFor: "30s" },
     maxOutputChars: 20_000,
     fallback: {
+      // Course material changes between terms, not between calls: the last passages found for the same
+      // question (same caller, subject and filters), marked stale with their age, beat no passages.
+      stale: true,
       guidance:
         "The course material could not be searched. Answer from your own knowledge, say that you could not check the course material, and suggest the student consult it.",
     },

@@ -1,4 +1,4 @@
-import { type HttpClient, ToolFailure } from "@quiver/core";
+import { fail, type HttpClient, ToolFailure } from "@quiver/core";
 import * as Clock from "effect/Clock";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
@@ -86,13 +86,15 @@ const saysRetryLater = (error: unknown): error is ToolFailure =>
  * Runs `send`, retrying up to `config.llmRetries` times when the LLM answers 429 or 5xx, after its
  * Retry-After (else a short backoff), while the wait ends within `llmTimeoutMs` of the first request:
  * the tool itself is not retried by the runtime (it is not idempotent), so this is its only retry.
- * The waits are Effect's Schedule on the catalog's `clock`, so a test clock moves them.
+ * Each request has `llmTimeoutMs` to complete: past it, it is aborted (through the signal `send` gets)
+ * and the outcome is a timeout. The waits and the deadline are Effect's (Schedule, timeout) on the
+ * catalog's `clock`, so a test clock moves them.
  */
 const withRetries = <T>(
   config: TestgenConfig,
   clock: Clock.Clock,
   signal: AbortSignal,
-  send: () => Promise<T>,
+  send: (abort: AbortSignal) => Promise<T>,
 ): Promise<T> => {
   const budgetEnds = clock.currentTimeMillisUnsafe() + config.llmTimeoutMs;
   const schedule = Schedule.exponential(RETRY_BASE_MS).pipe(
@@ -106,7 +108,13 @@ const withRetries = <T>(
     }),
     Schedule.upTo({ times: config.llmRetries }),
   );
-  const attempt = Effect.tryPromise({ try: send, catch: (error) => error });
+  const attempt = Effect.tryPromise({ try: (abort) => send(abort), catch: (error) => error }).pipe(
+    Effect.timeoutOrElse({
+      duration: config.llmTimeoutMs,
+      orElse: () =>
+        Effect.fail(fail.timeout(`the LLM did not complete the request within ${config.llmTimeoutMs} ms`)),
+    }),
+  );
   return Effect.runPromise(
     attempt.pipe(
       Effect.retry({ schedule, while: saysRetryLater }),
@@ -161,14 +169,14 @@ export const askLlm = async (
               json_schema: { name: "review_questions", strict: true, schema: llmJsonSchema(ask.type) },
             }
           : { type: "json_object" };
-      const res = await withRetries(config, clock, signal, () =>
+      const res = await withRetries(config, clock, signal, (abort) =>
         http.request({
           method: "POST",
           url: settings.url,
           headers: { authorization: settings.apiKey ? bearer(settings.apiKey) : undefined },
           json: { model: settings.model, messages, ...optional(), response_format },
-          signal,
-          timeoutMs: config.llmTimeoutMs,
+          // Aborted by the call's signal and by the deadline on the catalog's clock (withRetries).
+          signal: abort,
           acceptStatus: [400, 422],
           apiKeyVar: "LLM_API_KEY",
           ...(settings.apiKey ? { secrets: [settings.apiKey] } : {}),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { latexToText, parseBibtex, splitAuthors } from "./bibtex.js";
+import { parseBibtex } from "./bibtex.js";
+import { latexToText, splitAuthors } from "./latex-text.js";
 
 const BIB = String.raw`
 % A comment line outside entries
@@ -41,7 +42,10 @@ describe("parseBibtex", () => {
     expect(splitAuthors(wadden.fields.author!)).toEqual(["Wadden, David", "Lin, Shanchuan", "Lo, Kyle"]);
     expect(entries.find((e) => e.key === "after")?.fields.title).toBe("Still read");
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toEqual({ line: 20, message: "unbalanced braces" });
+    expect(problems[0]).toEqual({
+      line: 20,
+      message: "a brace or quote opened in this entry is never closed; the entry is skipped",
+    });
   });
 
   it("handles parenthesised entries and LaTeX accents", () => {
@@ -49,6 +53,45 @@ describe("parseBibtex", () => {
     const godel = entries.find((e) => e.type === "inproceedings")!;
     expect(latexToText(godel.fields.title!)).toBe("Über formal unentscheidbare Sätze");
     expect(splitAuthors(godel.fields.author!)).toEqual(["Kurt Gödel"]);
+  });
+  // The hand-written reader this parser replaced took the "@" of an address in a comment line for an entry and
+  // reported a problem there; the grammar reads "%" lines as comments.
+  it("reads nested groups, chained @string macros, an @ in comments and values, accents; skips a broken entry", () => {
+    const bib = String.raw`% Contact: someone@example.org (an @ in a comment line opens no entry)
+@Comment{jabref-meta: databaseType:bibtex;}
+@STRING{ J = "J. " # {Mol.} }
+@string{bio = J # " Biol."}
+@article{nested,
+  title = {A {Nested {Group {Deep}}} title},
+  journal = BIO,
+  note = "a {"} quote",
+  email = {lab@example.org},
+}
+@book{missing
+  title = {No comma after the key}
+}
+@book{last, title = {Caf{\'e} {\"{o}} \c{c}}}`;
+    const { entries, problems } = parseBibtex(bib);
+    expect(entries.map((e) => e.key)).toEqual(["nested", "last"]);
+    const nested = entries[0]!;
+    expect(nested.line).toBe(5);
+    expect(latexToText(nested.fields.title!)).toBe("A Nested Group Deep title");
+    expect(nested.fields.journal).toBe("J. Mol. Biol.");
+    expect(nested.fields.note).toBe('a {"} quote');
+    expect(nested.fields.email).toBe("lab@example.org");
+    expect(latexToText(entries[1]!.fields.title!)).toBe("Café ö ç");
+    expect(problems).toEqual([
+      {
+        line: 11,
+        message: expect.stringMatching(/^Expected .* but "t" found at line 12; the entry is skipped$/),
+      },
+    ]);
+  });
+
+  it("reports an entry without a citation key and reads the rest", () => {
+    const { entries, problems } = parseBibtex("@misc{title = {No key}}\n@misc{k, title = {K}}");
+    expect(entries.map((e) => e.key)).toEqual(["k"]);
+    expect(problems).toEqual([{ line: 1, message: "the entry has no citation key; it is skipped" }]);
   });
 });
 

@@ -31,17 +31,66 @@ describe("parseFrontMatter", () => {
       draft: false,
       tags: ["cells", "membranes, lipids", 2],
       authors: ["Jane Doe", "John Roe"],
-      summary: "Line one\nline two",
+      // YAML's "|" keeps the final line break ("|-" strips it).
+      summary: "Line one\nline two\n",
       empty: null,
       url: "https://example.org/a:b",
     });
     expect(body).toBe("# Heading\nBody.");
   });
 
-  it("reports nested maps and leaves texts without front matter alone", () => {
-    const { data, problems } = parseFrontMatter("---\nowner:\n  name: x\nok: yes\n---\ntext");
-    expect(data).toEqual({ ok: "yes" });
-    expect(problems[0]).toMatch(/nested map/);
+  it("reads what the hand-written reader got wrong: nested maps, flow lists over lines, folded plain text, anchors", () => {
+    const text = [
+      "---",
+      "owner:",
+      "  name: Jane Doe",
+      "  email: jane@example.org",
+      "tags: [cells,",
+      "  membranes]",
+      "summary: a plain text",
+      "  that goes on",
+      "defaults: &d { course: BIO101 }",
+      "metadata: *d",
+      "note: 'it''s # not a comment'",
+      "---",
+      "body",
+    ].join("\n");
+    expect(parseFrontMatter(text)).toEqual({
+      data: {
+        owner: { name: "Jane Doe", email: "jane@example.org" },
+        tags: ["cells", "membranes"],
+        summary: "a plain text that goes on",
+        defaults: { course: "BIO101" },
+        metadata: { course: "BIO101" },
+        note: "it's # not a comment",
+      },
+      body: "body",
+      problems: [],
+    });
+  });
+
+  it("reports what YAML refuses with its line in the file, and keeps what it could read", () => {
+    const { data, problems } = parseFrontMatter("---\ntitle: a\nweek: 3\ntitle: b\n---\ntext");
+    expect(problems).toEqual(["line 4: Map keys must be unique"]);
+    expect(data).toMatchObject({ week: 3 });
+    expect(parseFrontMatter("---\n- a\n- b\n---\ntext").problems).toEqual([
+      "front matter is not a map of `key: value` lines",
+    ]);
+  });
+
+  it("stops an alias bomb instead of expanding it", () => {
+    const bomb = ["---", "a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 0; i < 8; i++) {
+      const prev = String.fromCharCode(97 + i);
+      const next = String.fromCharCode(98 + i);
+      bomb.push(`${next}: &${next} [${Array(10).fill(`*${prev}`).join(", ")}]`);
+    }
+    const { data, problems } = parseFrontMatter([...bomb, "---", "text"].join("\n"));
+    expect(data).toEqual({});
+    expect(problems[0]).toMatch(/alias/i);
+  });
+
+  it("leaves texts without front matter alone and says when it is not closed", () => {
     expect(parseFrontMatter("# Just markdown\n---\n")).toEqual({
       data: {},
       body: "# Just markdown\n---\n",
