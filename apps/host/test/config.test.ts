@@ -68,6 +68,23 @@ describe("config file", () => {
     });
   });
 
+  it("lowercases the Host and Origin allowlists from the file, flags and variables (the API and /mcp compare them alike)", async () => {
+    const cwd = folder({
+      "quiver.config.json": JSON.stringify({
+        server: { allowedHosts: ["Quiver.Example.ORG"], allowedOrigins: ["https://App.Example.org"] },
+      }),
+    });
+    const fromFile = await resolveSettings({ cwd }, {});
+    expect(fromFile.server.allowedHosts).toEqual(["quiver.example.org"]);
+    expect(fromFile.server.allowedOrigins).toEqual(["https://app.example.org"]);
+    const fromEnv = await resolveSettings(
+      { cwd },
+      { QUIVER_ALLOWED_HOSTS: "Edge.Example.ORG, localhost", QUIVER_ALLOWED_ORIGINS: "*" },
+    );
+    expect(fromEnv.server.allowedHosts).toEqual(["edge.example.org", "localhost"]);
+    expect(fromEnv.server.allowedOrigins).toBe("*");
+  });
+
   it("takes several rate limits for one tool, as core's policy does", async () => {
     const limits = [
       { key: "openfda", limit: 240, window: "1m" },

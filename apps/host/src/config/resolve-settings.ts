@@ -55,6 +55,13 @@ const port = (value: string, name: string): number => {
   return n;
 };
 
+/**
+ * Host names and origins compare without case (RFC 3986): the allowlists are lowercased once here, so
+ * the HTTP API's check and the MCP endpoint's (the SDK's, which compares as given) agree.
+ */
+const lowercased = <L extends "*" | ReadonlyArray<string>>(value: L): L =>
+  (value === "*" ? value : value.map((entry) => entry.toLowerCase())) as L;
+
 const list = (value: string) =>
   value
     .split(",")
@@ -253,12 +260,12 @@ export const resolveSettings = async (
           : env.QUIVER_PORT
             ? port(env.QUIVER_PORT, "QUIVER_PORT")
             : (server.port ?? DEFAULT_PORT),
-      allowedOrigins: origins
-        ? origins === "*"
-          ? "*"
-          : list(origins)
-        : (server.allowedOrigins ?? defaultHosts),
-      allowedHosts: hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
+      allowedOrigins: lowercased(
+        origins ? (origins === "*" ? "*" : list(origins)) : (server.allowedOrigins ?? defaultHosts),
+      ),
+      allowedHosts: lowercased(
+        hosts ? (hosts === "*" ? "*" : list(hosts)) : (server.allowedHosts ?? defaultHosts),
+      ),
       shutdownTimeoutMs,
       // Replicas on one Redis sit behind a load balancer: no MCP session may tie a client to one.
       stateless: env.QUIVER_STATELESS
