@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget } from "@quiver/core";
+import type { ApiCaller } from "../auth/api-caller.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { externalToolRoutes } from "./external-tool-routes.js";
 import { sendError, sendJson } from "./json-response.js";
@@ -18,6 +19,8 @@ export interface ApiRequest {
   /** GET or HEAD. */
   readonly get: boolean;
   readonly principal: string | undefined;
+  /** The caller's identity (groups, client) and which tools' scopes it lacks. */
+  readonly caller: ApiCaller;
 }
 
 /** What the routes answer with: the catalog, the API's options and the largest body. */
@@ -76,14 +79,21 @@ const find: ApiRoute["handle"] = ({ res, url }, { options }) => {
 };
 
 /** GET /tools[?category=]: the seed profile's tools, then the catalog's it does not shadow. */
-const listTools: ApiRoute["handle"] = ({ res, url }, { catalog, options }) => {
+const listTools: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options }) => {
   const category = url.searchParams.get("category");
   const seeds = options.profile?.list() ?? [];
   const shadowed = new Set(seeds.map((t) => t.name));
   return sendJson(res, 200, {
     tools: [
       ...seeds.filter((t) => !category || t.category === category),
-      ...catalog.list().filter((t) => !shadowed.has(t.name) && (!category || t.category === category)),
+      ...catalog
+        .list()
+        .filter(
+          (t) =>
+            !shadowed.has(t.name) &&
+            (!category || t.category === category) &&
+            caller.missingScopes(t).length === 0,
+        ),
     ],
   });
 };
@@ -103,15 +113,21 @@ const describeTool: ApiRoute["handle"] = async ({ res, url, parts }, { catalog, 
 };
 
 /** /tools/:name/call: POST only. */
-const callTool: ApiRoute["handle"] = (
-  { req, res, parts, method, principal },
-  { catalog, options, limit },
-) => {
+const callTool: ApiRoute["handle"] = ({ req, res, parts, method, caller }, { catalog, options, limit }) => {
   if (method !== "POST")
     return sendError(res, 405, "method_not_allowed", "Use POST to call a tool.", {
       headers: { allow: "POST" },
     });
-  return callToolRoute(catalog, options, limit, { req, res, name: parts[1]!, principal });
+  const info = catalog.list().find((t) => t.name === parts[1]);
+  const missing = info ? caller.missingScopes(info) : [];
+  if (missing.length > 0 && options.auth) {
+    const refusal = options.auth.insufficientScope(missing);
+    return sendError(res, refusal.status, refusal.code, refusal.message, {
+      fix: refusal.fix,
+      headers: refusal.headers,
+    });
+  }
+  return callToolRoute(catalog, options, limit, { req, res, name: parts[1]!, caller });
 };
 
 /** The API's routes after authentication, in the order they are tried (the first that matches answers). */

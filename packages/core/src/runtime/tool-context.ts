@@ -29,6 +29,8 @@ export const toolContext = (
   tool: reg.name,
   plugin: reg.pluginId,
   principal: session.principal,
+  groups: session.groups ?? [],
+  clientId: session.clientId,
   sessionId: session.id,
   session: session.values ?? {},
   signal,
