@@ -8,6 +8,8 @@ export interface TestClient {
   readonly secret: string;
   readonly scope: string;
   readonly groups?: ReadonlyArray<string>;
+  /** Its access tokens are opaque (checked by introspection) instead of JWTs. */
+  readonly opaque?: boolean;
 }
 
 /** A running `oidc-provider` on 127.0.0.1 issuing JWT access tokens for resource indicators. */
@@ -52,8 +54,8 @@ const providerFor = (issuer: string, clients: Readonly<Record<string, TestClient
           scope: clients[client.clientId]?.scope ?? "",
           audience: resourceIndicator,
           accessTokenTTL: 3600,
-          accessTokenFormat: "jwt",
-          jwt: { sign: { alg: "RS256" } },
+          accessTokenFormat: clients[client.clientId]?.opaque ? "opaque" : "jwt",
+          ...(clients[client.clientId]?.opaque ? {} : { jwt: { sign: { alg: "RS256" } } }),
         }),
       },
     },

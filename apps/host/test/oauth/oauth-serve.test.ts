@@ -11,6 +11,9 @@ import { foreignKey, signToken, unsecuredToken } from "./oauth-tokens.js";
 const CLIENTS = {
   alice: { secret: "alice-secret-4f1d9a", scope: "tools secrets:read", groups: ["lab-a"] },
   bob: { secret: "bob-secret-7c2e55", scope: "tools", groups: ["lab-b"] },
+  carol: { secret: "carol-secret-0b8f21", scope: "tools", groups: ["lab-c"], opaque: true },
+  // This server itself, as the client that introspects opaque tokens (RFC 7662).
+  "quiver-rs": { secret: "rs-secret-6e4d2c", scope: "tools" },
 };
 const STATIC = "tok-ops-5a1c93e0";
 
@@ -26,7 +29,12 @@ beforeAll(async () => {
   const config = {
     tokens: { [STATIC]: "ops" },
     auth: {
-      oidc: { issuer: as.issuer, groupsClaim: "groups", jwksCooldown: 0 },
+      oidc: {
+        issuer: as.issuer,
+        groupsClaim: "groups",
+        jwksCooldown: 0,
+        introspection: { clientId: "quiver-rs", clientSecret: "env:QUIVER_TEST_INTROSPECTION_SECRET" },
+      },
       scopes: { identity: ["tools"], identity_secret: ["secrets:read"] },
     },
   };
@@ -35,7 +43,10 @@ beforeAll(async () => {
     workspace: ["@quiver/core"],
     config: { name: "quiver.config.json", text: JSON.stringify(config) },
   });
-  serve = await startServe([], { cwd: project.dir });
+  serve = await startServe([], {
+    cwd: project.dir,
+    env: { QUIVER_TEST_INTROSPECTION_SECRET: CLIENTS["quiver-rs"].secret },
+  });
   mcpResource = `${serve.url}/mcp`;
 }, 60_000);
 afterAll(async () => {
@@ -124,6 +135,17 @@ describe("quiver serve as an OAuth 2.1 resource server", () => {
     expect(who.data).toEqual({ principal: "bob", groups: ["lab-b"], clientId: "bob" });
     const ops = (await (await callTool("identity_whoami", STATIC)).json()) as { data: unknown };
     expect(ops.data).toEqual({ principal: "ops", groups: [], clientId: null });
+  });
+
+  it("checks an opaque token by introspection (RFC 7662), audience included", async () => {
+    const token = await as.token("carol", serve.url);
+    expect(token.split(".")).toHaveLength(1);
+    const who = (await (await callTool("identity_whoami", token)).json()) as { data: unknown };
+    expect(who.data).toEqual({ principal: "carol", groups: ["lab-c"], clientId: "carol" });
+    const elsewhere = await as.token("carol", "https://elsewhere.example.org");
+    const refused = await api("/tools", elsewhere);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
   });
 
   describe("refuses, each with 401 invalid_token and the resource metadata", () => {

@@ -28,15 +28,17 @@ export const authInfoFromClaims = (
   audience: string,
 ): AuthInfo => {
   const claim = oidc.principalClaim ?? "sub";
-  const principal = claims[claim];
-  if (typeof principal !== "string" || principal === "")
-    throw new OAuthError(OAuthErrorCode.InvalidToken, `The token has no "${claim}" claim to name its principal.`);
   const clientId =
     typeof claims.client_id === "string"
       ? claims.client_id
       : typeof claims.azp === "string"
         ? claims.azp
         : undefined;
+  // A client-credentials token acts for its client: without a `sub` its client is the principal
+  // (as RFC 9068 has JWT access tokens say in `sub`; an introspection answer may leave it out).
+  const principal = claims[claim] ?? (claim === "sub" ? clientId : undefined);
+  if (typeof principal !== "string" || principal === "")
+    throw new OAuthError(OAuthErrorCode.InvalidToken, `The token has no "${claim}" claim to name its principal.`);
   const identity: TokenIdentity = {
     principal,
     groups: oidc.groupsClaim ? stringList(claims[oidc.groupsClaim]) : [],
