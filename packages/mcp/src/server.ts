@@ -5,7 +5,7 @@ import pkg from "../package.json" with { type: "json" };
 
 export { createOAuthGate, type OAuthGate, type OAuthGateOptions } from "./auth/create-oauth-gate.js";
 export type { IntrospectionOptions, OidcOptions, TokenIdentity } from "./auth/oauth-options.js";
-export { missingScopes, requiredScopes, type ToolScopes } from "./auth/tool-scopes.js";
+export { requiredScopes, type ToolScopes } from "./auth/tool-scopes.js";
 export { type BearerVerdict, bearerAuth, tokenPrincipals } from "./bearer-auth.js";
 
 export {

@@ -24,7 +24,13 @@ export const authenticateApi = async (
       fix: "Send Authorization: Bearer <token> with a token from the host's config (tokens).",
       headers: { "www-authenticate": 'Bearer realm="quiver"' },
     };
-  return { principal: verdict.principal, groups: NONE, clientId: undefined, missingScopes: () => NONE };
+  return {
+    principal: verdict.principal,
+    groups: NONE,
+    clientId: undefined,
+    scopes: undefined,
+    missingScopes: () => NONE,
+  };
 };
 
 /** Answers a Protected Resource Metadata request (true), or leaves the path to the routes (false). */

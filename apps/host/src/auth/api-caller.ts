@@ -8,6 +8,8 @@ export interface ApiCaller {
   readonly groups: ReadonlyArray<string>;
   /** The OAuth client the token was issued to; undefined for static tokens. */
   readonly clientId: string | undefined;
+  /** The access token's scopes; undefined when the caller is not scope-limited (static tokens). */
+  readonly scopes: ReadonlyArray<string> | undefined;
   /** The scopes of a tool the caller's token lacks (empty: it may call it). */
   readonly missingScopes: (tool: Pick<ToolInfo, "name" | "plugin">) => ReadonlyArray<string>;
 }

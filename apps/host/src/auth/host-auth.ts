@@ -1,6 +1,10 @@
-import { createOAuthGate, type McpHttpHandlerOptions, missingScopes } from "@quiver/mcp/server";
+import { createOAuthGate, type McpHttpHandlerOptions } from "@quiver/mcp/server";
 import type { HostSettings } from "../config/host-settings.js";
 import type { ApiAuth, ApiRefusal } from "./api-caller.js";
+import { hostRequiredScopes } from "./scopes-allow.js";
+
+/** The verified auth info the MCP handler passes on (the SDK's `AuthInfo`, as the handler's option types it). */
+type AuthInfo = Parameters<NonNullable<McpHttpHandlerOptions["missingScopes"]>>[1];
 
 /** How `quiver serve` authenticates with `auth.oidc`: the MCP handler's options and the HTTP API's. */
 export interface HostAuth {
@@ -43,10 +47,12 @@ export const createHostAuth = (settings: HostSettings, baseUrl: () => string): H
     resourcePaths: [MCP_PATH],
     scopesSupported: [...new Set(Object.values(scopes).flat())],
   });
-  // An alias is listed and called as a tool of its own: it needs what the tool it stands for needs.
-  const byName = missingScopes(scopes);
-  const missing: typeof byName = (tool, authInfo) =>
-    byName({ name: settings.aliases[tool.name] ?? tool.name, plugin: tool.plugin }, authInfo);
+  const required = hostRequiredScopes(settings);
+  // The token's scopes bind OAuth callers only: static tokens (staticToken true) are the operator's own.
+  const missing = (tool: { name: string; plugin: string }, authInfo: AuthInfo | undefined): string[] => {
+    if (authInfo?.extra?.staticToken !== false) return [];
+    return required(tool).filter((s) => !authInfo.scopes.includes(s));
+  };
   return {
     mcp: {
       authenticate: (request) => gate.authenticate(request.headers.get("authorization"), MCP_PATH),
@@ -62,6 +68,7 @@ export const createHostAuth = (settings: HostSettings, baseUrl: () => string): H
           principal: extra.principal as string,
           groups: (extra.groups as string[] | undefined) ?? [],
           clientId: extra.clientId as string | undefined,
+          scopes: extra.staticToken === false ? authInfo.scopes : undefined,
           missingScopes: (tool) => missing(tool, authInfo),
         };
       },

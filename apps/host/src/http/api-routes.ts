@@ -68,13 +68,18 @@ const metrics: ApiRoute["handle"] = async ({ res }, { catalog, options }) => {
 };
 
 /** GET /find?need=…: the tools that best fit a need in words. */
-const find: ApiRoute["handle"] = ({ res, url }, { options }) => {
+const find: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options }) => {
   const need = url.searchParams.get("need") ?? url.searchParams.get("q");
   if (!need) return sendError(res, 400, "missing_need", "Give the need in words: /find?need=…");
   const limit = Number(url.searchParams.get("limit") ?? 5);
+  const max = Number.isFinite(limit) ? limit : 5;
   return sendJson(res, 200, {
     need,
-    tools: options.finder!.rank(need, { limit: Number.isFinite(limit) ? limit : 5 }),
+    // Ranked past the limit, then cut after leaving out what the caller's scopes do not allow.
+    tools: options
+      .finder!.rank(need, { limit: catalog.list().length })
+      .filter((t) => caller.missingScopes(t).length === 0)
+      .slice(0, max),
   });
 };
 

@@ -27,9 +27,9 @@ type CallRequest =
 export const readCallRequest = (
   req: IncomingMessage,
   body: unknown,
-  caller: Pick<ApiCaller, "principal"> & Partial<Pick<ApiCaller, "groups" | "clientId">>,
+  caller: Pick<ApiCaller, "principal"> & Partial<Pick<ApiCaller, "groups" | "clientId" | "scopes">>,
 ): CallRequest => {
-  const { principal, groups, clientId } = caller;
+  const { principal, groups, clientId, scopes } = caller;
   const isWrapper =
     typeof body === "object" &&
     body !== null &&
@@ -59,6 +59,7 @@ export const readCallRequest = (
         ...(principal !== undefined ? { principal } : {}),
         ...(groups && groups.length > 0 ? { groups } : {}),
         ...(clientId !== undefined ? { clientId } : {}),
+        ...(scopes !== undefined ? { scopes } : {}),
         ...(values ? { values } : {}),
       },
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),

@@ -232,6 +232,27 @@ describe("quiver serve as an OAuth 2.1 resource server", () => {
       }
     });
 
+    it("finds only the tools a token may call (GET /find and quiver_find_tools)", async () => {
+      const names = async (token: string) => {
+        const http = (await (await api("/find?need=secret%20answer&limit=20", token)).json()) as {
+          tools: Array<{ name: string }>;
+        };
+        const tool = (await (
+          await api("/tools/quiver_find_tools/call", token, {
+            method: "POST",
+            body: JSON.stringify({ need: "secret answer", limit: 20 }),
+          })
+        ).json()) as { data: { tools: Array<{ name: string }> } };
+        return { http: http.tools.map((t) => t.name), tool: tool.data.tools.map((t) => t.name) };
+      };
+      const bob = await names(await as.token("bob", serve.url));
+      expect(bob.http).not.toContain("identity_secret");
+      expect(bob.tool).not.toContain("identity_secret");
+      const alice = await names(await as.token("alice", serve.url));
+      expect(alice.http).toContain("identity_secret");
+      expect(alice.tool).toContain("identity_secret");
+    });
+
     it("lets a token with the scope call it", async () => {
       const token = await as.token("alice", serve.url);
       const r = (await (await callTool("identity_secret", token)).json()) as { data: unknown };

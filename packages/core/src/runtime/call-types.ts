@@ -15,6 +15,8 @@ export interface SessionContext {
   readonly groups?: ReadonlyArray<string>;
   /** The OAuth client the caller's token was issued to (`client_id`/`azp`), for audit logs. */
   readonly clientId?: string;
+  /** The OAuth scopes of the caller's access token; absent when its credentials are not scope-limited (static tokens, stdio). */
+  readonly scopes?: ReadonlyArray<string>;
   /** Values for context-injected parameters (e.g. `{ subject: "metaheuristicas" }`). */
   readonly values?: Readonly<Record<string, unknown>>;
 }

@@ -31,6 +31,7 @@ export const toolContext = (
   principal: session.principal,
   groups: session.groups ?? [],
   clientId: session.clientId,
+  scopes: session.scopes,
   sessionId: session.id,
   session: session.values ?? {},
   signal,

@@ -19,11 +19,12 @@ export const principalOf = (
 
 /**
  * The caller's groups and OAuth client, as a verifier put them in the auth info's `extra`
- * (`groups`: string[], `clientId`: string); nothing for a static token.
+ * (`groups`: string[], `clientId`: string), and the token's scopes when it is an OAuth access
+ * token (`extra.staticToken === false`); nothing for a static token.
  */
 export const identityExtras = (
   authInfo: AuthInfo | undefined,
-): { groups?: ReadonlyArray<string>; clientId?: string } => {
+): { groups?: ReadonlyArray<string>; clientId?: string; scopes?: ReadonlyArray<string> } => {
   const extra = authInfo?.extra;
   if (!extra) return {};
   const groups = Array.isArray(extra.groups)
@@ -32,5 +33,6 @@ export const identityExtras = (
   return {
     ...(groups.length > 0 ? { groups } : {}),
     ...(typeof extra.clientId === "string" ? { clientId: extra.clientId } : {}),
+    ...(extra.staticToken === false ? { scopes: authInfo.scopes } : {}),
   };
 };
