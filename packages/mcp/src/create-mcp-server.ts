@@ -64,7 +64,15 @@ const insufficientScope = (tool: ToolInfo, missing: ReadonlyArray<string>): Tool
     message,
     error: { kind: "access_denied", message, retryable: false },
     suggestion: `Ask the authorization server for a token with scope "${missing.join(" ")}" and reconnect.`,
-    metadata: { tool: tool.name, plugin: tool.plugin, callId: randomUUID(), durationMs: 0, attempts: 0, cached: false, truncated: false },
+    metadata: {
+      tool: tool.name,
+      plugin: tool.plugin,
+      callId: randomUUID(),
+      durationMs: 0,
+      attempts: 0,
+      cached: false,
+      truncated: false,
+    },
   };
 };
 

@@ -5,7 +5,10 @@ import type { HostSettings } from "../config/host-settings.js";
 export const hostRequiredScopes =
   (settings: Pick<HostSettings, "auth" | "aliases">) =>
   (tool: { readonly name: string; readonly plugin: string }): string[] =>
-    requiredScopes(settings.auth.scopes, { name: settings.aliases[tool.name] ?? tool.name, plugin: tool.plugin });
+    requiredScopes(settings.auth.scopes, {
+      name: settings.aliases[tool.name] ?? tool.name,
+      plugin: tool.plugin,
+    });
 
 /**
  * Whether a caller whose token carries `scopes` may call a tool (a caller that is not
@@ -13,6 +16,8 @@ export const hostRequiredScopes =
  */
 export const scopesAllow = (settings: Pick<HostSettings, "auth" | "aliases">) => {
   const required = hostRequiredScopes(settings);
-  return (tool: { readonly name: string; readonly plugin: string }, scopes: ReadonlyArray<string> | undefined) =>
-    scopes === undefined || required(tool).every((s) => scopes.includes(s));
+  return (
+    tool: { readonly name: string; readonly plugin: string },
+    scopes: ReadonlyArray<string> | undefined,
+  ) => scopes === undefined || required(tool).every((s) => scopes.includes(s));
 };

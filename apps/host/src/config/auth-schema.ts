@@ -2,7 +2,9 @@ import { z } from "zod";
 import { durationSchema as duration } from "./duration-schema.js";
 
 const httpUrl = z.string().regex(/^https?:\/\/\S+$/, "expected an http:// or https:// URL");
-const scopeToken = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "a scope is one word of printable characters");
+const scopeToken = z
+  .string()
+  .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "a scope is one word of printable characters");
 
 /**
  * The config file's `auth` section: an OAuth 2.1 authorization server (`oidc`) whose access tokens
@@ -20,7 +22,20 @@ export const authSchema = z
         groupsClaim: z.string().min(1).optional(),
         scopeClaim: z.string().min(1).optional(),
         algorithms: z
-          .array(z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))
+          .array(
+            z.enum([
+              "RS256",
+              "RS384",
+              "RS512",
+              "PS256",
+              "PS384",
+              "PS512",
+              "ES256",
+              "ES384",
+              "ES512",
+              "EdDSA",
+            ]),
+          )
           .min(1)
           .optional(),
         clockTolerance: duration.optional(),

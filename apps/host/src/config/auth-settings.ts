@@ -54,4 +54,5 @@ export const resolveAuthSettings = (
   };
 };
 
-const withoutIntrospection = <T extends { introspection?: unknown }>({ introspection: _, ...rest }: T) => rest;
+const withoutIntrospection = <T extends { introspection?: unknown }>({ introspection: _, ...rest }: T) =>
+  rest;

@@ -33,7 +33,10 @@ export const createFindToolsPlugin = (
      * Whether a caller with these token scopes may call a tool (undefined scopes: not scope-limited);
      * the tools it may not call are never found for it. Default: every tool.
      */
-    readonly mayCall?: (tool: { name: string; plugin: string }, scopes: ReadonlyArray<string> | undefined) => boolean;
+    readonly mayCall?: (
+      tool: { name: string; plugin: string },
+      scopes: ReadonlyArray<string> | undefined,
+    ) => boolean;
   } = {},
 ) => {
   // The ranker (BM25 index, tokenizer, @quiver/search) loads on the first search: a host that never

@@ -173,7 +173,8 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   registerAll(bridged.plugins);
   state.problems.push(...bridged.problems);
   const bridgedIds = new Set(bridged.plugins.map((p) => p.plugin.id));
-  if (settings.find) inner.register(createFindToolsPlugin(tracker.catalog, { mayCall: scopesAllow(settings) }));
+  if (settings.find)
+    inner.register(createFindToolsPlugin(tracker.catalog, { mayCall: scopesAllow(settings) }));
   try {
     inner.checkAliases();
   } catch (error) {

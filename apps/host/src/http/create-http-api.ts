@@ -94,7 +94,10 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     if (await open(req, res, path, method)) return;
     const caller = await authenticateApi(options.auth, auth, req.headers.authorization);
     if ("status" in caller)
-      return sendError(res, caller.status, caller.code, caller.message, { fix: caller.fix, headers: caller.headers });
+      return sendError(res, caller.status, caller.code, caller.message, {
+        fix: caller.fix,
+        headers: caller.headers,
+      });
     const principal = caller.principal;
     if (
       web &&

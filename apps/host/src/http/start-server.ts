@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createMcpHttpHandler } from "@quiver/mcp/server";
 import pkg from "../../package.json" with { type: "json" };
+import { createHostAuth } from "../auth/host-auth.js";
 import { FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
 import { createToolFinder } from "../find/tool-finder.js";
 import type { Host } from "../host/create-host.js";
 import type { DrainReport } from "../host/track-calls.js";
-import { createHostAuth } from "../auth/host-auth.js";
 import { createHttpApi } from "./create-http-api.js";
 
 /** A running `quiver serve`. */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SessionContext } from "@quiver/core";
-import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
 import type { ApiCaller } from "../auth/api-caller.js";
+import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { sendError, sendJson } from "./json-response.js";
 import { readJsonBody } from "./read-json-body.js";
@@ -96,12 +96,7 @@ export const callToolRoute = async (
   catalog: Catalog,
   options: HttpApiOptions,
   limit: number,
-  {
-    req,
-    res,
-    name,
-    caller,
-  }: { req: IncomingMessage; res: ServerResponse; name: string; caller: ApiCaller },
+  { req, res, name, caller }: { req: IncomingMessage; res: ServerResponse; name: string; caller: ApiCaller },
 ): Promise<void> => {
   const seed = options.profile?.find(name);
   if (!seed && !catalog.has(name)) {

@@ -38,7 +38,10 @@ describe("auth in quiver.config.json", () => {
         scopes: { fda: ["fda:read"], private_repo_search: ["repo"] },
       },
     });
-    const settings = await resolveSettings({}, { QUIVER_CONFIG: join(cwd, "quiver.config.json"), QUIVER_IDP_SECRET: "s3cr3t-idp" });
+    const settings = await resolveSettings(
+      {},
+      { QUIVER_CONFIG: join(cwd, "quiver.config.json"), QUIVER_IDP_SECRET: "s3cr3t-idp" },
+    );
     expect(settings.auth.publicUrl).toBe("https://quiver.example.org");
     expect(settings.auth.scopes).toEqual({ fda: ["fda:read"], private_repo_search: ["repo"] });
     expect(settings.auth.oidc?.issuer).toBe("https://login.example.org/realms/lab");
@@ -50,13 +53,22 @@ describe("auth in quiver.config.json", () => {
 
   it("names an unset secret variable and a mistyped key", async () => {
     const unset = withConfig({
-      auth: { oidc: { issuer: "https://login.example.org", introspection: { clientId: "q", clientSecret: "env:NOPE" } } },
+      auth: {
+        oidc: {
+          issuer: "https://login.example.org",
+          introspection: { clientId: "q", clientSecret: "env:NOPE" },
+        },
+      },
     });
-    expect((await problemsOf(resolveSettings({}, { QUIVER_CONFIG: join(unset, "quiver.config.json") })))[0]).toMatch(
-      /auth\.oidc\.introspection\.clientSecret: NOPE is not set/,
-    );
-    const typo = withConfig({ auth: { oidc: { issuer: "https://login.example.org", groupClaim: "groups" } } });
-    expect(await problemsOf(resolveSettings({}, { QUIVER_CONFIG: join(typo, "quiver.config.json") }))).toContainEqual(
+    expect(
+      (await problemsOf(resolveSettings({}, { QUIVER_CONFIG: join(unset, "quiver.config.json") })))[0],
+    ).toMatch(/auth\.oidc\.introspection\.clientSecret: NOPE is not set/);
+    const typo = withConfig({
+      auth: { oidc: { issuer: "https://login.example.org", groupClaim: "groups" } },
+    });
+    expect(
+      await problemsOf(resolveSettings({}, { QUIVER_CONFIG: join(typo, "quiver.config.json") })),
+    ).toContainEqual(
       expect.stringMatching(/auth\.oidc: unknown key "groupClaim" \(did you mean "groupsClaim"\?\)/),
     );
   });

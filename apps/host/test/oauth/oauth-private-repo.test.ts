@@ -38,7 +38,17 @@ beforeAll(async () => {
     `---\ntitle: Unpublished regeneration cohort\nauthors: Alice Example\n---\n\n# Unpublished\n\nOur ${SECRET} result on limb regeneration.\n`,
   );
   const added = await runQuiver(
-    ["private-repo", "add", "alice-notes", "--owner", "alice", "--collection", "unpublished", "--repo", "repo"],
+    [
+      "private-repo",
+      "add",
+      "alice-notes",
+      "--owner",
+      "alice",
+      "--collection",
+      "unpublished",
+      "--repo",
+      "repo",
+    ],
     { cwd: project.dir },
   );
   if (added.code !== 0) throw new Error(`private-repo add failed: ${added.stderr}`);
@@ -65,7 +75,9 @@ const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 describe("private-repo behind the identity provider", () => {
   it("gives alice her collection with her token (the principal from sub)", async () => {
-    const r = (await (await search(await as.token("alice", serve.url))).json()) as { data: { results: unknown[] } };
+    const r = (await (await search(await as.token("alice", serve.url))).json()) as {
+      data: { results: unknown[] };
+    };
     expect(JSON.stringify(r)).toContain(SECRET);
   });
 
@@ -84,7 +96,14 @@ describe("private-repo behind the identity provider", () => {
       "bob's expired token",
       async () =>
         signToken(
-          { iss: as.issuer, aud: serve.url, sub: "bob", client_id: "bob", scope: "repo", exp: inAnHour() - 7200 },
+          {
+            iss: as.issuer,
+            aud: serve.url,
+            sub: "bob",
+            client_id: "bob",
+            scope: "repo",
+            exp: inAnHour() - 7200,
+          },
           as.signingKey(),
         ),
     ],
@@ -92,7 +111,14 @@ describe("private-repo behind the identity provider", () => {
       "a token with bob's client id and alice's sub from another issuer",
       async () =>
         signToken(
-          { iss: other.issuer, aud: serve.url, sub: "alice", client_id: "bob", scope: "repo", exp: inAnHour() },
+          {
+            iss: other.issuer,
+            aud: serve.url,
+            sub: "alice",
+            client_id: "bob",
+            scope: "repo",
+            exp: inAnHour(),
+          },
           other.signingKey(),
         ),
     ],

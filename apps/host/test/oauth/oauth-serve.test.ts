@@ -25,7 +25,9 @@ let mcpResource: string;
 
 beforeAll(async () => {
   as = await startAuthorizationServer(CLIENTS);
-  other = await startAuthorizationServer({ alice: { secret: "other-alice-9d0e", scope: "tools secrets:read" } });
+  other = await startAuthorizationServer({
+    alice: { secret: "other-alice-9d0e", scope: "tools secrets:read" },
+  });
   const config = {
     tokens: { [STATIC]: "ops" },
     auth: {
@@ -65,7 +67,8 @@ const api = (path: string, token?: string, init: RequestInit = {}) =>
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
   });
-const callTool = (name: string, token?: string) => api(`/tools/${name}/call`, token, { method: "POST", body: "{}" });
+const callTool = (name: string, token?: string) =>
+  api(`/tools/${name}/call`, token, { method: "POST", body: "{}" });
 const mcpInitialize = (token?: string) =>
   fetch(`${serve.url}/mcp`, {
     method: "POST",
@@ -85,10 +88,16 @@ const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 describe("quiver serve as an OAuth 2.1 resource server", () => {
   it("publishes Protected Resource Metadata for the server and for the MCP endpoint (RFC 9728)", async () => {
-    const root = (await (await api("/.well-known/oauth-protected-resource")).json()) as Record<string, unknown>;
+    const root = (await (await api("/.well-known/oauth-protected-resource")).json()) as Record<
+      string,
+      unknown
+    >;
     expect(root).toMatchObject({ resource: serve.url, authorization_servers: [as.issuer] });
     expect(root.scopes_supported).toEqual(expect.arrayContaining(["tools", "secrets:read"]));
-    const mcp = (await (await api("/.well-known/oauth-protected-resource/mcp")).json()) as Record<string, unknown>;
+    const mcp = (await (await api("/.well-known/oauth-protected-resource/mcp")).json()) as Record<
+      string,
+      unknown
+    >;
     expect(mcp).toMatchObject({ resource: mcpResource, authorization_servers: [as.issuer] });
   });
 
@@ -165,7 +174,10 @@ describe("quiver serve as an OAuth 2.1 resource server", () => {
     it("an expired token signed by the issuer", async () => {
       const past = Math.floor(Date.now() / 1000) - 3600;
       await expectInvalid(
-        await signToken({ iss: as.issuer, aud: mcpResource, sub: "bob", client_id: "bob", exp: past }, as.signingKey()),
+        await signToken(
+          { iss: as.issuer, aud: mcpResource, sub: "bob", client_id: "bob", exp: past },
+          as.signingKey(),
+        ),
       );
     });
 
@@ -176,12 +188,17 @@ describe("quiver serve as an OAuth 2.1 resource server", () => {
     it("a token whose signature is not the issuer's (same key id, another key)", async () => {
       const key = await foreignKey(as.signingKey().kid!);
       await expectInvalid(
-        await signToken({ iss: as.issuer, aud: mcpResource, sub: "alice", client_id: "bob", exp: inAnHour() }, key),
+        await signToken(
+          { iss: as.issuer, aud: mcpResource, sub: "alice", client_id: "bob", exp: inAnHour() },
+          key,
+        ),
       );
     });
 
     it("an unsecured token (alg: none)", async () => {
-      await expectInvalid(unsecuredToken({ iss: as.issuer, aud: mcpResource, sub: "alice", exp: inAnHour() }));
+      await expectInvalid(
+        unsecuredToken({ iss: as.issuer, aud: mcpResource, sub: "alice", exp: inAnHour() }),
+      );
     });
 
     it("a token signed with a key the issuer rotated out, after its new key was fetched", async () => {

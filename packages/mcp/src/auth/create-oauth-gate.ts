@@ -6,7 +6,10 @@ import {
   verifyBearerToken,
 } from "@modelcontextprotocol/server";
 import { tokenPrincipals } from "../bearer-auth.js";
-import { type AuthorizationServerInfo, discoverAuthorizationServer } from "./discover-authorization-server.js";
+import {
+  type AuthorizationServerInfo,
+  discoverAuthorizationServer,
+} from "./discover-authorization-server.js";
 import type { OidcOptions, TokenIdentity } from "./oauth-options.js";
 import {
   protectedResourceMetadata,
@@ -68,7 +71,8 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]*\.[\w-]*$/;
  */
 export const createOAuthGate = (options: OAuthGateOptions): OAuthGate => {
   const { oidc } = options;
-  const base = () => (typeof options.baseUrl === "string" ? options.baseUrl : options.baseUrl()).replace(/\/$/, "");
+  const base = () =>
+    (typeof options.baseUrl === "string" ? options.baseUrl : options.baseUrl()).replace(/\/$/, "");
   const paths = ["", ...(options.resourcePaths ?? ["/mcp"])];
   const audiences = () =>
     oidc.audience === undefined
@@ -84,20 +88,29 @@ export const createOAuthGate = (options: OAuthGateOptions): OAuthGate => {
     | Promise<{ jwt?: (t: string) => Promise<AuthInfo>; opaque?: (t: string) => Promise<AuthInfo> }>
     | undefined;
   const load = () => {
-    verifiers ??= discoverAuthorizationServer(oidc.issuer, fetchImpl).then(async (meta: AuthorizationServerInfo) => {
-      // Loaded with the first token: a host without OAuth never loads jose.
-      const [{ jwtVerifier }, { introspectionVerifier }] = await Promise.all([
-        import("./jwt-verifier.js"),
-        import("./introspection-verifier.js"),
-      ]);
-      const endpoint = oidc.introspection?.endpoint ?? meta.introspection_endpoint;
-      return {
-        ...(meta.jwks_uri ? { jwt: jwtVerifier(oidc, { jwksUri: meta.jwks_uri, audiences, now }) } : {}),
-        ...(oidc.introspection && endpoint
-          ? { opaque: introspectionVerifier(oidc, oidc.introspection, { endpoint, audiences, now, fetch: fetchImpl }) }
-          : {}),
-      };
-    });
+    verifiers ??= discoverAuthorizationServer(oidc.issuer, fetchImpl).then(
+      async (meta: AuthorizationServerInfo) => {
+        // Loaded with the first token: a host without OAuth never loads jose.
+        const [{ jwtVerifier }, { introspectionVerifier }] = await Promise.all([
+          import("./jwt-verifier.js"),
+          import("./introspection-verifier.js"),
+        ]);
+        const endpoint = oidc.introspection?.endpoint ?? meta.introspection_endpoint;
+        return {
+          ...(meta.jwks_uri ? { jwt: jwtVerifier(oidc, { jwksUri: meta.jwks_uri, audiences, now }) } : {}),
+          ...(oidc.introspection && endpoint
+            ? {
+                opaque: introspectionVerifier(oidc, oidc.introspection, {
+                  endpoint,
+                  audiences,
+                  now,
+                  fetch: fetchImpl,
+                }),
+              }
+            : {}),
+        };
+      },
+    );
     // A provider that was down is asked again on the next token.
     verifiers.catch(() => {
       verifiers = undefined;
@@ -127,7 +140,10 @@ export const createOAuthGate = (options: OAuthGateOptions): OAuthGate => {
             error: "unauthorized",
             error_description: `Send Authorization: Bearer <access token> from ${oidc.issuer} (see resource_metadata).`,
           },
-          { status: 401, headers: { "www-authenticate": `Bearer resource_metadata="${metadataUrl(resourcePath)}"` } },
+          {
+            status: 401,
+            headers: { "www-authenticate": `Bearer resource_metadata="${metadataUrl(resourcePath)}"` },
+          },
         );
       }
       try {

@@ -45,12 +45,16 @@ export const introspectionVerifier = (
         `Token introspection failed (${(error as Error).message}).`,
       );
     }
-    if (answer.active !== true) throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not active.");
+    if (answer.active !== true)
+      throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not active.");
     if (answer.iss !== undefined && answer.iss !== oidc.issuer)
       throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token comes from another issuer.");
     const audience = acceptedAudience(answer.aud, context.audiences());
     if (!audience)
-      throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token was not issued for this server (audience).");
+      throw new OAuthError(
+        OAuthErrorCode.InvalidToken,
+        "The access token was not issued for this server (audience).",
+      );
     if (typeof answer.exp !== "number" || answer.exp * 1000 <= context.now().getTime())
       throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token has expired: get a new one.");
     return authInfoFromClaims(token, answer, oidc, audience);

@@ -56,8 +56,11 @@ const refusal = (error: unknown): string => {
     if (error.claim === "nbf") return "The access token is not valid yet.";
     return `The access token's "${error.claim}" claim is not valid.`;
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return "The access token's signing algorithm is not accepted.";
-  if (error instanceof errors.JWKSNoMatchingKey) return "The access token is signed with a key the issuer does not publish.";
-  if (error instanceof errors.JWSSignatureVerificationFailed) return "The access token's signature is not valid.";
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return "The access token's signing algorithm is not accepted.";
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return "The access token is signed with a key the issuer does not publish.";
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return "The access token's signature is not valid.";
   return "The access token is not a valid JWT.";
 };

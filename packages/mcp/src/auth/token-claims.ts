@@ -38,7 +38,10 @@ export const authInfoFromClaims = (
   // (as RFC 9068 has JWT access tokens say in `sub`; an introspection answer may leave it out).
   const principal = claims[claim] ?? (claim === "sub" ? clientId : undefined);
   if (typeof principal !== "string" || principal === "")
-    throw new OAuthError(OAuthErrorCode.InvalidToken, `The token has no "${claim}" claim to name its principal.`);
+    throw new OAuthError(
+      OAuthErrorCode.InvalidToken,
+      `The token has no "${claim}" claim to name its principal.`,
+    );
   const identity: TokenIdentity = {
     principal,
     groups: oidc.groupsClaim ? stringList(claims[oidc.groupsClaim]) : [],

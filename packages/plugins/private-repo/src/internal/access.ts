@@ -29,7 +29,7 @@ export const requireCaller = async (
   const { principal, clientId } = ctx;
   if (principal !== undefined && principal.trim() !== "" && !principal.startsWith(GROUP_PREFIX))
     return { principal, groups: ctx.groups, clientId };
-  const named = principal !== undefined && principal.startsWith(GROUP_PREFIX);
+  const named = principal?.startsWith(GROUP_PREFIX) === true;
   await repo.audit({
     principal: named ? principal : null,
     action,

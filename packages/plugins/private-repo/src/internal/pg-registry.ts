@@ -2,7 +2,14 @@ import { fail } from "@quiver/core";
 import type pg from "pg";
 import { type AuditRow, fromAuditRow } from "./audit-row.js";
 import { firstPerCollection, granteesOf } from "./grantees.js";
-import type { AuditEntry, AuditInput, CollectionRow, IndexDatabase, ReadableRow, Registry } from "./repository.js";
+import type {
+  AuditEntry,
+  AuditInput,
+  CollectionRow,
+  IndexDatabase,
+  ReadableRow,
+  Registry,
+} from "./repository.js";
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

@@ -40,11 +40,12 @@ export interface AuditEntry {
 }
 
 /** What an audit entry is written with (the client id is optional). */
-export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & { readonly clientId?: string | null | undefined };
+export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
+  readonly clientId?: string | null | undefined;
+};
 
 /** A collection a caller may read, and the grantee that gives access (the caller, or one of its groups). */
 export type ReadableRow = CollectionRow & { readonly access: "owner" | "shared"; readonly via: string };
-
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS collections (
@@ -111,7 +112,8 @@ class SqliteRegistry implements Registry {
     this.db.exec(SCHEMA);
     // A repository made before the audit log kept client ids gets the column.
     const columns = this.db.prepare("PRAGMA table_info(audit)").all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === "client_id")) this.db.exec("ALTER TABLE audit ADD COLUMN client_id TEXT");
+    if (!columns.some((c) => c.name === "client_id"))
+      this.db.exec("ALTER TABLE audit ADD COLUMN client_id TEXT");
   }
 
   /** The collections `principal` may read: their own, then those shared with them or their groups. */
