@@ -37,7 +37,8 @@ beforeAll(async () => {
         jwksCooldown: 0,
         introspection: { clientId: "quiver-rs", clientSecret: "env:QUIVER_TEST_INTROSPECTION_SECRET" },
       },
-      scopes: { identity: ["tools"], identity_secret: ["secrets:read"] },
+      // "identty" is a typo the server names at start-up.
+      scopes: { identity: ["tools"], identity_secret: ["secrets:read"], identty: ["tools"] },
     },
   };
   project = makeProject({
@@ -99,6 +100,13 @@ describe("quiver serve as an OAuth 2.1 resource server", () => {
       unknown
     >;
     expect(mcp).toMatchObject({ resource: mcpResource, authorization_servers: [as.issuer] });
+  });
+
+  it("says at start-up whose tokens it accepts, and names a scope key that matches no tool", () => {
+    expect(serve.stderr()).toContain(`OAuth access tokens from ${as.issuer} and 1 bearer token;`);
+    expect(serve.stderr()).toContain(
+      'auth.scopes: "identty" names no tool or plugin, so it requires nothing (did you mean "identity"?).',
+    );
   });
 
   it("answers a request without a token 401 with resource_metadata and no error code", async () => {
