@@ -139,6 +139,12 @@ export interface ToolContext<Config = unknown, Resources = unknown> {
   readonly plugin: string;
   /** Who is calling (from the host's token mapping); undefined for anonymous calls. */
   readonly principal: string | undefined;
+  /** The caller's groups from the identity provider (empty without a groups claim), e.g. to share with a group. */
+  readonly groups: ReadonlyArray<string>;
+  /** The OAuth client the caller's token was issued to (`client_id`/`azp`); undefined for static tokens. */
+  readonly clientId: string | undefined;
+  /** The OAuth scopes of the caller's access token; undefined when its credentials are not scope-limited. */
+  readonly scopes: ReadonlyArray<string> | undefined;
   readonly sessionId: string | undefined;
   /** Values the host holds for this session (the current subject ...). */
   readonly session: Readonly<Record<string, unknown>>;

@@ -45,6 +45,13 @@ export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
    * request needs `Authorization: Bearer <token>`; an unknown or missing token gets 401.
    */
   readonly tokens?: Readonly<Record<string, string>>;
+  /**
+   * Authenticates a request in place of `tokens` (an OAuth 2.1 resource server's gate, e.g. the
+   * SDK's `requireBearerAuth` over a JWT verifier): the verified auth info, or the refusal to answer
+   * (401/403 with its `WWW-Authenticate` challenge). Its `extra.principal`, `extra.groups` and
+   * `extra.clientId` reach the tools as `ctx.principal`, `ctx.groups` and `ctx.clientId`.
+   */
+  readonly authenticate?: (request: Request) => Promise<AuthInfo | Response>;
   /** A session with no request for this long is closed (default "30 minutes"). */
   readonly sessionIdleTimeout?: DurationInput;
   /**
@@ -128,6 +135,7 @@ export const createMcpHttpHandler = (
     allowedOrigins = localhostAllowedOrigins(),
     allowedHosts = localhostAllowedHostnames(),
     tokens,
+    authenticate,
     sessionIdleTimeout = "30 minutes",
     maxSessions = 1_000,
     maxSessionsPerPrincipal = 100,
@@ -137,7 +145,7 @@ export const createMcpHttpHandler = (
     ...serverOptions
   } = options;
   const idleMs = toMillis(sessionIdleTimeout);
-  const gate = tokens ? tokenGate(tokens) : undefined;
+  const gate = authenticate ?? (tokens ? tokenGate(tokens) : undefined);
   const sessions = new Map<string, Session>();
   const report = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
 

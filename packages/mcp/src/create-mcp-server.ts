@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress } from "@quiver/core";
+import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress, ToolResult } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import type { ExtraMcpTool } from "./extra-tools.js";
-import { principalOf } from "./internal/principal.js";
+import { identityExtras, principalOf } from "./internal/principal.js";
 import { stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 
@@ -31,6 +31,12 @@ export interface CatalogMcpServerOptions {
   readonly sessionId?: string;
   /** Which tools this server shows and runs (default: every tool of the catalog). */
   readonly filter?: (tool: ToolInfo, principal: string | undefined) => boolean;
+  /**
+   * The OAuth scopes a caller lacks for a tool (empty: it may call it), from the request's verified
+   * auth info. A tool with a missing scope is left out of tools/list, and calling it answers an
+   * `access_denied` envelope naming the scopes to ask for.
+   */
+  readonly missingScopes?: (tool: ToolInfo, authInfo: AuthInfo | undefined) => ReadonlyArray<string>;
   /** What the text content carries besides `structuredContent` (default "summary-and-data"). */
   readonly textContent?: TextContentMode;
   /**
@@ -49,6 +55,26 @@ export interface CatalogMcpServerOptions {
    */
   readonly extraTools?: ReadonlyArray<ExtraMcpTool>;
 }
+
+/** The envelope of a call refused because the caller's token lacks scopes the tool requires. */
+const insufficientScope = (tool: ToolInfo, missing: ReadonlyArray<string>): ToolResult => {
+  const message = `${tool.name} needs the scope${missing.length === 1 ? "" : "s"} ${missing.join(" ")}, which your access token does not carry.`;
+  return {
+    status: "access_denied",
+    message,
+    error: { kind: "access_denied", message, retryable: false },
+    suggestion: `Ask the authorization server for a token with scope "${missing.join(" ")}" and reconnect.`,
+    metadata: {
+      tool: tool.name,
+      plugin: tool.plugin,
+      callId: randomUUID(),
+      durationMs: 0,
+      attempts: 0,
+      cached: false,
+      truncated: false,
+    },
+  };
+};
 
 /**
  * What the connected client offers a tool (`ctx.client`): sampling and elicitation when it declared
@@ -107,8 +133,9 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
   );
   // One conversation per connection unless the transport names its own session.
   const connectionId = options.sessionId ?? randomUUID();
-  const visible = (tool: ToolInfo, principal: string | undefined) =>
-    !options.filter || options.filter(tool, principal);
+  const visible = (tool: ToolInfo, principal: string | undefined, authInfo: AuthInfo | undefined) =>
+    (!options.filter || options.filter(tool, principal)) &&
+    (options.missingScopes?.(tool, authInfo).length ?? 0) === 0;
 
   const report = options.onSchemaError ?? stderrReporter;
 
@@ -123,7 +150,7 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
         inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
       })),
       ...[...toolListing(catalog, report).values()]
-        .filter((t) => !extras.has(t.info.name) && visible(t.info, principal))
+        .filter((t) => !extras.has(t.info.name) && visible(t.info, principal, ctx.http?.authInfo))
         .map((t) => t.definition),
     ];
     return { tools };
@@ -143,11 +170,15 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
       });
     }
     const listed = toolListing(catalog, report).get(name);
-    if (!listed || !visible(listed.info, principal)) {
+    if (!listed || (options.filter && !options.filter(listed.info, principal))) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown tool: ${name}. Call tools/list for the tools this server offers.`,
       );
+    }
+    const missing = options.missingScopes?.(listed.info, ctx.http?.authInfo) ?? [];
+    if (missing.length > 0) {
+      return toCallToolResult(insufficientScope(listed.info, missing), options.textContent);
     }
     const token = ctx.mcpReq._meta?.progressToken;
     // A per-call time limit in `_meta.timeoutMs` (bounded by the tool's own timeout in the catalog).
@@ -188,6 +219,7 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
       session: {
         id: ctx.sessionId ?? connectionId,
         ...(principal !== undefined ? { principal } : {}),
+        ...identityExtras(ctx.http?.authInfo),
         ...(options.sessionValues ? { values: options.sessionValues } : {}),
       },
       signal: ctx.mcpReq.signal,

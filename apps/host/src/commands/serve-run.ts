@@ -1,3 +1,4 @@
+import { unknownScopeKeys } from "../auth/scopes-allow.js";
 import type { CommandContext } from "../cli/command.js";
 import { EXIT } from "../cli/usage-error.js";
 import type { Host } from "../host/create-host.js";
@@ -122,11 +123,19 @@ export const runServe = async (ctx: CommandContext): Promise<number> => {
       );
     throw error;
   }
-  const auth = Object.keys(settings.tokens).length;
+  const tokens = Object.keys(settings.tokens).length;
+  const auth =
+    [
+      settings.auth.oidc ? `OAuth access tokens from ${settings.auth.oidc.issuer}` : "",
+      tokens ? `${tokens} bearer token${tokens === 1 ? "" : "s"}` : "",
+    ]
+      .filter(Boolean)
+      .join(" and ") || "no auth (loopback)";
   log(
     `quiver serving on ${server.url} (HTTP API; MCP Streamable HTTP at ${server.url}/mcp; console at ${server.url}/)` +
-      `${auth ? `, ${auth} bearer token${auth === 1 ? "" : "s"}` : ", no auth (loopback)"}; ready in ${Math.round(performance.now() - started)} ms`,
+      `, ${auth}; ready in ${Math.round(performance.now() - started)} ms`,
   );
+  for (const line of unknownScopeKeys(settings.auth.scopes, host.catalog)) log(line);
   if (settings.stores.redis) {
     log(
       `replica mode: limits, breakers, cache, confirmations and escalation shared through Redis; MCP ${settings.server.stateless ? "stateless (any replica answers any request)" : "with sessions (needs sticky sessions)"}`,

@@ -1,16 +1,6 @@
-import { toMillis } from "@quiver/core";
 import { z } from "zod";
-
-const duration = z.union([z.string(), z.number().nonnegative()]).refine(
-  (v) => {
-    try {
-      return Number.isFinite(toMillis(v as never));
-    } catch {
-      return false;
-    }
-  },
-  { message: 'expected a duration such as "30s", "5m", "1 minute" or milliseconds' },
-);
+import { authSchema } from "./auth-schema.js";
+import { durationSchema as duration } from "./duration-schema.js";
 
 const retry = z.union([
   z.literal(false),
@@ -169,6 +159,7 @@ export const configFileSchema = z
     aliases: aliases.optional(),
     mcpServers: mcpServers.optional(),
     stores: stores.optional(),
+    auth: authSchema.optional(),
     server: z
       .object({
         host: z.string().min(1).optional(),

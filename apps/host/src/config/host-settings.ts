@@ -1,6 +1,7 @@
 import type { SeedProfileName } from "@quiver/adapters/seeds";
 import type { CassetteMode, ReplayTiming, ToolPolicy } from "@quiver/core";
 import type { McpToolCallerOptions } from "@quiver/mcp";
+import type { AuthSettings } from "./auth-settings.js";
 
 /** Settings of one plugin from the config file and `--set`/`--disable` flags. */
 export interface PluginSettings {
@@ -89,6 +90,8 @@ export interface HostSettings {
   readonly policies: Readonly<Record<string, ToolPolicy>>;
   /** Bearer token → principal (HTTP API and MCP). */
   readonly tokens: Readonly<Record<string, string>>;
+  /** OAuth 2.1 access tokens (`auth.oidc`), the scopes tools require and the public URL. */
+  readonly auth: AuthSettings;
   /** The principal of calls that carry no token (CLI, stdio, HTTP without tokens). */
   readonly principal: string | undefined;
   /** Offer `quiver_find_tools` (default true). */

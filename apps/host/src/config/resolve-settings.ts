@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { SeedProfileName } from "@quiver/adapters/seeds";
 import { closestMatches, type ToolPolicy, toMillis } from "@quiver/core";
+import { resolveAuthSettings } from "./auth-settings.js";
 import { ConfigError } from "./config-error.js";
 import type { HostSettings, McpServerSettings, PluginSettings } from "./host-settings.js";
 import { loadConfig } from "./load-config.js";
@@ -235,6 +236,7 @@ export const resolveSettings = async (
     ],
     policies: (config.policies ?? {}) as Record<string, ToolPolicy>,
     tokens,
+    auth: resolveAuthSettings(config.auth, env, fileName, warnings),
     principal:
       flags.principal ??
       (env.QUIVER_PRINCIPAL || undefined) ??

@@ -26,7 +26,19 @@ const match = z.object({
  * catalog.register(createFindToolsPlugin(catalog))
  * await catalog.call("quiver_find_tools", { need: "FDA-approved kinase inhibitors" })
  */
-export const createFindToolsPlugin = (catalog: Catalog) => {
+export const createFindToolsPlugin = (
+  catalog: Catalog,
+  options: {
+    /**
+     * Whether a caller with these token scopes may call a tool (undefined scopes: not scope-limited);
+     * the tools it may not call are never found for it. Default: every tool.
+     */
+    readonly mayCall?: (
+      tool: { name: string; plugin: string },
+      scopes: ReadonlyArray<string> | undefined,
+    ) => boolean;
+  } = {},
+) => {
   // The ranker (BM25 index, tokenizer, @quiver/search) loads on the first search: a host that never
   // searches, such as `quiver list`, registers this plugin without paying for it.
   let finder: ToolFinder | undefined;
@@ -53,13 +65,17 @@ export const createFindToolsPlugin = (catalog: Catalog) => {
     annotations: { readOnly: true, idempotent: true, openWorld: false },
     policy: { cache: false, retry: false, timeout: "5s" },
     instruction: "Pick the best-fitting tool and call it by name; prefer available tools.",
-    run: async ({ need, limit, category }) => {
+    run: async ({ need, limit, category }, ctx) => {
       if (!finder) {
         const { createToolFinder } = await import("./tool-finder.js");
         finder ??= createToolFinder(catalog);
       }
+      const { mayCall } = options;
       const tools = finder
-        .rank(need, { limit, ...(category ? { category } : {}) })
+        // Ranked past the limit when some tools are hidden from this caller, then cut.
+        .rank(need, { limit: mayCall ? catalog.list().length : limit, ...(category ? { category } : {}) })
+        .filter((t) => !mayCall || mayCall(t, ctx.scopes))
+        .slice(0, limit)
         .map((t) => ({ ...t, matched: [...t.matched] }));
       return outcome(
         { need, tools },

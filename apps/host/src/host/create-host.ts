@@ -8,6 +8,7 @@ import {
   type PluginInfo,
   type ToolPolicy,
 } from "@quiver/core";
+import { scopesAllow } from "../auth/scopes-allow.js";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
@@ -176,7 +177,8 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   registerAll(bridged.plugins);
   state.problems.push(...bridged.problems);
   const bridgedIds = new Set(bridged.plugins.map((p) => p.plugin.id));
-  if (settings.find) inner.register(createFindToolsPlugin(tracker.catalog));
+  if (settings.find)
+    inner.register(createFindToolsPlugin(tracker.catalog, { mayCall: scopesAllow(settings) }));
   try {
     inner.checkAliases();
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { ApiAuth } from "../auth/api-caller.js";
 import type { ToolIndex } from "../find/rank-tools.js";
 import type { HostProfile } from "../profiles/host-profile.js";
 import type { ConsoleSource } from "./console-data.js";
@@ -7,6 +8,8 @@ import type { ExtraGauge } from "./prometheus.js";
 export interface HttpApiOptions {
   /** Bearer token → principal; when empty, every request is `principal`. */
   readonly tokens?: Readonly<Record<string, string>>;
+  /** OAuth 2.1 access tokens (with static tokens beside them), in place of `tokens` alone. */
+  readonly auth?: ApiAuth | undefined;
   /** The principal of requests when no tokens are configured. */
   readonly principal?: string | undefined;
   readonly allowedOrigins?: ReadonlyArray<string> | "*";

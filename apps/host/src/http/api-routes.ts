@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget } from "@quiver/core";
+import type { ApiCaller } from "../auth/api-caller.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { externalToolRoutes } from "./external-tool-routes.js";
 import { sendError, sendJson } from "./json-response.js";
@@ -18,6 +19,8 @@ export interface ApiRequest {
   /** GET or HEAD. */
   readonly get: boolean;
   readonly principal: string | undefined;
+  /** The caller's identity (groups, client) and which tools' scopes it lacks. */
+  readonly caller: ApiCaller;
 }
 
 /** What the routes answer with: the catalog, the API's options and the largest body. */
@@ -65,25 +68,37 @@ const metrics: ApiRoute["handle"] = async ({ res }, { catalog, options }) => {
 };
 
 /** GET /find?need=…: the tools that best fit a need in words. */
-const find: ApiRoute["handle"] = ({ res, url }, { options }) => {
+const find: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options }) => {
   const need = url.searchParams.get("need") ?? url.searchParams.get("q");
   if (!need) return sendError(res, 400, "missing_need", "Give the need in words: /find?need=…");
   const limit = Number(url.searchParams.get("limit") ?? 5);
+  const max = Number.isFinite(limit) ? limit : 5;
   return sendJson(res, 200, {
     need,
-    tools: options.finder!.rank(need, { limit: Number.isFinite(limit) ? limit : 5 }),
+    // Ranked past the limit, then cut after leaving out what the caller's scopes do not allow.
+    tools: options
+      .finder!.rank(need, { limit: catalog.list().length })
+      .filter((t) => caller.missingScopes(t).length === 0)
+      .slice(0, max),
   });
 };
 
 /** GET /tools[?category=]: the seed profile's tools, then the catalog's it does not shadow. */
-const listTools: ApiRoute["handle"] = ({ res, url }, { catalog, options }) => {
+const listTools: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options }) => {
   const category = url.searchParams.get("category");
   const seeds = options.profile?.list() ?? [];
   const shadowed = new Set(seeds.map((t) => t.name));
   return sendJson(res, 200, {
     tools: [
       ...seeds.filter((t) => !category || t.category === category),
-      ...catalog.list().filter((t) => !shadowed.has(t.name) && (!category || t.category === category)),
+      ...catalog
+        .list()
+        .filter(
+          (t) =>
+            !shadowed.has(t.name) &&
+            (!category || t.category === category) &&
+            caller.missingScopes(t).length === 0,
+        ),
     ],
   });
 };
@@ -103,15 +118,21 @@ const describeTool: ApiRoute["handle"] = async ({ res, url, parts }, { catalog, 
 };
 
 /** /tools/:name/call: POST only. */
-const callTool: ApiRoute["handle"] = (
-  { req, res, parts, method, principal },
-  { catalog, options, limit },
-) => {
+const callTool: ApiRoute["handle"] = ({ req, res, parts, method, caller }, { catalog, options, limit }) => {
   if (method !== "POST")
     return sendError(res, 405, "method_not_allowed", "Use POST to call a tool.", {
       headers: { allow: "POST" },
     });
-  return callToolRoute(catalog, options, limit, { req, res, name: parts[1]!, principal });
+  const info = catalog.list().find((t) => t.name === parts[1]);
+  const missing = info ? caller.missingScopes(info) : [];
+  if (missing.length > 0 && options.auth) {
+    const refusal = options.auth.insufficientScope(missing);
+    return sendError(res, refusal.status, refusal.code, refusal.message, {
+      fix: refusal.fix,
+      headers: refusal.headers,
+    });
+  }
+  return callToolRoute(catalog, options, limit, { req, res, name: parts[1]!, caller });
 };
 
 /** The API's routes after authentication, in the order they are tried (the first that matches answers). */

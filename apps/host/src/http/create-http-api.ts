@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp/server";
+import { authenticateApi, sendMetadata } from "../auth/api-authenticate.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { API_ROUTES, type ApiServices } from "./api-routes.js";
 import { consoleRoutes } from "./console-routes.js";
@@ -76,6 +77,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       });
       return true;
     }
+    if (options.auth && (await sendMetadata(options.auth, res, method, path))) return true;
     if (path === "/health") {
       if (method !== "GET" && method !== "HEAD")
         sendError(res, 405, "method_not_allowed", "Use GET.", { headers: { allow: "GET" } });
@@ -90,18 +92,17 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const method = req.method ?? "GET";
     if (await open(req, res, path, method)) return;
-    const verdict = auth(req.headers.authorization);
-    if (!verdict.ok) {
-      return sendError(res, 401, "unauthorized", verdict.message, {
-        fix: "Send Authorization: Bearer <token> with a token from the host's config (tokens).",
-        headers: { "www-authenticate": 'Bearer realm="quiver"' },
+    const caller = await authenticateApi(options.auth, auth, req.headers.authorization);
+    if ("status" in caller)
+      return sendError(res, caller.status, caller.code, caller.message, {
+        fix: caller.fix,
+        headers: caller.headers,
       });
-    }
-    const principal = verdict.principal;
+    const principal = caller.principal;
     if (
       web &&
       path.startsWith("/console/api/") &&
-      (await web.api(req, res, path, { principal, auth: authOn }))
+      (await web.api(req, res, path, { principal, auth: authOn || options.auth !== undefined }))
     )
       return;
     const parts = decodeParts(path);
@@ -119,6 +120,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       method,
       get: method === "GET" || method === "HEAD",
       principal,
+      caller,
     };
     const found = API_ROUTES.find((r) => r.matches(request, services));
     if (found) return found.handle(request, services);

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createMcpHttpHandler } from "@quiver/mcp/server";
 import pkg from "../../package.json" with { type: "json" };
+import { createHostAuth } from "../auth/host-auth.js";
 import { FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
 import { createToolFinder } from "../find/tool-finder.js";
 import type { Host } from "../host/create-host.js";
@@ -43,6 +44,9 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
   const server = settings.server;
   let draining = false;
   const finder = createToolFinder(catalog);
+  // The public URL defaults to the bound address, known once listening.
+  let boundUrl = "";
+  const auth = createHostAuth(settings, () => boundUrl);
   const mcp = createMcpHttpHandler(catalog, {
     allowedOrigins: server.allowedOrigins,
     allowedHosts: server.allowedHosts,
@@ -51,6 +55,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     sessionIdleTimeout: server.sessionIdleTimeoutMs,
     ...(Object.keys(settings.tokens).length > 0 ? { tokens: settings.tokens } : {}),
     ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
+    ...auth?.mcp,
     ...(settings.find
       ? {
           instructions: `Call ${FIND_TOOL_NAME} with a need in words to find the right tool when none you know fits.`,
@@ -63,6 +68,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
   const api = createHttpApi(catalog, {
     tokens: settings.tokens,
     principal: settings.principal,
+    auth: auth?.api,
     allowedOrigins: server.allowedOrigins,
     allowedHosts: server.allowedHosts,
     version: pkg.version,
@@ -144,6 +150,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
   const address = http.address() as AddressInfo;
   const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}`;
+  boundUrl = url;
 
   let shuttingDown: Promise<DrainReport> | undefined;
   const shutdown = (reason = "shutdown") => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SessionContext } from "@quiver/core";
+import type { ApiCaller } from "../auth/api-caller.js";
 import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { sendError, sendJson } from "./json-response.js";
@@ -26,8 +27,9 @@ type CallRequest =
 export const readCallRequest = (
   req: IncomingMessage,
   body: unknown,
-  principal: string | undefined,
+  caller: Pick<ApiCaller, "principal"> & Partial<Pick<ApiCaller, "groups" | "clientId" | "scopes">>,
 ): CallRequest => {
+  const { principal, groups, clientId, scopes } = caller;
   const isWrapper =
     typeof body === "object" &&
     body !== null &&
@@ -55,6 +57,9 @@ export const readCallRequest = (
       session: {
         id: sessionId(req, s.id),
         ...(principal !== undefined ? { principal } : {}),
+        ...(groups && groups.length > 0 ? { groups } : {}),
+        ...(clientId !== undefined ? { clientId } : {}),
+        ...(scopes !== undefined ? { scopes } : {}),
         ...(values ? { values } : {}),
       },
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
@@ -91,19 +96,14 @@ export const callToolRoute = async (
   catalog: Catalog,
   options: HttpApiOptions,
   limit: number,
-  {
-    req,
-    res,
-    name,
-    principal,
-  }: { req: IncomingMessage; res: ServerResponse; name: string; principal: string | undefined },
+  { req, res, name, caller }: { req: IncomingMessage; res: ServerResponse; name: string; caller: ApiCaller },
 ): Promise<void> => {
   const seed = options.profile?.find(name);
   if (!seed && !catalog.has(name)) {
     const r = await catalog.call(name, {});
     return sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
   }
-  const request = readCallRequest(req, await readJsonBody(req, limit), principal);
+  const request = readCallRequest(req, await readJsonBody(req, limit), caller);
   if (!request.ok) return sendError(res, 400, "invalid_session", request.message);
   const controller = new AbortController();
   const onClose = () => {

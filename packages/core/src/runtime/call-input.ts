@@ -80,7 +80,9 @@ export const prepareInput = (
   }
   const value = parsed.value as Record<string, unknown>;
   const canonical = traits.needsCanonical ? canonicalJson(value) : "";
-  const cacheId = traits.needsCacheId ? `${reg.name}\u0000${principal ?? ""}\u0000${canonical}` : "";
+  // Groups are part of who is calling: a tool may answer a group member more than the principal alone.
+  const groups = session?.groups?.length ? `\u0001${[...session.groups].sort().join("\u0001")}` : "";
+  const cacheId = traits.needsCacheId ? `${reg.name}\u0000${principal ?? ""}${groups}\u0000${canonical}` : "";
   const ready: InputStep = { _tag: "Ready", value, cacheId, repairs: parsed.repairs };
   if (!traits.destructive) return ready;
   const confirm = (): InputStep | Promise<InputStep> => {

@@ -11,6 +11,12 @@ export interface SessionContext {
   readonly id?: string;
   /** The authenticated caller (from a token mapping); part of every cache key. */
   readonly principal?: string;
+  /** The caller's groups, as the identity provider's token states them (a groups claim); part of every cache key. */
+  readonly groups?: ReadonlyArray<string>;
+  /** The OAuth client the caller's token was issued to (`client_id`/`azp`), for audit logs. */
+  readonly clientId?: string;
+  /** The OAuth scopes of the caller's access token; absent when its credentials are not scope-limited (static tokens, stdio). */
+  readonly scopes?: ReadonlyArray<string>;
   /** Values for context-injected parameters (e.g. `{ subject: "metaheuristicas" }`). */
   readonly values?: Readonly<Record<string, unknown>>;
 }

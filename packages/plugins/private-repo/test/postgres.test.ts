@@ -98,6 +98,19 @@ describe.skipIf(reason !== undefined)("private-repo on PostgreSQL (databaseUrl)"
         ["papers", expect.any(Number)],
         ["bob/lab", 1],
       ]);
+      // Shared with a group: a member reads as the group's grantee, which holds the database's grant.
+      const carol = { session: { id: "s-carol", principal: "carol", groups: ["bob-lab"] } };
+      const before = await replicas[0]!.call("private_repo_search", { search_terms: "qqbobsecret" }, carol);
+      expect(JSON.stringify(before.data ?? {})).not.toContain("Unpublished vitamin D");
+      await shareCollection({
+        indexPath: tempDir(),
+        owner: "bob",
+        collection: "lab",
+        grantee: "group:bob-lab",
+        ...database,
+      });
+      const member = await replicas[1]!.call("private_repo_search", { search_terms: "qqbobsecret" }, carol);
+      expect(dataOf(member).results.map((x: { collection: string }) => x.collection)).toEqual(["bob/lab"]);
     } finally {
       await Promise.all(replicas.map((c) => c.close()));
     }

@@ -281,6 +281,51 @@ describe("access control", () => {
     ).toBe(0);
   });
 
+  it("shares with a group (group:<name>): its members read it, others do not, and no principal may pose as the group", async () => {
+    const { indexPath } = await build();
+    const catalog = repoCatalog(indexPath);
+    await shareCollection({ indexPath, owner: "bob", collection: "lab", grantee: "group:zebrafish-lab" });
+    const member = (groups: string[]) => ({ session: { id: "s-g", principal: "alice", groups } });
+    const inGroup = dataOf(
+      await catalog.call("private_repo_search", { search_terms: "qqbobsecret" }, member(["zebrafish-lab"])),
+    );
+    expect(inGroup.results.map((x: any) => x.collection)).toEqual(["bob/lab"]);
+    const listed = dataOf(
+      await catalog.call("private_repo_list_collections", { scope: "shared" }, member(["zebrafish-lab"])),
+    );
+    expect(listed.collections.map((c: any) => c.collection)).toEqual(["bob/lab"]);
+    const otherGroup = await catalog.call(
+      "private_repo_search",
+      { search_terms: "qqbobsecret" },
+      member(["mouse-lab"]),
+    );
+    expect(dataOf(otherGroup).total_count).toBe(0);
+    expect(JSON.stringify(otherGroup)).not.toContain("Unpublished vitamin D");
+    const posing = await catalog.call(
+      "private_repo_search",
+      { search_terms: "qqbobsecret" },
+      as("group:zebrafish-lab"),
+    );
+    expect(posing.status).toBe("access_denied");
+    expect(JSON.stringify(posing)).not.toContain("Unpublished vitamin D");
+  });
+
+  it("logs the caller's OAuth client id with a denied attempt", async () => {
+    const { indexPath } = await build();
+    await repoCatalog(indexPath).call(
+      "private_repo_search",
+      { search_terms: "vitamin", filters: { collections: ["bob/lab"] } },
+      { session: { id: "s-c", principal: "alice", clientId: "lab-notebook-app" } },
+    );
+    expect((await readAuditLog({ indexPath })).at(-1)).toMatchObject({
+      principal: "alice",
+      action: "search",
+      target: "bob/lab",
+      outcome: "denied",
+      clientId: "lab-notebook-app",
+    });
+  });
+
   it("denies another scientist's collection with access_denied, logs the attempt, and says the same whether it exists or not", async () => {
     const { indexPath } = await build();
     const catalog = repoCatalog(indexPath);

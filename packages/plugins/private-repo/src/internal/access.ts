@@ -1,29 +1,59 @@
 import { closestMatches, fail } from "@quiver/core";
+import { GROUP_PREFIX } from "./grantees.js";
 import { collectionNameProblem, formatRef, parseRef } from "./names.js";
-import type { CollectionRow, Repository } from "./repository.js";
+import type { ReadableRow, Repository } from "./repository.js";
 
-/** A collection the caller may read, with how they name it. */
-export type Readable = CollectionRow & { readonly access: "owner" | "shared"; readonly ref: string };
+/** A collection the caller may read, with how they name it (and the grantee it is read as: `via`). */
+export type Readable = ReadableRow & { readonly ref: string };
 
-/** The caller's principal, or `access_denied` (logged) for an anonymous call. */
-export const requirePrincipal = async (
+/** Who calls, as the host's tool context says: the principal, its groups and its token's client. */
+export interface Caller {
+  readonly principal: string;
+  readonly groups: ReadonlyArray<string>;
+  readonly clientId: string | undefined;
+}
+
+/**
+ * The caller, or `access_denied` (logged) for an anonymous call, or for a principal named like a
+ * group grantee (`group:…`), which would otherwise read what is shared with that group.
+ */
+export const requireCaller = async (
   repo: Repository,
-  principal: string | undefined,
+  ctx: {
+    readonly principal: string | undefined;
+    readonly groups: ReadonlyArray<string>;
+    readonly clientId: string | undefined;
+  },
   action: string,
-): Promise<string> => {
-  if (principal !== undefined && principal.trim() !== "") return principal;
-  await repo.audit({ principal: null, action, target: null, outcome: "denied", detail: "no principal" });
+): Promise<Caller> => {
+  const { principal, clientId } = ctx;
+  if (principal !== undefined && principal.trim() !== "" && !principal.startsWith(GROUP_PREFIX))
+    return { principal, groups: ctx.groups, clientId };
+  const named = principal?.startsWith(GROUP_PREFIX) === true;
+  await repo.audit({
+    principal: named ? principal : null,
+    action,
+    target: null,
+    outcome: "denied",
+    detail: named ? "a principal named like a group" : "no principal",
+    clientId: clientId ?? null,
+  });
   throw fail.accessDenied(
-    `${action === "search" ? "private_repo_search" : "This tool"} needs an authenticated caller: the call carried no principal.`,
+    named
+      ? `The principal "${principal}" is named like a group grantee, which no caller may be.`
+      : `${action === "search" ? "private_repo_search" : "This tool"} needs an authenticated caller: the call carried no principal.`,
     {
       suggestion: "Connect with a token that the host maps to a scientist (principal).",
     },
   );
 };
 
-/** Every collection `principal` may read, named as they see it. */
-export const readableBy = async (repo: Repository, principal: string): Promise<Readable[]> =>
-  (await repo.readable(principal)).map((c) => ({ ...c, ref: formatRef(c, principal) }));
+/** Every collection the caller may read (own, shared with them or a group of theirs), named as they see it. */
+export const readableBy = async (repo: Repository, caller: Caller): Promise<Readable[]> =>
+  (await repo.readable(caller.principal, caller.groups)).map((c) => ({
+    ...c,
+    ref: formatRef(c, caller.principal),
+  }));
 
 /** Up to three of the caller's readable references closest to `ref` (suggestions never name anything else). */
 export const closest = (ref: string, readable: ReadonlyArray<Readable>): string[] =>
@@ -40,11 +70,12 @@ export const closest = (ref: string, readable: ReadonlyArray<Readable>): string[
  */
 export const resolveScope = async (
   repo: Repository,
-  principal: string,
+  caller: Caller,
   requested: ReadonlyArray<string> | undefined,
   action: string,
 ): Promise<Readable[]> => {
-  const readable = await readableBy(repo, principal);
+  const { principal } = caller;
+  const readable = await readableBy(repo, caller);
   if (requested === undefined) return readable;
   const chosen = new Map<number, Readable>();
   const denied: string[] = [];
@@ -69,6 +100,7 @@ export const resolveScope = async (
       target: denied.join(", "),
       outcome: "denied",
       detail: detail.join("; "),
+      clientId: caller.clientId ?? null,
     });
     throw fail.accessDenied(
       `You have no access to ${denied.map((d) => `"${d}"`).join(", ")}: no collection of that name is shared with you.`,

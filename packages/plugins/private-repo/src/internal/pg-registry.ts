@@ -1,6 +1,15 @@
 import { fail } from "@quiver/core";
 import type pg from "pg";
-import type { AuditEntry, CollectionRow, IndexDatabase, Registry } from "./repository.js";
+import { type AuditRow, fromAuditRow } from "./audit-row.js";
+import { firstPerCollection, granteesOf } from "./grantees.js";
+import type {
+  AuditEntry,
+  AuditInput,
+  CollectionRow,
+  IndexDatabase,
+  ReadableRow,
+  Registry,
+} from "./repository.js";
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -25,20 +34,21 @@ export class PostgresRegistry implements Registry {
     this.s = quote(database.schema ?? "quiver_search");
   }
 
-  async readable(principal: string): Promise<Array<CollectionRow & { access: "owner" | "shared" }>> {
+  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<ReadableRow[]> {
     const own = await this.rows<CollectionRow>(
       `SELECT id::int AS id, owner, name FROM ${this.s}.repo_collections WHERE owner = $1 ORDER BY name COLLATE "C"`,
       [principal],
     );
-    const shared = await this.rows<CollectionRow>(
-      `SELECT c.id::int AS id, c.owner, c.name FROM ${this.s}.repo_collections c
+    const grantees = granteesOf(principal, groups);
+    const shared = await this.rows<CollectionRow & { via: string }>(
+      `SELECT c.id::int AS id, c.owner, c.name, s.grantee AS via FROM ${this.s}.repo_collections c
        JOIN ${this.s}.repo_shares s ON s.collection = c.id
-       WHERE s.grantee = $1 AND c.owner <> $1 ORDER BY c.owner COLLATE "C", c.name COLLATE "C"`,
-      [principal],
+       WHERE s.grantee = ANY($1::text[]) AND c.owner <> $2 ORDER BY c.owner COLLATE "C", c.name COLLATE "C"`,
+      [grantees, principal],
     );
     return [
-      ...own.map((c) => ({ ...c, access: "owner" as const })),
-      ...shared.map((c) => ({ ...c, access: "shared" as const })),
+      ...own.map((c) => ({ ...c, access: "owner" as const, via: principal })),
+      ...firstPerCollection(shared, grantees).map((c) => ({ ...c, access: "shared" as const })),
     ];
   }
 
@@ -87,20 +97,28 @@ export class PostgresRegistry implements Registry {
     return (result.rowCount ?? 0) > 0;
   }
 
-  async audit(entry: Omit<AuditEntry, "id" | "at">): Promise<void> {
+  async audit(entry: AuditInput): Promise<void> {
     await this.rows(
-      `INSERT INTO ${this.s}.repo_audit (at, principal, action, target, outcome, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [new Date().toISOString(), entry.principal, entry.action, entry.target, entry.outcome, entry.detail],
+      `INSERT INTO ${this.s}.repo_audit (at, principal, action, target, outcome, detail, client_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        new Date().toISOString(),
+        entry.principal,
+        entry.action,
+        entry.target,
+        entry.outcome,
+        entry.detail,
+        entry.clientId ?? null,
+      ],
     );
   }
 
   async auditLog(limit = 1_000): Promise<AuditEntry[]> {
     return (
-      await this.rows<AuditEntry & { id: string }>(
+      await this.rows<AuditRow>(
         `SELECT * FROM (SELECT * FROM ${this.s}.repo_audit ORDER BY id DESC LIMIT $1) a ORDER BY id`,
         [limit],
       )
-    ).map((r) => ({ ...r, id: Number(r.id) }));
+    ).map(fromAuditRow);
   }
 
   async close(): Promise<void> {
@@ -146,7 +164,8 @@ export class PostgresRegistry implements Registry {
           CREATE INDEX IF NOT EXISTS repo_shares_grantee ON ${this.s}.repo_shares (grantee);
           CREATE TABLE IF NOT EXISTS ${this.s}.repo_audit (
             id bigserial PRIMARY KEY, at text NOT NULL, principal text, action text NOT NULL, target text,
-            outcome text NOT NULL, detail text);`);
+            outcome text NOT NULL, detail text);
+          ALTER TABLE ${this.s}.repo_audit ADD COLUMN IF NOT EXISTS client_id text;`);
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);

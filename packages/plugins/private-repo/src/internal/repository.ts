@@ -2,6 +2,8 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SearchIndex } from "@quiver/search";
+import { type AuditRow, fromAuditRow } from "./audit-row.js";
+import { firstPerCollection, granteesOf } from "./grantees.js";
 import { PostgresRegistry } from "./pg-registry.js";
 
 /** Where the collections' indexes live when not in SQLite files: a PostgreSQL database and schema. */
@@ -33,7 +35,17 @@ export interface AuditEntry {
   /** `denied` for a refused access; `ok` for a granted change. */
   readonly outcome: "denied" | "ok";
   readonly detail: string | null;
+  /** The OAuth client the caller's token was issued to; null for static tokens, the CLI and admin scripts. */
+  readonly clientId: string | null;
 }
+
+/** What an audit entry is written with (the client id is optional). */
+export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
+  readonly clientId?: string | null | undefined;
+};
+
+/** A collection a caller may read, and the grantee that gives access (the caller, or one of its groups). */
+export type ReadableRow = CollectionRow & { readonly access: "owner" | "shared"; readonly via: string };
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS collections (
@@ -57,7 +69,8 @@ CREATE TABLE IF NOT EXISTS audit (
   action TEXT NOT NULL,
   target TEXT,
   outcome TEXT NOT NULL,
-  detail TEXT
+  detail TEXT,
+  client_id TEXT
 );
 `;
 
@@ -66,8 +79,11 @@ CREATE TABLE IF NOT EXISTS audit (
  * in PostgreSQL tables with a database, so that every replica sees the same collections and shares.
  */
 export interface Registry {
-  /** The collections `principal` may read: their own, then those shared with them, by owner and name. */
-  readable(principal: string): Promise<Array<CollectionRow & { access: "owner" | "shared" }>>;
+  /**
+   * The collections `principal` may read: their own, then those shared with them or with one of
+   * `groups`, by owner and name; each once, with the grantee that gives access.
+   */
+  readable(principal: string, groups?: ReadonlyArray<string>): Promise<ReadableRow[]>;
   /** A collection by owner and name, or undefined. */
   find(owner: string, name: string): Promise<CollectionRow | undefined>;
   /** Registers a collection (idempotent) and returns it. */
@@ -79,7 +95,7 @@ export interface Registry {
   /** Withdraws a share; true when there was one. */
   unshare(collection: number, grantee: string): Promise<boolean>;
   /** Appends to the audit log. */
-  audit(entry: Omit<AuditEntry, "id" | "at">): Promise<void>;
+  audit(entry: AuditInput): Promise<void>;
   /** The audit log, oldest first (the last `limit` entries). */
   auditLog(limit?: number): Promise<AuditEntry[]>;
   close(): Promise<void>;
@@ -94,21 +110,26 @@ class SqliteRegistry implements Registry {
     this.db = new DatabaseSync(join(path, "repo.db"));
     this.db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
     this.db.exec(SCHEMA);
+    // A repository made before the audit log kept client ids gets the column.
+    const columns = this.db.prepare("PRAGMA table_info(audit)").all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === "client_id"))
+      this.db.exec("ALTER TABLE audit ADD COLUMN client_id TEXT");
   }
 
-  /** The collections `principal` may read: their own, then those shared with them, by owner and name. */
-  async readable(principal: string): Promise<Array<CollectionRow & { access: "owner" | "shared" }>> {
+  /** The collections `principal` may read: their own, then those shared with them or their groups. */
+  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<ReadableRow[]> {
     const own = this.db
       .prepare("SELECT id, owner, name FROM collections WHERE owner = ? ORDER BY name")
       .all(principal) as unknown as CollectionRow[];
+    const grantees = granteesOf(principal, groups);
     const shared = this.db
       .prepare(
-        "SELECT c.id, c.owner, c.name FROM collections c JOIN shares s ON s.collection = c.id WHERE s.grantee = ? AND c.owner <> ? ORDER BY c.owner, c.name",
+        `SELECT c.id, c.owner, c.name, s.grantee AS via FROM collections c JOIN shares s ON s.collection = c.id WHERE s.grantee IN (${grantees.map(() => "?").join(", ")}) AND c.owner <> ? ORDER BY c.owner, c.name`,
       )
-      .all(principal, principal) as unknown as CollectionRow[];
+      .all(...grantees, principal) as unknown as Array<CollectionRow & { via: string }>;
     return [
-      ...own.map((c) => ({ ...c, access: "owner" as const })),
-      ...shared.map((c) => ({ ...c, access: "shared" as const })),
+      ...own.map((c) => ({ ...c, access: "owner" as const, via: principal })),
+      ...firstPerCollection(shared, grantees).map((c) => ({ ...c, access: "shared" as const })),
     ];
   }
 
@@ -156,9 +177,11 @@ class SqliteRegistry implements Registry {
   }
 
   /** Appends to the audit log. */
-  async audit(entry: Omit<AuditEntry, "id" | "at">): Promise<void> {
+  async audit(entry: AuditInput): Promise<void> {
     this.db
-      .prepare("INSERT INTO audit (at, principal, action, target, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO audit (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
       .run(
         new Date().toISOString(),
         entry.principal,
@@ -166,6 +189,7 @@ class SqliteRegistry implements Registry {
         entry.target,
         entry.outcome,
         entry.detail,
+        entry.clientId ?? null,
       );
   }
 
@@ -174,8 +198,8 @@ class SqliteRegistry implements Registry {
     return (
       this.db
         .prepare("SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id")
-        .all(limit) as unknown as AuditEntry[]
-    ).map((r) => ({ ...r }));
+        .all(limit) as unknown as AuditRow[]
+    ).map(fromAuditRow);
   }
 
   async close(): Promise<void> {
@@ -205,8 +229,8 @@ export class Repository {
     this.registry = database ? new PostgresRegistry(database) : new SqliteRegistry(this.path);
   }
 
-  readable(principal: string) {
-    return this.registry.readable(principal);
+  readable(principal: string, groups?: ReadonlyArray<string>) {
+    return this.registry.readable(principal, groups);
   }
 
   find(owner: string, name: string) {
@@ -229,7 +253,7 @@ export class Repository {
     return this.registry.unshare(collection, grantee);
   }
 
-  audit(entry: Omit<AuditEntry, "id" | "at">) {
+  audit(entry: AuditInput) {
     return this.registry.audit(entry);
   }
 

@@ -1,7 +1,7 @@
 import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
-import { readableBy, requirePrincipal } from "../internal/access.js";
+import { readableBy, requireCaller } from "../internal/access.js";
 import type { RepoResources } from "../setup.js";
 
 const output = z.object({
@@ -47,8 +47,8 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
   policy: { timeout: "10s", retry: false, cache: false },
   run: async ({ scope }, ctx): Promise<ToolOutcome<Output>> => {
     const repo = ctx.resources.repository();
-    const principal = await requirePrincipal(repo, ctx.principal, "list");
-    const readable = (await readableBy(repo, principal)).filter(
+    const caller = await requireCaller(repo, ctx, "list");
+    const readable = (await readableBy(repo, caller)).filter(
       (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
     );
     let rows: Output["collections"] = [];
@@ -58,7 +58,7 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
           collection: c.ref,
           owner: c.owner,
           access: c.access,
-          documents: await (await repo.index(c, principal)).count(),
+          documents: await (await repo.index(c, c.via)).count(),
           ...(c.access === "owner" ? { shared_with: await repo.grantees(c.id) } : {}),
         })),
       );

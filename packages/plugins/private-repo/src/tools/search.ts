@@ -2,7 +2,7 @@ import { defineToolWith, fail, outcome, type ToolOutcome } from "@quiver/core";
 import type { SearchFilters, SearchHit } from "@quiver/search";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
-import { type Readable, requirePrincipal, resolveScope } from "../internal/access.js";
+import { type Readable, requireCaller, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
 import type { RepoResources } from "../setup.js";
 
@@ -166,7 +166,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
     ctx,
   ): Promise<ToolOutcome<Output>> => {
     const repo = ctx.resources.repository();
-    const principal = await requirePrincipal(repo, ctx.principal, "search");
+    const caller = await requireCaller(repo, ctx, "search");
     const search_terms = typeof terms === "string" ? terms : terms.join(" ");
     const filters = dateRange(given);
     for (const [field, value] of [
@@ -191,7 +191,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
         },
       );
     }
-    const scope = await resolveScope(repo, principal, filters.collections, "search");
+    const scope = await resolveScope(repo, caller, filters.collections, "search");
     const searchFilters: SearchFilters = {
       ...(filters.date_from ? { dateFrom: filters.date_from.trim() } : {}),
       ...(filters.date_to ? { dateTo: filters.date_to.trim() } : {}),
@@ -203,7 +203,8 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
     try {
       const answers = await Promise.all(
         scope.map(async (c) => {
-          const index = await repo.index(c, principal);
+          // Read as the grantee that gives access (with a database, row-level security checks it).
+          const index = await repo.index(c, c.via);
           return {
             c,
             answer: await index.search(search_terms, { topK: max_results, filters: searchFilters }),

@@ -1,0 +1,14 @@
+import type { AuditEntry } from "./repository.js";
+
+/** An audit row as both databases store it. */
+export type AuditRow = Omit<AuditEntry, "clientId" | "id"> & {
+  readonly id: number | string;
+  readonly client_id: string | null;
+};
+
+/** An audit row as the API names its fields. */
+export const fromAuditRow = ({ client_id, id, ...rest }: AuditRow): AuditEntry => ({
+  ...rest,
+  id: Number(id),
+  clientId: client_id ?? null,
+});
