@@ -100,6 +100,8 @@ interface Session {
   /** Whose session limit it counts against: the principal with tokens; none without. */
   readonly owner: string | undefined;
   lastSeen: number;
+  /** When it was last used, as a count of uses: orders eviction even for uses within one millisecond. */
+  lastUse: number;
   /** Responses of this session still being written (node:http face): a busy session is not idle. */
   busy: number;
 }
@@ -163,6 +165,7 @@ export const createMcpHttpHandler = (
     ? createStatelessServing(catalog, serverOptions, maxRequestBodySize, report)
     : undefined;
 
+  let uses = 0;
   const closeSession = async (id: string) => {
     const s = sessions.get(id);
     if (!s) return;
@@ -189,7 +192,7 @@ export const createMcpHttpHandler = (
     let rank = Number.POSITIVE_INFINITY;
     for (const [id, s] of sessions) {
       // Idle sessions rank before busy ones whatever their age.
-      const r = s.lastSeen + (s.busy > 0 ? 1e15 : 0);
+      const r = s.lastUse + (s.busy > 0 ? Number.MAX_SAFE_INTEGER / 2 : 0);
       if ((owner === undefined || s.owner === owner) && r < rank) {
         oldest = id;
         rank = r;
@@ -250,7 +253,7 @@ export const createMcpHttpHandler = (
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, principal, owner, lastSeen: Date.now(), busy: 0 });
+        sessions.set(id, { transport, server, principal, owner, lastSeen: Date.now(), lastUse: ++uses, busy: 0 });
       },
       onsessionclosed: (id) => {
         void closeSession(id);
@@ -314,6 +317,7 @@ export const createMcpHttpHandler = (
         return jsonRpcError(404, -32001, "Session not found: initialize a new session.");
       }
       session.lastSeen = Date.now();
+      session.lastUse = ++uses;
       // A client that disconnects without notifications/cancelled still cancels its calls.
       cancelOnDisconnect(request, session.transport, parsedBody, authInfo, report);
       const response = await session.transport.handleRequest(request, {
@@ -378,6 +382,7 @@ export const createMcpHttpHandler = (
     if (session) {
       session.busy--;
       session.lastSeen = Date.now();
+      session.lastUse = ++uses;
     }
   };
 
