@@ -45,12 +45,14 @@ export const createCatalogRuntime = (
   http: HttpClient,
 ): CatalogRuntime => {
   const clock = policyClock(options.clock);
-  const layer = Layer.mergeAll(
+  const base = Layer.mergeAll(
     storeLayer(options.stores),
     Layer.succeed(Metric.MetricRegistry, new Map()),
     options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
-    options.layer ?? Layer.empty,
   );
+  // The extra layer is built over the base, so an exporter in it (OTLP metrics) reads this runtime's
+  // metric registry, not Effect's global one.
+  const layer = options.layer ? Layer.provideMerge(options.layer, base) : base;
   const runtime = ManagedRuntime.make(layer as Layer.Layer<never>);
   const scope = Scope.makeUnsafe();
   let gate: RateGate | undefined;
@@ -107,6 +109,7 @@ export const createCatalogRuntime = (
     },
     confirmations: new ConfirmationStore(5 * 60_000, clock.now, options.shared),
     shared: options.shared,
+    tracePrincipal: options.tracePrincipal,
   });
 
   const stats = async (): Promise<ReadonlyArray<ToolStats>> => {

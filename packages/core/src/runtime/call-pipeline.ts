@@ -16,6 +16,7 @@ import { withTimeout } from "../policies/timeout-policy.js";
 import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
 import type { ToolMetrics } from "./metrics.js";
+import { Spans } from "./spans.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { ResultCache } from "./result-cache.js";
 import { failureFromCause, runAttempt } from "./run-attempt.js";
@@ -51,8 +52,10 @@ export interface ToolPipeline {
    * caller looks them up with `cache.get` before `run`, which then does not look again).
    */
   readonly cache: ResultCache | undefined;
-  /** True when a tracing backend is installed: only then is a span made per call. */
+  /** True when a tracing backend is installed: only then are a call's spans made. */
   readonly traced: boolean;
+  /** Where a call's spans are made: the runtime's tracer, when one is installed. */
+  readonly spans: Spans | undefined;
   /** The tool's metric series. */
   readonly metrics: ToolMetrics;
 }
@@ -63,7 +66,11 @@ const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): ToolPipeline => {
   const { name, policy } = reg;
   const { world, clock } = services;
-  const attempt: CallStep<CallState, Executed> = (call) => runAttempt(reg, call, world);
+  // Traced, each attempt runs in a span of its own, with an HTTP client that makes a span per request.
+  const attempt: CallStep<CallState, Executed> = (call) =>
+    call.trace
+      ? call.trace.attempt(call.attempts + 1, world.http, (http) => runAttempt(reg, call, world, http))
+      : runAttempt(reg, call, world);
   // The policies from the outside in; each wraps the step after it (see `CallStep`).
   const policies = [
     withRateLimit<CallState>(services.rateGate, policy.rateLimit, name),
@@ -108,7 +115,11 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
       return outcome;
     }
     return world
-      .callTool(fallbackTool, s.input, { ...s.options, viaFallback: true })
+      .callTool(fallbackTool, s.input, {
+        ...s.options,
+        viaFallback: true,
+        ...(s.trace ? { trace: s.trace.childContext(), transportSpan: undefined } : {}),
+      })
       .then(
         (answer: ToolResult): Outcome =>
           answer.status === "success" || answer.status === "partial"
@@ -151,5 +162,6 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     cache,
     metrics: services.metrics,
     traced,
+    spans: traced ? Spans.of(services.context) : undefined,
   };
 };

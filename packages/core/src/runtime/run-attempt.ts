@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { isOutcome } from "../define-tool.js";
 import { fail, ToolFailure } from "../errors.js";
+import type { HttpClient } from "../http/types.js";
 import type { CallState } from "./call-state.js";
 import type { Executed } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -17,11 +18,18 @@ export const runAttempt = (
   reg: RegisteredTool,
   s: CallState,
   world: ToolWorld,
+  /** The attempt's HTTP client: the world's, or (traced) one that makes a span per request. */
+  http: HttpClient = world.http,
 ): Effect.Effect<Executed, ToolFailure> => {
-  if (!reg.resources.isReady) return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world));
+  if (!reg.resources.isReady) {
+    return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world, http));
+  }
   const attempt = ++s.attempts;
   const abort = new AbortController();
-  const ctx = toolContext(reg, world, s.options, s.session, s.callId, abort.signal, attempt, (d) => {
+  // Traced, the tools it calls (`ctx.callTool`) join the call's trace.
+  const ctxWorld = http === world.http ? world : { ...world, http };
+  const options = s.trace ? { ...s.options, trace: s.trace.childContext() } : s.options;
+  const ctx = toolContext(reg, ctxWorld, options, s.session, s.callId, abort.signal, attempt, (d) => {
     s.partialData = d;
   });
   let result: unknown;

@@ -42,7 +42,11 @@ export const toolContext = (
   client: options.client ?? {},
   reportPartial,
   callTool: (name, input) =>
-    world.callTool(name, input, { session, ...(options.signal ? { signal: options.signal } : {}) }),
+    world.callTool(name, input, {
+      session,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.trace ? { trace: options.trace } : {}),
+    }),
   hasTool: world.hasTool,
   clock: world.clock,
 });
