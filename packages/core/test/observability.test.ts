@@ -1,29 +1,8 @@
-import { Layer, Tracer } from "effect";
 import { describe, expect, it } from "vitest";
 import { createCatalog, fail } from "../src/index.js";
 import { makeProbe } from "./fixtures.js";
 
 describe("observability", () => {
-  it("emits a span per call to the tracer the host installs (the hook for OpenTelemetry)", async () => {
-    const spans: Tracer.NativeSpan[] = [];
-    const recording = Tracer.make({
-      span(options) {
-        const span = new Tracer.NativeSpan(options);
-        spans.push(span);
-        return span;
-      },
-    });
-    const { plugin } = makeProbe();
-    const catalog = createCatalog({ layer: Layer.succeed(Tracer.Tracer, recording) });
-    catalog.register(plugin);
-    await catalog.call("probe", { q: "traced" });
-    const span = spans.find((s) => s.name === "quiver.tool.call");
-    expect(span).toBeDefined();
-    expect(span?.attributes.get("quiver.tool")).toBe("probe");
-    expect(span?.status._tag).toBe("Ended");
-    await catalog.close();
-  });
-
   it("counts calls, successes, failures by kind, latency quantiles and cache hit rate per tool", async () => {
     const { plugin, state } = makeProbe({ retry: false, cache: { ttl: "1m" } });
     const catalog = createCatalog();

@@ -69,7 +69,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   // Traced, each attempt runs in a span of its own, with an HTTP client that makes a span per request.
   const attempt: CallStep<CallState, Executed> = (call) =>
     call.trace
-      ? call.trace.attempt(call.attempts + 1, world.http, (http) => runAttempt(reg, call, world, http))
+      ? call.trace.attempt(call.attempts + 1, (enter) => runAttempt(reg, call, world, enter))
       : runAttempt(reg, call, world);
   // The policies from the outside in; each wraps the step after it (see `CallStep`).
   const policies = [

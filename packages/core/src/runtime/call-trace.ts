@@ -6,8 +6,7 @@ import type * as Tracer from "effect/Tracer";
 import * as HttpTraceContext from "effect/http/HttpTraceContext";
 import type { ToolResult } from "../envelope.js";
 import type { ToolFailure } from "../errors.js";
-import type { HttpClient } from "../http/types.js";
-import { withRequestSpans } from "../http/traced-http-client.js";
+import { requestParent } from "../http/request-span.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { type Spans, traceparentOf } from "./spans.js";
@@ -57,17 +56,17 @@ export class CallTrace {
   }
 
   /**
-   * One attempt in its span (a child of `execute_tool`): `run` gets the HTTP client whose requests
-   * are spans of their own and carry the attempt's `traceparent`.
+   * One attempt in its span (a child of `execute_tool`): `run` gets `enter`, which runs the tool's
+   * `run` with the attempt as the parent of every upstream request it makes (`requestParent`).
    */
   attempt<A>(
     attempt: number,
-    http: HttpClient,
-    run: (http: HttpClient) => Effect.Effect<A, ToolFailure>,
+    run: (enter: <T>(f: () => T) => T) => Effect.Effect<A, ToolFailure>,
   ): Effect.Effect<A, ToolFailure> {
     return Effect.suspend(() => {
       const span = this.spans.start("quiver.attempt", "internal", this.span, { "quiver.attempt": attempt });
-      return run(withRequestSpans(http, this.spans, span, this.tracestate)).pipe(
+      const parent = { spans: this.spans, span, tracestate: this.tracestate };
+      return run((f) => requestParent.run(parent, f)).pipe(
         // An Effect tool's own spans nest under its attempt.
         Effect.withParentSpan(span),
         Effect.onExit((exit: Exit.Exit<A, ToolFailure>) =>

@@ -3,7 +3,6 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { isOutcome } from "../define-tool.js";
 import { fail, ToolFailure } from "../errors.js";
-import type { HttpClient } from "../http/types.js";
 import type { CallState } from "./call-state.js";
 import type { Executed } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
@@ -18,23 +17,23 @@ export const runAttempt = (
   reg: RegisteredTool,
   s: CallState,
   world: ToolWorld,
-  /** The attempt's HTTP client: the world's, or (traced) one that makes a span per request. */
-  http: HttpClient = world.http,
+  /** Traced: runs the tool's `run` inside the attempt's span (its HTTP requests find it there). */
+  enter?: <T>(run: () => T) => T,
 ): Effect.Effect<Executed, ToolFailure> => {
   if (!reg.resources.isReady) {
-    return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world, http));
+    return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world, enter));
   }
   const attempt = ++s.attempts;
   const abort = new AbortController();
   // Traced, the tools it calls (`ctx.callTool`) join the call's trace.
-  const ctxWorld = http === world.http ? world : { ...world, http };
   const options = s.trace ? { ...s.options, trace: s.trace.childContext() } : s.options;
-  const ctx = toolContext(reg, ctxWorld, options, s.session, s.callId, abort.signal, attempt, (d) => {
+  const ctx = toolContext(reg, world, options, s.session, s.callId, abort.signal, attempt, (d) => {
     s.partialData = d;
   });
   let result: unknown;
   try {
-    const run = () => reg.tool.run(s.input as never, ctx);
+    const call = () => reg.tool.run(s.input as never, ctx);
+    const run = enter ? () => enter(call) : call;
     // A recording or replaying HttpClient learns which call the run's requests belong to.
     result = world.http.withToolCall
       ? world.http.withToolCall(
