@@ -34,8 +34,8 @@ const start = async (env: Record<string, string>): Promise<Running> => {
     join(project.dir, "quiver.config.json"),
     JSON.stringify({
       plugins: { fda: { options: { baseUrl: fda.url } } },
-      // A quick retry, and no shared limits between the test's calls.
-      policies: { "*": { retry: { times: 2, base: "20 millis" }, breaker: false, rateLimit: false } },
+      // A quick retry, and no shared rate limit between the test's calls (fda's breaker stays on).
+      policies: { "*": { retry: { times: 2, base: "20 millis" }, rateLimit: false } },
       find: false,
     }),
   );
@@ -195,11 +195,16 @@ describe("OTLP export over http/protobuf (the default)", () => {
     expect(server.stderr()).not.toContain(HEADER_KEY);
   }, 60_000);
 
-  it("exports the tool metrics beside /metrics: duration histogram, calls by status, failures by kind, cache lookups", async () => {
+  it("exports the tool metrics beside /metrics: duration histogram, calls by status, cache lookups, breaker state", async () => {
     const { receiver, server } = run!;
     await eventually(() => receiver.metricNames().has("quiver_cache_lookups_total"), 15_000);
     const names = receiver.metricNames();
-    for (const name of ["quiver_tool_calls_total", "quiver_tool_call_duration_ms", "quiver_cache_lookups_total"]) {
+    for (const name of [
+      "quiver_tool_calls_total",
+      "quiver_tool_call_duration_ms",
+      "quiver_cache_lookups_total",
+      "quiver_breaker_state",
+    ]) {
       expect(names).toContain(name);
     }
     const prometheus = await (await fetch(`${server.url}/metrics`)).text();

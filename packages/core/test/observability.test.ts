@@ -35,6 +35,26 @@ describe("observability", () => {
     await catalog.close();
   });
 
+  it("reports each circuit breaker's state as a gauge, read at the snapshot before", async () => {
+    const { plugin, state } = makeProbe({ retry: false, breaker: { key: "probe-up", failures: 1, openFor: "1m" } });
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    const gauge = async () =>
+      (await catalog.metrics()).find((m) => m.id === "quiver_breaker_state" && m.attributes?.breaker === "probe-up");
+    await catalog.call("probe", { q: "a" });
+    expect((await gauge())?.state).toEqual({ value: 0 });
+    state.failWith.push(fail.upstream("bad gateway"));
+    await catalog.call("probe", { q: "b" });
+    // Each snapshot starts the read the next one reports (a turn of the event loop, no timer).
+    let value: unknown;
+    for (let i = 0; i < 20 && value !== 2; i++) {
+      value = ((await gauge())?.state as { value: number } | undefined)?.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(value).toBe(2);
+    await catalog.close();
+  });
+
   it("keeps each catalog's metrics apart", async () => {
     const a = createCatalog();
     const b = createCatalog();

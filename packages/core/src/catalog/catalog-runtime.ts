@@ -18,7 +18,7 @@ import type { ResolvedPolicy } from "../policies/resolve-policy.js";
 import { storeBreaker, storeLayer, storeRateGate } from "../policies/store-policies.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
-import { summarise, type ToolStats } from "../runtime/metrics.js";
+import { registerBreakerState, summarise, type ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { SessionTracker } from "../runtime/session-tracker.js";
 import { StaleStore } from "../runtime/stale-store.js";
@@ -77,7 +77,11 @@ export const createCatalogRuntime = (
   const lazyBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>): Breaker => {
     let made: Breaker | undefined;
     const get = (context: Context.Context<never>) => {
-      made ??= storeBreaker(policy, scope, context);
+      if (!made) {
+        const breaker = storeBreaker(policy, scope, context);
+        registerBreakerState(policy.key, context, breaker.state);
+        made = breaker;
+      }
       return made;
     };
     return {
