@@ -57,7 +57,9 @@ export class CallTrace {
 
   /**
    * One attempt in its span (a child of `execute_tool`): `run` gets `enter`, which runs the tool's
-   * `run` with the attempt as the parent of every upstream request it makes (`requestParent`).
+   * `run` with the attempt as the parent of every upstream request it makes (`requestParent`). The
+   * span is not made the fiber's parent span (`Effect.withParentSpan`): that costs every traced call
+   * more than all its spans do, so spans an Effect tool makes itself start traces of their own.
    */
   attempt<A>(
     attempt: number,
@@ -67,8 +69,6 @@ export class CallTrace {
       const span = this.spans.start("quiver.attempt", "internal", this.span, { "quiver.attempt": attempt });
       const parent = { spans: this.spans, span, tracestate: this.tracestate };
       return run((f) => requestParent.run(parent, f)).pipe(
-        // An Effect tool's own spans nest under its attempt.
-        Effect.withParentSpan(span),
         Effect.onExit((exit: Exit.Exit<A, ToolFailure>) =>
           Effect.sync(() => this.spans.end(span, attemptError(exit))),
         ),

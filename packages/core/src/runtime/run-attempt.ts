@@ -25,11 +25,19 @@ export const runAttempt = (
   }
   const attempt = ++s.attempts;
   const abort = new AbortController();
-  // Traced, the tools it calls (`ctx.callTool`) join the call's trace.
-  const options = s.trace ? { ...s.options, trace: s.trace.childContext() } : s.options;
-  const ctx = toolContext(reg, world, options, s.session, s.callId, abort.signal, attempt, (d) => {
-    s.partialData = d;
-  });
+  const ctx = toolContext(
+    reg,
+    world,
+    s.options,
+    s.session,
+    s.callId,
+    abort.signal,
+    attempt,
+    (d) => {
+      s.partialData = d;
+    },
+    s.trace,
+  );
   let result: unknown;
   try {
     const call = () => reg.tool.run(s.input as never, ctx);
