@@ -1,10 +1,11 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Emulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOpenFdaEmulator } from "../../../packages/plugins/fda/test/support/openfda-emulator.js";
-import { eventually, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { CLI, cleanEnv, eventually, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver.js";
 
 // Issue 30: `quiver serve` with OTEL_EXPORTER_OTLP_ENDPOINT set exports GenAI-convention spans and
@@ -231,5 +232,49 @@ describe("OTLP export over http/json, with a parent-based sampler", () => {
     // The root call without a caller's trace was not sampled: every exported span is in the caller's trace.
     expect(new Set(receiver.spans().map((s) => s.traceId))).toEqual(new Set([sampled]));
     expect(named(receiver.spans(), "execute_tool fda_search_drugs")[0]?.parentSpanId).toBe("30f067aa0ba902b7");
+  }, 60_000);
+});
+
+describe("OTLP export from quiver serve --stdio", () => {
+  it("joins the trace in params._meta, names the principal when asked, and flushes when stdin closes", async () => {
+    const receiver = await startOtlpReceiver();
+    const project = makeProject({ fixtures: ["echo"] });
+    try {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "--stdio"],
+        cwd: project.dir,
+        env: cleanEnv({
+          QUIVER_PRINCIPAL: "carol",
+          QUIVER_TRACE_PRINCIPAL: "true",
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
+        }),
+        stderr: "pipe",
+      });
+      const client = new Client({ name: "otlp-stdio-test", version: "1.0.0" });
+      await client.connect(transport);
+      const trace = "8bf92f3577b34da6a3ce929d0e0e473a";
+      const r = await client.callTool({
+        name: "echo_text",
+        arguments: { text: "traced" },
+        _meta: { traceparent: traceparent(trace, "40f067aa0ba902b7") },
+      });
+      expect(r.isError).toBeFalsy();
+      // The export interval is the default 5 s: these spans arrive with the flush at shutdown.
+      await client.close();
+      await eventually(() => inTrace(receiver.spans(), trace).length >= 2, 15_000);
+      const spans = inTrace(receiver.spans(), trace);
+      const [mcp] = named(spans, "tools/call echo_text");
+      expect(mcp).toMatchObject({ kind: KIND.server, parentSpanId: "40f067aa0ba902b7" });
+      expect(mcp?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "network.transport": "pipe" });
+      const [call] = childrenOf(spans, mcp);
+      expect(call?.name).toBe("execute_tool echo_text");
+      expect(call?.attributes["quiver.principal"]).toBe("carol");
+      // Only the traces endpoint was set: no metrics were sent.
+      expect(receiver.exports.every((e) => e.path === "/v1/traces")).toBe(true);
+    } finally {
+      await receiver.close();
+      project.cleanup();
+    }
   }, 60_000);
 });
