@@ -1,11 +1,19 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { Emulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOpenFdaEmulator } from "../../../packages/plugins/fda/test/support/openfda-emulator.js";
-import { CLI, cleanEnv, eventually, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import {
+  CLI,
+  cleanEnv,
+  eventually,
+  makeProject,
+  type Project,
+  type ServeProcess,
+  startServe,
+} from "./helpers.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver.js";
 
 // Issue 30: `quiver serve` with OTEL_EXPORTER_OTLP_ENDPOINT set exports GenAI-convention spans and
@@ -71,7 +79,10 @@ const callOverHttp = async (url: string, headers: Record<string, string>) => {
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(INPUT),
   });
-  return (await res.json()) as { status: string; metadata: { attempts: number; cached: boolean; callId: string } };
+  return (await res.json()) as {
+    status: string;
+    metadata: { attempts: number; cached: boolean; callId: string };
+  };
 };
 
 const inTrace = (spans: ReceivedSpan[], traceId: string) => spans.filter((s) => s.traceId === traceId);
@@ -139,7 +150,10 @@ describe("OTLP export over http/protobuf (the default)", () => {
       "quiver.plugin": "fda",
     });
     expect(call?.attributes["quiver.principal"]).toBeUndefined();
-    expect(call?.resource).toMatchObject({ "service.name": "quiver-otlp-test", "deployment.environment": "test" });
+    expect(call?.resource).toMatchObject({
+      "service.name": "quiver-otlp-test",
+      "deployment.environment": "test",
+    });
     const attempts = childrenOf(trace1, call).sort(
       (a, b) => Number(a.attributes["quiver.attempt"]) - Number(b.attributes["quiver.attempt"]),
     );
@@ -150,10 +164,19 @@ describe("OTLP export over http/protobuf (the default)", () => {
     expect(attempts[0]?.attributes["error.type"]).toBe("unavailable");
     const failedRequest = childrenOf(trace1, attempts[0]);
     const okRequest = childrenOf(trace1, attempts[1]);
-    expect(failedRequest.map((s) => [s.name, s.kind, s.attributes["http.response.status_code"], s.attributes["error.type"]])).toEqual([
-      ["GET /drug/{endpoint}.json", KIND.client, 503, "503"],
-    ]);
-    expect(okRequest[0]).toMatchObject({ name: "GET /drug/{endpoint}.json", kind: KIND.client, statusCode: 1 });
+    expect(
+      failedRequest.map((s) => [
+        s.name,
+        s.kind,
+        s.attributes["http.response.status_code"],
+        s.attributes["error.type"],
+      ]),
+    ).toEqual([["GET /drug/{endpoint}.json", KIND.client, 503, "503"]]);
+    expect(okRequest[0]).toMatchObject({
+      name: "GET /drug/{endpoint}.json",
+      kind: KIND.client,
+      statusCode: 1,
+    });
     expect(okRequest[0]?.attributes).toMatchObject({
       "http.request.method": "GET",
       "server.address": "127.0.0.1",
@@ -209,14 +232,19 @@ describe("OTLP export over http/protobuf (the default)", () => {
       expect(names).toContain(name);
     }
     const prometheus = await (await fetch(`${server.url}/metrics`)).text();
-    expect(prometheus).toContain('quiver_cache_lookups_total{tool="fda_search_drugs",plugin="fda",result="hit"}');
+    expect(prometheus).toContain(
+      'quiver_cache_lookups_total{tool="fda_search_drugs",plugin="fda",result="hit"}',
+    );
   }, 30_000);
 });
 
 describe("OTLP export over http/json, with a parent-based sampler", () => {
   let run: Running | undefined;
   beforeAll(async () => {
-    run = await start({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_TRACES_SAMPLER: "parentbased_always_off" });
+    run = await start({
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_TRACES_SAMPLER: "parentbased_always_off",
+    });
   }, 60_000);
   afterAll(() => stop(run));
 
@@ -231,7 +259,9 @@ describe("OTLP export over http/json, with a parent-based sampler", () => {
     expect(traces.every((e) => e.contentType.startsWith("application/json"))).toBe(true);
     // The root call without a caller's trace was not sampled: every exported span is in the caller's trace.
     expect(new Set(receiver.spans().map((s) => s.traceId))).toEqual(new Set([sampled]));
-    expect(named(receiver.spans(), "execute_tool fda_search_drugs")[0]?.parentSpanId).toBe("30f067aa0ba902b7");
+    expect(named(receiver.spans(), "execute_tool fda_search_drugs")[0]?.parentSpanId).toBe(
+      "30f067aa0ba902b7",
+    );
   }, 60_000);
 });
 

@@ -67,14 +67,14 @@ const read = (req: IncomingMessage): Promise<Buffer> =>
   });
 
 /** An OTLP AnyValue as a plain value. */
-const valueOf = (v: Record<string, unknown> | undefined): unknown => {
+const plainValue = (v: Record<string, unknown> | undefined): unknown => {
   if (!v) return undefined;
   if ("stringValue" in v) return v.stringValue;
   if ("boolValue" in v) return v.boolValue;
   if ("intValue" in v) return Number(v.intValue);
   if ("doubleValue" in v) return Number(v.doubleValue);
   if ("arrayValue" in v) {
-    return ((v.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map(valueOf);
+    return ((v.arrayValue as { values?: Record<string, unknown>[] }).values ?? []).map(plainValue);
   }
   return v;
 };
@@ -83,7 +83,7 @@ const attributesOf = (list: unknown): Record<string, unknown> =>
   Object.fromEntries(
     ((list as Array<{ key: string; value: Record<string, unknown> }> | undefined) ?? []).map((a) => [
       a.key,
-      valueOf(a.value),
+      plainValue(a.value),
     ]),
   );
 
@@ -99,7 +99,11 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
     void read(req).then((body) => {
       const path = req.url ?? "";
       const contentType = req.headers["content-type"] ?? "";
-      const type = path.endsWith("/v1/traces") ? types.traces : path.endsWith("/v1/metrics") ? types.metrics : undefined;
+      const type = path.endsWith("/v1/traces")
+        ? types.traces
+        : path.endsWith("/v1/metrics")
+          ? types.metrics
+          : undefined;
       if (!type || req.method !== "POST") {
         res.writeHead(404).end();
         return;
@@ -109,7 +113,9 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
         : type.toObject(type.decode(body), { longs: String, bytes: String, enums: Number, defaults: false });
       exports.push({ path, contentType, headers: req.headers, raw: body.toString("utf8"), decoded });
       const answer = contentType.includes("json") ? "{}" : "";
-      res.writeHead(200, { "content-type": contentType.includes("json") ? "application/json" : "application/x-protobuf" });
+      res.writeHead(200, {
+        "content-type": contentType.includes("json") ? "application/json" : "application/x-protobuf",
+      });
       res.end(answer);
     });
   });
@@ -126,19 +132,20 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
           const resourceSpans = (e.decoded.resourceSpans ?? []) as Array<Record<string, unknown>>;
           return resourceSpans.flatMap((rs) => {
             const resource = attributesOf((rs.resource as { attributes?: unknown } | undefined)?.attributes);
-            return ((rs.scopeSpans ?? []) as Array<{ spans?: Array<Record<string, unknown>> }>).flatMap((ss) =>
-              (ss.spans ?? []).map(
-                (s): ReceivedSpan => ({
-                  traceId: hex(s.traceId, json),
-                  spanId: hex(s.spanId, json),
-                  parentSpanId: hex(s.parentSpanId, json),
-                  name: String(s.name),
-                  kind: Number(s.kind ?? 0),
-                  attributes: attributesOf(s.attributes),
-                  statusCode: Number((s.status as { code?: unknown } | undefined)?.code ?? 0),
-                  resource,
-                }),
-              ),
+            return ((rs.scopeSpans ?? []) as Array<{ spans?: Array<Record<string, unknown>> }>).flatMap(
+              (ss) =>
+                (ss.spans ?? []).map(
+                  (s): ReceivedSpan => ({
+                    traceId: hex(s.traceId, json),
+                    spanId: hex(s.spanId, json),
+                    parentSpanId: hex(s.parentSpanId, json),
+                    name: String(s.name),
+                    kind: Number(s.kind ?? 0),
+                    attributes: attributesOf(s.attributes),
+                    statusCode: Number((s.status as { code?: unknown } | undefined)?.code ?? 0),
+                    resource,
+                  }),
+                ),
             );
           });
         }),
@@ -147,7 +154,11 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
         exports
           .filter((e) => e.path.endsWith("/v1/metrics"))
           .flatMap((e) =>
-            ((e.decoded.resourceMetrics ?? []) as Array<{ scopeMetrics?: Array<{ metrics?: Array<{ name: string }> }> }>)
+            (
+              (e.decoded.resourceMetrics ?? []) as Array<{
+                scopeMetrics?: Array<{ metrics?: Array<{ name: string }> }>;
+              }>
+            )
               .flatMap((rm) => rm.scopeMetrics ?? [])
               .flatMap((sm) => sm.metrics ?? [])
               .map((m) => m.name),

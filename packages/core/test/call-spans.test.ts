@@ -2,7 +2,7 @@ import { Layer, Redacted, Tracer } from "effect";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type LocalServer, startServer } from "../src/http/local-server.test-helpers.js";
-import { createCatalog, defineTool, definePlugin, fail } from "../src/index.js";
+import { createCatalog, definePlugin, defineTool, fail } from "../src/index.js";
 
 const CANARY = "sk-canary-5f3c9a1e";
 
@@ -130,7 +130,8 @@ describe("call spans (OpenTelemetry GenAI conventions)", () => {
     // No span says the key, anywhere.
     const text = JSON.stringify(
       spans.map((s) => ({ name: s.name, a: Object.fromEntries(s.attributes), st: s.status })),
-      (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v instanceof Error ? `${v.message} ${v.stack}` : v),
+      (_k, v: unknown) =>
+        typeof v === "bigint" ? String(v) : v instanceof Error ? `${v.message} ${v.stack}` : v,
     );
     expect(text).not.toContain(CANARY);
     expect(server.seen.every((s) => s.url.includes(CANARY))).toBe(true);

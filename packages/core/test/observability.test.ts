@@ -36,11 +36,16 @@ describe("observability", () => {
   });
 
   it("reports each circuit breaker's state as a gauge, read at the snapshot before", async () => {
-    const { plugin, state } = makeProbe({ retry: false, breaker: { key: "probe-up", failures: 1, openFor: "1m" } });
+    const { plugin, state } = makeProbe({
+      retry: false,
+      breaker: { key: "probe-up", failures: 1, openFor: "1m" },
+    });
     const catalog = createCatalog();
     catalog.register(plugin);
     const gauge = async () =>
-      (await catalog.metrics()).find((m) => m.id === "quiver_breaker_state" && m.attributes?.breaker === "probe-up");
+      (await catalog.metrics()).find(
+        (m) => m.id === "quiver_breaker_state" && m.attributes?.breaker === "probe-up",
+      );
     await catalog.call("probe", { q: "a" });
     expect((await gauge())?.state).toEqual({ value: 0 });
     state.failWith.push(fail.upstream("bad gateway"));

@@ -13,7 +13,7 @@ import * as Redacted from "effect/Redacted";
 import * as Tracer from "effect/Tracer";
 import pkg from "../../package.json" with { type: "json" };
 import { type OtlpProtocol, type OtlpSignal, otlpEndpoint, otlpProtocol } from "./otlp-settings.js";
-import { samplerFrom, sampledTracer } from "./sampler.js";
+import { sampledTracer, samplerFrom } from "./sampler.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -98,9 +98,11 @@ export const otlpTelemetry = (env: Env): OtlpTelemetry | Error => {
       (otlp) => sampledTracer(otlp, sampler),
     );
     layers.push(
-      Layer.effect(Tracer.Tracer, tracer).pipe(
-        Layer.provide(serialization(protocol)),
-      ) as Layer.Layer<never, never, never>,
+      Layer.effect(Tracer.Tracer, tracer).pipe(Layer.provide(serialization(protocol))) as Layer.Layer<
+        never,
+        never,
+        never
+      >,
     );
     lines.push(`traces to ${tracesUrl} (${protocol})`);
   }

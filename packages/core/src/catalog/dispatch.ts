@@ -8,8 +8,8 @@ import { type CallMemory, type Settled, settle } from "../runtime/after-call.js"
 import { nextCallId } from "../runtime/call-id.js";
 import { type InputStep, prepareInput } from "../runtime/call-input.js";
 import type { ToolPipeline } from "../runtime/call-pipeline.js";
-import { CallTrace } from "../runtime/call-trace.js";
 import { CallState } from "../runtime/call-state.js";
+import { CallTrace } from "../runtime/call-trace.js";
 import type { CallOptions, Outcome, SessionContext } from "../runtime/call-types.js";
 import { confirmationOutcome } from "../runtime/confirmation-preview.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";

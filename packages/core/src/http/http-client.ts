@@ -8,8 +8,8 @@ import { readResponse } from "./read-response.js";
 import { makeRedactor, type Redactor } from "./redact.js";
 import { nextRedirect, REDIRECT_STATUSES } from "./redirect.js";
 import { requestFailure } from "./request-failure.js";
-import { requestSpan } from "./request-span.js";
 import { RequestLifetime } from "./request-lifetime.js";
+import { requestSpan } from "./request-span.js";
 import type { HttpClient, HttpClientOptions, HttpHeaders, HttpRequestOptions } from "./types.js";
 import { DEFAULT_USER_AGENT } from "./user-agent.js";
 

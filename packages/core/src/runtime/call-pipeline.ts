@@ -16,11 +16,11 @@ import { withTimeout } from "../policies/timeout-policy.js";
 import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
 import type { ToolMetrics } from "./metrics.js";
-import { Spans } from "./spans.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { ResultCache } from "./result-cache.js";
 import { failureFromCause, runAttempt } from "./run-attempt.js";
 import type { SharedStore } from "./shared-store.js";
+import { Spans } from "./spans.js";
 import type { ToolWorld } from "./tool-context.js";
 
 /** What a tool's pipeline is built from: the runtime's services and the tool's circuit. */

@@ -1,9 +1,9 @@
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import type * as Exit from "effect/Exit";
+import * as HttpTraceContext from "effect/http/HttpTraceContext";
 import * as Option from "effect/Option";
 import type * as Tracer from "effect/Tracer";
-import * as HttpTraceContext from "effect/http/HttpTraceContext";
 import type { ToolResult } from "../envelope.js";
 import type { ToolFailure } from "../errors.js";
 import { requestParent } from "../http/request-span.js";

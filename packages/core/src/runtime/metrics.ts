@@ -42,7 +42,8 @@ export const toolLatencySummary = Metric.summaryWithTimestamp(
 export const cacheLookups = Metric.counter("quiver_cache_lookups_total", CACHE_LOOKUPS);
 
 const BREAKER_STATE = {
-  description: "Circuit breaker state by breaker key: 0 closed, 1 half-open, 2 open (as read at the previous snapshot)",
+  description:
+    "Circuit breaker state by breaker key: 0 closed, 1 half-open, 2 open (as read at the previous snapshot)",
 } as const;
 /** Each circuit breaker's state (0 closed, 1 half-open, 2 open). */
 export const breakerState = Metric.gauge("quiver_breaker_state", BREAKER_STATE);
