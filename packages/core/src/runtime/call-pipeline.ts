@@ -66,7 +66,7 @@ const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): ToolPipeline => {
   const { name, policy } = reg;
   const { world, clock } = services;
-  // Traced, each attempt runs in a span of its own, with an HTTP client that makes a span per request.
+  // Traced, each attempt runs in a span of its own, which its upstream requests find (`requestParent`).
   const attempt: CallStep<CallState, Executed> = (call) =>
     call.trace
       ? call.trace.attempt(call.attempts + 1, (enter) => runAttempt(reg, call, world, enter))
