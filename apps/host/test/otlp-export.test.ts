@@ -124,12 +124,23 @@ describe("OTLP export over http/protobuf (the default)", () => {
     });
     expect(viaMcp.isError).toBeFalsy();
     await client.close();
+    // 4. Over MCP with the trace context in the HTTP request's headers instead.
+    const t4 = "9bf92f3577b34da6a3ce929d0e0e473b";
+    const headered = new Client({ name: "otlp-test", version: "1.0.0" });
+    await headered.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { traceparent: traceparent(t4, "50f067aa0ba902b7") } },
+      }),
+    );
+    await headered.callTool({ name: "fda_search_drugs", arguments: INPUT });
+    await headered.close();
 
     await eventually(
       () =>
         inTrace(receiver.spans(), t1).length >= 5 &&
         inTrace(receiver.spans(), t2).length >= 1 &&
-        inTrace(receiver.spans(), t3).length >= 2,
+        inTrace(receiver.spans(), t3).length >= 2 &&
+        inTrace(receiver.spans(), t4).length >= 2,
       15_000,
     );
     const spans = receiver.spans();
@@ -207,6 +218,8 @@ describe("OTLP export over http/protobuf (the default)", () => {
     });
     expect(typeof mcp?.attributes["mcp.session.id"]).toBe("string");
     expect(childrenOf(trace3, mcp).map((s) => s.name)).toEqual(["execute_tool fda_search_drugs"]);
+    const [fromHeader] = named(inTrace(spans, t4), "tools/call fda_search_drugs");
+    expect(fromHeader?.parentSpanId).toBe("50f067aa0ba902b7");
 
     // The exporter sent OTEL_EXPORTER_OTLP_HEADERS; neither key is in any payload or log line.
     expect(receiver.exports[0]?.headers.authorization).toBe(`Bearer ${HEADER_KEY}`);
