@@ -126,9 +126,15 @@ export {
 } from "./policies/resolve-policy.js";
 export { CONFIRMATION_FIELD } from "./runtime/call-input.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
-export { type CallOptions, DEFAULT_SESSION_ID, type SessionContext } from "./runtime/call-types.js";
+export {
+  type CallOptions,
+  DEFAULT_SESSION_ID,
+  type SessionContext,
+  type TransportSpan,
+} from "./runtime/call-types.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export { type SharedKind, type SharedStore, sharedKey } from "./runtime/shared-store.js";
+export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";
 export { toJsonSchema } from "./schema/json-schema.js";

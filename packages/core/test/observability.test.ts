@@ -1,29 +1,8 @@
-import { Layer, Tracer } from "effect";
 import { describe, expect, it } from "vitest";
 import { createCatalog, fail } from "../src/index.js";
 import { makeProbe } from "./fixtures.js";
 
 describe("observability", () => {
-  it("emits a span per call to the tracer the host installs (the hook for OpenTelemetry)", async () => {
-    const spans: Tracer.NativeSpan[] = [];
-    const recording = Tracer.make({
-      span(options) {
-        const span = new Tracer.NativeSpan(options);
-        spans.push(span);
-        return span;
-      },
-    });
-    const { plugin } = makeProbe();
-    const catalog = createCatalog({ layer: Layer.succeed(Tracer.Tracer, recording) });
-    catalog.register(plugin);
-    await catalog.call("probe", { q: "traced" });
-    const span = spans.find((s) => s.name === "quiver.tool.call");
-    expect(span).toBeDefined();
-    expect(span?.attributes.get("quiver.tool")).toBe("probe");
-    expect(span?.status._tag).toBe("Ended");
-    await catalog.close();
-  });
-
   it("counts calls, successes, failures by kind, latency quantiles and cache hit rate per tool", async () => {
     const { plugin, state } = makeProbe({ retry: false, cache: { ttl: "1m" } });
     const catalog = createCatalog();
@@ -53,6 +32,31 @@ describe("observability", () => {
         "quiver_cache_lookups_total",
       ]),
     );
+    await catalog.close();
+  });
+
+  it("reports each circuit breaker's state as a gauge, read at the snapshot before", async () => {
+    const { plugin, state } = makeProbe({
+      retry: false,
+      breaker: { key: "probe-up", failures: 1, openFor: "1m" },
+    });
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    const gauge = async () =>
+      (await catalog.metrics()).find(
+        (m) => m.id === "quiver_breaker_state" && m.attributes?.breaker === "probe-up",
+      );
+    await catalog.call("probe", { q: "a" });
+    expect((await gauge())?.state).toEqual({ value: 0 });
+    state.failWith.push(fail.upstream("bad gateway"));
+    await catalog.call("probe", { q: "b" });
+    // Each snapshot starts the read the next one reports (a turn of the event loop, no timer).
+    let value: unknown;
+    for (let i = 0; i < 20 && value !== 2; i++) {
+      value = ((await gauge())?.state as { value: number } | undefined)?.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(value).toBe(2);
     await catalog.close();
   });
 

@@ -4,6 +4,7 @@ import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress, Too
 import pkg from "../package.json" with { type: "json" };
 import type { ExtraMcpTool } from "./extra-tools.js";
 import { identityExtras, principalOf } from "./internal/principal.js";
+import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 
@@ -225,6 +226,7 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
       signal: ctx.mcpReq.signal,
       ...(onProgress ? { onProgress } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
+      ...toolCallTrace(name, ctx),
     });
     return server.projectCallToolResult(
       toCallToolResult(envelope, options.textContent),

@@ -1,7 +1,8 @@
 import { unknownScopeKeys } from "../auth/scopes-allow.js";
 import type { CommandContext } from "../cli/command.js";
 import { EXIT } from "../cli/usage-error.js";
-import type { Host } from "../host/create-host.js";
+import type { CreateHostOptions, Host } from "../host/create-host.js";
+import { otlpConfigured } from "../telemetry/otlp-settings.js";
 
 const waitForSignal = (onSignal: (name: string) => void, onSecond: () => void) => {
   let count = 0;
@@ -49,6 +50,22 @@ const summary = (host: Host, log: (l: string) => void) => {
   );
 };
 
+/**
+ * The OTLP exporters when an endpoint variable is set; nothing is imported otherwise. A variable it
+ * cannot use stops the start with a message naming it.
+ */
+const openTelemetry = async (
+  env: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void,
+): Promise<CreateHostOptions["telemetry"]> => {
+  if (!otlpConfigured(env)) return undefined;
+  const { otlpTelemetry } = await import("../telemetry/otlp-layer.js");
+  const telemetry = otlpTelemetry(env);
+  if (telemetry instanceof Error) throw telemetry;
+  log(telemetry.summary);
+  return telemetry;
+};
+
 /** Runs `quiver serve`: builds the host and serves it over HTTP (API, MCP, console) or MCP over stdio until a signal. */
 export const runServe = async (ctx: CommandContext): Promise<number> => {
   const log = (line: string) => ctx.out.note(line);
@@ -64,7 +81,8 @@ export const runServe = async (ctx: CommandContext): Promise<number> => {
   }
   const { createHost } = await import("../host/create-host.js");
   const started = performance.now();
-  const host = await createHost(settings, { log });
+  const telemetry = await openTelemetry(settings.env, log);
+  const host = await createHost(settings, { log, ...(telemetry ? { telemetry } : {}) });
   for (const p of host.problems) log(`skipped ${p.package}: ${p.message}\n  fix: ${p.fix}`);
   summary(host, log);
   if (host.profile) {

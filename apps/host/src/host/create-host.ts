@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import type { SeedProfile } from "@quiver/adapters/seeds";
 import {
   type Catalog,
+  type CatalogOptions,
   createCassetteHttpClient,
   createCatalog,
   type HttpClient,
@@ -79,6 +80,8 @@ export interface CreateHostOptions {
   readonly log?: (line: string) => void;
   /** Build demo stores (default: settings.demo.enabled). */
   readonly demo?: boolean;
+  /** Telemetry exporters for the catalog (`quiver serve` with an OTLP endpoint set; see telemetry/). */
+  readonly telemetry?: { readonly layer: NonNullable<CatalogOptions["layer"]>; readonly principal: boolean };
 }
 
 /**
@@ -131,6 +134,9 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       policies: profilePolicies(settings, seed),
       aliases: settings.aliases,
       ...stores,
+      ...(options.telemetry
+        ? { layer: options.telemetry.layer, tracePrincipal: options.telemetry.principal }
+        : {}),
     });
   } catch (error) {
     throw new ConfigError([`aliases: ${(error as Error).message}`]);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Catalog, SessionContext } from "@quiver/core";
+import { type Catalog, type SessionContext, type TraceContext, traceContextOf } from "@quiver/core";
 import type { ApiCaller } from "../auth/api-caller.js";
 import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
 import type { HttpApiOptions } from "./api-options.js";
@@ -13,6 +13,8 @@ const WRAPPER_KEYS = new Set(["input", "session", "timeoutMs"]);
 interface CallSettings {
   readonly session: SessionContext;
   readonly timeoutMs?: number;
+  /** The caller's trace (its `traceparent` and `tracestate` headers). */
+  readonly trace?: TraceContext;
 }
 
 /** A call's input and options, read from its body and headers; or the 400 to answer. */
@@ -50,6 +52,7 @@ export const readCallRequest = (
     typeof s.values === "object" && s.values !== null ? (s.values as Record<string, unknown>) : undefined;
   const values = headerValues || bodyValues ? { ...headerValues, ...bodyValues } : undefined;
   const timeoutMs = callTimeout(req, wrapper?.timeoutMs);
+  const trace = traceContextOf(req.headers);
   return {
     ok: true,
     input: wrapper ? wrapper.input : (body ?? {}),
@@ -63,6 +66,7 @@ export const readCallRequest = (
         ...(values ? { values } : {}),
       },
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),
+      ...(trace ? { trace } : {}),
     },
   };
 };

@@ -18,7 +18,7 @@ import type { ResolvedPolicy } from "../policies/resolve-policy.js";
 import { storeBreaker, storeLayer, storeRateGate } from "../policies/store-policies.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
-import { summarise, type ToolStats } from "../runtime/metrics.js";
+import { registerBreakerState, summarise, type ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { SessionTracker } from "../runtime/session-tracker.js";
 import { StaleStore } from "../runtime/stale-store.js";
@@ -45,12 +45,14 @@ export const createCatalogRuntime = (
   http: HttpClient,
 ): CatalogRuntime => {
   const clock = policyClock(options.clock);
-  const layer = Layer.mergeAll(
+  const base = Layer.mergeAll(
     storeLayer(options.stores),
     Layer.succeed(Metric.MetricRegistry, new Map()),
     options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
-    options.layer ?? Layer.empty,
   );
+  // The extra layer is built over the base, so an exporter in it (OTLP metrics) reads this runtime's
+  // metric registry, not Effect's global one.
+  const layer = options.layer ? Layer.provideMerge(options.layer, base) : base;
   const runtime = ManagedRuntime.make(layer as Layer.Layer<never>);
   const scope = Scope.makeUnsafe();
   let gate: RateGate | undefined;
@@ -75,7 +77,11 @@ export const createCatalogRuntime = (
   const lazyBreaker = (policy: NonNullable<ResolvedPolicy["breaker"]>): Breaker => {
     let made: Breaker | undefined;
     const get = (context: Context.Context<never>) => {
-      made ??= storeBreaker(policy, scope, context);
+      if (!made) {
+        const breaker = storeBreaker(policy, scope, context);
+        registerBreakerState(policy.key, context, breaker.state);
+        made = breaker;
+      }
       return made;
     };
     return {
@@ -107,6 +113,7 @@ export const createCatalogRuntime = (
     },
     confirmations: new ConfirmationStore(5 * 60_000, clock.now, options.shared),
     shared: options.shared,
+    tracePrincipal: options.tracePrincipal,
   });
 
   const stats = async (): Promise<ReadonlyArray<ToolStats>> => {

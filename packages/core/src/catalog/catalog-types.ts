@@ -34,8 +34,14 @@ export interface CatalogOptions {
    * local miss. Closed with the catalog.
    */
   readonly shared?: SharedStore;
-  /** Extra services for every call, e.g. an OpenTelemetry tracer layer. */
+  /**
+   * Extra services for every call, e.g. an OTLP tracer and metrics layer (`effect/observability`):
+   * with a tracer installed each call makes `execute_tool` spans (see the README's "Telemetry"). It
+   * is built over the catalog's own services, so a metrics exporter reads the catalog's metrics.
+   */
   readonly layer?: Layer.Layer<never>;
+  /** Record the caller's principal on each call's span as `quiver.principal` (default false). */
+  readonly tracePrincipal?: boolean;
   /**
    * Other names for tools, `{ alias: toolName }`: each alias is listed as a tool of its own and calls
    * the tool it stands for. An alias that is a registered tool's name makes `register` throw; call

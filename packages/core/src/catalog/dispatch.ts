@@ -9,6 +9,7 @@ import { nextCallId } from "../runtime/call-id.js";
 import { type InputStep, prepareInput } from "../runtime/call-input.js";
 import type { ToolPipeline } from "../runtime/call-pipeline.js";
 import { CallState } from "../runtime/call-state.js";
+import { CallTrace } from "../runtime/call-trace.js";
 import type { CallOptions, Outcome, SessionContext } from "../runtime/call-types.js";
 import { confirmationOutcome } from "../runtime/confirmation-preview.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
@@ -24,6 +25,8 @@ export interface DispatchOptions extends PipelineSources {
   readonly runtime: ManagedRuntime.ManagedRuntime<never, never>;
   readonly memory: CallMemory;
   readonly confirmations: ConfirmationStore;
+  /** Record the caller's principal on the call's span (`quiver.principal`). Default false. */
+  readonly tracePrincipal?: boolean | undefined;
 }
 
 /** Calls tools by name, and stops the calls in flight. */
@@ -44,6 +47,8 @@ interface CallFrame {
   readonly callId: string;
   readonly started: number;
   readonly repairs: ReadonlyArray<string> | undefined;
+  /** The call's spans, when a tracer is installed. */
+  readonly trace: CallTrace | undefined;
 }
 
 /**
@@ -60,6 +65,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
   const inflight = new Set<Fiber.Fiber<Outcome>>();
   let stopping = false;
   const pipelineOf = toolPipelines(options);
+  const traceSettings = { principal: options.tracePrincipal ?? false };
 
   /** The memory step, then the envelope, counted in the tool's metrics. */
   const finish = (frame: CallFrame, outcome: Outcome, cacheId: string): ToolResult | Promise<ToolResult> => {
@@ -82,6 +88,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
         : undefined;
     const { status, error, metadata } = envelope;
     frame.pipeline.metrics.record(status, error?.kind, metadata.durationMs, cache, ended);
+    frame.trace?.end(envelope);
     return envelope;
   };
 
@@ -131,7 +138,10 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     const callId = nextCallId();
     const session = callOptions.session ?? NO_SESSION;
     const repairs = step._tag === "Ready" ? step.repairs : undefined;
-    const frame: CallFrame = { reg, pipeline, session, callId, started, repairs };
+    const trace = pipeline.spans
+      ? new CallTrace(pipeline.spans, reg, callId, callOptions, session, traceSettings)
+      : undefined;
+    const frame: CallFrame = { reg, pipeline, session, callId, started, repairs, trace };
     if (step._tag === "Refused") return finish(frame, step, "");
     if (step._tag === "Confirm") {
       const { value, issued, invalidToken } = step;
@@ -142,7 +152,7 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     const { cacheId } = step;
     const hit = pipeline.traced ? undefined : pipeline.cache?.get(cacheId);
     if (hit) return finish(frame, { _tag: "Succeeded", executed: hit, cache: "hit" }, cacheId);
-    const state = new CallState(step.value, callOptions, session, callId, cacheId, started);
+    const state = new CallState(step.value, callOptions, session, callId, cacheId, started, trace);
     const answer = (exit: Exit.Exit<Outcome>) =>
       finish(
         frame,
@@ -156,7 +166,9 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
             },
         cacheId,
       );
-    const exit = runFiber(context, programOf(pipeline, state, reg), callOptions.signal);
+    // Traced, the spans are made by hand (`CallTrace`), not set as the fiber's parent span: the
+    // policies make none, and a parent span in the fiber's context slows every call's fiber.
+    const exit = runFiber(context, pipeline.run(state), callOptions.signal);
     return exit instanceof Promise ? exit.then(answer) : answer(exit);
   };
 
@@ -214,16 +226,3 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     },
   };
 };
-
-/** The pipeline's Effect for one call, in a span when a tracer is installed. */
-const programOf = (pipeline: ToolPipeline, state: CallState, reg: RegisteredTool): Effect.Effect<Outcome> =>
-  pipeline.traced
-    ? Effect.withSpan(pipeline.run(state), "quiver.tool.call", {
-        attributes: {
-          "quiver.tool": reg.name,
-          "quiver.plugin": reg.pluginId,
-          "quiver.call_id": state.callId,
-        },
-        captureStackTrace: false,
-      })
-    : pipeline.run(state);

@@ -9,6 +9,7 @@ import { makeRedactor, type Redactor } from "./redact.js";
 import { nextRedirect, REDIRECT_STATUSES } from "./redirect.js";
 import { requestFailure } from "./request-failure.js";
 import { RequestLifetime } from "./request-lifetime.js";
+import { requestSpan } from "./request-span.js";
 import type { HttpClient, HttpClientOptions, HttpHeaders, HttpRequestOptions } from "./types.js";
 import { DEFAULT_USER_AGENT } from "./user-agent.js";
 
@@ -120,6 +121,9 @@ export const createHttpClient = (
     const undici = await loadUndici();
     const dispatcher = await dispatcherOf();
     const lifetime = new RequestLifetime(opts.signal, opts.timeoutMs, undici.errors);
+    // Inside a traced attempt: a span for the request, named upstream by its `traceparent`.
+    const span = requestSpan(opts, url);
+    if (span) Object.assign(headers, span.headers);
     let status: number | undefined;
     try {
       for (let followed = 0; ; followed++) {
@@ -161,10 +165,11 @@ export const createHttpClient = (
           apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
           redact,
         });
+        span?.succeeded(status);
         return { method, service, status, headers: responseHeaders, url, body: bytes };
       }
     } catch (error) {
-      throw requestFailure(error, lifetime.cause(), {
+      const failure = requestFailure(error, lifetime.cause(), {
         service,
         method,
         url,
@@ -175,6 +180,8 @@ export const createHttpClient = (
         bodyTimeoutMs,
         redact,
       });
+      span?.failed(failure);
+      throw failure;
     } finally {
       lifetime.dispose();
     }

@@ -56,6 +56,12 @@ export interface HttpRequestOptions {
   readonly method?: HttpMethod | undefined;
   /** Absolute `http:` or `https:` URL; may already carry a query string. */
   readonly url: string | URL;
+  /**
+   * The URL's path as a template (`/drug/{endpoint}.json`), named in the request's span as
+   * `url.template` when a tracer is installed. Without it the span names only the method and host:
+   * a path may hold an identifier or a key.
+   */
+  readonly route?: string | undefined;
   /** Query parameters appended to the URL. */
   readonly query?: Readonly<Record<string, QueryValue>> | undefined;
   /** Request headers (names are case-insensitive). */

@@ -20,6 +20,7 @@ import type { RegisteredTool } from "./registered-tool.js";
 import { ResultCache } from "./result-cache.js";
 import { failureFromCause, runAttempt } from "./run-attempt.js";
 import type { SharedStore } from "./shared-store.js";
+import { Spans } from "./spans.js";
 import type { ToolWorld } from "./tool-context.js";
 
 /** What a tool's pipeline is built from: the runtime's services and the tool's circuit. */
@@ -51,8 +52,10 @@ export interface ToolPipeline {
    * caller looks them up with `cache.get` before `run`, which then does not look again).
    */
   readonly cache: ResultCache | undefined;
-  /** True when a tracing backend is installed: only then is a span made per call. */
+  /** True when a tracing backend is installed: only then are a call's spans made. */
   readonly traced: boolean;
+  /** Where a call's spans are made: the runtime's tracer, when one is installed. */
+  readonly spans: Spans | undefined;
   /** The tool's metric series. */
   readonly metrics: ToolMetrics;
 }
@@ -63,7 +66,11 @@ const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): ToolPipeline => {
   const { name, policy } = reg;
   const { world, clock } = services;
-  const attempt: CallStep<CallState, Executed> = (call) => runAttempt(reg, call, world);
+  // Traced, each attempt runs in a span of its own, which its upstream requests find (`requestParent`).
+  const attempt: CallStep<CallState, Executed> = (call) =>
+    call.trace
+      ? call.trace.attempt(call.attempts + 1, (enter) => runAttempt(reg, call, world, enter))
+      : runAttempt(reg, call, world);
   // The policies from the outside in; each wraps the step after it (see `CallStep`).
   const policies = [
     withRateLimit<CallState>(services.rateGate, policy.rateLimit, name),
@@ -108,7 +115,11 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
       return outcome;
     }
     return world
-      .callTool(fallbackTool, s.input, { ...s.options, viaFallback: true })
+      .callTool(fallbackTool, s.input, {
+        ...s.options,
+        viaFallback: true,
+        ...(s.trace ? { trace: s.trace.childContext(), transportSpan: undefined } : {}),
+      })
       .then(
         (answer: ToolResult): Outcome =>
           answer.status === "success" || answer.status === "partial"
@@ -151,5 +162,6 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
     cache,
     metrics: services.metrics,
     traced,
+    spans: traced ? Spans.of(services.context) : undefined,
   };
 };

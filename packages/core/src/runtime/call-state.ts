@@ -1,3 +1,4 @@
+import type { CallTrace } from "./call-trace.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 
 /**
@@ -18,5 +19,7 @@ export class CallState {
     readonly cacheId: string,
     /** When the call started, on the policy clock's monotonic time: its cache entry ages from it. */
     readonly startedAt: number,
+    /** The call's spans, when a tracer is installed. */
+    readonly trace?: CallTrace | undefined,
   ) {}
 }

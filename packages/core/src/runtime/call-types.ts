@@ -1,6 +1,7 @@
 import type { ClientRequests, ToolLogEntry, ToolProgress } from "../define-tool.js";
 import type { ConfirmationRequest, ToolResult } from "../envelope.js";
 import type { ToolFailure } from "../errors.js";
+import type { TraceContext } from "./trace-context.js";
 
 /** Who is calling and in which conversation; the host fills it from its transport. */
 export interface SessionContext {
@@ -43,6 +44,21 @@ export interface CallOptions {
   readonly confirmationToken?: string;
   /** Set on the call a fallback makes, so fallbacks never chain. */
   readonly viaFallback?: boolean;
+  /**
+   * The caller's W3C trace context (`traceContextOf(req.headers)`, or MCP `params._meta`): with a
+   * tracer installed, the call's spans join that trace. Ignored without a tracer.
+   */
+  readonly trace?: TraceContext | undefined;
+  /** A span the transport that received the call opens around it (an MCP server's `tools/call`). */
+  readonly transportSpan?: TransportSpan | undefined;
+}
+
+/** A server span a transport describes and the runtime opens (with a tracer installed) around a call. */
+export interface TransportSpan {
+  /** The span's name, e.g. `tools/call fda_search_drugs`. */
+  readonly name: string;
+  /** Its attributes (never a secret, an input or a body). */
+  readonly attributes: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** The result of one execution, before it becomes an envelope. */

@@ -41,6 +41,36 @@ export const toolLatencySummary = Metric.summaryWithTimestamp(
 /** Cache lookups per tool and result (hit or miss). */
 export const cacheLookups = Metric.counter("quiver_cache_lookups_total", CACHE_LOOKUPS);
 
+const BREAKER_STATE = {
+  description:
+    "Circuit breaker state by breaker key: 0 closed, 1 half-open, 2 open (as read at the previous snapshot)",
+} as const;
+/** Each circuit breaker's state (0 closed, 1 half-open, 2 open). */
+export const breakerState = Metric.gauge("quiver_breaker_state", BREAKER_STATE);
+const BREAKER_CODE = { Closed: 0, HalfOpen: 1, Open: 2 } as const;
+
+/**
+ * Registers a breaker's state gauge in the runtime's registry. A snapshot is synchronous and the
+ * state lives in the breaker's store (Redis, for replicas), so each snapshot reports the state read
+ * for the one before and starts the next read: no call pays for it.
+ */
+export const registerBreakerState = (
+  key: string,
+  context: Context.Context<never>,
+  read: () => Promise<keyof typeof BREAKER_CODE | undefined>,
+): void => {
+  let value = 0;
+  register(Metric.gauge(breakerState.id, { ...BREAKER_STATE, attributes: { breaker: key } }), context, () => {
+    read().then(
+      (state) => {
+        if (state) value = BREAKER_CODE[state];
+      },
+      () => undefined,
+    );
+    return { value };
+  });
+};
+
 const ignore = () => undefined;
 
 /** A series whose value lives here and is read when the registry is snapshotted. */

@@ -17,16 +17,31 @@ export const runAttempt = (
   reg: RegisteredTool,
   s: CallState,
   world: ToolWorld,
+  /** Traced: runs the tool's `run` inside the attempt's span (its HTTP requests find it there). */
+  enter?: <T>(run: () => T) => T,
 ): Effect.Effect<Executed, ToolFailure> => {
-  if (!reg.resources.isReady) return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world));
+  if (!reg.resources.isReady) {
+    return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world, enter));
+  }
   const attempt = ++s.attempts;
   const abort = new AbortController();
-  const ctx = toolContext(reg, world, s.options, s.session, s.callId, abort.signal, attempt, (d) => {
-    s.partialData = d;
-  });
+  const ctx = toolContext(
+    reg,
+    world,
+    s.options,
+    s.session,
+    s.callId,
+    abort.signal,
+    attempt,
+    (d) => {
+      s.partialData = d;
+    },
+    s.trace,
+  );
   let result: unknown;
   try {
-    const run = () => reg.tool.run(s.input as never, ctx);
+    const call = () => reg.tool.run(s.input as never, ctx);
+    const run = enter ? () => enter(call) : call;
     // A recording or replaying HttpClient learns which call the run's requests belong to.
     result = world.http.withToolCall
       ? world.http.withToolCall(

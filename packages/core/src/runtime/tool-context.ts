@@ -2,6 +2,7 @@ import type * as Clock from "effect/Clock";
 import type { ToolContext } from "../define-tool.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
+import type { CallTrace } from "./call-trace.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
 
@@ -24,6 +25,8 @@ export const toolContext = (
   signal: AbortSignal,
   attempt: number,
   reportPartial: (data: unknown) => void,
+  /** The call's spans, when traced: the tools it calls (`ctx.callTool`) join its trace. */
+  trace?: CallTrace | undefined,
 ): ToolContext => ({
   callId,
   tool: reg.name,
@@ -45,7 +48,11 @@ export const toolContext = (
   client: options.client ?? {},
   reportPartial,
   callTool: (name, input) =>
-    world.callTool(name, input, { session, ...(options.signal ? { signal: options.signal } : {}) }),
+    world.callTool(name, input, {
+      session,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(trace ? { trace: trace.childContext() } : {}),
+    }),
   hasTool: world.hasTool,
   clock: world.clock,
 });

@@ -87,6 +87,7 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient): OpenFd
     if (known !== undefined) throw unparsableSearch(path, params.search!, known);
     const response = await http.request({
       url: `${base}/drug/${endpoint}.json`,
+      route: "/drug/{endpoint}.json",
       // openFDA asks for the key first; a Redacted value is unwrapped on the wire and redacted everywhere else.
       query: { api_key: config.apiKey, ...params },
       signal,
