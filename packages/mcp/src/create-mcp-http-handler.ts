@@ -253,7 +253,15 @@ export const createMcpHttpHandler = (
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, principal, owner, lastSeen: Date.now(), lastUse: ++uses, busy: 0 });
+        sessions.set(id, {
+          transport,
+          server,
+          principal,
+          owner,
+          lastSeen: Date.now(),
+          lastUse: ++uses,
+          busy: 0,
+        });
       },
       onsessionclosed: (id) => {
         void closeSession(id);
