@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as Tracer from "effect/Tracer";
 import { ToolFailure } from "../errors.js";
-import { type Spans, traceparentOf } from "../runtime/spans.js";
+import type { Spans } from "../runtime/spans.js";
+import { traceparentOf } from "../runtime/trace-context.js";
 import type { HttpRequestOptions } from "./types.js";
 
 /** The traced attempt a tool's requests belong to: their spans' parent and the caller's `tracestate`. */

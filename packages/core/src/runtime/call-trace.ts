@@ -9,8 +9,8 @@ import type { ToolFailure } from "../errors.js";
 import { requestParent } from "../http/request-span.js";
 import type { CallOptions, SessionContext } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
-import { type Spans, traceparentOf } from "./spans.js";
-import type { TraceContext } from "./trace-context.js";
+import type { Spans } from "./spans.js";
+import { type TraceContext, traceparentOf } from "./trace-context.js";
 
 /** What the spans of a call may say beyond the conventions' own attributes. */
 export interface CallTraceSettings {

@@ -79,7 +79,3 @@ const set = (span: Tracer.Span, attributes: SpanAttributes): void => {
     if (value !== undefined) span.attribute(key, value);
   }
 };
-
-/** The `traceparent` header value naming `span` as the parent of what it is sent with. */
-export const traceparentOf = (span: Tracer.AnySpan): string =>
-  `00-${span.traceId.padStart(32, "0")}-${span.spanId}-${span.sampled ? "01" : "00"}`;

@@ -1,3 +1,4 @@
+import type * as Tracer from "effect/Tracer";
 // Read where requests come in (the host's routes, the MCP server), so it imports nothing of Effect: the
 // spans that use it live in the runtime (`call-trace.ts`), loaded at the first call.
 
@@ -41,3 +42,11 @@ export const traceContextOf = (carrier: TraceCarrier): TraceContext | undefined 
   const tracestate = field(carrier, "tracestate");
   return tracestate ? { traceparent, tracestate } : { traceparent };
 };
+
+/**
+ * The `traceparent` header value naming `span` as the parent of what it is sent with. Here, beside the
+ * header's parsing and away from the span code, so the HTTP client sends it without loading Effect's
+ * tracer at start-up.
+ */
+export const traceparentOf = (span: Tracer.AnySpan): string =>
+  `00-${span.traceId.padStart(32, "0")}-${span.spanId}-${span.sampled ? "01" : "00"}`;
