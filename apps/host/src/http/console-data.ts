@@ -1,4 +1,4 @@
-import type { Catalog } from "@quiver/core";
+import type { Catalog, ToolInfo } from "@quiver/core";
 import type { PluginProblem } from "../discovery/types.js";
 import type { RecentCall } from "../host/recent-calls.js";
 import type { ConsolePlugin, ConsoleState, ConsoleStats } from "./api-types.js";
@@ -15,17 +15,33 @@ export interface ConsoleSource {
   readonly dir?: string;
 }
 
-/** The catalog grouped by plugin, with who the caller is: GET /console/api/state. */
+/** Who asks for the console's data, as the HTTP API authenticated them. */
+export interface ConsoleCaller {
+  readonly principal: string | undefined;
+  /** Whether the server asks for a token at all. */
+  readonly auth: boolean;
+  /** The scopes of a tool the caller's token lacks (empty or absent: it may call it). */
+  readonly missingScopes?: (tool: Pick<ToolInfo, "name" | "plugin">) => ReadonlyArray<string>;
+}
+
+/**
+ * The catalog grouped by plugin, with who the caller is: GET /console/api/state. A tool the caller's
+ * token lacks scopes for is left out, as in GET /tools and MCP tools/list.
+ */
 export const consoleState = (
   catalog: Catalog,
   source: ConsoleSource,
-  caller: { readonly principal: string | undefined; readonly auth: boolean; readonly version?: string },
+  caller: ConsoleCaller & { readonly version?: string },
 ): ConsoleState => {
   const aliases = source.aliases ?? {};
-  const tools = catalog.list().map((t) => {
-    const target = Object.hasOwn(aliases, t.name) ? aliases[t.name] : undefined;
-    return target ? { ...t, aliasOf: target } : t;
-  });
+  const allowed = (t: ToolInfo) => (caller.missingScopes?.(t).length ?? 0) === 0;
+  const tools = catalog
+    .list()
+    .filter(allowed)
+    .map((t) => {
+      const target = Object.hasOwn(aliases, t.name) ? aliases[t.name] : undefined;
+      return target ? { ...t, aliasOf: target } : t;
+    });
   const plugins: ConsolePlugin[] = catalog.plugins().map((p) => ({
     id: p.id,
     version: p.version,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog } from "@quiver/core";
 import { sendConsoleFile } from "./console-assets.js";
-import { type ConsoleSource, consoleState, consoleStats } from "./console-data.js";
+import { type ConsoleCaller, type ConsoleSource, consoleState, consoleStats } from "./console-data.js";
 import { sendError, sendJson } from "./json-response.js";
 
 /** How long a plugin's health check may take when the console asks for it. */
@@ -39,7 +39,7 @@ export const consoleRoutes = (
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
-    caller: { readonly principal: string | undefined; readonly auth: boolean },
+    caller: ConsoleCaller,
   ): Promise<boolean> => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     if (path === "/console/api/state") {

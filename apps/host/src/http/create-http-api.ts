@@ -102,7 +102,11 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     if (
       web &&
       path.startsWith("/console/api/") &&
-      (await web.api(req, res, path, { principal, auth: authOn || options.auth !== undefined }))
+      (await web.api(req, res, path, {
+        principal,
+        auth: authOn || options.auth !== undefined,
+        missingScopes: caller.missingScopes,
+      }))
     )
       return;
     const parts = decodeParts(path);

@@ -233,6 +233,16 @@ describe("quiver serve as an OAuth 2.1 resource server", () => {
       expect(await call.text()).not.toContain("the-owl-flies-at-midnight");
     });
 
+    it("leaves the tool out of the console's state too (GET /console/api/state)", async () => {
+      const token = await as.token("bob", serve.url);
+      const state = (await (await api("/console/api/state", token)).json()) as {
+        plugins: Array<{ tools: Array<{ name: string }> }>;
+      };
+      const names = state.plugins.flatMap((p) => p.tools.map((t) => t.name));
+      expect(names).toContain("identity_whoami");
+      expect(names).not.toContain("identity_secret");
+    });
+
     it("over MCP: tools/list leaves it out, and a call answers an access_denied envelope naming the scope", async () => {
       // A token bob's client got with the scope it may have: an MCP client following the spec asks
       // for every scope the metadata lists (scopes_supported), which this provider would refuse bob.

@@ -1,4 +1,4 @@
-import type { AuditEntry } from "./repository.js";
+import type { AuditEntry, AuditInput } from "./repository.js";
 
 /** An audit row as both databases store it. */
 export type AuditRow = Omit<AuditEntry, "clientId" | "id"> & {
@@ -12,3 +12,14 @@ export const fromAuditRow = ({ client_id, id, ...rest }: AuditRow): AuditEntry =
   id: Number(id),
   clientId: client_id ?? null,
 });
+
+/** An audit entry's column values, stamped now, in the order both stores' INSERTs list them. */
+export const auditValues = (entry: AuditInput): Array<string | null> => [
+  new Date().toISOString(),
+  entry.principal,
+  entry.action,
+  entry.target,
+  entry.outcome,
+  entry.detail,
+  entry.clientId ?? null,
+];

@@ -1,6 +1,6 @@
 import { fail } from "@quiver/core";
 import type pg from "pg";
-import { type AuditRow, fromAuditRow } from "./audit-row.js";
+import { type AuditRow, auditValues, fromAuditRow } from "./audit-row.js";
 import { firstPerCollection, granteesOf } from "./grantees.js";
 import type {
   AuditEntry,
@@ -100,15 +100,7 @@ export class PostgresRegistry implements Registry {
   async audit(entry: AuditInput): Promise<void> {
     await this.rows(
       `INSERT INTO ${this.s}.repo_audit (at, principal, action, target, outcome, detail, client_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        new Date().toISOString(),
-        entry.principal,
-        entry.action,
-        entry.target,
-        entry.outcome,
-        entry.detail,
-        entry.clientId ?? null,
-      ],
+      auditValues(entry),
     );
   }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SearchIndex } from "@quiver/search";
-import { type AuditRow, fromAuditRow } from "./audit-row.js";
+import { type AuditRow, auditValues, fromAuditRow } from "./audit-row.js";
 import { firstPerCollection, granteesOf } from "./grantees.js";
 import { PostgresRegistry } from "./pg-registry.js";
 
@@ -182,15 +182,7 @@ class SqliteRegistry implements Registry {
       .prepare(
         "INSERT INTO audit (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(
-        new Date().toISOString(),
-        entry.principal,
-        entry.action,
-        entry.target,
-        entry.outcome,
-        entry.detail,
-        entry.clientId ?? null,
-      );
+      .run(...auditValues(entry));
   }
 
   /** The audit log, oldest first (the last `limit` entries). */
