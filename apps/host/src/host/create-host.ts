@@ -9,7 +9,7 @@ import {
   type PluginInfo,
   type ToolPolicy,
 } from "@quiver/core";
-import { scopesAllow } from "../auth/scopes-allow.js";
+import { hostRequiredScopes, scopesAllow } from "../auth/scopes-allow.js";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
@@ -134,6 +134,10 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       policies: profilePolicies(settings, seed),
       aliases: settings.aliases,
       ...stores,
+      // Every call whose token carries scopes is checked, the ones a tool makes for its caller too.
+      ...(Object.keys(settings.auth.scopes).length > 0
+        ? { requiredScopes: hostRequiredScopes(settings) }
+        : {}),
       ...(options.telemetry
         ? { layer: options.telemetry.layer, tracePrincipal: options.telemetry.principal }
         : {}),

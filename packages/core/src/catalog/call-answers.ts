@@ -33,6 +33,16 @@ export const stoppedFailure = (
   return fail.internal(`${reg.name} could not be run by the runtime.`);
 };
 
+/** A call refused because the caller's access token lacks scopes the tool needs. */
+export const missingScopesFailure = (reg: RegisteredTool, missing: ReadonlyArray<string>): ToolFailure =>
+  fail.accessDenied(
+    `${reg.name} needs the scope${missing.length === 1 ? "" : "s"} ${missing.join(" ")}, which the caller's access token does not carry.`,
+    {
+      retryable: false,
+      suggestion: `Ask the authorization server for a token with scope "${missing.join(" ")}", or use another tool.`,
+    },
+  );
+
 /** The envelope with the input repairs the runtime made, if any, in its metadata. */
 export const withRepairs = (envelope: ToolResult, repairs: ReadonlyArray<string> | undefined): ToolResult =>
   repairs && repairs.length > 0

@@ -114,6 +114,7 @@ export const createCatalogRuntime = (
     confirmations: new ConfirmationStore(5 * 60_000, clock.now, options.shared),
     shared: options.shared,
     tracePrincipal: options.tracePrincipal,
+    requiredScopes: options.requiredScopes,
   });
 
   const stats = async (): Promise<ReadonlyArray<ToolStats>> => {

@@ -43,6 +43,16 @@ export interface CatalogOptions {
   /** Record the caller's principal on each call's span as `quiver.principal` (default false). */
   readonly tracePrincipal?: boolean;
   /**
+   * The OAuth scopes a tool needs (e.g. from the host's `auth.scopes`). Checked on every call whose
+   * session carries scopes, including the calls a tool makes with `ctx.callTool`, so a tool cannot
+   * reach another for a caller who may not call that one: such a call answers `access_denied` naming
+   * the missing scopes. A session without scopes (static tokens, stdio) is not scope-limited.
+   */
+  readonly requiredScopes?: (tool: {
+    readonly name: string;
+    readonly plugin: string;
+  }) => ReadonlyArray<string>;
+  /**
    * Other names for tools, `{ alias: toolName }`: each alias is listed as a tool of its own and calls
    * the tool it stands for. An alias that is a registered tool's name makes `register` throw; call
    * `checkAliases()` once the plugins are registered to catch aliases of missing tools.

@@ -15,7 +15,8 @@ import { confirmationOutcome } from "../runtime/confirmation-preview.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { toEnvelope } from "../runtime/to-envelope.js";
-import { stoppedFailure, unknownTool, withRepairs } from "./call-answers.js";
+import { missingScopesFailure, stoppedFailure, unknownTool, withRepairs } from "./call-answers.js";
+import type { CatalogOptions } from "./catalog-types.js";
 import type { Registry } from "./registry.js";
 import { type PipelineSources, toolPipelines } from "./tool-pipelines.js";
 
@@ -27,6 +28,8 @@ export interface DispatchOptions extends PipelineSources {
   readonly confirmations: ConfirmationStore;
   /** Record the caller's principal on the call's span (`quiver.principal`). Default false. */
   readonly tracePrincipal?: boolean | undefined;
+  /** The scopes a tool needs; see `CatalogOptions.requiredScopes`. */
+  readonly requiredScopes?: CatalogOptions["requiredScopes"] | undefined;
 }
 
 /** Calls tools by name, and stops the calls in flight. */
@@ -178,11 +181,12 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     callOptions: CallOptions,
     started: number,
     context?: Context.Context<never>,
+    failure = stoppedFailure(reg, callOptions, stopping),
   ): ToolResult => {
     const ended = clock.monotonic();
     const envelope = toEnvelope(
       reg,
-      { _tag: "Refused", failure: stoppedFailure(reg, callOptions, stopping) },
+      { _tag: "Refused", failure },
       { escalate: false, stale: undefined },
       { callId: "", durationMs: ended - started },
     );
@@ -204,6 +208,16 @@ export const createDispatch = (options: DispatchOptions): Dispatch => {
     const started = clock.monotonic();
     const context = runtime.cachedContext as Context.Context<never> | undefined;
     if (stopping) return Promise.resolve(refuse(reg, callOptions, started, context));
+    const scopes = callOptions.session?.scopes;
+    if (scopes !== undefined && options.requiredScopes) {
+      const missing = options
+        .requiredScopes({ name: reg.name, plugin: reg.pluginId })
+        .filter((scope) => !scopes.includes(scope));
+      if (missing.length > 0)
+        return Promise.resolve(
+          refuse(reg, callOptions, started, context, missingScopesFailure(reg, missing)),
+        );
+    }
     try {
       if (context) return Promise.resolve(start(context, reg, input, callOptions, started));
     } catch {
