@@ -328,6 +328,19 @@ const STANDALONE = ["examples/third-party-plugin"];
     ].map((m) => [m[1], m[2]]),
   );
   const external = new Map();
+  for (const { pkg } of all) {
+    // The published manifest's exports replace the workspace's: a subpath added to one only is
+    // missing from the tarball (a consumer's import fails with ERR_PACKAGE_PATH_NOT_EXPORTED).
+    const published = pkg.publishConfig?.exports;
+    if (!pkg.private && published && pkg.exports) {
+      for (const subpath of Object.keys(pkg.exports))
+        if (!(subpath in published))
+          fail(
+            pkg.name,
+            `exports["${subpath}"] is missing from publishConfig.exports: the tarball would not export it`,
+          );
+    }
+  }
   for (const { dir, pkg } of all) {
     // Copied out of the repository to start a plugin: it names published ranges, not workspace:,
     // and the workspace links it through pnpm-workspace.yaml's overrides (CONTRIBUTING.md).
