@@ -9,7 +9,6 @@ import {
   type PluginInfo,
   type ToolPolicy,
 } from "@quiver/core";
-import { hostRequiredScopes, scopesAllow } from "../auth/scopes-allow.js";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
@@ -126,6 +125,10 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   const http: HttpClient | undefined = settings.cassettes
     ? createCassetteHttpClient({ ...settings.cassettes, ...(options.log ? { onError: options.log } : {}) })
     : undefined;
+  // The scope rules (and the MCP module they come from) load only when `auth.scopes` names any: a
+  // plain `quiver list` or `serve` starts without the MCP SDK.
+  const scopes =
+    Object.keys(settings.auth.scopes).length > 0 ? await import("../auth/scopes-allow.js") : undefined;
   let inner: ReturnType<typeof createCatalog>;
   try {
     inner = createCatalog({
@@ -135,9 +138,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       aliases: settings.aliases,
       ...stores,
       // Every call whose token carries scopes is checked, the ones a tool makes for its caller too.
-      ...(Object.keys(settings.auth.scopes).length > 0
-        ? { requiredScopes: hostRequiredScopes(settings) }
-        : {}),
+      ...(scopes ? { requiredScopes: scopes.hostRequiredScopes(settings) } : {}),
       ...(options.telemetry
         ? { layer: options.telemetry.layer, tracePrincipal: options.telemetry.principal }
         : {}),
@@ -188,7 +189,9 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   state.problems.push(...bridged.problems);
   const bridgedIds = new Set(bridged.plugins.map((p) => p.plugin.id));
   if (settings.find)
-    inner.register(createFindToolsPlugin(tracker.catalog, { mayCall: scopesAllow(settings) }));
+    inner.register(
+      createFindToolsPlugin(tracker.catalog, scopes ? { mayCall: scopes.scopesAllow(settings) } : {}),
+    );
   try {
     inner.checkAliases();
   } catch (error) {
