@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as Redacted from "effect/Redacted";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -11,6 +12,7 @@ import {
   envelopeSchema,
   errorKindSchema,
   resolvePluginConfig,
+  secret,
 } from "../src/index.js";
 import { makeTestClock } from "./fixtures.js";
 
@@ -135,6 +137,46 @@ describe("plugin setup", () => {
     const second = await catalog.call("read_conn", {});
     expect(second.status).toBe("success");
     expect(second.data).toEqual({ conn: "/default#2", size: 1 });
+    await catalog.close();
+  });
+
+  it("lists a plugin whose last setup failed with the reason, secrets hidden, until a setup succeeds", async () => {
+    let attempts = 0;
+    const plugin = definePlugin({
+      specificationVersion: "v1",
+      id: "db",
+      version: "1.0.0",
+      config: z.object({ password: secret() }),
+      env: { password: "DB_PASSWORD" },
+      tools: [
+        defineToolWith<{ password: Redacted.Redacted<string> }, unknown>()({
+          name: "db_ping",
+          description: "Pings the database. Use in tests.",
+          category: "computational_service",
+          input: z.object({}),
+          output: z.object({ ok: z.boolean() }),
+          run: () => ({ ok: true }),
+        }),
+      ],
+      setup: async ({ config }) => {
+        attempts++;
+        if (attempts === 1) throw new Error(`auth failed for postgres://app:${Redacted.value(config.password)}@db/app`);
+        return {};
+      },
+    });
+    const catalog = createCatalog({ env: { DB_PASSWORD: "hunter2-secret" } });
+    catalog.register(plugin, {});
+    const before = catalog.plugins().find((p) => p.id === "db")!;
+    expect(before.status).toBe("ready");
+    expect(before.setupError).toBeUndefined();
+
+    expect((await catalog.call("db_ping", {})).status).toBe("unavailable");
+    const failing = catalog.plugins().find((p) => p.id === "db")!;
+    expect(failing.setupError).toContain("auth failed for postgres://");
+    expect(failing.setupError).not.toContain("hunter2-secret");
+
+    expect((await catalog.call("db_ping", {})).status).toBe("success");
+    expect(catalog.plugins().find((p) => p.id === "db")!.setupError).toBeUndefined();
     await catalog.close();
   });
 

@@ -15,7 +15,10 @@ export interface ConsolePlugin {
   readonly id: string;
   readonly version?: string;
   readonly description?: string;
-  /** ready; unconfigured (a setting is missing: `missing` names it); failing (it did not load). */
+  /**
+   * ready; unconfigured (a setting is missing: `missing` names it); failing (it did not load, or its
+   * last setup failed: `message` says why, and the next call tries again).
+   */
   readonly state: "ready" | "unconfigured" | "failing";
   readonly message?: string;
   /** Variables or options that would configure it. */

@@ -1,5 +1,6 @@
 import type { Catalog, ToolInfo } from "@quiver/core";
 import type { PluginProblem } from "../discovery/types.js";
+import { pluginState } from "../host/plugin-state.js";
 import type { RecentCall } from "../host/recent-calls.js";
 import type { ConsolePlugin, ConsoleState, ConsoleStats } from "./api-types.js";
 
@@ -46,8 +47,7 @@ export const consoleState = (
     id: p.id,
     version: p.version,
     ...(p.description ? { description: p.description } : {}),
-    state: p.status,
-    ...(p.message ? { message: p.message } : {}),
+    ...pluginState(p),
     missing: p.missing,
     tools: tools.filter((t) => t.plugin === p.id),
   }));

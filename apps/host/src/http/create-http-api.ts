@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog } from "@quiver/core";
 import { bearerAuth } from "@quiver/mcp/server";
 import { authenticateApi, sendMetadata } from "../auth/api-authenticate.js";
+import { pluginState } from "../host/plugin-state.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { API_ROUTES, type ApiServices } from "./api-routes.js";
 import { consoleRoutes } from "./console-routes.js";
@@ -48,13 +49,10 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     status: options.draining?.() ? "draining" : "ok",
     version: options.version,
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
-    plugins: catalog.plugins().map((p) => ({
-      id: p.id,
-      version: p.version,
-      status: p.status,
-      tools: p.tools.length,
-      ...(p.message ? { message: p.message } : {}),
-    })),
+    plugins: catalog.plugins().map((p) => {
+      const { state, message } = pluginState(p);
+      return { id: p.id, version: p.version, status: state, tools: p.tools.length, ...(message ? { message } : {}) };
+    }),
     tools: catalog.list().length,
     ...options.health?.(),
   });

@@ -6,6 +6,7 @@ import { createHostAuth } from "../auth/host-auth.js";
 import { FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
 import { createToolFinder } from "../find/tool-finder.js";
 import type { Host } from "../host/create-host.js";
+import { type PluginState, pluginState } from "../host/plugin-state.js";
 import type { DrainReport } from "../host/track-calls.js";
 import { createHttpApi } from "./create-http-api.js";
 
@@ -88,16 +89,12 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
       },
       {
         name: "quiver_host_plugins",
-        help: "Plugins by status (skipped = failed to load)",
+        help: "Plugins by status (failing = its last setup failed; skipped = failed to load)",
         samples: [
-          {
-            labels: { status: "ready" },
-            value: catalog.plugins().filter((p) => p.status === "ready").length,
-          },
-          {
-            labels: { status: "unconfigured" },
-            value: catalog.plugins().filter((p) => p.status === "unconfigured").length,
-          },
+          ...(["ready", "unconfigured", "failing"] as const satisfies ReadonlyArray<PluginState>).map((status) => ({
+            labels: { status },
+            value: catalog.plugins().filter((p) => pluginState(p).state === status).length,
+          })),
           { labels: { status: "skipped" }, value: host.problems.length },
         ],
       },

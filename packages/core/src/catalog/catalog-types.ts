@@ -97,6 +97,11 @@ export interface PluginInfo {
   readonly message?: string;
   readonly missing: ReadonlyArray<string>;
   readonly tools: ReadonlyArray<string>;
+  /**
+   * Why the plugin's last `setup` failed (its tools answer `unavailable` and the next call tries
+   * again); absent before setup first runs and once a setup succeeds.
+   */
+  readonly setupError?: string;
 }
 
 /** A call in `callMany`. */

@@ -52,7 +52,10 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   return {
     register: registry.register,
     unregister: registry.unregister,
-    plugins: () => [...registry.plugins()].map((p) => p.info),
+    plugins: () =>
+      [...registry.plugins()].map(({ info, resources, redact }) =>
+        resources.lastFailure === undefined ? info : { ...info, setupError: redact(resources.lastFailure) },
+      ),
     list: () => [
       ...[...registry.tools()].map(toolInfo),
       ...registry.liveAliases().map(({ alias, reg }) => ({ ...toolInfo(reg), name: alias })),

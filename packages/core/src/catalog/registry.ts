@@ -2,7 +2,7 @@ import type * as Clock from "effect/Clock";
 import { type AnyPlugin, resolvePluginConfig } from "../define-plugin.js";
 import type { AnyTool, ToolPolicy } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
-import { makeRedactor } from "../http/redact.js";
+import { makeRedactor, type Redactor } from "../http/redact.js";
 import { resolvePolicy } from "../policies/resolve-policy.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
@@ -16,6 +16,8 @@ export interface PluginEntry {
   readonly info: PluginInfo;
   readonly config: unknown;
   readonly resources: PluginResources;
+  /** Hides this plugin's secrets (and URL credentials) in text it produced, such as a setup error. */
+  readonly redact: Redactor;
 }
 
 /** What the registry needs from the catalog. */
@@ -145,7 +147,13 @@ export const createRegistry = (options: RegistryOptions): Registry => {
       missing: resolved.ok ? [] : resolved.missing,
       tools: names,
     };
-    plugins.set(plugin.id, { plugin, info, config: resolved.ok ? resolved.config : undefined, resources });
+    plugins.set(plugin.id, {
+      plugin,
+      info,
+      config: resolved.ok ? resolved.config : undefined,
+      resources,
+      redact,
+    });
     notify([]);
     return info;
   };

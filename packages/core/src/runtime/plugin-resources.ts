@@ -15,6 +15,7 @@ export class PluginResources {
   private opening: Promise<unknown> | undefined;
   private value: unknown;
   private ready: boolean;
+  private failure: string | undefined;
   private closed = false;
   private readonly finalizers: Array<() => Promise<void> | void> = [];
   private readonly abort = new AbortController();
@@ -34,6 +35,11 @@ export class PluginResources {
     return this.ready;
   }
 
+  /** Why the last setup failed; undefined before any attempt and once one succeeds. */
+  get lastFailure(): string | undefined {
+    return this.failure;
+  }
+
   /** The opened value (undefined before setup finished or without a setup). */
   get current(): unknown {
     return this.value;
@@ -47,11 +53,13 @@ export class PluginResources {
       (value) => {
         this.value = value;
         this.ready = true;
+        this.failure = undefined;
         this.opening = undefined;
         return value;
       },
       async (error: unknown) => {
         this.opening = undefined;
+        this.failure = error instanceof Error ? error.message : String(error);
         await this.runFinalizers();
         throw error;
       },
