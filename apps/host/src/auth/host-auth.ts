@@ -34,7 +34,8 @@ const toRefusal = async (response: Response): Promise<ApiRefusal> => {
 /**
  * The host's OAuth 2.1 resource server, when `auth.oidc` is configured: one gate (static tokens
  * and the provider's access tokens) behind the HTTP API, the console's API and MCP, publishing
- * `/.well-known/oauth-protected-resource` and `/.well-known/oauth-protected-resource/mcp`.
+ * `/.well-known/oauth-protected-resource` and `/.well-known/oauth-protected-resource/mcp` (with the
+ * path of `auth.publicUrl`, if any, between the prefix and `/mcp`, as RFC 9728 places it).
  * `baseUrl` is read per request, since the bound port is known only after listening.
  */
 export const createHostAuth = (settings: HostSettings, baseUrl: () => string): HostAuth | undefined => {

@@ -23,7 +23,12 @@ export interface OAuthGateOptions {
   readonly oidc: OidcOptions;
   /** Static bearer tokens → principals accepted beside the provider's tokens. */
   readonly tokens?: Readonly<Record<string, string>>;
-  /** This server's public base URL (`https://quiver.example.org`), or a function for one known after listening. */
+  /**
+   * This server's public base URL (`https://quiver.example.org`, or `https://example.org/quiver`
+   * behind a proxy's path prefix), or a function for one known after listening. Each resource's
+   * metadata is served where RFC 9728 puts it: the well-known prefix before the resource's path
+   * (`/.well-known/oauth-protected-resource/quiver/mcp`).
+   */
   readonly baseUrl: string | (() => string);
   /** Paths of the resources served under the base besides the base itself (default `["/mcp"]`). */
   readonly resourcePaths?: ReadonlyArray<string>;
@@ -50,7 +55,10 @@ export interface OAuthGate {
   ) => Promise<AuthInfo | Response>;
   /** The 403 `insufficient_scope` refusal naming the scopes to ask for. */
   readonly insufficientScope: (missing: ReadonlyArray<string>, resourcePath?: string) => Response;
-  /** Serves `/.well-known/oauth-protected-resource[/<resource path>]`; undefined for any other path. */
+  /**
+   * Serves `/.well-known/oauth-protected-resource[<base path>][/<resource path>]`; undefined for
+   * any other path.
+   */
   readonly metadataResponse: (method: string, pathname: string) => Response | undefined;
 }
 
@@ -130,7 +138,12 @@ export const createOAuthGate = (options: OAuthGateOptions): OAuthGate => {
     return verify(token);
   };
 
-  const metadataUrl = (resourcePath = "") => resourceMetadataUrl(base(), resourcePath);
+  const metadataUrl = (resourcePath = "") => resourceMetadataUrl(`${base()}${resourcePath}`);
+  /** The resource path (one of `paths`) whose metadata document is at `pathname`, if any. */
+  const resourceAt = (pathname: string): string | undefined => {
+    const asked = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+    return paths.find((p) => new URL(metadataUrl(p)).pathname === asked);
+  };
 
   return {
     authenticate: async (authorization, resourcePath = "") => {
@@ -162,8 +175,8 @@ export const createOAuthGate = (options: OAuthGateOptions): OAuthGate => {
       ),
     metadataResponse: (method, pathname) => {
       if (!pathname.startsWith(RESOURCE_METADATA_PATH)) return undefined;
-      const path = pathname.slice(RESOURCE_METADATA_PATH.length).replace(/\/$/, "");
-      if (!paths.includes(path)) return undefined;
+      const path = resourceAt(pathname);
+      if (path === undefined) return undefined;
       if (method !== "GET" && method !== "HEAD")
         return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { allow: "GET" } });
       return Response.json(

@@ -1,11 +1,18 @@
-import type { OAuthProtectedResourceMetadata } from "@modelcontextprotocol/server";
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  type OAuthProtectedResourceMetadata,
+} from "@modelcontextprotocol/server";
 
 /** The well-known prefix of RFC 9728 Protected Resource Metadata. */
 export const RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
-/** Where a resource's metadata is published: the well-known prefix, then the resource's path. */
-export const resourceMetadataUrl = (baseUrl: string, resourcePath = ""): string =>
-  `${baseUrl}${RESOURCE_METADATA_PATH}${resourcePath}`;
+/**
+ * Where a resource's metadata is published (RFC 9728 §3.1, the SDK's reading of it): the well-known
+ * prefix goes between the resource's host and its path, so `https://example.org/quiver/mcp` has its
+ * document at `https://example.org/.well-known/oauth-protected-resource/quiver/mcp`.
+ */
+export const resourceMetadataUrl = (resource: string): string =>
+  getOAuthProtectedResourceMetadataUrl(new URL(resource));
 
 /**
  * The RFC 9728 document of one resource: the resource's URL, the one authorization server that
