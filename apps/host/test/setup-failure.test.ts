@@ -42,15 +42,21 @@ const call = async () =>
     })
   ).json()) as { status: string; message: string };
 const health = async () =>
-  ((await (await fetch(`${server.url}/health`)).json()) as {
-    plugins: { id: string; status: string; message?: string }[];
-  }).plugins.find((p) => p.id === "setup-fails");
+  (
+    (await (await fetch(`${server.url}/health`)).json()) as {
+      plugins: { id: string; status: string; message?: string }[];
+    }
+  ).plugins.find((p) => p.id === "setup-fails");
 const consolePlugin = async () =>
-  ((await (await fetch(`${server.url}/console/api/state`)).json()) as {
-    plugins: { id: string; state: string; message?: string }[];
-  }).plugins.find((p) => p.id === "setup-fails");
+  (
+    (await (await fetch(`${server.url}/console/api/state`)).json()) as {
+      plugins: { id: string; state: string; message?: string }[];
+    }
+  ).plugins.find((p) => p.id === "setup-fails");
 const failingGauge = async () =>
-  /quiver_host_plugins\{status="failing"\} (\d+)/.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1];
+  /quiver_host_plugins\{status="failing"\} (\d+)/.exec(
+    await (await fetch(`${server.url}/metrics`)).text(),
+  )?.[1];
 
 describe("a plugin whose setup fails", () => {
   it("is ready before its setup first runs", async () => {

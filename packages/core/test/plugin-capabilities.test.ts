@@ -160,7 +160,8 @@ describe("plugin setup", () => {
       ],
       setup: async ({ config }) => {
         attempts++;
-        if (attempts === 1) throw new Error(`auth failed for postgres://app:${Redacted.value(config.password)}@db/app`);
+        if (attempts === 1)
+          throw new Error(`auth failed for postgres://app:${Redacted.value(config.password)}@db/app`);
         return {};
       },
     });

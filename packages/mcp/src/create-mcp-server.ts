@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress, ToolResult } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
-import type { ExtraMcpTool } from "./extra-tools.js";
+import { type ExtraMcpTool, usesAllowed } from "./extra-tools.js";
 import { identityExtras, principalOf } from "./internal/principal.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { stderrReporter, toolListing } from "./internal/tool-listing.js";
@@ -144,13 +144,20 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
 
   server.setRequestHandler("tools/list", (_request, ctx) => {
     const principal = principalOf(options, ctx.http?.authInfo);
+    const listing = toolListing(catalog, report);
+    const allowed = (name: string) => {
+      const listed = listing.get(name);
+      return listed && visible(listed.info, principal, ctx.http?.authInfo);
+    };
     const tools = [
-      ...[...extras.values()].map((t) => ({
-        name: t.name,
-        description: t.description,
-        inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
-      })),
-      ...[...toolListing(catalog, report).values()]
+      ...[...extras.values()]
+        .filter((t) => usesAllowed(t.uses, allowed))
+        .map((t) => ({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
+        })),
+      ...[...listing.values()]
         .filter((t) => !extras.has(t.info.name) && visible(t.info, principal, ctx.http?.authInfo))
         .map((t) => t.definition),
     ];

@@ -26,5 +26,28 @@ export interface ExtraMcpTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: { readonly type: "object"; readonly [k: string]: unknown };
+  /**
+   * The catalog tools its calls go through. tools/list then shows it only to a caller who may call
+   * at least one of those the catalog holds (by the catalog tools' own filter and scopes); without
+   * it, to everyone. See {@link usesAllowed}.
+   */
+  readonly uses?: ReadonlyArray<string>;
   readonly call: (args: Record<string, unknown>, ctx: ExtraToolCallContext) => Promise<ExtraToolResult>;
 }
+
+/**
+ * Whether a caller is shown a tool that calls catalog tools (a seed profile's tool): the caller may
+ * call at least one of those the catalog holds, or the catalog holds none of them (its calls then
+ * answer `unavailable`, saying what to install). `allowed` answers for one tool: true or false, or
+ * undefined when the catalog does not hold it.
+ *
+ * @example
+ * usesAllowed(["rag_search"], (name) => (tools.has(name) ? missingScopes(name).length === 0 : undefined))
+ */
+export const usesAllowed = (
+  uses: ReadonlyArray<string> | undefined,
+  allowed: (name: string) => boolean | undefined,
+): boolean => {
+  const held = (uses ?? []).map(allowed).filter((a) => a !== undefined);
+  return held.length === 0 || held.includes(true);
+};

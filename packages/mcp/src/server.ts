@@ -14,7 +14,12 @@ export {
   type McpHttpHandlerOptions,
 } from "./create-mcp-http-handler.js";
 export { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
-export type { ExtraMcpTool, ExtraToolCallContext, ExtraToolResult } from "./extra-tools.js";
+export {
+  type ExtraMcpTool,
+  type ExtraToolCallContext,
+  type ExtraToolResult,
+  usesAllowed,
+} from "./extra-tools.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve-stdio.js";
 export { type EnvelopeCallResult, type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 /** The package's version, read from its package.json at build time (a JSON import). */

@@ -41,6 +41,35 @@ describe("createMcpServer options", () => {
     await expect(client.callTool({ name: "test_whoami", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 
+  it("shows an extra tool only to a caller who may call one of the catalog tools it uses", async () => {
+    const extra = (name: string, uses?: string[]) => ({
+      name,
+      description: `Calls ${uses?.join(", ") ?? "nothing"}.`,
+      inputSchema: { type: "object" as const },
+      ...(uses ? { uses } : {}),
+      call: async () => ({ content: [{ type: "text" as const, text: "{}" }] }),
+    });
+    const client = await connect({
+      principal: "guest",
+      filter: (tool, principal) => principal !== "guest" || tool.name === "test_echo",
+      extraTools: [
+        extra("seed_free"),
+        extra("seed_echo", ["test_echo"]),
+        extra("seed_whoami", ["test_whoami"]),
+        extra("seed_either", ["test_whoami", "test_echo"]),
+        extra("seed_whoami_or_absent", ["test_whoami", "not_installed"]),
+        extra("seed_absent", ["not_installed"]),
+      ],
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      "seed_free",
+      "seed_echo",
+      "seed_either",
+      "seed_absent",
+      "test_echo",
+    ]);
+  });
+
   it("leaves a tool whose schema cannot be exported out of tools/list and reports it", async () => {
     catalog.register(
       definePlugin({

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog, SchemaTarget } from "@quiver/core";
+import { usesAllowed } from "@quiver/mcp/server";
 import type { ApiCaller } from "../auth/api-caller.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { externalToolRoutes } from "./external-tool-routes.js";
@@ -88,9 +89,14 @@ const listTools: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options 
   const category = url.searchParams.get("category");
   const seeds = options.profile?.list() ?? [];
   const shadowed = new Set(seeds.map((t) => t.name));
+  const tools = new Map(catalog.list().map((t) => [t.name, t]));
+  const allowed = (name: string) => {
+    const t = tools.get(name);
+    return t && caller.missingScopes(t).length === 0;
+  };
   return sendJson(res, 200, {
     tools: [
-      ...seeds.filter((t) => !category || t.category === category),
+      ...seeds.filter((t) => (!category || t.category === category) && usesAllowed(t.uses, allowed)),
       ...catalog
         .list()
         .filter(

@@ -51,7 +51,13 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
     plugins: catalog.plugins().map((p) => {
       const { state, message } = pluginState(p);
-      return { id: p.id, version: p.version, status: state, tools: p.tools.length, ...(message ? { message } : {}) };
+      return {
+        id: p.id,
+        version: p.version,
+        status: state,
+        tools: p.tools.length,
+        ...(message ? { message } : {}),
+      };
     }),
     tools: catalog.list().length,
     ...options.health?.(),

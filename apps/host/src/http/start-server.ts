@@ -91,10 +91,12 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
         name: "quiver_host_plugins",
         help: "Plugins by status (failing = its last setup failed; skipped = failed to load)",
         samples: [
-          ...(["ready", "unconfigured", "failing"] as const satisfies ReadonlyArray<PluginState>).map((status) => ({
-            labels: { status },
-            value: catalog.plugins().filter((p) => pluginState(p).state === status).length,
-          })),
+          ...(["ready", "unconfigured", "failing"] as const satisfies ReadonlyArray<PluginState>).map(
+            (status) => ({
+              labels: { status },
+              value: catalog.plugins().filter((p) => pluginState(p).state === status).length,
+            }),
+          ),
           { labels: { status: "skipped" }, value: host.problems.length },
         ],
       },

@@ -93,6 +93,7 @@ export const createHostProfile = (name: SeedProfileName, catalog: Catalog): Host
         name: t.name,
         description: t.description,
         inputSchema: t.inputSchema,
+        uses: t.uses,
         call: async (args, ctx) => {
           const fromHeader = parseSessionValues(ctx.headers?.get(SESSION_VALUES_HEADER));
           const fromMeta = ctx.meta?.[SESSION_VALUES_META];

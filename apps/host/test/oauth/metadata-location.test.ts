@@ -22,7 +22,10 @@ describe("Protected Resource Metadata locations", () => {
       "https://quiver.example.org/.well-known/oauth-protected-resource/mcp",
     );
     const doc = await gate.metadataResponse("GET", "/.well-known/oauth-protected-resource/mcp")?.json();
-    expect(doc).toMatchObject({ resource: "https://quiver.example.org/mcp", authorization_servers: [ISSUER] });
+    expect(doc).toMatchObject({
+      resource: "https://quiver.example.org/mcp",
+      authorization_servers: [ISSUER],
+    });
   });
 
   it("under a path prefix: the well-known prefix goes before the prefix, not after it", async () => {
@@ -33,7 +36,9 @@ describe("Protected Resource Metadata locations", () => {
     expect(await challengeUrl(gate.authenticate(undefined))).toBe(
       "https://example.org/.well-known/oauth-protected-resource/quiver",
     );
-    const mcp = await gate.metadataResponse("GET", "/.well-known/oauth-protected-resource/quiver/mcp")?.json();
+    const mcp = await gate
+      .metadataResponse("GET", "/.well-known/oauth-protected-resource/quiver/mcp")
+      ?.json();
     expect(mcp).toMatchObject({ resource: "https://example.org/quiver/mcp" });
     const root = await gate.metadataResponse("GET", "/.well-known/oauth-protected-resource/quiver/")?.json();
     expect(root).toMatchObject({ resource: "https://example.org/quiver" });

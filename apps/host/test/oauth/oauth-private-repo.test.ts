@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProject, type Project, runQuiver, type ServeProcess, startServe } from "../helpers.js";
 import { type AuthorizationServer, startAuthorizationServer } from "./authorization-server.js";
@@ -52,7 +53,8 @@ beforeAll(async () => {
     { cwd: project.dir },
   );
   if (added.code !== 0) throw new Error(`private-repo add failed: ${added.stderr}`);
-  serve = await startServe([], { cwd: project.dir });
+  // With the co-scientist profile: its execute_external_tool goes through private_repo_search.
+  serve = await startServe(["--profile", "co-scientist"], { cwd: project.dir });
 }, 60_000);
 afterAll(async () => {
   serve?.child.kill("SIGTERM");
@@ -74,6 +76,49 @@ const search = (token: string, collections?: string[]) =>
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 describe("private-repo behind the identity provider", () => {
+  it("lists the profile's tool only to a token with the scope of a tool it goes through", async () => {
+    const token = (scope: string) =>
+      signToken(
+        { iss: as.issuer, aud: serve.url, sub: "alice", client_id: "alice", scope, exp: inAnHour() },
+        as.signingKey(),
+      );
+    const names = async (scope: string) =>
+      (
+        (await (
+          await fetch(`${serve.url}/tools`, { headers: { authorization: `Bearer ${await token(scope)}` } })
+        ).json()) as { tools: { name: string }[] }
+      ).tools.map((t) => t.name);
+    expect(await names("repo")).toEqual(
+      expect.arrayContaining(["execute_external_tool", "private_repo_search"]),
+    );
+    const without = await names("profile");
+    expect(without).not.toContain("private_repo_search");
+    expect(without).not.toContain("execute_external_tool");
+    // MCP's tools/list applies the same rule.
+    const mcpNames = async (scope: string) => {
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${await mcpToken(scope)}` } },
+        }),
+      );
+      try {
+        return (await client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await client.close();
+      }
+    };
+    const mcpToken = (scope: string) =>
+      signToken(
+        { iss: as.issuer, aud: `${serve.url}/mcp`, sub: "alice", client_id: "alice", scope, exp: inAnHour() },
+        as.signingKey(),
+      );
+    expect(await mcpNames("repo")).toEqual(
+      expect.arrayContaining(["execute_external_tool", "private_repo_search"]),
+    );
+    expect(await mcpNames("profile")).not.toContain("execute_external_tool");
+  });
+
   it("gives alice her collection with her token (the principal from sub)", async () => {
     const r = (await (await search(await as.token("alice", serve.url))).json()) as {
       data: { results: unknown[] };
