@@ -198,6 +198,20 @@ describe("cache", () => {
     await catalog.close();
   });
 
+  it("a hit reports this call's attempts (none), not those of the run it reuses", async () => {
+    const { plugin, state } = makeProbe({ cache: { ttl: "1m" }, retry: { times: 3, base: "10ms" } });
+    const time = await makeTestClock();
+    const catalog = createCatalog({ clock: time.clock });
+    catalog.register(plugin);
+    state.failWith.push(fail.upstream("502"));
+    const first = await time.advanceUntil(catalog.call("probe", { q: "x" }), 10);
+    expect(first.metadata).toMatchObject({ attempts: 2, cached: false });
+    const hit = await catalog.call("probe", { q: "x" });
+    expect(hit.metadata).toMatchObject({ attempts: 0, cached: true });
+    expect(state.runs).toBe(2);
+    await catalog.close();
+  });
+
   it("never shares an entry between two principals", async () => {
     const { plugin, state } = makeProbe({ cache: { ttl: "1m" } });
     const catalog = createCatalog();

@@ -62,7 +62,10 @@ export const toEnvelope = (
     case "Refused":
       return failed(reg, outcome.failure, 0, false, settled, facts);
     case "Failed":
-      return failed(reg, outcome.failure, outcome.attempts, outcome.cache === "hit", settled, facts);
+      // A cached answer made no attempt of its own: attempts counts this call's, as durationMs does.
+      return outcome.cache === "hit"
+        ? failed(reg, outcome.failure, 0, true, settled, facts)
+        : failed(reg, outcome.failure, outcome.attempts, false, settled, facts);
   }
 };
 
@@ -97,11 +100,13 @@ const succeeded = (
   const message = report?.truncated
     ? `${base} Output truncated to fit ${maxChars} characters (${report.note}).`
     : base;
-  const meta = metadata(reg, facts, executed.attempts, cached);
+  // A cached answer made no attempt of its own: attempts counts this call's, as durationMs does.
+  const attempts = cached ? 0 : executed.attempts;
+  const meta = metadata(reg, facts, attempts, cached);
   if (executed.metadata) {
     // The tool's own metadata, then the runtime's figures over it where the names meet.
     Object.assign(meta, executed.metadata);
-    meta.attempts = executed.attempts;
+    meta.attempts = attempts;
     meta.cached = cached;
   }
   meta.truncated = report?.truncated ?? false;
