@@ -1,4 +1,4 @@
-import { Layer, Redacted, Tracer } from "effect";
+import { Effect, Layer, Redacted, Tracer } from "effect";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type LocalServer, startServer } from "../src/http/local-server.test-helpers.js";
@@ -188,6 +188,51 @@ describe("call spans (OpenTelemetry GenAI conventions)", () => {
     expect(parentId(server)).toBe("2222222222222222");
     expect(parentId(call)).toBe(server?.spanId);
     expect(attr(server, "error.type")).toBe("upstream");
+    await catalog.close();
+  });
+
+  it("puts the spans an Effect tool makes itself under its attempt, in the call's trace", async () => {
+    const { spans, layer } = recordingTracer();
+    const catalog = createCatalog({ layer });
+    catalog.register(
+      definePlugin({
+        specificationVersion: "v1",
+        id: "fx",
+        version: "1.0.0",
+        tools: [
+          defineTool({
+            name: "fx_steps",
+            description: "Runs two traced steps as an Effect.",
+            category: "computational_service",
+            input: z.object({}),
+            output: z.object({ n: z.number() }),
+            examples: [{ input: {} }],
+            annotations: { readOnly: true },
+            policy: { retry: false },
+            run: () =>
+              Effect.gen(function* () {
+                const a = yield* Effect.succeed(1).pipe(Effect.withSpan("fx.parse"));
+                const b = yield* Effect.succeed(2).pipe(Effect.withSpan("fx.rank"));
+                return { n: a + b };
+              }),
+          }),
+        ],
+      }),
+    );
+    const r = await catalog.call(
+      "fx_steps",
+      {},
+      {
+        trace: { traceparent: "00-33333333333333333333333333333333-4444444444444444-01" },
+      },
+    );
+    expect(r.status).toBe("success");
+    const attempt = spans.find((s) => s.name === "quiver.attempt");
+    for (const name of ["fx.parse", "fx.rank"]) {
+      const own = spans.find((s) => s.name === name);
+      expect(own?.traceId).toBe("33333333333333333333333333333333");
+      expect(parentId(own)).toBe(attempt?.spanId);
+    }
     await catalog.close();
   });
 });

@@ -69,7 +69,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   // Traced, each attempt runs in a span of its own, which its upstream requests find (`requestParent`).
   const attempt: CallStep<CallState, Executed> = (call) =>
     call.trace
-      ? call.trace.attempt(call.attempts + 1, (enter) => runAttempt(reg, call, world, enter))
+      ? call.trace.attempt(call.attempts + 1, (scope) => runAttempt(reg, call, world, scope))
       : runAttempt(reg, call, world);
   // The policies from the outside in; each wraps the step after it (see `CallStep`).
   const policies = [

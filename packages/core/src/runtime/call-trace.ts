@@ -12,6 +12,14 @@ import type { RegisteredTool } from "./registered-tool.js";
 import type { Spans } from "./spans.js";
 import { type TraceContext, traceparentOf } from "./trace-context.js";
 
+/** A traced attempt, as the attempt's runner sees it. */
+export interface AttemptSpan {
+  /** The attempt's span: the parent of the spans an Effect tool makes. */
+  readonly span: Tracer.Span;
+  /** Runs `f` (the tool's `run`) with the attempt as the parent of the upstream requests it makes. */
+  readonly enter: <T>(f: () => T) => T;
+}
+
 /** What the spans of a call may say beyond the conventions' own attributes. */
 export interface CallTraceSettings {
   /** Record the caller's principal as `quiver.principal` (off by default: it names a person). */
@@ -56,19 +64,20 @@ export class CallTrace {
   }
 
   /**
-   * One attempt in its span (a child of `execute_tool`): `run` gets `enter`, which runs the tool's
-   * `run` with the attempt as the parent of every upstream request it makes (`requestParent`). The
-   * span is not made the fiber's parent span (`Effect.withParentSpan`): that costs every traced call
-   * more than all its spans do, so spans an Effect tool makes itself start traces of their own.
+   * One attempt in its span (a child of `execute_tool`): `run` gets the attempt's {@link AttemptSpan},
+   * whose `enter` runs the tool's `run` with the attempt as the parent of every upstream request it
+   * makes (`requestParent`). The span is not made the call fiber's parent span: that costs every
+   * traced call more than all its spans do. Only an Effect a tool returns runs under it
+   * (`Effect.withParentSpan`), so the spans that tool makes itself join the call's trace.
    */
   attempt<A>(
     attempt: number,
-    run: (enter: <T>(f: () => T) => T) => Effect.Effect<A, ToolFailure>,
+    run: (scope: AttemptSpan) => Effect.Effect<A, ToolFailure>,
   ): Effect.Effect<A, ToolFailure> {
     return Effect.suspend(() => {
       const span = this.spans.start("quiver.attempt", "internal", this.span, { "quiver.attempt": attempt });
       const parent = { spans: this.spans, span, tracestate: this.tracestate };
-      return run((f) => requestParent.run(parent, f)).pipe(
+      return run({ span, enter: (f) => requestParent.run(parent, f) }).pipe(
         Effect.onExit((exit: Exit.Exit<A, ToolFailure>) =>
           Effect.sync(() => this.spans.end(span, attemptError(exit))),
         ),

@@ -4,6 +4,7 @@ import * as Exit from "effect/Exit";
 import { isOutcome } from "../define-tool.js";
 import { fail, ToolFailure } from "../errors.js";
 import type { CallState } from "./call-state.js";
+import type { AttemptSpan } from "./call-trace.js";
 import type { Executed } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { type ToolWorld, toolContext } from "./tool-context.js";
@@ -17,11 +18,11 @@ export const runAttempt = (
   reg: RegisteredTool,
   s: CallState,
   world: ToolWorld,
-  /** Traced: runs the tool's `run` inside the attempt's span (its HTTP requests find it there). */
-  enter?: <T>(run: () => T) => T,
+  /** Traced: the attempt's span, which the tool's HTTP requests and its own Effect spans are under. */
+  traced?: AttemptSpan,
 ): Effect.Effect<Executed, ToolFailure> => {
   if (!reg.resources.isReady) {
-    return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world, enter));
+    return Effect.flatMap(openResources(reg), () => runAttempt(reg, s, world, traced));
   }
   const attempt = ++s.attempts;
   const abort = new AbortController();
@@ -41,7 +42,7 @@ export const runAttempt = (
   let result: unknown;
   try {
     const call = () => reg.tool.run(s.input as never, ctx);
-    const run = enter ? () => enter(call) : call;
+    const run = traced ? () => traced.enter(call) : call;
     // A recording or replaying HttpClient learns which call the run's requests belong to.
     result = world.http.withToolCall
       ? world.http.withToolCall(
@@ -61,7 +62,8 @@ export const runAttempt = (
   }
   if (isPromiseLike(result)) return awaitRun(reg, result, abort, attempt);
   if (Effect.isEffect(result)) {
-    return (result as Effect.Effect<unknown, unknown>).pipe(
+    const effect = result as Effect.Effect<unknown, unknown>;
+    return (traced ? Effect.withParentSpan(effect, traced.span) : effect).pipe(
       Effect.mapError((e) => toFailure(e, reg.name)),
       Effect.catchDefect((defect) => Effect.fail(toFailure(defect, reg.name))),
       Effect.flatMap((out) => checkOutput(reg, out, attempt)),
