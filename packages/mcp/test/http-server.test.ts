@@ -423,21 +423,39 @@ describe("Streamable HTTP session lifecycle", () => {
     expect(res.status).toBe(200);
     return res.headers.get("mcp-session-id")!;
   };
+  /** The headers of a request in session `id` (as `token`'s principal when given). */
+  const sessionHeaders = (id: string, token?: string) => ({
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-session-id": id,
+    "mcp-protocol-version": "2025-11-25",
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  });
   /** The HTTP status of a ping in session `id`: 200 while it is open, 404 once closed. */
   const pingStatus = async (url: string, id: string, token?: string) => {
     const res = await fetch(`${url}/mcp`, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": id,
-        "mcp-protocol-version": "2025-11-25",
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
+      headers: sessionHeaders(id, token),
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
     });
     await res.body?.cancel();
     return res.status;
+  };
+  /** Starts a raw tools/call of test_wait_upstream in session `id`; `gone.abort()` drops the connection. */
+  const waitingCall = (url: string, id: string, tag: string, token?: string) => {
+    const gone = new AbortController();
+    const call = fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: sessionHeaders(id, token),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "test_wait_upstream", arguments: { tag } },
+      }),
+      signal: gone.signal,
+    }).catch((e: unknown) => e);
+    return { gone, call };
   };
 
   it("one principal opening many sessions evicts its own oldest, never another principal's", async () => {
@@ -532,25 +550,7 @@ describe("Streamable HTTP session lifecycle", () => {
     const s = await listen((req, res) => void h(req, res));
     try {
       const busy = await openAs(s.url, "tok-a");
-      const headers = {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": busy,
-        "mcp-protocol-version": "2025-11-25",
-        authorization: "Bearer tok-a",
-      };
-      const gone = new AbortController();
-      const call = fetch(`${s.url}/mcp`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 3,
-          method: "tools/call",
-          params: { name: "test_wait_upstream", arguments: { tag: "busy-session" } },
-        }),
-        signal: gone.signal,
-      }).catch((e: unknown) => e);
+      const { gone, call } = waitingCall(s.url, busy, "busy-session", "tok-a");
       await upstream.until(() => upstream.seen.some((x) => x.tag === "busy-session"));
       const idle = await openAs(s.url, "tok-a");
       await openAs(s.url, "tok-a");
@@ -569,30 +569,13 @@ describe("Streamable HTTP session lifecycle", () => {
     const s = await listen((req, res) => void h(req, res));
     try {
       const id = await openAs(s.url);
-      const headers = {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": id,
-        "mcp-protocol-version": "2025-11-25",
-      };
       const initialized = await fetch(`${s.url}/mcp`, {
         method: "POST",
-        headers,
+        headers: sessionHeaders(id),
         body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
       });
       await initialized.body?.cancel();
-      const gone = new AbortController();
-      const call = fetch(`${s.url}/mcp`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 7,
-          method: "tools/call",
-          params: { name: "test_wait_upstream", arguments: { tag: "disconnect" } },
-        }),
-        signal: gone.signal,
-      }).catch((e: unknown) => e);
+      const { gone, call } = waitingCall(s.url, id, "disconnect");
       await upstream.until(() => upstream.seen.some((x) => x.tag === "disconnect"));
       gone.abort();
       await call;
