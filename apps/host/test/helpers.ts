@@ -97,6 +97,39 @@ export const runQuiver = (
     child.stdin.end(opts.stdin ?? "");
   });
 
+/**
+ * Adds alice's collection `unpublished` to the private-repo repository `repo` of a project, with
+ * `quiver private-repo add`: one Markdown note whose body is `body`.
+ *
+ * @example
+ * await addAliceNotes(project.dir, "repo", { title: "Unpublished cohort", body: `Our ${SECRET} result.` })
+ */
+export const addAliceNotes = async (
+  dir: string,
+  repo: string,
+  note: { readonly title: string; readonly body: string },
+): Promise<void> => {
+  const notes = join(dir, "alice-notes");
+  mkdirSync(notes);
+  writeFileSync(
+    join(notes, "unpublished.md"),
+    `---\ntitle: ${note.title}\nauthors: Alice Example\n---\n\n# Unpublished\n\n${note.body}\n`,
+  );
+  const args = [
+    "private-repo",
+    "add",
+    "alice-notes",
+    "--owner",
+    "alice",
+    "--collection",
+    "unpublished",
+    "--repo",
+    repo,
+  ];
+  const added = await runQuiver(args, { cwd: dir });
+  if (added.code !== 0) throw new Error(`private-repo add failed: ${added.stderr}`);
+};
+
 /** A `quiver serve` child process and its URL once it listens. */
 export interface ServeProcess {
   readonly child: ChildProcess;

@@ -89,22 +89,21 @@ const listTools: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options 
   const category = url.searchParams.get("category");
   const seeds = options.profile?.list() ?? [];
   const shadowed = new Set(seeds.map((t) => t.name));
-  const tools = new Map(catalog.list().map((t) => [t.name, t]));
+  const listed = catalog.list();
+  const byName = new Map(listed.map((t) => [t.name, t]));
   const allowed = (name: string) => {
-    const t = tools.get(name);
+    const t = byName.get(name);
     return t && caller.missingScopes(t).length === 0;
   };
   return sendJson(res, 200, {
     tools: [
       ...seeds.filter((t) => (!category || t.category === category) && usesAllowed(t.uses, allowed)),
-      ...catalog
-        .list()
-        .filter(
-          (t) =>
-            !shadowed.has(t.name) &&
-            (!category || t.category === category) &&
-            caller.missingScopes(t).length === 0,
-        ),
+      ...listed.filter(
+        (t) =>
+          !shadowed.has(t.name) &&
+          (!category || t.category === category) &&
+          caller.missingScopes(t).length === 0,
+      ),
     ],
   });
 };

@@ -1,8 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProject, type Project, runQuiver, type ServeProcess, startServe } from "../helpers.js";
+import { addAliceNotes, makeProject, type Project, type ServeProcess, startServe } from "../helpers.js";
 import { type AuthorizationServer, startAuthorizationServer } from "./authorization-server.js";
 import { foreignKey, signToken } from "./oauth-tokens.js";
 
@@ -32,27 +30,10 @@ beforeAll(async () => {
     workspace: ["@quiver/plugin-private-repo"],
     config: { name: "quiver.config.json", text: JSON.stringify(config) },
   });
-  const notes = join(project.dir, "alice-notes");
-  mkdirSync(notes);
-  writeFileSync(
-    join(notes, "unpublished.md"),
-    `---\ntitle: Unpublished regeneration cohort\nauthors: Alice Example\n---\n\n# Unpublished\n\nOur ${SECRET} result on limb regeneration.\n`,
-  );
-  const added = await runQuiver(
-    [
-      "private-repo",
-      "add",
-      "alice-notes",
-      "--owner",
-      "alice",
-      "--collection",
-      "unpublished",
-      "--repo",
-      "repo",
-    ],
-    { cwd: project.dir },
-  );
-  if (added.code !== 0) throw new Error(`private-repo add failed: ${added.stderr}`);
+  await addAliceNotes(project.dir, "repo", {
+    title: "Unpublished regeneration cohort",
+    body: `Our ${SECRET} result on limb regeneration.`,
+  });
   // With the co-scientist profile: its execute_external_tool goes through private_repo_search.
   serve = await startServe(["--profile", "co-scientist"], { cwd: project.dir });
 }, 60_000);

@@ -1,10 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { assertEnvelope } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AllPluginsServer, serveAllPlugins } from "../fuzz/serve-all-plugins.js";
-import { runQuiver } from "../helpers.js";
+import { addAliceNotes } from "../helpers.js";
 
 const TOKENS = { "tok-alice-7f3e": "alice", "tok-bob-91c2": "bob" };
 const ALICE = "tok-alice-7f3e";
@@ -14,28 +12,10 @@ const SECRET = "zebrafish-vitamin-d-cohort-4471";
 let server: AllPluginsServer;
 beforeAll(async () => {
   server = await serveAllPlugins({ tokens: TOKENS }, async (project, options) => {
-    const notes = join(project.dir, "alice-notes");
-    mkdirSync(notes);
-    writeFileSync(
-      join(notes, "unpublished.md"),
-      `---\ntitle: Unpublished cohort\nauthors: Alice Example\n---\n\n# Unpublished cohort\n\nOur ${SECRET} result: vitamin D deficiency in zebrafish.\n`,
-    );
-    const repo = String(options["private-repo"]!.indexPath);
-    const added = await runQuiver(
-      [
-        "private-repo",
-        "add",
-        "alice-notes",
-        "--owner",
-        "alice",
-        "--collection",
-        "unpublished",
-        "--repo",
-        repo,
-      ],
-      { cwd: project.dir },
-    );
-    if (added.code !== 0) throw new Error(`private-repo add failed: ${added.stderr}`);
+    await addAliceNotes(project.dir, String(options["private-repo"]!.indexPath), {
+      title: "Unpublished cohort",
+      body: `Our ${SECRET} result: vitamin D deficiency in zebrafish.`,
+    });
   });
 });
 afterAll(() => server?.stop());
