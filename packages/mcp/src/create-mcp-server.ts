@@ -123,7 +123,31 @@ const clientRequests = (
  * const server = createMcpServer(catalog, { principal: "alice" });
  * await server.connect(new StdioServerTransport());
  */
-export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptions = {}): Server => {
+export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptions = {}): Server =>
+  createServerOver(Promise.resolve({ catalog, extraTools: options.extraTools ?? [] }), options);
+
+/** What a server serves once its host is ready: the catalog and the tools beside it. */
+export interface ServedTools {
+  readonly catalog: Catalog;
+  readonly extraTools: ReadonlyArray<ExtraMcpTool>;
+}
+
+/**
+ * The server over tools that may still be loading (`serveStdio` given a promise): the opening
+ * exchange (initialize, server/discover) needs none of them and is answered at once, while tools/list
+ * and tools/call wait for `ready`. A `ready` that rejects answers those requests with its error; the
+ * caller closes the server.
+ */
+export const createServerOver = (
+  ready: Promise<ServedTools>,
+  options: Omit<CatalogMcpServerOptions, "extraTools"> = {},
+): Server => {
+  const served = ready.then(({ catalog, extraTools }) => ({
+    catalog,
+    extras: new Map(extraTools.map((t) => [t.name, t])),
+  }));
+  // Its requests see a rejection; unhandled here it would end the process before the caller reports it.
+  served.catch(() => {});
   const server = new Server(
     { name: options.name ?? "quiver", version: options.version ?? pkg.version },
     {
@@ -140,9 +164,8 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
 
   const report = options.onSchemaError ?? stderrReporter;
 
-  const extras = new Map((options.extraTools ?? []).map((t) => [t.name, t]));
-
-  server.setRequestHandler("tools/list", (_request, ctx) => {
+  server.setRequestHandler("tools/list", async (_request, ctx) => {
+    const { catalog, extras } = await served;
     const principal = principalOf(options, ctx.http?.authInfo);
     const listing = toolListing(catalog, report);
     const allowed = (name: string) => {
@@ -165,6 +188,7 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { catalog, extras } = await served;
     const { name, arguments: args } = request.params;
     const principal = principalOf(options, ctx.http?.authInfo);
     const extra = extras.get(name);
@@ -242,14 +266,23 @@ export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptio
   });
 
   if (options.notifyListChanged === false) return server;
-  const unsubscribe = catalog.onChange(() => {
-    server.sendToolListChanged().catch(() => {
-      /* not connected or not initialised yet: the client lists tools when it connects */
-    });
-  });
+  let closed = false;
+  let unsubscribe: (() => void) | undefined;
+  served.then(
+    ({ catalog }) => {
+      if (closed) return;
+      unsubscribe = catalog.onChange(() => {
+        server.sendToolListChanged().catch(() => {
+          /* not connected or not initialised yet: the client lists tools when it connects */
+        });
+      });
+    },
+    () => {},
+  );
   const previous = server.onclose;
   server.onclose = () => {
-    unsubscribe();
+    closed = true;
+    unsubscribe?.();
     previous?.();
   };
   return server;

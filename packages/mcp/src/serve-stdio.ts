@@ -1,14 +1,17 @@
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import type { Catalog } from "@quiver/core";
-import { type CatalogMcpServerOptions, createMcpServer } from "./create-mcp-server.js";
+import { type CatalogMcpServerOptions, createServerOver } from "./create-mcp-server.js";
+import type { ExtraMcpTool } from "./extra-tools.js";
 
 /** Options of `serveStdio`: the server's options plus an optional transport. */
-export interface ServeStdioOptions extends CatalogMcpServerOptions {
+export interface ServeStdioOptions extends Omit<CatalogMcpServerOptions, "extraTools"> {
   /** A transport other than the process's stdin/stdout (a `StdioServerTransport` over other streams). */
   readonly transport?: Transport;
   /** Called with out-of-band errors (a broken pipe, an unparsable line). */
   readonly onError?: (error: Error) => void;
+  /** Tools served beside the catalog's (see `CatalogMcpServerOptions.extraTools`), or a promise of them. */
+  readonly extraTools?: ReadonlyArray<ExtraMcpTool> | PromiseLike<ReadonlyArray<ExtraMcpTool>>;
 }
 
 /** A running stdio server. */
@@ -22,6 +25,10 @@ export interface StdioServer {
  * call made as `options.principal`. Both protocol eras are answered (a 2025-11-25 `initialize`
  * handshake and the 2026-07-28 `server/discover` opening). Nothing else may write to stdout.
  *
+ * The catalog (and `extraTools`) may be a promise: a host still loading its plugins starts serving
+ * at once, answers the client's opening while they load, and answers tools/list and tools/call when
+ * they are in. A promise that rejects answers those requests with its error; close the server then.
+ *
  * Use it for `quiver serve --stdio` and for MCP clients that spawn the host as a command.
  *
  * @example
@@ -30,9 +37,18 @@ export interface StdioServer {
  * const stdio = serveStdio(catalog, { principal: process.env.USER });
  * process.on("SIGTERM", () => stdio.close().then(() => catalog.close()));
  */
-export const serveStdio = (catalog: Catalog, options: ServeStdioOptions = {}): StdioServer => {
-  const { transport, onError, ...serverOptions } = options;
-  const handle = sdkServeStdio(() => createMcpServer(catalog, serverOptions), {
+export const serveStdio = (
+  catalog: Catalog | PromiseLike<Catalog>,
+  options: ServeStdioOptions = {},
+): StdioServer => {
+  const { transport, onError, extraTools, ...serverOptions } = options;
+  const ready = Promise.all([catalog, extraTools ?? []]).then(([c, extra]) => ({
+    catalog: c,
+    extraTools: extra,
+  }));
+  // The server's requests see a rejection; the caller learns of it from its own promise.
+  ready.catch(() => {});
+  const handle = sdkServeStdio(() => createServerOver(ready, serverOptions), {
     ...(transport ? { transport } : {}),
     ...(onError ? { onerror: onError } : {}),
   });

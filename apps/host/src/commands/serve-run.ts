@@ -3,38 +3,7 @@ import type { CommandContext } from "../cli/command.js";
 import { EXIT } from "../cli/usage-error.js";
 import type { CreateHostOptions, Host } from "../host/create-host.js";
 import { otlpConfigured } from "../telemetry/otlp-settings.js";
-
-const waitForSignal = (onSignal: (name: string) => void, onSecond: () => void) => {
-  let count = 0;
-  const handler = (name: NodeJS.Signals) => {
-    count++;
-    if (count === 1) onSignal(name);
-    else onSecond();
-  };
-  process.on("SIGTERM", handler);
-  process.on("SIGINT", handler);
-  return () => {
-    process.off("SIGTERM", handler);
-    process.off("SIGINT", handler);
-  };
-};
-
-/** SIGHUP: discover again (plugins installed or removed since start); returns the unsubscribe. */
-const reloadOnHangup = (host: Host, log: (l: string) => void) => {
-  const handler = () => {
-    void host.reload().then(
-      (r) => {
-        log(
-          `SIGHUP: plugins rediscovered${r.added.length ? `; added ${r.added.join(", ")}` : ""}${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}${!r.added.length && !r.removed.length ? "; no change" : ""}`,
-        );
-        for (const p of r.problems) log(`skipped ${p.package}: ${p.message}\n  fix: ${p.fix}`);
-      },
-      (error: Error) => log(`SIGHUP: rediscovery failed: ${error.message}`),
-    );
-  };
-  process.on("SIGHUP", handler);
-  return () => process.off("SIGHUP", handler);
-};
+import { reloadOnHangup, waitForSignal } from "./serve-signals.js";
 
 const summary = (host: Host, log: (l: string) => void) => {
   const plugins = host.catalog.plugins();
@@ -81,48 +50,28 @@ export const runServe = async (ctx: CommandContext): Promise<number> => {
   }
   const { createHost } = await import("../host/create-host.js");
   const started = performance.now();
-  const telemetry = await openTelemetry(settings.env, log);
-  const host = await createHost(settings, { log, ...(telemetry ? { telemetry } : {}) });
-  for (const p of host.problems) log(`skipped ${p.package}: ${p.message}\n  fix: ${p.fix}`);
-  summary(host, log);
-  if (host.profile) {
-    const p = host.profile.profile;
-    log(
-      `profile ${p.name}: ${p.tools.map((t) => t.name).join(", ")}${p.name === "co-scientist" ? " (and POST /external-tools/execute, GET /external-tools)" : ""}`,
-    );
-  }
+  const startHost = async () => {
+    const telemetry = await openTelemetry(settings.env, log);
+    return createHost(settings, { log, ...(telemetry ? { telemetry } : {}) });
+  };
+  const announce = (host: Host) => {
+    for (const p of host.problems) log(`skipped ${p.package}: ${p.message}\n  fix: ${p.fix}`);
+    summary(host, log);
+    if (host.profile) {
+      const p = host.profile.profile;
+      log(
+        `profile ${p.name}: ${p.tools.map((t) => t.name).join(", ")}${p.name === "co-scientist" ? " (and POST /external-tools/execute, GET /external-tools)" : ""}`,
+      );
+    }
+  };
 
   if (ctx.flags.stdio) {
-    const { serveStdio } = await import("@quiver/mcp/server");
-    const stdio = serveStdio(host.catalog, {
-      ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
-      onError: (e) => log(`mcp: ${e.message}`),
-      ...(host.profile ? { extraTools: host.profile.mcpTools() } : {}),
-    });
-    log(`MCP over stdio ready in ${Math.round(performance.now() - started)} ms`);
-    const offHup = reloadOnHangup(host, log);
-    await new Promise<void>((resolve) => {
-      let closing = false;
-      const stop = async (reason: string) => {
-        if (closing) return;
-        closing = true;
-        const report = await host.tracker.drain(settings.server.shutdownTimeoutMs);
-        for (const c of report.cancelled) log(`cancelled ${c.tool} at shutdown: ${c.result.message}`);
-        await stdio.close().catch(() => {});
-        offHup();
-        await host.close();
-        log(`stopped (${reason})`);
-        resolve();
-      };
-      const off = waitForSignal(
-        (name) => void stop(name).then(off),
-        () => host.tracker.abortAll("Stopped at once (second signal)."),
-      );
-      process.stdin.once("end", () => void stop("stdin closed").then(off));
-    });
-    return EXIT.ok;
+    const { serveStdioUntilStopped } = await import("./serve-stdio-run.js");
+    return serveStdioUntilStopped(settings, { startHost, announce, log, started });
   }
 
+  const host = await startHost();
+  announce(host);
   const { startServer } = await import("../http/start-server.js");
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

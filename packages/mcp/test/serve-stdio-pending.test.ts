@@ -1,0 +1,104 @@
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { type Catalog, createCatalog } from "@quiver/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ExtraMcpTool, serveStdio } from "../src/index.js";
+import { testPlugin } from "./fixtures/test-plugin.js";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+});
+
+/** A promise and its resolve/reject, for a catalog that is "still loading". */
+const deferred = <T>() => {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+};
+
+/** serveStdio over an in-memory transport (the `transport` option), with an SDK client on the other end. */
+const serve = async (catalog: Promise<Catalog>, extraTools?: Promise<ReadonlyArray<ExtraMcpTool>>) => {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const stdio = serveStdio(catalog, { transport: serverSide, ...(extraTools ? { extraTools } : {}) });
+  const client = new Client({ name: "pending", version: "1.0.0" });
+  await client.connect(clientSide);
+  closers.push(async () => {
+    await client.close();
+    await stdio.close();
+  });
+  return client;
+};
+
+const seedTool: ExtraMcpTool = {
+  name: "seed_echo",
+  description: "A profile's tool.",
+  inputSchema: { type: "object" },
+  call: async () => ({ content: [{ type: "text", text: "{}" }] }),
+};
+
+describe("serveStdio with a catalog that is still loading", () => {
+  it("answers the opening at once; tools/list and tools/call wait for the catalog", async () => {
+    const pending = deferred<Catalog>();
+    const tools = deferred<ReadonlyArray<ExtraMcpTool>>();
+    const client = await serve(pending.promise, tools.promise);
+    expect(client.getServerVersion()?.name).toBe("quiver");
+
+    let listed = false;
+    const listing = client.listTools().then((r) => {
+      listed = true;
+      return r;
+    });
+    const calling = client.callTool({ name: "test_echo", arguments: { text: "hi" } });
+    await client.ping();
+    expect(listed).toBe(false);
+
+    const catalog = createCatalog({ env: {} });
+    catalog.register(testPlugin);
+    closers.push(() => catalog.close());
+    pending.resolve(catalog);
+    tools.resolve([seedTool]);
+    expect((await listing).tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["seed_echo", "test_echo", "test_whoami"]),
+    );
+    const called = await calling;
+    expect((called.structuredContent as { status: string }).status).toBe("success");
+  });
+
+  it("answers the waiting requests with the error of a catalog that fails to load", async () => {
+    const pending = deferred<Catalog>();
+    const client = await serve(pending.promise);
+    const listing = client.listTools();
+    await client.ping();
+    pending.reject(new Error('plugin "fda" has no option "colour"'));
+    await expect(listing).rejects.toThrow(/has no option "colour"/);
+    await expect(client.callTool({ name: "test_echo", arguments: {} })).rejects.toThrow(/colour/);
+  });
+
+  it("sends tools/list_changed for a catalog that arrived later", async () => {
+    const pending = deferred<Catalog>();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const stdio = serveStdio(pending.promise, { transport: serverSide });
+    let changed!: () => void;
+    const listChanged = new Promise<void>((resolve) => (changed = resolve));
+    const client = new Client(
+      { name: "pending", version: "1.0.0" },
+      { listChanged: { tools: { onChanged: () => changed(), autoRefresh: false } } },
+    );
+    await client.connect(clientSide);
+    const catalog = createCatalog({ env: {} });
+    closers.push(async () => {
+      await client.close();
+      await stdio.close();
+      await catalog.close();
+    });
+    pending.resolve(catalog);
+    expect((await client.listTools()).tools).toEqual([]);
+    catalog.register(testPlugin);
+    await listChanged;
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("test_echo");
+  });
+});
