@@ -14,24 +14,41 @@ interface PackageJson {
   readonly peerDependencies?: Readonly<Record<string, string>>;
 }
 
-const readJson = (path: string): PackageJson | undefined => {
+const readText = (path: string): string | undefined => {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as PackageJson;
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }
 };
 
-/** Finds `node_modules/<name>` from `from` upwards, as Node's resolution does. */
-export const findPackageDir = (name: string, from: string): string | undefined => {
+const parseJson = (text: string | undefined): PackageJson | undefined => {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as PackageJson;
+  } catch {
+    return undefined;
+  }
+};
+
+const readJson = (path: string): PackageJson | undefined => parseJson(readText(path));
+
+/** Finds `node_modules/<name>` from `from` upwards, as Node's resolution does (the path as found). */
+const findPackageLink = (name: string, from: string): string | undefined => {
   let dir = resolve(from);
   for (;;) {
     const candidate = join(dir, "node_modules", name);
-    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
+};
+
+/** Finds `node_modules/<name>` from `from` upwards, as Node's resolution does; its real path. */
+export const findPackageDir = (name: string, from: string): string | undefined => {
+  const link = findPackageLink(name, from);
+  return link === undefined ? undefined : realpathSync(link);
 };
 
 const coreRangeOf = (pkg: PackageJson) =>
@@ -64,7 +81,11 @@ export const candidateFromDir = (
   required: boolean,
   label?: string,
 ): Found => {
-  const pkg = readJson(join(dir, "package.json"));
+  const text = readText(join(dir, "package.json"));
+  // Most dependencies are not plugins, and some manifests are large (effect's lists thousands of
+  // exports): one without the key is passed over unparsed.
+  if (!required && !text?.includes('"quiver"')) return undefined;
+  const pkg = parseJson(text);
   const name = label ?? pkg?.name ?? dir;
   if (!pkg) {
     return required
@@ -90,7 +111,9 @@ export const candidateFromDir = (
       },
     };
   }
-  const entry = declared !== undefined ? resolve(dir, declared) : mainEntry(dir, pkg);
+  // Only a plugin's folder is resolved to its real path (pnpm links every dependency): the one Node loads.
+  const real = realpathSync(dir);
+  const entry = declared !== undefined ? resolve(real, declared) : mainEntry(real, pkg);
   if (!entry || !existsSync(entry)) {
     return {
       problem: {
@@ -108,7 +131,7 @@ export const candidateFromDir = (
     candidate: {
       package: pkg.name ?? name,
       version: pkg.version,
-      dir,
+      dir: real,
       entry,
       coreRange: coreRangeOf(pkg),
       source,
@@ -136,7 +159,7 @@ export const findDependencyCandidates = (
   const candidates: PluginCandidate[] = [];
   const problems: PluginProblem[] = [];
   for (const name of names) {
-    const dir = findPackageDir(name, cwd);
+    const dir = findPackageLink(name, cwd);
     if (!dir) continue;
     const found = candidateFromDir(dir, "dependency", false);
     if (!found) continue;
