@@ -1,0 +1,22 @@
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+const [,, runs, ...args] = process.argv;
+const med = (a) => { const s=[...a].sort((x,y)=>x-y); return s[Math.floor(s.length/2)]; };
+const one = async (args) => {
+  const t0 = process.hrtime.bigint();
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: "/work/main/apps/host", env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", NODE_COMPILE_CACHE: "/tmp/ncc-" + args.join("_").replace(/[^a-z0-9]/gi, "").slice(0, 60) }, stderr: "ignore" });
+  const client = new Client({ name: "b", version: "1" });
+  await client.connect(transport);
+  const c = Number(process.hrtime.bigint() - t0) / 1e6;
+  await client.listTools();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  (globalThis.conn ??= []).push(c);
+  await client.close();
+  return ms;
+};
+const variants = JSON.parse(args.join(" "));
+const res = variants.map(() => []);
+for (const v of variants) await one(v);
+for (let i = 0; i < Number(runs); i++) for (const [k, v] of variants.entries()) res[k].push(await one(v));
+console.log('connect', globalThis.conn.map(Math.round).join(' '));
+for (const [k, v] of variants.entries()) console.log(med(res[k]).toFixed(0), Math.min(...res[k]).toFixed(0), v.join(" ").slice(0, 120));
