@@ -68,6 +68,54 @@ const loadGate = async () => {
   };
 };
 
+const INITIALIZE = {
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+type Reply = { id?: number; result?: unknown; error?: { message: string } };
+
+/** `quiver serve --stdio` in a child process, spoken to in raw JSON-RPC lines (an MCP client's view). */
+const rawStdio = (cwd: string, args: string[], slowLoadPort: number) => {
+  const child = spawn(process.execPath, [CLI, "serve", "--stdio", ...args], {
+    cwd,
+    env: cleanEnv({ SLOW_LOAD_PORT: String(slowLoadPort) }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const replies: Reply[] = [];
+  let buffered = "";
+  child.stdout.on("data", (d) => {
+    buffered += d;
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    for (const line of lines) if (line.trim()) replies.push(JSON.parse(line));
+  });
+  return {
+    replies,
+    stderr: () => stderr,
+    exited: once(child, "exit") as Promise<[number | null]>,
+    send: (m: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`),
+    end: () => child.stdin.end(),
+    /** Resolves once the reply to request `id` has arrived. */
+    answered: (id: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (replies.some((r) => r.id === id) ? resolve() : child.stdout.once("data", check));
+        check();
+      }),
+    /** Resolves once stderr has a line matching `pattern`. */
+    logged: (pattern: RegExp) =>
+      new Promise<void>((resolve) => {
+        const check = () => (pattern.test(stderr) ? resolve() : child.stderr.once("data", check));
+        check();
+      }),
+    signal: (name: NodeJS.Signals) => child.kill(name),
+    kill: () => child.kill(),
+  };
+};
+
 describe("quiver serve --stdio while its plugins load", () => {
   let slow: Project;
   beforeAll(() => {
@@ -110,50 +158,70 @@ describe("quiver serve --stdio while its plugins load", () => {
   it("a host that fails to start answers the waiting tools/list with its error and exits 2", async () => {
     const gate = await loadGate();
     // An option the plugin does not declare: a config error once the plugin has loaded.
-    const child = spawn(process.execPath, [CLI, "serve", "--stdio", "--set", "slow-load.colour=red"], {
-      cwd: slow.dir,
-      env: cleanEnv({ SLOW_LOAD_PORT: String(gate.port) }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    const replies: Array<{ id?: number; result?: unknown; error?: { message: string } }> = [];
-    let buffered = "";
-    child.stdout.on("data", (d) => {
-      buffered += d;
-      const lines = buffered.split("\n");
-      buffered = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) replies.push(JSON.parse(line));
-    });
-    const send = (m: Record<string, unknown>) =>
-      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`);
-    const exited = once(child, "exit") as Promise<[number | null]>;
+    const child = rawStdio(slow.dir, ["--set", "slow-load.colour=red"], gate.port);
     try {
-      send({
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      });
+      child.send(INITIALIZE);
       await gate.loading;
-      send({ method: "notifications/initialized" });
-      send({ id: 2, method: "tools/list" });
-      send({ id: 3, method: "ping" });
+      child.send({ method: "notifications/initialized" });
+      child.send({ id: 2, method: "tools/list" });
+      child.send({ id: 3, method: "ping" });
       // The ping's answer means the server has read the tools/list before it: it is waiting.
-      await new Promise<void>((resolve) => {
-        const check = () => (replies.some((r) => r.id === 3) ? resolve() : child.stdout.once("data", check));
-        check();
-      });
-      expect(replies.some((r) => r.id === 2)).toBe(false);
+      await child.answered(3);
+      expect(child.replies.some((r) => r.id === 2)).toBe(false);
       gate.open();
-      const [code] = await exited;
+      const [code] = await child.exited;
       expect(code).toBe(2);
-      expect(replies.find((r) => r.id === 1)?.result).toMatchObject({ serverInfo: { name: "quiver" } });
-      expect(replies.find((r) => r.id === 2)?.error?.message).toMatch(/colour/);
-      expect(stderr).toMatch(/config error:.*colour/s);
+      expect(child.replies.find((r) => r.id === 1)?.result).toMatchObject({ serverInfo: { name: "quiver" } });
+      expect(child.replies.find((r) => r.id === 2)?.error?.message).toMatch(/colour/);
+      expect(child.stderr()).toMatch(/config error:.*colour/s);
+    } finally {
+      child.kill();
+      await gate.close();
+    }
+  });
+
+  it("answers every request read before stdin ends, then exits 0 (requests piped in)", async () => {
+    const gate = await loadGate();
+    const child = rawStdio(slow.dir, [], gate.port);
+    try {
+      child.send(INITIALIZE);
+      child.send({ method: "notifications/initialized" });
+      child.send({ id: 2, method: "tools/list" });
+      child.send({
+        id: 3,
+        method: "tools/call",
+        params: { name: "echo_text", arguments: { text: "batch" } },
+      });
+      child.end();
+      // Stdin has ended while the plugins still load.
+      await gate.loading;
+      gate.open();
+      const [code] = await child.exited;
+      expect(code).toBe(0);
+      expect(child.replies.find((r) => r.id === 2)?.result).toMatchObject({
+        tools: expect.arrayContaining([expect.objectContaining({ name: "slow_load_ping" })]),
+      });
+      expect(child.replies.find((r) => r.id === 3)?.result).toMatchObject({
+        structuredContent: { status: "success" },
+      });
+      expect(child.stderr()).toMatch(/stopped \(stdin closed\)/);
+    } finally {
+      child.kill();
+      await gate.close();
+    }
+  });
+  it("stops on SIGTERM while the client keeps stdin open", async () => {
+    const gate = await loadGate();
+    const child = rawStdio(slow.dir, [], gate.port);
+    try {
+      child.send(INITIALIZE);
+      await gate.loading;
+      gate.open();
+      await child.logged(/MCP over stdio ready/);
+      child.signal("SIGTERM");
+      const [code] = await child.exited;
+      expect(code).toBe(0);
+      expect(child.stderr()).toMatch(/stopped \(SIGTERM\)/);
     } finally {
       child.kill();
       await gate.close();

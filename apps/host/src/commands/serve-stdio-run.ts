@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import { EXIT } from "../cli/usage-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { Host } from "../host/create-host.js";
@@ -14,11 +15,16 @@ export interface StdioServeParts {
   readonly started: number;
 }
 
+/** One turn of the event loop: every promise chain already under way has run. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * Serves MCP over stdin/stdout until stdin closes or a signal comes. The connection opens before the
  * plugins load: an MCP client's `initialize` is answered while they load (the client's half of the
  * handshake overlaps the host's start), and its first tools/list when they are in. A host that fails
- * to start answers those requests with its error, closes the connection and exits with it.
+ * to start answers those requests with its error, closes the connection and exits with it. When stdin
+ * ends, every request read before is answered (calls still running get the shutdown timeout), then
+ * the process exits: `printf '<requests>' | quiver serve --stdio` answers them all.
  */
 export const serveStdioUntilStopped = async (
   settings: HostSettings,
@@ -26,31 +32,42 @@ export const serveStdioUntilStopped = async (
 ): Promise<number> => {
   const { log } = parts;
   const { serveStdio } = await import("@quiver/mcp/server");
-  // Stdin may close before the host is ready: listen from now on.
+  const { StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
+  // The SDK's transport closes the moment its input ends, and an answer still being made then is
+  // lost. It reads a copy of stdin that ends only when the server stops, after those answers are out.
+  const input = new PassThrough();
+  process.stdin.pipe(input, { end: false });
   const stdinClosed = new Promise<void>((resolve) => process.stdin.once("end", resolve));
   const hostReady = (async () => {
     // Loading the plugins keeps the thread busy until they are in: first one turn of the event loop,
     // in which the transport reads the client's opening request (sent right after the spawn) and
     // answers it.
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     return parts.startHost();
   })();
   const stdio = serveStdio(
     hostReady.then((h) => h.catalog),
     {
+      transport: new StdioServerTransport(input, process.stdout),
       ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
       onError: (e) => log(`mcp: ${e.message}`),
       extraTools: hostReady.then((h) => h.profile?.mcpTools() ?? []),
     },
   );
+  const closeInput = async () => {
+    await stdio.close().catch(() => {});
+    process.stdin.unpipe(input);
+    // Paused, stdin no longer keeps the process alive (a signal may stop it while the client is there).
+    process.stdin.pause();
+  };
   let host: Host;
   try {
     host = await hostReady;
   } catch (error) {
-    // The requests waiting for the host are answered with its error in the microtasks that follow the
-    // rejection: one turn of the event loop lets every answer out before the connection closes.
-    await new Promise((resolve) => setImmediate(resolve));
-    await stdio.close().catch(() => {});
+    // The requests waiting for the host are answered with its error in the promise chains that
+    // follow the rejection: one turn lets every answer out before the connection closes.
+    await turn();
+    await closeInput();
     throw error;
   }
   parts.announce(host);
@@ -61,9 +78,13 @@ export const serveStdioUntilStopped = async (
     const stop = async (reason: string) => {
       if (closing) return;
       closing = true;
+      // Requests read before now have started (those that waited for the host too): their calls are
+      // in the tracker, and the answers of the others are out.
+      await turn();
       const report = await host.tracker.drain(settings.server.shutdownTimeoutMs);
       for (const c of report.cancelled) log(`cancelled ${c.tool} at shutdown: ${c.result.message}`);
-      await stdio.close().catch(() => {});
+      await turn();
+      await closeInput();
       offHup();
       await host.close();
       log(`stopped (${reason})`);
