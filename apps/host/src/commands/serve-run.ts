@@ -98,18 +98,8 @@ export const runServe = async (ctx: CommandContext): Promise<number> => {
     ]
       .filter(Boolean)
       .join(" and ") || "no auth (loopback)";
-  log(
-    `quiver serving on ${server.url} (HTTP API; MCP Streamable HTTP at ${server.url}/mcp; console at ${server.url}/)` +
-      `, ${auth}; ready in ${Math.round(performance.now() - started)} ms`,
-  );
-  for (const line of unknownScopeKeys(settings.auth.scopes, host.catalog)) log(line);
-  if (settings.stores.redis) {
-    log(
-      `replica mode: limits, breakers, cache, confirmations and escalation shared through Redis; MCP ${settings.server.stateless ? "stateless (any replica answers any request)" : "with sessions (needs sticky sessions)"}`,
-    );
-  }
   const offHup = reloadOnHangup(host, log);
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     const off = waitForSignal(
       (name) =>
         void server.shutdown(name).then(() => {
@@ -123,5 +113,17 @@ export const runServe = async (ctx: CommandContext): Promise<number> => {
       },
     );
   });
+  // Said once the signals are handled: a supervisor that stops the server on reading it is heard.
+  log(
+    `quiver serving on ${server.url} (HTTP API; MCP Streamable HTTP at ${server.url}/mcp; console at ${server.url}/)` +
+      `, ${auth}; ready in ${Math.round(performance.now() - started)} ms`,
+  );
+  for (const line of unknownScopeKeys(settings.auth.scopes, host.catalog)) log(line);
+  if (settings.stores.redis) {
+    log(
+      `replica mode: limits, breakers, cache, confirmations and escalation shared through Redis; MCP ${settings.server.stateless ? "stateless (any replica answers any request)" : "with sessions (needs sticky sessions)"}`,
+    );
+  }
+  await stopped;
   return EXIT.ok;
 };

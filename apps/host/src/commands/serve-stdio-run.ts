@@ -71,9 +71,8 @@ export const serveStdioUntilStopped = async (
     throw error;
   }
   parts.announce(host);
-  log(`MCP over stdio ready in ${Math.round(performance.now() - parts.started)} ms`);
   const offHup = reloadOnHangup(host, log);
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     let closing = false;
     const stop = async (reason: string) => {
       if (closing) return;
@@ -96,5 +95,8 @@ export const serveStdioUntilStopped = async (
     );
     void stdinClosed.then(() => stop("stdin closed").then(off));
   });
+  // Said once the signals are handled: a supervisor that stops the server on reading it is heard.
+  log(`MCP over stdio ready in ${Math.round(performance.now() - parts.started)} ms`);
+  await stopped;
   return EXIT.ok;
 };
