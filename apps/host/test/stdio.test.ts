@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cleanEnv, makeProject, type Project } from "./helpers.js";
+import { hasRedisServer, startRedisServer } from "./redis-server.js";
 
 type Envelope = { status: string; data?: any };
 
@@ -77,24 +78,34 @@ const INITIALIZE = {
 type Reply = { id?: number; result?: unknown; error?: { message: string } };
 
 /** `quiver serve --stdio` in a child process, spoken to in raw JSON-RPC lines (an MCP client's view). */
-const rawStdio = (cwd: string, args: string[], slowLoadPort: number) => {
+const rawStdio = (cwd: string, args: string[], env: Record<string, string>) => {
   const child = spawn(process.execPath, [CLI, "serve", "--stdio", ...args], {
     cwd,
-    env: cleanEnv({ SLOW_LOAD_PORT: String(slowLoadPort) }),
+    env: cleanEnv(env),
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   const replies: Reply[] = [];
+  /** Lines on stdout that are not JSON-RPC: each one breaks the client's stream. */
+  const stray: string[] = [];
   let buffered = "";
   child.stdout.on("data", (d) => {
     buffered += d;
     const lines = buffered.split("\n");
     buffered = lines.pop() ?? "";
-    for (const line of lines) if (line.trim()) replies.push(JSON.parse(line));
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      try {
+        replies.push(JSON.parse(line));
+      } catch {
+        stray.push(line);
+      }
+    }
   });
   return {
     replies,
+    stray,
     stderr: () => stderr,
     exited: once(child, "exit") as Promise<[number | null]>,
     send: (m: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`),
@@ -158,7 +169,9 @@ describe("quiver serve --stdio while its plugins load", () => {
   it("a host that fails to start answers the waiting tools/list with its error and exits 2", async () => {
     const gate = await loadGate();
     // An option the plugin does not declare: a config error once the plugin has loaded.
-    const child = rawStdio(slow.dir, ["--set", "slow-load.colour=red"], gate.port);
+    const child = rawStdio(slow.dir, ["--set", "slow-load.colour=red"], {
+      SLOW_LOAD_PORT: String(gate.port),
+    });
     try {
       child.send(INITIALIZE);
       await gate.loading;
@@ -182,7 +195,7 @@ describe("quiver serve --stdio while its plugins load", () => {
 
   it("answers every request read before stdin ends, then exits 0 (requests piped in)", async () => {
     const gate = await loadGate();
-    const child = rawStdio(slow.dir, [], gate.port);
+    const child = rawStdio(slow.dir, [], { SLOW_LOAD_PORT: String(gate.port) });
     try {
       child.send(INITIALIZE);
       child.send({ method: "notifications/initialized" });
@@ -212,7 +225,7 @@ describe("quiver serve --stdio while its plugins load", () => {
   });
   it("stops on SIGTERM while the client keeps stdin open", async () => {
     const gate = await loadGate();
-    const child = rawStdio(slow.dir, [], gate.port);
+    const child = rawStdio(slow.dir, [], { SLOW_LOAD_PORT: String(gate.port) });
     try {
       child.send(INITIALIZE);
       await gate.loading;
@@ -227,4 +240,56 @@ describe("quiver serve --stdio while its plugins load", () => {
       await gate.close();
     }
   });
+});
+
+const noRedis = hasRedisServer() ? undefined : "redis-server is not installed";
+if (noRedis) console.log(`skipped (stdio with Redis stores): ${noRedis}`);
+
+describe.skipIf(noRedis !== undefined)("quiver serve --stdio with Redis stores, when Redis goes away", () => {
+  it("keeps stdout to JSON-RPC: the outage and the recovery are said on stderr", async () => {
+    const redis = await startRedisServer();
+    const project = makeProject({
+      fixtures: ["echo"],
+      config: {
+        name: "quiver.config.json",
+        text: JSON.stringify({
+          policies: { echo_text: { cache: false, rateLimit: { limit: 100, window: "1m" } } },
+        }),
+      },
+    });
+    const child = rawStdio(project.dir, [], { QUIVER_REDIS_URL: redis.url });
+    const call = (id: number) =>
+      child.send({ id, method: "tools/call", params: { name: "echo_text", arguments: { text: `t${id}` } } });
+    const status = (id: number) =>
+      (child.replies.find((r) => r.id === id)?.result as { structuredContent?: Envelope } | undefined)
+        ?.structuredContent?.status;
+    try {
+      child.send(INITIALIZE);
+      child.send({ method: "notifications/initialized" });
+      call(2);
+      await child.answered(2);
+      expect(status(2)).toBe("success");
+      await redis.stop();
+      call(3);
+      await child.answered(3);
+      expect(status(3)).toBe("unavailable");
+      await child.logged(/Redis connection lost|Redis is unreachable/);
+      await redis.start();
+      call(4);
+      await child.answered(4);
+      expect(status(4)).toBe("success");
+      await child.logged(/Redis is reachable again/);
+      child.end();
+      const [code] = await child.exited;
+      expect(code).toBe(0);
+      expect(child.stray).toEqual([]);
+      expect(child.stderr()).toMatch(
+        /^warning: Redis (connection lost|is unreachable) for rate limits and breakers \(/m,
+      );
+    } finally {
+      child.kill();
+      await redis.stop();
+      project.cleanup();
+    }
+  }, 30_000);
 });

@@ -133,6 +133,7 @@ export {
   type TransportSpan,
 } from "./runtime/call-types.js";
 export type { ToolStats } from "./runtime/metrics.js";
+export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
 export { type SharedKind, type SharedStore, sharedKey } from "./runtime/shared-store.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";

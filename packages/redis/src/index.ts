@@ -1,5 +1,6 @@
 import pkg from "../package.json" with { type: "json" };
 
+export type { RedisLog } from "./internal/lazy-redis.js";
 export { type RedisSharedStoreOptions, redisSharedStore } from "./redis-shared-store.js";
 
 export { DEFAULT_PREFIX, type RedisStoresOptions, redisStores } from "./redis-stores.js";

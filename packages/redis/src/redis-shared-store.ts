@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { SharedKind, SharedStore } from "@quiver/core";
 import { Duration, Effect, ManagedRuntime, type Redacted } from "effect";
 import { Redis } from "effect/persistence";
-import { lazyRedisLayer } from "./internal/lazy-redis.js";
+import { lazyRedisLayer, type RedisLog, redisLogToStderr } from "./internal/lazy-redis.js";
 import { parseRedisUrl } from "./internal/redis-url.js";
 import { DEFAULT_PREFIX } from "./redis-stores.js";
 
@@ -22,6 +22,8 @@ export interface RedisSharedStoreOptions {
    * the oldest written are deleted. Redis's own `maxmemory` bounds the bytes.
    */
   readonly maxEntries?: number | undefined;
+  /** Where the store says Redis went away and came back (as for `redisStores`; default standard error). */
+  readonly log?: RedisLog | undefined;
 }
 
 /** The kinds whose entries are counted against `maxEntries` (the others are few and short-lived). */
@@ -78,7 +80,15 @@ export const redisSharedStore = (options: RedisSharedStoreOptions): SharedStore 
   const url = parseRedisUrl(options.url);
   const prefix = `${options.prefix ?? DEFAULT_PREFIX}shared:`;
   const timeout = Duration.fromInputUnsafe(options.commandTimeout ?? "500 millis");
-  const runtime = ManagedRuntime.make(lazyRedisLayer({ url, timeout }));
+  const runtime = ManagedRuntime.make(
+    lazyRedisLayer({
+      url,
+      timeout,
+      log: options.log ?? redisLogToStderr,
+      serves: "cached results, confirmation tokens and failure counts",
+      meanwhile: "each replica keeps them in its own memory",
+    }),
+  );
   // After a failed command the store fails at once for a second: while Redis is down or hung a call
   // pays at most one timeout a second per replica, not one per command.
   let downUntil = 0;

@@ -1,6 +1,6 @@
 import { Duration, Layer, type Redacted } from "effect";
 import { CircuitBreaker, RateLimiter } from "effect/persistence";
-import { lazyRedisLayer } from "./internal/lazy-redis.js";
+import { lazyRedisLayer, type RedisLog, redisLogToStderr } from "./internal/lazy-redis.js";
 import { parseRedisUrl } from "./internal/redis-url.js";
 
 /** Options of {@link redisStores}. */
@@ -20,6 +20,12 @@ export interface RedisStoresOptions {
    * reports an error instead of holding the tool call.
    */
   readonly commandTimeout?: Duration.Input | undefined;
+  /**
+   * Where the stores say Redis went away (once per outage) and came back: `(level, message)`.
+   * Default: standard error, never standard output (an MCP stdio server speaks there). A host
+   * passes its own log, the one it gives `createCatalog({ log })`.
+   */
+  readonly log?: RedisLog | undefined;
 }
 
 /** The default key prefix. */
@@ -55,5 +61,15 @@ export const redisStores = (
   return Layer.mergeAll(
     RateLimiter.layerStoreRedis({ prefix: `${prefix}ratelimit:` }),
     CircuitBreaker.layerStoreRedis({ prefix: `${prefix}breaker:` }),
-  ).pipe(Layer.provide(lazyRedisLayer({ url, timeout })));
+  ).pipe(
+    Layer.provide(
+      lazyRedisLayer({
+        url,
+        timeout,
+        log: options.log ?? redisLogToStderr,
+        serves: "rate limits and breakers",
+        meanwhile: "rate-limited tools answer `unavailable` and breakers let calls through unrecorded",
+      }),
+    ),
+  );
 };

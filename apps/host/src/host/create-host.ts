@@ -7,6 +7,7 @@ import {
   createCatalog,
   type HttpClient,
   type PluginInfo,
+  type RuntimeLog,
   type ToolPolicy,
 } from "@quiver/core";
 import { ConfigError } from "../config/config-error.js";
@@ -75,7 +76,11 @@ export interface ReloadReport {
 
 /** Options of `createHost`. */
 export interface CreateHostOptions {
-  /** Lines about progress (demo builds); default: none. */
+  /**
+   * Lines about progress (demo builds) and the runtime's own lines (a Redis outage, a tool's
+   * `Effect.log*`, prefixed with their level unless info). Default: progress unsaid, runtime lines on
+   * standard error.
+   */
   readonly log?: (line: string) => void;
   /** Build demo stores (default: settings.demo.enabled). */
   readonly demo?: boolean;
@@ -119,8 +124,12 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     ...first.enabled.flatMap((p) => unknownOptions(p.plugin, settingsFor(settings, p), fileName)),
   ];
   if (unknown.length > 0) throw new ConfigError(unknown);
+  const log = options.log;
+  const runtimeLog: RuntimeLog | undefined = log
+    ? (level, message) => log(level === "info" ? message : `${level}: ${message}`)
+    : undefined;
   const stores: OpenedStores = settings.stores.redis
-    ? await (await import("../stores/open-stores.js")).openStores(settings.stores)
+    ? await (await import("../stores/open-stores.js")).openStores(settings.stores, runtimeLog)
     : {};
   const http: HttpClient | undefined = settings.cassettes
     ? createCassetteHttpClient({ ...settings.cassettes, ...(options.log ? { onError: options.log } : {}) })
@@ -137,6 +146,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       policies: profilePolicies(settings, seed),
       aliases: settings.aliases,
       ...stores,
+      ...(runtimeLog ? { log: runtimeLog } : {}),
       // Every call whose token carries scopes is checked, the ones a tool makes for its caller too.
       ...(scopes ? { requiredScopes: scopes.hostRequiredScopes(settings) } : {}),
       ...(options.telemetry

@@ -1,4 +1,4 @@
-import type { CatalogOptions } from "@quiver/core";
+import type { CatalogOptions, RuntimeLog } from "@quiver/core";
 import type { StoreSettings } from "../config/host-settings.js";
 import { checkRedis } from "./check-redis.js";
 
@@ -26,17 +26,20 @@ export type OpenedStores = Pick<CatalogOptions, "stores" | "shared">;
  * escalation counts (`shared`), so every replica on that Redis behaves as one; without it nothing
  * (the catalog's in-memory defaults).
  *
+ * `log` hears Redis going away and coming back (default: standard error).
+ *
  * @example
  * const stores = await openStores({ redis: { url: "redis://127.0.0.1:6379" } })
  * createCatalog({ ...stores })
  */
-export const openStores = async (settings: StoreSettings): Promise<OpenedStores> => {
+export const openStores = async (settings: StoreSettings, log?: RuntimeLog): Promise<OpenedStores> => {
   if (!settings.redis) return {};
   await checkRedis(settings.redis.url);
   const { redisSharedStore, redisStores } = await importRedis();
   const options = {
     url: settings.redis.url,
     ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}),
+    ...(log ? { log } : {}),
   };
   return { stores: redisStores(options), shared: redisSharedStore(options) };
 };

@@ -20,6 +20,7 @@ import type { CallOptions } from "../runtime/call-types.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
 import { registerBreakerState, summarise, type ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
+import { logToStderr, runtimeLogLayer } from "../runtime/runtime-log.js";
 import { SessionTracker } from "../runtime/session-tracker.js";
 import { StaleStore } from "../runtime/stale-store.js";
 import type { CatalogOptions } from "./catalog-types.js";
@@ -49,6 +50,7 @@ export const createCatalogRuntime = (
     storeLayer(options.stores),
     Layer.succeed(Metric.MetricRegistry, new Map()),
     options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
+    runtimeLogLayer(options.log ?? logToStderr),
   );
   // The extra layer is built over the base, so an exporter in it (OTLP metrics) reads this runtime's
   // metric registry, not Effect's global one.

@@ -9,6 +9,7 @@ import type { HttpClient } from "../http/index.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
+import type { RuntimeLog } from "../runtime/runtime-log.js";
 import type { SharedStore } from "../runtime/shared-store.js";
 import type { SchemaTarget } from "../schema/json-schema-types.js";
 
@@ -63,6 +64,12 @@ export interface CatalogOptions {
    * ages). Default: the live clock. Pass Effect's `TestClock` to move time in tests instead of waiting.
    */
   readonly clock?: Clock.Clock;
+  /**
+   * Where the runtime's own log lines go (Effect's `Effect.log*` in the calls: a store's outage, a
+   * tool's own lines), as `(level, message)`. Default: standard error, never standard output (an MCP
+   * stdio server speaks on standard output).
+   */
+  readonly log?: RuntimeLog;
 }
 
 /** One tool as listed: what a model or a person needs to choose it. */

@@ -3,11 +3,32 @@ import { Redis } from "effect/persistence";
 import { makeNodeRedis, type NodeRedisConnection } from "./node-redis.js";
 import type { RedisUrl } from "./redis-url.js";
 
+/**
+ * Where the stores report that Redis went away and came back: `(level, message)`, one line each.
+ * The shape of `@quiver/core`'s `RuntimeLog`, so a host passes the same function to both.
+ */
+export type RedisLog = (level: "warning" | "info", message: string) => void;
+
+/** The default: standard error, never standard output (where an MCP stdio server speaks). */
+export const redisLogToStderr: RedisLog = (level, message) => {
+  process.stderr.write(`${level}: ${message}\n`);
+};
+
+/** What went wrong, in one line: the cause's message (already scrubbed of the URL's secrets). */
+const reason = (error: Redis.RedisError): string =>
+  error.cause instanceof Error ? error.cause.message : String(error.cause);
+
 /** Settings of the lazily connected Redis service. */
 export interface LazyRedisOptions {
   readonly url: RedisUrl;
   /** Limit for connecting and for each command. */
   readonly timeout: Duration.Duration;
+  /** Where an outage and the recovery are reported, once each. */
+  readonly log: RedisLog;
+  /** What this connection serves, for those lines ("rate limits and breakers"). */
+  readonly serves: string;
+  /** What degrades while Redis is away, for the outage line. */
+  readonly meanwhile: string;
 }
 
 interface Connection extends NodeRedisConnection {
@@ -49,7 +70,10 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
         current = connection;
         if (down) {
           down = false;
-          yield* Effect.logInfo("Redis is reachable again; state is shared between replicas once more.");
+          options.log(
+            "info",
+            `Redis is reachable again: ${options.serves} are shared between replicas once more.`,
+          );
         }
         return connection;
       }).pipe(
@@ -57,9 +81,11 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
           Effect.suspend(() => {
             if (down) return Effect.void;
             down = true;
-            return Effect.logWarning(
-              "Redis is unreachable: until it is back, rate-limited tools answer `unavailable`, breakers let calls through unrecorded, and cached results and tokens stay in each replica.",
-              error.cause,
+            return Effect.sync(() =>
+              options.log(
+                "warning",
+                `Redis is unreachable for ${options.serves} (${reason(error)}): until it is back, ${options.meanwhile}.`,
+              ),
             );
           }),
         ),
@@ -102,11 +128,13 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
         Effect.suspend(() => {
           if (current !== c) return Effect.void;
           current = undefined;
-          const warn = down
-            ? Effect.void
-            : Effect.logWarning("Redis connection lost; the next command connects again.", error.cause);
+          if (!down)
+            options.log(
+              "warning",
+              `Redis connection lost for ${options.serves} (${reason(error)}); the next command connects again.`,
+            );
           down = true;
-          return Effect.andThen(warn, Scope.close(c.scope, Exit.void));
+          return Scope.close(c.scope, Exit.void);
         });
 
       const use = <A>(command: (redis: Redis.Redis["Service"]) => Effect.Effect<A, Redis.RedisError>) =>
