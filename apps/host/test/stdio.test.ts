@@ -242,6 +242,31 @@ describe("quiver serve --stdio while its plugins load", () => {
   });
 });
 
+describe("quiver serve --stdio with a plugin that prints to stdout", () => {
+  it("keeps stdout to JSON-RPC: the plugin's lines (import, setup, run) go to stderr", async () => {
+    const project = makeProject({ fixtures: ["chatty"] });
+    const child = rawStdio(project.dir, [], {});
+    try {
+      child.send(INITIALIZE);
+      child.send({ method: "notifications/initialized" });
+      child.send({ id: 2, method: "tools/list" });
+      child.send({ id: 3, method: "tools/call", params: { name: "chatty_say", arguments: {} } });
+      await child.answered(3);
+      child.end();
+      const [code] = await child.exited;
+      expect(code).toBe(0);
+      expect(child.stray).toEqual([]);
+      expect(child.replies.map((r) => r.id)).toEqual([1, 2, 3]);
+      expect(child.replies[2]?.result).toMatchObject({ structuredContent: { status: "success" } });
+      for (const line of ["chatty: loaded", "chatty: setup", "chatty: running", "chatty: info"])
+        expect(child.stderr()).toContain(`${line}\n`);
+    } finally {
+      child.kill();
+      project.cleanup();
+    }
+  }, 30_000);
+});
+
 const noRedis = hasRedisServer() ? undefined : "redis-server is not installed";
 if (noRedis) console.log(`skipped (stdio with Redis stores): ${noRedis}`);
 

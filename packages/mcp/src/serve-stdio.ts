@@ -1,8 +1,9 @@
 import type { Transport } from "@modelcontextprotocol/server";
-import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
+import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import type { Catalog } from "@quiver/core";
 import { type CatalogMcpServerOptions, createServerOver } from "./create-mcp-server.js";
 import type { ExtraMcpTool } from "./extra-tools.js";
+import { reserveStdout } from "./reserve-stdout.js";
 
 /** Options of `serveStdio`: the server's options plus an optional transport. */
 export interface ServeStdioOptions extends Omit<CatalogMcpServerOptions, "extraTools"> {
@@ -23,7 +24,9 @@ export interface StdioServer {
 /**
  * Serves a catalog over MCP on the process's stdin and stdout: one connection, one session, every
  * call made as `options.principal`. Both protocol eras are answered (a 2025-11-25 `initialize`
- * handshake and the 2026-07-28 `server/discover` opening). Nothing else may write to stdout.
+ * handshake and the 2026-07-28 `server/discover` opening). Standard output carries the MCP stream
+ * alone: while the server runs, whatever else writes to `process.stdout` (a plugin's `console.log`)
+ * goes to standard error (see `reserveStdout`; with your own `transport`, reserve it yourself).
  *
  * The catalog (and `extraTools`) may be a promise: a host still loading its plugins starts serving
  * at once, answers the client's opening while they load, and answers tools/list and tools/call when
@@ -48,9 +51,15 @@ export const serveStdio = (
   }));
   // The server's requests see a rejection; the caller learns of it from its own promise.
   ready.catch(() => {});
+  const stdout = transport ? undefined : reserveStdout();
   const handle = sdkServeStdio(() => createServerOver(ready, serverOptions), {
-    ...(transport ? { transport } : {}),
+    transport: transport ?? new StdioServerTransport(process.stdin, stdout?.channel),
     ...(onError ? { onerror: onError } : {}),
   });
-  return { close: () => handle.close() };
+  return {
+    close: async () => {
+      await handle.close();
+      stdout?.release();
+    },
+  };
 };

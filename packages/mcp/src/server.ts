@@ -20,6 +20,7 @@ export {
   type ExtraToolResult,
   usesAllowed,
 } from "./extra-tools.js";
+export { type ReservedStdout, reserveStdout } from "./reserve-stdout.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve-stdio.js";
 export { type EnvelopeCallResult, type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 /** The package's version, read from its package.json at build time (a JSON import). */

@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -113,4 +115,47 @@ describe("MCP over stdio with the SDK client (a spawned host process)", () => {
     const who = await client.callTool({ name: "test_whoami", arguments: {} });
     expect(who.structuredContent).toMatchObject({ data: { principal: "carol" } });
   });
+});
+
+describe("standard output carries the MCP stream alone", () => {
+  it("sends what else the process writes to stdout (console.log, process.stdout.write) to stderr", async () => {
+    const child = spawn(QUIVER_STDIO.command, QUIVER_STDIO.args, {
+      cwd: QUIVER_STDIO.cwd,
+      env: { PATH: process.env.PATH ?? "", TEST_UPSTREAM_URL: upstream.url, CHATTY: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const lines = [
+      {
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      { method: "notifications/initialized" },
+      { id: 2, method: "tools/call", params: { name: "test_echo", arguments: { text: "clean" } } },
+    ];
+    const exited = once(child, "exit");
+    child.stdin.write(lines.map((m) => `${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`).join(""));
+    // The fixture stops when stdin ends: end it once the call is answered.
+    while (!stdout.includes('"id":2')) await once(child.stdout, "data");
+    child.stdin.end();
+    const [code] = await exited;
+    expect(code).toBe(0);
+    const out = stdout.split("\n").filter((l) => l.trim());
+    // Every line on stdout is a JSON-RPC message, and the call was answered.
+    expect(out.map((l) => (JSON.parse(l) as { jsonrpc?: string }).jsonrpc)).toEqual(["2.0", "2.0"]);
+    expect(JSON.parse(out[1] ?? "{}")).toMatchObject({
+      id: 2,
+      result: { structuredContent: { status: "success" } },
+    });
+    expect(stderr).toContain("chatty: console.log while serving\n");
+    expect(stderr).toContain("chatty: process.stdout.write while serving\n");
+  }, 30_000);
 });

@@ -31,11 +31,14 @@ export const serveStdioUntilStopped = async (
   parts: StdioServeParts,
 ): Promise<number> => {
   const { log } = parts;
-  const { serveStdio } = await import("@quiver/mcp/server");
+  const { reserveStdout, serveStdio } = await import("@quiver/mcp/server");
   const { StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
   // The SDK's transport closes the moment its input ends, and an answer still being made then is
   // lost. It reads a copy of stdin that ends only when the server stops, after those answers are out.
   const input = new PassThrough();
+  // Standard output carries the MCP stream alone, from before any plugin loads until the process
+  // ends (a plugin's close may print too): a plugin's console.log goes to stderr with the host's log.
+  const stdout = reserveStdout();
   process.stdin.pipe(input, { end: false });
   const stdinClosed = new Promise<void>((resolve) => process.stdin.once("end", resolve));
   const hostReady = (async () => {
@@ -48,7 +51,7 @@ export const serveStdioUntilStopped = async (
   const stdio = serveStdio(
     hostReady.then((h) => h.catalog),
     {
-      transport: new StdioServerTransport(input, process.stdout),
+      transport: new StdioServerTransport(input, stdout.channel),
       ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
       onError: (e) => log(`mcp: ${e.message}`),
       extraTools: hostReady.then((h) => h.profile?.mcpTools() ?? []),
