@@ -1,3 +1,3 @@
 import { libraryConfig } from "../../scripts/build/rolldown-library.mjs";
 
-export default libraryConfig(import.meta.dirname, ["index", "server"]);
+export default libraryConfig(import.meta.dirname, ["index", "server", "stdout"]);

@@ -38,6 +38,12 @@ const ansi: Styles = {
   cyan: wrap(36, 39),
 };
 
+/** Where an output writes: a process stream, or the channel that keeps stdout for `--json`. */
+export interface OutputStream {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
 /**
  * The output of one command run: colour only on a terminal without NO_COLOR (FORCE_COLOR forces it).
  *
@@ -48,8 +54,8 @@ const ansi: Styles = {
 export const createOutput = (
   opts: {
     readonly json?: boolean;
-    readonly stdout?: NodeJS.WriteStream;
-    readonly stderr?: NodeJS.WriteStream;
+    readonly stdout?: OutputStream;
+    readonly stderr?: OutputStream;
     readonly env?: Readonly<Record<string, string | undefined>>;
     readonly color?: boolean;
   } = {},

@@ -76,9 +76,13 @@ export const runCli = async (
 ): Promise<number> => {
   const env = io.env ?? process.env;
   const jsonWanted = argv.includes("--json");
+  // `--json` promises one JSON document on stdout: whatever else writes there (a plugin's
+  // console.log while it loads or runs) goes to stderr.
+  const stdout =
+    io.stdout ?? (jsonWanted ? (await import("@quiver/mcp/stdout")).reserveStdout().channel : undefined);
   const out = createOutput({
     json: jsonWanted,
-    ...(io.stdout ? { stdout: io.stdout } : {}),
+    ...(stdout ? { stdout } : {}),
     ...(io.stderr ? { stderr: io.stderr } : {}),
     env,
   });
