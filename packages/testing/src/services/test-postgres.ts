@@ -58,6 +58,7 @@ export const testPostgres = async (label: string): Promise<TestPostgres> => {
       return error.message ?? String(error);
     },
   );
+  // biome-ignore lint/suspicious/noConsole: a test helper says why the tests it serves are skipped
   if (skipReason) console.warn(`PostgreSQL tests skipped: no server at ${new URL(url).host} (${skipReason})`);
   return {
     url,
