@@ -57,6 +57,19 @@ describe("the runtime's own log (createCatalog({ log }))", () => {
     ]);
   });
 
+  it("a log that throws loses its lines, never the call", async () => {
+    catalog = createCatalog({
+      env: {},
+      log: () => {
+        throw new Error("log sink is gone");
+      },
+    });
+    catalog.register(loggingPlugin());
+    const result = await catalog.call("noisy_run", { q: "b" });
+    expect(result.status).toBe("success");
+    expect(result.data).toEqual({ q: "b" });
+  });
+
   // The default is proved in a process of its own: what it writes to its stdout and stderr.
   it.runIf(existsSync(resolve(core, "dist/index.js")))(
     "writes to standard error by default, never to standard output (an MCP stdio server speaks there)",

@@ -50,6 +50,10 @@ export const runtimeLogLayer = (log: RuntimeLog): Layer.Layer<never> =>
       const parts = Array.isArray(message) ? message : [message];
       const line = parts.map(text).join(" ");
       const reasons = cause.reasons.length > 0 ? ` (${text(Cause.squash(cause))})` : "";
-      log(LEVELS[logLevel], `${line}${reasons}`);
+      try {
+        log(LEVELS[logLevel], `${line}${reasons}`);
+      } catch {
+        // A log that fails loses its line, never the call that logged it.
+      }
     }),
   ]);

@@ -54,6 +54,12 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
     Redis.Redis,
     Effect.gen(function* () {
       const parent = yield* Effect.scope;
+      // A log that fails loses its line, never the command that logged it.
+      const log: RedisLog = (level, message) => {
+        try {
+          options.log(level, message);
+        } catch {}
+      };
       const lock = Semaphore.makeUnsafe(1);
       let current: Connection | undefined;
       let attempt: Fiber.Fiber<Connection, Redis.RedisError> | undefined;
@@ -70,10 +76,7 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
         current = connection;
         if (down) {
           down = false;
-          options.log(
-            "info",
-            `Redis is reachable again: ${options.serves} are shared between replicas once more.`,
-          );
+          log("info", `Redis is reachable again: ${options.serves} are shared between replicas once more.`);
         }
         return connection;
       }).pipe(
@@ -82,7 +85,7 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
             if (down) return Effect.void;
             down = true;
             return Effect.sync(() =>
-              options.log(
+              log(
                 "warning",
                 `Redis is unreachable for ${options.serves} (${reason(error)}): until it is back, ${options.meanwhile}.`,
               ),
@@ -129,7 +132,7 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
           if (current !== c) return Effect.void;
           current = undefined;
           if (!down)
-            options.log(
+            log(
               "warning",
               `Redis connection lost for ${options.serves} (${reason(error)}); the next command connects again.`,
             );
