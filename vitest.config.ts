@@ -8,6 +8,7 @@ export default defineConfig({
       "packages/plugins/*/vitest.config.ts",
       "apps/*/vitest.config.ts",
       "examples/*/vitest.config.ts",
+      "scripts/*/vitest.config.mjs",
     ],
   },
 });
