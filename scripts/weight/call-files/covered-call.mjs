@@ -33,12 +33,13 @@ const ranFunctions = (result) =>
  * Makes `warmups` calls (loading the catalog's runtime and every lazy import), then starts precise
  * coverage with call counts, takes a baseline (which resets the counters), makes the measured call and
  * takes coverage again: every function with a count then ran during the measured call. Each call has
- * its own input (`inputs(i)`), so the measured one misses the result cache.
+ * its own input (`inputs(i)`), so the measured one misses the result cache; `upstreamRequests()`
+ * (how many requests the upstream has had) proves it: the measured call must reach the upstream.
  *
  * @example
  * const { functions } = await coverCall({ inspector, base, tool: "fda_search_drugs", inputs });
  */
-export const coverCall = async ({ inspector, base, tool, inputs, warmups = 1 }) => {
+export const coverCall = async ({ inspector, base, tool, inputs, upstreamRequests, warmups = 1 }) => {
   const cdp = await connectCdp(inspector);
   try {
     await cdp.send("Profiler.enable");
@@ -46,8 +47,11 @@ export const coverCall = async ({ inspector, base, tool, inputs, warmups = 1 }) 
     await cdp.send("Profiler.startPreciseCoverage", { callCount: true, detailed: true });
     // Precise coverage counts since the last take: this baseline drops everything before the call.
     await cdp.send("Profiler.takePreciseCoverage");
+    const before = upstreamRequests();
     const envelope = await callTool(base, tool, inputs(warmups));
     const { result } = await cdp.send("Profiler.takePreciseCoverage");
+    if (upstreamRequests() === before)
+      throw new Error(`the measured ${tool} call did not reach the upstream`);
     await cdp.send("Profiler.stopPreciseCoverage");
     return { envelope, functions: ranFunctions(result) };
   } finally {

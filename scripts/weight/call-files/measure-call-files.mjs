@@ -36,6 +36,7 @@ export const measureCallFiles = async ({ warmups = 1 } = {}) => {
       base: server.base,
       tool: TOOL,
       inputs: inputs(Date.now().toString(36)),
+      upstreamRequests: () => server.upstream.requests.length,
       warmups,
     });
   } finally {
