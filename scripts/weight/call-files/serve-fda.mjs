@@ -2,7 +2,15 @@
 // plugin only, pointed at an openFDA emulator (@quiver/testing's, in this process, so its code is not
 // in the server's coverage) that answers every drugsfda and label search with one real record.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -65,6 +73,8 @@ const stop = (child) =>
  * await server.close();
  */
 export const serveFda = async () => {
+  const cli = join(HOST, "dist", "cli.js");
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (pnpm build)`);
   const startEmulator = await loadEmulator();
   const upstream = await startEmulator();
   const record = JSON.parse(readFileSync(FIXTURE, "utf8"));
@@ -79,11 +89,11 @@ export const serveFda = async () => {
     join(dir, "quiver.config.json"),
     JSON.stringify({ plugins: { fda: { options: { baseUrl: upstream.url } } } }),
   );
-  const child = spawn(
-    process.execPath,
-    ["--inspect=127.0.0.1:0", join(HOST, "dist", "cli.js"), "serve", "--port", "0"],
-    { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" }, stdio: "pipe" },
-  );
+  const child = spawn(process.execPath, ["--inspect=127.0.0.1:0", cli, "serve", "--port", "0"], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
+    stdio: "pipe",
+  });
   const seen = { text: "" };
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (d) => {
