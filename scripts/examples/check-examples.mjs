@@ -26,7 +26,9 @@ import { findExamples } from "./find-examples.mjs";
 const known = JSON.parse(readFileSync(new URL("./known-failures.json", import.meta.url), "utf8"));
 const packages = examplePackages();
 const examples = packages.flatMap((pkg) =>
-  pkg.files.flatMap((file) => findExamples(file, readFileSync(file, "utf8")).map((e) => ({ ...e, pkg, file }))),
+  pkg.files.flatMap((file) =>
+    findExamples(file, readFileSync(file, "utf8")).map((e) => ({ ...e, pkg, file })),
+  ),
 );
 const { results, preludeErrors } = compileExamples(examples, packages);
 

@@ -70,7 +70,8 @@ export const compileExamples = (examples, packages) => {
   const host = ts.createCompilerHost(options);
   const outDir = (pkg) => join(pkg.dir, ".reports", "examples");
   const resolve = (spec, pkg) =>
-    ts.resolveModuleName(spec, join(outDir(pkg), "probe.ts"), options, ts.sys).resolvedModule?.resolvedFileName;
+    ts.resolveModuleName(spec, join(outDir(pkg), "probe.ts"), options, ts.sys).resolvedModule
+      ?.resolvedFileName;
   // A prelude is copied beside the package's examples, so its own imports resolve as theirs do.
   const preludeCopies = new Map();
   for (const pkg of packages) {
@@ -85,20 +86,27 @@ export const compileExamples = (examples, packages) => {
   }
   const entryFiles = new Map();
   for (const pkg of packages)
-    for (const spec of [...pkg.entries, ...pkg.deps]) entryFiles.set(`${pkg.name} ${spec}`, resolve(spec, pkg));
-  const firstRoots = [...new Set([...entryFiles.values(), ...examples.map((e) => e.file), ...preludeCopies.keys()])];
+    for (const spec of [...pkg.entries, ...pkg.deps])
+      entryFiles.set(`${pkg.name} ${spec}`, resolve(spec, pkg));
+  const firstRoots = [
+    ...new Set([...entryFiles.values(), ...examples.map((e) => e.file), ...preludeCopies.keys()]),
+  ];
   const first = ts.createProgram(firstRoots.filter(Boolean), options, host);
   const checker = first.getTypeChecker();
   const exportsCache = new Map();
   const exportsAt = (path) => {
-    if (!exportsCache.has(path)) exportsCache.set(path, exportsOf(checker, path && first.getSourceFile(path)));
+    if (!exportsCache.has(path))
+      exportsCache.set(path, exportsOf(checker, path && first.getSourceFile(path)));
     return exportsCache.get(path);
   };
 
   const generated = new Map();
   for (const [i, example] of examples.entries()) {
     const { pkg } = example;
-    const out = join(outDir(pkg), `${String(i).padStart(3, "0")}-${example.symbol.replace(/[^\w]+/g, "-")}.ts`);
+    const out = join(
+      outDir(pkg),
+      `${String(i).padStart(3, "0")}-${example.symbol.replace(/[^\w]+/g, "-")}.ts`,
+    );
     const sources = [
       ...pkg.entries.map((spec) => ({ spec, names: exportsAt(entryFiles.get(`${pkg.name} ${spec}`)) })),
       { spec: specifier(out, example.file), names: exportsAt(example.file) },

@@ -7,12 +7,16 @@ import { workspacePackages } from "../workspace.mjs";
 export const root = join(import.meta.dirname, "../..");
 const preludes = join(import.meta.dirname, "preludes");
 const isSource = (f) =>
-  f.endsWith(".ts") && !f.endsWith(".d.ts") && !/\.test(-helpers)?\.ts$/.test(f) && !f.includes("__snapshots__");
+  f.endsWith(".ts") &&
+  !f.endsWith(".d.ts") &&
+  !/\.test(-helpers)?\.ts$/.test(f) &&
+  !f.includes("__snapshots__");
 
 const sourceFiles = (dir) =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "test" || name === "__snapshots__" ? [] : sourceFiles(path);
+    if (statSync(path).isDirectory())
+      return name === "test" || name === "__snapshots__" ? [] : sourceFiles(path);
     return isSource(name) ? [path] : [];
   });
 
@@ -34,7 +38,9 @@ export const examplePackages = () => {
     .filter(({ dir, pkg }) => !pkg.private && existsSync(join(dir, "src")))
     .map(({ dir, pkg }) => {
       const depNames = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.devDependencies });
-      const deps = depNames.filter((n) => byName.has(n) && n !== pkg.name).flatMap((n) => entriesOf(byName.get(n).pkg));
+      const deps = depNames
+        .filter((n) => byName.has(n) && n !== pkg.name)
+        .flatMap((n) => entriesOf(byName.get(n).pkg));
       const short = pkg.name.replace(/^@quiver\//, "");
       const own = join(preludes, `${short}.ts`);
       return {

@@ -18,7 +18,12 @@ const exportedNamesOf = (statement) => {
 const localExportLists = (file) => {
   const names = new Set();
   for (const s of file.statements)
-    if (ts.isExportDeclaration(s) && !s.moduleSpecifier && s.exportClause && ts.isNamedExports(s.exportClause))
+    if (
+      ts.isExportDeclaration(s) &&
+      !s.moduleSpecifier &&
+      s.exportClause &&
+      ts.isNamedExports(s.exportClause)
+    )
       for (const e of s.exportClause.elements) names.add((e.propertyName ?? e.name).getText());
   return names;
 };
@@ -110,7 +115,9 @@ const tagLines = (file, text, tag) => {
   const start = tag.tagName.end;
   const raw = text.slice(start, tag.end).replace(/\*\/\s*$/, "");
   const first = file.getLineAndCharacterOfPosition(start).line + 1;
-  const lines = raw.split("\n").map((t, i) => ({ text: (i === 0 ? t : t.replace(/^\s*\* ?/, "")).trimEnd(), line: first + i }));
+  const lines = raw
+    .split("\n")
+    .map((t, i) => ({ text: (i === 0 ? t : t.replace(/^\s*\* ?/, "")).trimEnd(), line: first + i }));
   // The rest of the `@example` line is a caption, not code.
   lines.shift();
   while (lines.length > 0 && lines.at(-1).text.trim() === "") lines.pop();

@@ -10,7 +10,8 @@ const bindingNames = (name, out) => {
 const declaredNames = (file) => {
   const names = new Set();
   for (const s of file.statements) {
-    if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) bindingNames(d.name, names);
+    if (ts.isVariableStatement(s))
+      for (const d of s.declarationList.declarations) bindingNames(d.name, names);
     else if (ts.isImportDeclaration(s) && s.importClause) {
       const c = s.importClause;
       if (c.name) names.add(c.name.text);

@@ -5,7 +5,8 @@ import { exportTools } from "./internal/provider-schemas.js";
 export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
-  readonly input_schema: Record<string, unknown>;
+  /** The input's JSON Schema; `type: "object"`, as the Anthropic SDK's `Tool` requires. */
+  readonly input_schema: { readonly type: "object"; readonly [key: string]: unknown };
 }
 
 /** Options of `toAnthropicTools`. */
@@ -21,6 +22,8 @@ export interface AnthropicToolsOptions {
  * Use it for `anthropic.messages.create({ tools })`; answer the `tool_use` blocks with `createDispatcher`.
  *
  * @example
+ * import type Anthropic from "@anthropic-ai/sdk";
+ * const messages: Anthropic.MessageParam[] = [{ role: "user", content: prompt }];
  * const res = await anthropic.messages.create({ model, max_tokens: 1024, messages, tools: toAnthropicTools(catalog) });
  * messages.push({ role: "assistant", content: res.content }, ...(await dispatcher.dispatchAll(res.content)));
  */
@@ -28,5 +31,5 @@ export const toAnthropicTools = (catalog: Catalog, options: AnthropicToolsOption
   exportTools(catalog, "anthropic", options.filter, undefined).map(({ info, parameters }) => ({
     name: info.name,
     description: info.description,
-    input_schema: parameters,
+    input_schema: { ...parameters, type: "object" },
   }));

@@ -42,7 +42,8 @@ export interface OpenAIToolsOptions {
  * @example
  * const tools = toOpenAITools(catalog);
  * const res = await openai.chat.completions.create({ model, messages, tools });
- * messages.push(res.choices[0].message, ...(await dispatcher.dispatchAll(res.choices[0].message.tool_calls ?? [])));
+ * const { message } = res.choices[0]!;
+ * messages.push(message, ...(await dispatcher.dispatchAll(message.tool_calls ?? [])));
  */
 export const toOpenAITools = (catalog: Catalog, options: OpenAIToolsOptions = {}): OpenAIChatTool[] =>
   exportTools(catalog, "openai", options.filter, options.onSchemaError).map(

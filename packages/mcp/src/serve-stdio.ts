@@ -35,9 +35,10 @@ export interface StdioServer {
  * Use it for `quiver serve --stdio` and for MCP clients that spawn the host as a command.
  *
  * @example
+ * import fdaPlugin from "@quiver/plugin-fda";
  * const catalog = createCatalog();
  * catalog.register(fdaPlugin);
- * const stdio = serveStdio(catalog, { principal: process.env.USER });
+ * const stdio = serveStdio(catalog, { principal: process.env.USER ?? "local" });
  * process.on("SIGTERM", () => stdio.close().then(() => catalog.close()));
  */
 export const serveStdio = (

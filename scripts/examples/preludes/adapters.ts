@@ -1,9 +1,9 @@
 // What @quiver/adapters' examples take as given (see scripts/examples/check-examples.mjs): a
 // catalog, a provider's client and model, and the turn of the conversation being answered.
 import type Anthropic from "@anthropic-ai/sdk";
+import type { Dispatcher } from "@quiver/adapters";
 import type { Catalog } from "@quiver/core";
 import type OpenAI from "openai";
-import type { Dispatcher } from "@quiver/adapters";
 
 export { generateText, stepCountIs } from "ai";
 /** A catalog with plugins registered (`createCatalog()`). */

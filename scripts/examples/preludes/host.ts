@@ -1,10 +1,12 @@
 // What @quiver/host's examples take as given (see scripts/examples/check-examples.mjs): the
 // settings, plugins and HTTP exchange a host's code has at hand.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AnyPlugin, Catalog } from "@quiver/core";
+import type { AnyPlugin, Catalog, PluginCommand } from "@quiver/core";
 import type { Host, HostFlags } from "@quiver/host";
+import type { Output } from "../../src/cli/output.js";
 import type { HostSettings } from "../../src/config/host-settings.js";
 import type { LoadedPlugin, PluginCandidate, PluginProblem } from "../../src/discovery/types.js";
+import type { HostProfile } from "../../src/profiles/host-profile.js";
 
 export * as http from "node:http";
 /** A catalog with plugins registered, and the host that owns one. */
@@ -27,3 +29,8 @@ export declare const report: (problem: PluginProblem) => void;
 export declare const req: IncomingMessage;
 export declare const res: ServerResponse;
 export declare const parts: readonly string[];
+/** A command's output (`createOutput()`), and a plugin command. */
+export declare const out: Output;
+export declare const addCommand: PluginCommand;
+/** The co-scientist profile (`createHostProfile("co-scientist", catalog)`). */
+export declare const profile: HostProfile;

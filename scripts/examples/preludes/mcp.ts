@@ -1,5 +1,6 @@
 // What @quiver/mcp's examples take as given (see scripts/examples/check-examples.mjs).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Server } from "@modelcontextprotocol/server";
 import type { Catalog } from "@quiver/core";
 import type { McpBridgePluginOptions } from "@quiver/mcp";
 
@@ -19,3 +20,5 @@ export declare const missingScopes: (tool: string) => readonly string[];
 /** A bridged server's tools saved by an earlier `loadMcpBridgePlugin`, and a server's script. */
 export declare const saved: McpBridgePluginOptions["tools"];
 export declare const serverPath: string;
+/** An MCP server of the SDK's (`new Server(...)`) the example registers handlers on. */
+export declare const server: Server;

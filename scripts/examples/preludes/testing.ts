@@ -1,7 +1,7 @@
 // What @quiver/testing's examples take as given (see scripts/examples/check-examples.mjs): a test
 // file's vitest globals, a running emulator `up`, and the plugins under test.
 import type { AnyPlugin, Cassette, Catalog, CatalogOptions, ToolResult } from "@quiver/core";
-import type { Emulator, FaultHandle, PackageJson, SessionCall } from "@quiver/testing";
+import type { Emulator, FaultHandle, FaultMatrixOptions, PackageJson, SessionCall } from "@quiver/testing";
 
 export { createContext7Plugin } from "@quiver/plugin-context7";
 export { createFdaPlugin } from "@quiver/plugin-fda";
@@ -45,3 +45,5 @@ export declare const folder: string;
 /** A secret that must never leak, and words to build queries from. */
 export declare const CANARY: string;
 export declare const WORDS: readonly string[];
+/** A fault matrix's options for the openFDA plugin (emulator, catalog, calls). */
+export declare const fdaMatrix: FaultMatrixOptions;

@@ -48,7 +48,7 @@ export interface OutputStream {
  * The output of one command run: colour only on a terminal without NO_COLOR (FORCE_COLOR forces it).
  *
  * @example
- * const out = createOutput({ json: flags.json })
+ * const out = createOutput({ json: process.argv.includes("--json") })
  * out.print(out.style.green("ok"))
  */
 export const createOutput = (

@@ -221,7 +221,7 @@ const runCommand = async (
  * command run with its options. An unknown word gets a "did you mean" and exit 2.
  *
  * @example
- * process.exitCode = await runPluginCli(["notes", "add", "a.txt", "--tag", "x"], COMMANDS, {})
+ * process.exitCode = await runPluginCli(["notes", "add", "a.txt", "--tag", "x"], COMMANDS, { env: process.env, out })
  */
 export const runPluginCli = async (
   argv: ReadonlyArray<string>,

@@ -21,8 +21,11 @@ export interface PluginCommandContextInput {
  * (a bar on a terminal, plain lines otherwise, nothing in JSON mode). Call `finish` after `run`.
  *
  * @example
- * const { ctx, finish } = pluginCommandContext({ label: "notes add", args, flags, config, resources, cwd, env, out, signal })
- * try { return await cmd.run(ctx) } finally { finish() }
+ * const { ctx, finish } = pluginCommandContext({
+ *   label: "notes add", args: ["a.txt"], flags: { tag: "x" }, config: {}, resources: undefined,
+ *   cwd: process.cwd(), env: process.env, out, signal,
+ * })
+ * try { await addCommand.run(ctx) } finally { finish() }
  */
 export const pluginCommandContext = (
   input: PluginCommandContextInput,

@@ -35,7 +35,7 @@ export interface CoreCopy {
  * is installed there. The host compares a plugin's copy with its own before importing the plugin.
  *
  * @example
- * coreCopyFrom(candidate.dir)?.dir === hostCoreCopy()?.dir
+ * coreCopyFrom(process.cwd())?.dir === hostCoreCopy()?.dir
  */
 export const coreCopyFrom = (from: string): CoreCopy | undefined => {
   const dir = findPackageDir("@quiver/core", from);

@@ -47,7 +47,7 @@ const exampleText = (examples: RankableTool["examples"]) =>
  *
  * @example
  * const index = indexTools(catalog.export().tools)
- * index.rank("find FDA-approved kinase inhibitors")[0].name // "fda_search_drugs"
+ * index.rank("find FDA-approved kinase inhibitors")[0]?.name // "fda_search_drugs"
  */
 export const indexTools = (tools: ReadonlyArray<RankableTool>): ToolIndex => {
   const docs = tools.map((t) => {

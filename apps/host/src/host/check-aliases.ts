@@ -6,7 +6,7 @@ import type { LoadedPlugin } from "../discovery/types.js";
  * only add names), as a `ConfigError` naming each.
  *
  * @example
- * checkAliasClashes({ search_web: "web_search" }, enabled) // throws when a plugin has a tool "search_web"
+ * checkAliasClashes({ search_web: "web_search" }, plugins) // throws when a plugin has a tool "search_web"
  */
 export const checkAliasClashes = (
   aliases: Readonly<Record<string, string>>,

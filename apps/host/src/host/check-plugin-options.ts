@@ -36,7 +36,7 @@ const CODE_ONLY: Readonly<Record<string, string>> = {
  * naming the closest valid option: an unknown option is an error, never silently ignored.
  *
  * @example
- * unknownOptions(guia, settings, "quiver.config.json") // ['--set guia.sessionAsignatura: ...']
+ * unknownOptions(guia, settings.plugins.get("guia"), "quiver.config.json") // ['--set guia.sessionAsignatura: ...']
  */
 export const unknownOptions = (
   plugin: AnyPlugin,

@@ -7,7 +7,7 @@ import type { PluginSettings } from "../config/host-settings.js";
  * a field whose variable is set are dropped, and `--set` options are laid on top.
  *
  * @example
- * pluginOptions(weather, settings, process.env, {}) // { baseUrl: "…" } unless WEATHER_BASE_URL is set
+ * pluginOptions(weather, settings.plugins.get("weather"), process.env, {}) // { baseUrl: "…" } unless WEATHER_BASE_URL is set
  */
 export const pluginOptions = (
   plugin: AnyPlugin,

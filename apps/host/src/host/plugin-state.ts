@@ -8,7 +8,7 @@ export type PluginState = "ready" | "unconfigured" | "failing";
  * (a database down, a bad connection string; the next call tries again), else the catalog's status.
  *
  * @example
- * const { state, message } = pluginState(catalog.plugins()[0])
+ * const { state, message } = pluginState(catalog.plugins()[0]!)
  */
 export const pluginState = (p: PluginInfo): { state: PluginState; message?: string } => {
   if (p.setupError !== undefined) return { state: "failing", message: `setup failed: ${p.setupError}` };

@@ -38,7 +38,7 @@ const CSP =
  * the page shows comes from the API, behind the same bearer tokens.
  *
  * @example
- * if (await sendConsoleFile(res, "index.html")) return
+ * if (!(await sendConsoleFile(res, "index.html"))) res.writeHead(404).end()
  */
 export const sendConsoleFile = async (
   res: ServerResponse,

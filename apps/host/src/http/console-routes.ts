@@ -18,8 +18,9 @@ const wantsHtml = (req: IncomingMessage) => /\btext\/html\b/.test(req.headers.ac
  * answers true when it handled the request.
  *
  * @example
- * const routes = consoleRoutes(catalog, { recent: tracker.recent })
- * if (await routes.page(req, res, "/")) return
+ * const tracked = trackCalls(catalog)
+ * const routes = consoleRoutes(catalog, { recent: tracked.recent }, { version: "0.1.0" })
+ * if (!(await routes.page(req, res, "/"))) await routes.api(req, res, "/console/api/state", { principal: "alice", auth: true })
  */
 export const consoleRoutes = (
   catalog: Catalog,

@@ -23,7 +23,8 @@ export interface ExternalToolRouteRequest {
  * `ExternalToolResponse` (200 for every status; a body that is not JSON is 400).
  *
  * @example
- * if (parts[0] === "external-tools") return externalToolRoutes(profile, { req, res, parts, method, principal, limit });
+ * if (parts[0] === "external-tools")
+ *   await externalToolRoutes(profile, { req, res, parts, method: "POST", principal: "alice", limit: 1_000_000 });
  */
 export const externalToolRoutes = async (
   profile: HostProfile,

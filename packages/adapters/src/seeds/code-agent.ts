@@ -56,7 +56,7 @@ const escalation = (r: ToolResult, what: string) =>
  *
  * @example
  * const doc = toCodeAgentDocumentation(await catalog.call("context7_search_documentation", { query, library }));
- * if (!doc.success) prompt += doc.guidance ?? "";
+ * const context = doc.success ? doc.documentation : (doc.guidance ?? "");
  */
 export const toCodeAgentDocumentation = (r: ToolResult): CodeAgentDocumentationResult => {
   const d = dataRecord(r);

@@ -226,7 +226,7 @@ const coScientist: SeedProfile = {
  *
  * @example
  * const profile = SEED_PROFILES["code-agent"];
- * const result = await profile.tools[0].run(catalog, { query: "useState hook", library: "react" }, {});
+ * const result = await profile.tools[0]!.run(catalog, { query: "useState hook", library: "react" }, {});
  */
 export const SEED_PROFILES: Readonly<Record<SeedProfileName, SeedProfile>> = {
   "code-agent": codeAgent,

@@ -13,6 +13,7 @@ import { createSchemaExport } from "./schema-export.js";
  * policies), which is loaded at the first call, so listing tools never loads Effect's runtime.
  *
  * @example
+ * import fdaPlugin from "@quiver/plugin-fda";
  * const catalog = createCatalog()
  * catalog.register(fdaPlugin)
  * const result = await catalog.call("fda_search_drugs", { search_criteria: { active_ingredient: "imatinib" } })

@@ -75,7 +75,7 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]*\.[\w-]*$/;
  * @example
  * const gate = createOAuthGate({ oidc: { issuer: "https://login.example.org" }, baseUrl: "https://quiver.example.org" })
  * const verdict = await gate.authenticate(request.headers.get("authorization"), "/mcp")
- * if (verdict instanceof Response) return verdict
+ * if (verdict instanceof Response) console.log(verdict.status) // 401 with WWW-Authenticate; send it back
  */
 export const createOAuthGate = (options: OAuthGateOptions): OAuthGate => {
   const { oidc } = options;

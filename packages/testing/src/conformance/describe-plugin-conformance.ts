@@ -42,7 +42,7 @@ const GARBAGE: ReadonlyArray<unknown> = [
  * schema ignores registration options, so they must go to its factory instead.
  *
  * @example
- * unreadSettings(weatherPlugin, { baseUrl: "http://127.0.0.1:1" }) // "plugin weather has no config schema ..."
+ * unreadSettings(weatherPlugin, { baseUrl: "http://127.0.0.1:1" }, false) // "plugin weather has no config schema ..."
  */
 export const unreadSettings = (
   plugin: AnyPlugin,

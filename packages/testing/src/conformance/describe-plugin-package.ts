@@ -30,7 +30,7 @@ export interface PluginPackageOptions {
  * @example
  * describePluginPackage(import.meta.url);
  * describePluginPackage({ packageDir: new URL("..", import.meta.url), plugin: createWeatherPlugin() });
- * describePluginPackage({ packageDir: import.meta.url, index: () => import("../src/index.js") });
+ * describePluginPackage({ packageDir: import.meta.url, index: () => import("@quiver/plugin-fda") });
  */
 export const describePluginPackage = (options: string | URL | PluginPackageOptions): void => {
   const { packageDir, plugin, index }: PluginPackageOptions =

@@ -308,7 +308,9 @@ export type MatrixFaultKind =
  * order. Every kind the emulator offers is in `ALL_FAULT_KINDS`.
  *
  * @example
- * it.each(FAULT_KINDS)("survives %s", async (kind) => { ... });
+ * it.each(FAULT_KINDS)("survives %s", async (kind) => {
+ *   up.fault("GET", "/search", MATRIX_FAULTS[kind]);
+ * });
  */
 export const FAULT_KINDS: ReadonlyArray<MatrixFaultKind> = [
   "delay",

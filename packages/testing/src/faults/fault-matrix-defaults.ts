@@ -66,7 +66,7 @@ export const MATRIX_EXPECTATIONS: Readonly<Record<MatrixFaultKind, FaultExpectat
  * call's deadline, not the count, ends it).
  *
  * @example
- * describeFaultMatrix({ ..., policy: { retry: { times: 2, base: "10ms" } }, expect: withAttempts(MATRIX_EXPECTATIONS, 2) });
+ * describeFaultMatrix({ ...fdaMatrix, policy: { retry: { times: 2, base: "10ms" } }, expect: withAttempts(MATRIX_EXPECTATIONS, 2) });
  */
 export const withAttempts = <K extends string>(
   expectations: Readonly<Record<K, FaultExpectation>>,

@@ -10,7 +10,7 @@ export type MoreFaultKind = Exclude<FaultKind, MatrixFaultKind>;
  * never come, 64 KiB of headers, a 64 MiB gzip bomb, an error object and an empty body under HTTP 200.
  *
  * @example
- * describeFaultMatrix({ ..., faults: MORE_MATRIX_FAULTS, expect: MORE_MATRIX_EXPECTATIONS });
+ * describeFaultMatrix({ ...fdaMatrix, faults: MORE_MATRIX_FAULTS, expect: MORE_MATRIX_EXPECTATIONS });
  */
 export const MORE_MATRIX_FAULTS: Readonly<Record<MoreFaultKind, Fault>> = {
   encoded: { kind: "encoded", encoding: "gzip" },

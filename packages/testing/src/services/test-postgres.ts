@@ -33,7 +33,9 @@ const UNREACHABLE = ["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "
  * @example
  * const db = await testPostgres("rag_test");
  * afterAll(db.dropSchema);
- * describe.skipIf(db.skipReason !== undefined)("on PostgreSQL", () => { … });
+ * describe.skipIf(db.skipReason !== undefined)("on PostgreSQL", () => {
+ *   it("has its own schema", () => expect(db.schema).toContain("rag_test"));
+ * });
  */
 export const testPostgres = async (label: string): Promise<TestPostgres> => {
   const { default: pg } = await import("pg");

@@ -95,7 +95,7 @@ function readSegment(
  * or no release for years; `astrocite-bibtex` and citation.js convert to CSL through a plugin registry.
  *
  * @example
- * parseBibtex("@article{k, title = {A {DNA} study}, year = 2020}").entries[0].fields // { title: "A {DNA} study", year: "2020" }
+ * parseBibtex("@article{k, title = {A {DNA} study}, year = 2020}").entries[0]?.fields // { title: "A {DNA} study", year: "2020" }
  */
 export function parseBibtex(text: string): BibFile {
   const read: Read[] = [];

@@ -9,7 +9,7 @@ import type { PackageJson } from "./types.js";
  * `module` is the imported index. Returns what to change.
  *
  * @example
- * checkIndexExports(await import("./src/index.ts"), pkg, readFileSync("src/index.ts", "utf8"))
+ * checkIndexExports(await import("@quiver/plugin-fda"), pkg, readFileSync("src/index.ts", "utf8"))
  */
 export const checkIndexExports = (
   module: Readonly<Record<string, unknown>>,
