@@ -107,6 +107,12 @@ export {
   recordThenReplay,
   type SessionCall,
 } from "./record/record-then-replay.js";
+export { type CatalogMaker, useCatalog } from "./fixtures/use-catalog.js";
+export {
+  type PluginOnEmulator,
+  type PluginOnEmulatorOptions,
+  usePluginOnEmulator,
+} from "./fixtures/use-plugin-on-emulator.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 export { type SqlClient, type TestPostgres, testPostgres } from "./services/test-postgres.js";
 export {
