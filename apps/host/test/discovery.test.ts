@@ -1,7 +1,8 @@
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VERSION as CORE_VERSION, createCatalog } from "@quiver/core";
+import { VERSION as CORE_VERSION } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkCoreRange, coreRangeFor } from "../src/discovery/core-range.js";
 import { discoverPlugins } from "../src/discovery/discover-plugins.js";
@@ -17,6 +18,7 @@ const project = (opts: Parameters<typeof makeProject>[0]) => {
 afterEach(() => {
   for (const p of projects.splice(0)) p.cleanup();
 });
+const makeCatalog = useCatalog({ env: {} });
 
 describe("checkCoreRange", () => {
   it("accepts ranges that include the host's core and workspace links", () => {
@@ -130,17 +132,13 @@ describe("discoverPlugins", () => {
   it("registers a plugin missing a required setting as unconfigured, its tools answering unavailable", async () => {
     const p = project({ fixtures: ["needs-key"] });
     const r = await discoverPlugins({ cwd: p.dir });
-    const catalog = createCatalog({ env: {} });
-    try {
-      const info = catalog.register(r.plugins[0]!.plugin);
-      expect(info.status).toBe("unconfigured");
-      expect(info.missing).toEqual(["KEYED_API_KEY"]);
-      const res = await catalog.call("keyed_lookup", { q: "x" });
-      expect(res.status).toBe("unavailable");
-      expect(res.message).toContain("KEYED_API_KEY");
-    } finally {
-      await catalog.close();
-    }
+    const catalog = makeCatalog();
+    const info = catalog.register(r.plugins[0]!.plugin);
+    expect(info.status).toBe("unconfigured");
+    expect(info.missing).toEqual(["KEYED_API_KEY"]);
+    const res = await catalog.call("keyed_lookup", { q: "x" });
+    expect(res.status).toBe("unavailable");
+    expect(res.message).toContain("KEYED_API_KEY");
   });
 });
 

@@ -1,4 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { ToolResult } from "@quiver/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "../src/config/resolve-settings.js";
 import { createHost, type Host } from "../src/host/create-host.js";
@@ -6,13 +7,7 @@ import { type RunningServer, startServer } from "../src/http/start-server.js";
 import { VERSION as HOST_VERSION } from "../src/index.js";
 import { eventually, makeProject, type Project } from "./helpers.js";
 
-type Envelope = {
-  status: string;
-  message: string;
-  data?: any;
-  error?: { kind: string };
-  suggestion?: string;
-};
+type Envelope = ToolResult<any>;
 
 let project: Project;
 let open: { host: Host; server: RunningServer };

@@ -1,6 +1,7 @@
 // Three real `quiver serve` processes on one Redis (a server of the test's own), driven by a client
 // that sends each request to the next replica: they must behave as one host.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { ToolResult } from "@quiver/core";
 import { type Emulator, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
@@ -12,14 +13,7 @@ const CANARY = "canary-Quiver-replica-5b1f0e";
 const up = hasRedisServer();
 if (!up) console.log("skipped (multi-replica tests): redis-server and redis-cli are not installed");
 
-interface Envelope {
-  status: string;
-  data?: { key?: string } & Record<string, unknown>;
-  error?: { kind: string; retryable: boolean; message: string };
-  escalate?: boolean;
-  confirmation?: { token: string };
-  metadata: { cached: boolean };
-}
+type Envelope = ToolResult<{ key?: string } & Record<string, unknown>>;
 
 let redis: Awaited<ReturnType<typeof startRedisServer>>;
 let upstream: Emulator;

@@ -1,9 +1,10 @@
 import { createServer } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { ToolResult } from "@quiver/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cleanEnv, eventually, makeProject, type Project, startServe } from "./helpers.js";
 
-type Envelope = { status: string; message: string; data?: any };
+type Envelope = ToolResult<any>;
 
 let project: Project;
 beforeAll(() => {

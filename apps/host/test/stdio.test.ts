@@ -3,11 +3,12 @@ import { once } from "node:events";
 import { createServer, type Socket } from "node:net";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { ToolResult } from "@quiver/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cleanEnv, makeProject, type Project } from "./helpers.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
 
-type Envelope = { status: string; data?: any };
+type Envelope = ToolResult<any>;
 
 let project: Project;
 beforeAll(() => {

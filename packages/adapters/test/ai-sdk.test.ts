@@ -1,17 +1,16 @@
-import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
+import type { Catalog, ToolResult } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toAiSdkTools } from "../src/ai-sdk.js";
 import { demoPlugin, waitState } from "./fixtures/demo-plugin.js";
 
+const makeCatalog = useCatalog({ env: {} });
 let catalog: Catalog;
 beforeEach(() => {
-  catalog = createCatalog({ env: {} });
+  catalog = makeCatalog();
   catalog.register(demoPlugin);
-});
-afterEach(async () => {
-  await catalog.close();
 });
 
 const usage = {

@@ -1,16 +1,15 @@
 import { ToolMessage } from "@langchain/core/messages";
-import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Catalog, ToolResult } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toLangChainTools } from "../src/langchain.js";
 import { demoPlugin, waitState } from "./fixtures/demo-plugin.js";
 
+const makeCatalog = useCatalog({ env: {} });
 let catalog: Catalog;
 beforeEach(() => {
-  catalog = createCatalog({ env: {} });
+  catalog = makeCatalog();
   catalog.register(demoPlugin);
-});
-afterEach(async () => {
-  await catalog.close();
 });
 
 const byName = (tools: ReturnType<typeof toLangChainTools>, name: string) =>

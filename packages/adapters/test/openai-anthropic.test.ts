@@ -1,8 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { type Catalog, createCatalog } from "@quiver/core";
-import { type Emulator, startEmulator } from "@quiver/testing";
+import type { Catalog } from "@quiver/core";
+import { type Emulator, startEmulator, useCatalog } from "@quiver/testing";
 import OpenAI from "openai";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   createDispatcher,
   envelopeText,
@@ -20,13 +20,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await up.close();
 });
+const makeCatalog = useCatalog({ env: {} });
 beforeEach(() => {
   up.reset();
-  catalog = createCatalog({ env: {} });
+  catalog = makeCatalog();
   catalog.register(demoPlugin);
-});
-afterEach(async () => {
-  await catalog.close();
 });
 
 const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
@@ -68,10 +66,7 @@ describe("toOpenAITools and toAnthropicTools", () => {
   it("builds Responses API tools and Anthropic tools", () => {
     const responses: OpenAI.Responses.FunctionTool[] = toOpenAIResponsesTools(catalog);
     expect(responses[0]).toMatchObject({ type: "function", name: "demo_lookup", strict: true });
-    const anthropic: Anthropic.Tool[] = toAnthropicTools(catalog).map((t) => ({
-      ...t,
-      input_schema: { type: "object", ...t.input_schema },
-    }));
+    const anthropic: Anthropic.Tool[] = toAnthropicTools(catalog);
     expect(anthropic[0]).toEqual({
       name: "demo_lookup",
       description: catalog.describe("demo_lookup")!.description,

@@ -1,5 +1,6 @@
 import { type Catalog, createCatalog, type ToolProgress } from "@quiver/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useCatalog } from "@quiver/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createMcpBridgePlugin,
   createMcpHttpHandler,
@@ -17,15 +18,7 @@ import {
 
 const childPids = () => childPidsOf("server-everything");
 
-const catalogs: Catalog[] = [];
-const newCatalog = () => {
-  const c = createCatalog({ env: {} });
-  catalogs.push(c);
-  return c;
-};
-afterEach(async () => {
-  for (const c of catalogs.splice(0)) await c.close();
-});
+const newCatalog = useCatalog({ env: {} });
 
 describe("MCP bridge against @modelcontextprotocol/server-everything (stdio)", () => {
   let catalog: Catalog;

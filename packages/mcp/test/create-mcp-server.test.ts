@@ -1,20 +1,22 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type CatalogMcpServerOptions, createMcpServer } from "../src/index.js";
 import { testPlugin } from "./fixtures/test-plugin.js";
 
+const makeCatalog = useCatalog({ env: {} });
 let catalog: Catalog;
 const closers: Array<() => Promise<void>> = [];
 
 beforeEach(() => {
-  catalog = createCatalog({ env: {} });
+  catalog = makeCatalog();
   catalog.register(testPlugin);
 });
+// After-hooks run last-registered first: these close before the catalogs do.
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
-  await catalog.close();
 });
 
 /** A server and an SDK client linked in memory. */

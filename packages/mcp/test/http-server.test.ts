@@ -1,18 +1,12 @@
 import { request as httpRequest, type ServerResponse } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { type Catalog, createCatalog } from "@quiver/core";
+import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
 import { extraPlugin, testPlugin } from "./fixtures/test-plugin.js";
 import { eventually, listen, startHangingUpstream } from "./helpers.js";
 
-type Envelope = {
-  status: string;
-  message: string;
-  data?: unknown;
-  error?: { kind: string };
-  suggestion?: string;
-};
+type Envelope = ToolResult;
 
 let upstream: Awaited<ReturnType<typeof startHangingUpstream>>;
 let catalog: Catalog;

@@ -2,10 +2,11 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { ToolResult } from "@quiver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eventually, QUIVER_STDIO, startHangingUpstream } from "./helpers.js";
 
-type Envelope = { status: string; data?: unknown; error?: { kind: string } };
+type Envelope = ToolResult;
 
 let upstream: Awaited<ReturnType<typeof startHangingUpstream>>;
 const clients: Client[] = [];

@@ -15,7 +15,11 @@ const ping = tool({
   input: z.object({}),
   output: z.object({ pong: z.boolean() }),
   run: (_input, ctx) =>
-    ctx.http.json({ url: `${ctx.config.baseUrl}/ping`, schema: z.object({ pong: z.boolean() }), signal: ctx.signal }),
+    ctx.http.json({
+      url: `${ctx.config.baseUrl}/ping`,
+      schema: z.object({ pong: z.boolean() }),
+      signal: ctx.signal,
+    }),
 });
 const plugin = definePlugin({
   specificationVersion: "v1",
@@ -48,6 +52,12 @@ describe("useCatalog", () => {
 
 describe("usePluginOnEmulator", () => {
   const fix = usePluginOnEmulator({ plugin, start: () => startEmulator(), catalog: { env: {} } });
+  const { up } = fix;
+
+  it("hands out the emulator to destructure before it started", () => {
+    expect(up.url).toBe(fix.up.url);
+    expect(up.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
 
   it("registers the plugin against the emulator", async () => {
     fix.up.route("GET", "/ping", { json: { pong: true } });

@@ -2,14 +2,12 @@
 // is refused and does not use it up, so the owner can still confirm. Through a real `quiver serve`
 // (tokens, no shared store) and its HTTP API and MCP endpoint.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { ToolResult } from "@quiver/core";
 import { type Emulator, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeProject, type Project, type ServeProcess, startServe } from "../helpers.js";
 
-interface Envelope {
-  status: string;
-  confirmation?: { token: string };
-}
+type Envelope = ToolResult;
 
 let upstream: Emulator;
 let project: Project;

@@ -1,8 +1,7 @@
-import { type Catalog, createCatalog } from "@quiver/core";
 import { createContext7Plugin } from "@quiver/plugin-context7";
 import { createPerplexityPlugin } from "@quiver/plugin-perplexity";
-import { closedUrl, type Emulator, startEmulator } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { closedUrl, type Emulator, startEmulator, useCatalog } from "@quiver/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeContext7 } from "../../../plugins/context7/test/context7-upstream.js";
 import { CHAT, routePerplexity, SEARCH } from "../../../plugins/perplexity/test/perplexity-upstream.js";
 import { createCodeAgentTools, toCodeAgentDocumentation } from "../../src/seeds.js";
@@ -23,18 +22,14 @@ afterAll(async () => {
   await Promise.all([context7.close(), perplexity.close()]);
 });
 
-const open: Catalog[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
+const makeCatalog = useCatalog();
 
 const agentTools = (
   o: { context7Url?: string; perplexity?: Record<string, unknown>; env?: Record<string, string> } = {},
 ) => {
-  const catalog = createCatalog({ env: o.env ?? { PERPLEXITY_API_KEY: KEY } });
+  const catalog = makeCatalog({ env: o.env ?? { PERPLEXITY_API_KEY: KEY } });
   catalog.register(createContext7Plugin(), { baseUrl: o.context7Url ?? `${context7.url}/api` });
   catalog.register(createPerplexityPlugin(), { baseUrl: perplexity.url, ...o.perplexity });
-  open.push(catalog);
   return createCodeAgentTools(catalog, { session: { id: "agent-1", principal: "dev" } });
 };
 

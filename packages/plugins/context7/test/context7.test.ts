@@ -1,6 +1,12 @@
-import { type Catalog, type CatalogOptions, createCatalog } from "@quiver/core";
-import { closedUrl, describePluginConformance, describePluginPackage, makeTestClock } from "@quiver/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Catalog, CatalogOptions } from "@quiver/core";
+import {
+  closedUrl,
+  describePluginConformance,
+  describePluginPackage,
+  makeTestClock,
+  useCatalog,
+} from "@quiver/testing";
+import { describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
 import { NOT_FOUND_GUIDANCE, UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
 import { useContext7Emulator } from "./context7-emulator.js";
@@ -17,10 +23,7 @@ const base = () => `${emu.up.url}/api`;
 const SEARCH = "/api/v2/libs/search";
 const CONTEXT = "/api/v2/context";
 
-const catalogs: Catalog[] = [];
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-});
+const makeCatalog = useCatalog({ env: {} });
 
 /** A catalog with the Context7 plugin pointed at the emulator (or `options.baseUrl`). */
 const setup = (
@@ -28,9 +31,8 @@ const setup = (
   catalogOptions: CatalogOptions = {},
   plugin = createContext7Plugin(),
 ) => {
-  const catalog = createCatalog({ env: {}, ...catalogOptions });
+  const catalog = makeCatalog(catalogOptions);
   catalog.register(plugin, { baseUrl: base(), ...options });
-  catalogs.push(catalog);
   return catalog;
 };
 const session = (id = "s1") => ({ session: { id, principal: "alice" } });

@@ -1,19 +1,13 @@
-import { type Emulator, seededRandom } from "@quiver/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "@quiver/testing";
+import { describe, expect, it } from "vitest";
 import { KNOWN_CRITERIA } from "../src/internal/criteria.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
-import { startOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 // The co-scientist interface: databases MUST honour every specified constraint and say which
 // failed. A criterion openFDA cannot filter on is reported, never dropped in silence.
 
-let up: Emulator;
-beforeAll(async () => {
-  ({ up } = await startOpenFdaEmulator());
-});
-afterAll(async () => {
-  await up.close();
-});
+const { up } = useOpenFdaEmulator();
 
 const noLimits = { policies: { "*": { rateLimit: false, cache: false } } } as const;
 

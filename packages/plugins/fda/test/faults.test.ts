@@ -1,23 +1,15 @@
 import {
   describeFaultMatrix,
-  type Emulator,
   FAULT_KINDS,
   type FaultExpectation,
   MATRIX_EXPECTATIONS,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFdaPlugin } from "../src/index.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
-import { startOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-let up: Emulator;
-beforeAll(async () => {
-  ({ up } = await startOpenFdaEmulator());
-});
-afterEach(() => up.clearFaults());
-afterAll(async () => {
-  await up.close();
-});
+const { up } = useOpenFdaEmulator();
 
 /** The shared expectations, plus: a success still meets the query, and every failure tells the model what to do. */
 const EXPECT = Object.fromEntries(

@@ -1,17 +1,10 @@
-import { closedUrl, describePluginConformance, describePluginPackage, type Emulator } from "@quiver/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedUrl, describePluginConformance, describePluginPackage } from "@quiver/testing";
+import { describe, expect, it } from "vitest";
 import fdaPlugin, { createFdaPlugin, VERSION } from "../src/index.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
-import { type Recorded, startOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-let up: Emulator;
-let rec: Recorded;
-beforeAll(async () => {
-  ({ up, rec } = await startOpenFdaEmulator());
-});
-afterAll(async () => {
-  await up.close();
-});
+const { up, rec } = useOpenFdaEmulator();
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(fdaPlugin, {

@@ -1,18 +1,12 @@
-import { type Emulator, type SeededRandom, seededRandom } from "@quiver/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SeededRandom, seededRandom } from "@quiver/testing";
+import { describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD } from "../src/internal/query.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
 import { SUPPORTED_SEARCH } from "./support/openfda-definitions.js";
-import { startOpenFdaEmulator } from "./support/openfda-emulator.js";
 import { parseSearch } from "./support/openfda-query.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-let up: Emulator;
-beforeAll(async () => {
-  ({ up } = await startOpenFdaEmulator());
-});
-afterAll(async () => {
-  await up.close();
-});
+const { up } = useOpenFdaEmulator();
 
 /** Pieces that would change a query's structure if they were not quoted. */
 const NASTY = [

@@ -1,17 +1,9 @@
-import type { Emulator } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OPENFDA_LIMITS, RATE_LIMITS } from "../src/internal/policy.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
-import { startOpenFdaEmulator } from "./support/openfda-emulator.js";
+import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-let up: Emulator;
-beforeAll(async () => {
-  ({ up } = await startOpenFdaEmulator());
-});
-afterEach(() => up.clearFaults());
-afterAll(async () => {
-  await up.close();
-});
+const { up } = useOpenFdaEmulator();
 
 const COUNT_BY = [
   "sponsor",

@@ -1,13 +1,14 @@
-import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
+import type { ToolResult } from "@quiver/core";
 import {
   closedUrl,
   describePluginConformance,
   describePluginPackage,
-  type Emulator,
   makeTestClock,
   startEmulator,
+  useCatalog,
+  usePluginOnEmulator,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createPerplexityPlugin } from "../src/index.js";
 import { UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
 import {
@@ -20,31 +21,17 @@ import {
 
 const KEY = "pplx-test-7f3a9c2e1b4d6f8a";
 const TOOL = "perplexity_search_web";
-let up: Emulator;
-
-beforeAll(async () => {
-  up = await startEmulator();
+/** `setup`: a catalog with the Perplexity plugin pointed at the emulator, the key given as PERPLEXITY_API_KEY. */
+const { up, catalog: setup } = usePluginOnEmulator({
+  plugin: createPerplexityPlugin,
+  start: () => startEmulator(),
+  catalog: { env: { PERPLEXITY_API_KEY: KEY } },
 });
 beforeEach(() => {
   up.reset();
   routePerplexity(up, KEY);
 });
-afterAll(async () => {
-  await up.close();
-});
-
-const catalogs: Catalog[] = [];
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-});
-
-/** A catalog with the Perplexity plugin pointed at the emulator, the key given as PERPLEXITY_API_KEY. */
-const setup = (options: Record<string, unknown> = {}, catalogOptions: CatalogOptions = {}) => {
-  const catalog = createCatalog({ env: { PERPLEXITY_API_KEY: KEY }, ...catalogOptions });
-  catalog.register(createPerplexityPlugin(), { baseUrl: up.url, ...options });
-  catalogs.push(catalog);
-  return catalog;
-};
+const makeCatalog = useCatalog();
 const session = (id = "s1") => ({ session: { id, principal: "alice" } });
 const SF = "What is the current population of San Francisco?";
 
@@ -162,8 +149,7 @@ describe("GAIA equivalents (web search)", () => {
   // GAIA: test_search_web_no_api_key
   it("without PERPLEXITY_API_KEY the tool answers unavailable naming the variable, and sends nothing", async () => {
     for (const env of [{}, { PERPLEXITY_API_KEY: "" }]) {
-      const catalog = createCatalog({ env });
-      catalogs.push(catalog);
+      const catalog = makeCatalog({ env });
       const info = catalog.register(createPerplexityPlugin(), { baseUrl: up.url });
       expect(info).toMatchObject({ status: "unconfigured", missing: ["PERPLEXITY_API_KEY"] });
       const r = await catalog.call(TOOL, { query: SF }, session());

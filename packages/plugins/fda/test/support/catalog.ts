@@ -1,20 +1,16 @@
-import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
-import { afterEach } from "vitest";
+import type { CatalogOptions, ToolResult } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
 import { createFdaPlugin, type FdaPluginOptions } from "../../src/index.js";
 
-const open: Catalog[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
+const makeCatalog = useCatalog({ env: {} });
 
 /** A catalog with a fresh FDA plugin (fresh daily budget), closed after the test. */
 export const fdaCatalog = (
   options: FdaPluginOptions & Record<string, unknown>,
   catalogOptions: CatalogOptions = {},
 ) => {
-  const catalog = createCatalog({ env: {}, ...catalogOptions });
+  const catalog = makeCatalog(catalogOptions);
   catalog.register(createFdaPlugin(), options);
-  open.push(catalog);
   return catalog;
 };
 

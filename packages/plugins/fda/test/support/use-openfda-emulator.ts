@@ -1,19 +1,16 @@
-import type { Emulator } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll } from "vitest";
-import { type Recorded, startOpenFdaEmulator } from "./openfda-emulator.js";
+import { type Emulator, usePluginOnEmulator } from "@quiver/testing";
+import { createFdaPlugin } from "../../src/index.js";
+import { type Recorded, recorded, startOpenFdaEmulator } from "./openfda-emulator.js";
 
 /**
- * Starts the openFDA emulator before the file's tests, clears its faults after each test and closes
- * it after the file; read `up` and `rec` inside tests (they are set once `beforeAll` ran).
+ * The openFDA emulator for a test file (`usePluginOnEmulator`: started before the file's tests, its
+ * faults cleared after each, closed after the file) and the recorded data it serves. `up` can be
+ * destructured at the top of the file and used inside tests.
  */
 export const useOpenFdaEmulator = (): { up: Emulator; rec: Recorded } => {
-  const env = {} as { up: Emulator; rec: Recorded };
-  beforeAll(async () => {
-    Object.assign(env, await startOpenFdaEmulator());
+  const { up } = usePluginOnEmulator({
+    plugin: createFdaPlugin,
+    start: async () => (await startOpenFdaEmulator()).up,
   });
-  afterEach(() => env.up.clearFaults());
-  afterAll(async () => {
-    await env.up.close();
-  });
-  return env;
+  return { up, rec: recorded() };
 };
