@@ -54,15 +54,14 @@ const snippetsOf = (lines) => {
   for (const l of lines) {
     const fence = /^\s*```\s*(\w*)/.exec(l.text);
     if (!fence) {
-      open?.push(l);
+      open?.lines.push(l);
       continue;
     }
     if (open) {
-      if (open.checked) snippets.push(open);
+      if (open.checked) snippets.push(open.lines);
       open = undefined;
     } else {
-      open = [];
-      open.checked = CHECKED_FENCES.has(fence[1].toLowerCase());
+      open = { checked: CHECKED_FENCES.has(fence[1].toLowerCase()), lines: [] };
     }
   }
   return snippets;
