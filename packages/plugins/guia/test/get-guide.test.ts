@@ -1,28 +1,23 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Catalog, createCatalog } from "@quiver/core";
-import { describePluginConformance, describePluginPackage } from "@quiver/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describePluginConformance, describePluginPackage, useCatalog } from "@quiver/testing";
+import { describe, expect, it } from "vitest";
 import guiaDefault, { createGuiaPlugin } from "../src/index.js";
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(guiaDefault, { options: () => ({}) });
 
-const catalogs: Catalog[] = [];
+const makeCatalog = useCatalog();
 const open = (
   plugin = createGuiaPlugin(),
   options: Record<string, unknown> = {},
   env: Record<string, string> = {},
 ) => {
-  const catalog = createCatalog({ env });
+  const catalog = makeCatalog({ env });
   catalog.register(plugin, options);
-  catalogs.push(catalog);
   return catalog;
 };
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-});
 
 describe("guia_get_guide over the shipped real guides", () => {
   it("without key returns the summary: id, name, code, degree, lecturers, brief description, sections", async () => {

@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Catalog, CommandUsageError, createCatalog } from "@quiver/core";
-import { runPluginCommand } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CommandUsageError } from "@quiver/core";
+import { runPluginCommand, useCatalog } from "@quiver/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRagPlugin, type RagOutput } from "../src/index.js";
 
 const GUIDES = fileURLToPath(new URL("../demo/ugr-guia-docente", import.meta.url));
@@ -18,16 +18,12 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const catalogs: Catalog[] = [];
+const makeCatalog = useCatalog({ env: {} });
 const open = (indexPath: string) => {
-  const catalog = createCatalog({ env: {} });
+  const catalog = makeCatalog();
   catalog.register(createRagPlugin(), { indexPath });
-  catalogs.push(catalog);
   return catalog;
 };
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-});
 const data = (r: { data?: unknown }) => r.data as RagOutput;
 const index = (args: string[], flags: Record<string, string> = {}, json = false, options = {}) =>
   runPluginCommand(createRagPlugin(), "index", { args, flags, json, cwd: tmp, env: {}, options });
