@@ -99,6 +99,12 @@ export {
   MORE_MATRIX_FAULTS,
   type MoreFaultKind,
 } from "./faults/fault-matrix-more.js";
+export { type CatalogMaker, useCatalog } from "./fixtures/use-catalog.js";
+export {
+  type PluginOnEmulator,
+  type PluginOnEmulatorOptions,
+  usePluginOnEmulator,
+} from "./fixtures/use-plugin-on-emulator.js";
 export { startTcpRelay, type TcpRelay } from "./outage/start-tcp-relay.js";
 export {
   comparableEnvelope,
@@ -107,12 +113,6 @@ export {
   recordThenReplay,
   type SessionCall,
 } from "./record/record-then-replay.js";
-export { type CatalogMaker, useCatalog } from "./fixtures/use-catalog.js";
-export {
-  type PluginOnEmulator,
-  type PluginOnEmulatorOptions,
-  usePluginOnEmulator,
-} from "./fixtures/use-plugin-on-emulator.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
 export { type SqlClient, type TestPostgres, testPostgres } from "./services/test-postgres.js";
 export {
