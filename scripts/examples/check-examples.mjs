@@ -2,11 +2,12 @@
 // packages/plugins/*/src and apps/host/src against the built packages, and fails on any type error,
 // naming the source file and line. `pnpm check:examples` (CI runs it beside lint and typecheck).
 //
-// The convention (CONTRIBUTING.md, "Examples"): an example is a short snippet of whole statements,
+// The convention (CONTRIBUTING.md, `./dev check:examples`): an example is a short snippet of whole statements,
 // written as a reader would type it after the obvious imports. So the check imports for it, by name,
 // whatever the snippet uses and does not declare, from the first of: its package's public entry
 // points, the module the example sits in, the workspace packages the package depends on, and the
-// package's prelude, scripts/examples/preludes/<package>.ts. A prelude declares, typed, the few
+// package's preludes (scripts/examples/preludes/<package>.ts, plugin.ts for a plugin, common.ts;
+// copied beside the generated files in <package>/.reports/examples so their imports resolve). A prelude declares, typed, the few
 // things an example takes as given (`export declare const catalog: Catalog;`, the `ctx` a tool's
 // `run` receives), so a snippet can start where its subject starts. Any other import the snippet
 // writes itself. Fenced blocks in another language (```sh, ```json) are not compiled.
