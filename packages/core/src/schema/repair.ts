@@ -10,6 +10,7 @@ import {
   type ToolSchema,
   validateSync,
 } from "./standard-schema.js";
+import { decodeStrictEncoding } from "./strict-encoding.js";
 import { buildSuggestion, DEFAULT_MAX_SUGGESTION } from "./suggestion.js";
 import { unknownFields } from "./unknown-fields.js";
 import { cloneJson, deleteAt, getAt, setAt } from "./value-path.js";
@@ -79,6 +80,20 @@ function reject(
   };
 }
 
+/** A non-zod input, refused: retried once with the OpenAI strict encoding undone, else rejected. */
+function retryStandard<S extends ToolSchema>(
+  schema: S,
+  raw: unknown,
+  issues: ReadonlyArray<SchemaIssue>,
+  options: ParseToolInputOptions,
+): ParseToolInputResult<SchemaOutput<S>> {
+  const decoded = options.repair === false ? undefined : decodeStrictEncoding(schema, raw);
+  if (!decoded) return rejectStandardIssues(raw, issues);
+  const next = validateSync(schema, decoded.value);
+  if (next.ok) return { ok: true, value: next.value, repairs: decoded.notes };
+  return rejectStandardIssues(decoded.value, next.issues);
+}
+
 /** zod's issues (finalised `$ZodIssue`s) from a Standard Schema validation of a zod schema. */
 const zodIssues = (issues: ReadonlyArray<SchemaIssue>) => issues.map((i) => i.raw as z.core.$ZodIssue);
 
@@ -86,8 +101,9 @@ const zodIssues = (issues: ReadonlyArray<SchemaIssue>) => issues.map((i) => i.ra
  * Validates a tool input from a model through the schema's `~standard.validate` (zod, valibot,
  * ArkType, effect Schema ...); a valid input costs one validation. Before anything, an input nested
  * deeper than `MAX_INPUT_DEPTH` levels or holding control, bidirectional-override or
- * unpaired-surrogate characters is refused (`guardInput`). A non-zod schema's issues are rejected
- * as they are, each naming its field by dotted path.
+ * unpaired-surrogate characters is refused (`guardInput`). A non-zod schema's input is retried
+ * once with the OpenAI strict encoding undone (`null` for an optional field, `[{ key, value }]` for
+ * a record), then rejected with the library's issues, each naming its field by dotted path.
  *
  * zod extras: the common model mistakes are repaired and recorded, then validated again: the whole
  * input or a nested object/array sent as a JSON string, no arguments at all (taken as `{}`), `null`
@@ -110,9 +126,10 @@ export function parseToolInput<S extends ToolSchema>(
   const guarded = guardInput(raw);
   if (guarded) return refuse(guarded);
   const first = validateSync(schema, raw);
-  if (!isZodSchema(schema)) {
-    return first.ok ? { ok: true, value: first.value, repairs: [] } : rejectStandardIssues(raw, first.issues);
-  }
+  if (!isZodSchema(schema))
+    return first.ok
+      ? { ok: true, value: first.value, repairs: [] }
+      : retryStandard(schema, raw, first.issues, options);
   if (first.ok) return { ok: true, value: first.value, repairs: ignored(schema, raw) };
   if (options.repair === false) return reject(schema, raw, zodIssues(first.issues), options);
 
