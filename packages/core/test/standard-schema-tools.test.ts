@@ -1,6 +1,7 @@
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { type } from "arktype";
+import { Schema } from "effect";
 import * as v from "valibot";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -282,6 +283,34 @@ describe("tools with any Standard Schema", () => {
     expect(catalog.schemas("openai")[0]?.parameters).toMatchObject({
       additionalProperties: false,
       required: ["id", "kind"],
+    });
+  });
+
+  it("runs an effect Schema tool: validated, exported for OpenAI strict, refused with the field named", async () => {
+    /** effect's Standard Schema (validation) and Standard JSON Schema (export) views, together. */
+    const standard = <S extends Schema.Codec<unknown, unknown>>(schema: S) =>
+      Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(schema));
+    const tool = defineTool({
+      name: "effect_lookup",
+      description: "Looks an item up (effect Schema).",
+      category: "discovery",
+      input: standard(Schema.Struct({ id: Schema.String, limit: Schema.optional(Schema.Finite) })),
+      output: standard(Schema.Struct({ id: Schema.String })),
+      run: ({ id }) => ({ id }),
+    });
+    const catalog = createCatalog();
+    catalogs.push(catalog);
+    catalog.register(
+      definePlugin({ specificationVersion: "v1", id: "eff", version: "1.0.0", tools: [tool] }),
+    );
+    expect((await catalog.call("effect_lookup", { id: "ab", limit: 2 })).data).toEqual({ id: "ab" });
+    const bad = await catalog.call("effect_lookup", { id: 7 });
+    expect(bad.error?.kind).toBe("invalid_input");
+    expect(bad.message).toMatch(/^Invalid input: id: /);
+    expect(catalog.schemas("openai")[0]?.parameters).toMatchObject({
+      additionalProperties: false,
+      required: ["id", "limit"],
+      properties: { id: { type: "string" } },
     });
   });
 });

@@ -36,7 +36,9 @@ let client: Client;
 
 beforeAll(async () => {
   catalog = createCatalog();
-  catalog.register(definePlugin({ specificationVersion: "v1", id: "valibot", version: "1.0.0", tools: [greet] }));
+  catalog.register(
+    definePlugin({ specificationVersion: "v1", id: "valibot", version: "1.0.0", tools: [greet] }),
+  );
   handler = createMcpHttpHandler(catalog, { tokens: { "tok-abc": "alice" } });
   http = await listen((req, res) => void handler(req, res));
   client = new Client({ name: "valibot-test", version: "1.0.0" });
