@@ -313,4 +313,23 @@ describe("tools with any Standard Schema", () => {
       properties: { id: { type: "string" } },
     });
   });
+
+  it("refuses a schema that validates asynchronously as a defect, not a hang", async () => {
+    const tool = defineTool({
+      name: "async_check",
+      description: "Has an async refinement.",
+      category: "computational_service",
+      input: z.object({ q: z.string().refine(async (q) => q.length > 0) }),
+      output: z.object({}),
+      run: () => ({}),
+    });
+    const catalog = createCatalog();
+    catalogs.push(catalog);
+    catalog.register(
+      definePlugin({ specificationVersion: "v1", id: "async", version: "1.0.0", tools: [tool] }),
+    );
+    const result = await catalog.call("async_check", { q: "x" });
+    expect(result.status).toBe("error");
+    expect(result.error?.kind).toBe("internal");
+  });
 });

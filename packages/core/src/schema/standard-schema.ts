@@ -67,8 +67,8 @@ const pathOf = (issue: StandardSchemaV1.Issue): ValuePath =>
 
 /**
  * Validates through the schema's `~standard.validate`. Tool inputs and outputs are checked
- * synchronously: a schema whose validation is asynchronous (an async refinement) is a defect and
- * throws.
+ * synchronously: a schema whose validation is asynchronous (an async refinement; zod also turns a
+ * check that throws into a rejected promise) is a defect and throws.
  */
 export const validateSync = <S extends StandardSchemaV1>(
   schema: S,
@@ -78,7 +78,7 @@ export const validateSync = <S extends StandardSchemaV1>(
   if (result instanceof Promise) {
     result.catch(() => {}); // nobody awaits it: the schema is refused below
     throw new TypeError(
-      `A tool schema (${schema["~standard"].vendor}) validated asynchronously; tool schemas must validate synchronously (no async refinements).`,
+      `A tool schema (${schema["~standard"].vendor}) validated asynchronously (an async refinement, or a check that threw); tool schemas must validate synchronously.`,
     );
   }
   if (!result.issues) return { ok: true, value: result.value as SchemaOutput<S> };
