@@ -1,10 +1,10 @@
 import type * as Clock from "effect/Clock";
 import type * as Effect from "effect/Effect";
-import type { z } from "zod";
 import type { DurationInput } from "./duration.js";
 import type { ContentPart, ToolResult } from "./envelope.js";
 import type { ToolFailure } from "./errors.js";
 import type { HttpClient } from "./http/index.js";
+import type { SchemaInput, SchemaOutput, ToolSchema } from "./schema/standard-schema.js";
 
 /** What kind of capability a tool offers; hosts group and rank tools by it. */
 export type ToolCategory =
@@ -260,13 +260,24 @@ export interface InjectSpec {
   readonly mode?: InjectMode;
 }
 
-/** The input schema of a tool: always an object. */
-export type InputSchema = z.ZodObject<z.ZodRawShape>;
+/**
+ * The input schema of a tool: an object schema of any Standard Schema library that exports JSON
+ * Schema (`z.object(...)`, valibot's `toStandardJsonSchema(v.object(...))`, ArkType's `type({...})`).
+ */
+export type InputSchema = ToolSchema<Record<string, unknown>, Record<string, unknown>>;
 
-/** A tool as its author defines it. */
+/** The output schema of a tool: any Standard Schema that exports JSON Schema, or a zod schema. */
+export type OutputSchema = ToolSchema;
+
+/**
+ * A tool as its author defines it. `input` and `output` are Standard Schemas (zod 4, valibot,
+ * ArkType, effect Schema ...); the types of `run`, `examples` and `inject` are inferred from them.
+ * Input repair and "did you mean" suggestions work for zod schemas only: other libraries' inputs
+ * are validated, exported, injected and cached alike, and refused with their own issue messages.
+ */
 export interface ToolDefinition<
   I extends InputSchema,
-  O extends z.ZodType,
+  O extends OutputSchema,
   Config = unknown,
   Resources = unknown,
 > {
@@ -278,7 +289,7 @@ export interface ToolDefinition<
   readonly category: ToolCategory;
   readonly input: I;
   readonly output: O;
-  readonly examples?: ReadonlyArray<ToolExample<z.input<I>>>;
+  readonly examples?: ReadonlyArray<ToolExample<SchemaInput<I>>>;
   readonly annotations?: ToolAnnotations;
   readonly policy?: ToolPolicy;
   /** How the model should use successful data (summarise, cite ...). */
@@ -289,10 +300,10 @@ export interface ToolDefinition<
    * the schema the model sees and the session value always wins. `{ from: key, mode: "default" }`
    * keeps the field visible and uses the session value only when the model left the field out.
    */
-  readonly inject?: { readonly [K in keyof z.input<I>]?: string | InjectSpec };
+  readonly inject?: { readonly [K in keyof SchemaInput<I>]?: string | InjectSpec };
   /** For destructive tools: what the call would do, shown before confirmation. */
-  readonly preview?: (input: z.output<I>, ctx: ToolContext<Config, Resources>) => unknown;
-  readonly run: (input: z.output<I>, ctx: ToolContext<Config, Resources>) => RunResult<z.input<O>>;
+  readonly preview?: (input: SchemaOutput<I>, ctx: ToolContext<Config, Resources>) => unknown;
+  readonly run: (input: SchemaOutput<I>, ctx: ToolContext<Config, Resources>) => RunResult<SchemaInput<O>>;
 }
 
 const toolMarker = Symbol.for("@quiver/core/Tool");
@@ -301,7 +312,7 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** A defined tool. */
 export type Tool<
   I extends InputSchema = InputSchema,
-  O extends z.ZodType = z.ZodType,
+  O extends OutputSchema = OutputSchema,
   Config = unknown,
   Resources = unknown,
 > = ToolDefinition<I, O, Config, Resources> & { readonly [toolMarker]: true };
@@ -314,9 +325,15 @@ export const isTool = (u: unknown): u is AnyTool =>
   typeof u === "object" && u !== null && (u as Record<symbol, unknown>)[toolMarker] === true;
 
 /**
- * Defines a tool: zod input and output schemas, description, category, examples, annotations and
+ * Defines a tool: input and output schemas, description, category, examples, annotations and
  * policies. `run` receives the parsed input; it may return a value, a Promise or an Effect, and may
  * fail by throwing a `ToolFailure` (anything else thrown becomes an `internal` error).
+ *
+ * The schemas may come from any Standard Schema library that exports JSON Schema: zod 4 (with
+ * Quiver's zod-only extras: repair of common model mistakes, "did you mean" for a near-miss field,
+ * corrected-call suggestions), valibot through `toStandardJsonSchema` of `@valibot/to-json-schema`,
+ * ArkType, effect Schema. Every library gets validation, JSON Schema for each provider, `inject`
+ * and the result cache; a non-zod schema's invalid input is refused with its own issue messages.
  *
  * @example
  * export const echo = defineTool({
@@ -326,7 +343,12 @@ export const isTool = (u: unknown): u is AnyTool =>
  *   run: ({ text }) => ({ text }),
  * })
  */
-export const defineTool = <I extends InputSchema, O extends z.ZodType, Config = unknown, Resources = unknown>(
+export const defineTool = <
+  I extends InputSchema,
+  O extends OutputSchema,
+  Config = unknown,
+  Resources = unknown,
+>(
   definition: ToolDefinition<I, O, Config, Resources>,
 ): Tool<I, O, Config, Resources> => {
   if (!NAME.test(definition.name)) {
@@ -350,7 +372,7 @@ export const defineTool = <I extends InputSchema, O extends z.ZodType, Config = 
  */
 export const defineToolWith =
   <Config, Resources = unknown>() =>
-  <I extends InputSchema, O extends z.ZodType>(
+  <I extends InputSchema, O extends OutputSchema>(
     definition: ToolDefinition<I, O, Config, Resources>,
   ): Tool<I, O, Config, Resources> =>
     defineTool(definition);

@@ -38,6 +38,7 @@ export {
   type InputSchema,
   isOutcome,
   isTool,
+  type OutputSchema,
   outcome,
   partial,
   type RateLimitPolicy,
@@ -148,6 +149,12 @@ export {
   type RejectedToolInput,
 } from "./schema/repair.js";
 export { SchemaExportError } from "./schema/schema-export-error.js";
+export {
+  isToolSchema,
+  type SchemaInput,
+  type SchemaOutput,
+  type ToolSchema,
+} from "./schema/standard-schema.js";
 export { slug } from "./slug.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

@@ -1,4 +1,4 @@
-import { type AnyPlugin, isPlugin, SPECIFICATION_VERSION } from "@quiver/core";
+import { type AnyPlugin, isPlugin, isToolSchema, SPECIFICATION_VERSION } from "@quiver/core";
 
 /** The verdict on a default export: a usable plugin, or what is wrong with it. */
 export type ShapeVerdict =
@@ -14,7 +14,8 @@ const describeValue = (v: unknown) =>
 /**
  * Checks at run time that a value is a plugin this host can serve: built by `definePlugin` (from any
  * copy of @quiver/core) or structurally the same — `specificationVersion: "v1"`, an `id`, and `tools`
- * whose entries each have a name, a description, a zod input schema and a `run` function.
+ * whose entries each have a name, a description, an input schema (any Standard Schema that exports
+ * JSON Schema: zod 4, valibot through `toStandardJsonSchema`, ArkType ...) and a `run` function.
  *
  * @example
  * const verdict = checkPluginShape(mod.default)
@@ -50,7 +51,6 @@ export const checkPluginShape = (value: unknown): ShapeVerdict => {
   }
   for (const [i, t] of (p.tools as unknown[]).entries()) {
     const tool = (t ?? {}) as Record<string, unknown>;
-    const input = tool.input as { safeParse?: unknown } | undefined;
     const name = typeof tool.name === "string" ? tool.name : `#${i}`;
     if (typeof tool.name !== "string" || !NAME.test(tool.name)) {
       return {
@@ -66,11 +66,11 @@ export const checkPluginShape = (value: unknown): ShapeVerdict => {
         message: `tool "${name}" of plugin "${p.id}" needs a description and a run function.`,
       };
     }
-    if (!input || typeof input.safeParse !== "function") {
+    if (!isToolSchema(tool.input)) {
       return {
         ok: false,
         kind: "invalid_shape",
-        message: `tool "${name}" of plugin "${p.id}" has no zod input schema.`,
+        message: `tool "${name}" of plugin "${p.id}" has no input schema that exports JSON Schema (zod 4, or a Standard JSON Schema such as valibot's toStandardJsonSchema).`,
       };
     }
   }

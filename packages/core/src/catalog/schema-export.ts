@@ -1,9 +1,9 @@
-import { z } from "zod";
 import { CONFIRMATION_FIELD } from "../runtime/call-input.js";
 import { hiddenFields } from "../runtime/injected-fields.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
+import { exportJsonSchema } from "../schema/base-json-schema.js";
 import { toJsonSchema } from "../schema/json-schema.js";
-import type { SchemaTarget } from "../schema/json-schema-types.js";
+import type { JsonSchema, SchemaTarget } from "../schema/json-schema-types.js";
 import type { CatalogExport, ProviderToolSchema, ToolDescription } from "./catalog-types.js";
 import { type Registry, toolInfo } from "./registry.js";
 
@@ -17,18 +17,28 @@ export interface SchemaExport {
 
 type Exported = { readonly schema: Record<string, unknown> } | { readonly error: string };
 
+/** The optional field a destructive tool's confirmation token is sent back in. */
+const CONFIRMATION_PROPERTY: Readonly<Record<string, JsonSchema>> = {
+  [CONFIRMATION_FIELD]: {
+    description: "The token from this tool's preview; send it only after the user confirmed the action.",
+    type: "string",
+  },
+};
+
 /** The model-facing input schema: hidden fields left out, a destructive tool's token field added. */
-const modelSchema = (reg: RegisteredTool, target: SchemaTarget) => {
-  let schema = reg.tool.input;
-  if (reg.traits.destructive) {
-    schema = schema.extend({
-      [CONFIRMATION_FIELD]: z
-        .string()
-        .optional()
-        .describe("The token from this tool's preview; send it only after the user confirmed the action."),
-    });
+const modelSchema = (reg: RegisteredTool, target: SchemaTarget) =>
+  toJsonSchema(reg.tool.input, target, {
+    omit: hiddenFields(reg.tool),
+    ...(reg.traits.destructive ? { add: CONFIRMATION_PROPERTY } : {}),
+  });
+
+/** The output schema as documentation: what the library exports, or a note when it cannot. */
+const outputJsonSchema = (reg: RegisteredTool): Record<string, unknown> => {
+  try {
+    return exportJsonSchema(reg.tool.output, "output");
+  } catch (error) {
+    return { description: `This tool's output schema cannot be exported: ${(error as Error).message}` };
   }
-  return toJsonSchema(schema, target, { omit: hiddenFields(reg.tool) });
 };
 
 /**
@@ -62,11 +72,7 @@ export const createSchemaExport = (registry: Registry): SchemaExport => {
   const outputSchema = (reg: RegisteredTool): Record<string, unknown> => {
     let schema = outputs.get(reg.name);
     if (!schema) {
-      schema = z.toJSONSchema(reg.tool.output, {
-        target: "draft-2020-12",
-        io: "output",
-        unrepresentable: "any",
-      }) as Record<string, unknown>;
+      schema = outputJsonSchema(reg);
       outputs.set(reg.name, schema);
     }
     return schema;

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { AnyTool, InjectMode } from "../define-tool.js";
+import { validateSync } from "../schema/standard-schema.js";
 
 /** One context-injected field of a tool, normalised from `inject`. */
 export interface InjectedField {
@@ -7,8 +7,11 @@ export interface InjectedField {
   /** The session value key (`"principal"` for the caller). */
   readonly from: string;
   readonly mode: InjectMode;
-  /** Whether the field's own schema accepts a value (a `default` fills only with one it accepts). */
-  readonly accepts: (value: unknown) => boolean;
+  /**
+   * Whether the input schema accepts `value` for this field of `input` (a `default` fills only with
+   * one it accepts): the input with the value set is validated and no issue may name the field.
+   */
+  readonly accepts: (value: unknown, input: Readonly<Record<string, unknown>>) => boolean;
 }
 
 /** The tool's `inject` entries with the string form read as `{ from, mode: "override" }`. */
@@ -17,8 +20,11 @@ export const injectedFields = (tool: AnyTool): InjectedField[] =>
     const from = typeof spec === "string" ? spec : (spec as { from?: unknown } | undefined)?.from;
     if (typeof from !== "string") return [];
     const mode: InjectMode = (spec as { mode?: InjectMode }).mode === "default" ? "default" : "override";
-    const schema = (tool.input.shape as Record<string, z.ZodType | undefined>)[field];
-    const accepts = schema ? (value: unknown) => z.safeParse(schema, value).success : () => true;
+    // Through the whole input's Standard Schema: any library, and no sub-schema lookup to keep up.
+    const accepts = (value: unknown, input: Readonly<Record<string, unknown>>) => {
+      const checked = validateSync(tool.input, { ...input, [field]: value });
+      return checked.ok || !checked.issues.some((issue) => issue.path[0] === field);
+    };
     return [{ field, from, mode, accepts }];
   });
 
@@ -46,7 +52,7 @@ export const fillInjected = (
   for (const { field, from, mode, accepts } of fields) {
     const value = from === "principal" ? principal : values?.[from];
     if (mode === "default") {
-      if (leftOut(input[field]) && !leftOut(value) && accepts(value)) input[field] = value;
+      if (leftOut(input[field]) && !leftOut(value) && accepts(value, input)) input[field] = value;
     } else if (value !== undefined) input[field] = value;
     else if (from === "principal") delete input[field];
   }

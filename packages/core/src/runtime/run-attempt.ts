@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { isOutcome } from "../define-tool.js";
 import { fail, ToolFailure } from "../errors.js";
+import { type Validated, validateSync } from "../schema/standard-schema.js";
 import type { CallState } from "./call-state.js";
 import type { AttemptSpan } from "./call-trace.js";
 import type { Executed } from "./call-types.js";
@@ -130,22 +131,22 @@ const checkOutput = (
 ): Exit.Exit<Executed, ToolFailure> => {
   const info = isOutcome(out) ? out : undefined;
   const data = info ? info.data : out;
-  let checked: ReturnType<RegisteredTool["tool"]["output"]["safeParse"]>;
+  let checked: Validated<unknown>;
   try {
-    checked = reg.tool.output.safeParse(data);
+    checked = validateSync(reg.tool.output, data);
   } catch (defect) {
     return Exit.die(defect);
   }
-  if (!checked.success) {
-    const first = checked.error.issues[0];
+  if (!checked.ok) {
+    const first = checked.issues[0];
     return Exit.fail(
       fail.internal(
-        `${reg.name} returned output that does not match its schema (${first ? `${first.path.join(".") || "output"}: ${first.message}` : "invalid"}). This is a bug in the tool.`,
+        `${reg.name} returned output that does not match its schema (${first ? `${first.path.map(String).join(".") || "output"}: ${first.message}` : "invalid"}). This is a bug in the tool.`,
       ),
     );
   }
   return Exit.succeed({
-    data: checked.data,
+    data: checked.value,
     partial: info?.partial ?? false,
     message: info?.message,
     instruction: info?.instruction,

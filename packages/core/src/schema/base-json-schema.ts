@@ -1,7 +1,9 @@
+import type { StandardJSONSchemaV1 } from "@standard-schema/spec";
 import * as z from "zod";
 import { inlineRefs } from "./inline-refs.js";
-import type { JsonSchema } from "./json-schema-types.js";
+import type { JsonSchema, ToJsonSchemaOptions } from "./json-schema-types.js";
 import { SchemaExportError } from "./schema-export-error.js";
+import { isZodSchema, type ToolSchema, type ZodSchema } from "./standard-schema.js";
 import { fieldOf } from "./subschemas.js";
 
 /** The formats JSON Schema 2020-12 defines; others (zod's "cuid", "starts_with" ...) are zod-only. */
@@ -45,14 +47,15 @@ function trimNoise(zodSchema: z.core.$ZodType, json: JsonSchema): void {
 }
 
 /**
- * Converts a tool's zod input schema to self-contained JSON Schema 2020-12: the input side (fields
- * with defaults are optional and keep `default`), descriptions kept, `$ref`s inlined, no `$schema`,
- * `omit`ted top-level properties removed. The per-target exporters start from this.
+ * zod's own export. Input: with Quiver's trims, and a field-naming error for a type with no JSON
+ * form. Output: lenient (a type with no JSON form is `{}`), as the output only documents the data.
  */
-export function baseJsonSchema(schema: z.core.$ZodType, omit: ReadonlyArray<string> = []): JsonSchema {
-  const generated = z.toJSONSchema(schema, {
+const zodJsonSchema = (schema: ZodSchema, io: "input" | "output"): JsonSchema => {
+  if (io === "output")
+    return z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  return z.toJSONSchema(schema, {
     target: "draft-2020-12",
-    io: "input",
+    io,
     reused: "inline",
     cycles: "ref",
     unrepresentable: ({ path, message }) => {
@@ -65,19 +68,49 @@ export function baseJsonSchema(schema: z.core.$ZodType, omit: ReadonlyArray<stri
     },
     override: ({ zodSchema, jsonSchema }) => trimNoise(zodSchema, jsonSchema as JsonSchema),
   }) as JsonSchema;
+};
 
-  const { $schema: _schema, ...root } = inlineRefs(generated);
+/** Standard JSON Schema's export (`~standard.jsonSchema`); the library's own error names the problem. */
+const standardJsonSchema = (schema: ToolSchema, io: "input" | "output"): JsonSchema => {
+  const { vendor, jsonSchema } = schema["~standard"] as StandardJSONSchemaV1.Props;
+  try {
+    return jsonSchema[io]({ target: "draft-2020-12" }) as JsonSchema;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SchemaExportError("", `Cannot export the ${io} schema (${vendor}): ${reason}`);
+  }
+};
+
+/**
+ * A tool schema as JSON Schema 2020-12, `$ref`s not yet inlined: zod through `z.toJSONSchema` (with
+ * the zod-only trims), any other Standard Schema through its `~standard.jsonSchema`.
+ */
+export const exportJsonSchema = (schema: ToolSchema, io: "input" | "output"): JsonSchema =>
+  isZodSchema(schema) ? zodJsonSchema(schema, io) : standardJsonSchema(schema, io);
+
+/**
+ * Converts a tool's input schema (zod or any Standard JSON Schema) to self-contained JSON Schema
+ * 2020-12: the input side (fields with defaults are optional and keep `default`), descriptions kept,
+ * `$ref`s inlined, no `$schema`, `omit`ted top-level properties removed and `add`ed ones appended.
+ * The per-target exporters start from this.
+ */
+export function baseJsonSchema(schema: ToolSchema, options: ToJsonSchemaOptions = {}): JsonSchema {
+  const { $schema: _schema, ...root } = inlineRefs(exportJsonSchema(schema, "input"));
   if (root.type !== "object") {
     throw new SchemaExportError(
       "",
-      "Cannot export the input schema: a tool's input must be a z.object, not a union or a scalar.",
+      isZodSchema(schema)
+        ? "Cannot export the input schema: a tool's input must be a z.object, not a union or a scalar."
+        : "Cannot export the input schema: a tool's input must be an object schema, not a union or a scalar.",
     );
   }
-  if (omit.length > 0) {
-    const properties = { ...root.properties };
-    for (const name of omit) delete properties[name];
-    root.properties = properties;
-    if (root.required) root.required = root.required.filter((name) => !omit.includes(name));
-  }
+  const omit = options.omit ?? [];
+  const add = Object.entries(options.add ?? {});
+  if (omit.length === 0 && add.length === 0) return root;
+  const properties = { ...root.properties };
+  for (const name of omit) delete properties[name];
+  for (const [name, property] of add) properties[name] = property;
+  root.properties = properties;
+  if (root.required) root.required = root.required.filter((name) => !omit.includes(name));
   return root;
 }

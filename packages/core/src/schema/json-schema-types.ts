@@ -42,4 +42,6 @@ export type SchemaTarget = "mcp" | "openai" | "anthropic" | "gemini";
 export interface ToJsonSchemaOptions {
   /** Top-level properties to leave out: context-injected parameters the host fills, not the model. */
   readonly omit?: ReadonlyArray<string>;
+  /** Optional top-level properties to append, e.g. the `confirmation_token` of a destructive tool. */
+  readonly add?: Readonly<Record<string, JsonSchema>>;
 }

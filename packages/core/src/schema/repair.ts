@@ -1,36 +1,39 @@
-import * as z from "zod";
-import { locateIssues, type ToolInputIssue, toToolInputIssue } from "./format-issues.js";
+import type * as z from "zod";
+import { locateIssues, toToolInputIssue } from "./format-issues.js";
 import { guardInput, type InputGuardProblem } from "./input-guard.js";
 import { type Fix, fixesFor } from "./repair-issue.js";
+import { invalidInputMessage, type RejectedToolInput, rejectStandardIssues } from "./standard-issues.js";
+import {
+  isZodSchema,
+  type SchemaIssue,
+  type SchemaOutput,
+  type ToolSchema,
+  validateSync,
+} from "./standard-schema.js";
+import { decodeStrictEncoding } from "./strict-encoding.js";
 import { buildSuggestion, DEFAULT_MAX_SUGGESTION } from "./suggestion.js";
 import { unknownFields } from "./unknown-fields.js";
 import { cloneJson, deleteAt, getAt, setAt } from "./value-path.js";
 import type { AnySchema } from "./zod-introspect.js";
 
+export type { RejectedToolInput } from "./standard-issues.js";
+
 /** Options of `parseToolInput`. */
 export interface ParseToolInputOptions {
-  /** Repair common model mistakes before rejecting (default true). */
+  /** Repair common model mistakes before rejecting (default true; zod schemas only). */
   readonly repair?: boolean;
   /** Longest corrected call quoted in `suggestion` (default 1000 characters); longer ones are described. */
   readonly maxSuggestionLength?: number;
 }
 
 /**
- * A valid (possibly repaired) input: zod's output, and one line per repair made (fields the schema
- * ignored included, as `extra: unknown field, ignored`).
+ * A valid (possibly repaired) input: the schema's output, and one line per repair made (fields a
+ * zod schema ignored included, as `extra: unknown field, ignored`).
  */
 export interface ParsedToolInput<T> {
   readonly ok: true;
   readonly value: T;
   readonly repairs: ReadonlyArray<string>;
-}
-
-/** A rejected input: the problems by field, one line for the model, and how to call correctly. */
-export interface RejectedToolInput {
-  readonly ok: false;
-  readonly issues: ReadonlyArray<ToolInputIssue>;
-  readonly message: string;
-  readonly suggestion: string;
 }
 
 /** The outcome of `parseToolInput`. */
@@ -48,7 +51,6 @@ const refuse = (problem: InputGuardProblem): RejectedToolInput => ({
 
 /** Each round fixes what the last validation reported; nested mistakes surface one level per round. */
 const MAX_ROUNDS = 6;
-const MAX_LISTED = 3;
 
 function apply(root: unknown, fix: Fix): { root: unknown; changed: boolean } {
   if (fix.op === "delete") return { root, changed: deleteAt(root, fix.path) };
@@ -65,12 +67,10 @@ function reject(
 ): RejectedToolInput {
   const located = locateIssues(issues, { schema, basePath: [], root: input });
   const worded = located.map(toToolInputIssue);
-  const listed = worded.slice(0, MAX_LISTED).map((issue) => issue.message);
-  if (worded.length > MAX_LISTED) listed.push(`and ${worded.length - MAX_LISTED} more`);
   return {
     ok: false,
     issues: worded,
-    message: `Invalid input: ${listed.join("; ")}`,
+    message: invalidInputMessage(worded),
     suggestion: buildSuggestion(
       schema,
       input,
@@ -80,37 +80,62 @@ function reject(
   };
 }
 
+/** A non-zod input, refused: retried once with the OpenAI strict encoding undone, else rejected. */
+function retryStandard<S extends ToolSchema>(
+  schema: S,
+  raw: unknown,
+  issues: ReadonlyArray<SchemaIssue>,
+  options: ParseToolInputOptions,
+): ParseToolInputResult<SchemaOutput<S>> {
+  const decoded = options.repair === false ? undefined : decodeStrictEncoding(schema, raw);
+  if (!decoded) return rejectStandardIssues(raw, issues);
+  const next = validateSync(schema, decoded.value);
+  if (next.ok) return { ok: true, value: next.value, repairs: decoded.notes };
+  return rejectStandardIssues(decoded.value, next.issues);
+}
+
+/** zod's issues (finalised `$ZodIssue`s) from a Standard Schema validation of a zod schema. */
+const zodIssues = (issues: ReadonlyArray<SchemaIssue>) => issues.map((i) => i.raw as z.core.$ZodIssue);
+
 /**
- * Validates a tool input from a model. A valid input costs one `safeParse`. Otherwise the common
- * model mistakes are repaired and recorded, then validated again: the whole input or a nested
- * object/array sent as a JSON string, no arguments at all (taken as `{}`), `null` for an optional
- * or defaulted field, a numeric string
- * for a number, `"true"`/`"false"` for a boolean, `[{ key, value }]` for a record (the OpenAI strict
- * encoding), and a single value for an array of it; fields the schema does not declare are dropped
- * and listed among the repairs. Anything else is rejected with issues naming each field by dotted
- * path, and a suggestion (a corrected call where one can be derived). Before any of this, an input
- * nested deeper than `MAX_INPUT_DEPTH` levels or holding control, bidirectional-override or
- * unpaired-surrogate characters is refused (`guardInput`).
- * Synchronous: schemas with async refinements are not supported.
+ * Validates a tool input from a model through the schema's `~standard.validate` (zod, valibot,
+ * ArkType, effect Schema ...); a valid input costs one validation. Before anything, an input nested
+ * deeper than `MAX_INPUT_DEPTH` levels or holding control, bidirectional-override or
+ * unpaired-surrogate characters is refused (`guardInput`). A non-zod schema's input is retried
+ * once with the OpenAI strict encoding undone (`null` for an optional field, `[{ key, value }]` for
+ * a record), then rejected with the library's issues, each naming its field by dotted path.
+ *
+ * zod extras: the common model mistakes are repaired and recorded, then validated again: the whole
+ * input or a nested object/array sent as a JSON string, no arguments at all (taken as `{}`), `null`
+ * for an optional or defaulted field, a numeric string for a number, `"true"`/`"false"` for a
+ * boolean, `[{ key, value }]` for a record (the OpenAI strict encoding), and a single value for an
+ * array of it; fields the schema does not declare are dropped and listed among the repairs.
+ * Anything else is rejected with issues naming each field by dotted path, and a suggestion (a
+ * corrected call where one can be derived, "did you mean" for a near-miss key).
+ * Synchronous: a schema whose validation is asynchronous throws.
  *
  * @example
  * const parsed = parseToolInput(searchDrugs.input, '{"query":"aspirin","limit":"5"}');
  * // { ok: true, value: { query: "aspirin", limit: 5 }, repairs: ["input: parsed the JSON string into an object", ...] }
  */
-export function parseToolInput<S extends AnySchema>(
+export function parseToolInput<S extends ToolSchema>(
   schema: S,
   raw: unknown,
   options: ParseToolInputOptions = {},
-): ParseToolInputResult<z.output<S>> {
+): ParseToolInputResult<SchemaOutput<S>> {
   const guarded = guardInput(raw);
   if (guarded) return refuse(guarded);
-  const first = z.safeParse(schema, raw);
-  if (first.success) return { ok: true, value: first.data, repairs: ignored(schema, raw) };
-  if (options.repair === false) return reject(schema, raw, first.error.issues, options);
+  const first = validateSync(schema, raw);
+  if (!isZodSchema(schema))
+    return first.ok
+      ? { ok: true, value: first.value, repairs: [] }
+      : retryStandard(schema, raw, first.issues, options);
+  if (first.ok) return { ok: true, value: first.value, repairs: ignored(schema, raw) };
+  if (options.repair === false) return reject(schema, raw, zodIssues(first.issues), options);
 
   const repairs: string[] = [];
   let input: unknown = cloneJson(raw);
-  let issues = first.error.issues;
+  let issues = zodIssues(first.issues);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const fixes = issues.flatMap((issue) => fixesFor(issue, { schema, basePath: [], root: input }) ?? []);
     let changed = false;
@@ -126,9 +151,9 @@ export function parseToolInput<S extends AnySchema>(
     // A repair may have parsed a JSON string into something deep or holding control characters.
     const problem = guardInput(input);
     if (problem) return refuse(problem);
-    const next = z.safeParse(schema, input);
-    if (next.success) return { ok: true, value: next.data, repairs: [...repairs, ...ignored(schema, input)] };
-    issues = next.error.issues;
+    const next = validateSync(schema, input);
+    if (next.ok) return { ok: true, value: next.value, repairs: [...repairs, ...ignored(schema, input)] };
+    issues = zodIssues(next.issues);
   }
   return reject(schema, input, issues, options);
 }

@@ -1,4 +1,3 @@
-import type { InputSchema } from "@quiver/core";
 import { z } from "zod";
 
 type Json = Record<string, unknown>;
@@ -9,11 +8,11 @@ type Json = Record<string, unknown>;
  * again. A schema zod cannot convert (or a non-object root) becomes a permissive object carrying the
  * original as its description, and the remote server validates instead.
  */
-export const remoteInputSchema = (schema: Json | undefined): InputSchema => {
+export const remoteInputSchema = (schema: Json | undefined): z.ZodObject => {
   if (schema) {
     try {
       const converted = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-      if (converted instanceof z.ZodObject) return converted as InputSchema;
+      if (converted instanceof z.ZodObject) return converted;
     } catch {
       /* fall through to the permissive object */
     }

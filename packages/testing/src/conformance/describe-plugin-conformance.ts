@@ -1,4 +1,11 @@
-import { type AnyPlugin, type CallOptions, type Catalog, createCatalog, type ToolResult } from "@quiver/core";
+import {
+  type AnyPlugin,
+  type CallOptions,
+  type Catalog,
+  createCatalog,
+  parseToolInput,
+  type ToolResult,
+} from "@quiver/core";
 import { describe, expect, it } from "vitest";
 import { assertEnvelope } from "./envelope-schema.js";
 import { walkSchema } from "./schema-walk.js";
@@ -132,10 +139,10 @@ export const describePluginConformance = (
       for (const tool of plugin.tools) {
         expect(tool.examples?.length ?? 0, `${tool.name} needs at least one example`).toBeGreaterThan(0);
         for (const example of tool.examples ?? []) {
-          const parsed = tool.input.safeParse(example.input);
+          const parsed = parseToolInput(tool.input, example.input, { repair: false });
           expect(
-            parsed.success,
-            `${tool.name} example ${JSON.stringify(example.input)}: ${parsed.error?.message}`,
+            parsed.ok,
+            `${tool.name} example ${JSON.stringify(example.input)}: ${parsed.ok ? "" : parsed.message}`,
           ).toBe(true);
         }
       }
