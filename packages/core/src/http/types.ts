@@ -116,7 +116,7 @@ export interface HttpResponse {
   /** The final URL (after redirects), with credentials masked. */
   readonly url: string;
   /**
-   * The body as text, as fetch's `text()` gives it: gzip/deflate/br undone, decoded with the charset
+   * The body as text, as fetch's `text()` gives it: gzip/deflate/br/zstd undone, decoded with the charset
    * of `Content-Type` (UTF-8 by default), a leading byte-order mark dropped.
    */
   readonly body: string;
