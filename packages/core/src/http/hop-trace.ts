@@ -22,6 +22,8 @@ export interface HopTrace {
   codings: string[];
   /** Bytes of the last response as received, before decoding. */
   rawBytes: number;
+  /** The `Location` of a redirect the caller takes as an answer (held back from undici's `redirect`). */
+  location: string | undefined;
   /** Redirects followed so far. */
   followed: number;
   /** Statuses the caller takes as answers (a redirect among them is not followed). */

@@ -7,7 +7,7 @@ import { type Exchange, toResponse } from "./http-response.js";
 import { loadUndici } from "./load-undici.js";
 import { readResponse } from "./read-response.js";
 import { makeRedactor, type Redactor } from "./redact.js";
-import { guardRedirects, MAX_REDIRECTS, REDIRECT_STATUSES } from "./redirect.js";
+import { guardRedirects, MAX_REDIRECTS } from "./redirect.js";
 import { requestFailure } from "./request-failure.js";
 import { RequestLifetime } from "./request-lifetime.js";
 import { requestSpan } from "./request-span.js";
@@ -132,6 +132,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       status: undefined,
       codings: [],
       rawBytes: 0,
+      location: undefined,
       followed: 0,
       accepted,
       onHop: () => lifetime.awaitHeaders(headersTimeoutMs),
@@ -141,12 +142,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
     if (span) Object.assign(headers, span.headers);
     try {
       lifetime.awaitHeaders(headersTimeoutMs);
-      // Read by the client's interceptors (hop-trace.ts); a redirect the caller takes as an answer
-      // is returned, not followed.
-      const traced: Pick<TracedOptions, "quiverTrace"> & { maxRedirections?: number } = {
-        quiverTrace: trace,
-        ...([...accepted].some((s) => REDIRECT_STATUSES.has(s)) ? { maxRedirections: 0 } : {}),
-      };
+      const traced: Pick<TracedOptions, "quiverTrace"> = { quiverTrace: trace }; // read by hop-trace.ts
       const response = await undici.request(url, {
         dispatcher,
         method: method as Dispatcher.HttpMethod,
@@ -158,7 +154,8 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
         ...traced,
       });
       const status = response.statusCode;
-      const responseHeaders = response.headers as HttpHeaders;
+      const held = trace.location === undefined ? {} : { location: trace.location };
+      const responseHeaders = { ...response.headers, ...held } as HttpHeaders;
       lifetime.awaitBody(bodyTimeoutMs);
       const bytes = await readResponse({
         status,
