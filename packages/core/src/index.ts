@@ -83,13 +83,9 @@ export {
 } from "./error-kinds.js";
 export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
 export {
-  CASSETTE_MODES,
-  type Cassette,
-  type CassetteHttpClientOptions,
-  type CassetteInteraction,
-  type CassetteMode,
-  cassettePath,
-  createCassetteHttpClient,
+  bodyText,
+  CREDENTIAL_HEADERS,
+  collectSecrets,
   createHttpClient,
   type HttpClient,
   type HttpClientOptions,
@@ -97,13 +93,11 @@ export {
   type HttpRequestOptions,
   type HttpResponse,
   makeRedactor,
-  parseCassette,
   parseRetryAfter,
   REDACTED,
   type Redactor,
-  type ReplayTiming,
+  type Secret,
   statusToKind,
-  stringifyCassette,
   type ToolCallInfo,
 } from "./http/index.js";
 export {

@@ -1,6 +1,7 @@
 import type { SeedProfileName } from "@quiver/adapters/seeds";
-import type { CassetteMode, ReplayTiming, ToolPolicy } from "@quiver/core";
+import type { ToolPolicy } from "@quiver/core";
 import type { McpToolCallerOptions } from "@quiver/mcp";
+import type { CassetteMode, ReplayTiming } from "@quiver/record";
 import type { AuthSettings } from "./auth-settings.js";
 
 /** Settings of one plugin from the config file and `--set`/`--disable` flags. */

@@ -3,13 +3,13 @@ import type { SeedProfile } from "@quiver/adapters/seeds";
 import {
   type Catalog,
   type CatalogOptions,
-  createCassetteHttpClient,
   createCatalog,
   type HttpClient,
   type PluginInfo,
   type RuntimeLog,
   type ToolPolicy,
 } from "@quiver/core";
+import { createCassetteHttpClient } from "@quiver/record";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";

@@ -2,11 +2,12 @@ import type { Readable } from "node:stream";
 import type { Agent, Dispatcher } from "undici";
 import { buildHeaders, buildUrl, collectSecrets } from "./build-request.js";
 import { ACCEPT_ENCODING } from "./decode-body.js";
-import { type Exchange, headerValue, toResponse } from "./http-response.js";
+import { type HopTrace, type TracedOptions, traceCodings } from "./hop-trace.js";
+import { type Exchange, toResponse } from "./http-response.js";
 import { loadUndici } from "./load-undici.js";
 import { readResponse } from "./read-response.js";
 import { makeRedactor, type Redactor } from "./redact.js";
-import { nextRedirect, REDIRECT_STATUSES } from "./redirect.js";
+import { guardRedirects, MAX_REDIRECTS } from "./redirect.js";
 import { requestFailure } from "./request-failure.js";
 import { RequestLifetime } from "./request-lifetime.js";
 import { requestSpan } from "./request-span.js";
@@ -37,7 +38,7 @@ interface Secrets {
   readonly sentCredentials: boolean;
 }
 
-/** A request's method, headers and body as first sent (before any redirect). */
+/** A request's method, headers and body as first sent (a redirect may change them: undici's `redirect`). */
 const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) => {
   const headers: Record<string, string> = {
     "user-agent": userAgent,
@@ -54,8 +55,8 @@ const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) 
 
 /**
  * Creates the shared HTTP client plugins use to reach their upstreams: one undici `Agent` with a
- * keep-alive pool per origin, connect/headers/body timeouts, a body-size limit, same-origin
- * redirects (at most 3), and failures thrown as `ToolFailure` with the right kind
+ * keep-alive pool per origin, connect/headers/body timeouts, a body-size limit (on the decoded body),
+ * same-origin redirects (at most 3; undici's `redirect` and `decompress` interceptors), and failures thrown as `ToolFailure` with the right kind
  * (status → kind, network errors → `unavailable`/`timeout`), `status`, `retryAfterMs`, and every
  * secret redacted from messages. Create one per plugin (or per host) and `close()` it on dispose.
  *
@@ -72,11 +73,7 @@ const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) 
  *   signal,
  * })
  */
-export const createHttpClient = (
-  options: HttpClientOptions = {},
-  /** Internal: a dispatcher made at the first request (the cassette client's), instead of an Agent. */
-  lazyDispatcher?: () => Promise<Dispatcher>,
-): HttpClient => {
+export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
   const connectTimeoutMs = options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs;
   const clientHeadersTimeoutMs = options.headersTimeoutMs ?? HTTP_CLIENT_DEFAULTS.headersTimeoutMs;
   const clientBodyTimeoutMs = options.bodyTimeoutMs ?? HTTP_CLIENT_DEFAULTS.bodyTimeoutMs;
@@ -84,35 +81,43 @@ export const createHttpClient = (
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const clientSecrets = options.secrets ?? [];
 
-  // The client's own Agent (or the dispatcher a wrapper makes) is made at the first request, with
-  // undici itself: see `loadUndici`.
+  // The client's own Agent, and the interceptors composed on it (or on the given dispatcher), are
+  // made at the first request, with undici itself: see `loadUndici`.
   let ownAgent: Agent | undefined;
   let made: Promise<Dispatcher> | undefined;
   const dispatcherOf = (): Promise<Dispatcher> => {
-    if (options.dispatcher) return Promise.resolve(options.dispatcher);
-    made ??= lazyDispatcher
-      ? lazyDispatcher()
-      : loadUndici().then(({ Agent }) => {
-          ownAgent = new Agent({
-            connect: { timeout: connectTimeoutMs },
-            headersTimeout: clientHeadersTimeoutMs,
-            bodyTimeout: clientBodyTimeoutMs,
-            keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
-            connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
-          });
-          return ownAgent;
+    made ??= loadUndici().then(({ Agent, interceptors }) => {
+      if (options.dispatcher === undefined) {
+        ownAgent = new Agent({
+          connect: { timeout: connectTimeoutMs },
+          headersTimeout: clientHeadersTimeoutMs,
+          bodyTimeout: clientBodyTimeoutMs,
+          keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
+          connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
         });
+      }
+      const base = options.dispatcher ?? ownAgent!;
+      // Nearest the network first: codings noted, bodies decoded (error pages too, for their
+      // message), the caller's interceptors, redirects checked (same origin), then followed.
+      return base.compose(
+        traceCodings,
+        interceptors.decompress({ skipErrorResponses: false }),
+        ...(options.interceptors ?? []),
+        guardRedirects,
+        interceptors.redirect({ maxRedirections: MAX_REDIRECTS }),
+      );
+    });
     return made;
   };
 
   /**
-   * One request: sent, its same-origin redirects followed (`nextRedirect`), its response read
-   * (`readResponse`); any failure mapped by `requestFailure`.
+   * One request: sent through the composed dispatcher (which follows its redirects and decodes its
+   * body), its response read (`readResponse`); any failure mapped by `requestFailure`.
    */
   const send = async (opts: HttpRequestOptions, accept: string, secrets: Secrets): Promise<Exchange> => {
     const { redact } = secrets;
-    let url = buildUrl(opts.url, opts.query, redact);
-    let { method, headers, body } = requestOf(opts, accept, userAgent);
+    const url = buildUrl(opts.url, opts.query, redact);
+    const { method, headers, body } = requestOf(opts, accept, userAgent);
     const service = options.service ?? url.host;
     const headersTimeoutMs = opts.headersTimeoutMs ?? clientHeadersTimeoutMs;
     const bodyTimeoutMs = opts.bodyTimeoutMs ?? clientBodyTimeoutMs;
@@ -121,59 +126,57 @@ export const createHttpClient = (
     const undici = await loadUndici();
     const dispatcher = await dispatcherOf();
     const lifetime = new RequestLifetime(opts.signal, opts.timeoutMs, undici.errors);
+    const trace: HopTrace = {
+      url,
+      method,
+      status: undefined,
+      codings: [],
+      rawBytes: 0,
+      location: undefined,
+      followed: 0,
+      accepted,
+      onHop: () => lifetime.awaitHeaders(headersTimeoutMs),
+    };
     // Inside a traced attempt: a span for the request, named upstream by its `traceparent`.
     const span = requestSpan(opts, url);
     if (span) Object.assign(headers, span.headers);
-    let status: number | undefined;
     try {
-      for (let followed = 0; ; followed++) {
-        lifetime.awaitHeaders(headersTimeoutMs);
-        const response = await undici.request(url, {
-          dispatcher,
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: body ?? null,
-          signal: lifetime.signal,
-          headersTimeout: headersTimeoutMs,
-          bodyTimeout: bodyTimeoutMs,
-        });
-        status = response.statusCode;
-        const responseHeaders = response.headers as HttpHeaders;
-        lifetime.awaitBody(bodyTimeoutMs);
-        if (REDIRECT_STATUSES.has(status) && !accepted.has(status)) {
-          await response.body.dump().catch(() => undefined);
-          const location = headerValue(responseHeaders, "location");
-          const step = nextRedirect({ status, location, url, method, followed, service, redact });
-          ({ url, method } = step);
-          if (step.dropBody) {
-            body = undefined;
-            delete headers["content-type"];
-          }
-          continue;
-        }
-        const bytes = await readResponse({
-          status,
-          headers: responseHeaders,
-          body: response.body as Readable,
-          method,
-          url,
-          service,
-          accepted,
-          maxBodyBytes: opts.maxBodyBytes ?? defaultMaxBodyBytes,
-          lifetime,
-          sentCredentials: secrets.sentCredentials,
-          apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
-          redact,
-        });
-        span?.succeeded(status);
-        return { method, service, status, headers: responseHeaders, url, body: bytes };
-      }
+      lifetime.awaitHeaders(headersTimeoutMs);
+      const traced: Pick<TracedOptions, "quiverTrace"> = { quiverTrace: trace }; // read by hop-trace.ts
+      const response = await undici.request(url, {
+        dispatcher,
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: body ?? null,
+        signal: lifetime.signal,
+        headersTimeout: headersTimeoutMs,
+        bodyTimeout: bodyTimeoutMs,
+        ...traced,
+      });
+      const status = response.statusCode;
+      const held = trace.location === undefined ? {} : { location: trace.location };
+      const responseHeaders = { ...response.headers, ...held } as HttpHeaders;
+      lifetime.awaitBody(bodyTimeoutMs);
+      const bytes = await readResponse({
+        status,
+        headers: responseHeaders,
+        body: response.body as Readable,
+        trace,
+        service,
+        maxBodyBytes: opts.maxBodyBytes ?? defaultMaxBodyBytes,
+        lifetime,
+        sentCredentials: secrets.sentCredentials,
+        apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
+        redact,
+      });
+      span?.succeeded(status);
+      return { method: trace.method, service, status, headers: responseHeaders, url: trace.url, body: bytes };
     } catch (error) {
       const failure = requestFailure(error, lifetime.cause(), {
         service,
-        method,
-        url,
-        status,
+        method: trace.method,
+        url: trace.url,
+        status: trace.status,
         timeoutMs: opts.timeoutMs,
         connectTimeoutMs,
         headersTimeoutMs,

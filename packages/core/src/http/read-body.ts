@@ -1,5 +1,4 @@
 import type { Readable } from "node:stream";
-import { BodyDecodeError, decodeBody } from "./decode-body.js";
 
 /** Thrown by {@link readBody} when a body is larger than the limit (internal to the client). */
 export class BodyTooLargeError extends Error {
@@ -20,41 +19,32 @@ export const discardBody = (body: Readable): void => {
 };
 
 /**
- * Reads a response body into memory, decoding its content codings (`codings`, as
- * `contentCodings` returns them), at most `limit` decoded bytes, calling `onChunk` for each chunk
- * (to restart an idle timer). Over the limit the body is discarded and, with `overflow: "fail"`,
- * {@link BodyTooLargeError} is thrown; with `"truncate"` the first `limit` bytes are returned
- * (enough of an error page to find its message). A body that does not decode throws
- * `BodyDecodeError`; an empty body with a coding is an empty body.
+ * Reads a (decoded) response body into memory, at most `limit` bytes, calling `onChunk` for each
+ * chunk (to restart an idle timer). Over the limit the body is discarded and, with
+ * `overflow: "fail"`, `onOverflow()` is thrown; with `"truncate"` the first `limit` bytes are
+ * returned (enough of an error page to find its message). Why by hand: undici's `body.bytes()`
+ * has no limit, and its `dump` interceptor counts bytes on the wire, not decoded ones.
  */
 export const readBody = async (
   body: Readable,
   limit: number,
   overflow: "fail" | "truncate",
-  onChunk: () => void = () => {},
-  codings: ReadonlyArray<string> = [],
+  onChunk: () => void,
+  onOverflow: () => Error,
 ): Promise<Buffer> => {
-  const decoded = decodeBody(body, codings);
   const chunks: Buffer[] = [];
   let size = 0;
-  try {
-    for await (const chunk of decoded.stream) {
-      onChunk();
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-      size += buffer.length;
-      if (size > limit) {
-        discardBody(decoded.stream);
-        if (overflow === "fail") throw new BodyTooLargeError(limit, codings);
-        chunks.push(buffer.subarray(0, buffer.length - (size - limit)));
-        return Buffer.concat(chunks);
-      }
-      chunks.push(buffer);
+  for await (const chunk of body) {
+    onChunk();
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > limit) {
+      discardBody(body);
+      if (overflow === "fail") throw onOverflow();
+      chunks.push(buffer.subarray(0, buffer.length - (size - limit)));
+      return Buffer.concat(chunks);
     }
-  } catch (error) {
-    if (!decoded.fromDecoder(error)) throw error;
-    // A server that declares a coding on an empty body sent an empty body.
-    if (decoded.rawBytes() === 0) return Buffer.alloc(0);
-    throw new BodyDecodeError(codings.join(", "), error);
+    chunks.push(buffer);
   }
   return Buffer.concat(chunks);
 };

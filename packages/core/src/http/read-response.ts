@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
-import { bodyText, contentCodings } from "./decode-body.js";
+import { BodyDecodeError, bodyText } from "./decode-body.js";
+import type { HopTrace } from "./hop-trace.js";
 import { headerValue } from "./http-response.js";
 import { BodyTooLargeError, discardBody, readBody } from "./read-body.js";
 import type { Redactor } from "./redact.js";
@@ -9,6 +10,9 @@ import type { HttpHeaders } from "./types.js";
 
 /** How much of an error response is read to find the upstream's message. */
 const ERROR_BODY_BYTES = 64 * 1024;
+
+/** Codes of the errors node:zlib raises for data that does not decode. */
+const DECODER_CODES = /^(?:Z_|ERR_BROTLI|ERR_ZSTD)/;
 
 /**
  * Waits one event-loop turn after a body has been read, so undici marks the socket free before the
@@ -21,12 +25,11 @@ const letPoolSettle = () => new Promise<void>((resolve) => setImmediate(resolve)
 export interface ResponseToRead {
   readonly status: number;
   readonly headers: HttpHeaders;
+  /** The body as undici's `decompress` interceptor gives it: decoded. */
   readonly body: Readable;
-  readonly method: string;
-  readonly url: URL;
+  /** The request's hop, last status and the codings its body came in. */
+  readonly trace: HopTrace;
   readonly service: string;
-  /** Statuses outside 2xx the caller takes as answers. */
-  readonly accepted: ReadonlySet<number>;
   readonly maxBodyBytes: number;
   readonly lifetime: RequestLifetime;
   readonly sentCredentials: boolean;
@@ -35,51 +38,56 @@ export interface ResponseToRead {
 }
 
 /**
- * Reads a (non-redirect) response's body, decoded and within `maxBodyBytes` (also once decompressed);
- * a status that is not an answer throws its `ToolFailure` (`failureForStatus`), with the upstream's
- * message read from the first 64 KiB of its body.
+ * Reads `body` within `limit` decoded bytes; a body that does not decode throws `BodyDecodeError`,
+ * and an empty body that declares a coding is an empty body (servers do send those).
+ */
+const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | "truncate") => {
+  const { codings } = r.trace;
+  try {
+    return await readBody(
+      r.body,
+      limit,
+      overflow,
+      () => r.lifetime.touch(),
+      () => new BodyTooLargeError(limit, codings),
+    );
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (codings.length === 0 || typeof code !== "string" || !DECODER_CODES.test(code)) throw error;
+    if (r.trace.rawBytes === 0) return Buffer.alloc(0);
+    throw new BodyDecodeError(codings.join(", "), error);
+  }
+};
+
+/**
+ * Reads a (non-redirect) response's body, decoded and within `maxBodyBytes` (counted once
+ * decompressed: a decompression bomb stops at the limit); a status that is not an answer throws its
+ * `ToolFailure` (`failureForStatus`), with the upstream's message read from the first 64 KiB of its body.
  */
 export const readResponse = async (r: ResponseToRead): Promise<Buffer> => {
-  const bodyless = r.method === "HEAD" || r.status === 204 || r.status === 304;
-  const encoding = headerValue(r.headers, "content-encoding");
-  const touch = () => r.lifetime.touch();
-  if (!((r.status >= 200 && r.status < 300) || r.accepted.has(r.status))) {
-    let codings: string[] = [];
-    try {
-      codings = bodyless ? [] : contentCodings(encoding);
-    } catch {
-      // An error page in a coding we cannot decode: its status still says what happened.
-    }
-    const errorBody = await readBody(r.body, ERROR_BODY_BYTES, "truncate", touch, codings).catch(() =>
-      Buffer.alloc(0),
-    );
+  const { trace } = r;
+  if (!((r.status >= 200 && r.status < 300) || trace.accepted.has(r.status))) {
+    const errorBody = await readDecoded(r, ERROR_BODY_BYTES, "truncate").catch(() => Buffer.alloc(0));
     r.lifetime.idle();
     await letPoolSettle();
     throw failureForStatus({
       status: r.status,
       headers: r.headers,
       body: bodyText(errorBody, headerValue(r.headers, "content-type")),
-      method: r.method,
-      url: r.redact(r.url.href),
+      method: trace.method,
+      url: r.redact(trace.url.href),
       service: r.service,
       sentCredentials: r.sentCredentials,
       apiKeyVar: r.apiKeyVar,
       redact: r.redact,
     });
   }
-  let codings: string[];
-  try {
-    codings = bodyless ? [] : contentCodings(encoding);
-  } catch (error) {
-    discardBody(r.body);
-    throw error;
-  }
   const declared = Number(headerValue(r.headers, "content-length"));
-  if (r.method !== "HEAD" && Number.isFinite(declared) && declared > r.maxBodyBytes) {
+  if (trace.method !== "HEAD" && Number.isFinite(declared) && declared > r.maxBodyBytes) {
     discardBody(r.body);
     throw new BodyTooLargeError(r.maxBodyBytes);
   }
-  const bytes = await readBody(r.body, r.maxBodyBytes, "fail", touch, codings);
+  const bytes = await readDecoded(r, r.maxBodyBytes, "fail");
   r.lifetime.idle();
   await letPoolSettle();
   return bytes;

@@ -2,6 +2,7 @@ import { fail } from "../errors.js";
 import { ACCEPT_ENCODING, BodyDecodeError, UnsupportedEncodingError } from "./decode-body.js";
 import { BodyTooLargeError } from "./read-body.js";
 import type { Redactor } from "./redact.js";
+import { RedirectRefused } from "./redirect.js";
 import type { AbortCause } from "./request-lifetime.js";
 import { failureForTransportError } from "./transport-error.js";
 
@@ -21,8 +22,9 @@ export interface FailedRequest {
 
 /**
  * What a failed request rejects with: the caller's abort reason as it is (interruption belongs to the
- * runtime), else a `ToolFailure`: `timeout` at the client's deadline, `upstream` for a body too large,
- * in a coding the client cannot decode or that does not decode, and the transport error's kind
+ * runtime), else a `ToolFailure`: `timeout` at the client's deadline, `upstream` for a redirect not
+ * followed, a body too large, in a coding the client cannot decode or that does not decode, and the
+ * transport error's kind
  * (`failureForTransportError`) for the rest. Every message is redacted.
  */
 export const requestFailure = (error: unknown, cause: AbortCause | undefined, at: FailedRequest): unknown => {
@@ -32,6 +34,15 @@ export const requestFailure = (error: unknown, cause: AbortCause | undefined, at
   const where = `${method} ${url.href}`;
   if (cause?.by === "deadline") {
     return fail.timeout(redact(`${service} did not complete ${where} within ${at.timeoutMs} ms`), withStatus);
+  }
+  if (error instanceof RedirectRefused) {
+    return fail.upstream(redact(`${service} redirected ${where} ${error.why}; not followed`), {
+      ...withStatus,
+      retryable: false,
+      suggestion: error.crossOrigin
+        ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
+        : "The service answered with a broken redirect; retrying will not help. Use another source.",
+    });
   }
   if (error instanceof BodyTooLargeError) {
     const decoded = error.codings.length > 0;

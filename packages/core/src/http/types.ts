@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import type { ToolCallInfo } from "./record/tool-call.js";
 import type { Secret } from "./redact.js";
+import type { ToolCallInfo } from "./tool-call.js";
 
 /** Response headers as undici gives them: lower-case names; `set-cookie` and repeats as arrays. */
 export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -42,9 +42,16 @@ export interface HttpClientOptions {
   /**
    * The undici dispatcher to send through (a `MockAgent`, a `ProxyAgent`, a shared `Agent`). When
    * given, the client does not own it: `close()` leaves it open, and the pool options above
-   * (connect timeout, connections, keep-alive) are the dispatcher's own.
+   * (connect timeout, connections, keep-alive) are the dispatcher's own. The client's redirects and
+   * decompression are composed on it as on its own agent.
    */
   readonly dispatcher?: Dispatcher | undefined;
+  /**
+   * undici interceptors composed between the client's decompression and its redirects: each sees
+   * every hop of a request (a redirect's too) with its body decoded, and may answer it itself. The
+   * extension point of record/replay (`@quiver/record`'s cassette interceptor).
+   */
+  readonly interceptors?: ReadonlyArray<Dispatcher.DispatcherComposeInterceptor> | undefined;
 }
 
 /** HTTP methods the client sends. */
@@ -109,7 +116,7 @@ export interface HttpResponse {
   /** The final URL (after redirects), with credentials masked. */
   readonly url: string;
   /**
-   * The body as text, as fetch's `text()` gives it: gzip/deflate/br undone, decoded with the charset
+   * The body as text, as fetch's `text()` gives it: gzip/deflate/br/zstd undone, decoded with the charset
    * of `Content-Type` (UTF-8 by default), a leading byte-order mark dropped.
    */
   readonly body: string;
@@ -136,7 +143,7 @@ export interface HttpClient {
   /**
    * Runs one attempt of a tool's `run` with the call its requests belong to made known to the
    * client, and returns what `run` returned. The runtime calls it when present; plain clients leave
-   * it out. The cassette client (`createCassetteHttpClient`) uses it to record and replay per call.
+   * it out. The cassette client of `@quiver/record` uses it to record and replay per call.
    */
   withToolCall?<T>(call: ToolCallInfo, run: () => T): T;
 }

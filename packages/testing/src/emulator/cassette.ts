@@ -1,19 +1,19 @@
+import { REDACTED } from "@quiver/core";
 import {
   type Cassette,
   type CassetteInteraction,
-  parseCassette as coreParseCassette,
-  REDACTED,
-} from "@quiver/core";
+  parseCassette as recordParseCassette,
+} from "@quiver/record";
 import { canonicalQuery, jsonEqual } from "../internal/match.js";
 import { loadJson } from "./load-json.js";
 import type { EmulatorResponse, Route } from "./route.js";
 import type { Emulator } from "./start-emulator.js";
 
 /**
- * The cassette format is core's (`@quiver/core` writes it when recording tool calls, this package
+ * The cassette format is `@quiver/record`'s (it writes it when recording tool calls, this package
  * serves it from the emulator): one format, one parser.
  */
-export type { Cassette, CassetteInteraction } from "@quiver/core";
+export type { Cassette, CassetteInteraction } from "@quiver/record";
 
 /**
  * Options for {@link routesFromCassette}.
@@ -42,7 +42,7 @@ export interface CassetteOptions {
  * @example
  * const cassette = parseCassette(JSON.parse(text), "inline cassette");
  */
-export const parseCassette: (value: unknown, origin?: string) => Cassette = coreParseCassette;
+export const parseCassette: (value: unknown, origin?: string) => Cassette = recordParseCassette;
 
 /**
  * Reads a cassette file and validates its shape.

@@ -3,7 +3,7 @@ import type { Emulator } from "./start-emulator.js";
 
 /**
  * An undici dispatcher that sends every request, whatever its host, to the emulator (same method,
- * path, query, headers and body). Give it to core's cassette client (`createCassetteHttpClient({
+ * path, query, headers and body). Give it to `@quiver/record`'s cassette client (`createCassetteHttpClient({
  * dir, mode: "record", dispatcher: emulatorDispatcher(up) })`) to record a plugin running with its
  * real upstream URLs while the emulator answers: the cassettes then name `https://api.fda.gov/…`,
  * not a random local port, and replay with the plugin's default settings.

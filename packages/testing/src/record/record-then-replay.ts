@@ -1,13 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type CallOptions,
-  type Catalog,
-  createCassetteHttpClient,
-  type HttpClient,
-  type ToolResult,
-} from "@quiver/core";
+import type { CallOptions, Catalog, HttpClient, ToolResult } from "@quiver/core";
+import { createCassetteHttpClient } from "@quiver/record";
 import type { Dispatcher } from "undici";
 import type { Emulator } from "../emulator/start-emulator.js";
 
@@ -64,7 +59,7 @@ const run = async (catalog: Catalog, calls: ReadonlyArray<SessionCall>) => {
 };
 
 /**
- * Records a session of tool calls into cassettes (core's cassette client, as `quiver serve --record`),
+ * Records a session of tool calls into cassettes (`@quiver/record`'s cassette client, as `quiver serve --record`),
  * then replays it from them with no network, and returns both runs' envelopes, the cassettes and
  * how many requests reached the emulator during the replay. Assert
  * `expect(r.replayed).toEqual(r.live)` and `expect(r.upstreamRequestsDuringReplay).toBe(0)`.

@@ -71,7 +71,7 @@ export const describeRecordReplay = (options: RecordReplayOptions): void => {
   });
   afterAll(() => up?.close());
 
-  describe(`${options.title} recorded and replayed (core's cassette client)`, () => {
+  describe(`${options.title} recorded and replayed (@quiver/record's cassette client)`, () => {
     it("replay with the network closed gives the recorded envelopes; no key in a cassette", async () => {
       const committed = options.committed;
       const r = await recordThenReplay({

@@ -1,27 +1,20 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Dispatcher } from "undici";
-import { fail } from "../../errors.js";
-import { canonicalJson } from "../../internal/canonical-json.js";
-import { collectSecrets } from "../build-request.js";
-import { createHttpClient, HTTP_CLIENT_DEFAULTS } from "../http-client.js";
-import { loadUndici } from "../load-undici.js";
-import type { HttpClient, HttpClientOptions, HttpRequestOptions } from "../types.js";
+import {
+  collectSecrets,
+  createHttpClient,
+  fail,
+  type HttpClient,
+  type HttpClientOptions,
+  type HttpRequestOptions,
+  type ToolCallInfo,
+} from "@quiver/core";
 import { type CallTape, currentRequest, currentTape, type RequestFrame } from "./call-tape.js";
+import { canonicalJson } from "./canonical-json.js";
 import { cassettePath, readCassetteFile, writeCassetteFile } from "./cassette-file.js";
 import { cassetteInterceptor, type ReplayTiming } from "./cassette-interceptor.js";
+import type { CassetteMode } from "./cassette-mode.js";
 import { makeScrubber } from "./scrub.js";
-import type { ToolCallInfo } from "./tool-call.js";
-
-/**
- * `record`: send every request and write one cassette per tool call; `replay`: answer every
- * request of a tool call from its cassette, never touching the network; `replay-or-record`: replay
- * calls that have a cassette, record the others.
- */
-export type CassetteMode = "record" | "replay" | "replay-or-record";
-
-/** The modes of {@link createCassetteHttpClient}, for option parsers. */
-export const CASSETTE_MODES: ReadonlyArray<CassetteMode> = ["record", "replay", "replay-or-record"];
 
 /** Options of {@link createCassetteHttpClient}: the HTTP client's own, plus where and how. */
 export interface CassetteHttpClientOptions extends HttpClientOptions {
@@ -60,29 +53,16 @@ export const createCassetteHttpClient = (options: CassetteHttpClientOptions): Ht
     dir: given,
     mode,
     timing = "instant",
-    dispatcher: injected,
     onError = (message: string) => process.emitWarning(message, "QuiverCassetteWarning"),
     ...clientOptions
   } = options;
   const dir = resolve(given);
-  // The network side is made at the first request, when undici is loaded (see `loadUndici`).
-  let base: Dispatcher | undefined = injected;
-  const dispatcher = async (): Promise<Dispatcher> => {
-    const { Agent } = await loadUndici();
-    base ??= new Agent({
-      connect:
-        mode === "replay"
-          ? // Replay never reaches the network: a request that got past the interceptor fails here.
-            (_opts, callback) => callback(new Error("the network is closed while replaying cassettes"), null)
-          : { timeout: options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs },
-      headersTimeout: options.headersTimeoutMs ?? HTTP_CLIENT_DEFAULTS.headersTimeoutMs,
-      bodyTimeout: options.bodyTimeoutMs ?? HTTP_CLIENT_DEFAULTS.bodyTimeoutMs,
-      keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
-      connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
-    });
-    return base.compose(cassetteInterceptor(timing));
-  };
-  const inner = createHttpClient(clientOptions, dispatcher);
+  // The cassette interceptor sits in the client's own chain (core's `interceptors` extension point):
+  // it sees every hop, redirects included, with its body decoded, and answers replayed ones itself.
+  const inner = createHttpClient({
+    ...clientOptions,
+    interceptors: [...(clientOptions.interceptors ?? []), cassetteInterceptor(timing, mode)],
+  });
   const tapes = new Map<string, CallTape>();
 
   const openTape = (call: ToolCallInfo): CallTape => {
@@ -198,9 +178,6 @@ export const createCassetteHttpClient = (options: CassetteHttpClientOptions): Ht
     request: (opts) => guarded(opts, () => inner.request(opts)),
     json: (opts) => guarded(opts, () => inner.json(opts)),
     withToolCall,
-    close: async () => {
-      await inner.close();
-      if (!injected && base) await base.close();
-    },
+    close: () => inner.close(),
   };
 };

@@ -1,5 +1,4 @@
-import { CREDENTIAL_HEADERS } from "../build-request.js";
-import { makeRedactor, REDACTED, type Secret } from "../redact.js";
+import { CREDENTIAL_HEADERS, makeRedactor, REDACTED, type Secret } from "@quiver/core";
 
 /** What the caller's principal is replaced with in a cassette. */
 export const PRINCIPAL = "[PRINCIPAL]";

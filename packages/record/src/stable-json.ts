@@ -1,4 +1,4 @@
-import { canonicalJson } from "../../internal/canonical-json.js";
+import { canonicalJson } from "./canonical-json.js";
 import type { Cassette } from "./cassette.js";
 
 /** `value` with object keys sorted at every depth (arrays keep their order): its canonical text read back. */

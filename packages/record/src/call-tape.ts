@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ToolCallInfo } from "@quiver/core";
 import type { Cassette, CassetteInteraction } from "./cassette.js";
 import type { Scrubber } from "./scrub.js";
-import type { ToolCallInfo } from "./tool-call.js";
 
 /** What a cassette client keeps about one tool call, across its attempts. */
 export interface CallTape {

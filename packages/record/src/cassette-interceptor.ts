@@ -1,15 +1,13 @@
+import { bodyText as responseText } from "@quiver/core";
 import type { Dispatcher } from "undici";
-import { decodeBuffer, bodyText as responseText } from "../decode-body.js";
 import { currentRequest, type RequestFrame } from "./call-tape.js";
 import type { CassetteInteraction } from "./cassette.js";
+import type { CassetteMode } from "./cassette-mode.js";
 import { interactionKey, liveKey, requestBody } from "./request-key.js";
 import { keptResponseHeaders, PRINCIPAL } from "./scrub.js";
 
 /** How replay paces its answers: at once, or after the time the recorded exchange took. */
 export type ReplayTiming = "instant" | "recorded";
-
-/** Most bytes a recorded body decodes to (a cassette is not the place for more). */
-const MAX_RECORDED_BYTES = 64 * 1024 * 1024;
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -31,22 +29,28 @@ const headersOf = (opts: Dispatcher.DispatchOptions): Record<string, string> => 
 };
 
 /**
- * The undici interceptor of the cassette client. Inside a recorded call it passes each request on
- * and copies the exchange (scrubbed) into the call's tape; inside a replayed call it answers from
- * the cassette and never passes anything on; outside any call it passes requests on untouched.
+ * The undici interceptor of the cassette client (composed by core's client between its
+ * decompression and its redirects, so it sees each hop with its body decoded). Inside a recorded
+ * call it passes each request on and copies the exchange (scrubbed) into the call's tape; inside a
+ * replayed call it answers from the cassette and never passes anything on; outside any call it
+ * passes requests on untouched, except in `replay` mode, where the network is closed.
  *
  * Why by hand: undici's `SnapshotAgent` records one file per agent in its own format; Quiver
  * needs one file per tool call in the cassette format `@quiver/testing` reads.
  */
 export const cassetteInterceptor =
-  (timing: ReplayTiming): Dispatcher.DispatcherComposeInterceptor =>
+  (timing: ReplayTiming, mode: CassetteMode): Dispatcher.DispatcherComposeInterceptor =>
   (dispatch) =>
   (opts, handler) => {
     const frame = currentRequest.getStore();
     const tape = frame?.tape;
-    if (!frame || !tape) return dispatch(opts, handler);
-    if (tape.mode === "replay") return replay(frame, opts, handler, timing);
-    return dispatch(opts, recording(frame, opts, handler));
+    if (frame && tape?.mode === "replay") return replay(frame, opts, handler, timing);
+    if (frame && tape) return dispatch(opts, recording(frame, opts, handler));
+    if (mode !== "replay") return dispatch(opts, handler);
+    const controller = answerController(handler, () => {});
+    handler.onRequestStart?.(controller, {});
+    queueMicrotask(() => controller.abort(new Error("the network is closed while replaying cassettes")));
+    return true;
   };
 
 /** A handler that forwards everything to `handler` and, at the end, puts the exchange on the tape. */
@@ -76,17 +80,8 @@ const recording = (
     },
     onResponseEnd: (c, trailers) => {
       const kept = keptResponseHeaders(headers);
-      // The cassette holds the decoded body (replay sends it without a coding); an undecodable one as is.
-      const raw = Buffer.concat(chunks);
-      const encoding = headers["content-encoding"];
-      const bytes =
-        encoding === undefined
-          ? raw
-          : (decodeBuffer(
-              raw,
-              Array.isArray(encoding) ? encoding.join(", ") : encoding,
-              MAX_RECORDED_BYTES,
-            ) ?? raw);
+      // The body comes decoded (undici's `decompress` is under this interceptor); replay sends it without a coding.
+      const bytes = Buffer.concat(chunks);
       const text = responseText(bytes, kept["content-type"]);
       let body: { response_json?: unknown; response_text?: string } = {};
       if (text !== "") {
@@ -162,8 +157,43 @@ const replay = (
   const key = liveKey(method, url, bodyText(opts.body), frame.scrub);
   const matches = (tape.cassette?.interactions ?? []).filter((i) => interactionKey(i) === key);
 
-  let aborted = false;
   let timer: NodeJS.Timeout | undefined;
+  const controller = answerController(handler, () => {
+    if (timer) clearTimeout(timer);
+  });
+  handler.onRequestStart?.(controller, {});
+  if (controller.aborted) return true;
+
+  if (matches.length === 0) {
+    frame.miss = `The cassette ${tape.path} has no recorded answer for ${method} ${frame.scrub.text(url)}${bodyText(opts.body) ? " with this body" : ""}: the tool now sends a request it did not send when the cassette was recorded. Record it again.`;
+    queueMicrotask(() => controller.abort(new Error(frame.miss)));
+    return true;
+  }
+  const served = tape.served.get(key) ?? 0;
+  tape.served.set(key, served + 1);
+  const interaction = matches[Math.min(served, matches.length - 1)]!;
+  const answer = answerOf(interaction, tape.call.principal);
+  const send = () => {
+    timer = undefined;
+    if (controller.aborted) return;
+    handler.onResponseStart?.(controller, answer.status, answer.headers, "");
+    if (controller.aborted) return;
+    if (answer.body.length > 0) handler.onResponseData?.(controller, answer.body);
+    if (controller.aborted) return;
+    handler.onResponseEnd?.(controller, {});
+  };
+  const delay = timing === "recorded" ? (interaction.elapsed_ms ?? 0) : 0;
+  if (delay > 0) timer = setTimeout(send, delay);
+  else setImmediate(send);
+  return true;
+};
+
+/** The controller of an answer made here, not on the network: aborting it ends the answer with an error. */
+const answerController = (
+  handler: Dispatcher.DispatchHandler,
+  onAbort: () => void,
+): Dispatcher.DispatchController => {
+  let aborted = false;
   const controller: Dispatcher.DispatchController = {
     get aborted() {
       return aborted;
@@ -177,35 +207,11 @@ const replay = (
     abort: (reason) => {
       if (aborted) return;
       aborted = true;
-      if (timer) clearTimeout(timer);
+      onAbort();
       handler.onResponseError?.(controller, reason);
     },
     pause: () => {},
     resume: () => {},
   };
-  handler.onRequestStart?.(controller, {});
-  if (aborted) return true;
-
-  if (matches.length === 0) {
-    frame.miss = `The cassette ${tape.path} has no recorded answer for ${method} ${frame.scrub.text(url)}${bodyText(opts.body) ? " with this body" : ""}: the tool now sends a request it did not send when the cassette was recorded. Record it again.`;
-    queueMicrotask(() => controller.abort(new Error(frame.miss)));
-    return true;
-  }
-  const served = tape.served.get(key) ?? 0;
-  tape.served.set(key, served + 1);
-  const interaction = matches[Math.min(served, matches.length - 1)]!;
-  const answer = answerOf(interaction, tape.call.principal);
-  const send = () => {
-    timer = undefined;
-    if (aborted) return;
-    handler.onResponseStart?.(controller, answer.status, answer.headers, "");
-    if (aborted) return;
-    if (answer.body.length > 0) handler.onResponseData?.(controller, answer.body);
-    if (aborted) return;
-    handler.onResponseEnd?.(controller, {});
-  };
-  const delay = timing === "recorded" ? (interaction.elapsed_ms ?? 0) : 0;
-  if (delay > 0) timer = setTimeout(send, delay);
-  else setImmediate(send);
-  return true;
+  return controller;
 };

@@ -1,4 +1,4 @@
-import { canonicalJson } from "../../internal/canonical-json.js";
+import { canonicalJson } from "./canonical-json.js";
 import type { CassetteInteraction } from "./cassette.js";
 import type { Scrubber } from "./scrub.js";
 

@@ -2,17 +2,15 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { createCatalog, definePlugin, defineTool, secret, type ToolResult } from "@quiver/core";
 import { Redacted } from "effect";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createCatalog } from "../../catalog/create-catalog.js";
-import { definePlugin, secret } from "../../define-plugin.js";
-import { defineTool } from "../../define-tool.js";
-import type { ToolResult } from "../../envelope.js";
-import { type LocalServer, sendJson, startServer } from "../local-server.test-helpers.js";
-import { cassettePath } from "./cassette-file.js";
-import { type CassetteMode, createCassetteHttpClient } from "./cassette-http-client.js";
-import { stringifyCassette } from "./stable-json.js";
+import { cassettePath } from "../src/cassette-file.js";
+import { createCassetteHttpClient } from "../src/cassette-http-client.js";
+import type { CassetteMode } from "../src/cassette-mode.js";
+import { stringifyCassette } from "../src/stable-json.js";
+import { type LocalServer, sendJson, startServer } from "./local-server.js";
 
 /** The API key the recording runs with: it must never appear in a cassette. */
 const CANARY = "canary-key-7f3a9c1e5b";

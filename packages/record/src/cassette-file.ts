@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { canonicalJson } from "../../internal/canonical-json.js";
+import { canonicalJson } from "./canonical-json.js";
 import { type Cassette, parseCassette } from "./cassette.js";
 import { stringifyCassette } from "./stable-json.js";
 
