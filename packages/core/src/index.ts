@@ -134,7 +134,9 @@ export {
 } from "./runtime/call-types.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
-export { type SharedKind, type SharedStore, sharedKey } from "./runtime/shared-store.js";
+export { type MemoryDriverOptions, memoryDriver } from "./store/memory-driver.js";
+export type { MaybePromise, StoreDriver, StoreStatus, Unsubscribe } from "./store/store-driver.js";
+export { storeKey } from "./store/store-key.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";
