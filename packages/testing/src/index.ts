@@ -108,12 +108,14 @@ export {
   type SessionCall,
 } from "./record/record-then-replay.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
+export { hasRedisServer, redisCli, startRedisServer } from "./services/redis-server.js";
 export { type SqlClient, type TestPostgres, testPostgres } from "./services/test-postgres.js";
 export {
   type CommittedCassettes,
   describeRecordReplay,
   type RecordReplayOptions,
 } from "./suites/describe-record-replay.js";
+export { describeStoreDriver, type StoreDriverSuiteOptions } from "./suites/describe-store-driver.js";
 export {
   describeStaleFallback,
   type NoStaleFallback,
