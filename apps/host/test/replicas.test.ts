@@ -194,9 +194,13 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
 
   it("answer from memory while Redis is down, report it in /health and metrics, and share again once it is back", async () => {
     const health = async (i: number) =>
-      (await (await fetch(`${replicas[i]!.url}/health`)).json()) as { store?: { driver: string; state: string; outages: number } };
+      (await (await fetch(`${replicas[i]!.url}/health`)).json()) as {
+        store?: { driver: string; state: string; outages: number };
+      };
     const fallbackGauge = async (i: number) => {
-      const text = await (await fetch(`${replicas[i]!.url}/metrics`, { headers: { authorization: "Bearer tok-alice" } })).text();
+      const text = await (
+        await fetch(`${replicas[i]!.url}/metrics`, { headers: { authorization: "Bearer tok-alice" } })
+      ).text();
       return /^quiver_store_fallback\{driver="redis"\} (\d)$/m.exec(text)?.[1];
     };
     expect((await health(0)).store).toMatchObject({ driver: "redis", state: "ok" });

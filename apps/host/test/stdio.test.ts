@@ -319,9 +319,7 @@ describe.skipIf(noRedis !== undefined)("quiver serve --stdio with Redis stores, 
       const [code] = await child.exited;
       expect(code).toBe(0);
       expect(child.stray).toEqual([]);
-      expect(child.stderr()).toMatch(
-        /^warning: Redis (connection lost|is unreachable) \(/m,
-      );
+      expect(child.stderr()).toMatch(/^warning: Redis (connection lost|is unreachable) \(/m);
     } finally {
       child.kill();
       await redis.stop();

@@ -134,9 +134,6 @@ export {
 } from "./runtime/call-types.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
-export { type MemoryDriverOptions, memoryDriver } from "./store/memory-driver.js";
-export type { MaybePromise, StoreDriver, StoreStatus, Unsubscribe } from "./store/store-driver.js";
-export { storeKey } from "./store/store-key.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";
@@ -151,5 +148,8 @@ export {
 } from "./schema/repair.js";
 export { SchemaExportError } from "./schema/schema-export-error.js";
 export { slug } from "./slug.js";
+export { type MemoryDriverOptions, memoryDriver } from "./store/memory-driver.js";
+export type { MaybePromise, StoreDriver, StoreStatus, Unsubscribe } from "./store/store-driver.js";
+export { storeKey } from "./store/store-key.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { memoryDriver, type MaybePromise, type StoreDriver } from "@quiver/core";
+import { type MaybePromise, memoryDriver, type StoreDriver } from "@quiver/core";
 import { Duration, Effect, Fiber, Layer, ManagedRuntime, Queue, type Redacted } from "effect";
 import { Redis } from "effect/persistence";
 import { fallbackPolicyStores } from "./internal/fallback-policy-stores.js";
@@ -75,7 +75,10 @@ export const redisStore = (options: RedisStoreOptions): StoreDriver => {
   const subscriptions = new Set<Fiber.Fiber<unknown, unknown>>();
 
   /** A command on Redis, or the memory store's answer while Redis is down or when it fails. */
-  const attempt = <A>(command: Effect.Effect<A, Redis.RedisError>, fallback: () => MaybePromise<A>): Promise<A> =>
+  const attempt = <A>(
+    command: Effect.Effect<A, Redis.RedisError>,
+    fallback: () => MaybePromise<A>,
+  ): Promise<A> =>
     link.usable ? runtime.runPromise(command).catch(() => fallback()) : Promise.resolve(fallback());
   const send = <A>(command: string, ...args: ReadonlyArray<string>) => redis.send<A>(command, ...args);
   const text = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
@@ -85,7 +88,14 @@ export const redisStore = (options: RedisStoreOptions): StoreDriver => {
       const found: string[] = [];
       let cursor = "0";
       do {
-        const [next, batch] = yield* send<[string, string[]]>("SCAN", cursor, "MATCH", prefixPattern(base + prefixOf), "COUNT", "500");
+        const [next, batch] = yield* send<[string, string[]]>(
+          "SCAN",
+          cursor,
+          "MATCH",
+          prefixPattern(base + prefixOf),
+          "COUNT",
+          "500",
+        );
         cursor = String(next);
         for (const key of batch) found.push(key.slice(base.length));
       } while (cursor !== "0");
@@ -114,7 +124,9 @@ export const redisStore = (options: RedisStoreOptions): StoreDriver => {
     key: (value) => hash("sha256", value, "base64url"),
     get: (key) => attempt(Effect.map(send("GET", base + key), text), () => memory.get(key)),
     set: (key, value, ttlMs) =>
-      attempt(Effect.asVoid(send("SET", base + key, value, "PX", ms(ttlMs))), () => memory.set(key, value, ttlMs)),
+      attempt(Effect.asVoid(send("SET", base + key, value, "PX", ms(ttlMs))), () =>
+        memory.set(key, value, ttlMs),
+      ),
     take: (key) => attempt(Effect.map(send("EVAL", TAKE, "1", base + key), text), () => memory.take(key)),
     delete: (key) => attempt(Effect.asVoid(send("DEL", base + key)), () => memory.delete(key)),
     increment: (key, ttlMs) =>
@@ -141,7 +153,9 @@ export const redisStore = (options: RedisStoreOptions): StoreDriver => {
       ),
     keys: (prefixOf) => attempt(scan(prefixOf), () => memory.keys(prefixOf)),
     publish: (channel, message) =>
-      attempt(Effect.asVoid(send("PUBLISH", channelBase + channel, message)), () => memory.publish(channel, message)),
+      attempt(Effect.asVoid(send("PUBLISH", channelBase + channel, message)), () =>
+        memory.publish(channel, message),
+      ),
     subscribe: (channel, listener) => {
       // Unsubscribed, the listener hears nothing more, even a message already on its way.
       let active = true;

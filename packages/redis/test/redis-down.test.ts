@@ -16,7 +16,8 @@ import {
 const up = await redisReachable();
 if (!up) console.log(`skipped (wrong-password test): Redis is not reachable at ${REDIS_URL}`);
 const ownRedis = hasRedisServer();
-if (!ownRedis) console.log("skipped (outage and recovery test): redis-server and redis-cli are not installed");
+if (!ownRedis)
+  console.log("skipped (outage and recovery test): redis-server and redis-cli are not installed");
 
 const PASSWORD = "hunter2-Quiver-s3cret";
 const catalogs: Catalog[] = [];
@@ -90,7 +91,9 @@ describe("Redis down (a closed port)", () => {
   it("answers quickly and closes quickly", async () => {
     const { catalog } = replica(await closedRedisUrl(), rateLimited, { readOnly: true });
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: 3 }, (_, i) => catalog.call("probe", { q: `${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => catalog.call("probe", { q: `${i}` })),
+    );
     expect(results.every((r) => r.status === "success")).toBe(true);
     expect(performance.now() - started).toBeLessThan(3_000);
     const closing = performance.now();
@@ -152,7 +155,9 @@ describe("Redis that accepts connections but never answers", () => {
     const silent = await silentServer();
     try {
       const { catalog } = replica(silent.url, rateLimited, { readOnly: true });
-      const results = await Promise.all(Array.from({ length: 3 }, (_, i) => catalog.call("probe", { q: `${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 3 }, (_, i) => catalog.call("probe", { q: `${i}` })),
+      );
       expect(results.every((r) => r.status === "success")).toBe(true);
       expect(silent.connections()).toBe(1);
     } finally {
@@ -217,8 +222,12 @@ describe.runIf(ownRedis)("Redis going away and coming back (a redis-server of th
       expect(after[3]?.error?.kind).toBe("rate_limited");
       expect(a.store.status()).toMatchObject({ state: "ok", outages: 1 });
       // One warning per outage (the connection lost) and one line when it is back, per replica.
-      expect(printed.filter((line) => line.includes("Redis connection lost")).length).toBeGreaterThanOrEqual(1);
-      expect(printed.filter((line) => line.includes("Redis is reachable again")).length).toBeGreaterThanOrEqual(1);
+      expect(printed.filter((line) => line.includes("Redis connection lost")).length).toBeGreaterThanOrEqual(
+        1,
+      );
+      expect(
+        printed.filter((line) => line.includes("Redis is reachable again")).length,
+      ).toBeGreaterThanOrEqual(1);
     } finally {
       await Promise.all(catalogs.splice(0).map((c) => c.close()));
       await redis.stop();

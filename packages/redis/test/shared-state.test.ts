@@ -65,7 +65,10 @@ const replicas = (url = REDIS_URL) => {
   prefixes.push(prefix);
   const { plugin, state } = makePlugin();
   const make = () => {
-    const catalog = createCatalog({ env: {}, store: redisStore({ url, prefix, commandTimeout: "500 millis", log: () => {} }) });
+    const catalog = createCatalog({
+      env: {},
+      store: redisStore({ url, prefix, commandTimeout: "500 millis", log: () => {} }),
+    });
     catalog.register(plugin, { apiKey: CANARY });
     catalogs.push(catalog);
     return catalog;

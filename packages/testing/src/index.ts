@@ -115,12 +115,12 @@ export {
   describeRecordReplay,
   type RecordReplayOptions,
 } from "./suites/describe-record-replay.js";
-export { describeStoreDriver, type StoreDriverSuiteOptions } from "./suites/describe-store-driver.js";
 export {
   describeStaleFallback,
   type NoStaleFallback,
   type StaleFallbackOptions,
   type StaleUpstream,
 } from "./suites/describe-stale-fallback.js";
+export { describeStoreDriver, type StoreDriverSuiteOptions } from "./suites/describe-store-driver.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { type CatalogTestClock, makeTestClock } from "./test-clock.js";

@@ -35,5 +35,9 @@ export const openRedisStore = async (
 ): Promise<StoreDriver> => {
   await checkRedis(redis.url);
   const { redisStore } = await importRedis();
-  return redisStore({ url: redis.url, ...(redis.prefix ? { prefix: redis.prefix } : {}), ...(log ? { log } : {}) });
+  return redisStore({
+    url: redis.url,
+    ...(redis.prefix ? { prefix: redis.prefix } : {}),
+    ...(log ? { log } : {}),
+  });
 };

@@ -52,7 +52,8 @@ export const settle = (
   const { store } = memory;
   const failuresKey = () =>
     `failures:${store.key(`${call.principal ?? ""}\u0000${call.sessionId ?? DEFAULT_SESSION_ID}\u0000${reg.name}`)}`;
-  const staleKey = reg.policy.fallback?.stale && call.cacheId ? `stale:${store.key(call.cacheId)}` : undefined;
+  const staleKey =
+    reg.policy.fallback?.stale && call.cacheId ? `stale:${store.key(call.cacheId)}` : undefined;
   if (outcome._tag === "Succeeded") {
     // A hit ran nothing: it neither resets a count nor is a newer good result.
     if (outcome.cache === "hit") return NOTHING;

@@ -13,6 +13,7 @@ import type { PolicyClock } from "../policies/policy-clock.js";
 import { type RateGate, withRateLimit } from "../policies/rate-limit-policy.js";
 import { retryPlan, withRetry } from "../policies/retry-policy.js";
 import { withTimeout } from "../policies/timeout-policy.js";
+import type { StoreDriver } from "../store/store-driver.js";
 import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
 import type { ToolMetrics } from "./metrics.js";
@@ -21,7 +22,6 @@ import { ResultCache } from "./result-cache.js";
 import { failureFromCause, runAttempt } from "./run-attempt.js";
 import { Spans } from "./spans.js";
 import type { ToolWorld } from "./tool-context.js";
-import type { StoreDriver } from "../store/store-driver.js";
 
 /** What a tool's pipeline is built from: the runtime's services and the tool's circuit. */
 export interface PipelineServices {

@@ -55,7 +55,8 @@ export class ConfirmationStore {
     const print = fingerprint(tool, canonicalInput, principal);
     return whenReady(this.store.get(key), (text) => {
       const pending = parse(text);
-      if (pending === undefined || pending.expiresAt < this.now() || pending.fingerprint !== print) return false;
+      if (pending === undefined || pending.expiresAt < this.now() || pending.fingerprint !== print)
+        return false;
       return whenReady(this.store.take(key), (taken) => taken !== undefined);
     });
   }

@@ -125,7 +125,10 @@ export class ResultCache {
     if (running) {
       // The Deferred is made by the first caller that waits: most runs have no one waiting.
       running.waiters ??= Deferred.makeUnsafe<Executed, ToolFailure>();
-      return Effect.map(Effect.exit(Deferred.await(running.waiters)), (exit) => ({ exit, cache: "hit" as const }));
+      return Effect.map(Effect.exit(Deferred.await(running.waiters)), (exit) => ({
+        exit,
+        cache: "hit" as const,
+      }));
     }
     const settle = this.#start(id, options.startedAt);
     // Settled however the run ends: with its result, its failure, or (the caller that runs it was
@@ -159,7 +162,10 @@ export class ResultCache {
    * else this process runs it under a lease while the others wait for its result; a process that
    * cannot take the lease looks for the result until the lease would have run out, then runs it.
    */
-  #throughStore<R>(id: string, run: Effect.Effect<Executed, ToolFailure, R>): Effect.Effect<StoreAnswer, never, R> {
+  #throughStore<R>(
+    id: string,
+    run: Effect.Effect<Executed, ToolFailure, R>,
+  ): Effect.Effect<StoreAnswer, never, R> {
     const { store, leaseMs } = this.#options;
     const key = `cache:${store.key(id)}`;
     const leaseKey = `lease:${key}`;
@@ -171,10 +177,17 @@ export class ResultCache {
         const released = (): MaybePromise<unknown> =>
           holder === undefined ? undefined : store.compareAndSet(leaseKey, holder, undefined, leaseMs);
         const done = written instanceof Promise ? written.then(released) : released();
-        return done instanceof Promise ? Effect.as(Effect.promise(() => done), answer) : Effect.succeed(answer);
+        return done instanceof Promise
+          ? Effect.as(
+              Effect.promise(() => done),
+              answer,
+            )
+          : Effect.succeed(answer);
       }).pipe(
         Effect.onInterrupt(() =>
-          holder === undefined ? Effect.void : lift(store.compareAndSet(leaseKey, holder, undefined, leaseMs)),
+          holder === undefined
+            ? Effect.void
+            : lift(store.compareAndSet(leaseKey, holder, undefined, leaseMs)),
         ),
       );
     return Effect.flatMap(lift(this.#fetch(key)), (found): Effect.Effect<StoreAnswer, never, R> => {
@@ -183,8 +196,9 @@ export class ResultCache {
       return Effect.flatMap(lift(store.compareAndSet(leaseKey, undefined, holder, leaseMs)), (leased) =>
         leased
           ? runHere(holder)
-          : Effect.flatMap(Effect.promise(() => this.#await(key)), (other) =>
-              other ? Effect.succeed(other) : runHere(undefined),
+          : Effect.flatMap(
+              Effect.promise(() => this.#await(key)),
+              (other) => (other ? Effect.succeed(other) : runHere(undefined)),
             ),
       );
     });

@@ -29,12 +29,35 @@ const rateLimiterStore = (link: RedisLink, prefix: string) =>
         yield* Layer.build(RateLimiter.layerStoreRedis({ prefix })),
         RateLimiter.RateLimiterStore,
       );
-      const memory = Context.get(yield* Layer.build(RateLimiter.layerStoreMemory), RateLimiter.RateLimiterStore);
+      const memory = Context.get(
+        yield* Layer.build(RateLimiter.layerStoreMemory),
+        RateLimiter.RateLimiterStore,
+      );
       return RateLimiter.RateLimiterStore.of({
-        fixedWindow: (o) => either(link, () => redis.fixedWindow(o), () => memory.fixedWindow(o)),
-        tokenBucket: (o) => either(link, () => redis.tokenBucket(o), () => memory.tokenBucket(o)),
-        adaptiveConsume: (o) => either(link, () => redis.adaptiveConsume(o), () => memory.adaptiveConsume(o)),
-        adaptiveFeedback: (o) => either(link, () => redis.adaptiveFeedback(o), () => memory.adaptiveFeedback(o)),
+        fixedWindow: (o) =>
+          either(
+            link,
+            () => redis.fixedWindow(o),
+            () => memory.fixedWindow(o),
+          ),
+        tokenBucket: (o) =>
+          either(
+            link,
+            () => redis.tokenBucket(o),
+            () => memory.tokenBucket(o),
+          ),
+        adaptiveConsume: (o) =>
+          either(
+            link,
+            () => redis.adaptiveConsume(o),
+            () => memory.adaptiveConsume(o),
+          ),
+        adaptiveFeedback: (o) =>
+          either(
+            link,
+            () => redis.adaptiveFeedback(o),
+            () => memory.adaptiveFeedback(o),
+          ),
       });
     }),
   );
@@ -57,15 +80,28 @@ const circuitBreakerStore = (link: RedisLink, prefix: string) =>
         CircuitBreaker.CircuitBreakerStore,
       );
       const fromMemory = (key: string) =>
-        Effect.map(memory.admit(key), (admission) => ({ ...admission, generation: -1 - admission.generation }));
+        Effect.map(memory.admit(key), (admission) => ({
+          ...admission,
+          generation: -1 - admission.generation,
+        }));
       return CircuitBreaker.CircuitBreakerStore.of({
-        admit: (key) => either(link, () => redis.admit(key), () => fromMemory(key)),
+        admit: (key) =>
+          either(
+            link,
+            () => redis.admit(key),
+            () => fromMemory(key),
+          ),
         record: (o) =>
           o.generation < 0
             ? memory.record({ ...o, generation: -1 - o.generation })
             : // Admitted by Redis: recorded there, or lost if Redis went away during the call.
               Effect.catchIf(redis.record(o), storeFailed, () => Effect.succeed(undefined)),
-        state: (key) => either(link, () => redis.state(key), () => memory.state(key)),
+        state: (key) =>
+          either(
+            link,
+            () => redis.state(key),
+            () => memory.state(key),
+          ),
       });
     }),
   );
@@ -75,4 +111,7 @@ export const fallbackPolicyStores = (
   link: RedisLink,
   prefix: string,
 ): Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore, never, Redis.Redis> =>
-  Layer.mergeAll(rateLimiterStore(link, `${prefix}ratelimit:`), circuitBreakerStore(link, `${prefix}breaker:`));
+  Layer.mergeAll(
+    rateLimiterStore(link, `${prefix}ratelimit:`),
+    circuitBreakerStore(link, `${prefix}breaker:`),
+  );

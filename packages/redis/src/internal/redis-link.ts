@@ -61,12 +61,20 @@ export class RedisLink {
     if (!this.#down) return;
     this.#down = false;
     this.#since = Date.now();
-    this.#write("info", "Redis is reachable again: the store, rate limits and breakers are shared between replicas once more.");
+    this.#write(
+      "info",
+      "Redis is reachable again: the store, rate limits and breakers are shared between replicas once more.",
+    );
   }
 
   /** The store's state for `/health` and metrics. */
   status(): StoreStatus {
-    return { driver: "redis", state: this.#down ? "fallback" : "ok", since: this.#since, outages: this.#outages };
+    return {
+      driver: "redis",
+      state: this.#down ? "fallback" : "ok",
+      since: this.#since,
+      outages: this.#outages,
+    };
   }
 
   #write(level: "warning" | "info", message: string): void {

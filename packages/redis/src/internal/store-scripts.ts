@@ -4,7 +4,8 @@
 export const TAKE = "local v = redis.call('GET', KEYS[1]) if v then redis.call('DEL', KEYS[1]) end return v";
 
 /** INCR and restart the key's time to live. */
-export const INCREMENT = "local n = redis.call('INCR', KEYS[1]) redis.call('PEXPIRE', KEYS[1], ARGV[1]) return n";
+export const INCREMENT =
+  "local n = redis.call('INCR', KEYS[1]) redis.call('PEXPIRE', KEYS[1], ARGV[1]) return n";
 
 /**
  * Compare-and-set. ARGV: [1] "1" when a value is expected (then [2] is it), [3] "1" when a value is

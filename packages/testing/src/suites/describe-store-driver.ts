@@ -78,17 +78,23 @@ export const describeStoreDriver = (options: StoreDriverSuiteOptions): void => {
 
     it("counts with increment, from one, exactly under concurrency, and forgets the count with its time", async () => {
       expect(await store.increment(k("count"), LONG_TTL_MS)).toBe(1);
-      const counts = await Promise.all(Array.from({ length: 9 }, () => store.increment(k("count"), LONG_TTL_MS)));
+      const counts = await Promise.all(
+        Array.from({ length: 9 }, () => store.increment(k("count"), LONG_TTL_MS)),
+      );
       expect([...counts].sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
       await store.increment(k("count-short"), SHORT_TTL_MS);
-      await expect.poll(async () => store.get(k("count-short")), { timeout: 10_000, interval: 50 }).toBeUndefined();
+      await expect
+        .poll(async () => store.get(k("count-short")), { timeout: 10_000, interval: 50 })
+        .toBeUndefined();
       expect(await store.increment(k("count-short"), LONG_TTL_MS)).toBe(1);
     });
 
     it("leases with compare-and-set: taken by one, renewed and given back by its holder only", async () => {
       const lease = k("lease");
       const holders = ["a", "b", "c", "d", "e"];
-      const won = await Promise.all(holders.map((h) => store.compareAndSet(lease, undefined, h, LONG_TTL_MS)));
+      const won = await Promise.all(
+        holders.map((h) => store.compareAndSet(lease, undefined, h, LONG_TTL_MS)),
+      );
       expect(won.filter(Boolean)).toHaveLength(1);
       const holder = holders[won.indexOf(true)] as string;
       const other = holders.find((h) => h !== holder) as string;
@@ -139,7 +145,9 @@ export const describeStoreDriver = (options: StoreDriverSuiteOptions): void => {
       const elsewhere: string[] = [];
       const offElsewhere = await store.subscribe(k("other-channel"), (m) => elsewhere.push(m));
       await store.publish(channel, "cancel task-1");
-      await expect.poll(() => [first, second], { timeout: 10_000 }).toEqual([["cancel task-1"], ["cancel task-1"]]);
+      await expect
+        .poll(() => [first, second], { timeout: 10_000 })
+        .toEqual([["cancel task-1"], ["cancel task-1"]]);
       offFirst();
       await store.publish(channel, "cancel task-2");
       await expect.poll(() => second, { timeout: 10_000 }).toEqual(["cancel task-1", "cancel task-2"]);
