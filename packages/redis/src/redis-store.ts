@@ -1,4 +1,3 @@
-import { hash } from "node:crypto";
 import { type MaybePromise, memoryDriver, type StoreDriver } from "@quiver/core";
 import { Duration, Effect, Fiber, Layer, ManagedRuntime, Queue, type Redacted } from "effect";
 import { Redis } from "effect/persistence";
@@ -121,7 +120,7 @@ export const redisStore = (options: RedisStoreOptions): StoreDriver => {
     );
 
   return {
-    key: (value) => hash("sha256", value, "base64url"),
+    key: storeKey,
     get: (key) => attempt(Effect.map(send("GET", base + key), text), () => memory.get(key)),
     set: (key, value, ttlMs) =>
       attempt(Effect.asVoid(send("SET", base + key, value, "PX", ms(ttlMs))), () =>

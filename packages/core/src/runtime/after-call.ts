@@ -1,6 +1,6 @@
 import type { ErrorKind } from "../error-kinds.js";
+import { whenReady } from "../store/maybe-promise.js";
 import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
-import { whenReady } from "../store/store-key.js";
 import { DEFAULT_SESSION_ID, type Outcome } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
 

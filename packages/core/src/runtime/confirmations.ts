@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
+import { whenReady } from "../store/maybe-promise.js";
 import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
-import { whenReady } from "../store/store-key.js";
 
 /** What the store keeps for a token: what it was issued for, and until when. */
 interface Pending {

@@ -5,6 +5,7 @@ import * as Exit from "effect/Exit";
 import { LRUCache } from "lru-cache";
 import type { ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
+import { after, lift } from "../store/maybe-promise.js";
 import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
 import type { CacheResult, Executed } from "./call-types.js";
 
@@ -45,10 +46,6 @@ const PROCESS = randomBytes(9).toString("base64url");
 let runs = 0;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A driver's answer as an Effect: no promise when the driver answered at once. */
-const lift = <A>(answer: MaybePromise<A>): Effect.Effect<A> =>
-  answer instanceof Promise ? Effect.promise(() => answer) : Effect.succeed(answer);
 
 /** A run in flight, and the Deferred its joiners wait on (made when the first one joins). */
 interface InFlight {
@@ -190,10 +187,10 @@ export class ResultCache {
             : lift(store.compareAndSet(leaseKey, holder, undefined, leaseMs)),
         ),
       );
-    return Effect.flatMap(lift(this.#fetch(key)), (found): Effect.Effect<StoreAnswer, never, R> => {
+    return after(this.#fetch(key), (found): Effect.Effect<StoreAnswer, never, R> => {
       if (found) return Effect.succeed(found);
       const holder = `${PROCESS}:${runs++}`;
-      return Effect.flatMap(lift(store.compareAndSet(leaseKey, undefined, holder, leaseMs)), (leased) =>
+      return after(store.compareAndSet(leaseKey, undefined, holder, leaseMs), (leased) =>
         leased
           ? runHere(holder)
           : Effect.flatMap(
