@@ -1,4 +1,4 @@
-import { type MaybePromise, memoryDriver, type StoreDriver } from "@quiver/core";
+import { type MaybePromise, memoryDriver, type StoreDriver, storeKey } from "@quiver/core";
 import { Duration, Effect, Fiber, Layer, ManagedRuntime, Queue, type Redacted } from "effect";
 import { Redis } from "effect/persistence";
 import { fallbackPolicyStores } from "./internal/fallback-policy-stores.js";
