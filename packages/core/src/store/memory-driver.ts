@@ -31,7 +31,8 @@ export const memoryDriver = (options: MemoryDriverOptions = {}): StoreDriver => 
     maxSize: options.maxChars ?? 256 * 1024 * 1024,
     sizeCalculation: (value) => Math.max(1, value.length),
     ttlResolution: 0,
-    perf: { now },
+    // lru-cache reads a start time of 0 as "no time to live": a clock that starts at 0 starts at 1.
+    perf: { now: () => now() + 1 },
   });
   const channels = new Map<string, Set<(message: string) => void>>();
   const put = (key: string, value: string, ttlMs: number) => {
