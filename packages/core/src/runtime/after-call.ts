@@ -22,8 +22,8 @@ export interface CallMemory {
 
 /** How long a failure count lives after the last failure (a conversation gone quiet is forgotten). */
 const FAILURES_TTL_MS = 60 * 60_000;
-/** How long a last good result is kept for the `stale` fallback. */
-const STALE_TTL_MS = 24 * 60 * 60_000;
+/** How long a last good result is kept for the `stale` fallback: days past a cached tool's entry. */
+const STALE_TTL_MS = 7 * 24 * 60 * 60_000;
 
 const NOTHING: Settled = Object.freeze({ escalate: false, stale: undefined });
 
