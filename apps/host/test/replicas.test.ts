@@ -186,11 +186,24 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
     expect(two.escalate).toBe(true);
   });
 
-  it("degrade while Redis is down, never hang, and share again once it is back", async () => {
+  it("answer from memory while Redis is down, report it in /health and metrics, and share again once it is back", async () => {
+    const health = async (i: number) =>
+      (await (await fetch(`${replicas[i]!.url}/health`)).json()) as {
+        store?: { driver: string; state: string; outages: number };
+      };
+    const fallbackGauge = async (i: number) => {
+      const text = await (
+        await fetch(`${replicas[i]!.url}/metrics`, { headers: { authorization: "Bearer tok-alice" } })
+      ).text();
+      return /^quiver_store_fallback\{driver="redis"\} (\d)$/m.exec(text)?.[1];
+    };
+    expect((await health(0)).store).toMatchObject({ driver: "redis", state: "ok" });
+    expect(await fallbackGauge(0)).toBe("0");
+
     await redis.stop();
+    // A rate-limited tool is limited in each replica's own memory: it answers.
     const limited = await call(0, "probe_limited", { n: -1 });
-    expect(limited.status).toBe("unavailable");
-    expect(limited.error?.retryable).toBe(true);
+    expect(limited.status).toBe("success");
     // A cached tool runs on the replica's own memory.
     const cached = await call(1, "probe_cached", { word: "outage" });
     expect(cached.status).toBe("success");
@@ -200,14 +213,13 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
     expect(
       (await call(2, "probe_erase", { id: "r2", confirmation_token: preview.confirmation!.token })).status,
     ).toBe("success");
+    expect((await health(0)).store).toMatchObject({ driver: "redis", state: "fallback", outages: 1 });
+    expect(await fallbackGauge(0)).toBe("1");
 
     await redis.start();
     const patiently = { timeout: 15_000, interval: 100 };
-    await expect
-      .poll(async () => (await call(2, "probe_limited", { n: -2 })).status, patiently)
-      .toBe("success");
     // Sharing is back once a word cached through replica 0 is served by replica 1 without a second
-    // upstream request (each replica's store retries Redis a second after its last failure).
+    // upstream request (each replica's store tries Redis again a second after its last failure).
     let attempt = 0;
     await expect
       .poll(async () => {
@@ -218,5 +230,8 @@ describe.skipIf(!up)("three quiver serve replicas on one Redis", () => {
         return again.metadata.cached && asked.length === 1;
       }, patiently)
       .toBe(true);
+    await expect.poll(async () => (await health(1)).store?.state, patiently).toBe("ok");
+    await expect.poll(() => fallbackGauge(0), patiently).toBe("0");
+    await expect.poll(() => replicas[0]!.stderr(), patiently).toMatch(/Redis is reachable again/);
   });
 });

@@ -129,7 +129,6 @@ export {
 } from "./runtime/call-types.js";
 export type { ToolStats } from "./runtime/metrics.js";
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
-export { type SharedKind, type SharedStore, sharedKey } from "./runtime/shared-store.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";
@@ -150,5 +149,8 @@ export {
   type ToolSchema,
 } from "./schema/standard-schema.js";
 export { slug } from "./slug.js";
+export { type MemoryDriverOptions, memoryDriver } from "./store/memory-driver.js";
+export type { MaybePromise, StoreDriver, StoreStatus, Unsubscribe } from "./store/store-driver.js";
+export { storeKey } from "./store/store-key.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer, type Socket } from "node:net";
 import { definePlugin, defineTool, fail, type ToolAnnotations, type ToolPolicy } from "@quiver/core";
-import { freePort, startTcpRelay } from "@quiver/testing";
+import { freePort } from "@quiver/testing";
 import { createClient } from "redis";
 import { z } from "zod";
 
@@ -106,14 +106,4 @@ export const silentServer = async (): Promise<{
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-};
-
-/**
- * A TCP proxy to the real Redis that can be stopped and started on the same port, to take Redis
- * "down" and bring it back without touching the shared server.
- */
-export const redisProxy = async (target = REDIS_URL) => {
-  const { hostname, port } = new URL(target);
-  const relay = await startTcpRelay(hostname, Number(port || 6379));
-  return { url: `redis://127.0.0.1:${relay.port}`, stop: relay.stop, start: relay.start };
 };

@@ -1,7 +1,7 @@
 import { type Catalog, createCatalog } from "@quiver/core";
 import { Redacted } from "effect";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { redisStores } from "../src/index.js";
+import { redisStore } from "../src/index.js";
 import { deleteUnder, keysUnder, makeProbe, REDIS_URL, redisReachable, uniquePrefix } from "./fixtures.js";
 
 const up = await redisReachable();
@@ -12,7 +12,7 @@ const catalogs: Catalog[] = [];
 
 /** One host replica: its own catalog and its own copy of the plugin, sharing Redis under `prefix`. */
 const replica = (prefix: string, ...probe: Parameters<typeof makeProbe>) => {
-  const catalog = createCatalog({ env: {}, stores: redisStores({ url: Redacted.make(REDIS_URL), prefix }) });
+  const catalog = createCatalog({ env: {}, store: redisStore({ url: Redacted.make(REDIS_URL), prefix }) });
   catalogs.push(catalog);
   const { plugin, state } = makeProbe(...probe);
   catalog.register(plugin);

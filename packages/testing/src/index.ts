@@ -114,6 +114,7 @@ export {
   type SessionCall,
 } from "./record/record-then-replay.js";
 export { type SeededRandom, seededRandom } from "./seeded-random.js";
+export { hasRedisServer, redisCli, startRedisServer } from "./services/redis-server.js";
 export { type SqlClient, type TestPostgres, testPostgres } from "./services/test-postgres.js";
 export {
   type CommittedCassettes,
@@ -126,5 +127,6 @@ export {
   type StaleFallbackOptions,
   type StaleUpstream,
 } from "./suites/describe-stale-fallback.js";
+export { describeStoreDriver, type StoreDriverSuiteOptions } from "./suites/describe-store-driver.js";
 // lone-clone: allow deprecated, kept for benchmarks until the last importers move to fixtures
 export { type CatalogTestClock, makeTestClock } from "./test-clock.js";

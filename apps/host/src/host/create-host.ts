@@ -5,8 +5,10 @@ import {
   type CatalogOptions,
   createCatalog,
   type HttpClient,
+  memoryDriver,
   type PluginInfo,
   type RuntimeLog,
+  type StoreDriver,
   type ToolPolicy,
 } from "@quiver/core";
 import { createCassetteHttpClient } from "@quiver/record";
@@ -15,7 +17,6 @@ import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
 import { createFindToolsPlugin } from "../find/find-tools-plugin.js";
 import type { HostProfile } from "../profiles/host-profile.js";
-import type { OpenedStores } from "../stores/open-stores.js";
 import { checkAliasClashes } from "./check-aliases.js";
 import { unknownOptions, unknownSetPlugins } from "./check-plugin-options.js";
 import type { DemoReport } from "./demo.js";
@@ -63,6 +64,8 @@ export interface Host {
    * package needs a restart, as does a changed config file.
    */
   readonly reload: () => Promise<ReloadReport>;
+  /** The catalog's store (memory, or Redis for replicas): its `status()` is in `/health` and metrics. */
+  readonly store: StoreDriver;
   /** Closes the catalog: every plugin releases what its `setup` opened. */
   readonly close: () => Promise<void>;
 }
@@ -128,9 +131,9 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   const runtimeLog: RuntimeLog | undefined = log
     ? (level, message) => log(level === "info" ? message : `${level}: ${message}`)
     : undefined;
-  const stores: OpenedStores = settings.stores.redis
-    ? await (await import("../stores/open-stores.js")).openStores(settings.stores, runtimeLog)
-    : {};
+  const store: StoreDriver = settings.stores.redis
+    ? await (await import("../stores/open-stores.js")).openRedisStore(settings.stores.redis, runtimeLog)
+    : memoryDriver();
   const http: HttpClient | undefined = settings.cassettes
     ? createCassetteHttpClient({ ...settings.cassettes, ...(options.log ? { onError: options.log } : {}) })
     : undefined;
@@ -145,7 +148,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       env: settings.env,
       policies: profilePolicies(settings, seed),
       aliases: settings.aliases,
-      ...stores,
+      store,
       ...(runtimeLog ? { log: runtimeLog } : {}),
       // Every call whose token carries scopes is checked, the ones a tool makes for its caller too.
       ...(scopes ? { requiredScopes: scopes.hostRequiredScopes(settings) } : {}),
@@ -248,6 +251,7 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
       ? (await import("../profiles/host-profile.js")).createHostProfile(settings.profile, tracker.catalog)
       : undefined,
     reload,
+    store,
     close: async () => {
       await inner.close();
       await http?.close();

@@ -8,6 +8,7 @@ import { createToolFinder } from "../find/tool-finder.js";
 import type { Host } from "../host/create-host.js";
 import { type PluginState, pluginState } from "../host/plugin-state.js";
 import type { DrainReport } from "../host/track-calls.js";
+import { storeGauges } from "../stores/store-gauges.js";
 import { createHttpApi } from "./create-http-api.js";
 
 /** A running `quiver serve`. */
@@ -79,6 +80,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     console: { problems: () => host.problems, recent: host.tracker.recent, aliases: settings.aliases },
     health: () => ({
       inflight: host.tracker.inflight().length,
+      store: host.store.status(),
       problems: host.problems.map((p) => ({ package: p.package, kind: p.kind, message: p.message })),
     }),
     gauges: () => [
@@ -100,6 +102,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
           { labels: { status: "skipped" }, value: host.problems.length },
         ],
       },
+      ...storeGauges(host.store.status()),
       {
         name: "process_resident_memory_bytes",
         help: "Resident memory of the host process",

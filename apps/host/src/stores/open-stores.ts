@@ -1,4 +1,4 @@
-import type { CatalogOptions, RuntimeLog } from "@quiver/core";
+import type { RuntimeLog, StoreDriver } from "@quiver/core";
 import type { StoreSettings } from "../config/host-settings.js";
 import { checkRedis } from "./check-redis.js";
 
@@ -16,30 +16,28 @@ const importRedis = async (): Promise<typeof import("@quiver/redis")> => {
   }
 };
 
-/** The catalog options for the host's stores: none, or all of them on one Redis. */
-export type OpenedStores = Pick<CatalogOptions, "stores" | "shared">;
-
 /**
- * The catalog's stores for the host's `stores` settings: with Redis (through @quiver/redis, after
- * checking it answers, so an unreachable Redis stops the start with a clear message) rate limits and
- * breakers (`stores`) and the shared state, result cache, confirmation tokens, stale results and
- * escalation counts (`shared`), so every replica on that Redis behaves as one; without it nothing
- * (the catalog's in-memory defaults).
+ * The catalog's store on the Redis of the host's `stores.redis` settings (through @quiver/redis,
+ * after checking it answers, so an unreachable Redis stops the start with a clear message): cached
+ * results, confirmation tokens, stale results, escalation counts, rate limits and breakers, so every
+ * replica on that Redis behaves as one. Once started, a Redis that goes away is the driver's rule:
+ * each replica falls back to its own memory until it is back, reported in `/health` and metrics.
  *
  * `log` hears Redis going away and coming back (default: standard error).
  *
  * @example
- * const stores = await openStores({ redis: { url: "redis://127.0.0.1:6379" } })
- * createCatalog({ ...stores })
+ * const store = await openRedisStore({ url: "redis://127.0.0.1:6379" })
+ * createCatalog({ store })
  */
-export const openStores = async (settings: StoreSettings, log?: RuntimeLog): Promise<OpenedStores> => {
-  if (!settings.redis) return {};
-  await checkRedis(settings.redis.url);
-  const { redisSharedStore, redisStores } = await importRedis();
-  const options = {
-    url: settings.redis.url,
-    ...(settings.redis.prefix ? { prefix: settings.redis.prefix } : {}),
+export const openRedisStore = async (
+  redis: NonNullable<StoreSettings["redis"]>,
+  log?: RuntimeLog,
+): Promise<StoreDriver> => {
+  await checkRedis(redis.url);
+  const { redisStore } = await importRedis();
+  return redisStore({
+    url: redis.url,
+    ...(redis.prefix ? { prefix: redis.prefix } : {}),
     ...(log ? { log } : {}),
-  };
-  return { stores: redisStores(options), shared: redisSharedStore(options) };
+  });
 };

@@ -21,8 +21,7 @@ import { ConfirmationStore } from "../runtime/confirmations.js";
 import { registerBreakerState, summarise, type ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { logToStderr, runtimeLogLayer } from "../runtime/runtime-log.js";
-import { SessionTracker } from "../runtime/session-tracker.js";
-import { StaleStore } from "../runtime/stale-store.js";
+import { memoryDriver } from "../store/memory-driver.js";
 import type { CatalogOptions } from "./catalog-types.js";
 import { createDispatch } from "./dispatch.js";
 import type { Registry } from "./registry.js";
@@ -46,8 +45,9 @@ export const createCatalogRuntime = (
   http: HttpClient,
 ): CatalogRuntime => {
   const clock = policyClock(options.clock);
+  const store = options.store ?? memoryDriver({ now: clock.monotonic });
   const base = Layer.mergeAll(
-    storeLayer(options.stores),
+    storeLayer(store.policyStores),
     Layer.succeed(Metric.MetricRegistry, new Map()),
     options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
     runtimeLogLayer(options.log ?? logToStderr),
@@ -107,14 +107,9 @@ export const createCatalogRuntime = (
     clock,
     rateGate,
     breakerOf,
-    memory: {
-      sessions: new SessionTracker(),
-      stale: new StaleStore(5_000, clock.now),
-      now: clock.now,
-      shared: options.shared,
-    },
-    confirmations: new ConfirmationStore(5 * 60_000, clock.now, options.shared),
-    shared: options.shared,
+    memory: { store, now: clock.now },
+    confirmations: new ConfirmationStore(store, 5 * 60_000, clock.now),
+    store,
     tracePrincipal: options.tracePrincipal,
     requiredScopes: options.requiredScopes,
   });

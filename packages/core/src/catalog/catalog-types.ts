@@ -1,7 +1,6 @@
 import type * as Clock from "effect/Clock";
 import type * as Layer from "effect/Layer";
 import type * as Metric from "effect/Metric";
-import type { CircuitBreaker, RateLimiter } from "effect/persistence";
 import type { AnyPlugin, HealthReport } from "../define-plugin.js";
 import type { ToolAnnotations, ToolCategory, ToolExample, ToolPolicy } from "../define-tool.js";
 import type { ToolResult } from "../envelope.js";
@@ -10,8 +9,8 @@ import type { CallOptions } from "../runtime/call-types.js";
 import type { ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import type { RuntimeLog } from "../runtime/runtime-log.js";
-import type { SharedStore } from "../runtime/shared-store.js";
 import type { SchemaTarget } from "../schema/json-schema-types.js";
+import type { StoreDriver } from "../store/store-driver.js";
 
 /** Options of a catalog: the world it runs in and the host's overrides. */
 export interface CatalogOptions {
@@ -22,19 +21,14 @@ export interface CatalogOptions {
   /** Per-tool policy overrides by tool name; `"*"` applies to every tool. */
   readonly policies?: Readonly<Record<string, ToolPolicy>>;
   /**
-   * Stores for rate limits and breakers, to share them between host replicas (Redis layers from
-   * effect/persistence or @quiver/redis). Either way the policies are effect's RateLimiter and
-   * CircuitBreaker; the default stores are their in-memory ones, in this process.
+   * The one store the catalog keeps its state in: cached results (per principal, with their time to
+   * live; identical calls run once across processes), confirmation tokens, last good results for the
+   * `stale` fallback and escalation counts, and, through the driver's `policyStores`, rate limits
+   * and circuit breakers. Default: `memoryDriver()`, this process only. Give every replica the same
+   * shared driver (`redisStore` from @quiver/redis) and they behave as one host. Local cache hits are
+   * answered from this process's memory either way. Closed with the catalog.
    */
-  readonly stores?: Layer.Layer<RateLimiter.RateLimiterStore | CircuitBreaker.CircuitBreakerStore>;
-  /**
-   * Where the rest of what replicas share is kept: cached results (per principal, with their time to
-   * live, identical calls run once across replicas), confirmation tokens, last good results for the
-   * `stale` fallback and escalation counts (e.g. `redisSharedStore` from @quiver/redis). Default: each
-   * process in memory. Local cache hits are answered from memory either way; the store is asked on a
-   * local miss. Closed with the catalog.
-   */
-  readonly shared?: SharedStore;
+  readonly store?: StoreDriver;
   /**
    * Extra services for every call, e.g. an OTLP tracer and metrics layer (`effect/observability`):
    * with a tracer installed each call makes `execute_tool` spans (see the README's "Telemetry"). It

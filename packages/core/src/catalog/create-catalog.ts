@@ -83,7 +83,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       await running?.stop();
       for (const { resources } of registry.plugins()) await resources.close();
       await running?.dispose();
-      await options.shared?.close?.().catch(() => undefined);
+      await options.store?.close?.().catch(() => undefined);
       if (ownsHttp) await http.close();
     },
   };

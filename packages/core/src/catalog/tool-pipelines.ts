@@ -5,8 +5,8 @@ import type { RateGate } from "../policies/rate-limit-policy.js";
 import { buildPipeline, type ToolPipeline } from "../runtime/call-pipeline.js";
 import { ToolMetrics } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
-import type { SharedStore } from "../runtime/shared-store.js";
 import type { ToolWorld } from "../runtime/tool-context.js";
+import type { StoreDriver } from "../store/store-driver.js";
 
 /** What tools' pipelines are built from. */
 export interface PipelineSources {
@@ -16,8 +16,8 @@ export interface PipelineSources {
   readonly rateGate: (context: Context.Context<never>) => RateGate;
   /** The circuit a tool's calls go through, if its policy has a breaker. */
   readonly breakerOf: (reg: RegisteredTool) => Breaker | undefined;
-  /** Where results are shared with other replicas, if anywhere. */
-  readonly shared?: SharedStore | undefined;
+  /** The catalog's store (results of every process on it). */
+  readonly store: StoreDriver;
 }
 
 /**
@@ -45,7 +45,7 @@ export const toolPipelines = (sources: PipelineSources) => {
         rateGate: sources.rateGate(context),
         breaker: sources.breakerOf(reg),
         context,
-        shared: sources.shared,
+        store: sources.store,
         metrics: metricsOf(reg, context),
       });
       pipelines.set(reg, pipeline);

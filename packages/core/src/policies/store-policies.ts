@@ -19,7 +19,7 @@ import { overLimit, type RateGate, storeDown } from "./rate-limit-policy.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 
 /**
- * The runtime's policy services: the RateLimiter and the circuits' store, on the stores given (shared
+ * The runtime's policy services: the RateLimiter and the circuits' store, on the store driver's `policyStores` (shared
  * between replicas) or in this process's memory. Both read the runtime's Clock.
  */
 export const storeLayer = (

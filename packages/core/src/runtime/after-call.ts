@@ -1,9 +1,8 @@
 import type { ErrorKind } from "../error-kinds.js";
+import { whenReady } from "../store/maybe-promise.js";
+import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
 import { DEFAULT_SESSION_ID, type Outcome } from "./call-types.js";
 import type { RegisteredTool } from "./registered-tool.js";
-import type { SessionTracker } from "./session-tracker.js";
-import { type SharedStore, sharedKey } from "./shared-store.js";
-import type { StaleStore } from "./stale-store.js";
 
 /** What the runtime remembers across calls and adds to an envelope: escalation and stale results. */
 export interface Settled {
@@ -13,25 +12,18 @@ export interface Settled {
   readonly stale: { readonly data: unknown; readonly at: number; readonly ageMs: number } | undefined;
 }
 
-/** The stores `settle` keeps its memory in. */
+/** Where `settle` keeps its memory: the catalog's store, and the runtime's clock. */
 export interface CallMemory {
-  readonly sessions: SessionTracker;
-  readonly stale: StaleStore;
+  /** Failure counts (`failures:…`) and last good results (`stale:…`), seen by every process on it. */
+  readonly store: StoreDriver;
   /** The runtime's clock, in milliseconds since the epoch. */
   readonly now: () => number;
-  /**
-   * Where escalation counts and last good results are shared with other replicas, if anywhere
-   * (written there as well as here; read from here first).
-   */
-  readonly shared?: SharedStore | undefined;
 }
 
-/** How long a shared failure count lives after the last failure (a conversation gone quiet is forgotten). */
-const SHARED_FAILURES_TTL_MS = 60 * 60_000;
-/** How long a shared last good result is kept for the `stale` fallback. */
-const SHARED_STALE_TTL_MS = 24 * 60 * 60_000;
-
-const ignore = () => undefined;
+/** How long a failure count lives after the last failure (a conversation gone quiet is forgotten). */
+const FAILURES_TTL_MS = 60 * 60_000;
+/** How long a last good result is kept for the `stale` fallback: days past a cached tool's entry. */
+const STALE_TTL_MS = 7 * 24 * 60 * 60_000;
 
 const NOTHING: Settled = Object.freeze({ escalate: false, stale: undefined });
 
@@ -43,9 +35,8 @@ const MODEL_MISTAKES: ReadonlySet<ErrorKind> = new Set(["invalid_input", "out_of
  * success resets the count), keeps the last good result of tools with the `stale` fallback, and says
  * what the envelope adds from that memory. A bad argument or an out-of-domain request is the model's
  * mistake, not the tool's failure: it neither counts nor falls back to a stale result. A call without
- * a session id counts in its principal's {@link DEFAULT_SESSION_ID} session. With a shared store a
- * failure's answer is a promise: the count and the last good result are read there (this process's
- * own memory when the store cannot answer).
+ * a session id counts in its principal's {@link DEFAULT_SESSION_ID} session. Everything is in the
+ * catalog's store (a promise only when the store answers later, as Redis does).
  */
 export const settle = (
   reg: RegisteredTool,
@@ -56,73 +47,55 @@ export const settle = (
     readonly cacheId: string;
   },
   memory: CallMemory,
-): Settled | Promise<Settled> => {
+): MaybePromise<Settled> => {
   if (outcome._tag === "NeedsConfirmation" || outcome._tag === "FellBack") return NOTHING;
-  // Built only when a count is read or written (a success with no failures recorded skips it).
-  const session = () => `${call.principal ?? ""}\u0000${call.sessionId ?? DEFAULT_SESSION_ID}`;
-  const shared = memory.shared;
+  const { store } = memory;
+  const failuresKey = () =>
+    `failures:${store.key(`${call.principal ?? ""}\u0000${call.sessionId ?? DEFAULT_SESSION_ID}\u0000${reg.name}`)}`;
+  const staleKey =
+    reg.policy.fallback?.stale && call.cacheId ? `stale:${store.key(call.cacheId)}` : undefined;
   if (outcome._tag === "Succeeded") {
-    if (memory.sessions.tracking) memory.sessions.succeeded(session(), reg.name);
-    if (shared && outcome.cache !== "hit") {
-      shared.delete("failures", sharedKey(`${session()}\u0000${reg.name}`)).catch(ignore);
-    }
-    if (reg.policy.fallback?.stale && outcome.cache !== "hit" && call.cacheId) {
-      memory.stale.set(call.cacheId, outcome.executed.data);
-      if (shared) shareStale(reg, shared, call.cacheId, outcome.executed.data, memory.now());
-    }
+    // A hit ran nothing: it neither resets a count nor is a newer good result.
+    if (outcome.cache === "hit") return NOTHING;
+    // Not awaited: the envelope does not depend on them (a driver never rejects).
+    store.delete(failuresKey());
+    if (staleKey) keepStale(reg, store, staleKey, outcome.executed.data, memory.now());
     return NOTHING;
   }
   if (MODEL_MISTAKES.has(outcome.failure.kind)) return NOTHING;
-  if (shared) return settleShared(reg, call.cacheId, session(), memory, shared);
-  const escalate = memory.sessions.failed(session(), reg.name) >= reg.policy.escalateAfter;
-  const kept = reg.policy.fallback?.stale && call.cacheId ? memory.stale.get(call.cacheId) : undefined;
-  const stale = kept ? { ...kept, ageMs: Math.max(0, memory.now() - kept.at) } : undefined;
-  return escalate || stale ? { escalate, stale } : NOTHING;
+  return whenReady(store.increment(failuresKey(), FAILURES_TTL_MS), (count) => {
+    const escalate = count >= reg.policy.escalateAfter;
+    if (!staleKey) return escalate ? { escalate, stale: undefined } : NOTHING;
+    return whenReady(store.get(staleKey), (text): Settled => {
+      const kept = parseStale(text);
+      const stale = kept ? { ...kept, ageMs: Math.max(0, memory.now() - kept.at) } : undefined;
+      return escalate || stale ? { escalate, stale } : NOTHING;
+    });
+  });
 };
 
-/** Writes a last good result to the shared store, in the background, the plugin's secrets redacted. */
-const shareStale = (
+/** Stores a last good result, the plugin's secrets redacted (one that is not JSON is not kept). */
+const keepStale = (
   reg: RegisteredTool,
-  shared: SharedStore,
-  cacheId: string,
+  store: StoreDriver,
+  key: string,
   data: unknown,
   at: number,
-): void => {
+): MaybePromise<void> => {
   let text: string;
   try {
     text = JSON.stringify({ data, at });
   } catch {
-    return;
+    return undefined;
   }
-  text = reg.redactData(text);
-  shared.set("stale", sharedKey(cacheId), text, SHARED_STALE_TTL_MS).catch(ignore);
+  return store.set(key, reg.redactData(text), STALE_TTL_MS);
 };
 
-/** A failure's memory with a shared store: the count across replicas, the last good result of any. */
-const settleShared = async (
-  reg: RegisteredTool,
-  cacheId: string,
-  session: string,
-  memory: CallMemory,
-  shared: SharedStore,
-): Promise<Settled> => {
-  const local = memory.sessions.failed(session, reg.name);
-  const count = await shared
-    .increment("failures", sharedKey(`${session}\u0000${reg.name}`), SHARED_FAILURES_TTL_MS)
-    .catch(() => local);
-  const escalate = count >= reg.policy.escalateAfter;
-  let kept: { data: unknown; at: number } | undefined;
-  if (reg.policy.fallback?.stale && cacheId) {
-    kept = memory.stale.get(cacheId);
-    if (!kept) {
-      kept = await shared
-        .get("stale", sharedKey(cacheId))
-        .then(
-          (text) => (text === undefined ? undefined : (JSON.parse(text) as { data: unknown; at: number })),
-          ignore,
-        );
-    }
+const parseStale = (text: string | undefined): { data: unknown; at: number } | undefined => {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as { data: unknown; at: number };
+  } catch {
+    return undefined;
   }
-  const stale = kept ? { ...kept, ageMs: Math.max(0, memory.now() - kept.at) } : undefined;
-  return escalate || stale ? { escalate, stale } : NOTHING;
 };

@@ -13,13 +13,13 @@ import type { PolicyClock } from "../policies/policy-clock.js";
 import { type RateGate, withRateLimit } from "../policies/rate-limit-policy.js";
 import { retryPlan, withRetry } from "../policies/retry-policy.js";
 import { withTimeout } from "../policies/timeout-policy.js";
+import type { StoreDriver } from "../store/store-driver.js";
 import type { CallState } from "./call-state.js";
 import type { CacheResult, Executed, Outcome } from "./call-types.js";
 import type { ToolMetrics } from "./metrics.js";
 import type { RegisteredTool } from "./registered-tool.js";
 import { ResultCache } from "./result-cache.js";
 import { failureFromCause, runAttempt } from "./run-attempt.js";
-import type { SharedStore } from "./shared-store.js";
 import { Spans } from "./spans.js";
 import type { ToolWorld } from "./tool-context.js";
 
@@ -31,14 +31,14 @@ export interface PipelineServices {
   readonly breaker: Breaker | undefined;
   /** The runtime's context: whether a tracer is installed is read from it. */
   readonly context: Context.Context<never>;
-  /** Where results are shared with other replicas, if anywhere. */
-  readonly shared?: SharedStore | undefined;
+  /** The catalog's store: cached results of every process on it. */
+  readonly store: StoreDriver;
   /** The tool's metric series (kept by the runtime across registrations of the same tool). */
   readonly metrics: ToolMetrics;
 }
 
-/** Longest a replica's run keeps the others waiting for its result (then they run it themselves). */
-const MAX_LOCK_MS = 60_000;
+/** Longest a process's run keeps the others waiting for its result (then they run it themselves). */
+const MAX_LEASE_MS = 60_000;
 
 /** A tool's policies, composed once (at its first call) and run by every call. */
 export interface ToolPipeline {
@@ -80,20 +80,15 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
   ];
   const exec = policies.reduceRight((next, wrap) => wrap(next), attempt);
 
-  const shared = services.shared;
   const cache = policy.cache
-    ? new ResultCache(
-        policy.cache.ttlMs,
-        policy.cache.capacity,
+    ? new ResultCache({
+        ttlMs: policy.cache.ttlMs,
+        capacity: policy.cache.capacity,
         clock,
-        shared
-          ? {
-              store: shared,
-              lockMs: Math.min(policy.timeoutMs + 1_000, MAX_LOCK_MS),
-              redact: reg.redactData,
-            }
-          : undefined,
-      )
+        store: services.store,
+        leaseMs: Math.min(policy.timeoutMs + 1_000, MAX_LEASE_MS),
+        redact: reg.redactData,
+      })
     : undefined;
   const tracer = Context.get(services.context, Tracer.Tracer);
   const traced = tracer !== Tracer.nativeTracer && Context.get(services.context, References.TracerEnabled);
@@ -145,7 +140,7 @@ export const buildPipeline = (reg: RegisteredTool, services: PipelineServices): 
       ? (s) =>
           Effect.suspend(() =>
             Effect.flatMap(
-              cache.through(s.cacheId, () => exec(s), !traced, s.startedAt),
+              cache.through(s.cacheId, () => exec(s), { looked: !traced, startedAt: s.startedAt }),
               (answer) =>
                 Exit.isSuccess(answer.exit)
                   ? succeeded(answer.exit.value, answer.cache)

@@ -1,18 +1,8 @@
 import { Duration, Effect, Exit, Fiber, Layer, Queue, Scope, Semaphore } from "effect";
 import { Redis } from "effect/persistence";
 import { makeNodeRedis, type NodeRedisConnection } from "./node-redis.js";
+import type { RedisLink } from "./redis-link.js";
 import type { RedisUrl } from "./redis-url.js";
-
-/**
- * Where the stores report that Redis went away and came back: `(level, message)`, one line each.
- * The shape of `@quiver/core`'s `RuntimeLog`, so a host passes the same function to both.
- */
-export type RedisLog = (level: "warning" | "info", message: string) => void;
-
-/** The default: standard error, never standard output (where an MCP stdio server speaks). */
-export const redisLogToStderr: RedisLog = (level, message) => {
-  process.stderr.write(`${level}: ${message}\n`);
-};
 
 /** What went wrong, in one line: the cause's message (already scrubbed of the URL's secrets). */
 const reason = (error: Redis.RedisError): string =>
@@ -23,12 +13,8 @@ export interface LazyRedisOptions {
   readonly url: RedisUrl;
   /** Limit for connecting and for each command. */
   readonly timeout: Duration.Duration;
-  /** Where an outage and the recovery are reported, once each. */
-  readonly log: RedisLog;
-  /** What this connection serves, for those lines ("rate limits and breakers"). */
-  readonly serves: string;
-  /** What degrades while Redis is away, for the outage line. */
-  readonly meanwhile: string;
+  /** Told when a connection fails or is made (it logs the outage and the recovery, once each). */
+  readonly link: RedisLink;
 }
 
 interface Connection extends NodeRedisConnection {
@@ -54,17 +40,9 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
     Redis.Redis,
     Effect.gen(function* () {
       const parent = yield* Effect.scope;
-      // A log that fails loses its line, never the command that logged it.
-      const log: RedisLog = (level, message) => {
-        try {
-          options.log(level, message);
-        } catch {}
-      };
       const lock = Semaphore.makeUnsafe(1);
       let current: Connection | undefined;
       let attempt: Fiber.Fiber<Connection, Redis.RedisError> | undefined;
-      // One warning per outage, not one per call.
-      let down = false;
 
       const open = Effect.gen(function* () {
         const scope = yield* Scope.fork(parent);
@@ -74,24 +52,10 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
         );
         const connection: Connection = { ...made, scope };
         current = connection;
-        if (down) {
-          down = false;
-          log("info", `Redis is reachable again: ${options.serves} are shared between replicas once more.`);
-        }
+        options.link.reached();
         return connection;
       }).pipe(
-        Effect.tapError((error) =>
-          Effect.suspend(() => {
-            if (down) return Effect.void;
-            down = true;
-            return Effect.sync(() =>
-              log(
-                "warning",
-                `Redis is unreachable for ${options.serves} (${reason(error)}): until it is back, ${options.meanwhile}.`,
-              ),
-            );
-          }),
-        ),
+        Effect.tapError((error) => Effect.sync(() => options.link.lost("unreachable", reason(error)))),
         Effect.ensuring(
           Effect.sync(() => {
             attempt = undefined;
@@ -131,12 +95,7 @@ export const lazyRedisLayer = (options: LazyRedisOptions): Layer.Layer<Redis.Red
         Effect.suspend(() => {
           if (current !== c) return Effect.void;
           current = undefined;
-          if (!down)
-            log(
-              "warning",
-              `Redis connection lost for ${options.serves} (${reason(error)}); the next command connects again.`,
-            );
-          down = true;
+          options.link.lost("lost", reason(error));
           return Scope.close(c.scope, Exit.void);
         });
 

@@ -22,7 +22,7 @@ export const parseRedisUrl = (input: string | Redacted.Redacted<string>): RedisU
   }
   if (parsed === undefined || (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:")) {
     throw new TypeError(
-      "redisStores: `url` must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 (the value is not shown: it may hold a password).",
+      "redisStore: `url` must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 (the value is not shown: it may hold a password).",
     );
   }
   const secrets: string[] = [];
