@@ -44,7 +44,7 @@ const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) 
     accept,
     "accept-encoding": ACCEPT_ENCODING,
     ...(opts.requestId === undefined ? {} : { "x-request-id": opts.requestId }),
-    ...buildHeaders(opts.headers),
+    ...buildHeaders(opts),
   };
   const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
   if (opts.json !== undefined) headers["content-type"] ??= "application/json";
@@ -111,7 +111,7 @@ export const createHttpClient = (
    */
   const send = async (opts: HttpRequestOptions, accept: string, secrets: Secrets): Promise<Exchange> => {
     const { redact } = secrets;
-    let url = buildUrl(opts.url, opts.query, redact);
+    let url = buildUrl(opts, redact);
     let { method, headers, body } = requestOf(opts, accept, userAgent);
     const service = options.service ?? url.host;
     const headersTimeoutMs = opts.headersTimeoutMs ?? clientHeadersTimeoutMs;
@@ -188,7 +188,7 @@ export const createHttpClient = (
   };
 
   const secretsOf = (opts: HttpRequestOptions): Secrets => {
-    const all = collectSecrets([...clientSecrets, ...(opts.secrets ?? [])], opts.headers, opts.query);
+    const all = collectSecrets([...clientSecrets, ...(opts.secrets ?? [])], opts);
     return { redact: makeRedactor(all), sentCredentials: all.length > 0 };
   };
 
