@@ -32,7 +32,10 @@ const codeLines = (text: string): number => {
   const visit = (node: ts.Node): void => {
     if (ts.isJSDoc(node)) return;
     const children = node.getChildren(file);
-    if (children.length > 0) return children.forEach(visit);
+    if (children.length > 0) {
+      for (const child of children) visit(child);
+      return;
+    }
     if (node.kind === ts.SyntaxKind.EndOfFileToken) return;
     const first = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
     const last = file.getLineAndCharacterOfPosition(node.getEnd()).line;
