@@ -1,8 +1,11 @@
-import * as Redacted from "effect/Redacted";
-import { z } from "zod";
+import type { z } from "zod";
 import type { AnyTool } from "./define-tool.js";
 import type { HttpClient } from "./http/index.js";
 import type { PluginCommand, PluginDemo, PluginSetup } from "./plugin-capabilities.js";
+import { type PluginSlots, slotProblems } from "./plugin-slots.js";
+
+// `secret` lived here before settings had their own module; kept importable from here.
+export { secret } from "./plugin-settings.js";
 
 /** The plugin contract version this core implements. */
 export const SPECIFICATION_VERSION = "v1" as const;
@@ -28,22 +31,34 @@ export interface HealthContext<Config, Resources = unknown> {
 
 /**
  * A plugin as its author defines it. Everything past `tools` is an optional capability: the host
- * uses what is there and names no plugin (see CONTRIBUTING's "Add a plugin").
+ * uses what is there and names no plugin (see CONTRIBUTING's "Add a plugin"). The slots of
+ * {@link PluginSlots} (instructions, alias sets, resources, prompts, views) are reserved for later
+ * issues: checked and carried to the catalog, not served yet (VERSIONING.md).
  */
-export interface PluginDefinition<Config = unknown, Resources = unknown> {
-  readonly specificationVersion: typeof SPECIFICATION_VERSION;
+export interface PluginDefinition<Config = unknown, Resources = unknown>
+  extends PluginSlots<Config, Resources> {
+  /** The plugin contract version; `"v1"` when left out. */
+  readonly specificationVersion?: typeof SPECIFICATION_VERSION;
   /** Short id, `^[a-z0-9-]+$` (the tool-name prefix on clashes). */
   readonly id: string;
+  /** The package's version: `version: pkg.version` from `import pkg from "../package.json" with { type: "json" }`. */
   readonly version: string;
   readonly description?: string;
-  /** The plugin's settings: parsed from plugin options, the config file and environment variables. */
+  /**
+   * The plugin's settings (a zod object): parsed from plugin options, the config file and environment
+   * variables. Each field declares its variable and whether it is a secret with `setting()` and
+   * `secret()`; `pluginSettings(plugin)` lists them.
+   */
   readonly config?: z.ZodType<Config>;
   /**
    * Defaults for the settings (a `create<Name>Plugin(options)` passes its options here): environment
    * variables and registration options win over them.
    */
   readonly defaults?: Readonly<Record<string, unknown>>;
-  /** Environment variable for each config field: `{ apiKey: "PERPLEXITY_API_KEY" }`. */
+  /**
+   * @deprecated Declare each variable on its setting instead: `secret({ env: "X_API_KEY" })`,
+   * `setting(schema, { env: "X_BASE_URL" })`. Kept until every plugin has moved; the schema's wins.
+   */
   readonly env?: Readonly<Record<string, string>>;
   readonly tools: ReadonlyArray<AnyTool>;
   /** Opens what the tools share (index, connection, client); closed with the catalog. */
@@ -67,6 +82,7 @@ const COMMAND = /^[a-z][a-z0-9-]{0,40}$/;
 
 /** A defined plugin. */
 export type Plugin<Config = unknown, Resources = unknown> = PluginDefinition<Config, Resources> & {
+  readonly specificationVersion: typeof SPECIFICATION_VERSION;
   readonly [pluginMarker]: true;
 };
 
@@ -79,12 +95,12 @@ export const isPlugin = (u: unknown): u is AnyPlugin =>
 
 /**
  * Defines a plugin: an id, a version, its tools and an optional config schema read from options and
- * environment variables. Tool names must be unique within the plugin.
+ * environment variables. Tool, command and slot names must be unique within the plugin.
  *
  * @example
  * export const fdaPlugin = definePlugin({
- *   specificationVersion: "v1", id: "fda", version: VERSION,
- *   config: z.object({ apiKey: secret().optional() }), env: { apiKey: "OPENFDA_API_KEY" },
+ *   id: "fda", version: pkg.version,
+ *   config: z.object({ apiKey: secret({ env: "OPENFDA_API_KEY" }).optional() }),
  *   tools: [searchDrugs, countDrugs],
  * })
  */
@@ -106,73 +122,11 @@ export const definePlugin = <Config, Resources = unknown>(
       throw new TypeError(`Plugin "${definition.id}" defines command "${command.name}" twice.`);
     commands.add(command.name);
   }
-  return { ...definition, [pluginMarker]: true };
-};
-
-/**
- * A secret setting: a non-empty string kept as `Redacted`, so it never prints in a log or error.
- *
- * @example
- * config: z.object({ apiKey: secret().describe("Perplexity API key") })
- */
-export const secret = () =>
-  z
-    .string()
-    .min(1)
-    .transform((value) => Redacted.make(value));
-
-/** The outcome of reading a plugin's settings. */
-export type PluginConfigResult<Config> =
-  | { readonly ok: true; readonly config: Config; readonly secrets: ReadonlyArray<Redacted.Redacted<string>> }
-  | {
-      readonly ok: false;
-      /** One line for people and models: what is missing or wrong. */
-      readonly message: string;
-      /** Environment variables that would fix it. */
-      readonly missing: ReadonlyArray<string>;
-    };
-
-/**
- * Reads a plugin's settings: explicit options win over environment variables. Secrets found in the
- * result are returned so the runtime can redact them from every message.
- */
-export const resolvePluginConfig = <Config, Resources = unknown>(
-  plugin: PluginDefinition<Config, Resources>,
-  options: Readonly<Record<string, unknown>> = {},
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): PluginConfigResult<Config> => {
-  if (!plugin.config) return { ok: true, config: undefined as Config, secrets: [] };
-  const raw: Record<string, unknown> = { ...definedOnly(plugin.defaults ?? {}) };
-  for (const [field, variable] of Object.entries(plugin.env ?? {})) {
-    const value = env[variable];
-    if (value !== undefined && value !== "") raw[field] = value;
-  }
-  Object.assign(raw, definedOnly(options));
-  // Parsed once per plugin at start-up: zod's eval-compiled fast path would cost more to build than
-  // it saves on one parse, so this parse runs without it.
-  const parsed = plugin.config.safeParse(raw, { jitless: true });
-  if (parsed.success) return { ok: true, config: parsed.data, secrets: collectSecrets(parsed.data) };
-  const missing: string[] = [];
-  const problems = parsed.error.issues.map((issue) => {
-    const field = issue.path.join(".");
-    const variable = plugin.env?.[String(issue.path[0])];
-    if (variable && raw[String(issue.path[0])] === undefined) {
-      missing.push(variable);
-      return `${variable} is not set`;
-    }
-    return `${field || "config"}: ${issue.message}`;
-  });
-  return { ok: false, message: `Plugin "${plugin.id}" is not configured: ${problems.join("; ")}.`, missing };
-};
-
-const definedOnly = (record: Readonly<Record<string, unknown>>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
-
-const collectSecrets = (
-  value: unknown,
-  out: Redacted.Redacted<string>[] = [],
-): Redacted.Redacted<string>[] => {
-  if (Redacted.isRedacted(value)) out.push(value as Redacted.Redacted<string>);
-  else if (value && typeof value === "object") for (const v of Object.values(value)) collectSecrets(v, out);
-  return out;
+  const problems = slotProblems(definition, definition.tools);
+  if (problems.length > 0) throw new TypeError(`Plugin "${definition.id}": ${problems.join("; ")}.`);
+  return {
+    ...definition,
+    specificationVersion: definition.specificationVersion ?? SPECIFICATION_VERSION,
+    [pluginMarker]: true,
+  };
 };

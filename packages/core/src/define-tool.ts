@@ -1,9 +1,11 @@
 import type * as Clock from "effect/Clock";
 import type * as Effect from "effect/Effect";
+import type { Caller, CallInfo } from "./caller.js";
 import type { DurationInput } from "./duration.js";
 import type { ContentPart, ToolResult } from "./envelope.js";
 import type { ToolFailure } from "./errors.js";
 import type { HttpClient } from "./http/index.js";
+import type { ToolTaskSupport } from "./plugin-slots.js";
 import type { SchemaInput, SchemaOutput, ToolSchema } from "./schema/standard-schema.js";
 
 /** What kind of capability a tool offers; hosts group and rank tools by it. */
@@ -134,20 +136,10 @@ export interface ClientRequests {
 
 /** What a tool's `run` receives besides its input. */
 export interface ToolContext<Config = unknown, Resources = unknown> {
-  readonly callId: string;
-  readonly tool: string;
-  readonly plugin: string;
-  /** Who is calling (from the host's token mapping); undefined for anonymous calls. */
-  readonly principal: string | undefined;
-  /** The caller's groups from the identity provider (empty without a groups claim), e.g. to share with a group. */
-  readonly groups: ReadonlyArray<string>;
-  /** The OAuth client the caller's token was issued to (`client_id`/`azp`); undefined for static tokens. */
-  readonly clientId: string | undefined;
-  /** The OAuth scopes of the caller's access token; undefined when its credentials are not scope-limited. */
-  readonly scopes: ReadonlyArray<string> | undefined;
-  readonly sessionId: string | undefined;
-  /** Values the host holds for this session (the current subject ...). */
-  readonly session: Readonly<Record<string, unknown>>;
+  /** Which call this is: id, tool, plugin and attempt. */
+  readonly call: CallInfo;
+  /** Who is calling: principal, groups, OAuth client and scopes, session. */
+  readonly caller: Caller;
   /** Aborted on timeout, cancellation or shutdown: pass it to every upstream request. */
   readonly signal: AbortSignal;
   /** The plugin's validated configuration (secrets as Redacted). */
@@ -156,8 +148,6 @@ export interface ToolContext<Config = unknown, Resources = unknown> {
   readonly resources: Resources;
   /** The shared HTTP client (pooled, size-limited, status mapped to error kinds, secrets redacted). */
   readonly http: HttpClient;
-  /** 1 for the first attempt, 2 for the first retry ... */
-  readonly attempt: number;
   /** Reports progress of a long call. */
   readonly progress: (progress: ToolProgress) => void;
   /** Sends a log line to the caller (MCP `notifications/message`, at the level the client set); a no-op when nobody listens. */
@@ -292,6 +282,10 @@ export interface ToolDefinition<
   readonly examples?: ReadonlyArray<ToolExample<SchemaInput<I>>>;
   readonly annotations?: ToolAnnotations;
   readonly policy?: ToolPolicy;
+  /** Whether the tool may run as an MCP task (`optional`: a client may ask; reserved, not served yet). */
+  readonly task?: ToolTaskSupport;
+  /** The plugin view (`views[].name`) that shows this tool's result (MCP Apps; reserved, not served yet). */
+  readonly view?: string;
   /** How the model should use successful data (summarise, cite ...). */
   readonly instruction?: string;
   /**

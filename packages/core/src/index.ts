@@ -1,5 +1,6 @@
 import pkg from "../package.json" with { type: "json" };
 
+export type { Caller, CallInfo } from "./caller.js";
 export type {
   Catalog,
   CatalogExport,
@@ -10,7 +11,6 @@ export type {
   ToolDescription,
   ToolInfo,
 } from "./catalog/catalog-types.js";
-
 export { createCatalog } from "./catalog/create-catalog.js";
 export {
   type AnyPlugin,
@@ -19,11 +19,8 @@ export {
   type HealthReport,
   isPlugin,
   type Plugin,
-  type PluginConfigResult,
   type PluginDefinition,
-  resolvePluginConfig,
   SPECIFICATION_VERSION,
-  secret,
 } from "./define-plugin.js";
 export {
   type AnyTool,
@@ -112,6 +109,33 @@ export {
   type PluginSetup,
   type SetupContext,
 } from "./plugin-capabilities.js";
+export { type PluginConfigResult, resolvePluginConfig } from "./plugin-config.js";
+export {
+  type PluginOptions,
+  type PluginSetting,
+  pluginSettings,
+  reveal,
+  type SettingMeta,
+  secret,
+  setting,
+  settingsRegistry,
+} from "./plugin-settings.js";
+export type {
+  AliasSet,
+  Completer,
+  PluginPrompt,
+  PluginResource,
+  PluginResourceTemplate,
+  PluginSlots,
+  PluginView,
+  PromptArgument,
+  PromptMessage,
+  ResourceContents,
+  ResourceDescriptor,
+  SlotContext,
+  ToolAlias,
+  ToolTaskSupport,
+} from "./plugin-slots.js";
 export { applyOutputBudget, type TruncationReport } from "./policies/output-budget.js";
 export {
   DEFAULT_POLICY,

@@ -42,7 +42,7 @@ describe("calls that wait in Effect, and calls that do not wait", () => {
       pluginOf(
         toolWith("plain", { cache: { ttl: "1m" } }, ({ q }, ctx) => {
           runs++;
-          return { q, attempt: ctx.attempt };
+          return { q, attempt: ctx.call.attempt };
         }),
       ),
     );
@@ -60,9 +60,9 @@ describe("calls that wait in Effect, and calls that do not wait", () => {
     catalog.register(
       pluginOf(
         toolWith("effectful", { retry: { times: 2, base: "100ms" }, timeout: "10s" }, ({ q }, ctx) =>
-          ctx.attempt < 3
-            ? Effect.fail(fail.upstream(`attempt ${ctx.attempt} failed`, { retryable: true }))
-            : Effect.succeed({ q, attempt: ctx.attempt }),
+          ctx.call.attempt < 3
+            ? Effect.fail(fail.upstream(`attempt ${ctx.call.attempt} failed`, { retryable: true }))
+            : Effect.succeed({ q, attempt: ctx.call.attempt }),
         ),
       ),
     );
@@ -123,7 +123,7 @@ describe("calls that wait in Effect, and calls that do not wait", () => {
         toolWith("backup", { retry: false }, async ({ q }, ctx) => {
           backupRuns++;
           if (q === "held") await backup.promise;
-          return { q, attempt: ctx.attempt };
+          return { q, attempt: ctx.call.attempt };
         }),
       ),
     );

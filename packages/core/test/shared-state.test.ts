@@ -24,7 +24,7 @@ const makePlugin = (runs: { count: number }, failing: { on: boolean }) =>
           if (failing.on) throw fail.upstream("upstream down", { retryable: false });
           return {
             word,
-            by: `${ctx.principal ?? ""} ${Redacted.value((ctx.config as { apiKey: Redacted.Redacted<string> }).apiKey)}`,
+            by: `${ctx.caller.principal ?? ""} ${Redacted.value((ctx.config as { apiKey: Redacted.Redacted<string> }).apiKey)}`,
           };
         },
       }),

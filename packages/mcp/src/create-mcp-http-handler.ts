@@ -49,7 +49,7 @@ export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
    * Authenticates a request in place of `tokens` (an OAuth 2.1 resource server's gate, e.g. the
    * SDK's `requireBearerAuth` over a JWT verifier): the verified auth info, or the refusal to answer
    * (401/403 with its `WWW-Authenticate` challenge). Its `extra.principal`, `extra.groups` and
-   * `extra.clientId` reach the tools as `ctx.principal`, `ctx.groups` and `ctx.clientId`.
+   * `extra.clientId` reach the tools as `ctx.caller.principal`, `.groups` and `.clientId`.
    */
   readonly authenticate?: (request: Request) => Promise<AuthInfo | Response>;
   /** A session with no request for this long is closed (default "30 minutes"). */
@@ -122,7 +122,7 @@ const jsonRpcError = (status: number, code: number, message: string, headers: Re
  *
  * Every request first passes Host and Origin validation (DNS-rebinding protection, localhost by
  * default: foreign Origin → 403) and, when `tokens` is set, bearer authentication (→ 401 with a
- * `WWW-Authenticate` challenge); the token's principal is what tools see as `ctx.principal`.
+ * `WWW-Authenticate` challenge); the token's principal is what tools see as `ctx.caller.principal`.
  *
  * @example
  * const mcp = createMcpHttpHandler(catalog, { tokens: { "tok-abc": "alice" } });

@@ -111,7 +111,7 @@ describe("createMcpServer options", () => {
           input: z.object({ subject: z.string().optional().describe("Filled from the session") }),
           output: z.object({ subject: z.string().nullable(), session: z.string().nullable() }),
           inject: { subject: "subject" },
-          run: ({ subject }, ctx) => ({ subject: subject ?? null, session: ctx.sessionId ?? null }),
+          run: ({ subject }, ctx) => ({ subject: subject ?? null, session: ctx.caller.sessionId ?? null }),
         }),
       ],
     });

@@ -158,7 +158,7 @@ export const createCassetteHttpClient = (options: CassetteHttpClientOptions): Ht
     const secrets = [
       ...(tape?.call.secrets ?? []),
       ...(clientOptions.secrets ?? []),
-      ...collectSecrets(opts.secrets ?? [], opts.headers, opts.query),
+      ...collectSecrets(opts.secrets ?? [], opts),
     ];
     const frame: RequestFrame = { tape, scrub: makeScrubber(secrets, tape?.call.principal) };
     try {

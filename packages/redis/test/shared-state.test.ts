@@ -42,7 +42,7 @@ const makePlugin = () => {
           if (state.gate) await state.gate;
           if (state.failing) throw fail.upstream("the upstream answered 503", { retryable: false });
           const key = Redacted.value((ctx.config as { apiKey: Redacted.Redacted<string> }).apiKey);
-          return { word, note: `for ${ctx.principal ?? "nobody"} via ${key}` };
+          return { word, note: `for ${ctx.caller.principal ?? "nobody"} via ${key}` };
         },
       }),
       defineTool({

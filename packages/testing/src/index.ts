@@ -14,7 +14,7 @@ export {
 } from "./conformance/describe-plugin-conformance.js";
 export { describePluginPackage, type PluginPackageOptions } from "./conformance/describe-plugin-package.js";
 export { assertEnvelope, envelopeSchema } from "./conformance/envelope-schema.js";
-export { checkConfigModule, envConstantName } from "./conformance/package/check-config-module.js";
+export { checkConfigModule } from "./conformance/package/check-config-module.js";
 export { checkIndexExports } from "./conformance/package/check-index-exports.js";
 export { checkManifest } from "./conformance/package/check-manifest.js";
 export { checkPackageName } from "./conformance/package/check-package-name.js";

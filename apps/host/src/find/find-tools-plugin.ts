@@ -74,7 +74,7 @@ export const createFindToolsPlugin = (
       const tools = finder
         // Ranked past the limit when some tools are hidden from this caller, then cut.
         .rank(need, { limit: mayCall ? catalog.list().length : limit, ...(category ? { category } : {}) })
-        .filter((t) => !mayCall || mayCall(t, ctx.scopes))
+        .filter((t) => !mayCall || mayCall(t, ctx.caller.scopes))
         .slice(0, limit)
         .map((t) => ({ ...t, matched: [...t.matched] }));
       return outcome(

@@ -18,7 +18,7 @@ export const optionNames = (plugin: AnyPlugin): string[] | undefined => {
     if (schema.shape && typeof schema.shape === "object") {
       const catchall = def?.catchall as SchemaLike | undefined;
       if (catchall && catchall._zod?.def?.type !== "never") return undefined;
-      return [...new Set([...Object.keys(schema.shape), ...Object.keys(plugin.env ?? {})])];
+      return Object.keys(schema.shape);
     }
     schema = (def?.in ?? def?.innerType ?? def?.schema) as SchemaLike | undefined;
   }

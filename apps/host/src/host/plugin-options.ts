@@ -1,4 +1,4 @@
-import type { AnyPlugin } from "@quiver/core";
+import { type AnyPlugin, pluginSettings } from "@quiver/core";
 import type { PluginSettings } from "../config/host-settings.js";
 
 /**
@@ -16,9 +16,9 @@ export const pluginOptions = (
   demo: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> => {
   const fromEnv = new Set(
-    Object.entries(plugin.env ?? {})
-      .filter(([, variable]) => env[variable] !== undefined && env[variable] !== "")
-      .map(([field]) => field),
+    pluginSettings(plugin)
+      .filter((s) => s.env !== undefined && env[s.env] !== undefined && env[s.env] !== "")
+      .map((s) => s.field),
   );
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries({ ...demo, ...settings?.fileOptions })) if (!fromEnv.has(k)) out[k] = v;

@@ -5,6 +5,7 @@ import type { AnyPlugin, HealthReport } from "../define-plugin.js";
 import type { ToolAnnotations, ToolCategory, ToolExample, ToolPolicy } from "../define-tool.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
+import type { PluginSlots, ToolTaskSupport } from "../plugin-slots.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
@@ -76,6 +77,10 @@ export interface ToolInfo {
   readonly annotations: ToolAnnotations;
   /** False when its plugin is missing a setting; calls answer `unavailable`. */
   readonly available: boolean;
+  /** Set when the tool may run as an MCP task (reserved: not served yet). */
+  readonly task?: ToolTaskSupport;
+  /** The plugin view that shows its result (reserved: not served yet). */
+  readonly view?: string;
 }
 
 /** One tool described in full. */
@@ -98,6 +103,8 @@ export interface PluginInfo {
   readonly message?: string;
   readonly missing: ReadonlyArray<string>;
   readonly tools: ReadonlyArray<string>;
+  /** The reserved slots the plugin fills (instructions, alias sets, resources, prompts, views); absent when none. */
+  readonly slots?: PluginSlots;
   /**
    * Why the plugin's last `setup` failed (its tools answer `unavailable` and the next call tries
    * again); absent before setup first runs and once a setup succeeds.

@@ -1,8 +1,10 @@
 import type * as Clock from "effect/Clock";
-import { type AnyPlugin, resolvePluginConfig } from "../define-plugin.js";
+import type { AnyPlugin } from "../define-plugin.js";
 import type { AnyTool, ToolPolicy } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
 import { makeRedactor, type Redactor } from "../http/redact.js";
+import { resolvePluginConfig } from "../plugin-config.js";
+import { slotsOf } from "../plugin-slots.js";
 import { resolvePolicy } from "../policies/resolve-policy.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
@@ -60,6 +62,8 @@ export const toolInfo = (reg: RegisteredTool): ToolInfo => ({
   category: reg.tool.category,
   annotations: reg.tool.annotations ?? {},
   available: reg.config.ok,
+  ...(reg.tool.task ? { task: reg.tool.task } : {}),
+  ...(reg.tool.view ? { view: reg.tool.view } : {}),
 });
 
 /** Creates an empty registry. */
@@ -138,6 +142,7 @@ export const createRegistry = (options: RegistryOptions): Registry => {
       });
       names.push(name);
     }
+    const slots = slotsOf(plugin);
     const info: PluginInfo = {
       id: plugin.id,
       version: plugin.version,
@@ -146,6 +151,7 @@ export const createRegistry = (options: RegistryOptions): Registry => {
       ...(resolved.ok ? {} : { message: resolved.message }),
       missing: resolved.ok ? [] : resolved.missing,
       tools: names,
+      ...(slots ? { slots } : {}),
     };
     plugins.set(plugin.id, {
       plugin,

@@ -1,7 +1,7 @@
 import * as Redacted from "effect/Redacted";
 import { fail } from "../errors.js";
 import { isSensitiveParam, type Redactor, type Secret, secretValue } from "./redact.js";
-import type { HeaderValue, QueryValue } from "./types.js";
+import type { HeaderValue, HttpRequestOptions } from "./types.js";
 
 /** Headers whose values are credentials even when given as plain strings (also scrubbed from cassettes). */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
@@ -18,18 +18,32 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
 const isSecretLike = (value: unknown): value is Secret =>
   typeof value === "string" || Redacted.isRedacted(value);
 
+/** What of a request names its target and its credentials. */
+export type RequestParts = Pick<HttpRequestOptions, "url" | "baseUrl" | "query" | "headers" | "bearer">;
+
 /**
- * Every value to redact for one request: the given secrets, `Redacted` header and query values,
- * credential headers (`authorization` — and its token without the scheme —, `x-api-key` ...)
- * and query parameters named like credentials (`api_key`, `token` ...).
+ * The request's headers as given, with `bearer` as `authorization: Bearer <token>` (kept
+ * `Redacted`); an `authorization` in `headers` wins over it.
+ */
+const requestHeaders = (
+  opts: Pick<RequestParts, "headers" | "bearer">,
+): Readonly<Record<string, HeaderValue>> =>
+  opts.bearer === undefined
+    ? (opts.headers ?? {})
+    : { authorization: Redacted.make(`Bearer ${secretValue(opts.bearer)}`), ...opts.headers };
+
+/**
+ * Every value to redact for one request: the given secrets, the `bearer` token, `Redacted` header and
+ * query values, credential headers (`authorization` — and its token without the scheme —,
+ * `x-api-key` ...) and query parameters named like credentials (`api_key`, `token` ...).
  */
 export const collectSecrets = (
   given: ReadonlyArray<Secret>,
-  headers: Readonly<Record<string, HeaderValue>> = {},
-  query: Readonly<Record<string, QueryValue>> = {},
+  opts: Pick<RequestParts, "headers" | "query" | "bearer">,
 ): Secret[] => {
   const secrets: Secret[] = [...given];
-  for (const [name, value] of Object.entries(headers)) {
+  if (opts.bearer !== undefined) secrets.push(opts.bearer);
+  for (const [name, value] of Object.entries(requestHeaders(opts))) {
     if (value === undefined) continue;
     if (Redacted.isRedacted(value) || CREDENTIAL_HEADERS.has(name.toLowerCase())) {
       secrets.push(value);
@@ -37,7 +51,7 @@ export const collectSecrets = (
       if (token !== undefined && token.length >= 8) secrets.push(Redacted.make(token));
     }
   }
-  for (const [name, value] of Object.entries(query)) {
+  for (const [name, value] of Object.entries(opts.query ?? {})) {
     if (Redacted.isRedacted(value)) secrets.push(value);
     else if (isSensitiveParam(name)) {
       if (Array.isArray(value)) secrets.push(...value);
@@ -47,15 +61,29 @@ export const collectSecrets = (
   return secrets;
 };
 
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+
 /**
- * Parses the request URL and appends `query` (skipping `undefined`, repeating arrays, unwrapping
- * secrets). A malformed or non-HTTP URL is an `internal` failure (a bug in the tool, not the input).
+ * `url` against `baseUrl`: an absolute `url` (or a `URL`) as is, a relative one joined to the base
+ * with exactly one `/` between them, whatever slashes either has; the base's path is kept
+ * (`https://h/api/` + `v1/x` → `https://h/api/v1/x`).
+ *
+ * @example
+ * joinUrl("https://api.perplexity.ai/", "/search") // "https://api.perplexity.ai/search"
  */
-export const buildUrl = (
-  url: string | URL,
-  query: Readonly<Record<string, QueryValue>> = {},
-  redact: Redactor,
-): URL => {
+export const joinUrl = (baseUrl: string | undefined, url: string | URL): string | URL => {
+  if (baseUrl === undefined || typeof url !== "string" || ABSOLUTE.test(url)) return url;
+  // By hand: WHATWG `new URL(url, base)` drops the base's last path segment and a leading `/` of url.
+  return `${baseUrl.replace(/\/+$/, "")}/${url.replace(/^\/+/, "")}`;
+};
+
+/**
+ * Parses the request URL (joined to `baseUrl`) and appends `query` (skipping `undefined`, repeating
+ * arrays, unwrapping secrets). A malformed or non-HTTP URL is an `internal` failure (a bug in the
+ * tool, not the input).
+ */
+export const buildUrl = (opts: Pick<RequestParts, "url" | "baseUrl" | "query">, redact: Redactor): URL => {
+  const url = joinUrl(opts.baseUrl, opts.url);
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -65,7 +93,7 @@ export const buildUrl = (
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw fail.internal(redact(`Unsupported URL scheme ${parsed.protocol} in ${parsed.href}`));
   }
-  for (const [name, value] of Object.entries(query)) {
+  for (const [name, value] of Object.entries(opts.query ?? {})) {
     if (value === undefined) continue;
     if (Array.isArray(value))
       for (const item of value as ReadonlyArray<string>) parsed.searchParams.append(name, item);
@@ -75,10 +103,10 @@ export const buildUrl = (
   return parsed;
 };
 
-/** Lower-cases header names, drops `undefined` and unwraps `Redacted` values. */
-export const buildHeaders = (headers: Readonly<Record<string, HeaderValue>> = {}): Record<string, string> => {
+/** The request's headers with `bearer`: names lower-cased, `undefined` dropped, `Redacted` values unwrapped. */
+export const buildHeaders = (opts: Pick<RequestParts, "headers" | "bearer">): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, value] of Object.entries(requestHeaders(opts))) {
     if (value !== undefined) out[name.toLowerCase()] = secretValue(value);
   }
   return out;

@@ -45,7 +45,7 @@ const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) 
     accept,
     "accept-encoding": ACCEPT_ENCODING,
     ...(opts.requestId === undefined ? {} : { "x-request-id": opts.requestId }),
-    ...buildHeaders(opts.headers),
+    ...buildHeaders(opts),
   };
   const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
   if (opts.json !== undefined) headers["content-type"] ??= "application/json";
@@ -116,7 +116,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
    */
   const send = async (opts: HttpRequestOptions, accept: string, secrets: Secrets): Promise<Exchange> => {
     const { redact } = secrets;
-    const url = buildUrl(opts.url, opts.query, redact);
+    const url = buildUrl(opts, redact);
     const { method, headers, body } = requestOf(opts, accept, userAgent);
     const service = options.service ?? url.host;
     const headersTimeoutMs = opts.headersTimeoutMs ?? clientHeadersTimeoutMs;
@@ -191,7 +191,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
   };
 
   const secretsOf = (opts: HttpRequestOptions): Secrets => {
-    const all = collectSecrets([...clientSecrets, ...(opts.secrets ?? [])], opts.headers, opts.query);
+    const all = collectSecrets([...clientSecrets, ...(opts.secrets ?? [])], opts);
     return { redact: makeRedactor(all), sentCredentials: all.length > 0 };
   };
 

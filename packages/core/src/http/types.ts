@@ -61,8 +61,15 @@ export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | 
 export interface HttpRequestOptions {
   /** Default `GET`. */
   readonly method?: HttpMethod | undefined;
-  /** Absolute `http:` or `https:` URL; may already carry a query string. */
+  /**
+   * The `http:` or `https:` URL, absolute or relative to `baseUrl`; may already carry a query string.
+   */
   readonly url: string | URL;
+  /**
+   * Base of a relative `url`: joined with exactly one `/` between them, its path kept
+   * (`https://h/api/` + `v1/x` → `https://h/api/v1/x`); ignored for an absolute `url`.
+   */
+  readonly baseUrl?: string | undefined;
   /**
    * The URL's path as a template (`/drug/{endpoint}.json`), named in the request's span as
    * `url.template` when a tracer is installed. Without it the span names only the method and host:
@@ -73,6 +80,11 @@ export interface HttpRequestOptions {
   readonly query?: Readonly<Record<string, QueryValue>> | undefined;
   /** Request headers (names are case-insensitive). */
   readonly headers?: Readonly<Record<string, HeaderValue>> | undefined;
+  /**
+   * A token sent as `authorization: Bearer <token>` and redacted from every failure (no `secrets`
+   * entry needed); nothing is sent when undefined. An `authorization` header wins over it.
+   */
+  readonly bearer?: Secret | undefined;
   /** Sent as a JSON body with `content-type: application/json`. */
   readonly json?: unknown;
   /** Sent as the body as is (set `content-type` yourself). Ignored when `json` is given. */

@@ -1,4 +1,5 @@
 import type * as Clock from "effect/Clock";
+import type { Caller } from "../caller.js";
 import type { ToolContext } from "../define-tool.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
@@ -15,6 +16,16 @@ export interface ToolWorld {
   readonly hasTool: (name: string) => boolean;
 }
 
+/** Who is calling, from the call's session. */
+export const callerOf = (session: SessionContext): Caller => ({
+  principal: session.principal,
+  groups: session.groups ?? [],
+  clientId: session.clientId,
+  scopes: session.scopes,
+  sessionId: session.id,
+  session: session.values ?? {},
+});
+
 /** The context one attempt of a tool runs with. */
 export const toolContext = (
   reg: RegisteredTool,
@@ -28,20 +39,12 @@ export const toolContext = (
   /** The call's spans, when traced: the tools it calls (`ctx.callTool`) join its trace. */
   trace?: CallTrace | undefined,
 ): ToolContext => ({
-  callId,
-  tool: reg.name,
-  plugin: reg.pluginId,
-  principal: session.principal,
-  groups: session.groups ?? [],
-  clientId: session.clientId,
-  scopes: session.scopes,
-  sessionId: session.id,
-  session: session.values ?? {},
+  call: { id: callId, tool: reg.name, plugin: reg.pluginId, attempt },
+  caller: callerOf(session),
   signal,
   config: reg.config.ok ? reg.config.value : undefined,
   resources: reg.resources.current,
   http: world.http,
-  attempt,
   progress: (p) => options.onProgress?.(p),
   log: (level, message, data) =>
     options.onLog?.(data === undefined ? { level, message } : { level, message, data }),

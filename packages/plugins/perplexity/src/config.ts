@@ -1,28 +1,18 @@
-import { secret } from "@quiver/core";
+import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
 /** Perplexity's API. */
 const DEFAULT_BASE_URL = "https://api.perplexity.ai";
 
 /**
- * The two Perplexity APIs behind `perplexity_search_web`.
- *
- * @example
- * const api: PerplexityApi = "chat";
- */
-export type PerplexityApi = "search" | "chat";
-
-/**
  * The plugin's settings. Without an API key the plugin is unconfigured and its tool answers
  * `unavailable` naming `PERPLEXITY_API_KEY`.
  */
 export const perplexityConfigSchema = z.object({
-  apiKey: secret().describe("Perplexity API key (pplx-…)."),
-  baseUrl: z
-    .url({ protocol: /^https?$/ })
-    .default(DEFAULT_BASE_URL)
-    .transform((url) => url.replace(/\/+$/, ""))
-    .describe("Base URL of Perplexity's API."),
+  apiKey: secret({ env: "PERPLEXITY_API_KEY" }).describe("Perplexity API key (pplx-…)."),
+  baseUrl: setting(z.url({ protocol: /^https?$/ }).default(DEFAULT_BASE_URL), {
+    env: "PERPLEXITY_BASE_URL",
+  }).describe("Base URL of Perplexity's API."),
   api: z
     .enum(["search", "chat"])
     .default("search")
@@ -51,5 +41,10 @@ export const perplexityConfigSchema = z.object({
  */
 export type PerplexityConfig = z.output<typeof perplexityConfigSchema>;
 
-/** Environment variable of each setting. */
-export const PERPLEXITY_ENV = { apiKey: "PERPLEXITY_API_KEY", baseUrl: "PERPLEXITY_BASE_URL" } as const;
+/**
+ * The two Perplexity APIs behind `perplexity_search_web`.
+ *
+ * @example
+ * const api: PerplexityApi = "chat";
+ */
+export type PerplexityApi = PerplexityConfig["api"];

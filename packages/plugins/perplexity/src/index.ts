@@ -1,39 +1,27 @@
-import { definePlugin, type HealthContext, type HealthReport, type Plugin, ToolFailure } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
-import pkg from "../package.json" with { type: "json" };
 import {
-  PERPLEXITY_ENV,
-  type PerplexityApi,
-  type PerplexityConfig,
-  perplexityConfigSchema,
-} from "./config.js";
+  definePlugin,
+  type HealthContext,
+  type HealthReport,
+  type PluginOptions,
+  ToolFailure,
+} from "@quiver/core";
+import pkg from "../package.json" with { type: "json" };
+import { type PerplexityConfig, perplexityConfigSchema } from "./config.js";
 import { KEYS_PAGE } from "./internal/relabel.js";
 import { searchWeb } from "./tools/search-web.js";
 
 export type { PerplexityApi, PerplexityConfig } from "./config.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
-/** The package's version, read from its package.json at build time (a JSON import). */
-export const VERSION: string = pkg.version;
 
 /**
- * Options of {@link createPerplexityPlugin}: defaults for the plugin's settings. Environment variables
- * (`PERPLEXITY_API_KEY`, `PERPLEXITY_BASE_URL`) and the host's per-plugin options win over them.
+ * Options of {@link createPerplexityPlugin}: defaults for the plugin's settings (`apiKey`, `baseUrl`,
+ * `api`, `model`, `maxResults`; see config.ts). Environment variables (`PERPLEXITY_API_KEY`,
+ * `PERPLEXITY_BASE_URL`) and the host's per-plugin options win over them.
  *
  * @example
  * const options: PerplexityPluginOptions = { api: "chat", model: "sonar-pro" };
  */
-export interface PerplexityPluginOptions {
-  /** The API key; normally from `PERPLEXITY_API_KEY`. */
-  readonly apiKey?: string;
-  /** Default `https://api.perplexity.ai`. */
-  readonly baseUrl?: string;
-  /** `"search"` (default: the Search API) or `"chat"` (Sonar chat completions). */
-  readonly api?: PerplexityApi;
-  /** Default Sonar model for `api: "chat"`. Default `"sonar"`. */
-  readonly model?: string;
-  /** Default number of results, 1–20. Default 5. */
-  readonly maxResults?: number;
-}
+export type PerplexityPluginOptions = PluginOptions<typeof perplexityConfigSchema>;
 
 /**
  * Checks the key without paying for a search: an empty `POST /search` is refused as invalid (400/422)
@@ -43,10 +31,10 @@ const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>)
   try {
     const response = await http.request({
       method: "POST",
-      url: `${config.baseUrl}/search`,
+      baseUrl: config.baseUrl,
+      url: "/search",
       json: {},
-      headers: { authorization: Redacted.make(`Bearer ${Redacted.value(config.apiKey)}`) },
-      secrets: [config.apiKey],
+      bearer: config.apiKey,
       acceptStatus: [400, 422],
       signal,
     });
@@ -79,15 +67,13 @@ const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>)
  * catalog.register(createPerplexityPlugin({ api: "chat", model: "sonar-pro" }));
  * const result = await catalog.call("perplexity_search_web", { query: "Who won the 2026 Tour de France?" });
  */
-export const createPerplexityPlugin = (options: PerplexityPluginOptions = {}): Plugin<PerplexityConfig> =>
-  definePlugin<PerplexityConfig>({
-    specificationVersion: "v1",
+export const createPerplexityPlugin = (options: PerplexityPluginOptions = {}) =>
+  definePlugin({
     id: "perplexity",
-    version: VERSION,
+    version: pkg.version,
     description: "Web search with citations from Perplexity (Search API or Sonar chat completions).",
     config: perplexityConfigSchema,
-    defaults: { ...options },
-    env: PERPLEXITY_ENV,
+    defaults: options,
     tools: [searchWeb],
     health,
   });

@@ -23,7 +23,7 @@ export interface PluginPackageOptions {
  * The package-shape check of the plugin contract, for first-party (`@quiver/plugin-<id>`) and
  * third-party (`quiver-plugin-<id>`, `@scope/quiver-plugin-<id>`) plugins: package.json (name, version,
  * keyword, `quiver.plugin` marker), `src/index.ts` (default plugin, `create<Name>Plugin`,
- * `<Name>PluginOptions`, `VERSION` equal to package.json's), the tool naming rule, the `src` layout (`src/config.ts`, one `src/tools/<name>.ts`
+ * `<Name>PluginOptions`, the plugin's version equal to package.json's), the tool naming rule, the `src` layout (`src/config.ts`, one `src/tools/<name>.ts`
  * per tool) and a README naming every tool. Each failure says what to change. It imports
  * `src/index.ts`, so run it under vitest.
  *

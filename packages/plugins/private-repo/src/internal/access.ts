@@ -1,4 +1,4 @@
-import { closestMatches, fail } from "@quiver/core";
+import { closestMatches, fail, type ToolContext } from "@quiver/core";
 import { GROUP_PREFIX } from "./grantees.js";
 import { collectionNameProblem, formatRef, parseRef } from "./names.js";
 import type { ReadableRow, Repository } from "./repository.js";
@@ -19,16 +19,12 @@ export interface Caller {
  */
 export const requireCaller = async (
   repo: Repository,
-  ctx: {
-    readonly principal: string | undefined;
-    readonly groups: ReadonlyArray<string>;
-    readonly clientId: string | undefined;
-  },
+  ctx: { readonly caller: Pick<ToolContext["caller"], "principal" | "groups" | "clientId"> },
   action: string,
 ): Promise<Caller> => {
-  const { principal, clientId } = ctx;
+  const { principal, clientId, groups } = ctx.caller;
   if (principal !== undefined && principal.trim() !== "" && !principal.startsWith(GROUP_PREFIX))
-    return { principal, groups: ctx.groups, clientId };
+    return { principal, groups, clientId };
   const named = principal?.startsWith(GROUP_PREFIX) === true;
   await repo.audit({
     principal: named ? principal : null,

@@ -3,10 +3,9 @@ import { factoryName, pascalCase } from "./naming.js";
 import type { PackageJson } from "./types.js";
 
 /**
- * Checks what `src/index.ts` exports: a default export that is the plugin, `create<Name>Plugin`
- * returning a plugin with the same id, `VERSION` equal to package.json's version (the plugin's
- * `version` too) and, when `source` (the file's text) is given, the type `<Name>PluginOptions`.
- * `module` is the imported index. Returns what to change.
+ * Checks what `src/index.ts` exports: a default export that is the plugin, with package.json's
+ * version, `create<Name>Plugin` returning a plugin with the same id and, when `source` (the file's
+ * text) is given, the type `<Name>PluginOptions`. `module` is the imported index. Returns what to change.
  *
  * @example
  * checkIndexExports(await import("@quiver/plugin-fda"), pkg, readFileSync("src/index.ts", "utf8"))
@@ -44,19 +43,11 @@ export const checkIndexExports = (
   }
   if (id !== undefined && source !== undefined && !exportsType(source, `${pascalCase(id)}PluginOptions`))
     problems.push(
-      `src/index.ts does not export the type ${pascalCase(id)}PluginOptions: export the options ${factoryName(id)} takes.`,
-    );
-  if (module.VERSION === undefined)
-    problems.push(
-      `src/index.ts does not export VERSION: add \`export const VERSION: string = pkg.version;\` with \`import pkg from "../package.json" with { type: "json" };\`.`,
-    );
-  else if (module.VERSION !== pkg.version)
-    problems.push(
-      `VERSION is ${JSON.stringify(module.VERSION)} but package.json "version" is ${JSON.stringify(pkg.version)}: make them equal (read it from package.json).`,
+      `src/index.ts does not export the type ${pascalCase(id)}PluginOptions: export the options ${factoryName(id)} takes (\`PluginOptions<typeof <schema>>\`).`,
     );
   if (isPlugin(plugin) && plugin.version !== pkg.version)
     problems.push(
-      `the plugin's version is ${JSON.stringify((plugin as AnyPlugin).version)} but package.json "version" is ${JSON.stringify(pkg.version)}: pass VERSION to definePlugin.`,
+      `the plugin's version is ${JSON.stringify((plugin as AnyPlugin).version)} but package.json "version" is ${JSON.stringify(pkg.version)}: pass \`version: pkg.version\` to definePlugin, with \`import pkg from "../package.json" with { type: "json" };\`.`,
     );
   return problems;
 };

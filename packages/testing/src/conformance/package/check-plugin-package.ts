@@ -14,9 +14,7 @@ export const PACKAGE_CHECKS = {
     ...(p.plugin ? checkPackageName(p.pkg, p.plugin.id) : []),
     ...checkManifest(p.pkg),
   ],
-  "src/index.ts: default plugin, create<Name>Plugin, <Name>PluginOptions and VERSION equal to package.json": (
-    p: PluginPackage,
-  ) =>
+  "src/index.ts: default plugin with package.json's version, create<Name>Plugin": (p: PluginPackage) =>
     p.index.ok
       ? checkIndexExports(p.index.module, p.pkg)
       : [`${p.index.error}: the package entry is src/index.ts.`],
@@ -24,7 +22,7 @@ export const PACKAGE_CHECKS = {
     p.plugin ? checkToolNames(p.plugin) : [],
   "src layout: src/config.ts, one src/tools/<name>.ts per tool": (p: PluginPackage) =>
     p.plugin ? checkSrcLayout(p.files, p.plugin) : [],
-  "src/config.ts: config type z.output<typeof schema>, <ID>_ENV constant": (p: PluginPackage) =>
+  "src/config.ts: config type z.output<typeof schema>": (p: PluginPackage) =>
     p.plugin ? checkConfigModule(p.configSource, p.plugin) : [],
   "README: present and naming every tool": (p: PluginPackage) =>
     checkReadme(p.readme, p.plugin ?? { tools: [] }),

@@ -18,7 +18,7 @@ export const checkSrcLayout = (
   const problems: string[] = [];
   if (!have.has("src/index.ts"))
     problems.push(
-      "src/index.ts is missing: the package entry exports create<Name>Plugin, VERSION and the default plugin.",
+      "src/index.ts is missing: the package entry exports create<Name>Plugin and the default plugin.",
     );
   if (plugin.config !== undefined && !have.has("src/config.ts"))
     problems.push("src/config.ts is missing: the plugin has a config schema, define it in src/config.ts.");

@@ -1,0 +1,217 @@
+import type { Caller } from "./caller.js";
+import type { ContentPart } from "./envelope.js";
+import type { HttpClient } from "./http/index.js";
+
+// Named places in the plugin contract for what later issues add (VERSIONING.md, "Reserved slots").
+// Their shapes are settled; `definePlugin` checks their names, registration carries them to the
+// catalog (`PluginInfo.slots`, `ToolInfo.task`/`view`), and no host serves them yet.
+
+/** What a slot's function (a resource read, a prompt, a completion) receives. */
+export interface SlotContext<Config = unknown, Resources = unknown> {
+  /** Who is asking, as a tool's `ctx.caller`. */
+  readonly caller: Caller;
+  readonly config: Config;
+  /** What the plugin's `setup` opened (undefined without a setup). */
+  readonly resources: Resources;
+  readonly http: HttpClient;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Completes an argument (a prompt's, a resource template variable's) from real data: the values
+ * starting with what the client has typed, best first.
+ */
+export type Completer<Config = unknown, Resources = unknown> = (
+  value: string,
+  ctx: SlotContext<Config, Resources>,
+) => Promise<ReadonlyArray<string>> | ReadonlyArray<string>;
+
+/**
+ * Other names for one of the plugin's tools and its parameters, so prompts written for another
+ * server keep working.
+ *
+ * @example
+ * { alias: "resolve-library-id", tool: "context7_resolve_library", parameters: { libraryName: "library_name" } }
+ */
+export interface ToolAlias {
+  /** The other name (a valid tool name). */
+  readonly alias: string;
+  /** The plugin's tool it stands for. */
+  readonly tool: string;
+  /** The other parameter names: alias parameter → the tool's parameter. */
+  readonly parameters?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A named set of aliases a host may turn on as one, e.g. the official Context7 server's names.
+ *
+ * @example
+ * aliasSets: [{ name: "context7-mcp", description: "@upstash/context7-mcp's names", tools: [...] }]
+ */
+export interface AliasSet {
+  /** `^[a-z0-9-]+$`, unique within the plugin. */
+  readonly name: string;
+  readonly description?: string;
+  readonly tools: ReadonlyArray<ToolAlias>;
+}
+
+/** A resource's contents (MCP `resources/read`): text, or binary as base64. */
+export type ResourceContents =
+  | { readonly uri: string; readonly mimeType?: string; readonly text: string }
+  | { readonly uri: string; readonly mimeType?: string; readonly blob: string };
+
+/** What MCP lists of a resource. */
+export interface ResourceDescriptor {
+  /** Unique within the plugin. */
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  /** Size in bytes, when known. */
+  readonly size?: number;
+}
+
+/** A resource at a fixed URI (MCP `resources/list`), read under the caller's identity. */
+export interface PluginResource<Config = unknown, Resources = unknown> extends ResourceDescriptor {
+  readonly uri: string;
+  readonly read: (
+    ctx: SlotContext<Config, Resources>,
+  ) => Promise<ReadonlyArray<ResourceContents>> | ReadonlyArray<ResourceContents>;
+}
+
+/** Resources named by a URI template (RFC 6570, MCP `resources/templates/list`), e.g. a document by id. */
+export interface PluginResourceTemplate<Config = unknown, Resources = unknown> extends ResourceDescriptor {
+  /** `fda://label/{setId}` */
+  readonly uriTemplate: string;
+  /** Completions of the template's variables, by variable name. */
+  readonly complete?: Readonly<Record<string, Completer<Config, Resources>>>;
+  readonly read: (
+    uri: string,
+    variables: Readonly<Record<string, string>>,
+    ctx: SlotContext<Config, Resources>,
+  ) => Promise<ReadonlyArray<ResourceContents>> | ReadonlyArray<ResourceContents>;
+}
+
+/** An argument of a prompt. */
+export interface PromptArgument<Config = unknown, Resources = unknown> {
+  readonly name: string;
+  readonly description?: string;
+  readonly required?: boolean;
+  /** Completes the argument (MCP `completion/complete`). */
+  readonly complete?: Completer<Config, Resources>;
+}
+
+/** One message of a prompt. */
+export interface PromptMessage {
+  readonly role: "user" | "assistant";
+  readonly content: ContentPart;
+}
+
+/** A prompt the plugin ships (MCP `prompts/list`, `prompts/get`). */
+export interface PluginPrompt<Config = unknown, Resources = unknown> {
+  /** Unique within the plugin. */
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: ReadonlyArray<PromptArgument<Config, Resources>>;
+  readonly get: (
+    args: Readonly<Record<string, string>>,
+    ctx: SlotContext<Config, Resources>,
+  ) => Promise<ReadonlyArray<PromptMessage>> | ReadonlyArray<PromptMessage>;
+}
+
+/** A view of tool results (MCP Apps): an HTML page served as a `ui://` resource. */
+export interface PluginView {
+  /** Unique within the plugin; a tool names it in `view`. */
+  readonly name: string;
+  /** `ui://<plugin>/<view>` */
+  readonly uri: `ui://${string}`;
+  readonly title?: string;
+  readonly description?: string;
+  /** The page's HTML, bundled with the package (no network). */
+  readonly html: () => Promise<string> | string;
+}
+
+/** Whether a tool may run as an MCP task: `optional` only, so every client can still call it plainly. */
+export type ToolTaskSupport = "optional";
+
+/** The plugin's places for what later issues serve; every one optional and empty for now. */
+export interface PluginSlots<Config = unknown, Resources = unknown> {
+  /** The plugin's paragraph of the MCP server's instructions: when to use its tools, and when not. */
+  readonly instructions?: string;
+  /** Other names for its tools and their parameters, in named sets. */
+  readonly aliasSets?: ReadonlyArray<AliasSet>;
+  /** MCP resources at fixed URIs (not `setup`'s `ctx.resources`). */
+  readonly resources?: ReadonlyArray<PluginResource<Config, Resources>>;
+  readonly resourceTemplates?: ReadonlyArray<PluginResourceTemplate<Config, Resources>>;
+  /** Prompts, with completion of their arguments. */
+  readonly prompts?: ReadonlyArray<PluginPrompt<Config, Resources>>;
+  /** MCP Apps views (`ui://` resources) its tools show results in. */
+  readonly views?: ReadonlyArray<PluginView>;
+}
+
+const SLOT_KEYS = [
+  "instructions",
+  "aliasSets",
+  "resources",
+  "resourceTemplates",
+  "prompts",
+  "views",
+] as const satisfies ReadonlyArray<keyof PluginSlots>;
+
+/** The slots a definition fills, or undefined when it fills none. */
+export const slotsOf = (definition: PluginSlots<any, any>): PluginSlots | undefined => {
+  const filled = SLOT_KEYS.filter((k) => definition[k] !== undefined);
+  return filled.length === 0 ? undefined : Object.fromEntries(filled.map((k) => [k, definition[k]]));
+};
+
+const duplicates = (names: ReadonlyArray<string>): string[] =>
+  [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].map((n) => `"${n}"`);
+
+/**
+ * The problems of a plugin's slots: names repeated within a slot (aliases, sets, resources,
+ * prompts, views), aliases for tools it does not have, tools naming a view it does not declare.
+ */
+export const slotProblems = (
+  slots: PluginSlots<any, any>,
+  tools: ReadonlyArray<{ readonly name: string; readonly view?: string | undefined }>,
+): string[] => {
+  const problems: string[] = [];
+  const unique = (what: string, names: ReadonlyArray<string>) => {
+    const twice = duplicates(names);
+    if (twice.length > 0) problems.push(`${what} ${twice.join(", ")} declared twice`);
+  };
+  const toolNames = new Set(tools.map((t) => t.name));
+  unique(
+    "alias set",
+    (slots.aliasSets ?? []).map((s) => s.name),
+  );
+  for (const set of slots.aliasSets ?? []) {
+    unique(
+      `alias (set "${set.name}")`,
+      set.tools.map((a) => a.alias),
+    );
+    for (const a of set.tools)
+      if (!toolNames.has(a.tool))
+        problems.push(`alias "${a.alias}" stands for "${a.tool}", not one of its tools`);
+  }
+  unique(
+    "resource",
+    [...(slots.resources ?? []), ...(slots.resourceTemplates ?? [])].map((r) => r.name),
+  );
+  unique(
+    "prompt",
+    (slots.prompts ?? []).map((p) => p.name),
+  );
+  unique(
+    "view",
+    (slots.views ?? []).map((v) => v.name),
+  );
+  const views = new Set((slots.views ?? []).map((v) => v.name));
+  for (const t of tools)
+    if (t.view !== undefined && !views.has(t.view))
+      problems.push(
+        `tool "${t.name}" shows its result in view "${t.view}", which the plugin does not declare`,
+      );
+  return problems;
+};
