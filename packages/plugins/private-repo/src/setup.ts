@@ -23,12 +23,11 @@ export const setupPrivateRepo: PluginSetup<PrivateRepoConfig, RepoResources> = (
   });
   return {
     repository: () => {
-      repo ??= new Repository(
-        config.indexPath,
-        config.databaseUrl
-          ? { databaseUrl: Redacted.value(config.databaseUrl), schema: config.databaseSchema }
-          : undefined,
-      );
+      repo ??= new Repository(config.indexPath, {
+        // The one plain read of the secret: the PostgreSQL driver takes the URL, not an HTTP request.
+        databaseUrl: config.databaseUrl && Redacted.value(config.databaseUrl),
+        databaseSchema: config.databaseSchema,
+      });
       return repo;
     },
   };

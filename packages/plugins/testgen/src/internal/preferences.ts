@@ -35,7 +35,8 @@ export const fetchPreferences = async (
 ): Promise<Preferences> => {
   try {
     const res = await http.request({
-      url: `${backendUrl.replace(/\/+$/, "")}/users/subject/${encodeURIComponent(subject)}/preferences`,
+      baseUrl: backendUrl,
+      url: `/users/subject/${encodeURIComponent(subject)}/preferences`,
       timeoutMs,
       signal,
       acceptStatus: [404],
