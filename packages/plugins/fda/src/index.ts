@@ -29,8 +29,9 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     config: fdaConfigSchema,
     defaults: options,
     tools: [searchDrugs, countDrugs],
-    // Loaded at the first call, not at import: `quiver list` never opens the client.
-    setup: (ctx) => import("./setup.js").then((m) => m.setupFda(ctx)),
+    // The client both tools share (`ctx.resources`), loaded at the first call, not at import: `quiver list` never opens it.
+    setup: ({ config, http }) =>
+      import("./internal/openfda-client.js").then((m) => m.createOpenFdaClient(config, http)),
     health: async ({ config, http, signal }) => {
       const res = await http.request({
         baseUrl: config.baseUrl,

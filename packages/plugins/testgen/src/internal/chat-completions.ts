@@ -1,4 +1,4 @@
-import { fail, type HttpClient, ToolFailure } from "@quiver/core";
+import { fail, type ToolContext, ToolFailure } from "@quiver/core";
 import * as Clock from "effect/Clock";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
@@ -134,13 +134,13 @@ const withRetries = <T>(
  */
 export const askLlm = async (
   settings: Extract<LlmSettings, { ok: true }>,
-  config: TestgenConfig,
-  http: HttpClient,
-  clock: Clock.Clock,
-  signal: AbortSignal,
   ask: LlmAsk,
-  memory: TestgenResources,
+  ctx: Pick<
+    ToolContext<TestgenConfig, TestgenResources>,
+    "config" | "http" | "clock" | "signal" | "resources"
+  >,
 ): Promise<LlmOutcome> => {
+  const { config, http, clock, signal, resources: memory } = ctx;
   const { noJsonSchema } = memory;
   const refused = memory.refusedParams.get(settings.url) ?? new Set<string>();
   memory.refusedParams.set(settings.url, refused);
