@@ -29,7 +29,8 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     config: fdaConfigSchema,
     defaults: options,
     tools: [searchDrugs, countDrugs],
-    // The client both tools share (`ctx.resources`), loaded at the first call, not at import: `quiver list` never opens it.
+    // The openFDA client both tools share (`ctx.resources`), loaded at the first call, not at
+    // import: `quiver list` never opens it.
     setup: ({ config, http }) =>
       import("./internal/openfda-client.js").then((m) => m.createOpenFdaClient(config, http)),
     health: async ({ config, http, signal }) => {
