@@ -1,13 +1,13 @@
-import { definePlugin } from "@quiver/core";
+import { definePlugin, type PluginOptions } from "@quiver/core";
 import { add } from "./commands/add.js";
-import { GLOSSARY_ENV, type GlossaryConfig, glossaryConfig } from "./config.js";
+import { type GlossaryConfig, glossaryConfig } from "./config.js";
 import { demo } from "./demo.js";
 import { type GlossaryResources, setup } from "./setup.js";
 import { lookupTerm } from "./tools/lookup-term.js";
 import { VERSION } from "./version.js";
 
 /** Options of {@link createGlossaryPlugin}: defaults that environment variables and host config override. */
-export type GlossaryPluginOptions = Partial<GlossaryConfig>;
+export type GlossaryPluginOptions = PluginOptions<typeof glossaryConfig>;
 
 /**
  * The glossary plugin: `glossary_lookup_term`, the `quiver glossary add` command and a demo glossary.
@@ -17,13 +17,11 @@ export type GlossaryPluginOptions = Partial<GlossaryConfig>;
  */
 export const createGlossaryPlugin = (options: GlossaryPluginOptions = {}) =>
   definePlugin<GlossaryConfig, GlossaryResources>({
-    specificationVersion: "v1",
     id: "glossary",
     version: VERSION,
     description: "Definitions of the team's terms of art, from a JSON Lines glossary file.",
     config: glossaryConfig,
     defaults: options,
-    env: GLOSSARY_ENV,
     tools: [lookupTerm],
     setup,
     commands: [add],

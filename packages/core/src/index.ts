@@ -119,6 +119,7 @@ export {
   type PluginOptions,
   type PluginSetting,
   pluginSettings,
+  reveal,
   type SettingMeta,
   secret,
   setting,

@@ -43,6 +43,17 @@ export const secret = (meta: Omit<SettingMeta, "secret"> = {}) =>
   );
 
 /**
+ * A secret's plain value, for a client that is not core's HTTP client (a database driver's URL, a
+ * child process's environment). Never log or return it; for HTTP pass the `Redacted` value itself
+ * (`bearer`, a header or a query value) and the client unwraps and redacts it.
+ *
+ * @example
+ * const pool = new Pool({ connectionString: reveal(config.databaseUrl) });
+ */
+export const reveal = (secret: Redacted.Redacted<string> | string): string =>
+  typeof secret === "string" ? secret : Redacted.value(secret);
+
+/**
  * The options a `create<Name>Plugin(options)` takes: every setting optional, as its input type (a
  * secret as a plain string). Environment variables and the host's options win over them.
  *

@@ -9,6 +9,7 @@ import {
   fail,
   partial,
   secret,
+  setting,
 } from "../src/index.js";
 import { makeProbe } from "./fixtures.js";
 
@@ -121,8 +122,10 @@ describe("plugin settings", () => {
     specificationVersion: "v1",
     id: "web",
     version: "1.0.0",
-    config: z.object({ apiKey: secret(), model: z.string().default("sonar") }),
-    env: { apiKey: "WEB_API_KEY", model: "WEB_MODEL" },
+    config: z.object({
+      apiKey: secret({ env: "WEB_API_KEY" }),
+      model: setting(z.string().default("sonar"), { env: "WEB_MODEL" }),
+    }),
     tools: [search],
   });
 

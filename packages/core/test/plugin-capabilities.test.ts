@@ -13,6 +13,7 @@ import {
   errorKindSchema,
   resolvePluginConfig,
   secret,
+  setting,
 } from "../src/index.js";
 import { makeTestClock } from "./fixtures.js";
 
@@ -36,9 +37,8 @@ const connected = (log: string[], opts: { failFirst?: boolean } = {}) => {
     specificationVersion: "v1",
     id: "conn",
     version: "1.0.0",
-    config: z.object({ path: z.string(), size: z.coerce.number() }),
+    config: z.object({ path: z.string(), size: setting(z.coerce.number(), { env: "CONN_SIZE" }) }),
     defaults: { path: "/default", size: 1 },
-    env: { size: "CONN_SIZE" },
     tools: [tool],
     setup: async ({ config, onClose }) => {
       setups++;
@@ -146,8 +146,7 @@ describe("plugin setup", () => {
       specificationVersion: "v1",
       id: "db",
       version: "1.0.0",
-      config: z.object({ password: secret() }),
-      env: { password: "DB_PASSWORD" },
+      config: z.object({ password: secret({ env: "DB_PASSWORD" }) }),
       tools: [
         defineToolWith<{ password: Redacted.Redacted<string> }, unknown>()({
           name: "db_ping",

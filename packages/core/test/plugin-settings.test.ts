@@ -10,6 +10,7 @@ import {
   type PluginOptions,
   pluginSettings,
   resolvePluginConfig,
+  reveal,
   SPECIFICATION_VERSION,
   secret,
   setting,
@@ -73,6 +74,8 @@ describe("resolvePluginConfig with declared variables", () => {
     expect(read.config.region).toBe("eu");
     expect(Redacted.value(read.config.apiKey)).toBe("k-123456789");
     expect(read.secrets.map((s) => Redacted.value(s))).toEqual(["k-123456789"]);
+    expect(reveal(read.config.apiKey)).toBe("k-123456789");
+    expect(reveal("plain")).toBe("plain");
   });
 
   it("leaves the base URL as given: the HTTP client joins it", () => {

@@ -175,24 +175,20 @@ describe("each check on its own", () => {
       ),
     ).toEqual([]);
     expect(checkSrcLayout(["src/tools/search-drugs.ts", "src/tools/shared.ts"], plugin)).toEqual([
-      "src/index.ts is missing: the package entry exports create<Name>Plugin, VERSION and the default plugin.",
+      "src/index.ts is missing: the package entry exports create<Name>Plugin and the default plugin.",
       "src/config.ts is missing: the plugin has a config schema, define it in src/config.ts.",
       "src/tools/shared.ts is not a tool file: src/tools/ holds one file per tool (src/tools/search-drugs.ts); move shared code to src/internal/.",
     ]);
   });
 
-  it("checkIndexExports compares VERSION and the plugin's version with package.json and wants the factory", () => {
+  it("checkIndexExports compares the plugin's version with package.json and wants the factory", () => {
     const plugin = definePlugin({ specificationVersion: "v1", id: "weather", version: "0.2.0", tools: [] });
-    expect(checkIndexExports({ default: plugin, VERSION: "0.2.0" }, { version: "0.3.0" })).toEqual([
+    expect(checkIndexExports({ default: plugin }, { version: "0.3.0" })).toEqual([
       "src/index.ts does not export createWeatherPlugin: add `export const createWeatherPlugin = (options = {}) => definePlugin({ ..., defaults: options })`.",
-      'VERSION is "0.2.0" but package.json "version" is "0.3.0": make them equal (read it from package.json).',
-      'the plugin\'s version is "0.2.0" but package.json "version" is "0.3.0": pass VERSION to definePlugin.',
+      'the plugin\'s version is "0.2.0" but package.json "version" is "0.3.0": pass `version: pkg.version` to definePlugin, with `import pkg from "../package.json" with { type: "json" };`.',
     ]);
     expect(
-      checkIndexExports(
-        { default: plugin, VERSION: "0.2.0", createWeatherPlugin: () => plugin },
-        { version: "0.2.0" },
-      ),
+      checkIndexExports({ default: plugin, createWeatherPlugin: () => plugin }, { version: "0.2.0" }),
     ).toEqual([]);
   });
 
@@ -206,12 +202,11 @@ describe("each check on its own", () => {
     ]);
   });
 
-  it("checkConfigModule asks for the config type as the schema's output and the <ID>_ENV constant", () => {
-    const plugin = { id: "private-repo", config: z.object({ root: z.string() }), env: { root: "REPO_ROOT" } };
+  it("checkConfigModule asks for the config type as the schema's output", () => {
+    const plugin = { id: "private-repo", config: z.object({ root: z.string() }) };
     const good = [
       "export const repoConfigSchema = z.object({ root: z.string() });",
       "export type PrivateRepoConfig = z.output<typeof repoConfigSchema>;",
-      'export const PRIVATE_REPO_ENV = { root: "REPO_ROOT" } as const;',
     ].join("\n");
     expect(checkConfigModule(good, plugin)).toEqual([]);
     expect(
@@ -221,12 +216,8 @@ describe("each check on its own", () => {
       ),
     ).toEqual([
       "src/config.ts does not declare `export type PrivateRepoConfig = z.output<typeof <schema>>`: derive the config type from the schema instead of writing it by hand.",
-      "src/config.ts does not export PRIVATE_REPO_ENV: name each setting's environment variable there (`export const PRIVATE_REPO_ENV = { apiKey: \"...\" } as const`) and pass it as the plugin's `env`.",
     ]);
-    // No environment variables, no constant to ask for; no settings, nothing to check.
-    expect(
-      checkConfigModule(good.split("\n").slice(0, 2).join("\n"), { id: plugin.id, config: plugin.config }),
-    ).toEqual([]);
+    // No src/config.ts: the layout check reports it.
     expect(checkConfigModule(undefined, plugin)).toEqual([]);
   });
 
