@@ -4,13 +4,10 @@ import { z } from "zod";
 /** The plugin's settings: the openFDA base URL (tests point it at an emulator) and an optional key. */
 export const fdaConfigSchema = z.object({
   baseUrl: z.url().default("https://api.fda.gov").describe("openFDA base URL."),
-  apiKey: secret()
+  apiKey: secret({ env: "OPENFDA_API_KEY" })
     .optional()
     .describe("openFDA API key (optional): openFDA then allows 120,000 requests a day instead of 1,000."),
 });
 
 /** The parsed settings of the FDA plugin. */
 export type FdaConfig = z.output<typeof fdaConfigSchema>;
-
-/** Environment variable of each setting. */
-export const FDA_ENV = { apiKey: "OPENFDA_API_KEY" } as const;

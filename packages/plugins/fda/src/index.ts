@@ -1,22 +1,14 @@
-import { definePlugin, type Plugin } from "@quiver/core";
+import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
-import { FDA_ENV, type FdaConfig, fdaConfigSchema } from "./config.js";
-import type { OpenFdaClient } from "./internal/openfda-client.js";
+import { fdaConfigSchema } from "./config.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 
 export type { FdaConfig } from "./config.js";
 export type { OpenFdaClient } from "./internal/openfda-client.js";
-/** The package's version, read from its package.json at build time (a JSON import). */
-export const VERSION: string = pkg.version;
 
 /** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */
-export interface FdaPluginOptions {
-  /** openFDA base URL (default `https://api.fda.gov`); point it at an emulator in tests. */
-  readonly baseUrl?: string;
-  /** openFDA API key; normally read from `OPENFDA_API_KEY`. */
-  readonly apiKey?: string;
-}
+export type FdaPluginOptions = PluginOptions<typeof fdaConfigSchema>;
 
 /**
  * Creates the openFDA plugin: `fda_search_drugs` and `fda_count_drugs`, sharing one openFDA client
@@ -29,24 +21,24 @@ export interface FdaPluginOptions {
  * catalog.register(createFdaPlugin())   // OPENFDA_API_KEY is optional
  * await catalog.call("fda_search_drugs", { search_criteria: { brand_name: "Ozempic" } })
  */
-export const createFdaPlugin = (options: FdaPluginOptions = {}): Plugin<FdaConfig, OpenFdaClient> =>
-  definePlugin<FdaConfig, OpenFdaClient>({
-    specificationVersion: "v1",
+export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
+  definePlugin({
     id: "fda",
-    version: VERSION,
+    version: pkg.version,
     description: "FDA-approved drugs from openFDA (Drugs@FDA and drug labels): search and counts.",
     config: fdaConfigSchema,
-    defaults: { ...options },
-    env: FDA_ENV,
+    defaults: options,
     tools: [searchDrugs, countDrugs],
-    // Loaded at the first call, not at import: `quiver list` never opens the client.
-    setup: (ctx) => import("./setup.js").then((m) => m.setupFda(ctx)),
+    // The openFDA client both tools share (`ctx.resources`), loaded at the first call, not at
+    // import: `quiver list` never opens it.
+    setup: ({ config, http }) =>
+      import("./internal/openfda-client.js").then((m) => m.createOpenFdaClient(config, http)),
     health: async ({ config, http, signal }) => {
       const res = await http.request({
-        url: `${config.baseUrl.replace(/\/+$/, "")}/drug/drugsfda.json`,
+        baseUrl: config.baseUrl,
+        url: "/drug/drugsfda.json",
         query: { api_key: config.apiKey, limit: 1 },
         signal,
-        ...(config.apiKey ? { secrets: [config.apiKey] } : {}),
       });
       const updated = /"last_updated"\s*:\s*"([^"]+)"/.exec(res.body)?.[1];
       return { ok: true, message: `openFDA answered${updated ? ` (data last updated ${updated})` : ""}.` };

@@ -1,6 +1,7 @@
 import { closedUrl, describePluginConformance, describePluginPackage } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
-import fdaPlugin, { createFdaPlugin, VERSION } from "../src/index.js";
+import pkg from "../package.json" with { type: "json" };
+import fdaPlugin, { createFdaPlugin } from "../src/index.js";
 import { dataOf, fdaCatalog, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
@@ -15,7 +16,7 @@ describePluginConformance(fdaPlugin, {
 describe("plugin shape", () => {
   it("is a v1 plugin with the FDA tools, a version and a default instance", () => {
     expect(fdaPlugin.id).toBe("fda");
-    expect(fdaPlugin.version).toBe(VERSION);
+    expect(fdaPlugin.version).toBe(pkg.version);
     expect(fdaPlugin.tools.map((t) => t.name)).toEqual(["fda_search_drugs", "fda_count_drugs"]);
     expect(createFdaPlugin().tools).toEqual(fdaPlugin.tools);
   });

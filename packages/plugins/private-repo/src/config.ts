@@ -1,33 +1,26 @@
-import { secret } from "@quiver/core";
+import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
 /** The plugin's settings. */
 export const repoConfigSchema = z.object({
-  indexPath: z
-    .string()
-    .min(1)
-    .default(".quiver/private-repo")
-    .describe(
-      "The repository folder (without a database): repo.db (collections, sharing, audit log) and one index per collection.",
-    ),
-  databaseUrl: secret()
+  indexPath: setting(z.string().min(1).default(".quiver/private-repo"), {
+    env: "QUIVER_PRIVATE_REPO",
+  }).describe(
+    "The repository folder (without a database): repo.db (collections, sharing, audit log) and one index per collection.",
+  ),
+  databaseUrl: secret({ env: "DATABASE_URL" })
     .optional()
     .describe(
       "PostgreSQL URL (postgres://...): the registry and the collections' indexes live there, each index under row-level security for its owner; default SQLite files in indexPath.",
     ),
-  databaseSchema: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
-    .default("quiver_search")
-    .describe("The PostgreSQL schema of the registry and the indexes, created when missing."),
+  databaseSchema: setting(
+    z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
+      .default("quiver_search"),
+    { env: "QUIVER_SEARCH_SCHEMA" },
+  ).describe("The PostgreSQL schema of the registry and the indexes, created when missing."),
 });
 
 /** The parsed settings of the private-repository plugin. */
 export type PrivateRepoConfig = z.output<typeof repoConfigSchema>;
-
-/** Environment variable of each setting. */
-export const PRIVATE_REPO_ENV = {
-  indexPath: "QUIVER_PRIVATE_REPO",
-  databaseUrl: "DATABASE_URL",
-  databaseSchema: "QUIVER_SEARCH_SCHEMA",
-} as const;

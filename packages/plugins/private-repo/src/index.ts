@@ -1,41 +1,25 @@
-import { definePlugin, type Plugin } from "@quiver/core";
+import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { addCommand } from "./commands/add.js";
-import { PRIVATE_REPO_ENV, type PrivateRepoConfig, repoConfigSchema } from "./config.js";
+import { repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
-import type { RepoResources } from "./setup.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
 
-export { PRIVATE_REPO_ENV, type PrivateRepoConfig, repoConfigSchema } from "./config.js";
-/** @deprecated Renamed {@link PRIVATE_REPO_ENV} (the `<ID>_ENV` name every plugin uses); kept for 0.1 callers. */
-export const REPO_ENV = PRIVATE_REPO_ENV;
-/** @deprecated Renamed {@link PrivateRepoConfig}; kept for 0.1 callers. */
-export type RepoConfig = PrivateRepoConfig;
+export { type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
+export type { AuditEntry, RepositoryDatabase } from "./internal/repository.js";
 export {
-  type AuditEntry,
   type CollectionSummary,
   listCollections,
-  type RepositoryDatabase,
   readAuditLog,
   type ShareOptions,
   shareCollection,
   unshareCollection,
 } from "./internal/sharing.js";
 export type { RepoResources } from "./setup.js";
-/** The package's version, read from its package.json at build time (a JSON import). */
-export const VERSION: string = pkg.version;
-
-/** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings. */
-export interface PrivateRepoPluginOptions {
-  /** The repository folder (default `.quiver/private-repo`, or `QUIVER_PRIVATE_REPO`). */
-  readonly indexPath?: string;
-  /** PostgreSQL URL for the collections' indexes (or `DATABASE_URL`); default SQLite files in `indexPath`. */
-  readonly databaseUrl?: string;
-  /** PostgreSQL schema of the indexes (or `QUIVER_SEARCH_SCHEMA`; default `quiver_search`). */
-  readonly databaseSchema?: string;
-}
+/** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings (environment variables win). */
+export type PrivateRepoPluginOptions = PluginOptions<typeof repoConfigSchema>;
 
 /**
  * Creates the private-repository plugin: `private_repo_search` and `private_repo_list_collections` over
@@ -50,18 +34,14 @@ export interface PrivateRepoPluginOptions {
  * catalog.register(createPrivateRepoPlugin({ indexPath: "/data/repo" }))
  * await catalog.call("private_repo_search", { search_terms: "CRISPR off-target" }, { session: { principal: "alice" } })
  */
-export const createPrivateRepoPlugin = (
-  options: PrivateRepoPluginOptions = {},
-): Plugin<PrivateRepoConfig, RepoResources> =>
-  definePlugin<PrivateRepoConfig, RepoResources>({
-    specificationVersion: "v1",
+export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) =>
+  definePlugin({
     id: "private-repo",
-    version: VERSION,
+    version: pkg.version,
     description:
       "Scientists' private document repositories: BM25 search with filters and citations, per-scientist access.",
     config: repoConfigSchema,
-    defaults: { ...options },
-    env: PRIVATE_REPO_ENV,
+    defaults: options,
     tools: [privateRepoSearch, privateRepoListCollections],
     // Loaded at the first call, not at import: `quiver list` never opens the repository.
     setup: (ctx) => import("./setup.js").then((m) => m.setupPrivateRepo(ctx)),

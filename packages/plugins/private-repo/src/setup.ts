@@ -1,5 +1,4 @@
-import type { PluginSetup } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
+import { type PluginSetup, reveal } from "@quiver/core";
 import type { PrivateRepoConfig } from "./config.js";
 import { Repository } from "./internal/repository.js";
 
@@ -23,12 +22,11 @@ export const setupPrivateRepo: PluginSetup<PrivateRepoConfig, RepoResources> = (
   });
   return {
     repository: () => {
-      repo ??= new Repository(
-        config.indexPath,
-        config.databaseUrl
-          ? { databaseUrl: Redacted.value(config.databaseUrl), schema: config.databaseSchema }
-          : undefined,
-      );
+      repo ??= new Repository(config.indexPath, {
+        // The one plain read of the secret: the PostgreSQL driver takes the URL, not an HTTP request.
+        databaseUrl: config.databaseUrl && reveal(config.databaseUrl),
+        databaseSchema: config.databaseSchema,
+      });
       return repo;
     },
   };

@@ -2,13 +2,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describePluginConformance, describePluginPackage } from "@quiver/testing";
 import { beforeAll, describe, expect, it } from "vitest";
+import pkg from "../package.json" with { type: "json" };
 import privateRepoPlugin, {
   formatCitation,
   listCollections,
   readAuditLog,
   shareCollection,
   unshareCollection,
-  VERSION,
 } from "../src/index.js";
 import { type AddProgress, addDocuments } from "../src/internal/add-documents.js";
 import { as, dataOf, repoCatalog, SAMPLE_FILES, tempDir, writeFiles } from "./support/repo.js";
@@ -45,7 +45,7 @@ const build = async () => {
 describe("plugin shape", () => {
   it("is a v1 plugin with private_repo_search and private_repo_list_collections", () => {
     expect(privateRepoPlugin.id).toBe("private-repo");
-    expect(privateRepoPlugin.version).toBe(VERSION);
+    expect(privateRepoPlugin.version).toBe(pkg.version);
     expect(privateRepoPlugin.tools.map((t) => t.name)).toEqual([
       "private_repo_search",
       "private_repo_list_collections",

@@ -1,4 +1,4 @@
-import { closestMatches } from "@quiver/core";
+import { closestMatches, fail } from "@quiver/core";
 import { z } from "zod";
 
 const text = (what: string) => z.string().trim().min(1).max(200).describe(what);
@@ -115,6 +115,21 @@ export const unknownCriteria = (c: Readonly<Record<string, unknown>>): string[] 
 /** The criterion closest to an unknown key: a known synonym, else the nearest name. */
 export const closestCriterion = (key: string): string =>
   SYNONYMS[key.toLowerCase()] ?? closestMatches(KNOWN_CRITERIA, key.toLowerCase(), { limit: 1 })[0]!;
+
+/**
+ * Refuses criteria of which openFDA can apply none (`invalid_input` naming the accepted ones);
+ * `hint` ends the suggestion.
+ */
+export const requireApplicable = (c: Readonly<Record<string, unknown>>, hint = ""): void => {
+  const unknown = unknownCriteria(c);
+  if (unknown.length === 0 || givenCriteria(c as Criteria).length > 0) return;
+  throw fail.invalidInput(
+    `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
+    {
+      suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.${hint}`,
+    },
+  );
+};
 
 /**
  * One `unmet_constraints` line per unknown criterion: what was not applied, the criteria that can

@@ -7,9 +7,6 @@ import { openFdaError, parseFailureDetails, serverFailure, unparsableSearch } fr
 /** Unparsable searches remembered per client, so the same one is never sent again. */
 const MAX_UNPARSABLE = 256;
 
-/** The environment variable named in access-denied suggestions. */
-export const API_KEY_VAR = "OPENFDA_API_KEY";
-
 const searchBody = z.object({
   meta: z
     .object({
@@ -72,7 +69,6 @@ export interface OpenFdaClient {
 
 /** Opens the openFDA client for one registration's settings. */
 export const createOpenFdaClient = (config: FdaConfig, http: HttpClient): OpenFdaClient => {
-  const base = config.baseUrl.replace(/\/+$/, "");
   // "path search" → openFDA's details. A parse failure is deterministic: a retry, or the model calling again
   // with the same criteria, gets the same failure without costing a request of the daily budget.
   const unparsable = new Map<string, string>();
@@ -86,15 +82,16 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient): OpenFd
     const known = params.search === undefined ? undefined : unparsable.get(key);
     if (known !== undefined) throw unparsableSearch(path, params.search!, known);
     const response = await http.request({
-      url: `${base}/drug/${endpoint}.json`,
+      baseUrl: config.baseUrl,
+      url: path,
       route: "/drug/{endpoint}.json",
       // openFDA asks for the key first; a Redacted value is unwrapped on the wire and redacted everywhere else.
       query: { api_key: config.apiKey, ...params },
       signal,
       // 500 is read here: openFDA sends a search Elasticsearch could not parse back as SERVER_ERROR.
       acceptStatus: [404, 500],
-      apiKeyVar: API_KEY_VAR,
-      ...(config.apiKey ? { secrets: [config.apiKey] } : {}),
+      // Named in access-denied suggestions.
+      apiKeyVar: "OPENFDA_API_KEY",
     });
     if (response.status === 500) {
       const details = params.search === undefined ? undefined : parseFailureDetails(response.body);

@@ -105,13 +105,7 @@ export const isoDate = (d: string | undefined): string | undefined =>
 
 /** The original approval date (ORIG submission with status AP) of a Drugs@FDA record, YYYYMMDD. */
 export const originalApproval = (
-  submissions:
-    | ReadonlyArray<{
-        submission_type?: string | undefined;
-        submission_status?: string | undefined;
-        submission_status_date?: string | undefined;
-      }>
-    | undefined,
+  submissions: z.output<typeof drugsfdaRecord>["submissions"],
 ): string | undefined =>
   submissions
     ?.filter((s) => s.submission_type === "ORIG" && s.submission_status === "AP" && s.submission_status_date)

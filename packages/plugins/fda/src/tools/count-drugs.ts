@@ -1,15 +1,12 @@
-import { defineToolWith, fail, outcome, partial, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, outcome, partial, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import {
-  closestCriterion,
   criteriaSchema,
   describeCriteria,
-  givenCriteria,
-  KNOWN_CRITERIA,
+  requireApplicable,
   searchedFieldsSchema,
   unappliedCriteria,
-  unknownCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
@@ -25,26 +22,20 @@ const COUNT_BY = [
   "product_type",
 ] as const;
 
-/** The openFDA field counted for each `count_by`, per endpoint (`.exact`: whole values, not words). */
+/** The `.exact` (whole values, not words) openFDA field counted for each `count_by` but sponsor, on both endpoints. */
+const EXACT_FIELDS = {
+  route: "openfda.route.exact",
+  pharmacologic_class: "openfda.pharm_class_epc.exact",
+  brand_name: "openfda.brand_name.exact",
+  generic_name: "openfda.generic_name.exact",
+  active_ingredient: "openfda.substance_name.exact",
+  product_type: "openfda.product_type.exact",
+} as const;
+
+/** The openFDA field counted for each `count_by`, per endpoint: labels name a labeler, not a sponsor. */
 const COUNT_FIELDS: Readonly<Record<Endpoint, Readonly<Record<(typeof COUNT_BY)[number], string>>>> = {
-  drugsfda: {
-    sponsor: "sponsor_name",
-    route: "openfda.route.exact",
-    pharmacologic_class: "openfda.pharm_class_epc.exact",
-    brand_name: "openfda.brand_name.exact",
-    generic_name: "openfda.generic_name.exact",
-    active_ingredient: "openfda.substance_name.exact",
-    product_type: "openfda.product_type.exact",
-  },
-  label: {
-    sponsor: "openfda.manufacturer_name.exact",
-    route: "openfda.route.exact",
-    pharmacologic_class: "openfda.pharm_class_epc.exact",
-    brand_name: "openfda.brand_name.exact",
-    generic_name: "openfda.generic_name.exact",
-    active_ingredient: "openfda.substance_name.exact",
-    product_type: "openfda.product_type.exact",
-  },
+  drugsfda: { sponsor: "sponsor_name", ...EXACT_FIELDS },
+  label: { sponsor: "openfda.manufacturer_name.exact", ...EXACT_FIELDS },
 };
 
 const output = z.object({
@@ -111,16 +102,8 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
   run: async ({ search_criteria, count_by, max_buckets }, ctx): Promise<ToolOutcome<Output>> => {
     const c = search_criteria ?? {};
-    const unknown = unknownCriteria(c);
-    if (givenCriteria(c).length === 0 && unknown.length > 0) {
-      // Counting every record for criteria that cannot be applied would answer another question.
-      throw fail.invalidInput(
-        `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
-        {
-          suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}. Omit search_criteria to count every record.`,
-        },
-      );
-    }
+    // Counting every record for criteria that cannot be applied would answer another question.
+    requireApplicable(c, " Omit search_criteria to count every record.");
     const built = buildSearch(c);
     const field = COUNT_FIELDS[built.endpoint][count_by];
     const page = await ctx.resources.count(built.endpoint, built.search, field, max_buckets, ctx.signal);

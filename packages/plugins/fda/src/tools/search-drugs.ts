@@ -3,14 +3,12 @@ import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import {
   type Criteria,
-  closestCriterion,
   criteriaSchema,
   describeCriteria,
   givenCriteria,
-  KNOWN_CRITERIA,
+  requireApplicable,
   searchedFieldsSchema,
   unappliedCriteria,
-  unknownCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
@@ -139,17 +137,8 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
   instruction:
     "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
   run: async ({ search_criteria: c, max_results: max }, ctx): Promise<ToolOutcome<Output>> => {
-    const given = givenCriteria(c);
-    const unknown = unknownCriteria(c);
-    if (given.length === 0 && unknown.length > 0) {
-      throw fail.invalidInput(
-        `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
-        {
-          suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.`,
-        },
-      );
-    }
-    if (given.length === 0) {
+    requireApplicable(c);
+    if (givenCriteria(c).length === 0) {
       throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
         suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
       });

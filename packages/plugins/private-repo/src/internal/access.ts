@@ -1,4 +1,4 @@
-import { closestMatches, fail, type ToolContext } from "@quiver/core";
+import { closestMatches, fail, type Caller as ToolCaller } from "@quiver/core";
 import { GROUP_PREFIX } from "./grantees.js";
 import { collectionNameProblem, formatRef, parseRef } from "./names.js";
 import type { ReadableRow, Repository } from "./repository.js";
@@ -6,12 +6,8 @@ import type { ReadableRow, Repository } from "./repository.js";
 /** A collection the caller may read, with how they name it (and the grantee it is read as: `via`). */
 export type Readable = ReadableRow & { readonly ref: string };
 
-/** Who calls, as the host's tool context says: the principal, its groups and its token's client. */
-export interface Caller {
-  readonly principal: string;
-  readonly groups: ReadonlyArray<string>;
-  readonly clientId: string | undefined;
-}
+/** Who calls (the tool context's `ctx.caller`), known to have a principal. */
+export type Caller = Pick<ToolCaller, "groups" | "clientId"> & { readonly principal: string };
 
 /**
  * The caller, or `access_denied` (logged) for an anonymous call, or for a principal named like a
@@ -19,10 +15,9 @@ export interface Caller {
  */
 export const requireCaller = async (
   repo: Repository,
-  ctx: { readonly caller: Pick<ToolContext["caller"], "principal" | "groups" | "clientId"> },
+  { principal, groups, clientId }: Pick<ToolCaller, "principal" | "groups" | "clientId">,
   action: string,
 ): Promise<Caller> => {
-  const { principal, clientId, groups } = ctx.caller;
   if (principal !== undefined && principal.trim() !== "" && !principal.startsWith(GROUP_PREFIX))
     return { principal, groups, clientId };
   const named = principal?.startsWith(GROUP_PREFIX) === true;

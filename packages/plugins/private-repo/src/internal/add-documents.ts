@@ -1,7 +1,6 @@
 import type { LoadError, SearchDocument } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
-import { Repository } from "./repository.js";
-import { databaseOf, type RepositoryDatabase } from "./sharing.js";
+import { Repository, type RepositoryDatabase } from "./repository.js";
 
 /** Progress of {@link addDocuments}: files read, then documents indexed. */
 export interface AddProgress {
@@ -79,7 +78,7 @@ export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDoc
   }
   options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
 
-  const repo = options.repository ?? new Repository(options.indexPath, databaseOf(options));
+  const repo = options.repository ?? new Repository(options.indexPath, options);
   try {
     const row = await repo.ensure(owner, collection);
     const index = await repo.index(row);

@@ -1,28 +1,36 @@
 import { fail } from "@quiver/core";
-import { SearchError } from "@quiver/search/errors";
 
 /**
- * A search-package error as a tool failure: bad options are invalid input, an unreachable database is
- * `unavailable` (retryable); nothing else leaks details.
+ * Runs work on the collections' indexes and turns a search-package error into a tool failure: bad
+ * options are invalid input, an unreachable database is `unavailable` (retryable); nothing else leaks
+ * details. @quiver/search's error class is loaded on failure only: listing or answering needs none.
  */
-export const fromSearchError = (e: unknown): never => {
-  if (SearchError.isInstance(e) && e.code === "invalid_option") {
-    throw fail.invalidInput(e.message.replace(/\bdateFrom\b/, "date_from").replace(/\bdateTo\b/, "date_to"), {
-      suggestion: "Correct the filter and call again.",
-    });
+export const readingIndexes = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (e) {
+    const { SearchError } = await import("@quiver/search/errors");
+    if (SearchError.isInstance(e) && e.code === "invalid_option") {
+      throw fail.invalidInput(
+        e.message.replace(/\bdateFrom\b/, "date_from").replace(/\bdateTo\b/, "date_to"),
+        {
+          suggestion: "Correct the filter and call again.",
+        },
+      );
+    }
+    if (SearchError.isInstance(e) && e.code === "unavailable") {
+      throw fail.unavailable("The repository's database is unavailable; try again shortly.", {
+        retryable: true,
+        suggestion:
+          "Call again in a little while; the operator should check that PostgreSQL (DATABASE_URL) is running.",
+      });
+    }
+    throw fail.internal(
+      "The repository index could not be read; ask the operator to check the repository folder.",
+      {
+        cause: e,
+        retryable: false,
+      },
+    );
   }
-  if (SearchError.isInstance(e) && e.code === "unavailable") {
-    throw fail.unavailable("The repository's database is unavailable; try again shortly.", {
-      retryable: true,
-      suggestion:
-        "Call again in a little while; the operator should check that PostgreSQL (DATABASE_URL) is running.",
-    });
-  }
-  throw fail.internal(
-    "The repository index could not be read; ask the operator to check the repository folder.",
-    {
-      cause: e,
-      retryable: false,
-    },
-  );
 };

@@ -1,18 +1,18 @@
-import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import type { SearchIndex } from "@quiver/search";
-import { type AuditRow, auditValues, fromAuditRow } from "./audit-row.js";
 import { firstPerCollection, granteesOf } from "./grantees.js";
-import { PostgresRegistry } from "./pg-registry.js";
+import { openPostgresRegistry } from "./registry-postgres.js";
+import { openSqliteRegistry } from "./registry-sqlite.js";
 
-/** Where the collections' indexes live when not in SQLite files: a PostgreSQL database and schema. */
-export interface IndexDatabase {
-  /** `postgres://...`; never printed. */
-  readonly databaseUrl: string;
-  /** Default `quiver_search`. */
-  readonly schema?: string;
+/** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
+export interface RepositoryDatabase {
+  /** PostgreSQL URL of the indexes (the plugin's `databaseUrl`, `postgres://...`; never printed); omit for SQLite files. */
+  readonly databaseUrl?: string | undefined;
+  /** Its schema (the plugin's `databaseSchema`, default `quiver_search`). */
+  readonly databaseSchema?: string | undefined;
 }
+
+type IndexDatabase = RepositoryDatabase & { readonly databaseUrl: string };
 
 /** A collection registered in a repository. */
 export interface CollectionRow {
@@ -47,86 +47,63 @@ export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
 /** A collection a caller may read, and the grantee that gives access (the caller, or one of its groups). */
 export type ReadableRow = CollectionRow & { readonly access: "owner" | "shared"; readonly via: string };
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS collections (
-  id INTEGER PRIMARY KEY,
-  owner TEXT NOT NULL,
-  name TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  UNIQUE (owner, name)
-);
-CREATE TABLE IF NOT EXISTS shares (
-  collection INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
-  grantee TEXT NOT NULL,
-  granted_at TEXT NOT NULL,
-  PRIMARY KEY (collection, grantee)
-);
-CREATE INDEX IF NOT EXISTS shares_grantee ON shares (grantee);
-CREATE TABLE IF NOT EXISTS audit (
-  id INTEGER PRIMARY KEY,
-  at TEXT NOT NULL,
-  principal TEXT,
-  action TEXT NOT NULL,
-  target TEXT,
-  outcome TEXT NOT NULL,
-  detail TEXT,
-  client_id TEXT
-);
-`;
+/**
+ * The tables of a registry (collections, the sharing ACL and the audit log) and how to query them:
+ * `repo.db` (SQLite) by default, PostgreSQL tables with a database. Both run the same statements.
+ */
+export interface RegistrySql {
+  /** Runs one statement with `?` placeholders and resolves to its rows. */
+  readonly rows: <T>(sql: string, params: ReadonlyArray<unknown>) => Promise<T[]>;
+  /** The tables' names (schema-qualified in PostgreSQL). */
+  readonly tables: { readonly collections: string; readonly shares: string; readonly audit: string };
+  /** What makes an ORDER BY term sort byte-wise (`COLLATE "C"` in PostgreSQL; SQLite's default). */
+  readonly bytewise: string;
+  readonly close: () => Promise<void>;
+}
+
+const now = () => new Date().toISOString();
+const COLLECTION = "CAST(id AS integer) AS id, owner, name";
 
 /**
- * The registry of a repository: collections, the sharing ACL and the audit log. In `repo.db` (SQLite) by default;
- * in PostgreSQL tables with a database, so that every replica sees the same collections and shares.
+ * A repository: its registry (collections, the sharing ACL and the audit log) and one search index per
+ * collection. Without a database, a folder: `repo.db` and the index files under `collections/`, so that no
+ * statistic of one collection (document frequencies, lengths) ever influences the ranking or counts of
+ * another. With a database, the registry is in PostgreSQL tables (every replica sees the same collections
+ * and shares) and each collection's index is a PostgreSQL index named `private-repo:<owner>/<name>` whose
+ * rows belong to the owner: row-level security shows them only to the owner and its grantees.
  */
-export interface Registry {
+export class Repository {
+  readonly path: string;
+  private readonly sql: RegistrySql;
+  private readonly database: IndexDatabase | undefined;
+  private readonly indexes = new Map<string, Promise<SearchIndex>>();
+  private closed = false;
+
+  constructor(path: string, { databaseUrl, databaseSchema }: RepositoryDatabase = {}) {
+    this.path = resolve(path);
+    this.database = databaseUrl ? { databaseUrl, databaseSchema } : undefined;
+    this.sql = databaseUrl
+      ? openPostgresRegistry(databaseUrl, databaseSchema)
+      : openSqliteRegistry(this.path);
+  }
+
   /**
    * The collections `principal` may read: their own, then those shared with them or with one of
    * `groups`, by owner and name; each once, with the grantee that gives access.
    */
-  readable(principal: string, groups?: ReadonlyArray<string>): Promise<ReadableRow[]>;
-  /** A collection by owner and name, or undefined. */
-  find(owner: string, name: string): Promise<CollectionRow | undefined>;
-  /** Registers a collection (idempotent) and returns it. */
-  ensure(owner: string, name: string): Promise<CollectionRow>;
-  /** Who a collection is shared with. */
-  grantees(collection: number): Promise<string[]>;
-  /** Shares a collection with a principal (idempotent). */
-  share(collection: number, grantee: string): Promise<void>;
-  /** Withdraws a share; true when there was one. */
-  unshare(collection: number, grantee: string): Promise<boolean>;
-  /** Appends to the audit log. */
-  audit(entry: AuditInput): Promise<void>;
-  /** The audit log, oldest first (the last `limit` entries). */
-  auditLog(limit?: number): Promise<AuditEntry[]>;
-  close(): Promise<void>;
-}
-
-/** The registry in `repo.db`, a SQLite file of the repository folder. */
-class SqliteRegistry implements Registry {
-  private readonly db: DatabaseSync;
-
-  constructor(path: string) {
-    mkdirSync(join(path, "collections"), { recursive: true });
-    this.db = new DatabaseSync(join(path, "repo.db"));
-    this.db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
-    this.db.exec(SCHEMA);
-    // A repository made before the audit log kept client ids gets the column.
-    const columns = this.db.prepare("PRAGMA table_info(audit)").all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === "client_id"))
-      this.db.exec("ALTER TABLE audit ADD COLUMN client_id TEXT");
-  }
-
-  /** The collections `principal` may read: their own, then those shared with them or their groups. */
   async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<ReadableRow[]> {
-    const own = this.db
-      .prepare("SELECT id, owner, name FROM collections WHERE owner = ? ORDER BY name")
-      .all(principal) as unknown as CollectionRow[];
+    const { tables: t, bytewise: b } = this.sql;
+    const own = await this.sql.rows<CollectionRow>(
+      `SELECT ${COLLECTION} FROM ${t.collections} WHERE owner = ? ORDER BY name${b}`,
+      [principal],
+    );
     const grantees = granteesOf(principal, groups);
-    const shared = this.db
-      .prepare(
-        `SELECT c.id, c.owner, c.name, s.grantee AS via FROM collections c JOIN shares s ON s.collection = c.id WHERE s.grantee IN (${grantees.map(() => "?").join(", ")}) AND c.owner <> ? ORDER BY c.owner, c.name`,
-      )
-      .all(...grantees, principal) as unknown as Array<CollectionRow & { via: string }>;
+    const shared = await this.sql.rows<CollectionRow & { via: string }>(
+      `SELECT CAST(c.id AS integer) AS id, c.owner, c.name, s.grantee AS via FROM ${t.collections} c
+       JOIN ${t.shares} s ON s.collection = c.id WHERE s.grantee IN (${grantees.map(() => "?").join(", ")})
+       AND c.owner <> ? ORDER BY c.owner${b}, c.name${b}`,
+      [...grantees, principal],
+    );
     return [
       ...own.map((c) => ({ ...c, access: "owner" as const, via: principal })),
       ...firstPerCollection(shared, grantees).map((c) => ({ ...c, access: "shared" as const })),
@@ -135,127 +112,69 @@ class SqliteRegistry implements Registry {
 
   /** A collection by owner and name, or undefined. */
   async find(owner: string, name: string): Promise<CollectionRow | undefined> {
-    return this.db
-      .prepare("SELECT id, owner, name FROM collections WHERE owner = ? AND name = ?")
-      .get(owner, name) as CollectionRow | undefined;
+    const sql = `SELECT ${COLLECTION} FROM ${this.sql.tables.collections} WHERE owner = ? AND name = ?`;
+    return (await this.sql.rows<CollectionRow>(sql, [owner, name]))[0];
   }
 
   /** Registers a collection (idempotent) and returns it. */
   async ensure(owner: string, name: string): Promise<CollectionRow> {
-    this.db
-      .prepare(
-        "INSERT INTO collections (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING",
-      )
-      .run(owner, name, new Date().toISOString());
+    await this.sql.rows(
+      `INSERT INTO ${this.sql.tables.collections} (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING`,
+      [owner, name, now()],
+    );
     return (await this.find(owner, name))!;
   }
 
   /** Who a collection is shared with. */
   async grantees(collection: number): Promise<string[]> {
-    return (
-      this.db
-        .prepare("SELECT grantee FROM shares WHERE collection = ? ORDER BY grantee")
-        .all(collection) as Array<{ grantee: string }>
-    ).map((r) => r.grantee);
+    const sql = `SELECT grantee FROM ${this.sql.tables.shares} WHERE collection = ? ORDER BY grantee${this.sql.bytewise}`;
+    return (await this.sql.rows<{ grantee: string }>(sql, [collection])).map((r) => r.grantee);
   }
 
   /** Shares a collection with a principal (idempotent). */
   async share(collection: number, grantee: string): Promise<void> {
-    this.db
-      .prepare("INSERT INTO shares (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-      .run(collection, grantee, new Date().toISOString());
+    await this.sql.rows(
+      `INSERT INTO ${this.sql.tables.shares} (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+      [collection, grantee, now()],
+    );
   }
 
   /** Withdraws a share; true when there was one. */
   async unshare(collection: number, grantee: string): Promise<boolean> {
-    return (
-      Number(
-        this.db.prepare("DELETE FROM shares WHERE collection = ? AND grantee = ?").run(collection, grantee)
-          .changes,
-      ) > 0
-    );
+    const sql = `DELETE FROM ${this.sql.tables.shares} WHERE collection = ? AND grantee = ? RETURNING grantee`;
+    return (await this.sql.rows(sql, [collection, grantee])).length > 0;
   }
 
   /** Appends to the audit log. */
-  async audit(entry: AuditInput): Promise<void> {
-    this.db
-      .prepare(
-        "INSERT INTO audit (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(...auditValues(entry));
+  async audit(e: AuditInput): Promise<void> {
+    await this.sql.rows(
+      `INSERT INTO ${this.sql.tables.audit} (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [now(), e.principal, e.action, e.target, e.outcome, e.detail, e.clientId ?? null],
+    );
   }
 
   /** The audit log, oldest first (the last `limit` entries). */
   async auditLog(limit = 1_000): Promise<AuditEntry[]> {
-    return (
-      this.db
-        .prepare("SELECT * FROM (SELECT * FROM audit ORDER BY id DESC LIMIT ?) ORDER BY id")
-        .all(limit) as unknown as AuditRow[]
-    ).map(fromAuditRow);
+    type Row = Omit<AuditEntry, "clientId" | "id"> & { id: number | string; client_id: string | null };
+    const rows = await this.sql.rows<Row>(
+      `SELECT * FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`,
+      [limit],
+    );
+    return rows.map(({ client_id, id, ...rest }) => ({
+      ...rest,
+      id: Number(id),
+      clientId: client_id ?? null,
+    }));
   }
 
-  async close(): Promise<void> {
-    this.db.close();
-  }
-}
-
-/**
- * A repository: its registry (collections, the sharing ACL and the audit log) and one search index per
- * collection. Without a database, a folder: `repo.db` and the index files under `collections/`, so that no statistic of one collection (document
- * frequencies, lengths) ever influences the ranking or counts of another. With a database, the registry is in
- * PostgreSQL tables and each collection's index is a PostgreSQL index named `private-repo:<owner>/<name>` whose
- * rows belong to the owner: row-level security shows them only to the owner and its grantees.
- */
-export class Repository {
-  readonly path: string;
-  /** Collections, shares and the audit log: `repo.db`, or PostgreSQL tables with a database. */
-  readonly registry: Registry;
-  private readonly indexes = new Map<string, Promise<SearchIndex>>();
-  private closed = false;
-
-  constructor(
-    path: string,
-    private readonly database?: IndexDatabase,
-  ) {
-    this.path = resolve(path);
-    this.registry = database ? new PostgresRegistry(database) : new SqliteRegistry(this.path);
-  }
-
-  readable(principal: string, groups?: ReadonlyArray<string>) {
-    return this.registry.readable(principal, groups);
-  }
-
-  find(owner: string, name: string) {
-    return this.registry.find(owner, name);
-  }
-
-  ensure(owner: string, name: string) {
-    return this.registry.ensure(owner, name);
-  }
-
-  grantees(collection: number) {
-    return this.registry.grantees(collection);
-  }
-
-  share(collection: number, grantee: string) {
-    return this.registry.share(collection, grantee);
-  }
-
-  unshare(collection: number, grantee: string) {
-    return this.registry.unshare(collection, grantee);
-  }
-
-  audit(entry: AuditInput) {
-    return this.registry.audit(entry);
-  }
-
-  auditLog(limit?: number) {
-    return this.registry.auditLog(limit);
-  }
-
-  /** The PostgreSQL index name of a collection. */
-  private static indexName(collection: CollectionRow): string {
-    return `private-repo:${collection.owner}/${collection.name}`;
+  /** Where @quiver/search keeps a collection's index in the database, read by `reader`. */
+  private stored(collection: CollectionRow, database: IndexDatabase) {
+    return {
+      databaseUrl: database.databaseUrl,
+      ...(database.databaseSchema ? { schema: database.databaseSchema } : {}),
+      name: `private-repo:${collection.owner}/${collection.name}`,
+      principal: collection.owner,
+    };
   }
 
   /**
@@ -265,22 +184,14 @@ export class Repository {
    */
   index(collection: CollectionRow, reader: string = collection.owner): Promise<SearchIndex> {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
-    const key = this.database ? `${collection.id} ${reader}` : String(collection.id);
+    const { database } = this;
+    const key = database ? `${collection.id} ${reader}` : String(collection.id);
     let index = this.indexes.get(key);
     if (!index) {
       // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
-      const { database } = this;
       const path = join(this.path, "collections", `${collection.id}.sqlite`);
       index = import("@quiver/search").then(({ openSearchIndex }) =>
-        database
-          ? openSearchIndex({
-              databaseUrl: database.databaseUrl,
-              ...(database.schema ? { schema: database.schema } : {}),
-              name: Repository.indexName(collection),
-              principal: collection.owner,
-              reader,
-            })
-          : openSearchIndex({ path }),
+        openSearchIndex(database ? { ...this.stored(collection, database), reader } : { path }),
       );
       index.catch(() => this.indexes.delete(key));
       this.indexes.set(key, index);
@@ -290,17 +201,12 @@ export class Repository {
 
   /** With a database, grants (or withdraws) `grantee` reading the collection's index there; else nothing. */
   async grant(collection: CollectionRow, grantee: string, add: boolean): Promise<void> {
-    const { database } = this;
-    if (!database) return;
+    if (!this.database) return;
     const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
-    const options = {
-      databaseUrl: database.databaseUrl,
-      ...(database.schema ? { schema: database.schema } : {}),
-      name: Repository.indexName(collection),
-      principal: collection.owner,
+    await (add ? shareSearchIndex : unshareSearchIndex)({
+      ...this.stored(collection, this.database),
       grantee,
-    };
-    await (add ? shareSearchIndex(options) : unshareSearchIndex(options));
+    });
   }
 
   /** Closes every index and the registry. */
@@ -310,6 +216,6 @@ export class Repository {
     const all = [...this.indexes.values()];
     this.indexes.clear();
     await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.close()));
-    await this.registry.close();
+    await this.sql.close();
   }
 }

@@ -1,22 +1,5 @@
 import { formatRef, ownerProblem } from "./names.js";
-import { type AuditEntry, type IndexDatabase, Repository } from "./repository.js";
-
-/** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
-export interface RepositoryDatabase {
-  /** PostgreSQL URL of the indexes (the plugin's `databaseUrl`); omit for SQLite files. */
-  readonly databaseUrl?: string;
-  /** Its schema (the plugin's `databaseSchema`, default `quiver_search`). */
-  readonly databaseSchema?: string;
-}
-
-/** The index database of some options, if any. */
-export const databaseOf = (options: RepositoryDatabase): IndexDatabase | undefined =>
-  options.databaseUrl
-    ? {
-        databaseUrl: options.databaseUrl,
-        ...(options.databaseSchema ? { schema: options.databaseSchema } : {}),
-      }
-    : undefined;
+import { type AuditEntry, Repository, type RepositoryDatabase } from "./repository.js";
 
 /**
  * Who shares what with whom. With `databaseUrl`, the grant is also written to PostgreSQL, where row-level
@@ -34,17 +17,37 @@ export interface ShareOptions extends RepositoryDatabase {
 }
 
 const withRepo = async <T>(
-  indexPath: string,
+  options: { readonly indexPath: string } & RepositoryDatabase,
   f: (repo: Repository) => T | Promise<T>,
-  database?: RepositoryDatabase,
 ): Promise<T> => {
-  const repo = new Repository(indexPath, database && databaseOf(database));
+  const repo = new Repository(options.indexPath, options);
   try {
     return await f(repo);
   } finally {
     await repo.close();
   }
 };
+
+/** Grants or withdraws a share (in the ACL and, with a database, in PostgreSQL) and logs it. */
+const setShare = (options: ShareOptions, add: boolean): Promise<boolean> =>
+  withRepo(options, async (repo) => {
+    const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
+    if (!row) {
+      if (!add) return false;
+      throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
+    }
+    await repo.grant(row, options.grantee, add);
+    if (add) await repo.share(row.id, options.grantee);
+    const changed = add || (await repo.unshare(row.id, options.grantee));
+    await repo.audit({
+      principal: options.owner,
+      action: add ? "share" : "unshare",
+      target: `${row.owner}/${row.name}`,
+      outcome: "ok",
+      detail: `${add ? "with" : "from"} ${options.grantee}`,
+    });
+    return changed;
+  });
 
 /**
  * Shares an owner's collection with another scientist, who can then search it as `owner/name`. Logged.
@@ -54,26 +57,11 @@ const withRepo = async <T>(
  * @example
  * await shareCollection({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", grantee: "bob" })
  */
-export const shareCollection = (options: ShareOptions): Promise<void> =>
-  withRepo(
-    options.indexPath,
-    async (repo) => {
-      const issue = ownerProblem(options.grantee);
-      if (issue) throw new TypeError(issue.replace("owner", "grantee"));
-      const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
-      if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
-      await repo.grant(row, options.grantee, true);
-      await repo.share(row.id, options.grantee);
-      await repo.audit({
-        principal: options.owner,
-        action: "share",
-        target: `${row.owner}/${row.name}`,
-        outcome: "ok",
-        detail: `with ${options.grantee}`,
-      });
-    },
-    options,
-  );
+export const shareCollection = async (options: ShareOptions): Promise<void> => {
+  const issue = ownerProblem(options.grantee);
+  if (issue) throw new TypeError(issue.replace("owner", "grantee"));
+  await setShare(options, true);
+};
 
 /**
  * Withdraws a share; resolves to whether there was one. Logged.
@@ -81,25 +69,7 @@ export const shareCollection = (options: ShareOptions): Promise<void> =>
  * @example
  * await unshareCollection({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", grantee: "bob" })
  */
-export const unshareCollection = (options: ShareOptions): Promise<boolean> =>
-  withRepo(
-    options.indexPath,
-    async (repo) => {
-      const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
-      if (!row) return false;
-      await repo.grant(row, options.grantee, false);
-      const removed = await repo.unshare(row.id, options.grantee);
-      await repo.audit({
-        principal: options.owner,
-        action: "unshare",
-        target: `${row.owner}/${row.name}`,
-        outcome: "ok",
-        detail: `from ${options.grantee}`,
-      });
-      return removed;
-    },
-    options,
-  );
+export const unshareCollection = (options: ShareOptions): Promise<boolean> => setShare(options, false);
 
 /** One collection as a scientist sees it. */
 export interface CollectionSummary {
@@ -118,24 +88,18 @@ export interface CollectionSummary {
  * for (const c of await listCollections({ indexPath: ".quiver/private-repo", principal: "alice" })) console.log(c.collection, c.documents)
  */
 export const listCollections = (
-  options: {
-    readonly indexPath: string;
-    readonly principal: string;
-  } & RepositoryDatabase,
+  options: { readonly indexPath: string; readonly principal: string } & RepositoryDatabase,
 ): Promise<CollectionSummary[]> =>
-  withRepo(
-    options.indexPath,
-    async (repo) =>
-      Promise.all(
-        (await repo.readable(options.principal)).map(async (c) => ({
-          collection: formatRef(c, options.principal),
-          owner: c.owner,
-          name: c.name,
-          access: c.access,
-          documents: await (await repo.index(c, options.principal)).count(),
-        })),
-      ),
-    options,
+  withRepo(options, async (repo) =>
+    Promise.all(
+      (await repo.readable(options.principal)).map(async (c) => ({
+        collection: formatRef(c, options.principal),
+        owner: c.owner,
+        name: c.name,
+        access: c.access,
+        documents: await (await repo.index(c, options.principal)).count(),
+      })),
+    ),
   );
 
 /**
@@ -145,10 +109,5 @@ export const listCollections = (
  * const denied = (await readAuditLog({ indexPath })).filter((e) => e.outcome === "denied")
  */
 export const readAuditLog = (
-  options: {
-    readonly indexPath: string;
-    readonly limit?: number;
-  } & RepositoryDatabase,
-): Promise<AuditEntry[]> => withRepo(options.indexPath, (repo) => repo.auditLog(options.limit), options);
-
-export type { AuditEntry };
+  options: { readonly indexPath: string; readonly limit?: number } & RepositoryDatabase,
+): Promise<AuditEntry[]> => withRepo(options, (repo) => repo.auditLog(options.limit));

@@ -2,6 +2,7 @@ import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
 import { readableBy, requireCaller } from "../internal/access.js";
+import { readingIndexes } from "../internal/errors.js";
 import type { RepoResources } from "../setup.js";
 
 const output = z.object({
@@ -47,13 +48,12 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
   policy: { timeout: "10s", retry: false, cache: false },
   run: async ({ scope }, ctx): Promise<ToolOutcome<Output>> => {
     const repo = ctx.resources.repository();
-    const caller = await requireCaller(repo, ctx, "list");
+    const caller = await requireCaller(repo, ctx.caller, "list");
     const readable = (await readableBy(repo, caller)).filter(
       (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
     );
-    let rows: Output["collections"] = [];
-    try {
-      rows = await Promise.all(
+    const rows = await readingIndexes(() =>
+      Promise.all(
         readable.map(async (c) => ({
           collection: c.ref,
           owner: c.owner,
@@ -61,12 +61,8 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
           documents: await (await repo.index(c, c.via)).count(),
           ...(c.access === "owner" ? { shared_with: await repo.grantees(c.id) } : {}),
         })),
-      );
-    } catch (e) {
-      // Loaded on failure only: @quiver/search's error class is not needed to list or to answer.
-      const { fromSearchError } = await import("../internal/errors.js");
-      fromSearchError(e);
-    }
+      ),
+    );
     const total = rows.reduce((n, r) => n + r.documents, 0);
     return outcome(
       { collections: rows, total_documents: total },

@@ -1,12 +1,13 @@
-import { defineToolWith, fail, outcome, type ToolOutcome } from "@quiver/core";
-import type { SearchFilters, SearchHit } from "@quiver/search";
+import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
+import type { SearchHit } from "@quiver/search";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
-import { type Readable, requireCaller, resolveScope } from "../internal/access.js";
+import { requireCaller, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
+import { readingIndexes } from "../internal/errors.js";
+import { filtersSchema, searchFilters } from "../internal/search-filters.js";
 import type { RepoResources } from "../setup.js";
 
-const DATE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
 const SNIPPET_CHARS = 500;
 
 const resultSchema = z.object({
@@ -49,43 +50,6 @@ const snippetOf = (hit: SearchHit): string => {
   return `${start > 0 ? "…" : ""}${text.slice(start, start + SNIPPET_CHARS).trim()}…`;
 };
 
-/** The search's filters as given. */
-type GivenFilters = {
-  readonly date_from?: string | undefined;
-  readonly date_to?: string | undefined;
-  readonly publication_date?:
-    | { readonly after?: string | undefined; readonly before?: string | undefined }
-    | undefined;
-  readonly authors?: string[] | undefined;
-  readonly tags?: string[] | undefined;
-  readonly collections?: string[] | undefined;
-};
-
-/** Folds `publication_date: {after, before}` into date_from/date_to; refuses both forms of one bound. */
-const dateRange = ({
-  publication_date: p,
-  ...rest
-}: GivenFilters): Omit<GivenFilters, "publication_date"> => {
-  for (const [spec, own] of [
-    ["after", "date_from"],
-    ["before", "date_to"],
-  ] as const) {
-    if (p?.[spec] !== undefined && rest[own] !== undefined) {
-      throw fail.invalidInput(
-        `filters.publication_date.${spec} and filters.${own} are the same bound: give one.`,
-        {
-          suggestion: `Keep filters.${own} or filters.publication_date.${spec}, not both.`,
-        },
-      );
-    }
-  }
-  return {
-    ...rest,
-    ...(p?.after !== undefined ? { date_from: p.after } : {}),
-    ...(p?.before !== undefined ? { date_to: p.before } : {}),
-  };
-};
-
 const basename = (path: unknown) => (typeof path === "string" ? path.split("/").pop() : undefined);
 
 /**
@@ -109,39 +73,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
       .describe(
         "Keywords or a question, or a list of terms (any of them may match); words are matched (BM25), not exact phrases.",
       ),
-    filters: z
-      .strictObject({
-        date_from: z.string().optional().describe("Earliest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
-        date_to: z.string().optional().describe("Latest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
-        publication_date: z
-          .strictObject({
-            after: z.string().optional().describe("Earliest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
-            before: z.string().optional().describe("Latest date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD."),
-          })
-          .optional()
-          .describe("The date range as {after, before}; the same as date_from/date_to (give one form)."),
-        authors: z
-          .array(z.string().min(1).describe("A full name or a last name."))
-          .max(20)
-          .optional()
-          .describe("Any of these authors (full name, or last name alone)."),
-        tags: z
-          .array(z.string().min(1).describe("A tag."))
-          .max(20)
-          .optional()
-          .describe("Any of these tags (case-insensitive)."),
-        collections: z
-          .array(z.string().min(1).describe("A collection name, or owner/name for a shared one."))
-          .max(50)
-          .optional()
-          .describe(
-            "Only these collections: your own by name, shared ones as owner/name. Default: all you can read.",
-          ),
-      })
-      .optional()
-      .describe(
-        "Filters; all given filters must hold. An unknown filter is refused (invalid_input), never ignored. Documents without a date never match a date filter.",
-      ),
+    filters: filtersSchema,
     max_results: z.number().int().min(1).max(50).default(10).describe("Most documents to return (1–50)."),
   }),
   output,
@@ -166,60 +98,21 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
     ctx,
   ): Promise<ToolOutcome<Output>> => {
     const repo = ctx.resources.repository();
-    const caller = await requireCaller(repo, ctx, "search");
+    const caller = await requireCaller(repo, ctx.caller, "search");
     const search_terms = typeof terms === "string" ? terms : terms.join(" ");
-    const filters = dateRange(given);
-    for (const [field, value] of [
-      ["date_from", filters.date_from],
-      ["date_to", filters.date_to],
-    ] as const) {
-      if (value !== undefined && !DATE.test(value.trim())) {
-        throw fail.invalidInput(`filters.${field} must be YYYY, YYYY-MM or YYYY-MM-DD, got "${value}".`, {
-          suggestion: `For example "2019" or "2019-06-01".`,
-        });
-      }
-    }
-    if (
-      filters.date_from &&
-      filters.date_to &&
-      filters.date_from.trim() > filters.date_to.trim().padEnd(10, "~")
-    ) {
-      throw fail.invalidInput(
-        `filters.date_from (${filters.date_from}) is after filters.date_to (${filters.date_to}).`,
-        {
-          suggestion: "Swap the two dates.",
-        },
-      );
-    }
-    const scope = await resolveScope(repo, caller, filters.collections, "search");
-    const searchFilters: SearchFilters = {
-      ...(filters.date_from ? { dateFrom: filters.date_from.trim() } : {}),
-      ...(filters.date_to ? { dateTo: filters.date_to.trim() } : {}),
-      ...(filters.authors ? { authors: filters.authors } : {}),
-      ...(filters.tags ? { tags: filters.tags } : {}),
-    };
-    const found: Array<{ c: Readable; hit: SearchHit }> = [];
-    let total = 0;
-    try {
-      const answers = await Promise.all(
-        scope.map(async (c) => {
-          // Read as the grantee that gives access (with a database, row-level security checks it).
-          const index = await repo.index(c, c.via);
-          return {
-            c,
-            answer: await index.search(search_terms, { topK: max_results, filters: searchFilters }),
-          };
-        }),
-      );
-      for (const { c, answer } of answers) {
-        total += answer.total;
-        for (const hit of answer.results) found.push({ c, hit });
-      }
-    } catch (e) {
-      // Loaded on failure only: @quiver/search's error class is not needed to list or to answer.
-      const { fromSearchError } = await import("../internal/errors.js");
-      fromSearchError(e);
-    }
+    const filters = searchFilters(given);
+    const scope = await resolveScope(repo, caller, given.collections, "search");
+    // Each collection read as the grantee that gives access (with a database, row-level security checks it).
+    const answers = await readingIndexes(() =>
+      Promise.all(
+        scope.map(async (c) => ({
+          c,
+          answer: await (await repo.index(c, c.via)).search(search_terms, { topK: max_results, filters }),
+        })),
+      ),
+    );
+    const total = answers.reduce((n, { answer }) => n + answer.total, 0);
+    const found = answers.flatMap(({ c, answer }) => answer.results.map((hit) => ({ c, hit })));
     found.sort(
       (a, b) =>
         b.hit.score - a.hit.score || a.c.ref.localeCompare(b.c.ref) || a.hit.docId.localeCompare(b.hit.docId),
@@ -238,16 +131,16 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
       ...(basename(hit.metadata.source) ? { source: basename(hit.metadata.source)! } : {}),
     }));
     const suggestions: string[] = [];
-    const filtered = Object.keys(searchFilters).length > 0;
+    const filtered = Object.keys(filters).length > 0;
     if (scope.length === 0) {
       suggestions.push(
-        filters.collections
+        given.collections
           ? "No collection to search: give at least one collection, or omit filters.collections."
           : "You have no collections yet and none are shared with you: add documents with `quiver private-repo add`.",
       );
     } else if (total === 0) {
       if (filtered) suggestions.push("Remove or widen the filters (dates, authors, tags).");
-      if (filters.collections) suggestions.push("Search all your collections (omit filters.collections).");
+      if (given.collections) suggestions.push("Search all your collections (omit filters.collections).");
       suggestions.push("Use other or more general terms (synonyms, the key concept alone).");
     } else if (total > results.length) {
       if (!filtered) suggestions.push("Narrow with filters: date_from/date_to, authors or tags.");

@@ -1,8 +1,7 @@
-import { fail, type HttpClient, ToolFailure } from "@quiver/core";
+import { fail, type ToolContext, ToolFailure } from "@quiver/core";
 import * as Clock from "effect/Clock";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
-import * as Redacted from "effect/Redacted";
 import * as Schedule from "effect/Schedule";
 import { z } from "zod";
 import type { LlmSettings, TestgenConfig } from "../config.js";
@@ -135,13 +134,13 @@ const withRetries = <T>(
  */
 export const askLlm = async (
   settings: Extract<LlmSettings, { ok: true }>,
-  config: TestgenConfig,
-  http: HttpClient,
-  clock: Clock.Clock,
-  signal: AbortSignal,
   ask: LlmAsk,
-  memory: TestgenResources,
+  ctx: Pick<
+    ToolContext<TestgenConfig, TestgenResources>,
+    "config" | "http" | "clock" | "signal" | "resources"
+  >,
 ): Promise<LlmOutcome> => {
+  const { config, http, clock, signal, resources: memory } = ctx;
   const { noJsonSchema } = memory;
   const refused = memory.refusedParams.get(settings.url) ?? new Set<string>();
   memory.refusedParams.set(settings.url, refused);
@@ -173,17 +172,15 @@ export const askLlm = async (
         http.request({
           method: "POST",
           url: settings.url,
-          headers: { authorization: settings.apiKey ? bearer(settings.apiKey) : undefined },
+          bearer: settings.apiKey,
           json: { model: settings.model, messages, ...optional(), response_format },
           // Aborted by the call's signal and by the deadline on the catalog's clock (withRetries).
           signal: abort,
           acceptStatus: [400, 422],
           apiKeyVar: "LLM_API_KEY",
-          ...(settings.apiKey ? { secrets: [settings.apiKey] } : {}),
         }),
       );
-      if (res.status === 200 || (res.status > 200 && res.status < 300))
-        return completionSchema.parse(res.json());
+      if (res.status < 300) return completionSchema.parse(res.json());
       const said = res.body.slice(0, 500);
       const unsupported = unsupportedParam(res.body);
       if (!retriedWithout && unsupported !== undefined && unsupported in optional()) {
@@ -297,8 +294,5 @@ export const unsupportedParam = (body: string): string | undefined => {
   if (param && (code === "unsupported_value" || code === "unsupported_parameter")) return param;
   return /^Unsupported (?:value|parameter): '([A-Za-z_]+)'/.exec(message ?? "")?.[1];
 };
-
-/** `Bearer <key>` kept Redacted: the client unwraps it for the wire and redacts it from every message. */
-export const bearer = (key: Redacted.Redacted<string>) => Redacted.make(`Bearer ${Redacted.value(key)}`);
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim().slice(0, 300);

@@ -24,13 +24,7 @@ export const runGenerateTest = async (
   const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
   const prefs: Preferences =
     needPrefs && asignatura && ctx.config.backendUrl
-      ? await fetchPreferences(
-          ctx.http,
-          ctx.config.backendUrl,
-          asignatura,
-          ctx.config.preferencesTimeoutMs,
-          ctx.signal,
-        )
+      ? await fetchPreferences(ctx, ctx.config.backendUrl, asignatura)
       : { status: "skipped" };
   const count = args.num_questions ?? prefs.numQuestions ?? DEFAULT_NUM_QUESTIONS;
   const difficulty = args.difficulty ?? prefs.difficulty ?? DEFAULT_DIFFICULTY;
@@ -87,15 +81,7 @@ export const runGenerateTest = async (
     asignatura,
     material: grounding.material,
   });
-  const answer = await askLlm(
-    llm,
-    ctx.config,
-    ctx.http,
-    ctx.clock,
-    ctx.signal,
-    { ...prompt, type, difficulty },
-    ctx.resources,
-  );
+  const answer = await askLlm(llm, { ...prompt, type, difficulty }, ctx);
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
 
   let questions = answer.questions.slice(0, count);

@@ -1,4 +1,5 @@
-import { type HttpClient, ToolFailure } from "@quiver/core";
+import { type ToolContext, ToolFailure } from "@quiver/core";
+import type { TestgenConfig } from "../config.js";
 import { DIFFICULTIES, type Difficulty } from "./questions.js";
 
 /** A professor's defaults for a subject, and how they were obtained. */
@@ -27,16 +28,15 @@ const pick = (body: unknown): { n?: unknown; d?: unknown } => {
  * a timeout, a refused connection or a bad answer mean "use the defaults", with a note saying why.
  */
 export const fetchPreferences = async (
-  http: HttpClient,
+  { http, config, signal }: Pick<ToolContext<TestgenConfig>, "http" | "config" | "signal">,
   backendUrl: string,
   subject: string,
-  timeoutMs: number,
-  signal: AbortSignal,
 ): Promise<Preferences> => {
   try {
     const res = await http.request({
-      url: `${backendUrl.replace(/\/+$/, "")}/users/subject/${encodeURIComponent(subject)}/preferences`,
-      timeoutMs,
+      baseUrl: backendUrl,
+      url: `/users/subject/${encodeURIComponent(subject)}/preferences`,
+      timeoutMs: config.preferencesTimeoutMs,
       signal,
       acceptStatus: [404],
       headers: { accept: "application/json" },

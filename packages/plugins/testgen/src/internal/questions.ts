@@ -103,44 +103,32 @@ export const fromLlm = (
 ): { readonly questions: Question[]; readonly problems: string[] } => {
   const questions: Question[] = [];
   const problems: string[] = [];
-  raw.questions.forEach((q, i) => {
-    const options = q.options ?? [];
-    if (type === "multiple_choice") {
-      let index = q.correct_index ?? null;
-      if ((index === null || index < 0 || index >= options.length) && q.answer) {
-        const found = options.findIndex((o) => o.trim().toLowerCase() === q.answer!.trim().toLowerCase());
-        index = found >= 0 ? found : index;
-      }
-      if (options.length < 2) {
-        problems.push(`questions[${i}] needs at least 2 options`);
-        return;
-      }
-      if (index === null || index < 0 || index >= options.length) {
-        problems.push(`questions[${i}].correct_index must be an index into its ${options.length} options`);
-        return;
-      }
-      questions.push({
-        question: q.question,
-        type,
-        difficulty: q.difficulty ?? difficulty,
-        options,
-        correct_index: index,
-        correct_answer: options[index]!,
-        explanation: q.explanation?.trim() || null,
-        source: null,
-      });
-      return;
+  for (const [i, q] of raw.questions.entries()) {
+    const choice = type === "multiple_choice";
+    const options = choice ? (q.options ?? []) : [];
+    let index = choice ? (q.correct_index ?? null) : null;
+    if (choice && (index === null || index < 0 || index >= options.length) && q.answer) {
+      const found = options.findIndex((o) => o.trim().toLowerCase() === q.answer!.trim().toLowerCase());
+      index = found >= 0 ? found : index;
+    }
+    if (choice && options.length < 2) {
+      problems.push(`questions[${i}] needs at least 2 options`);
+      continue;
+    }
+    if (choice && (index === null || index < 0 || index >= options.length)) {
+      problems.push(`questions[${i}].correct_index must be an index into its ${options.length} options`);
+      continue;
     }
     questions.push({
       question: q.question,
       type,
       difficulty: q.difficulty ?? difficulty,
-      options: [],
-      correct_index: null,
-      correct_answer: q.answer ?? null,
+      options,
+      correct_index: index,
+      correct_answer: index === null ? (q.answer ?? null) : options[index]!,
       explanation: q.explanation?.trim() || null,
       source: null,
     });
-  });
+  }
   return { questions, problems };
 };

@@ -214,10 +214,21 @@ export const ruleQuestions = (ask: RuleAsk): Question[] => {
     .filter((k) => !topicTerms.has(k))
     .sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
   const questions: Question[] = [];
-  const base = (s: Sentence) => ({
+  /** A question (on a sentence, when given): multiple choice with `options`, else open with `answer` as model answer. */
+  const on = (
+    s: Sentence | undefined,
+    question: string,
+    answer: string | null,
+    options: string[] = [],
+  ): Question => ({
+    question,
+    type: options.length > 0 ? "multiple_choice" : "open",
     difficulty: ask.difficulty,
-    source: s.source ?? null,
-    explanation: t.from(s.text),
+    options,
+    correct_index: options.length > 0 ? options.indexOf(answer!) : null,
+    correct_answer: answer,
+    explanation: s ? t.from(s.text) : null,
+    source: s?.source ?? null,
   });
 
   for (const s of chosen) {
@@ -232,38 +243,16 @@ export const ruleQuestions = (ask: RuleAsk): Question[] => {
           .slice(0, 3);
         if (others.length >= 2) {
           const options = shuffle([rest, ...others], seed).map((o) => o.replace(/[.]$/, ""));
-          const correct = options.indexOf(rest.replace(/[.]$/, ""));
-          questions.push({
-            ...base(s),
-            question: t.which(term),
-            type: "multiple_choice",
-            options,
-            correct_index: correct,
-            correct_answer: options[correct]!,
-          });
+          questions.push(on(s, t.which(term), rest.replace(/[.]$/, ""), options));
           continue;
         }
       } else {
-        questions.push({
-          ...base(s),
-          question: t.what(term, plural),
-          type: "open",
-          options: [],
-          correct_index: null,
-          correct_answer: rest,
-        });
+        questions.push(on(s, t.what(term, plural), rest));
         continue;
       }
     }
     if (ask.difficulty === "hard" && ask.type === "open" && questions.length % 2 === 0) {
-      questions.push({
-        ...base(s),
-        question: t.explain(s.text),
-        type: "open",
-        options: [],
-        correct_index: null,
-        correct_answer: null,
-      });
+      questions.push(on(s, t.explain(s.text), null));
       continue;
     }
     // Cloze: blank a keyword specific to the sentence (central ones for easy), not a topic word, not used before.
@@ -276,14 +265,7 @@ export const ruleQuestions = (ask: RuleAsk): Question[] => {
       w.length / 20;
     const answer = inSentence.sort((a, b) => rank(a) - rank(b))[0];
     if (!answer) {
-      questions.push({
-        ...base(s),
-        question: t.explain(s.text),
-        type: "open",
-        options: [],
-        correct_index: null,
-        correct_answer: null,
-      });
+      questions.push(on(s, t.explain(s.text), null));
       continue;
     }
     used.add(fold(answer));
@@ -301,27 +283,11 @@ export const ruleQuestions = (ask: RuleAsk): Question[] => {
         .slice(0, 3)
         .map((k) => display.get(k) ?? k);
       if (distractors.length >= 2) {
-        const options = shuffle([answer, ...distractors], seed);
-        const correct = options.indexOf(answer);
-        questions.push({
-          ...base(s),
-          question: t.fill(cloze),
-          type: "multiple_choice",
-          options,
-          correct_index: correct,
-          correct_answer: answer,
-        });
+        questions.push(on(s, t.fill(cloze), answer, shuffle([answer, ...distractors], seed)));
         continue;
       }
     }
-    questions.push({
-      ...base(s),
-      question: t.fill(cloze),
-      type: "open",
-      options: [],
-      correct_index: null,
-      correct_answer: answer,
-    });
+    questions.push(on(s, t.fill(cloze), answer));
   }
 
   // Not enough key sentences: relations between the material's keywords, then questions on the topic.
@@ -329,30 +295,12 @@ export const ruleQuestions = (ask: RuleAsk): Question[] => {
   for (let i = 0; questions.length < ask.count && i + 1 < top.length && i < 6; i += 2) {
     const [a, b] = [top[i]!, top[i + 1]!];
     const both = sentences.find((s) => s.terms.has(fold(a)) && s.terms.has(fold(b)));
-    questions.push({
-      question: t.relation(a, b),
-      type: "open",
-      difficulty: ask.difficulty,
-      options: [],
-      correct_index: null,
-      correct_answer: both?.text ?? null,
-      explanation: both ? t.from(both.text) : null,
-      source: both?.source ?? null,
-    });
+    questions.push(on(both, t.relation(a, b), both?.text ?? null));
   }
   const templates = TEMPLATES[lang];
   const offset = { easy: 0, medium: 2, hard: 4 }[ask.difficulty];
   for (let i = 0; questions.length < ask.count && i < templates.length; i++) {
-    questions.push({
-      question: templates[(i + offset) % templates.length]!(ask.topic.trim()),
-      type: "open",
-      difficulty: ask.difficulty,
-      options: [],
-      correct_index: null,
-      correct_answer: null,
-      explanation: null,
-      source: null,
-    });
+    questions.push(on(undefined, templates[(i + offset) % templates.length]!(ask.topic.trim()), null));
   }
   return questions.slice(0, ask.count);
 };

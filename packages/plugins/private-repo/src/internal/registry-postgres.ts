@@ -1,0 +1,105 @@
+import { fail } from "@quiver/core";
+import type pg from "pg";
+import type { RegistrySql } from "./repository.js";
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Whether an error means the database cannot be reached (rather than a bad statement). */
+const unreachable = (error: unknown): boolean => {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && (/^(08|57P|53)/.test(code) || /^E[A-Z]+$/.test(code))) return true;
+  return typeof message === "string" && /Connection terminated|timeout/i.test(message);
+};
+
+/** An unreachable database as `unavailable` (retryable); any other error as it is. */
+const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (!unreachable(error)) throw error;
+    throw fail.unavailable("The repository's database is unavailable; try again shortly.", {
+      retryable: true,
+      suggestion:
+        "Call again in a little while; the operator should check that PostgreSQL (DATABASE_URL) is running.",
+    });
+  }
+};
+
+/** Connects (the driver is loaded then) and creates the tables once, under an advisory lock. */
+const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
+  const { default: driver } = await import("pg");
+  const pool = new driver.Pool({
+    connectionString: databaseUrl,
+    max: 4,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 35_000,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+  });
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  const client = await pool.connect().catch(async (error: unknown) => {
+    await pool.end().catch(() => undefined);
+    throw error;
+  });
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('quiver_private_repo_migrate'))");
+    await client.query(`
+      CREATE SCHEMA IF NOT EXISTS ${s};
+      CREATE TABLE IF NOT EXISTS ${s}.repo_collections (
+        id bigserial PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL,
+        UNIQUE (owner, name));
+      CREATE TABLE IF NOT EXISTS ${s}.repo_shares (
+        collection bigint NOT NULL REFERENCES ${s}.repo_collections (id) ON DELETE CASCADE,
+        grantee text NOT NULL, granted_at text NOT NULL, PRIMARY KEY (collection, grantee));
+      CREATE INDEX IF NOT EXISTS repo_shares_grantee ON ${s}.repo_shares (grantee);
+      CREATE TABLE IF NOT EXISTS ${s}.repo_audit (
+        id bigserial PRIMARY KEY, at text NOT NULL, principal text, action text NOT NULL, target text,
+        outcome text NOT NULL, detail text);
+      ALTER TABLE ${s}.repo_audit ADD COLUMN IF NOT EXISTS client_id text;`);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    client.release(true);
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  client.release();
+  return pool;
+};
+
+/**
+ * The registry in PostgreSQL, beside the collections' indexes (same schema): `repo_collections`, `repo_shares`
+ * and `repo_audit`, so that every replica on the database sees the same collections, shares and log. The rows'
+ * contents (owners, names, who shares with whom) are the ACL itself; the documents stay in the indexes, under
+ * row-level security. Connects at the first statement, and again after a failed connection.
+ */
+export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_search"): RegistrySql => {
+  const s = quote(schema);
+  let pool: Promise<pg.Pool> | undefined;
+  const open = (): Promise<pg.Pool> => {
+    if (pool) return pool;
+    const opening = guard(() => connect(databaseUrl, s));
+    opening.catch(() => {
+      if (pool === opening) pool = undefined;
+    });
+    pool = opening;
+    return opening;
+  };
+  return {
+    rows: async <T>(sql: string, params: ReadonlyArray<unknown>) => {
+      const ready = await open();
+      let n = 0;
+      const text = sql.replace(/\?/g, () => `$${++n}`);
+      return (await guard(() => ready.query(text, [...params]))).rows as T[];
+    },
+    tables: { collections: `${s}.repo_collections`, shares: `${s}.repo_shares`, audit: `${s}.repo_audit` },
+    bytewise: ' COLLATE "C"',
+    close: async () => {
+      const closing = pool;
+      pool = undefined;
+      await (await closing?.catch(() => undefined))?.end().catch(() => undefined);
+    },
+  };
+};
