@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Writes a new plugin package in the canonical shape `describePluginPackage` checks:
 //   pnpm create-plugin <id> [--tool <verb_object>] [--root <repository>]
-// packages/plugins/<id>/ gets src/index.ts (create<Name>Plugin, <Name>PluginOptions, the default
-// plugin, VERSION), src/config.ts (the zod schema, `z.output<typeof schema>` config type, <ID>_ENV),
+// packages/plugins/<id>/ gets src/index.ts (create<Name>Plugin, <Name>PluginOptions derived from the
+// schema, the default plugin), src/config.ts (the zod schema with each setting's environment
+// variable, the `z.output<typeof schema>` config type),
 // one src/tools/<tool>.ts, src/internal/ (never exported), a test running describePluginPackage and
 // describePluginConformance against a local emulator, a README with the required sections, a
 // package.json like the other plugins' and a changeset. Why by hand: the files are a few templates
@@ -125,27 +126,21 @@ export default defineProject({
   test: { name: "${pkg}" },
 });
 `,
-    "src/config.ts": `import { secret } from "@quiver/core";
+    "src/config.ts": `import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
-/** The plugin's settings; the tools read them as \`ctx.config\`. */
+/** The plugin's settings, each with its environment variable; the tools read them as \`ctx.config\`. */
 export const ${prefix}ConfigSchema = z.object({
-  apiKey: secret().optional().describe("${Name} API key, when the API asks for one."),
-  baseUrl: z
-    .url({ protocol: /^https?$/ })
-    .default("https://api.example.org")
-    .transform((url) => url.replace(/\\/+$/, ""))
-    .describe("Base URL of ${Name}'s API."),
+  apiKey: secret({ env: "${ID}_API_KEY" }).optional().describe("${Name} API key, when the API asks for one."),
+  baseUrl: setting(z.url({ protocol: /^https?$/ }).default("https://api.example.org"), {
+    env: "${ID}_BASE_URL",
+  }).describe("Base URL of ${Name}'s API."),
 });
 
 /** The settings after parsing (the key as Redacted). */
 export type ${Name}Config = z.output<typeof ${prefix}ConfigSchema>;
-
-/** Environment variable of each setting. */
-export const ${ID}_ENV = { apiKey: "${ID}_API_KEY", baseUrl: "${ID}_BASE_URL" } as const;
 `,
     "src/internal/upstream.ts": `import type { HttpClient } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
 import { z } from "zod";
 import type { ${Name}Config } from "../config.js";
 
@@ -155,21 +150,15 @@ export const itemSchema = z.object({
   name: z.string().describe("The item's name."),
 });
 
-/** Reads one item from \`GET {baseUrl}/items/{id}\` through the catalog's HTTP client. */
-export const fetchItem = async (http: HttpClient, config: ${Name}Config, id: string, signal: AbortSignal) => {
-  const response = await http.request({
-    method: "GET",
-    url: \`\${config.baseUrl}/items/\${encodeURIComponent(id)}\`,
-    ...(config.apiKey
-      ? {
-          headers: { authorization: Redacted.make(\`Bearer \${Redacted.value(config.apiKey)}\`) },
-          secrets: [config.apiKey],
-        }
-      : {}),
+/** Reads one item from \`GET {baseUrl}/items/{id}\`, with the key as its Bearer token when there is one. */
+export const fetchItem = (http: HttpClient, config: ${Name}Config, id: string, signal: AbortSignal) =>
+  http.json({
+    baseUrl: config.baseUrl,
+    url: \`/items/\${encodeURIComponent(id)}\`,
+    bearer: config.apiKey,
+    schema: itemSchema,
     signal,
   });
-  return itemSchema.parse(response.json());
-};
 `,
     [`src/tools/${toolFile}.ts`]: `import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
@@ -199,23 +188,15 @@ export const ${toolConst} = defineToolWith<${Name}Config>()({
     }),
 });
 `,
-    "src/index.ts": `import { definePlugin, type Plugin } from "@quiver/core";
-import { ${ID}_ENV, type ${Name}Config, ${prefix}ConfigSchema } from "./config.js";
-import { ${toolConst} } from "./tools/${toolFile}.js";
+    "src/index.ts": `import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
+import { ${prefix}ConfigSchema } from "./config.js";
+import { ${toolConst} } from "./tools/${toolFile}.js";
 
 export type { ${Name}Config } from "./config.js";
 
-/** The package's version, read from its package.json at build time (a JSON import). */
-export const VERSION: string = pkg.version;
-
 /** Options of {@link create${Name}Plugin}: defaults for the settings (the environment and the host's options win). */
-export interface ${Name}PluginOptions {
-  /** The API key; normally from \`${ID}_API_KEY\`. */
-  readonly apiKey?: string;
-  /** The API's base URL; normally from \`${ID}_BASE_URL\`. */
-  readonly baseUrl?: string;
-}
+export type ${Name}PluginOptions = PluginOptions<typeof ${prefix}ConfigSchema>;
 
 /**
  * Creates the ${Name} plugin: \`${toolName}\`.
@@ -225,15 +206,13 @@ export interface ${Name}PluginOptions {
  * catalog.register(create${Name}Plugin({ baseUrl: "https://api.example.org" }));
  * const result = await catalog.call("${toolName}", { id: "42" });
  */
-export const create${Name}Plugin = (options: ${Name}PluginOptions = {}): Plugin<${Name}Config> =>
-  definePlugin<${Name}Config>({
-    specificationVersion: "v1",
+export const create${Name}Plugin = (options: ${Name}PluginOptions = {}) =>
+  definePlugin({
     id: "${id}",
-    version: VERSION,
+    version: pkg.version,
     description: "${Name}: one tool over its HTTP API.",
     config: ${prefix}ConfigSchema,
-    defaults: { ...options },
-    env: ${ID}_ENV,
+    defaults: options,
     tools: [${toolConst}],
   });
 
