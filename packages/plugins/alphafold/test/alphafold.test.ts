@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { createHttpClient, type ToolProgress } from "@quiver/core";
 import { closedUrl, describePluginConformance, describePluginPackage, type Emulator } from "@quiver/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import alphafoldPlugin, { VERSION } from "../src/index.js";
+import pkg from "../package.json" with { type: "json" };
+import alphafoldPlugin from "../src/index.js";
 import { q7z6m3, recordedEntry, startAfdbEmulator } from "./support/afdb-emulator.js";
 import { afCatalog, at, dataOf, session } from "./support/catalog.js";
 
@@ -29,7 +30,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 describe("plugin shape", () => {
   it("is a v1 plugin with alphafold_predict_structure and a version", () => {
     expect(alphafoldPlugin.id).toBe("alphafold");
-    expect(alphafoldPlugin.version).toBe(VERSION);
+    expect(alphafoldPlugin.version).toBe(pkg.version);
     expect(alphafoldPlugin.tools.map((t) => t.name)).toEqual(["alphafold_predict_structure"]);
     expect(alphafoldPlugin.tools[0]!.category).toBe("specialized_model");
   });

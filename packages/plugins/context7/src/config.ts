@@ -1,14 +1,17 @@
-import { type DurationInput, secret, toMillis } from "@quiver/core";
+import { type DurationInput, secret, setting, toMillis } from "@quiver/core";
 import { z } from "zod";
-import {
-  type DocsClient,
-  isDocsClient,
-  isMcpToolCaller,
-  type McpToolCaller,
-} from "./internal/docs-client.js";
+import type { DocsClient, McpToolCaller } from "./internal/docs-client.js";
 
 /** Context7's HTTP API, as documented (the MCP server lets `CONTEXT7_API_URL` override it). */
 const DEFAULT_BASE_URL = "https://context7.com/api";
+
+/** True for an object with these methods (an injected client). */
+const hasMethods =
+  (...names: string[]) =>
+  (u: unknown): boolean =>
+    typeof u === "object" &&
+    u !== null &&
+    names.every((n) => typeof (u as Record<string, unknown>)[n] === "function");
 
 const duration = z.union([z.number().nonnegative(), z.string().min(1)]).transform((value, ctx) => {
   try {
@@ -43,12 +46,16 @@ const httpTarget = z
 /** The plugin's settings: transport, HTTP API base URL and key, MCP server, library-id cache. */
 export const context7ConfigSchema = z
   .object({
-    baseUrl: z
-      .url({ protocol: /^https?$/ })
-      .default(DEFAULT_BASE_URL)
-      .transform((url) => url.replace(/\/+$/, ""))
-      .describe("Base URL of Context7's HTTP API (without /v2)."),
-    apiKey: secret().optional().describe("Context7 API key (ctx7sk-…); optional, raises the rate limits."),
+    baseUrl: setting(
+      z
+        .url({ protocol: /^https?$/ })
+        .default(DEFAULT_BASE_URL)
+        .describe("Base URL of Context7's HTTP API (without /v2)."),
+      { env: "CONTEXT7_API_URL" },
+    ),
+    apiKey: secret({ env: "CONTEXT7_API_KEY" })
+      .optional()
+      .describe("Context7 API key (ctx7sk-…); optional, raises the rate limits."),
     transport: z
       .enum(["http", "mcp"])
       .default("http")
@@ -60,13 +67,19 @@ export const context7ConfigSchema = z
         "The Context7 MCP server for transport mcp: { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP); $NAME placeholders (in braces) in args, env and headers is read from the environment.",
       ),
     mcpClient: z
-      .custom<McpToolCaller>(isMcpToolCaller, "mcpClient must have a callTool(call, { signal }) method")
+      .custom<McpToolCaller>(
+        hasMethods("callTool"),
+        "mcpClient must have a callTool(call, { signal }) method",
+      )
       .optional()
       .describe(
         "An MCP client already connected to the Context7 MCP server (transport mcp), instead of `mcp`.",
       ),
     docsClient: z
-      .custom<DocsClient>(isDocsClient, "docsClient must have searchLibraries and getContext methods")
+      .custom<DocsClient>(
+        hasMethods("searchLibraries", "getContext"),
+        "docsClient must have searchLibraries and getContext methods",
+      )
       .optional()
       .describe("A transport to use instead of the built-in ones."),
     libraryCacheTtl: duration.prefault("7d").describe("How long a resolved library id is reused."),
@@ -90,6 +103,3 @@ export type Context7Config = z.output<typeof context7ConfigSchema>;
 
 /** Where the Context7 MCP server is: a command over stdio, or a Streamable HTTP URL. */
 export type Context7McpTarget = z.input<typeof stdioTarget> | z.input<typeof httpTarget>;
-
-/** Environment variable of each setting. */
-export const CONTEXT7_ENV = { apiKey: "CONTEXT7_API_KEY", baseUrl: "CONTEXT7_API_URL" } as const;

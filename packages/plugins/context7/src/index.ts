@@ -1,7 +1,6 @@
-import { type DurationInput, definePlugin, type HealthReport, type Plugin } from "@quiver/core";
+import { definePlugin, type HealthReport, type Plugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
-import { CONTEXT7_ENV, type Context7Config, type Context7McpTarget, context7ConfigSchema } from "./config.js";
-import type { DocsClient, McpToolCaller } from "./internal/docs-client.js";
+import { type Context7Config, context7ConfigSchema } from "./config.js";
 import type { Context7Resources } from "./setup.js";
 import { getLibraryDocs } from "./tools/get-library-docs.js";
 import { resolveLibraryId } from "./tools/resolve-library-id.js";
@@ -19,32 +18,14 @@ export type {
   McpToolCaller,
 } from "./internal/docs-client.js";
 export type { Context7Resources } from "./setup.js";
-/** The package's version, read from its package.json at build time (a JSON import). */
-export const VERSION: string = pkg.version;
-
 /**
- * Options of {@link createContext7Plugin}: defaults for the plugin's settings. Environment variables
- * (`CONTEXT7_API_KEY`, `CONTEXT7_API_URL`) and the host's per-plugin options win over them.
+ * Options of {@link createContext7Plugin}: defaults for the plugin's settings (`context7ConfigSchema`).
+ * Environment variables (`CONTEXT7_API_KEY`, `CONTEXT7_API_URL`) and the host's per-plugin options win over them.
  *
  * @example
  * const options: Context7PluginOptions = { transport: "mcp", mcp: { command: "npx", args: ["-y", "@upstash/context7-mcp"] } };
  */
-export interface Context7PluginOptions {
-  /** Base URL of the HTTP API. Default `https://context7.com/api`. */
-  readonly baseUrl?: string;
-  /** Context7 API key; optional (anonymous calls get low rate limits). */
-  readonly apiKey?: string;
-  /** `"http"` (default) or `"mcp"` (needs `mcp` or `mcpClient`). */
-  readonly transport?: "http" | "mcp";
-  /** The Context7 MCP server for `transport: "mcp"`: `{ command, args?, env?, cwd? }` or `{ url, headers? }`. */
-  readonly mcp?: Context7McpTarget;
-  /** An MCP client already connected to the Context7 MCP server, instead of `mcp`. */
-  readonly mcpClient?: McpToolCaller;
-  /** A transport of your own; wins over `transport`. */
-  readonly docsClient?: DocsClient;
-  /** How long resolved library ids are reused. Default `"7d"`. */
-  readonly libraryCacheTtl?: DurationInput;
-}
+export type Context7PluginOptions = PluginOptions<typeof context7ConfigSchema>;
 
 /**
  * Creates the Context7 plugin: `context7_search_documentation`, `context7_resolve_library_id` and
@@ -61,13 +42,11 @@ export const createContext7Plugin = (
   options: Context7PluginOptions = {},
 ): Plugin<Context7Config, Context7Resources> =>
   definePlugin<Context7Config, Context7Resources>({
-    specificationVersion: "v1",
     id: "context7",
-    version: VERSION,
+    version: pkg.version,
     description: "Up-to-date library documentation and code examples from Context7.",
     config: context7ConfigSchema,
     defaults: { ...options },
-    env: CONTEXT7_ENV,
     tools: [searchDocumentation, resolveLibraryId, getLibraryDocs],
     // Loaded at the first call, not at import: `quiver list` never opens a transport.
     setup: (ctx) => import("./setup.js").then((m) => m.setupContext7(ctx)),

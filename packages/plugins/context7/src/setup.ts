@@ -32,27 +32,23 @@ export const setupContext7 = async ({
 }: SetupContext<Context7Config>): Promise<Context7Resources> => {
   const libraries = libraryCache(config.libraryCacheTtl, clock);
   if (config.docsClient) {
-    return {
-      docs: guardedClient("injected transport", config.docsClient),
-      transport: "injected transport",
-      libraries,
-    };
+    const transport = "injected transport";
+    return { docs: guardedClient(transport, config.docsClient), transport, libraries };
   }
+  // The schema requires `mcp` or `mcpClient` for this transport.
   if (config.transport === "mcp") {
     let caller = config.mcpClient;
-    if (!caller && config.mcp) {
+    if (!caller) {
       const { connectContext7Mcp } = await import("./internal/mcp-connection.js");
-      const connection = await connectContext7Mcp(config.mcp, config, env);
+      const connection = await connectContext7Mcp(config.mcp!, config, env);
       onClose(() => connection.close());
       caller = connection;
     }
-    if (caller)
-      return {
-        docs: guardedClient("MCP transport", mcpDocsClient(caller)),
-        transport: "MCP transport",
-        libraries,
-      };
+    return { docs: mcpDocsClient(caller), transport: "MCP transport", libraries };
   }
-  const docs = httpDocsClient({ http, baseUrl: config.baseUrl, apiKey: config.apiKey });
-  return { docs: guardedClient("HTTP API", docs), transport: "HTTP API", libraries };
+  return {
+    docs: httpDocsClient({ http, baseUrl: config.baseUrl, apiKey: config.apiKey }),
+    transport: "HTTP API",
+    libraries,
+  };
 };

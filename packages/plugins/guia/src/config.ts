@@ -1,4 +1,4 @@
-import { secret } from "@quiver/core";
+import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
 const booleanish = z.union([
@@ -12,23 +12,22 @@ const booleanish = z.union([
 /** The guia plugin's settings (from options, the host's config file and environment variables). */
 export const guiaConfigSchema = z
   .object({
-    store: z
-      .enum(["folder", "mongodb"])
-      .optional()
-      .describe("Where guides live (default: mongodb when MONGODB_URI is set, else folder)."),
-    guidesDir: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Folder of JSON/YAML guides; `quiver guia import` writes here."),
-    seed: booleanish.default(true).describe("Also serve the two real UGR guides shipped with the package."),
-    mongodbUri: secret().optional().describe("MongoDB connection string."),
-    mongodbDatabase: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("MongoDB database (default: the URI's, else quiver)."),
-    mongodbCollection: z.string().min(1).default("guias").describe("MongoDB collection."),
+    store: setting(z.enum(["folder", "mongodb"]).optional(), { env: "GUIA_STORE" }).describe(
+      "Where guides live (default: mongodb when MONGODB_URI is set, else folder).",
+    ),
+    guidesDir: setting(z.string().min(1).optional(), { env: "GUIA_DIR" }).describe(
+      "Folder of JSON/YAML guides; `quiver guia import` writes here.",
+    ),
+    seed: setting(booleanish.default(true), { env: "GUIA_SEED" }).describe(
+      "Also serve the two real UGR guides shipped with the package.",
+    ),
+    mongodbUri: secret({ env: "MONGODB_URI" }).optional().describe("MongoDB connection string."),
+    mongodbDatabase: setting(z.string().min(1).optional(), { env: "MONGODB_DB" }).describe(
+      "MongoDB database (default: the URI's, else quiver).",
+    ),
+    mongodbCollection: setting(z.string().min(1).default("guias"), {
+      env: "GUIA_MONGODB_COLLECTION",
+    }).describe("MongoDB collection."),
   })
   .superRefine((c, ctx) => {
     if (c.store === "mongodb" && !c.mongodbUri) {
@@ -38,13 +37,3 @@ export const guiaConfigSchema = z
 
 /** The validated settings a tool receives as `ctx.config`. */
 export type GuiaConfig = z.output<typeof guiaConfigSchema>;
-
-/** Environment variable of each setting. */
-export const GUIA_ENV = {
-  store: "GUIA_STORE",
-  guidesDir: "GUIA_DIR",
-  seed: "GUIA_SEED",
-  mongodbUri: "MONGODB_URI",
-  mongodbDatabase: "MONGODB_DB",
-  mongodbCollection: "GUIA_MONGODB_COLLECTION",
-} as const;

@@ -1,13 +1,13 @@
-import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
+import { definePlugin, type InjectMode, type Plugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { importCommand } from "./commands/import.js";
-import { GUIA_ENV, type GuiaConfig, guiaConfigSchema } from "./config.js";
+import { type GuiaConfig, guiaConfigSchema } from "./config.js";
 import { guiaDemo } from "./demo.js";
 import type { GuideStore } from "./internal/stores/guide-store.js";
 import type { GuiaResources } from "./setup.js";
 import { getGuide } from "./tools/get-guide.js";
 
-export { GUIA_ENV, type GuiaConfig, guiaConfigSchema } from "./config.js";
+export { type GuiaConfig, guiaConfigSchema } from "./config.js";
 export {
   describeGuide,
   type Guide,
@@ -26,32 +26,17 @@ export { assertSubjectId, type GuideStore } from "./internal/stores/guide-store.
 export { createMongoGuideStore, type MongoGuideStoreOptions } from "./internal/stores/mongo-store.js";
 export type { GuiaResources } from "./setup.js";
 export type { GetGuideOutput } from "./tools/get-guide.js";
-/** The package's version, read from its package.json at build time (a JSON import). */
-export const VERSION: string = pkg.version;
-
-/** Options of `createGuiaPlugin`: defaults for the settings (environment and host config win), plus a store. */
-export interface GuiaPluginOptions {
-  /** `folder` or `mongodb` (env GUIA_STORE). */
-  readonly store?: "folder" | "mongodb";
-  /** Folder of guides (env GUIA_DIR). */
-  readonly guidesDir?: string;
-  /** Serve the shipped UGR guides too (env GUIA_SEED, default true). */
-  readonly seed?: boolean;
-  /** MongoDB connection string (env MONGODB_URI). */
-  readonly mongodbUri?: string;
-  /** MongoDB database (env MONGODB_DB). */
-  readonly mongodbDatabase?: string;
-  /** MongoDB collection (env GUIA_MONGODB_COLLECTION, default guias). */
-  readonly mongodbCollection?: string;
-  /** A ready store (you close it); when given, the store settings above are not used to open one. */
+/**
+ * Options of `createGuiaPlugin`: defaults for the settings (`guiaConfigSchema`; environment and host
+ * config win), a ready `guideStore` (you close it; the store settings are then not used to open one),
+ * and how the session's `asignatura` is used (default `default`): `default` keeps the field visible
+ * and fills it from the session only when the model leaves it out; `override` hides it from the model
+ * and always takes the session's value (a context-injected parameter).
+ */
+export type GuiaPluginOptions = PluginOptions<typeof guiaConfigSchema> & {
   readonly guideStore?: GuideStore;
-  /**
-   * How the session's `asignatura` value is used (default `default`): `default` keeps the field visible
-   * and fills it from the session only when the model leaves it out; `override` hides it from the model
-   * and always takes the session's value (a context-injected parameter).
-   */
   readonly sessionAsignatura?: InjectMode;
-}
+};
 
 /**
  * Creates the guia plugin: the `guia_get_guide` tool over a folder of guides (default, seeded with two
@@ -69,14 +54,12 @@ export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaCo
       ? { ...getGuide, inject: { asignatura: { from: "asignatura", mode: "override" as const } } }
       : getGuide;
   return definePlugin<GuiaConfig, GuiaResources>({
-    specificationVersion: "v1",
     id: "guia",
-    version: VERSION,
+    version: pkg.version,
     description:
       "The official teaching guide (guía docente) of a university subject: summary or one section.",
     config: guiaConfigSchema,
     defaults,
-    env: GUIA_ENV,
     tools: [tool],
     // The store code is loaded at the first call, not at import: `quiver list` never opens a store.
     setup: guideStore

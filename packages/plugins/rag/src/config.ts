@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { secret } from "@quiver/core";
+import { secret, setting } from "@quiver/core";
 import * as Redacted from "effect/Redacted";
 import { z } from "zod";
 
@@ -11,40 +11,39 @@ export const DEFAULT_INDEX_PATH = ".quiver/rag-index.db";
 /** The rag plugin's settings (from options, the host's config file and environment variables). */
 export const ragConfigSchema = z
   .object({
-    backend: z
-      .enum(["http", "embedded"])
+    backend: setting(z.enum(["http", "embedded"]).optional(), { env: "RAG_BACKEND" }).describe(
+      "http (a RAG service) or embedded (a local index); default: http when RAG_SERVICE_URL is set.",
+    ),
+    serviceUrl: setting(url.optional(), { env: "RAG_SERVICE_URL" }).describe(
+      "Base URL of the RAG service; the tool POSTs to {serviceUrl}/search.",
+    ),
+    apiKey: secret({ env: "RAG_API_KEY" })
       .optional()
-      .describe(
-        "http (a RAG service) or embedded (a local index); default: http when RAG_SERVICE_URL is set.",
-      ),
-    serviceUrl: url
-      .optional()
-      .describe("Base URL of the RAG service; the tool POSTs to {serviceUrl}/search."),
-    apiKey: secret().optional().describe("API key of the RAG service, sent as a Bearer token."),
-    timeoutMs: z.coerce.number().int().positive().default(10_000).describe("Deadline of one search request."),
-    indexPath: z.string().min(1).default(DEFAULT_INDEX_PATH).describe("SQLite file of the embedded index."),
-    databaseUrl: secret()
+      .describe("API key of the RAG service, sent as a Bearer token."),
+    timeoutMs: setting(z.coerce.number().int().positive().default(10_000), {
+      env: "RAG_TIMEOUT_MS",
+    }).describe("Deadline of one search request."),
+    indexPath: setting(z.string().min(1).default(DEFAULT_INDEX_PATH), { env: "RAG_INDEX_PATH" }).describe(
+      "SQLite file of the embedded index.",
+    ),
+    databaseUrl: secret({ env: "DATABASE_URL" })
       .optional()
       .describe(
         "PostgreSQL URL (postgres://...): the embedded index lives there instead of the SQLite file, shared by every replica.",
       ),
-    databaseSchema: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
-      .default("quiver_search")
-      .describe("The PostgreSQL schema of the index, created when missing."),
-    indexName: z
-      .string()
-      .min(1)
-      .default("rag")
-      .describe("The index's name in the PostgreSQL schema (several indexes can share one schema)."),
-    defaultTopK: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .default(5)
-      .describe("Results when top_k is not given."),
+    databaseSchema: setting(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
+        .default("quiver_search"),
+      { env: "QUIVER_SEARCH_SCHEMA" },
+    ).describe("The PostgreSQL schema of the index, created when missing."),
+    indexName: setting(z.string().min(1).default("rag"), { env: "RAG_INDEX_NAME" }).describe(
+      "The index's name in the PostgreSQL schema (several indexes can share one schema).",
+    ),
+    defaultTopK: setting(z.coerce.number().int().min(1).max(50).default(5), { env: "RAG_TOP_K" }).describe(
+      "Results when top_k is not given.",
+    ),
   })
   .superRefine((c, ctx) => {
     if (c.backend === "http" && !c.serviceUrl) {
@@ -58,19 +57,6 @@ export const ragConfigSchema = z
 
 /** The validated settings a tool receives as `ctx.config`. */
 export type RagConfig = z.output<typeof ragConfigSchema>;
-
-/** Environment variable of each setting. */
-export const RAG_ENV = {
-  backend: "RAG_BACKEND",
-  serviceUrl: "RAG_SERVICE_URL",
-  apiKey: "RAG_API_KEY",
-  timeoutMs: "RAG_TIMEOUT_MS",
-  indexPath: "RAG_INDEX_PATH",
-  databaseUrl: "DATABASE_URL",
-  databaseSchema: "QUIVER_SEARCH_SCHEMA",
-  indexName: "RAG_INDEX_NAME",
-  defaultTopK: "RAG_TOP_K",
-} as const;
 
 /** The backend the settings select. */
 export const backendOf = (config: RagConfig): "http" | "embedded" =>
@@ -90,6 +76,7 @@ export const indexLocationOf = (
 ): IndexLocation =>
   config.databaseUrl
     ? {
+        // The one plain read of the secret: the PostgreSQL driver needs the URL itself.
         databaseUrl: Redacted.value(config.databaseUrl),
         schema: config.databaseSchema,
         name: config.indexName,

@@ -1,51 +1,24 @@
-import { definePlugin, type InjectMode, type Plugin } from "@quiver/core";
+import { definePlugin, type InjectMode, type Plugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { indexCommand } from "./commands/index.js";
-import {
-  backendOf,
-  describeLocation,
-  indexLocationOf,
-  RAG_ENV,
-  type RagConfig,
-  ragConfigSchema,
-} from "./config.js";
+import { backendOf, describeLocation, indexLocationOf, type RagConfig, ragConfigSchema } from "./config.js";
 import { ragDemo } from "./demo.js";
 import type { RagResources } from "./setup.js";
 import { ragSearch } from "./tools/search.js";
 
-export { DEFAULT_INDEX_PATH, RAG_ENV, type RagConfig, ragConfigSchema } from "./config.js";
+export { DEFAULT_INDEX_PATH, type RagConfig, ragConfigSchema } from "./config.js";
 export type { RagOutput, RagQuery, RagResult } from "./internal/output.js";
 export { ragOutputSchema } from "./internal/output.js";
 export type { RagResources } from "./setup.js";
-/** The package's version, read from its package.json at build time (a JSON import). */
-export const VERSION: string = pkg.version;
-
-/** Options of `createRagPlugin`: defaults for the settings (environment and host config win). */
-export interface RagPluginOptions {
-  /** http or embedded (env RAG_BACKEND; default http when a service URL is set). */
-  readonly backend?: "http" | "embedded";
-  /** RAG service base URL (env RAG_SERVICE_URL). */
-  readonly serviceUrl?: string;
-  /** RAG service key (env RAG_API_KEY). */
-  readonly apiKey?: string;
-  /** Deadline of one search request, ms (env RAG_TIMEOUT_MS, default 10000). */
-  readonly timeoutMs?: number;
-  /** Embedded index file (env RAG_INDEX_PATH, default .quiver/rag-index.db). */
-  readonly indexPath?: string;
-  /** PostgreSQL URL of the embedded index (env DATABASE_URL); default the SQLite file. */
-  readonly databaseUrl?: string;
-  /** PostgreSQL schema (env QUIVER_SEARCH_SCHEMA, default quiver_search). */
-  readonly databaseSchema?: string;
-  /** The index's name in that schema (env RAG_INDEX_NAME, default rag). */
-  readonly indexName?: string;
-  /** Results when top_k is not given (env RAG_TOP_K, default 5). */
-  readonly defaultTopK?: number;
-  /**
-   * How the session's `asignatura` is used (default `default`): `default` keeps the field visible and
-   * fills it from the session when left out; `override` hides it and always takes the session's value.
-   */
+/**
+ * Options of `createRagPlugin`: defaults for the settings (`ragConfigSchema`; environment and host
+ * config win), and how the session's `asignatura` is used (default `default`): `default` keeps the
+ * field visible and fills it from the session when left out; `override` hides it and always takes
+ * the session's value.
+ */
+export type RagPluginOptions = PluginOptions<typeof ragConfigSchema> & {
   readonly sessionAsignatura?: InjectMode;
-}
+};
 
 /**
  * Creates the rag plugin: the `rag_search` tool over an HTTP RAG service or an embedded index, the
@@ -62,14 +35,12 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
       ? { ...ragSearch, inject: { asignatura: { from: "asignatura", mode: "override" as const } } }
       : ragSearch;
   return definePlugin<RagConfig, RagResources>({
-    specificationVersion: "v1",
     id: "rag",
-    version: VERSION,
+    version: pkg.version,
     description:
       "Search over course material: an HTTP RAG service or an embedded index (SQLite FTS5, or PostgreSQL with DATABASE_URL).",
     config: ragConfigSchema,
     defaults,
-    env: RAG_ENV,
     tools: [tool],
     // Loaded at the first call, not at import: `quiver list` never opens the embedded index.
     setup: (ctx) => import("./setup.js").then((m) => m.setupRag(ctx)),

@@ -1,16 +1,10 @@
 import { createHash } from "node:crypto";
-import { fail, type HttpClient } from "@quiver/core";
+import { fail, type ToolContext } from "@quiver/core";
 import { z } from "zod";
 import type { AlphafoldConfig } from "../config.js";
 
 /** What an upstream call needs from the tool context. */
-export interface CallContext {
-  readonly config: AlphafoldConfig;
-  readonly http: HttpClient;
-  readonly signal: AbortSignal;
-}
-
-const base = (url: string) => url.replace(/\/+$/, "");
+export type CallContext = Pick<ToolContext<AlphafoldConfig>, "config" | "http" | "signal">;
 
 /** One AlphaFold DB prediction entry; v6 names with the legacy v4 names as fallbacks. */
 const entrySchema = z
@@ -72,7 +66,8 @@ export type AfdbEntry = z.output<typeof entrySchema>;
  */
 export const fetchAfdbEntry = async (ctx: CallContext, accession: string): Promise<AfdbEntry | undefined> => {
   const res = await ctx.http.request({
-    url: `${base(ctx.config.alphafoldUrl)}/api/prediction/${encodeURIComponent(accession)}`,
+    baseUrl: ctx.config.alphafoldUrl,
+    url: `/api/prediction/${encodeURIComponent(accession)}`,
     signal: ctx.signal,
     acceptStatus: [404],
   });
@@ -182,10 +177,10 @@ export const findExactAccession = async (
   ctx: CallContext,
   sequence: string,
 ): Promise<{ accession: string; reviewed: boolean; uniparc?: string } | undefined> => {
-  const uniprot = base(ctx.config.uniprotUrl);
   const md5 = createHash("md5").update(sequence).digest("hex").toUpperCase();
   const found = await ctx.http.request({
-    url: `${uniprot}/uniparc/search`,
+    baseUrl: ctx.config.uniprotUrl,
+    url: "/uniparc/search",
     query: { query: `checksum:${md5}`, format: "json", size: "5" },
     signal: ctx.signal,
   });
@@ -196,7 +191,8 @@ export const findExactAccession = async (
     search.results.find((e) => e.sequence?.md5?.toUpperCase() === md5);
   if (!entry) return undefined;
   const listed = await ctx.http.request({
-    url: `${uniprot}/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
+    baseUrl: ctx.config.uniprotUrl,
+    url: `/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
     query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
     signal: ctx.signal,
   });
@@ -218,7 +214,8 @@ export const findExactAccession = async (
 export const foldWithEsmfold = async (ctx: CallContext, sequence: string): Promise<string> => {
   const res = await ctx.http.request({
     method: "POST",
-    url: `${base(ctx.config.esmfoldUrl)}/foldSequence/v1/pdb/`,
+    baseUrl: ctx.config.esmfoldUrl,
+    url: "/foldSequence/v1/pdb/",
     headers: { "content-type": "text/plain" },
     body: sequence,
     signal: ctx.signal,

@@ -134,24 +134,3 @@ export interface McpToolCaller {
     options: DocsRequestOptions,
   ): Promise<McpCallResult>;
 }
-
-/**
- * True for a value that implements {@link DocsClient}.
- *
- * @example
- * if (isDocsClient(value)) await value.searchLibraries({ libraryName: "react", query: "hooks" }, { signal });
- */
-export const isDocsClient = (u: unknown): u is DocsClient =>
-  typeof u === "object" &&
-  u !== null &&
-  typeof (u as DocsClient).searchLibraries === "function" &&
-  typeof (u as DocsClient).getContext === "function";
-
-/**
- * True for a value that implements {@link McpToolCaller}.
- *
- * @example
- * if (isMcpToolCaller(bridge)) createContext7Plugin({ transport: "mcp", mcpClient: bridge });
- */
-export const isMcpToolCaller = (u: unknown): u is McpToolCaller =>
-  typeof u === "object" && u !== null && typeof (u as McpToolCaller).callTool === "function";

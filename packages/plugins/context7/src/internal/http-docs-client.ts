@@ -1,5 +1,5 @@
 import { fail, type HttpClient, type HttpResponse, ToolFailure } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
+import type { Context7Config } from "../config.js";
 import {
   API_KEY_VAR,
   context7Failure,
@@ -18,12 +18,12 @@ import { ContextResponseSchema, ErrorBodySchema, SearchResponseSchema } from "./
 export interface HttpDocsClientOptions {
   readonly http: HttpClient;
   readonly baseUrl: string;
-  readonly apiKey?: Redacted.Redacted<string> | undefined;
+  readonly apiKey?: Context7Config["apiKey"];
 }
 
 /** Context7 rejects `libraryName` and `query` longer than this. */
 const MAX_PARAM = 500;
-const clip = (s: string) => (s.length > MAX_PARAM ? s.slice(0, MAX_PARAM) : s);
+const clip = (s: string) => s.slice(0, MAX_PARAM);
 
 const errorBody = (response: HttpResponse) => {
   try {
@@ -54,6 +54,24 @@ export const relabel = (error: unknown): unknown => {
   return error;
 };
 
+/** A success status whose body is not documentation: a retryable fault, never "no documentation". */
+const fault = (status: number, what: string) =>
+  fail.upstream(`Context7 answered HTTP ${status} with ${what}`, {
+    status,
+    retryable: true,
+    suggestion: TRY_LATER,
+  });
+
+/** The message of an error object in a success answer (`{"error": "..."}` or `{"error": {"message": "..."}}`), if any. */
+const errorIn = (record: Record<string, unknown>): string | undefined => {
+  const { error } = record;
+  if (error === undefined || error === null || error === false) return undefined;
+  const text = [error, (error as { message?: unknown }).message, record.message]
+    .filter((t): t is string => typeof t === "string" && t !== "")
+    .join(": ");
+  return (text === "" ? "an error object" : text).slice(0, 300);
+};
+
 /**
  * The built-in transport: Context7's v2 HTTP API through the runtime's shared HTTP client.
  * `GET /v2/libs/search` resolves names; `GET /v2/context?type=json` returns snippets with source
@@ -65,27 +83,12 @@ export const relabel = (error: unknown): unknown => {
  * const libraries = await client.searchLibraries({ libraryName: "react", query: "hooks" }, { signal: ctx.signal });
  */
 export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions): DocsClient => {
-  const headers = { authorization: apiKey === undefined ? undefined : bearer(apiKey) };
-  const get = async (
-    path: string,
-    query: Record<string, string>,
-    signal: AbortSignal,
-    acceptStatus: number[],
-  ) => {
-    try {
-      return await http.request({
-        url: `${baseUrl}${path}`,
-        query,
-        headers,
-        signal,
-        acceptStatus,
-        apiKeyVar: API_KEY_VAR,
-        ...(apiKey === undefined ? {} : { secrets: [apiKey] }),
+  const get = (path: string, query: Record<string, string>, signal: AbortSignal, acceptStatus: number[]) =>
+    http
+      .request({ baseUrl, url: path, bearer: apiKey, query, signal, acceptStatus, apiKeyVar: API_KEY_VAR })
+      .catch((error: unknown) => {
+        throw relabel(error);
       });
-    } catch (error) {
-      throw relabel(error);
-    }
-  };
 
   const getContext = async (
     libraryId: string,
@@ -99,10 +102,9 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
       signal,
       [202, 301, 404, 422],
     );
-    const redirect = redirectedFrom === undefined ? {} : { redirectedFrom };
-    if (response.status === 301) {
-      const body = errorBody(response);
-      const target = body.redirectUrl ?? response.header("location");
+    const { status } = response;
+    if (status === 301) {
+      const target = errorBody(response).redirectUrl ?? response.header("location");
       if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId) {
         return getContext(target, query, signal, libraryId);
       }
@@ -111,26 +113,36 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
         retryable: false,
       });
     }
-    if (response.status !== 200)
-      throw context7Failure(libraryId, { status: response.status, ...errorBody(response) });
+    if (status !== 200) throw context7Failure(libraryId, { status, ...errorBody(response) });
     const body = response.body.trim();
-    // An empty answer or an error object under a success status is a fault, never "no documentation".
-    if (body === "") throw emptyAnswer(libraryId, response.status);
+    if (body === "") throw fault(status, `an empty body for ${libraryId}.`);
     const contentType = response.header("content-type") ?? "";
     // `type=json` was asked for: text that is not JSON (a plain "Internal Server Error", a rate-limit
     // notice) is an upstream fault, never the documentation. An HTML page gets core's own failure.
     if (!/json/i.test(contentType) && !body.startsWith("{")) {
       if (/html/i.test(contentType) || body.startsWith("<")) response.json();
-      throw notJson(libraryId, response.status, contentType, body);
+      const type = contentType.split(";")[0] || "a body of no type";
+      throw fault(
+        status,
+        `${type} instead of the JSON documentation asked for ${libraryId}: "${body.slice(0, 120)}"`,
+      );
     }
-    const failed = errorInBody(response.json());
-    if (failed !== undefined) throw errorAnswer(libraryId, response.status, failed);
-    // The documented answer carries `codeSnippets` and `infoSnippets` lists; JSON without either
-    // (`null`, `{}`, `"ok"`) says nothing about the library, so it is a fault, never "no documentation".
-    if (!isContextAnswer(response.json())) throw notContextJson(libraryId, response.status, body);
+    // The documented answer carries `codeSnippets` and `infoSnippets` lists; anything else (an error
+    // object, `null`, `{}`, `"ok"`) says nothing about the library.
+    const parsed = response.json();
+    const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
+    if (!Array.isArray(record.codeSnippets) && !Array.isArray(record.infoSnippets)) {
+      const failed = errorIn(record);
+      throw failed !== undefined
+        ? fault(status, `an error instead of documentation for ${libraryId}: ${failed}`)
+        : fault(
+            status,
+            `JSON that is not documentation for ${libraryId} (no codeSnippets or infoSnippets): ${body.slice(0, 120)}`,
+          );
+    }
     const rendered = renderContext(response.json(ContextResponseSchema));
-    if (rendered.snippets === 0) throw noDocs(libraryId, response.status);
-    return { libraryId, ...rendered, ...redirect };
+    if (rendered.snippets === 0) throw noDocs(libraryId, status);
+    return { libraryId, ...rendered, ...(redirectedFrom === undefined ? {} : { redirectedFrom }) };
   };
 
   return {
@@ -147,60 +159,3 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
     getContext: ({ libraryId, query }, { signal }) => getContext(libraryId, query, signal),
   };
 };
-
-/** The message of an error object in a success answer (`{"error": "..."}` or `{"error": {"message": "..."}}`), if any. */
-const errorInBody = (parsed: unknown): string | undefined => {
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
-  const record = parsed as Record<string, unknown>;
-  const error = record.error;
-  if (error === undefined || error === null || error === false) return undefined;
-  if ("codeSnippets" in record || "infoSnippets" in record) return undefined;
-  const nested = typeof error === "object" ? (error as Record<string, unknown>).message : undefined;
-  const text = [typeof error === "string" ? error : undefined, nested, record.message]
-    .filter((t): t is string => typeof t === "string" && t !== "")
-    .join(": ");
-  return (text === "" ? "an error object" : text).slice(0, 300);
-};
-
-/** Context7 answered a success status with nothing in the body. */
-const emptyAnswer = (libraryId: string, status: number) =>
-  fail.upstream(`Context7 answered HTTP ${status} with an empty body for ${libraryId}.`, {
-    status,
-    retryable: true,
-    suggestion: "That is a fault on Context7's side, not a lack of documentation; try again in a moment.",
-  });
-
-/** Context7 answered a success status with an error object instead of documentation. */
-const errorAnswer = (libraryId: string, status: number, message: string) =>
-  fail.upstream(
-    `Context7 answered HTTP ${status} with an error instead of documentation for ${libraryId}: ${message}`,
-    {
-      status,
-      retryable: true,
-      suggestion: TRY_LATER,
-    },
-  );
-
-/** `Bearer <key>` as a Redacted header value, so the key never reaches a message. */
-const bearer = (key: Redacted.Redacted<string>) => Redacted.make(`Bearer ${Redacted.value(key)}`);
-
-/** Context7 answered a success status with text when JSON was asked for. */
-/** Whether parsed JSON is shaped as `GET /v2/context?type=json`'s answer (one of its two lists present). */
-const isContextAnswer = (parsed: unknown): boolean => {
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
-  const record = parsed as Record<string, unknown>;
-  return Array.isArray(record.codeSnippets) || Array.isArray(record.infoSnippets);
-};
-
-/** Context7 answered a success status with JSON that is not the documentation answer. */
-const notContextJson = (libraryId: string, status: number, body: string) =>
-  fail.upstream(
-    `Context7 answered HTTP ${status} with JSON that is not documentation for ${libraryId} (no codeSnippets or infoSnippets): ${body.slice(0, 120)}`,
-    { status, retryable: true, suggestion: TRY_LATER },
-  );
-
-const notJson = (libraryId: string, status: number, contentType: string, body: string) =>
-  fail.upstream(
-    `Context7 answered HTTP ${status} with ${contentType.split(";")[0] || "a body of no type"} instead of the JSON documentation asked for ${libraryId}: "${body.slice(0, 120)}"`,
-    { status, retryable: true, suggestion: TRY_LATER },
-  );

@@ -1,26 +1,22 @@
 import { z } from "zod";
 
-/** One library in `GET /v2/libs/search` (schema `Library`; only `id` and `title` are relied on). */
+/** One library in `GET /v2/libs/search` (schema `Library`, the fields read; only `id` and `title` are relied on). */
 export const LibrarySchema = z.object({
   id: z.string().min(1),
   title: z.string(),
   description: z.string().nullish(),
-  branch: z.string().nullish(),
   lastUpdateDate: z.string().nullish(),
   state: z.string().nullish(),
-  totalTokens: z.number().nullish(),
   totalSnippets: z.number().nullish(),
   stars: z.number().nullish(),
   trustScore: z.number().nullish(),
   benchmarkScore: z.number().nullish(),
   versions: z.array(z.string()).nullish(),
-  source: z.string().nullish(),
 });
 
 /** `GET /v2/libs/search` → `SearchResponse`. */
 export const SearchResponseSchema = z.object({
   results: z.array(LibrarySchema),
-  searchFilterApplied: z.boolean().optional(),
 });
 
 /** A code snippet of `GET /v2/context?type=json`. */
@@ -28,7 +24,6 @@ export const CodeSnippetSchema = z.object({
   codeTitle: z.string().nullish(),
   codeDescription: z.string().nullish(),
   codeLanguage: z.string().nullish(),
-  codeTokens: z.number().nullish(),
   codeId: z.string().nullish(),
   pageTitle: z.string().nullish(),
   codeList: z.array(z.object({ language: z.string().nullish(), code: z.string() })).default([]),
@@ -39,7 +34,6 @@ export const InfoSnippetSchema = z.object({
   pageId: z.string().nullish(),
   breadcrumb: z.string().nullish(),
   content: z.string(),
-  contentTokens: z.number().nullish(),
 });
 
 /** `GET /v2/context?type=json` → `ContextResponse`. */

@@ -67,7 +67,10 @@ const strings = (v: unknown): string[] =>
 
 const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary> => {
   const d = guide.data;
-  const staff = Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : [];
+  const staff = (Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : []) as ReadonlyArray<{
+    readonly nombre?: unknown;
+    readonly rol?: unknown;
+  } | null>;
   return {
     type: "summary",
     subject: guide.subject,
@@ -79,11 +82,7 @@ const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary>
     url: str(d.url),
     breve_descripcion: strings(d.breve_descripción_de_contenidos ?? d.breve_descripcion_de_contenidos),
     profesorado: staff.flatMap((p) =>
-      p && typeof p === "object" && typeof (p as { nombre?: unknown }).nombre === "string"
-        ? [
-            `${(p as { nombre: string }).nombre}${typeof (p as { rol?: unknown }).rol === "string" ? ` (${(p as { rol: string }).rol})` : ""}`,
-          ]
-        : [],
+      typeof p?.nombre === "string" ? [`${p.nombre}${typeof p.rol === "string" ? ` (${p.rol})` : ""}`] : [],
     ),
     secciones: Object.keys(d),
   };

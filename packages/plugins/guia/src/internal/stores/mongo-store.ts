@@ -31,6 +31,7 @@ const databaseFromUri = (uri: string): string | undefined => {
  * const guide = await store.get("metaheuristicas")
  */
 export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideStore => {
+  // The one plain read of the secret: the MongoDB driver needs the connection string itself.
   const uri = Redacted.isRedacted(options.uri)
     ? Redacted.value(options.uri as Redacted.Redacted<string>)
     : (options.uri as string);

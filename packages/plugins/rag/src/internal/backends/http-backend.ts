@@ -1,5 +1,4 @@
 import { fail, type HttpClient, ToolFailure } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
 import type { RagConfig } from "../../config.js";
 import { normalizeResults, unusableAnswer } from "../normalize-results.js";
 import type { RagOutput, RagQuery } from "../output.js";
@@ -105,10 +104,8 @@ export const searchHttp = async (
         ...(q.tipo_documento ? { tipo_documento: q.tipo_documento } : {}),
         top_k: q.topK,
       },
-      headers: {
-        accept: "application/json",
-        authorization: config.apiKey ? Redacted.make(`Bearer ${Redacted.value(config.apiKey)}`) : undefined,
-      },
+      headers: { accept: "application/json" },
+      bearer: config.apiKey,
       signal,
       timeoutMs: config.timeoutMs,
       acceptStatus: [404],
