@@ -55,11 +55,6 @@ export interface PluginDefinition<Config = unknown, Resources = unknown>
    * variables and registration options win over them.
    */
   readonly defaults?: Readonly<Record<string, unknown>>;
-  /**
-   * @deprecated Declare each variable on its setting instead: `secret({ env: "X_API_KEY" })`,
-   * `setting(schema, { env: "X_BASE_URL" })`. Kept until every plugin has moved; the schema's wins.
-   */
-  readonly env?: Readonly<Record<string, string>>;
   readonly tools: ReadonlyArray<AnyTool>;
   /** Opens what the tools share (index, connection, client); closed with the catalog. */
   readonly setup?: PluginSetup<Config, Resources>;
@@ -99,7 +94,7 @@ export const isPlugin = (u: unknown): u is AnyPlugin =>
  *
  * @example
  * export const fdaPlugin = definePlugin({
- *   id: "fda", version: pkg.version,
+ *   id: "fda", version: "1.0.0", // a plugin package passes its package.json version
  *   config: z.object({ apiKey: secret({ env: "OPENFDA_API_KEY" }).optional() }),
  *   tools: [searchDrugs, countDrugs],
  * })

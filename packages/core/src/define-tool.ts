@@ -187,7 +187,7 @@ export interface ToolOutcome<O> {
  * Wraps run output with a message, instruction, source or extra metadata.
  *
  * @example
- * return outcome(data, { message: `Found ${n} drugs`, source: "openFDA drugsfda" })
+ * const answer = outcome({ results: [] }, { message: "Found 0 drugs", source: "openFDA drugsfda" })
  */
 export const outcome = <O>(
   data: O,
@@ -231,7 +231,7 @@ export interface ToolExample<I> {
  * Use `default` when the tool should also work standalone and the model may name another value.
  *
  * @example
- * inject: { asignatura: { from: "asignatura", mode: "default" } }
+ * const mode: InjectMode = "default" // inject: { asignatura: { from: "asignatura", mode } }
  */
 export type InjectMode = "override" | "default";
 
@@ -241,7 +241,8 @@ export type InjectMode = "override" | "default";
  * Use it to pick `mode: "default"` (visible, filled only when left out).
  *
  * @example
- * inject: { tenant: { from: "principal" }, subject: { from: "subject", mode: "default" } }
+ * const tenant: InjectSpec = { from: "principal" }
+ * const subject: InjectSpec = { from: "subject", mode: "default" }
  */
 export interface InjectSpec {
   /** The session value key it comes from (`"principal"` for the caller). */
@@ -360,9 +361,12 @@ export const defineTool = <
  * `ctx.resources` are typed.
  *
  * @example
- * const tool = defineToolWith<FdaConfig>()
- * export const searchDrugs = tool({ ..., run: (input, ctx) => ctx.config.baseUrl })
- * const repoTool = defineToolWith<RepoConfig, RepoResources>()
+ * const fdaTool = defineToolWith<{ readonly baseUrl: string }>()
+ * const showBaseUrl = fdaTool({
+ *   name: "fda_base_url", description: "Shows the openFDA URL in use.", category: "scientific_database",
+ *   input: z.object({}), output: z.object({ url: z.string() }),
+ *   run: (_input, ctx) => ({ url: ctx.config.baseUrl }),
+ * })
  */
 export const defineToolWith =
   <Config, Resources = unknown>() =>

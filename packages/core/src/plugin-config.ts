@@ -19,7 +19,7 @@ export type PluginConfigResult<Config> =
  * returned so the runtime can redact them from every message.
  *
  * @example
- * resolvePluginConfig(perplexity, {}, { PERPLEXITY_API_KEY: "pplx-…" }) // { ok: true, config: { apiKey: <redacted>, ... } }
+ * resolvePluginConfig(plugin, {}, { PERPLEXITY_API_KEY: "pplx-…" }) // { ok: true, config: { apiKey: <redacted>, ... } }
  */
 export const resolvePluginConfig = <Config, Resources = unknown>(
   plugin: PluginDefinition<Config, Resources>,

@@ -48,7 +48,8 @@ export const secret = (meta: Omit<SettingMeta, "secret"> = {}) =>
  * (`bearer`, a header or a query value) and the client unwraps and redacts it.
  *
  * @example
- * const pool = new Pool({ connectionString: reveal(config.databaseUrl) });
+ * const config = { databaseUrl: Redacted.make("postgres://u:p@db/quiver") };
+ * const connectionString = reveal(config.databaseUrl); // for the database driver, never a log
  */
 export const reveal = (secret: Redacted.Redacted<string> | string): string =>
   typeof secret === "string" ? secret : Redacted.value(secret);
@@ -58,7 +59,8 @@ export const reveal = (secret: Redacted.Redacted<string> | string): string =>
  * secret as a plain string). Environment variables and the host's options win over them.
  *
  * @example
- * export type PerplexityPluginOptions = PluginOptions<typeof perplexityConfigSchema>;
+ * const weatherConfig = z.object({ apiKey: secret({ env: "WEATHER_API_KEY" }), units: z.enum(["metric", "imperial"]).default("metric") });
+ * type WeatherPluginOptions = PluginOptions<typeof weatherConfig>; // { apiKey?: string; units?: "metric" | "imperial" }
  */
 export type PluginOptions<S extends z.ZodType> = Readonly<Partial<z.input<S>>>;
 
@@ -103,20 +105,18 @@ const shapeOf = (config: z.ZodType | undefined): Record<string, z.ZodType> | und
 
 /**
  * The settings a plugin's config schema declares, in field order: environment variable, secret,
- * required, default and description of each top-level field. `legacyEnv` (a plugin's deprecated
- * `env` map) names variables the schema does not.
+ * required, default and description of each top-level field.
  *
  * @example
- * pluginSettings(perplexity) // [{ field: "apiKey", env: "PERPLEXITY_API_KEY", secret: true, required: true, ... }, ...]
+ * pluginSettings(plugin) // [{ field: "apiKey", env: "PERPLEXITY_API_KEY", secret: true, required: true }, ...]
  */
 export const pluginSettings = (plugin: {
   readonly config?: z.ZodType | undefined;
-  readonly env?: Readonly<Record<string, string>> | undefined;
 }): ReadonlyArray<PluginSetting> =>
   Object.entries(shapeOf(plugin.config) ?? {}).map(([field, schema]) => {
     const all = layers(schema);
     const meta = all.map((s) => settingsRegistry.get(s)).find((m) => m !== undefined) ?? {};
-    const env = meta.env ?? plugin.env?.[field];
+    const env = meta.env;
     const withDefault = all.find((s) => s._zod.def.type === "default" || s._zod.def.type === "prefault");
     const description = all.map((s) => s.description).find((d) => d !== undefined);
     return {

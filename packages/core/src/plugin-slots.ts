@@ -31,7 +31,7 @@ export type Completer<Config = unknown, Resources = unknown> = (
  * server keep working.
  *
  * @example
- * { alias: "resolve-library-id", tool: "context7_resolve_library", parameters: { libraryName: "library_name" } }
+ * const alias: ToolAlias = { alias: "resolve-library-id", tool: "context7_resolve_library_id", parameters: { libraryName: "library_name" } }
  */
 export interface ToolAlias {
   /** The other name (a valid tool name). */
@@ -46,7 +46,10 @@ export interface ToolAlias {
  * A named set of aliases a host may turn on as one, e.g. the official Context7 server's names.
  *
  * @example
- * aliasSets: [{ name: "context7-mcp", description: "@upstash/context7-mcp's names", tools: [...] }]
+ * const official: AliasSet = {
+ *   name: "context7-mcp", description: "@upstash/context7-mcp's names",
+ *   tools: [{ alias: "resolve-library-id", tool: "context7_resolve_library_id", parameters: { libraryName: "library_name" } }],
+ * }
  */
 export interface AliasSet {
   /** `^[a-z0-9-]+$`, unique within the plugin. */

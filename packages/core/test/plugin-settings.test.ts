@@ -53,10 +53,8 @@ describe("pluginSettings", () => {
     ]);
   });
 
-  it("is empty without a config, and takes a deprecated env map for fields the schema leaves unnamed", () => {
+  it("is empty without a config", () => {
     expect(pluginSettings({})).toEqual([]);
-    const legacy = { config: z.object({ key: secret() }), env: { key: "LEGACY_KEY" } };
-    expect(pluginSettings(legacy)).toMatchObject([{ field: "key", env: "LEGACY_KEY", secret: true }]);
   });
 });
 

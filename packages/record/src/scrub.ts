@@ -68,7 +68,7 @@ export interface Scrubber {
  * Builds the scrubber of one tool call (its plugin's secrets, the request's secrets, its principal).
  *
  * @example
- * makeScrubber([Redacted.make("k3y")], "alice").text("https://x.test/?key=k3y&who=alice")
+ * makeScrubber(["k3y"], "alice").text("https://x.test/?key=k3y&who=alice")
  * // "https://x.test/?key=[REDACTED]&who=[PRINCIPAL]"
  */
 export const makeScrubber = (secrets: Iterable<Secret>, principal: string | undefined): Scrubber => {

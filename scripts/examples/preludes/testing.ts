@@ -1,6 +1,7 @@
 // What @quiver/testing's examples take as given (see scripts/examples/check-examples.mjs): a test
 // file's vitest globals, a running emulator `up`, and the plugins under test.
-import type { AnyPlugin, Cassette, Catalog, CatalogOptions, ToolResult } from "@quiver/core";
+import type { AnyPlugin, Catalog, CatalogOptions, ToolResult } from "@quiver/core";
+import type { Cassette } from "@quiver/record";
 import type { Emulator, FaultHandle, FaultMatrixOptions, PackageJson, SessionCall } from "@quiver/testing";
 
 export { createContext7Plugin } from "@quiver/plugin-context7";

@@ -67,9 +67,10 @@ const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) 
  * @example
  * const http = createHttpClient({ service: "openFDA", apiKeyVar: "FDA_API_KEY" })
  * const labels = await http.json({
- *   url: "https://api.fda.gov/drug/label.json",
- *   query: { search: "openfda.brand_name:aspirin", limit: 5, api_key: config.apiKey }, // Redacted
- *   schema: LabelResponse,
+ *   baseUrl: "https://api.fda.gov",
+ *   url: "/drug/label.json",
+ *   query: { search: "openfda.brand_name:aspirin", limit: 5, api_key: Redacted.make("key") }, // redacted in every failure
+ *   schema: z.object({ results: z.array(z.object({ id: z.string() })) }),
  *   signal,
  * })
  */

@@ -39,7 +39,10 @@ const formatIssues = (issues: ReadonlyArray<z.core.$ZodIssue>): string => {
  * is an `upstream` failure naming the first issues, not retryable. Failures carry `status`.
  *
  * @example
- * const drug = parseJsonBody({ body, contentType, status: 200, service: "openFDA", where, redact, schema })
+ * const drug = parseJsonBody({
+ *   body: '{"id":"a1"}', contentType: "application/json", status: 200, service: "openFDA",
+ *   where: "GET /drug/label.json", redact: makeRedactor([]), schema: z.object({ id: z.string() }),
+ * })
  */
 export const parseJsonBody = <T = unknown>(input: JsonBodyInput<T>): T => {
   const { body, status, service, where, redact } = input;

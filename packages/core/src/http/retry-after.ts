@@ -17,7 +17,7 @@ const toMs = (at: number | Date): number => (typeof at === "number" ? at : at.ge
  *
  * @example
  * parseRetryAfter("2")                                  // 2000
- * parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now) // ms until then, or 0
+ * parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.now()) // ms until then, or 0
  * parseRetryAfter("soon")                               // undefined
  */
 export const parseRetryAfter = (

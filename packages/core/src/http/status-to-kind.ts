@@ -72,7 +72,10 @@ const accessSuggestion = (input: StatusFailureInput): string => {
  * `Retry-After` (and common rate-limit headers) on 429 and 5xx. All text is redacted.
  *
  * @example
- * throw failureForStatus({ status: 404, headers, body, method: "GET", url, service: "openFDA", ... })
+ * const failure = failureForStatus({
+ *   status: 404, headers: {}, body: "Not found", method: "GET", url: "https://api.fda.gov/drug/x.json",
+ *   service: "openFDA", sentCredentials: false, redact: makeRedactor([]),
+ * })
  */
 export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
   const { status, service, redact } = input;

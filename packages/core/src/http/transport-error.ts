@@ -176,7 +176,11 @@ const sanitizedCause = (error: unknown, code: string | undefined, redact: Redact
  * error is kept as `cause` only as a redacted copy.
  *
  * @example
- * throw failureForTransportError({ error, method: "GET", url, host: "api.fda.gov", service: "openFDA", ... })
+ * const failure = failureForTransportError({
+ *   error: new Error("connect ECONNREFUSED"), method: "GET", url: "https://api.fda.gov/drug/x.json",
+ *   host: "api.fda.gov", service: "openFDA", connectTimeoutMs: 10_000, headersTimeoutMs: 30_000,
+ *   bodyTimeoutMs: 30_000, redact: makeRedactor([]),
+ * })
  */
 export const failureForTransportError = (input: TransportFailureInput): ToolFailure => {
   if (ToolFailure.isInstance(input.error)) return input.error;

@@ -106,9 +106,6 @@ export class ResultCache {
    * The result for `id`: kept here, joined from the same call in flight, found in the store, or run
    * with the Effect `run` makes (and stored when it succeeds). Says whether it was a hit or a miss
    * (this call ran it). Looks up when called: call it where the call runs (in `Effect.suspend`).
-   *
-   * @example
-   * cache.through(cacheId, () => attempt(call), { looked: true, startedAt: call.startedAt })
    */
   through<R>(
     id: string,

@@ -5,6 +5,6 @@ import { hash } from "node:crypto";
  * the text never enters the store. Put a readable namespace in front: `cache:${storeKey(id)}`.
  *
  * @example
- * const key = `confirm:${storeKey(token)}`
+ * const key = `confirm:${storeKey("a confirmation token")}`
  */
 export const storeKey = (text: string): string => hash("sha256", text, "base64url");

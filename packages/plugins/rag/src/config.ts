@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
-import { secret, setting } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
+import { reveal, secret, setting } from "@quiver/core";
 import { z } from "zod";
 
 const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
@@ -77,7 +76,7 @@ export const indexLocationOf = (
   config.databaseUrl
     ? {
         // The one plain read of the secret: the PostgreSQL driver needs the URL itself.
-        databaseUrl: Redacted.value(config.databaseUrl),
+        databaseUrl: reveal(config.databaseUrl),
         schema: config.databaseSchema,
         name: config.indexName,
       }

@@ -1,8 +1,8 @@
-import { resolve } from "node:path";
-import { fail, ToolFailure } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
+import { isAbsolute, resolve } from "node:path";
+import { fail, makeRedactor, reveal } from "@quiver/core";
+import pkg from "../../package.json" with { type: "json" };
 import type { Context7Config } from "../config.js";
-import type { McpToolCaller } from "./docs-client.js";
+import type { McpCallResult, McpToolCaller } from "./docs-client.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Target = NonNullable<Context7Config["mcp"]>;
@@ -18,9 +18,11 @@ export interface Context7McpConnection extends McpToolCaller {
   close(): Promise<void>;
 }
 
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
 /** Replaces `${NAME}` with the environment's value; an unset variable is an error naming it. */
 const expand = (value: string, where: string, env: Env): string =>
-  value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+  value.replace(VARIABLE, (_, name: string) => {
     const v = env[name];
     if (v === undefined || v === "") throw new Error(`${where} uses \${${name}}, which is not set.`);
     return v;
@@ -30,32 +32,42 @@ const expandAll = (record: Readonly<Record<string, string>> | undefined, where: 
   Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, expand(v, `${where}.${k}`, env)]));
 
 /**
- * `@quiver/mcp` and the SDK's client, imported when a connection is made. A missing one is an error that
- * says what to install: importing the plugin (`quiver list`, the HTTP transport) never needs them.
+ * The SDK's client and stdio modules, imported when a connection is made. A missing peer is an error that
+ * says what to install: importing the plugin (`quiver list`, the HTTP transport) never needs the SDK.
  */
-const importMcp = async () => {
+const importSdk = async () => {
   try {
-    return await import("@quiver/mcp");
+    const [client, stdio] = await Promise.all([
+      import("@modelcontextprotocol/client"),
+      import("@modelcontextprotocol/client/stdio"),
+    ]);
+    return { ...client, ...stdio };
   } catch (error) {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (code === "ERR_MODULE_NOT_FOUND" && /@quiver\/mcp|@modelcontextprotocol\//.test(String(message))) {
-      const install = `${MCP_SDK} @quiver/mcp`;
+    const code = (error as { code?: unknown }).code;
+    if (code === "ERR_MODULE_NOT_FOUND" && String((error as Error).message).includes(MCP_SDK)) {
       throw new Error(
-        `transport "mcp" needs the MCP SDK client, which is not installed: install ${MCP_SDK} and @quiver/mcp beside @quiver/plugin-context7 (npm install ${install}, or pnpm add ${install}), or set transport "http" to use Context7's HTTP API.`,
+        `transport "mcp" needs the MCP SDK client, which is not installed: install ${MCP_SDK} beside @quiver/plugin-context7 (npm install ${MCP_SDK}, or pnpm add ${MCP_SDK}), or set transport "http" to use Context7's HTTP API.`,
       );
     }
     throw error;
   }
 };
 
+const STDERR_LINES = 5;
+/** The handshake's limit; a server that never answers it is unavailable, not a hung registration. */
+const CONNECT_TIMEOUT_MS = 30_000;
+/** The protocol's limit for one call; the tool's own timeout policy aborts sooner through `signal`. */
+const CALL_TIMEOUT_MS = 600_000;
+
 /**
- * A lazily connected client of the Context7 MCP server (`config.mcp`), with `@quiver/mcp`'s
- * `connectMcpToolCaller`: the connection opens at the first call, a lost one is dropped and the next call
- * reconnects (respawning a command that exited), and failures are ToolFailures naming the server (and the
- * last lines of its stderr) with secrets replaced. `${NAME}` in `args`, `env` and `headers` is read from
- * `env` (an unset one rejects); a spawned server gets `CONTEXT7_API_KEY`/`CONTEXT7_API_URL` and runs in
- * `cwd` (relative to this process's folder). A remote server that refuses the credentials (HTTP 401/403)
- * is `access_denied`.
+ * A lazily connected client of the Context7 MCP server (`config.mcp`), with the MCP SDK's `Client`: the
+ * connection opens at the first call, a lost one is dropped and the next call reconnects (respawning a
+ * command that exited). A spawned server gets the plugin's own settings (`CONTEXT7_API_KEY`,
+ * `CONTEXT7_API_URL`) and runs in `cwd` (relative to this process's folder). Rejects when the SDK is not
+ * installed or a `${NAME}` is not set. A failed call is a ToolFailure: `access_denied` when a remote server
+ * refuses the credentials (HTTP 401/403), `upstream` for a protocol error, `timeout`, and otherwise
+ * `unavailable` naming the server and the last lines of its stderr; secrets (header and env values) are
+ * replaced in every message.
  *
  * @example
  * const connection = await connectContext7Mcp({ command: "npx", args: ["-y", "@upstash/context7-mcp"] }, config, process.env);
@@ -66,39 +78,138 @@ export const connectContext7Mcp = async (
   config: Context7Config,
   env: Env,
 ): Promise<Context7McpConnection> => {
-  const { connectMcpToolCaller } = await importMcp();
-  const own = {
-    ...(env.CONTEXT7_API_URL ? { CONTEXT7_API_URL: env.CONTEXT7_API_URL } : {}),
-    // The one plain read of the key: a spawned server takes it from its environment.
-    ...(config.apiKey ? { CONTEXT7_API_KEY: Redacted.value(config.apiKey) } : {}),
+  const sdk = await importSdk();
+  const headers = "url" in target ? expandAll(target.headers, "mcp.headers", env) : {};
+  const own: Record<string, string> = {};
+  if (!("url" in target)) {
+    // A spawned server reads its settings from its environment, under the names the plugin's settings use.
+    for (const name of ["CONTEXT7_API_KEY", "CONTEXT7_API_URL"]) {
+      const value = env[name];
+      if (value !== undefined && value !== "") own[name] = value;
+    }
+    if (config.apiKey) own.CONTEXT7_API_KEY = reveal(config.apiKey);
+  }
+  const spawnEnv = "url" in target ? {} : { ...own, ...expandAll(target.env, "mcp.env", env) };
+  const args = "url" in target ? [] : (target.args ?? []).map((a, i) => expand(a, `mcp.args[${i}]`, env));
+  const redact = makeRedactor(
+    [...Object.values(headers), ...Object.values(spawnEnv)].filter((v) => v.length >= 4),
+  );
+  const label = redact("url" in target ? target.url : `stdio: ${[target.command, ...args].join(" ")}`);
+  const stderr: string[] = [];
+
+  const transport = () => {
+    if ("url" in target) {
+      return new sdk.StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers } });
+    }
+    const stdio = new sdk.StdioClientTransport({
+      command: target.command,
+      args,
+      // The SDK replaces the whole environment when `env` is given; keep PATH, HOME and the like.
+      env: { ...sdk.getDefaultEnvironment(), ...spawnEnv },
+      stderr: "pipe",
+      ...(target.cwd ? { cwd: isAbsolute(target.cwd) ? target.cwd : resolve(target.cwd) } : {}),
+    });
+    stdio.stderr?.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line.trim() !== "") stderr.push(line);
+      }
+      stderr.splice(0, Math.max(0, stderr.length - STDERR_LINES));
+    });
+    return stdio;
   };
-  const caller = connectMcpToolCaller({
-    name: "context7",
-    ...("url" in target
-      ? { url: target.url, headers: expandAll(target.headers, "mcp.headers", env) }
-      : {
-          command: target.command,
-          args: (target.args ?? []).map((a, i) => expand(a, `mcp.args[${i}]`, env)),
-          env: { ...own, ...expandAll(target.env, "mcp.env", env) },
-          ...(target.cwd ? { cwd: resolve(target.cwd) } : {}),
-        }),
-  });
+
+  type Client = InstanceType<typeof sdk.Client>;
+  let current: Promise<Client> | undefined;
+  let connected: Client | undefined;
+  const connect = async (): Promise<Client> => {
+    const client = new sdk.Client(
+      { name: "quiver-plugin-context7", version: pkg.version },
+      { capabilities: {} },
+    );
+    // A connection that closes (the server exited, the session ended) is dropped: the next call reconnects.
+    client.onclose = () => {
+      if (connected === client) {
+        connected = undefined;
+        current = undefined;
+      }
+    };
+    try {
+      await client.connect(transport(), { timeout: CONNECT_TIMEOUT_MS });
+    } catch (error) {
+      // A child that started but never answered must not outlive the failed attempt.
+      await client.close().catch(() => {});
+      throw error;
+    }
+    connected = client;
+    return client;
+  };
+  const client = (): Promise<Client> => {
+    current ??= connect().catch((error: unknown) => {
+      current = undefined;
+      throw error;
+    });
+    return current;
+  };
+  const drop = async (): Promise<void> => {
+    const open = current;
+    current = undefined;
+    connected = undefined;
+    if (open) await (await open.catch(() => undefined))?.close().catch(() => {});
+  };
+
+  /** A failed call as a ToolFailure: refused credentials, a protocol error, a timeout, or no server. */
+  const failure = async (tool: string, error: unknown) => {
+    const message = redact(messageOf(error));
+    if (error instanceof sdk.SdkHttpError && (error.status === 401 || error.status === 403)) {
+      return fail.accessDenied(`The MCP server "context7" (${label}) refused the credentials: ${message}`, {
+        suggestion:
+          "Check the Authorization header in mcp.headers (or CONTEXT7_API_KEY for a spawned server).",
+      });
+    }
+    if (error instanceof sdk.ProtocolError) {
+      return fail.upstream(`${tool} on the MCP server "context7" failed: ${message}`, { retryable: false });
+    }
+    if (error instanceof sdk.SdkError && error.code === sdk.SdkErrorCode.RequestTimeout) {
+      return fail.timeout(`${tool} on the MCP server "context7" did not answer in time.`);
+    }
+    // A dead pipe, a lost session, a server that cannot start or be reached: the next call reconnects.
+    await drop();
+    const tail = redact(stderr.join("\n"));
+    return fail.unavailable(
+      `The MCP server "context7" (${label}) could not be reached: ${message}${tail ? ` — its stderr: ${tail}` : ""}`,
+      {
+        retryable: true,
+        suggestion: "Check that the command runs on its own (or that the URL answers), then try again.",
+      },
+    );
+  };
+
   return {
-    label: caller.label,
+    label,
     callTool: async (call, { signal }) => {
       try {
-        return await caller.callTool(call, { signal });
-      } catch (error) {
-        if (!ToolFailure.isInstance(error) || error.kind !== "access_denied") throw error;
-        throw fail.accessDenied(
-          `The MCP server "context7" (${caller.label}) refused the credentials: ${error.message}`,
-          {
-            suggestion:
-              "Check the Authorization header in mcp.headers (or CONTEXT7_API_KEY for a spawned server).",
-          },
+        const result = await (await client()).callTool(
+          { name: call.name, arguments: { ...call.arguments } },
+          { signal, timeout: CALL_TIMEOUT_MS },
         );
+        return {
+          content: (result.content ?? []) as McpCallResult["content"],
+          ...(result.isError ? { isError: true } : {}),
+        };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw await failure(call.name, error);
       }
     },
-    close: () => caller.close(),
+    close: drop,
   };
+};
+
+/** An error's message, with its cause's when that says more (a fetch failure's "ECONNREFUSED"). */
+const messageOf = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message && !error.message.includes(cause.message)
+    ? `${error.message} (${cause.message})`
+    : error.message;
 };

@@ -1,5 +1,4 @@
-import { fail } from "@quiver/core";
-import * as Redacted from "effect/Redacted";
+import { fail, reveal, type Secret } from "@quiver/core";
 import type { Collection, Document, MongoClient } from "mongodb";
 import { describeGuide, type GuideListing, validateGuide } from "../guide.js";
 import { assertSubjectId, type GuideStore } from "./guide-store.js";
@@ -7,7 +6,7 @@ import { assertSubjectId, type GuideStore } from "./guide-store.js";
 /** Options of the MongoDB store. */
 export interface MongoGuideStoreOptions {
   /** Connection string (`mongodb://…` or `mongodb+srv://…`), plain or Redacted. */
-  readonly uri: string | Redacted.Redacted<string>;
+  readonly uri: Secret;
   /** Database (default: the one named in the URI, else `quiver`). */
   readonly database?: string | undefined;
   /** Collection (default `guias`, as the original chatbot). */
@@ -32,9 +31,7 @@ const databaseFromUri = (uri: string): string | undefined => {
  */
 export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideStore => {
   // The one plain read of the secret: the MongoDB driver needs the connection string itself.
-  const uri = Redacted.isRedacted(options.uri)
-    ? Redacted.value(options.uri as Redacted.Redacted<string>)
-    : (options.uri as string);
+  const uri = reveal(options.uri);
   let client: MongoClient | undefined;
   let pending: Promise<Collection<Document>> | undefined;
 
