@@ -15,6 +15,8 @@ export interface SettingMeta {
  */
 export const settingsRegistry = z.registry<SettingMeta>();
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /**
  * Declares a plugin setting: the schema as is, with its environment variable recorded once, here.
  *
@@ -22,6 +24,9 @@ export const settingsRegistry = z.registry<SettingMeta>();
  * baseUrl: setting(z.url().default("https://api.example.org"), { env: "EXAMPLE_BASE_URL" }).describe("Base URL.")
  */
 export const setting = <S extends z.ZodType>(schema: S, meta: SettingMeta): S => {
+  // A name no shell can set would never be read: refuse it where the plugin is written.
+  if (meta.env !== undefined && !ENV_NAME.test(meta.env))
+    throw new TypeError(`Setting env "${meta.env}" must be an environment variable name (${ENV_NAME}).`);
   settingsRegistry.add(schema, meta);
   return schema;
 };

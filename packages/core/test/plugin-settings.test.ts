@@ -53,6 +53,12 @@ describe("pluginSettings", () => {
     ]);
   });
 
+  it("refuses a variable name no environment can hold", () => {
+    expect(() => setting(z.string(), { env: "lower case" })).toThrow(/environment variable name/);
+    expect(() => secret({ env: "" })).toThrow(/environment variable name/);
+    expect(() => secret({ env: "OK_NAME_2" })).not.toThrow();
+  });
+
   it("is empty without a config", () => {
     expect(pluginSettings({})).toEqual([]);
   });
