@@ -1,9 +1,12 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { type Catalog, createCatalog } from "@quiver/core";
+import type { Catalog } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ExtraMcpTool, serveStdio } from "../src/index.js";
 import { testPlugin } from "./fixtures/test-plugin.js";
 
+// Catalogs close after the servers and clients below (vitest runs after-hooks in reverse order).
+const makeCatalog = useCatalog({ env: {} });
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
@@ -56,9 +59,8 @@ describe("serveStdio with a catalog that is still loading", () => {
     await client.ping();
     expect(listed).toBe(false);
 
-    const catalog = createCatalog({ env: {} });
+    const catalog = makeCatalog();
     catalog.register(testPlugin);
-    closers.push(() => catalog.close());
     pending.resolve(catalog);
     tools.resolve([seedTool]);
     expect((await listing).tools.map((t) => t.name)).toEqual(
@@ -89,11 +91,10 @@ describe("serveStdio with a catalog that is still loading", () => {
       { listChanged: { tools: { onChanged: () => changed(), autoRefresh: false } } },
     );
     await client.connect(clientSide);
-    const catalog = createCatalog({ env: {} });
+    const catalog = makeCatalog();
     closers.push(async () => {
       await client.close();
       await stdio.close();
-      await catalog.close();
     });
     pending.resolve(catalog);
     expect((await client.listTools()).tools).toEqual([]);
