@@ -19,5 +19,8 @@ export const envelopeText = (r: ToolResult): string => {
   return JSON.stringify({ ...rest, metadata: keep });
 };
 
-/** True when the status is anything but success (the provider's error flag). */
-export const isErrorResult = (r: ToolResult): boolean => r.status !== "success";
+/**
+ * True when the call did not answer (the provider's error flag): every status but `success` and
+ * `partial`. A `partial` is an answer with caveats, sent as a normal tool result.
+ */
+export const isErrorResult = (r: ToolResult): boolean => r.status !== "success" && r.status !== "partial";

@@ -4,7 +4,7 @@ import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { toAiSdkTools } from "../src/ai-sdk.js";
-import { demoPlugin, waitState } from "./fixtures/demo-plugin.js";
+import { demoPlugin, partialPlugin, waitState } from "./fixtures/demo-plugin.js";
 
 const makeCatalog = useCatalog({ env: {} });
 let catalog: Catalog;
@@ -96,6 +96,19 @@ describe("toAiSdkTools with the Vercel AI SDK", () => {
       status: "error",
       error: { kind: "out_of_domain" },
       suggestion: "Ask about the weather instead.",
+    });
+  });
+
+  it("a partial answer reaches the model as json (an answer with caveats), not error-json", async () => {
+    catalog.register(partialPlugin);
+    const model = scriptedModel("demo_some_cities", { cities: ["Lima", "Atlantis"] });
+    await generateText({ model, tools: toAiSdkTools(catalog), stopWhen: stepCountIs(3), prompt: "?" });
+    const seen = toolResultSeenByModel(model);
+    expect(seen?.output.type).toBe("json");
+    expect(seen?.output.value).toMatchObject({
+      status: "partial",
+      message: "No weather for Atlantis; the others are here.",
+      data: { known: ["Lima"] },
     });
   });
 

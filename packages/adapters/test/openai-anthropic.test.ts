@@ -10,7 +10,7 @@ import {
   toOpenAIResponsesTools,
   toOpenAITools,
 } from "../src/index.js";
-import { demoPlugin, loosePlugin } from "./fixtures/demo-plugin.js";
+import { demoPlugin, loosePlugin, partialPlugin } from "./fixtures/demo-plugin.js";
 
 let catalog: Catalog;
 let up: Emulator;
@@ -310,6 +310,26 @@ describe("createDispatcher with the Anthropic SDK (Messages against a local serv
     });
     expect(parse(msg.content[0]!.content)).toMatchObject({ data: { user: "dave" } });
     expect(await dispatcher.dispatchAll([{ type: "text" }])).toEqual([]);
+  });
+});
+
+describe("createDispatcher with a partial answer", () => {
+  it("answers Anthropic with is_error false and the caveat in the content", async () => {
+    catalog.register(partialPlugin);
+    const msg = await createDispatcher(catalog).dispatch({
+      type: "tool_use",
+      id: "toolu_p",
+      name: "demo_some_cities",
+      input: { cities: ["Cusco", "Atlantis"] },
+    });
+    expect(msg).toMatchObject({
+      content: [{ type: "tool_result", tool_use_id: "toolu_p", is_error: false }],
+    });
+    expect(parse(msg.content[0]!.content)).toMatchObject({
+      status: "partial",
+      message: "No weather for Atlantis; the others are here.",
+      data: { known: ["Cusco"] },
+    });
   });
 });
 

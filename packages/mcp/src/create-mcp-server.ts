@@ -113,7 +113,7 @@ const clientRequests = (
  * Creates an MCP server (the SDK's low-level `Server`) for one connection over a catalog: tools/list
  * serves each tool's exported JSON Schema verbatim with an envelope output schema and annotations;
  * tools/call runs `catalog.call` and answers the envelope as `structuredContent` plus a text summary,
- * with `isError` for every status but success. Progress goes to clients that sent a progressToken,
+ * with `isError` for every status but success and partial. Progress goes to clients that sent a progressToken,
  * `notifications/cancelled` aborts the call, and `tools/list_changed` follows `catalog.onChange`.
  *
  * Use it with any SDK transport; `serveStdio` and `createMcpHttpHandler` build one per connection

@@ -45,7 +45,12 @@ describe("toCallToolResult", () => {
     expect(toCallToolResult(r).content).toEqual([{ type: "text", text: "Two parts." }, image, resource]);
   });
 
-  it.each(["partial", "error", "timeout", "access_denied", "unavailable"] as const)(
+  it("does not set isError for a partial: an answer with caveats", () => {
+    const r: ToolResult = { status: "partial", message: "m", data: { a: 1 }, metadata };
+    expect(toCallToolResult(r).isError).toBe(false);
+  });
+
+  it.each(["error", "timeout", "access_denied", "unavailable"] as const)(
     "sets isError for status %s",
     (status) => {
       const r: ToolResult = { status, message: "m", metadata };

@@ -62,7 +62,8 @@ export const isPlainJson = (value: unknown, depth = 0): boolean => {
 /**
  * Maps an envelope to a tools/call result: the whole envelope as `structuredContent`, a text summary
  * (plus the data as JSON, for clients that read only text) followed by the media parts of
- * `metadata.content` (image, audio, resource blocks), and `isError` for every status but success. `structuredContent` is the envelope itself when it is already plain JSON (the usual case:
+ * `metadata.content` (image, audio, resource blocks), and `isError` for every status but success and partial (a partial is an answer
+ * with caveats: `[partial]` and its message lead the text). `structuredContent` is the envelope itself when it is already plain JSON (the usual case:
  * transports serialise it anyway), else a JSON copy of it (dates become strings, `undefined` fields go).
  *
  * Use it when you register catalog tools on your own MCP server instead of `createMcpServer`.
@@ -84,6 +85,6 @@ export const toCallToolResult = (
   return {
     content,
     structuredContent: (isPlainJson(r) ? r : JSON.parse(JSON.stringify(r))) as Record<string, unknown>,
-    isError: r.status !== "success",
+    isError: r.status !== "success" && r.status !== "partial",
   };
 };
