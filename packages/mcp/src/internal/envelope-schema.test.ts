@@ -1,6 +1,6 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { describe, expect, it } from "vitest";
-import { envelopeOutputSchema } from "./envelope-schema.js";
+import { envelopeOutputSchema, lightSchema } from "./envelope-schema.js";
 
 const toolOutput = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -53,5 +53,65 @@ describe("envelopeOutputSchema", () => {
   it("rejects a value that is not an envelope", () => {
     expect(validate({ items: ["a"] }).valid).toBe(false);
     expect(validate({ status: "weird", message: "x", metadata }).valid).toBe(false);
+  });
+});
+
+describe("lightSchema", () => {
+  it("keeps what validates and drops what only documents", () => {
+    const light = lightSchema({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      description: "A thing.",
+      properties: {
+        count: { type: "integer", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+        kind: { type: "string", enum: ["a", "b"], description: "Which" },
+        note: { type: ["string", "null"] },
+        anything: { description: "Free-form" },
+      },
+      required: ["count", "kind"],
+      additionalProperties: false,
+    });
+    expect(light).toEqual({
+      type: "object",
+      properties: {
+        count: { type: "integer" },
+        kind: { enum: ["a", "b"] },
+        note: { anyOf: [{ type: "string" }, { type: "null" }] },
+      },
+      required: ["count", "kind"],
+    });
+  });
+
+  it("keeps a property named like a documentation keyword", () => {
+    expect(lightSchema({ type: "object", properties: { description: { type: "string" } } })).toEqual({
+      type: "object",
+      properties: { description: { type: "string" } },
+    });
+  });
+});
+
+describe("the served envelope", () => {
+  it("is brief: well under a kilobyte around the tool's data", () => {
+    const bytes = JSON.stringify(envelopeOutputSchema({ type: "object" })).length;
+    expect(bytes).toBeLessThan(700);
+  });
+
+  it("types every node it names (no schema that constrains nothing, no type arrays)", () => {
+    const untyped: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (typeof node !== "object" || node === null) return;
+      const n = node as Record<string, unknown>;
+      if (Array.isArray(n.type)) untyped.push(`${path}: type array`);
+      for (const [key, value] of Object.entries(n)) {
+        if (key === "properties")
+          for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
+            if (Object.keys(sub as object).length === 0) untyped.push(`${path}.${name}`);
+            visit(sub, `${path}.${name}`);
+          }
+        else if (typeof value === "object") visit(value, `${path}.${key}`);
+      }
+    };
+    visit(envelopeOutputSchema(toolOutput), "outputSchema");
+    expect(untyped).toEqual([]);
   });
 });
