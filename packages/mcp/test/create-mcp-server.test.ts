@@ -1,5 +1,5 @@
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
+import { type Catalog, createCatalog, definePlugin, defineTool, fail, partial } from "@quiver/core";
 import { useCatalog } from "@quiver/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -218,5 +218,58 @@ describe("per-call timeout in _meta", () => {
       await server.close();
       await timed.close();
     }
+  });
+});
+
+/** Two tools: one answers with caveats (`partial`), one refuses. */
+const caveatPlugin = definePlugin({
+  id: "caveat",
+  version: "1.0.0",
+  tools: [
+    defineTool({
+      name: "caveat_some",
+      description: "Answers two of the three items asked for. Use this to test partial answers.",
+      category: "computational_service",
+      input: z.object({ items: z.array(z.string()).describe("Items") }),
+      output: z.object({ found: z.array(z.string()) }),
+      examples: [{ input: { items: ["a"] } }],
+      run: ({ items }) => partial({ found: items.slice(0, 2) }, "Only the first two items were found."),
+    }),
+    defineTool({
+      name: "caveat_refuse",
+      description: "Always refuses. Use this to test errors.",
+      category: "computational_service",
+      input: z.object({}),
+      output: z.object({ never: z.string() }),
+      examples: [{ input: {} }],
+      run: () => {
+        throw fail.outOfDomain("Not here.");
+      },
+    }),
+  ],
+});
+
+describe("a partial envelope over MCP", () => {
+  it("is an answer: isError false, the data and the caveat in text and structured content", async () => {
+    catalog.register(caveatPlugin);
+    const client = await connect();
+    const r = await client.callTool({ name: "caveat_some", arguments: { items: ["a", "b", "c"] } });
+    expect(r.isError).toBe(false);
+    expect(r.structuredContent).toMatchObject({
+      status: "partial",
+      message: "Only the first two items were found.",
+      data: { found: ["a", "b"] },
+    });
+    const texts = (r.content as Array<{ type: string; text: string }>).map((c) => c.text);
+    expect(texts[0]).toBe("[partial] Only the first two items were found.");
+    expect(JSON.parse(texts[1]!)).toEqual({ found: ["a", "b"] });
+  });
+
+  it("an error is still flagged as one", async () => {
+    catalog.register(caveatPlugin);
+    const client = await connect();
+    const r = await client.callTool({ name: "caveat_refuse", arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ status: "error", error: { kind: "out_of_domain" } });
   });
 });
