@@ -1,6 +1,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, sep } from "node:path";
 import { dateKey } from "./internal/dates.js";
+import { withOptionalPeer } from "./internal/optional-peer.js";
 import { latexToText, splitAuthors } from "./internal/parse/latex-text.js";
 import type { MetadataValue, SearchDocument } from "./types.js";
 
@@ -347,7 +348,11 @@ function json(text: string, file: string): Loaded {
 const BIB_CONSUMED = new Set(["title", "author", "year", "month", "date", "doi", "abstract", "keywords"]);
 
 async function bibtex(text: string, file: string): Promise<Loaded> {
-  const { parseBibtex } = await import("./internal/parse/bibtex.js");
+  const { parseBibtex } = await withOptionalPeer(
+    "latex-utensils",
+    "Reading BibTeX",
+    () => import("./internal/parse/bibtex.js"),
+  );
   const { entries, problems } = parseBibtex(text);
   const documents: SearchDocument[] = [];
   for (const entry of entries) {

@@ -4,6 +4,7 @@ import { analyze } from "./internal/analyzer.js";
 import { chunkOptionsProblem, chunkText } from "./internal/chunker.js";
 import { dateKey } from "./internal/dates.js";
 import { authorName, tagKey } from "./internal/normalize.js";
+import { withOptionalPeer } from "./internal/optional-peer.js";
 import { CANDIDATE_DEPTH, idf, TITLE_WEIGHT } from "./internal/ranking.js";
 import {
   BATCH_SIZE,
@@ -40,6 +41,10 @@ import type {
   SearchResponse,
 } from "./types.js";
 
+/** The PostgreSQL store, loaded (with its `pg` driver) only by those who ask for it. */
+const postgresStore = () =>
+  withOptionalPeer("pg", "A PostgreSQL index", () => import("./postgres/postgres-search-index.js"));
+
 /**
  * Chunking used when neither the options nor the index say otherwise: 300 words (about 400 tokens, a usual
  * retrieval-augmented-generation passage) sharing 50 words.
@@ -70,13 +75,13 @@ export interface ShareSearchIndexOptions {
  * const asBob = await openSearchIndex({ databaseUrl, name: "papers", principal: "alice", reader: "bob" });
  */
 export async function shareSearchIndex(options: ShareSearchIndexOptions): Promise<boolean> {
-  const { shareSearchIndex: share } = await import("./postgres/postgres-search-index.js");
+  const { shareSearchIndex: share } = await postgresStore();
   return share(options);
 }
 
 /** PostgreSQL only: withdraws a grant of {@link shareSearchIndex}; resolves to true when there was one. */
 export async function unshareSearchIndex(options: ShareSearchIndexOptions): Promise<boolean> {
-  const { unshareSearchIndex: unshare } = await import("./postgres/postgres-search-index.js");
+  const { unshareSearchIndex: unshare } = await postgresStore();
   return unshare(options);
 }
 
@@ -95,8 +100,7 @@ export async function openSearchIndex(
   options: OpenSearchIndexOptions | OpenPostgresSearchIndexOptions,
 ): Promise<SearchIndex> {
   if (options !== null && typeof options === "object" && "databaseUrl" in options) {
-    // The PostgreSQL store (and the `pg` driver) is loaded only by those who ask for it.
-    const { openPostgresSearchIndex } = await import("./postgres/postgres-search-index.js");
+    const { openPostgresSearchIndex } = await postgresStore();
     return openPostgresSearchIndex(options);
   }
   if (typeof options?.path !== "string" || options.path.length === 0) {
