@@ -72,13 +72,14 @@ export const trackCalls = (inner: Catalog): TrackedCatalog => {
     const id = nextId++;
     const signal = options.signal ? AbortSignal.any([options.signal, shutdown.signal]) : shutdown.signal;
     const done = inner.call(name, input, { ...options, signal });
-    calls.set(id, { id, tool: name, principal: options.session?.principal, startedAt: Date.now(), done });
-    return done
-      .finally(() => calls.delete(id))
-      .then((result) => {
-        remember(result, options.session?.principal);
-        return result;
-      });
+    const principal = options.session?.principal;
+    calls.set(id, { id, tool: name, principal, startedAt: Date.now(), done });
+    // A catalog's call never rejects: its failures are envelopes.
+    return done.then((result) => {
+      calls.delete(id);
+      remember(result, principal);
+      return result;
+    });
   };
 
   const catalog: Catalog = {
