@@ -35,9 +35,8 @@ export {
   type HostPlugin,
   type ReloadReport,
 } from "./host/create-host.js";
-export { type RecentCall, type RecentCalls, recentCalls } from "./host/recent-calls.js";
 export { type DrainReport, type InflightCall, type TrackedCatalog, trackCalls } from "./host/track-calls.js";
-export type { ConsolePlugin } from "./http/api-types.js";
+export type { ConsolePlugin, RecentCall } from "./http/api-types.js";
 export type { ConsoleSource } from "./http/console-data.js";
 export { createHttpApi, type HttpApiOptions } from "./http/create-http-api.js";
 export {

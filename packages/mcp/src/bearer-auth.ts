@@ -26,7 +26,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * Bearer-token authentication over a token → principal map, for any HTTP server: give it the
- * request's `Authorization` header. With no tokens configured every request passes as `fallback`.
+ * request's `Authorization` header; a missing, malformed or unknown token is refused (with an empty
+ * map, every one). A server without tokens has no one to authenticate: it need not call this.
  * The MCP endpoint of `createMcpHttpHandler` checks tokens with the same lookup.
  *
  * @example
@@ -35,9 +36,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 export const bearerAuth = (
   tokens: Readonly<Record<string, string>>,
-  fallback?: string,
 ): ((authorization: string | undefined) => BearerVerdict) => {
-  if (Object.keys(tokens).length === 0) return () => ({ ok: true, principal: fallback });
   const principalOf = tokenPrincipals(tokens);
   return (authorization) => {
     const match = authorization ? BEARER.exec(authorization) : null;

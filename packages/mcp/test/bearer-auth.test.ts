@@ -14,9 +14,8 @@ describe("bearerAuth", () => {
     expect(auth("Bearer tok-xyz")).toEqual({ ok: false, message: "Unknown bearer token." });
   });
 
-  it("lets every request through as the fallback principal when no tokens are set", () => {
-    expect(bearerAuth({}, "local")(undefined)).toEqual({ ok: true, principal: "local" });
-    expect(bearerAuth({})("Bearer anything")).toEqual({ ok: true, principal: undefined });
+  it("refuses every token when no tokens are set", () => {
+    expect(bearerAuth({})("Bearer anything")).toEqual({ ok: false, message: "Unknown bearer token." });
   });
 
   it("looks tokens up exactly", () => {

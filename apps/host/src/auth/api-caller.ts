@@ -32,6 +32,3 @@ export interface ApiAuth {
   /** Serves the Protected Resource Metadata documents; undefined for any other path. */
   readonly metadata: (method: string, path: string) => Response | undefined;
 }
-
-/** Whether a verdict is a refusal. */
-export const isRefusal = (v: ApiCaller | ApiRefusal): v is ApiRefusal => "status" in v;

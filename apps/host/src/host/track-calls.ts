@@ -1,5 +1,5 @@
 import { type CallOptions, type Catalog, callConcurrently, type ToolResult } from "@quiver/core";
-import { type RecentCall, recentCalls } from "./recent-calls.js";
+import type { RecentCall } from "../http/api-types.js";
 
 /** A call the host is running. */
 export interface InflightCall {
@@ -35,9 +35,13 @@ export interface TrackedCatalog {
   readonly recent: () => ReadonlyArray<RecentCall>;
 }
 
+/** How many finished calls `recent` keeps. */
+const RECENT_CALLS = 50;
+
 /**
  * Wraps a catalog so every call gets a shutdown signal joined to its own, and is tracked until it
- * settles: graceful shutdown lets in-flight calls finish within a bound, then cancels them.
+ * settles: graceful shutdown lets in-flight calls finish within a bound, then cancels them. The last
+ * finished calls are kept for the console.
  *
  * @example
  * const tracked = trackCalls(catalog)
@@ -47,19 +51,35 @@ export const trackCalls = (inner: Catalog): TrackedCatalog => {
   const shutdown = new AbortController();
   const calls = new Map<number, InflightCall>();
   let nextId = 1;
-  const recent = recentCalls(50);
+  // The console's "recent calls": no input, no data, no secret.
+  const recent: RecentCall[] = [];
+  const remember = (result: ToolResult, principal: string | undefined) => {
+    const m = result.metadata;
+    recent.unshift({
+      tool: m.tool,
+      principal,
+      status: result.status,
+      kind: result.error?.kind,
+      durationMs: m.durationMs,
+      attempts: m.attempts,
+      cached: m.cached,
+      at: Date.now(),
+    });
+    if (recent.length > RECENT_CALLS) recent.length = RECENT_CALLS;
+  };
 
   const call = (name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> => {
     const id = nextId++;
     const signal = options.signal ? AbortSignal.any([options.signal, shutdown.signal]) : shutdown.signal;
     const done = inner.call(name, input, { ...options, signal });
-    calls.set(id, { id, tool: name, principal: options.session?.principal, startedAt: Date.now(), done });
-    return done
-      .finally(() => calls.delete(id))
-      .then((result) => {
-        recent.record(result, options.session?.principal);
-        return result;
-      });
+    const principal = options.session?.principal;
+    calls.set(id, { id, tool: name, principal, startedAt: Date.now(), done });
+    // A catalog's call never rejects: its failures are envelopes.
+    return done.then((result) => {
+      calls.delete(id);
+      remember(result, principal);
+      return result;
+    });
   };
 
   const catalog: Catalog = {
@@ -91,6 +111,6 @@ export const trackCalls = (inner: Catalog): TrackedCatalog => {
     inflight: () => [...calls.values()],
     drain,
     abortAll: (reason = "The host is shutting down.") => shutdown.abort(new Error(reason)),
-    recent: recent.list,
+    recent: () => [...recent],
   };
 };

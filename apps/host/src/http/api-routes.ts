@@ -17,10 +17,7 @@ export interface ApiRequest {
   /** The path's segments, percent-decoded. */
   readonly parts: ReadonlyArray<string>;
   readonly method: string;
-  /** GET or HEAD. */
-  readonly get: boolean;
-  readonly principal: string | undefined;
-  /** The caller's identity (groups, client) and which tools' scopes it lacks. */
+  /** The caller's principal and identity (groups, client), and which tools' scopes it lacks. */
   readonly caller: ApiCaller;
 }
 
@@ -28,14 +25,22 @@ export interface ApiRequest {
 export interface ApiServices {
   readonly catalog: Catalog;
   readonly options: HttpApiOptions;
-  readonly limit: number;
+  readonly maxBodyBytes: number;
 }
 
-/** One route: whether it takes the request, and its handler. */
+/**
+ * One route, as data the router matches without running route code: the path's segments (`:name` any
+ * one segment, a last `*` any rest, none included), the methods it takes (any when left out: the route
+ * answers 405 itself) and its handler.
+ */
 export interface ApiRoute {
-  readonly matches: (r: ApiRequest, services: ApiServices) => boolean;
+  readonly path: ReadonlyArray<string>;
+  readonly methods?: ReadonlyArray<string>;
   readonly handle: (r: ApiRequest, services: ApiServices) => unknown;
 }
+
+/** GET and HEAD. */
+const READ = ["GET", "HEAD"];
 
 const TARGETS = new Set<SchemaTarget>(["mcp", "openai", "anthropic", "gemini"]);
 
@@ -122,39 +127,34 @@ const describeTool: ApiRoute["handle"] = async ({ res, url, parts }, { catalog, 
   return sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
 };
 
-/** /tools/:name/call: POST only. */
-const callTool: ApiRoute["handle"] = ({ req, res, parts, method, caller }, { catalog, options, limit }) => {
-  if (method !== "POST")
-    return sendError(res, 405, "method_not_allowed", "Use POST to call a tool.", {
-      headers: { allow: "POST" },
-    });
-  const info = catalog.list().find((t) => t.name === parts[1]);
-  const missing = info ? caller.missingScopes(info) : [];
-  if (missing.length > 0 && options.auth) {
-    const refusal = options.auth.insufficientScope(missing);
-    return sendError(res, refusal.status, refusal.code, refusal.message, {
-      fix: refusal.fix,
-      headers: refusal.headers,
-    });
-  }
-  return callToolRoute(catalog, options, limit, { req, res, name: parts[1]!, caller });
-};
-
-/** The API's routes after authentication, in the order they are tried (the first that matches answers). */
-export const API_ROUTES: ReadonlyArray<ApiRoute> = [
-  { matches: (r) => r.path === "/" && r.get, handle: index },
-  { matches: (r) => r.path === "/metrics" && r.get, handle: metrics },
-  { matches: (r, { options }) => r.path === "/find" && r.get && options.finder !== undefined, handle: find },
-  {
-    matches: (r, { options }) =>
-      r.parts[0] === "external-tools" && options.profile?.profile.name === "co-scientist",
-    handle: ({ req, res, parts, method, principal }, { options, limit }) =>
-      externalToolRoutes(options.profile!, { req, res, parts, method, principal, limit }),
-  },
-  { matches: (r) => r.parts[0] === "tools" && r.parts.length === 1 && r.get, handle: listTools },
-  { matches: (r) => r.parts[0] === "tools" && r.parts.length === 2 && r.get, handle: describeTool },
-  {
-    matches: (r) => r.parts[0] === "tools" && r.parts.length === 3 && r.parts[2] === "call",
-    handle: callTool,
-  },
+/**
+ * The API's routes after authentication that `options` turn on (`/find` with a finder, the
+ * co-scientist's `/external-tools` with its profile), in the order they are tried.
+ *
+ * @example
+ * const routes = apiRoutes({ finder: createToolFinder(catalog) })
+ */
+export const apiRoutes = (options: HttpApiOptions): ReadonlyArray<ApiRoute> => [
+  { path: [], methods: READ, handle: index },
+  { path: ["metrics"], methods: READ, handle: metrics },
+  ...(options.finder ? [{ path: ["find"], methods: READ, handle: find }] : []),
+  ...(options.profile?.profile.name === "co-scientist"
+    ? [
+        {
+          path: ["external-tools", "*"],
+          handle: ({ req, res, parts, method, caller }: ApiRequest, { maxBodyBytes }: ApiServices) =>
+            externalToolRoutes(options.profile!, {
+              req,
+              res,
+              parts,
+              method,
+              principal: caller.principal,
+              maxBodyBytes,
+            }),
+        },
+      ]
+    : []),
+  { path: ["tools"], methods: READ, handle: listTools },
+  { path: ["tools", ":name"], methods: READ, handle: describeTool },
+  { path: ["tools", ":name", "call"], handle: callToolRoute },
 ];

@@ -1,11 +1,23 @@
 // The JSON the HTTP API and the console's routes answer, as types. The browser console imports these
 // (type-only) so a change to an answer breaks the console's typecheck, not its users. This file imports
-// types only, from @quiver/core and the recent-calls log, because the console's compiler reads it with
-// the browser's libraries.
+// types only, from @quiver/core, because the console's compiler reads it with the browser's libraries.
 import type { ErrorKind, HealthReport, ToolDescription, ToolInfo, ToolResult, ToolStats } from "@quiver/core";
-import type { RecentCall } from "../host/recent-calls.js";
 
-export type { ErrorKind, HealthReport, RecentCall, ToolDescription, ToolInfo, ToolStats };
+export type { ErrorKind, HealthReport, ToolDescription, ToolInfo, ToolStats };
+
+/** One finished call, as the console lists it: no input, no data, no secret. */
+export interface RecentCall {
+  readonly tool: string;
+  readonly principal: string | undefined;
+  readonly status: ToolResult["status"];
+  /** The error kind when the call failed. */
+  readonly kind: string | undefined;
+  readonly durationMs: number;
+  readonly attempts: number;
+  readonly cached: boolean;
+  /** When it finished (epoch ms). */
+  readonly at: number;
+}
 
 /** A tool as the console lists it; an alias carries `aliasOf`, the tool it stands for (whose figures it shares). */
 export type ConsoleTool = ToolInfo & { readonly aliasOf?: string };

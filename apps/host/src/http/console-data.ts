@@ -1,8 +1,7 @@
 import type { Catalog, ToolInfo } from "@quiver/core";
 import type { PluginProblem } from "../discovery/types.js";
 import { pluginState } from "../host/plugin-state.js";
-import type { RecentCall } from "../host/recent-calls.js";
-import type { ConsolePlugin, ConsoleState, ConsoleStats } from "./api-types.js";
+import type { ConsolePlugin, ConsoleState, ConsoleStats, RecentCall } from "./api-types.js";
 
 /** What the console needs from the host beyond the catalog. */
 export interface ConsoleSource {

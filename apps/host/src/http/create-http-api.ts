@@ -1,14 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Catalog } from "@quiver/core";
-import { bearerAuth } from "@quiver/mcp/server";
-import { authenticateApi, sendMetadata } from "../auth/api-authenticate.js";
+import type { ApiAuth } from "../auth/api-caller.js";
 import { pluginState } from "../host/plugin-state.js";
 import type { HttpApiOptions } from "./api-options.js";
-import { API_ROUTES, type ApiServices } from "./api-routes.js";
+import { type ApiRoute, type ApiServices, apiRoutes } from "./api-routes.js";
 import { consoleRoutes } from "./console-routes.js";
 import { sendError, sendJson } from "./json-response.js";
-import { checkOrigin } from "./origin-check.js";
-import { BodyError } from "./read-json-body.js";
+import { apiAuthenticator, BodyError, checkOrigin } from "./request-guard.js";
 
 export type { HttpApiOptions } from "./api-options.js";
 
@@ -19,6 +17,31 @@ const decodeParts = (path: string): string[] | undefined => {
   } catch {
     return undefined;
   }
+};
+
+/** Whether a route takes this method and these segments (`:name` any one, a last `*` any rest). */
+const routeMatches = (route: ApiRoute, parts: ReadonlyArray<string>, method: string): boolean => {
+  const anyRest = route.path.at(-1) === "*";
+  const length = anyRest ? route.path.length - 1 : route.path.length;
+  if (anyRest ? parts.length < length : parts.length !== length) return false;
+  if (route.methods && !route.methods.includes(method)) return false;
+  for (let i = 0; i < length; i++) {
+    const segment = route.path[i]!;
+    if (!segment.startsWith(":") && segment !== parts[i]) return false;
+  }
+  return true;
+};
+
+/** Answers a Protected Resource Metadata request (true), or leaves the path to the routes (false). */
+const sendMetadata = async (auth: ApiAuth, res: ServerResponse, method: string, path: string) => {
+  const response = auth.metadata(method, path);
+  if (!response) return false;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  sendJson(res, response.status, await response.json(), headers);
+  return true;
 };
 
 /**
@@ -34,13 +57,14 @@ const decodeParts = (path: string): string[] | undefined => {
  * http.createServer(api).listen(7333, "127.0.0.1")
  */
 export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) => {
-  const auth = bearerAuth(options.tokens ?? {}, options.principal);
+  const authenticate = apiAuthenticator(options);
+  const routes = apiRoutes(options);
   const started = Date.now();
-  const services: ApiServices = { catalog, options, limit: options.maxBodyBytes ?? 4 * 1024 * 1024 };
+  const services: ApiServices = { catalog, options, maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024 };
   const hosts = options.allowedHosts ?? ["localhost", "127.0.0.1", "[::1]"];
   const origins = options.allowedOrigins ?? ["localhost", "127.0.0.1", "[::1]"];
-  const authOn = Object.keys(options.tokens ?? {}).length > 0;
-  const web =
+  const asksForTokens = Object.keys(options.tokens ?? {}).length > 0 || options.auth !== undefined;
+  const webConsole =
     options.console === false
       ? undefined
       : consoleRoutes(catalog, options.console ?? {}, options.version ? { version: options.version } : {});
@@ -63,52 +87,47 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     ...options.health?.(),
   });
 
-  /** What every request goes through before the routes: Host/Origin, draining, /health, the console. */
-  const open = async (
+  /**
+   * Answers what needs no token (true when it did): GET /health, the OAuth resource metadata under
+   * /.well-known/ and the console's pages (at / for a browser and under /console/).
+   */
+  const answerWithoutToken = async (
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
     method: string,
-  ): Promise<boolean> => {
-    const refuse = checkOrigin(req, hosts, origins);
-    if (refuse) {
-      sendError(res, 403, "forbidden_origin", refuse);
-      return true;
-    }
-    if (options.draining?.()) {
-      sendError(res, 503, "shutting_down", "The host is shutting down.", {
-        headers: { connection: "close", "retry-after": "5" },
-      });
-      return true;
-    }
-    if (options.auth && (await sendMetadata(options.auth, res, method, path))) return true;
+  ) => {
     if (path === "/health") {
       if (method !== "GET" && method !== "HEAD")
         sendError(res, 405, "method_not_allowed", "Use GET.", { headers: { allow: "GET" } });
       else sendJson(res, 200, health());
       return true;
     }
-    return web !== undefined && (await web.page(req, res, path));
+    if (options.auth && path.startsWith("/.well-known/"))
+      return sendMetadata(options.auth, res, method, path);
+    if (webConsole && (path === "/" || path.startsWith("/console"))) return webConsole.page(req, res, path);
+    return false;
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const method = req.method ?? "GET";
-    if (await open(req, res, path, method)) return;
-    const caller = await authenticateApi(options.auth, auth, req.headers.authorization);
-    if ("status" in caller)
-      return sendError(res, caller.status, caller.code, caller.message, {
-        fix: caller.fix,
-        headers: caller.headers,
+    const forbidden = checkOrigin(req, hosts, origins);
+    if (forbidden) return sendError(res, 403, "forbidden_origin", forbidden);
+    if (options.draining?.())
+      return sendError(res, 503, "shutting_down", "The host is shutting down.", {
+        headers: { connection: "close", "retry-after": "5" },
       });
-    const principal = caller.principal;
+    if (await answerWithoutToken(req, res, path, method)) return;
+    const caller = await authenticate(req.headers.authorization);
+    if ("status" in caller) return sendError(res, caller.status, caller.code, caller.message, caller);
     if (
-      web &&
+      webConsole &&
       path.startsWith("/console/api/") &&
-      (await web.api(req, res, path, {
-        principal,
-        auth: authOn || options.auth !== undefined,
+      (await webConsole.api(req, res, path, {
+        principal: caller.principal,
+        auth: asksForTokens,
         missingScopes: caller.missingScopes,
       }))
     )
@@ -119,19 +138,8 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
         fix: "Percent-encode the tool name as UTF-8 (encodeURIComponent).",
       });
     }
-    const request = {
-      req,
-      res,
-      url,
-      path,
-      parts,
-      method,
-      get: method === "GET" || method === "HEAD",
-      principal,
-      caller,
-    };
-    const found = API_ROUTES.find((r) => r.matches(request, services));
-    if (found) return found.handle(request, services);
+    const found = routes.find((r) => routeMatches(r, parts, method));
+    if (found) return found.handle({ req, res, url, path, parts, method, caller }, services);
     return sendError(res, 404, "not_found", `No route ${method} ${path}.`, {
       fix: "See GET / for the endpoints.",
     });

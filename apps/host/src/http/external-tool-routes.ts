@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { externalToolCatalogue } from "@quiver/adapters/seeds";
 import type { HostProfile } from "../profiles/host-profile.js";
 import { sendError, sendJson } from "./json-response.js";
-import { readJsonBody } from "./read-json-body.js";
+import { readJsonBody } from "./request-guard.js";
 
 /** One request to the co-scientist's routes, as the API's router has parsed it. */
 export interface ExternalToolRouteRequest {
@@ -14,7 +14,7 @@ export interface ExternalToolRouteRequest {
   readonly method: string;
   readonly principal: string | undefined;
   /** Largest body in bytes. */
-  readonly limit: number;
+  readonly maxBodyBytes: number;
 }
 
 /**
@@ -24,11 +24,11 @@ export interface ExternalToolRouteRequest {
  *
  * @example
  * if (parts[0] === "external-tools")
- *   await externalToolRoutes(profile, { req, res, parts, method: "POST", principal: "alice", limit: 1_000_000 });
+ *   await externalToolRoutes(profile, { req, res, parts, method: "POST", principal: "alice", maxBodyBytes: 1_000_000 });
  */
 export const externalToolRoutes = async (
   profile: HostProfile,
-  { req, res, parts, method, principal, limit }: ExternalToolRouteRequest,
+  { req, res, parts, method, principal, maxBodyBytes }: ExternalToolRouteRequest,
 ): Promise<void> => {
   if (parts.length === 1 && (method === "GET" || method === "HEAD"))
     return sendJson(res, 200, { tools: externalToolCatalogue() });
@@ -41,7 +41,7 @@ export const externalToolRoutes = async (
     return sendError(res, 405, "method_not_allowed", "Use POST with an ExternalToolRequest.", {
       headers: { allow: "POST" },
     });
-  const body = await readJsonBody(req, limit);
+  const body = await readJsonBody(req, maxBodyBytes);
   if (body === undefined)
     return sendError(res, 400, "invalid_json", "The body must be an ExternalToolRequest (JSON).");
   const session = req.headers["x-quiver-session"];

@@ -111,17 +111,17 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     ],
   });
 
-  // Requests in progress, to let answers (cancelled ones included) reach their clients at shutdown.
-  let active = 0;
-  const idle: Array<() => void> = [];
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
+  // Requests being answered, so that answers (cancelled ones included) reach their clients at shutdown;
+  // an MCP GET stream stays open as long as its client wants, so it is not waited for.
+  let answering = 0;
+  const whenAllAnswered: Array<() => void> = [];
+  const serveRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = (req.url ?? "/").split("?")[0]!;
-    const counted = !(pathname === "/mcp" && isMcpStream(req));
-    if (counted) {
-      active++;
+    if (!(pathname === "/mcp" && isMcpStream(req))) {
+      answering++;
       res.once("close", () => {
-        active--;
-        if (active === 0) for (const f of idle.splice(0)) f();
+        answering--;
+        if (answering === 0) for (const f of whenAllAnswered.splice(0)) f();
       });
     }
     if (pathname === "/mcp" || pathname === "/mcp/") {
@@ -141,7 +141,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     }
     void api(req, res);
   };
-  const http = createServer({ keepAliveTimeout: 5_000 }, handler);
+  const http = createServer({ keepAliveTimeout: 5_000 }, serveRequest);
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(server.port, server.host, () => {
@@ -176,9 +176,9 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
         );
       }
       // Let the answers of finished and cancelled calls reach their clients (bounded).
-      if (active > 0)
+      if (answering > 0)
         await Promise.race([
-          new Promise<void>((r) => idle.push(r)),
+          new Promise<void>((r) => whenAllAnswered.push(r)),
           new Promise((r) => setTimeout(r, 2_000)),
         ]);
       await mcp.close().catch(() => {});

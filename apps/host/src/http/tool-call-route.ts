@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { type Catalog, type SessionContext, type TraceContext, traceContextOf } from "@quiver/core";
+import type { IncomingMessage } from "node:http";
+import { type SessionContext, type TraceContext, traceContextOf } from "@quiver/core";
 import type { ApiCaller } from "../auth/api-caller.js";
 import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
-import type { HttpApiOptions } from "./api-options.js";
+import type { ApiRoute } from "./api-routes.js";
 import { sendError, sendJson } from "./json-response.js";
-import { readJsonBody } from "./read-json-body.js";
+import { readJsonBody } from "./request-guard.js";
 
 const WRAPPER_KEYS = new Set(["input", "session", "timeoutMs"]);
 
@@ -17,50 +17,45 @@ interface CallSettings {
   readonly trace?: TraceContext;
 }
 
-/** A call's input and options, read from its body and headers; or the 400 to answer. */
+/** A call's input and settings, read from its body and headers; or the 400 to answer. */
 type CallRequest =
-  | { readonly ok: true; readonly input: unknown; readonly options: CallSettings }
+  | { readonly ok: true; readonly input: unknown; readonly settings: CallSettings }
   | { readonly ok: false; readonly message: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Reads `POST /tools/:name/call`: the body is the input, or a wrapper `{ input, session?, timeoutMs? }`;
- * the session id and values and the time limit may also come as headers (the body's win).
+ * the session id and values and the time limit may also come as headers (the body's win). The
+ * session-values header is parsed only when it is sent.
  */
-export const readCallRequest = (
-  req: IncomingMessage,
-  body: unknown,
-  caller: Pick<ApiCaller, "principal"> & Partial<Pick<ApiCaller, "groups" | "clientId" | "scopes">>,
-): CallRequest => {
+const readCallRequest = (req: IncomingMessage, body: unknown, caller: ApiCaller): CallRequest => {
   const { principal, groups, clientId, scopes } = caller;
-  const isWrapper =
-    typeof body === "object" &&
-    body !== null &&
-    !Array.isArray(body) &&
-    "input" in body &&
-    Object.keys(body).every((k) => WRAPPER_KEYS.has(k));
-  const wrapper = isWrapper
-    ? (body as { input: unknown; session?: unknown; timeoutMs?: unknown })
-    : undefined;
+  const wrapper =
+    isObject(body) && "input" in body && Object.keys(body).every((k) => WRAPPER_KEYS.has(k))
+      ? (body as { input: unknown; session?: unknown; timeoutMs?: unknown })
+      : undefined;
   const session = wrapper?.session ?? {};
-  if (typeof session !== "object" || session === null || Array.isArray(session)) {
-    return { ok: false, message: "session must be an object: { id?, values? }." };
-  }
-  const s = session as { id?: unknown; values?: unknown };
-  const headerValues = parseSessionValues(req.headers[SESSION_VALUES_HEADER] as string | undefined);
+  if (!isObject(session)) return { ok: false, message: "session must be an object: { id?, values? }." };
+  const header = req.headers[SESSION_VALUES_HEADER];
+  const headerValues = typeof header === "string" ? parseSessionValues(header) : undefined;
   if (headerValues instanceof Error) return { ok: false, message: headerValues.message };
   const bodyValues =
-    typeof s.values === "object" && s.values !== null ? (s.values as Record<string, unknown>) : undefined;
+    typeof session.values === "object" && session.values !== null
+      ? (session.values as Record<string, unknown>)
+      : undefined;
   const values = headerValues || bodyValues ? { ...headerValues, ...bodyValues } : undefined;
   const timeoutMs = callTimeout(req, wrapper?.timeoutMs);
   const trace = traceContextOf(req.headers);
   return {
     ok: true,
     input: wrapper ? wrapper.input : (body ?? {}),
-    options: {
+    settings: {
       session: {
-        id: sessionId(req, s.id),
+        id: sessionId(req, session.id),
         ...(principal !== undefined ? { principal } : {}),
-        ...(groups && groups.length > 0 ? { groups } : {}),
+        ...(groups.length > 0 ? { groups } : {}),
         ...(clientId !== undefined ? { clientId } : {}),
         ...(scopes !== undefined ? { scopes } : {}),
         ...(values ? { values } : {}),
@@ -93,36 +88,50 @@ const callTimeout = (req: IncomingMessage, fromBody: unknown): unknown => {
 };
 
 /**
- * `POST /tools/:name/call`: runs the tool (or the profile's seed tool) for the principal and answers
- * its envelope (a seed tool: the seed's own value). A client that disconnects cancels the call.
+ * `POST /tools/:name/call`: runs the tool (or the profile's seed tool) for the caller and answers its
+ * envelope (a seed tool: the seed's own value). Refuses another method (405), a tool the caller's
+ * access token lacks the scopes for (403), an unknown tool (404) and a malformed session (400). A
+ * client that disconnects cancels the call.
  */
-export const callToolRoute = async (
-  catalog: Catalog,
-  options: HttpApiOptions,
-  limit: number,
-  { req, res, name, caller }: { req: IncomingMessage; res: ServerResponse; name: string; caller: ApiCaller },
-): Promise<void> => {
+export const callToolRoute: ApiRoute["handle"] = async (
+  { req, res, parts, method, caller },
+  { catalog, options, maxBodyBytes },
+) => {
+  if (method !== "POST")
+    return sendError(res, 405, "method_not_allowed", "Use POST to call a tool.", {
+      headers: { allow: "POST" },
+    });
+  const name = parts[1]!;
+  // Only OAuth callers can lack scopes: static-token callers may call every tool.
+  if (options.auth) {
+    const info = catalog.list().find((t) => t.name === name);
+    const missing = info ? caller.missingScopes(info) : [];
+    if (missing.length > 0) {
+      const refusal = options.auth.insufficientScope(missing);
+      return sendError(res, refusal.status, refusal.code, refusal.message, refusal);
+    }
+  }
   const seed = options.profile?.find(name);
   if (!seed && !catalog.has(name)) {
     const r = await catalog.call(name, {});
     return sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
   }
-  const request = readCallRequest(req, await readJsonBody(req, limit), caller);
+  const request = readCallRequest(req, await readJsonBody(req, maxBodyBytes), caller);
   if (!request.ok) return sendError(res, 400, "invalid_session", request.message);
   const controller = new AbortController();
   const onClose = () => {
     if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
   };
   res.once("close", onClose);
-  const call = { ...request.options, signal: controller.signal };
+  const settings = { ...request.settings, signal: controller.signal };
   if (seed) {
     // A seed tool answers the seed's own value as the body (a dict, a str, a list), never an envelope.
-    const value = await options.profile!.call(seed, request.input, call);
+    const value = await options.profile!.call(seed, request.input, settings);
     res.off("close", onClose);
     if (!res.destroyed) sendJson(res, 200, value, { "x-quiver-profile": options.profile!.profile.name });
     return;
   }
-  const result = await catalog.call(name, request.input, call);
+  const result = await catalog.call(name, request.input, settings);
   res.off("close", onClose);
   if (!res.destroyed) sendJson(res, 200, result, { "x-quiver-status": result.status });
 };
