@@ -7,23 +7,6 @@ export interface Material {
   readonly source?: string | undefined;
 }
 
-/** What to build questions for, without an LLM. */
-export interface RuleAsk {
-  readonly topic: string;
-  readonly material: ReadonlyArray<Material>;
-  readonly count: number;
-  readonly difficulty: Difficulty;
-  readonly type: QuestionType;
-}
-
-interface Sentence {
-  readonly text: string;
-  readonly source: string | undefined;
-  readonly terms: ReadonlySet<string>;
-  readonly definition: { readonly term: string; readonly plural: boolean; readonly rest: string } | undefined;
-  score: number;
-}
-
 const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
   es: /^(?<term>[^,;:()«»"]{3,70}?)\s+(?<verb>es|son|se define como|se denomina|consiste en|se basa en)\s+(?<rest>.{15,})$/iu,
   en: /^(?<term>[^,;:()"]{3,70}?)\s+(?<verb>is|are|refers to|means|consists of)\s+(?<rest>.{15,})$/iu,
@@ -85,17 +68,10 @@ const splitSentences = (m: Material): Array<{ text: string; source: string | und
     )
     .map((text) => ({ text, source: m.source }));
 
-const contentTerms = (text: string, lang: "es" | "en"): string[] =>
-  words(text)
-    .map(fold)
-    .filter(
-      (w) =>
-        w.length >= 4 &&
-        !STOPWORDS[lang].has(w) &&
-        !STOPWORDS.es.has(w) &&
-        !STOPWORDS.en.has(w) &&
-        !/^\d+$/.test(w),
-    );
+/** A folded word that can be a keyword: 4 letters or more, not a function word of either language, not a number. */
+const isKeyword = (f: string): boolean =>
+  f.length >= 4 && !STOPWORDS.es.has(f) && !STOPWORDS.en.has(f) && !/^\d+$/.test(f);
+const contentTerms = (text: string): string[] => words(text).map(fold).filter(isKeyword);
 
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
   let inter = 0;
@@ -157,29 +133,35 @@ const BLANK = "_____";
  * X?"), cloze questions with distractors drawn from the material's other keywords, or explanation
  * questions (hard); without material, varied questions about the topic. Deterministic.
  */
-export const ruleQuestions = (ask: RuleAsk): Question[] => {
+export const ruleQuestions = (ask: {
+  readonly topic: string;
+  readonly material: ReadonlyArray<Material>;
+  readonly count: number;
+  readonly difficulty: Difficulty;
+  readonly type: QuestionType;
+}): Question[] => {
   const allText = `${ask.topic}\n${ask.material.map((m) => m.text).join("\n")}`;
   const lang = detectLanguage(
     ask.material.length > 0 ? ask.material.map((m) => m.text).join("\n") : ask.topic,
   );
   const t = T[lang];
-  const topicTerms = new Set(contentTerms(ask.topic, lang));
+  const topicTerms = new Set(contentTerms(ask.topic));
   const tf = new Map<string, number>();
   const display = new Map<string, string>();
   for (const w of words(allText)) {
     const f = fold(w);
-    if (f.length < 4 || STOPWORDS.es.has(f) || STOPWORDS.en.has(f) || /^\d+$/.test(f)) continue;
+    if (!isKeyword(f)) continue;
     tf.set(f, (tf.get(f) ?? 0) + 1);
     if (!display.has(f) || w === w.toLowerCase()) display.set(f, w);
   }
   const weight = (term: string) => Math.log(1 + (tf.get(term) ?? 0)) * (term.length >= 7 ? 1.3 : 1);
 
   const seenText = new Set<string>();
-  const sentences: Sentence[] = ask.material
+  const sentences = ask.material
     .flatMap(splitSentences)
     .filter(({ text }) => !seenText.has(text) && seenText.add(text) !== undefined)
     .map(({ text, source }) => {
-      const terms = new Set(contentTerms(text, lang));
+      const terms = new Set(contentTerms(text));
       const m = DEFINITION[lang].exec(text.replace(/[.!?]$/, ""));
       const raw = m?.groups?.term?.trim();
       const term =
@@ -203,6 +185,7 @@ export const ruleQuestions = (ask: RuleAsk): Question[] => {
   const verbLike = (w: string) => /(ando|iendo|mente|ing|ly)$/.test(fold(w));
   const used = new Set<string>();
 
+  type Sentence = (typeof sentences)[number];
   const chosen: Sentence[] = [];
   for (const s of [...sentences].sort((a, b) => b.score - a.score)) {
     if (chosen.length >= ask.count) break;
