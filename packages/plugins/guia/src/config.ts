@@ -1,13 +1,8 @@
 import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
-const booleanish = z.union([
-  z.boolean(),
-  z
-    .string()
-    .regex(/^(true|false|1|0|yes|no)$/i, "expected true or false")
-    .transform((v) => /^(true|1|yes)$/i.test(v)),
-]);
+/** A boolean, or a string such as true/false, 1/0, yes/no (an environment variable). */
+const booleanish = z.union([z.boolean(), z.stringbool()]);
 
 /** The guia plugin's settings (from options, the host's config file and environment variables). */
 export const guiaConfigSchema = z

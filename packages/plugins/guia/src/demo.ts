@@ -1,5 +1,9 @@
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { PluginDemo } from "@quiver/core";
-import { SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
+import pkg from "../package.json" with { type: "json" };
+import { importGuides } from "./internal/import-guides.js";
+import { createFolderGuideStore, SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
 
 /**
  * The guia plugin's demo step: the real UGR teaching guides the package ships (demo/, see
@@ -10,6 +14,34 @@ import { SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
 export const guiaDemo: PluginDemo = {
   skipWhenSet: ["GUIA_DIR", "GUIA_STORE", "MONGODB_URI"],
   data: [SEED_GUIDES_DIR],
-  // The seed body (importer) is loaded only when demo mode seeds, not when the plugin is imported.
-  seed: (ctx) => import("./demo-seed.js").then((m) => m.seedGuia(ctx)),
+  seed: async (ctx) => {
+    const files = (await readdir(SEED_GUIDES_DIR)).filter((f) => /\.(json|ya?ml)$/i.test(f)).sort();
+    const build = ctx.cached("guides", {
+      tag: `guia@${pkg.version}`,
+      files: files.map((f) => join(SEED_GUIDES_DIR, f)),
+    });
+    const options = { store: "folder", guidesDir: build.path, seed: false };
+    const store = createFolderGuideStore({ dir: build.path, seed: false });
+    try {
+      if (build.fresh) {
+        const guides = await store.list();
+        const subjects = guides.map((g) => g.subject).join(", ");
+        return {
+          options,
+          message: `${guides.length} teaching guides reused from ${build.path} (${subjects})`,
+        };
+      }
+      await rm(build.path, { recursive: true, force: true });
+      const report = await importGuides(SEED_GUIDES_DIR, store);
+      await build.markFresh();
+      const subjects = report.imported.map((i) => i.subject).join(", ");
+      const skipped = report.skipped.length > 0 ? `, skipped ${report.skipped.length}` : "";
+      return {
+        options,
+        message: `${report.imported.length} teaching guides imported into ${build.path} (${subjects}${skipped})`,
+      };
+    } finally {
+      await store.close();
+    }
+  },
 };

@@ -4,7 +4,7 @@ import { importCommand } from "./commands/import.js";
 import { type GuiaConfig, guiaConfigSchema } from "./config.js";
 import { guiaDemo } from "./demo.js";
 import type { GuideStore } from "./internal/stores/guide-store.js";
-import type { GuiaResources } from "./setup.js";
+import { type GuiaResources, setupGuia } from "./setup.js";
 import { getGuide } from "./tools/get-guide.js";
 
 export { type GuiaConfig, guiaConfigSchema } from "./config.js";
@@ -49,10 +49,6 @@ export type GuiaPluginOptions = PluginOptions<typeof guiaConfigSchema> & {
  */
 export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaConfig, GuiaResources> => {
   const { guideStore, sessionAsignatura = "default", ...defaults } = options;
-  const tool =
-    sessionAsignatura === "override"
-      ? { ...getGuide, inject: { asignatura: { from: "asignatura", mode: "override" as const } } }
-      : getGuide;
   return definePlugin<GuiaConfig, GuiaResources>({
     id: "guia",
     version: pkg.version,
@@ -60,21 +56,16 @@ export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaCo
       "The official teaching guide (guía docente) of a university subject: summary or one section.",
     config: guiaConfigSchema,
     defaults,
-    tools: [tool],
-    // The store code is loaded at the first call, not at import: `quiver list` never opens a store.
-    setup: guideStore
-      ? () => ({ store: guideStore })
-      : (ctx) => import("./setup.js").then((m) => m.setupGuia(ctx)),
+    tools: [{ ...getGuide, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
+    // A store is opened at the first call, not at import: `quiver list` never opens one.
+    setup: guideStore ? () => ({ store: guideStore }) : setupGuia,
     commands: [importCommand],
     demo: guiaDemo,
     health: async ({ resources: { store } }) => {
       try {
-        const listings = await store.list();
-        return listings.length > 0
-          ? {
-              ok: true,
-              message: `${store.kind} store: ${listings.length} guides (${listings.map((l) => l.subject).join(", ")}).`,
-            }
+        const subjects = (await store.list()).map((l) => l.subject);
+        return subjects.length > 0
+          ? { ok: true, message: `${store.kind} store: ${subjects.length} guides (${subjects.join(", ")}).` }
           : {
               ok: false,
               message: `${store.kind} store holds no guides.`,

@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createCatalog } from "@quiver/core";
-import { seedPluginDemo } from "@quiver/testing";
+import { seedPluginDemo, useCatalog } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGuiaPlugin } from "../src/index.js";
 
+const makeCatalog = useCatalog({ env: {} });
 let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "guia-demo-"));
@@ -32,21 +32,17 @@ describe("the demo step (the real guides shipped in demo/, through the importer)
     expect(again.options).toEqual(first.options);
     expect(again.message).toMatch(/^2 teaching guides reused from /);
 
-    const catalog = createCatalog({ env: {} });
-    try {
-      catalog.register(createGuiaPlugin(), again.options);
-      const r = await catalog.call(
-        "guia_get_guide",
-        { key: "evaluación" },
-        { session: { values: { asignatura: "metaheuristicas" } } },
-      );
-      expect(r.status, r.message).toBe("success");
-      expect(r.data).toMatchObject({ type: "section", subject: "metaheuristicas", key: "evaluación" });
-      expect(JSON.stringify(r.data)).toMatch(/evaluación_ordinaria/);
-      expect((await catalog.health("guia")).message).toMatch(/^folder store: 2 guides/);
-    } finally {
-      await catalog.close();
-    }
+    const catalog = makeCatalog();
+    catalog.register(createGuiaPlugin(), again.options);
+    const r = await catalog.call(
+      "guia_get_guide",
+      { key: "evaluación" },
+      { session: { values: { asignatura: "metaheuristicas" } } },
+    );
+    expect(r.status, r.message).toBe("success");
+    expect(r.data).toMatchObject({ type: "section", subject: "metaheuristicas", key: "evaluación" });
+    expect(JSON.stringify(r.data)).toMatch(/evaluación_ordinaria/);
+    expect((await catalog.health("guia")).message).toMatch(/^folder store: 2 guides/);
   });
 
   it("is skipped when the user chose a store", () => {

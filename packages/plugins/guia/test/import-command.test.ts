@@ -2,11 +2,12 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CommandUsageError, createCatalog } from "@quiver/core";
-import { runPluginCommand } from "@quiver/testing";
+import { CommandUsageError } from "@quiver/core";
+import { runPluginCommand, useCatalog } from "@quiver/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGuiaPlugin } from "../src/index.js";
 
+const makeCatalog = useCatalog();
 let tmp: string;
 let src: string;
 beforeEach(async () => {
@@ -47,15 +48,11 @@ describe("quiver guia import <path…>", () => {
     expect(report.skipped[0]?.reason).toMatch(/missing the subject's name/);
     expect(r.progress.at(-1)).toEqual({ done: 2, total: 2, label: join(src, "broken.json") });
 
-    const catalog = createCatalog({ env: { GUIA_DIR: guides } });
-    try {
-      catalog.register(createGuiaPlugin());
-      const got = await catalog.call("guia_get_guide", { asignatura: "algebra", key: "evaluación" });
-      expect(got.status, got.message).toBe("success");
-      expect(JSON.stringify(got.data)).toContain("Examen final");
-    } finally {
-      await catalog.close();
-    }
+    const catalog = makeCatalog({ env: { GUIA_DIR: guides } });
+    catalog.register(createGuiaPlugin());
+    const got = await catalog.call("guia_get_guide", { asignatura: "algebra", key: "evaluación" });
+    expect(got.status, got.message).toBe("success");
+    expect(JSON.stringify(got.data)).toContain("Examen final");
   });
 
   it("--dir writes to another folder; several paths in one run; lines for people", async () => {

@@ -1,10 +1,11 @@
-import { createCatalog } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { createGuiaPlugin, createMongoGuideStore, SEED_GUIDES_DIR } from "../src/index.js";
 import { importGuides } from "../src/internal/import-guides.js";
 import { describeStoreContract } from "./store-contract.js";
 
 const uri = process.env.QUIVER_TEST_MONGODB_URI ?? process.env.MONGODB_URI;
+const makeCatalog = useCatalog({ env: {} });
 if (!uri)
   console.log("skipped: set MONGODB_URI (or QUIVER_TEST_MONGODB_URI) to run the MongoDB guide store tests");
 const collection = `guias_test_${process.pid}`;
@@ -24,13 +25,12 @@ describe.runIf(!!uri)("mongodb store with the real guides", () => {
         "metaheuristicas",
         "modelos_avanzados_computacion",
       ]);
-      const catalog = createCatalog({ env: {} });
+      const catalog = makeCatalog();
       catalog.register(createGuiaPlugin({ guideStore: store }));
       const r = await catalog.call("guia_get_guide", { asignatura: "metaheuristicas", key: "evaluación" });
       expect(r.status, r.message).toBe("success");
       const bad = await catalog.call("guia_get_guide", { asignatura: { $ne: null } });
       expect(bad.error?.kind).toBe("invalid_input");
-      await catalog.close();
     } finally {
       await store.close();
     }
@@ -53,7 +53,7 @@ describe("mongodb store without a server", () => {
   });
 
   it("through the catalog, a down MongoDB gives an unavailable envelope", async () => {
-    const catalog = createCatalog({ env: {} });
+    const catalog = makeCatalog();
     catalog.register(
       createGuiaPlugin({
         guideStore: createMongoGuideStore({ uri: "mongodb://127.0.0.1:1", serverSelectionTimeoutMs: 300 }),
@@ -61,6 +61,5 @@ describe("mongodb store without a server", () => {
     );
     const r = await catalog.call("guia_get_guide", { asignatura: "metaheuristicas" });
     expect(r.status).toBe("unavailable");
-    await catalog.close();
   });
 });

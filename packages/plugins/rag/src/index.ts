@@ -30,10 +30,6 @@ export type RagPluginOptions = PluginOptions<typeof ragConfigSchema> & {
  */
 export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfig, RagResources> => {
   const { sessionAsignatura = "default", ...defaults } = options;
-  const tool =
-    sessionAsignatura === "override"
-      ? { ...ragSearch, inject: { asignatura: { from: "asignatura", mode: "override" as const } } }
-      : ragSearch;
   return definePlugin<RagConfig, RagResources>({
     id: "rag",
     version: pkg.version,
@@ -41,45 +37,38 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
       "Search over course material: an HTTP RAG service or an embedded index (SQLite FTS5, or PostgreSQL with DATABASE_URL).",
     config: ragConfigSchema,
     defaults,
-    tools: [tool],
+    tools: [{ ...ragSearch, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
     // Loaded at the first call, not at import: `quiver list` never opens the embedded index.
     setup: (ctx) => import("./setup.js").then((m) => m.setupRag(ctx)),
     commands: [indexCommand],
     demo: ragDemo,
     health: async ({ config: c, resources, http, signal }) => {
       if (backendOf(c) === "embedded") {
-        try {
-          const stats = await (await resources.embedded()).stats();
-          return stats.documents > 0
-            ? {
-                ok: true,
-                message: `Embedded index ${describeLocation(indexLocationOf(c))}: ${stats.documents} documents, ${stats.chunks} chunks.`,
-              }
-            : {
-                ok: false,
-                message: `Embedded index ${describeLocation(indexLocationOf(c))} is empty.`,
-                fix: "Run `quiver rag index <folder>`.",
-              };
-        } catch (error) {
+        const where = `Embedded index ${describeLocation(indexLocationOf(c))}`;
+        const stats = await resources.embedded().then(
+          (index) => index.stats(),
+          (error: Error) => error,
+        );
+        if (stats instanceof Error)
           return {
             ok: false,
-            message: (error as Error).message,
+            message: stats.message,
             fix: "Run `quiver rag index <folder>` or set RAG_INDEX_PATH.",
           };
-        }
+        return stats.documents > 0
+          ? { ok: true, message: `${where}: ${stats.documents} documents, ${stats.chunks} chunks.` }
+          : { ok: false, message: `${where} is empty.`, fix: "Run `quiver rag index <folder>`." };
       }
-      try {
-        // Loaded only for the check: the HTTP client is not needed to list the plugin.
-        const { searchHttp } = await import("./internal/backends/http-backend.js");
-        await searchHttp(http, c, { query: "health check", topK: 1 }, signal);
-        return { ok: true, message: `RAG service ${new URL(c.serviceUrl!).origin} answers.` };
-      } catch (error) {
-        return {
+      // Loaded only for the check: the HTTP client is not needed to list the plugin.
+      const { searchHttp } = await import("./internal/backends/http-backend.js");
+      return searchHttp(http, c, { query: "health check", topK: 1 }, signal).then(
+        () => ({ ok: true, message: `RAG service ${new URL(c.serviceUrl!).origin} answers.` }),
+        (error: Error) => ({
           ok: false,
-          message: (error as Error).message,
+          message: error.message,
           fix: "Check RAG_SERVICE_URL and that the service is running.",
-        };
-      }
+        }),
+      );
     },
   });
 };

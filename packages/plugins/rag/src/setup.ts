@@ -17,21 +17,12 @@ export interface RagResources {
  */
 export const setupRag: PluginSetup<RagConfig, RagResources> = ({ config, onClose }) => {
   let opened: Promise<EmbeddedBackend> | undefined;
-  onClose(async () => {
-    const backend = opened;
-    opened = undefined;
-    await backend?.then((b) => b.close()).catch(() => undefined);
-  });
+  onClose(() => opened?.then((index) => index.close()).catch(() => undefined));
   return {
-    embedded: () => {
-      if (opened === undefined) {
-        const attempt = openEmbeddedBackend(indexLocationOf(config));
-        attempt.catch(() => {
-          if (opened === attempt) opened = undefined;
-        });
-        opened = attempt;
-      }
-      return opened;
-    },
+    embedded: () =>
+      (opened ??= openEmbeddedBackend(indexLocationOf(config)).catch((error: unknown) => {
+        opened = undefined;
+        throw error;
+      })),
   };
 };

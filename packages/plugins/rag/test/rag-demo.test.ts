@@ -2,9 +2,8 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Catalog, createCatalog } from "@quiver/core";
-import { describePluginConformance, seedPluginDemo } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describePluginConformance, seedPluginDemo, useCatalog } from "@quiver/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRagPlugin, type RagOutput } from "../src/index.js";
 
 const FIXTURES = new URL("./fixtures/scifact/", import.meta.url);
@@ -25,16 +24,12 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const catalogs: Catalog[] = [];
+const makeCatalog = useCatalog({ env: {} });
 const open = (options: Record<string, unknown> = {}) => {
-  const catalog = createCatalog({ env: {} });
+  const catalog = makeCatalog();
   catalog.register(createRagPlugin(), { backend: "embedded", indexPath: demoPath, ...options });
-  catalogs.push(catalog);
   return catalog;
 };
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-});
 const data = (r: { data?: unknown }) => r.data as RagOutput;
 
 describe("embedded backend over the demo index", () => {
@@ -149,8 +144,7 @@ describe("the demo step (data shipped in demo/)", () => {
   });
 
   it("sessionAsignatura override hides the field and always takes the session's subject", async () => {
-    const catalog = createCatalog({ env: {} });
-    catalogs.push(catalog);
+    const catalog = makeCatalog();
     catalog.register(createRagPlugin({ sessionAsignatura: "override" }), { indexPath: demoPath });
     const schema = JSON.stringify(catalog.describe("rag_search")?.inputSchema);
     expect(schema).not.toContain("Only material of this subject");

@@ -1,22 +1,23 @@
-import { type Catalog, createCatalog } from "@quiver/core";
 import {
   closedUrl,
   describeFaultMatrix,
   describePluginConformance,
   describePluginPackage,
-  type Emulator,
   startEmulator,
+  useCatalog,
+  usePluginOnEmulator,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import ragDefault, { createRagPlugin, type RagOutput } from "../src/index.js";
 
-let up: Emulator;
-beforeAll(async () => {
-  up = await startEmulator();
+const { up, catalog } = usePluginOnEmulator({
+  plugin: createRagPlugin,
+  start: startEmulator,
+  options: (up) => ({ serviceUrl: up.url }),
+  catalog: { env: {} },
 });
-afterAll(async () => {
-  await up.close();
-});
+afterEach(() => up.reset());
+const makeCatalog = useCatalog();
 
 const ORIGINAL = {
   query: "q",
@@ -44,17 +45,7 @@ describePluginConformance(ragDefault, {
   downOptions: async () => ({ serviceUrl: await closedUrl() }),
 });
 
-const catalogs: Catalog[] = [];
-const open = (options: Record<string, unknown> = {}, plugin = createRagPlugin()) => {
-  const catalog = createCatalog({ env: {} });
-  catalog.register(plugin, { serviceUrl: up.url, ...options });
-  catalogs.push(catalog);
-  return catalog;
-};
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-  up.reset();
-});
+const open = (options: Record<string, unknown> = {}) => catalog(options);
 const data = (r: { data?: unknown }) => r.data as RagOutput;
 
 describe("rag_search over an HTTP RAG service", () => {
@@ -206,7 +197,8 @@ describe("the session's asignatura", () => {
 
   it("override mode: hidden from the model and the session value always wins", async () => {
     up.route("POST", "/search", { json: ORIGINAL });
-    const c = open({}, createRagPlugin({ sessionAsignatura: "override" }));
+    const c = makeCatalog({ env: {} });
+    c.register(createRagPlugin({ sessionAsignatura: "override" }), { serviceUrl: up.url });
     expect(
       Object.keys((c.describe("rag_search", "openai")!.inputSchema as { properties: object }).properties),
     ).not.toContain("asignatura");
@@ -321,10 +313,9 @@ describe("timeout, connection refused and bad status are distinct errors", () =>
 
   it("429: rate_limited with the Retry-After delay", async () => {
     up.fault("POST", "/search", { kind: "status", status: 429, retryAfter: 7 });
-    const catalog = createCatalog({ env: {}, policies: { rag_search: { retry: false } } });
-    catalogs.push(catalog);
-    catalog.register(createRagPlugin(), { serviceUrl: up.url });
-    const r = await catalog.call("rag_search", { query: "x" });
+    const r = await catalog({}, { policies: { rag_search: { retry: false } } }).call("rag_search", {
+      query: "x",
+    });
     expect(r.error?.kind).toBe("rate_limited");
     expect(r.error?.retryAfterMs).toBe(7000);
   });
@@ -398,16 +389,14 @@ describe("every other fault kind", () => {
 
 describe("settings", () => {
   it("RAG_BACKEND=http without RAG_SERVICE_URL: unconfigured, naming the variable", async () => {
-    const catalog = createCatalog({ env: { RAG_BACKEND: "http" } });
-    catalogs.push(catalog);
+    const catalog = makeCatalog({ env: { RAG_BACKEND: "http" } });
     catalog.register(createRagPlugin());
     expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured", missing: ["RAG_SERVICE_URL"] });
   });
 
   it("RAG_SERVICE_URL from the environment selects the http backend", async () => {
     up.route("POST", "/search", { json: ORIGINAL });
-    const catalog = createCatalog({ env: { RAG_SERVICE_URL: up.url } });
-    catalogs.push(catalog);
+    const catalog = makeCatalog({ env: { RAG_SERVICE_URL: up.url } });
     catalog.register(createRagPlugin());
     expect((await catalog.call("rag_search", { query: "x" })).status).toBe("success");
   });

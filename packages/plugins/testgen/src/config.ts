@@ -34,30 +34,17 @@ export const testgenConfigSchema = z.object({
 /** The validated settings a tool receives as `ctx.config`. */
 export type TestgenConfig = z.output<typeof testgenConfigSchema>;
 
-/** The LLM endpoint in use, or why there is none. */
-export type LlmSettings =
-  | {
-      readonly ok: true;
-      readonly url: string;
-      readonly model: string;
-      readonly apiKey?: TestgenConfig["llmApiKey"];
-    }
-  | { readonly ok: false; readonly reason: string };
-
 /**
  * Where to send chat completions: `{base}/chat/completions` when the base URL has a path
  * (`…/v1`), `{base}/v1/chat/completions` when it is a bare origin. With only an API key, OpenAI
  * (`gpt-4o-mini` unless LLM_MODEL says otherwise).
  */
-export const llmSettings = (config: TestgenConfig): LlmSettings => {
+export const llmSettings = (config: TestgenConfig) => {
   const base = config.llmBaseUrl ?? (config.llmApiKey ? "https://api.openai.com/v1" : undefined);
   if (!base)
-    return {
-      ok: false,
-      reason: "set LLM_BASE_URL and LLM_MODEL, or LLM_API_KEY for OpenAI",
-    };
+    return { ok: false, reason: "set LLM_BASE_URL and LLM_MODEL, or LLM_API_KEY for OpenAI" } as const;
   const model = config.llmModel ?? (config.llmBaseUrl ? undefined : "gpt-4o-mini");
-  if (!model) return { ok: false, reason: "LLM_MODEL is not set" };
+  if (!model) return { ok: false, reason: "LLM_MODEL is not set" } as const;
   const u = new URL(base);
   const path = u.pathname.replace(/\/+$/, "");
   const endpoint = path.endsWith("/chat/completions")
@@ -65,5 +52,8 @@ export const llmSettings = (config: TestgenConfig): LlmSettings => {
     : path === ""
       ? "/v1/chat/completions"
       : `${path}/chat/completions`;
-  return { ok: true, url: `${u.origin}${endpoint}${u.search}`, model, apiKey: config.llmApiKey };
+  return { ok: true, url: `${u.origin}${endpoint}${u.search}`, model, apiKey: config.llmApiKey } as const;
 };
+
+/** The LLM endpoint in use (when there is one). */
+export type LlmEndpoint = Extract<ReturnType<typeof llmSettings>, { ok: true }>;

@@ -1,15 +1,16 @@
-import { type Catalog, type CatalogOptions, createCatalog, definePlugin, defineTool } from "@quiver/core";
+import { type Catalog, type CatalogOptions, definePlugin, defineTool } from "@quiver/core";
 import {
   closedUrl,
   describeFaultMatrix,
   describePluginConformance,
   describePluginPackage,
-  type Emulator,
   type FaultExpectation,
   makeTestClock,
   startEmulator,
+  useCatalog,
+  usePluginOnEmulator,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { testgenConfigSchema } from "../src/config.js";
 import testgenDefault, { createTestgenPlugin, type GenerateTestOutput } from "../src/index.js";
@@ -24,13 +25,14 @@ import {
 import { routeOpenAiChat, unsupportedTemperature } from "./openai-chat-emulator.js";
 
 const CHAT = "/v1/chat/completions";
-let up: Emulator;
-beforeAll(async () => {
-  up = await startEmulator();
+const { up, catalog: onEmulator } = usePluginOnEmulator({
+  plugin: createTestgenPlugin,
+  start: startEmulator,
+  options: (up) => ({ llmBaseUrl: `${up.url}/v1`, llmModel: "test-model" }),
+  catalog: { env: {} },
 });
-afterAll(async () => {
-  await up.close();
-});
+afterEach(() => up.reset());
+const makeCatalog = useCatalog({ env: {} });
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(testgenDefault, {
@@ -44,22 +46,15 @@ describePluginConformance(testgenDefault, {
   downOptions: async () => ({ llmBaseUrl: `${await closedUrl()}/v1`, llmModel: "test-model" }),
 });
 
-const catalogs: Catalog[] = [];
 const open = (
   options: Record<string, unknown> = {},
   extra?: (c: Catalog) => void,
   catalogOptions: CatalogOptions = {},
 ) => {
-  const catalog = createCatalog({ env: {}, ...catalogOptions });
-  catalog.register(createTestgenPlugin(), { llmBaseUrl: `${up.url}/v1`, llmModel: "test-model", ...options });
+  const catalog = onEmulator(options, catalogOptions);
   extra?.(catalog);
-  catalogs.push(catalog);
   return catalog;
 };
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-  up.reset();
-});
 const data = (r: { data?: unknown }) => r.data as GenerateTestOutput;
 const chatBodies = () => up.requestsTo("POST", CHAT).map((r) => r.json as Record<string, any>);
 
@@ -344,8 +339,7 @@ describe("reasoning models (o-series, GPT-5) and the temperature", () => {
 
   it("LLM_TEMPERATURE is sent to a model that accepts it", async () => {
     routeOpenAiChat(up, CHAT, reply);
-    const c = createCatalog({ env: { LLM_TEMPERATURE: "0.7" } });
-    catalogs.push(c);
+    const c = makeCatalog({ env: { LLM_TEMPERATURE: "0.7" } });
     c.register(createTestgenPlugin(), { llmBaseUrl: `${up.url}/v1`, llmModel: "gpt-4o-mini" });
     const r = await ask(c);
     expect(r.status, r.message).toBe("success");
@@ -499,9 +493,8 @@ describe("every fault kind on the LLM path ends in a usable envelope", () => {
 
 describe("without an LLM", () => {
   const noLlm = () => {
-    const catalog = createCatalog({ env: {} });
+    const catalog = makeCatalog();
     catalog.register(createTestgenPlugin());
-    catalogs.push(catalog);
     return catalog;
   };
 
@@ -552,9 +545,8 @@ describe("without an LLM", () => {
   });
 
   it("LLM_BASE_URL without LLM_MODEL says which variable is missing", async () => {
-    const catalog = createCatalog({ env: { LLM_BASE_URL: "http://127.0.0.1:9/v1" } });
+    const catalog = makeCatalog({ env: { LLM_BASE_URL: "http://127.0.0.1:9/v1" } });
     catalog.register(createTestgenPlugin());
-    catalogs.push(catalog);
     const r = await catalog.call("testgen_generate_test", { topic: "metaheurísticas", num_questions: 1 });
     expect(r.message).toContain("LLM_MODEL is not set");
   });
@@ -761,9 +753,8 @@ describe("session asignatura modes", () => {
     expect(
       Object.keys((c.describe("testgen_generate_test", "openai")!.inputSchema as any).properties),
     ).toContain("asignatura");
-    const catalog = createCatalog({ env: {} });
+    const catalog = makeCatalog();
     catalog.register(createTestgenPlugin({ sessionAsignatura: "override" }));
-    catalogs.push(catalog);
     expect(
       Object.keys((catalog.describe("testgen_generate_test", "openai")!.inputSchema as any).properties),
     ).not.toContain("asignatura");

@@ -1,5 +1,9 @@
-import type { PluginCommand } from "@quiver/core";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { CommandUsageError, type PluginCommand } from "@quiver/core";
 import type { GuiaConfig } from "../config.js";
+import { type ImportReport, importGuides } from "../internal/import-guides.js";
+import { openGuideStore } from "../internal/open-guide-store.js";
 import type { GuiaResources } from "../setup.js";
 
 /**
@@ -25,6 +29,47 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
     "GUIA_DIR=./guias quiver guia import ./more-guides",
     "quiver guia import guide.yaml other.json --dir ./guias --json",
   ],
-  // The body (importer, stores) is loaded only when the command runs, not when it is listed.
-  run: (ctx) => import("./import-run.js").then((m) => m.runImport(ctx)),
+  run: async (ctx) => {
+    const paths = ctx.args.map((p) => resolve(ctx.cwd, p));
+    const missing = ctx.args.filter((_, i) => !existsSync(paths[i]!));
+    if (missing.length > 0)
+      throw new CommandUsageError(
+        `${missing.join(", ")} does not exist.`,
+        "Give a JSON/YAML guide or a folder of them.",
+      );
+    const dir =
+      typeof ctx.flags.dir === "string" && ctx.flags.dir !== "" ? resolve(ctx.cwd, ctx.flags.dir) : undefined;
+    const settings = dir ? { ...ctx.config, guidesDir: dir } : ctx.config;
+    const store = dir ? openGuideStore(settings) : ctx.resources.store;
+    try {
+      if (store.kind === "folder" && !settings.guidesDir) {
+        throw new CommandUsageError(
+          "No guide folder is configured, so imported guides would not be served.",
+          "Set GUIA_DIR (or plugins.guia.options.guidesDir in quiver.config.json), or pass --dir <folder>.",
+        );
+      }
+      const imported: ImportReport["imported"][number][] = [];
+      const skipped: ImportReport["skipped"][number][] = [];
+      for (const path of paths) {
+        const report = await importGuides(path, store, { onProgress: ctx.progress });
+        imported.push(...report.imported);
+        skipped.push(...report.skipped);
+      }
+      const target =
+        store.kind === "folder"
+          ? String(settings.guidesDir)
+          : store.kind === "mongodb"
+            ? "MongoDB"
+            : store.kind;
+      if (ctx.json) ctx.printJson({ store: store.kind, target, imported, skipped });
+      else {
+        for (const i of imported) ctx.print(`${i.action} ${i.subject} ${i.name} (${i.source})`);
+        for (const k of skipped) ctx.print(`skipped ${k.source}: ${k.reason}`);
+        ctx.print(`${imported.length} imported into ${target}, ${skipped.length} skipped.`);
+      }
+      return imported.length > 0 ? 0 : 1;
+    } finally {
+      if (dir) await store.close();
+    }
+  },
 };

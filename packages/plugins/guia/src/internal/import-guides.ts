@@ -1,8 +1,8 @@
-import { readdir, stat } from "node:fs/promises";
-import { extname, join, resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { ToolFailure } from "@quiver/core";
 import { describeGuide } from "./guide.js";
-import { readGuideFile } from "./read-guide-file.js";
+import { guideFilesUnder, readGuideFile } from "./read-guide-file.js";
 import type { GuideStore } from "./stores/guide-store.js";
 
 /** What `importGuides` did with each file. */
@@ -15,21 +15,6 @@ export interface ImportReport {
   }>;
   readonly skipped: ReadonlyArray<{ readonly source: string; readonly reason: string }>;
 }
-
-const EXT = new Set([".json", ".yaml", ".yml"]);
-
-const filesUnder = async (dir: string): Promise<string[]> => {
-  const out: string[] = [];
-  for (const d of (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  )) {
-    if (d.name.startsWith(".")) continue;
-    const path = join(dir, d.name);
-    if (d.isDirectory()) out.push(...(await filesUnder(path)));
-    else if (d.isFile() && EXT.has(extname(d.name).toLowerCase())) out.push(path);
-  }
-  return out;
-};
 
 /**
  * Loads guides from a JSON/YAML file (one guide or an array) or a folder of them into a store,
@@ -47,7 +32,7 @@ export const importGuides = async (
 ): Promise<ImportReport> => {
   const root = resolve(pathOrFolder);
   const info = await stat(root);
-  const files = info.isDirectory() ? await filesUnder(root) : [root];
+  const files = info.isDirectory() ? await guideFilesUnder(root) : [root];
   const imported: ImportReport["imported"][number][] = [];
   const skipped: ImportReport["skipped"][number][] = [];
   const seen = new Map<string, string>();

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { basename, dirname, extname } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
 import { slug } from "@quiver/core";
 import { type Guide, validateGuide } from "./guide.js";
 
@@ -8,6 +8,25 @@ export interface ReadGuides {
   readonly guides: ReadonlyArray<Guide>;
   readonly skipped: ReadonlyArray<{ readonly source: string; readonly reason: string }>;
 }
+
+/**
+ * The JSON and YAML files under a folder, searched recursively in name order, hidden ones left out;
+ * none when the folder does not exist.
+ */
+export const guideFilesUnder = async (dir: string): Promise<string[]> => {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+  const out: string[] = [];
+  for (const d of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, d.name);
+    if (d.name.startsWith(".")) continue;
+    if (d.isDirectory()) out.push(...(await guideFilesUnder(path)));
+    else if (d.isFile() && /\.(json|ya?ml)$/i.test(d.name)) out.push(path);
+  }
+  return out;
+};
 
 /** File names that say nothing about the subject: the id then comes from the folder name. */
 const GENERIC = new Set(["guia_docente", "guia", "guide", "index", "data", "teaching_guide"]);

@@ -59,17 +59,13 @@ export type GetGuideOutput = z.output<typeof output>;
 
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? cleanText(v) : null);
 const strings = (v: unknown): string[] =>
-  Array.isArray(v)
-    ? v.filter((x): x is string => typeof x === "string").map(cleanText)
-    : typeof v === "string"
-      ? [cleanText(v)]
-      : [];
+  (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string").map(cleanText);
 
 const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary> => {
   const d = guide.data;
-  const staff = (Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : []) as ReadonlyArray<{
-    readonly nombre?: unknown;
-    readonly rol?: unknown;
+  const staff = (Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : []) as Array<{
+    nombre?: unknown;
+    rol?: unknown;
   } | null>;
   return {
     type: "summary",
@@ -89,14 +85,12 @@ const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary>
 };
 
 /** Store failures other than ours become `unavailable` (a broken folder, a dropped connection). */
-const guard = async <T>(store: GuideStore, f: () => Promise<T>): Promise<T> => {
-  try {
-    return await f();
-  } catch (error) {
-    if (ToolFailure.isInstance(error)) throw error;
-    throw fail.unavailable(`The ${store.kind} guide store failed: ${(error as Error).message}`);
-  }
-};
+const fromStore = <T>(store: GuideStore, read: () => Promise<T>): Promise<T> =>
+  read().catch((error: Error) => {
+    throw ToolFailure.isInstance(error)
+      ? error
+      : fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
+  });
 
 /**
  * `guia_get_guide`: the teaching guide of a subject from the store `setup` opened, as a summary or one
@@ -134,66 +128,64 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
   inject: { asignatura: { from: "asignatura", mode: "default" } },
   run: async (args, ctx) => {
     const store = ctx.resources.store;
-    const listings = await guard(store, () => store.list());
+    const listings = await fromStore(store, () => store.list());
+    const ids = (ls: ReadonlyArray<GuideListing>) => ls.map((l) => l.subject).join(", ");
     if (listings.length === 0) {
       throw fail.unavailable(`The ${store.kind} guide store holds no guides.`, {
         retryable: false,
         suggestion: "Import guides with `quiver guia import <file|folder>`.",
       });
     }
-    const wanted = args.asignatura?.trim() || undefined;
+    const wanted = args.asignatura?.trim();
     if (!wanted) {
       throw fail.invalidInput(
         `No subject given and the session has none. Guides available: ${describeListings(listings)}.`,
-        {
-          suggestion: `Call guia_get_guide again with asignatura set to one of: ${listings.map((l) => l.subject).join(", ")}.`,
-        },
+        { suggestion: `Call guia_get_guide again with asignatura set to one of: ${ids(listings)}.` },
       );
     }
     const match = resolveSubject(wanted, listings);
     if (!match.ok) {
-      const options = match.ambiguous.length > 0 ? match.ambiguous : listings;
+      const { ambiguous, near } = match;
       throw fail.outOfDomain(
-        match.ambiguous.length > 0
-          ? `"${wanted}" matches several subjects: ${describeListings(match.ambiguous)}.`
+        ambiguous.length > 0
+          ? `"${wanted}" matches several subjects: ${describeListings(ambiguous)}.`
           : `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`,
         {
           suggestion:
-            match.near.length > 0
-              ? `Did you mean ${match.near.map((l) => `"${l.subject}"`).join(" or ")}?`
-              : `Use one of: ${options.map((l) => l.subject).join(", ")}.`,
+            near.length > 0
+              ? `Did you mean ${near.map((l) => `"${l.subject}"`).join(" or ")}?`
+              : `Use one of: ${ids(ambiguous.length > 0 ? ambiguous : listings)}.`,
         },
       );
     }
-    const guide = await guard(store, () => store.get(match.listing.subject));
+    const guide = await fromStore(store, () => store.get(match.listing.subject));
     if (!guide) throw fail.outOfDomain(`The guide for "${match.listing.subject}" is no longer stored.`);
     const listing = describeGuide(guide);
-    const source = `guía docente ${listing.name}${listing.code ? ` (${listing.code})` : ""}`;
+    const name = `${listing.name}${listing.code ? ` (${listing.code})` : ""}`;
+    const source = `guía docente ${name}`;
     if (args.key === undefined) {
       const data = summarise(guide, listing);
-      return outcome(data, {
-        message: `Teaching guide of ${listing.name}${listing.code ? ` (${listing.code})` : ""}: summary; ${data.secciones.length} sections available.`,
-        source,
-      });
+      const message = `Teaching guide of ${name}: summary; ${data.secciones.length} sections available.`;
+      return outcome(data, { message, source });
     }
     const found = resolveSection(guide.data, args.key);
     if (!found) {
       const paths = sectionPaths(guide.data);
-      const near = closest(args.key, paths);
+      const near = closest(args.key, paths)[0];
       throw fail.outOfDomain(
         `The guide of ${listing.name} has no section "${args.key}". Sections: ${paths.join(", ")}.`,
         {
-          suggestion:
-            near.length > 0
-              ? `Did you mean key "${near[0]}"?`
-              : "Leave key out to see the summary and its sections.",
+          suggestion: near
+            ? `Did you mean key "${near}"?`
+            : "Leave key out to see the summary and its sections.",
         },
       );
     }
+    const { subject } = guide;
     return outcome(
       {
         type: "section" as const,
-        subject: guide.subject,
+        subject,
         asignatura: listing.name,
         codigo: listing.code,
         key: found.path,

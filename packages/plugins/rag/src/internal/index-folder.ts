@@ -4,13 +4,6 @@ import { slug } from "@quiver/core";
 import type { ChunkOptions, LoadError, SearchDocument } from "@quiver/search";
 import { guideDocuments, isGuide } from "./guide-documents.js";
 
-/** Progress of `indexFolder`: reading the files, then indexing the documents. */
-export interface IndexProgress {
-  readonly phase: "read" | "index";
-  readonly done: number;
-  readonly total: number;
-}
-
 /** Options of `indexFolder`. */
 export interface IndexFolderOptions {
   /** The index file (created when missing; documents with the same id are replaced). */
@@ -28,23 +21,17 @@ export interface IndexFolderOptions {
   /** Chunking in words (default 300 with 50 overlap). */
   readonly chunk?: Partial<ChunkOptions> | undefined;
   /** Called as files are read and documents are indexed (for a progress bar). */
-  readonly onProgress?: ((progress: IndexProgress) => void) | undefined;
+  readonly onProgress?:
+    | ((progress: {
+        readonly phase: "read" | "index";
+        readonly done: number;
+        readonly total: number;
+      }) => void)
+    | undefined;
 }
 
-/** What `indexFolder` did. */
-export interface IndexFolderReport {
-  /** The index file, or `postgres://host:port/database#schema.name`. */
-  readonly indexPath: string;
-  readonly documents: number;
-  readonly added: number;
-  readonly replaced: number;
-  readonly chunks: number;
-  /** Files or records that could not be read, with the reason. */
-  readonly errors: ReadonlyArray<LoadError>;
-  /** Files left out because their type is not supported (PDF among them for now). */
-  readonly skipped: ReadonlyArray<string>;
-  readonly durationMs: number;
-}
+/** What `indexFolder` did: documents added and replaced, chunks, and what could not be read or is unsupported. */
+export type IndexFolderReport = Awaited<ReturnType<typeof indexFolder>>;
 
 const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
 
@@ -76,10 +63,7 @@ const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument =
  * const report = await indexFolder("./material", { indexPath: ".quiver/rag-index.db", onProgress: (p) => bar.update(p.done, p.total) })
  * console.log(`${report.documents} documents, ${report.chunks} chunks in ${report.durationMs} ms`)
  */
-export const indexFolder = async (
-  folder: string,
-  options: IndexFolderOptions,
-): Promise<IndexFolderReport> => {
+export const indexFolder = async (folder: string, options: IndexFolderOptions) => {
   const started = performance.now();
   const root = resolve(folder);
   options.onProgress?.({ phase: "read", done: 0, total: 1 });
@@ -121,16 +105,16 @@ export const indexFolder = async (
     database ? { ...database, ...chunk } : { path: resolve(options.indexPath), ...chunk },
   );
   try {
-    const result = await index.add(tagged, {
+    const { added, replaced, chunks } = await index.add(tagged, {
       ...(options.collection ? { collection: options.collection } : {}),
       onProgress: (done, total) => options.onProgress?.({ phase: "index", done, total }),
     });
     return {
       indexPath: database ? (await index.stats()).path : resolve(options.indexPath),
       documents: tagged.length,
-      added: result.added,
-      replaced: result.replaced,
-      chunks: result.chunks,
+      added,
+      replaced,
+      chunks,
       errors,
       skipped: loaded.skipped,
       durationMs: Math.round(performance.now() - started),

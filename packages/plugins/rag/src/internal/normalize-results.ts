@@ -10,17 +10,7 @@ const num = (v: unknown): number | undefined => {
   return undefined;
 };
 
-const CONTENT_KEYS = [
-  "content",
-  "text",
-  "snippet",
-  "page_content",
-  "pageContent",
-  "chunk",
-  "body",
-  "passage",
-  "document",
-];
+const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
 
 /** The list of hits in a response, whatever the service calls it. */
 const hitsOf = (body: unknown): unknown[] | undefined => {
@@ -28,28 +18,16 @@ const hitsOf = (body: unknown): unknown[] | undefined => {
   if (!isObj(body)) return undefined;
   // Chroma's columnar answer: {ids: [[...]], documents: [[...]], metadatas: [[...]], distances: [[...]]}.
   if (Array.isArray(body.documents) && Array.isArray(body.documents[0])) {
-    const docs = body.documents[0] as unknown[];
-    const metas = (
-      Array.isArray(body.metadatas) && Array.isArray(body.metadatas[0]) ? body.metadatas[0] : []
-    ) as unknown[];
-    const dists = (
-      Array.isArray(body.distances) && Array.isArray(body.distances[0]) ? body.distances[0] : []
-    ) as unknown[];
-    const ids = (Array.isArray(body.ids) && Array.isArray(body.ids[0]) ? body.ids[0] : []) as unknown[];
-    return docs.map((d, i) => ({ content: d, metadata: metas[i], distance: dists[i], id: ids[i] }));
+    const column = (v: unknown): unknown[] => (Array.isArray(v) && Array.isArray(v[0]) ? v[0] : []);
+    const [metas, dists, ids] = [column(body.metadatas), column(body.distances), column(body.ids)];
+    return column(body.documents).map((d, i) => ({
+      content: d,
+      metadata: metas[i],
+      distance: dists[i],
+      id: ids[i],
+    }));
   }
-  for (const key of [
-    "results",
-    "result",
-    "points",
-    "hits",
-    "matches",
-    "documents",
-    "data",
-    "items",
-    "chunks",
-    "sources",
-  ]) {
+  for (const key of "results result points hits matches documents data items chunks sources".split(" ")) {
     const v = body[key];
     if (Array.isArray(v)) return v;
     if (isObj(v)) {
@@ -115,28 +93,16 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
   const metadata = metadataOf(hit, payload);
   const source =
     firstString(
-      metadata.source,
-      metadata.file,
-      metadata.filename,
-      metadata.file_name,
-      metadata.path,
-      metadata.url,
-      metadata.title,
-      hit.source,
-      hit.title,
-      hit.url,
+      ..."source file filename file_name path url title".split(" ").map((k) => metadata[k]),
+      ...[hit.source, hit.title, hit.url],
     ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
   const asignatura =
     firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
-  const direct =
-    num(hit.score) ??
-    num(hit.similarity) ??
-    num(hit.relevance_score) ??
-    num(hit._score) ??
-    num(hit.rerank_score);
+  const direct = "score similarity relevance_score _score rerank_score".split(" ").map((k) => num(hit[k]));
+  const given = direct.find((v) => v !== undefined);
   const distance = num(hit.distance) ?? num(hit._distance) ?? num(metadata.distance);
   // A distance is smaller-is-better and unbounded: 1 / (1 + d) turns it into a similarity in (0, 1].
-  const score = direct ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
+  const score = given ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
   return { content, metadata: { ...metadata, source, asignatura }, score };
 };
 

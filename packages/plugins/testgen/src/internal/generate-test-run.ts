@@ -8,9 +8,14 @@ import { fetchPreferences, type Preferences } from "./preferences.js";
 import { buildPrompt } from "./prompt.js";
 import { ruleQuestions } from "./rule-questions.js";
 
-/** Defaults when neither the arguments nor the professor's preferences say. */
-const DEFAULT_NUM_QUESTIONS = 5;
-const DEFAULT_DIFFICULTY = "medium";
+const GROUNDED_IN = {
+  context: "the given material",
+  rag: "course-material search results",
+  none: "the topic alone (no material)",
+} as const;
+
+const from = (given: unknown, professor: unknown) =>
+  given !== undefined ? "argument" : professor !== undefined ? "professor" : "default";
 
 /**
  * The body of `testgen_generate_test` (its definition and schemas are in tools/generate-test.ts): kept apart so
@@ -25,12 +30,11 @@ export const runGenerateTest = async (
   const prefs: Preferences =
     needPrefs && asignatura && ctx.config.backendUrl
       ? await fetchPreferences(ctx, ctx.config.backendUrl, asignatura)
-      : { status: "skipped" };
-  const count = args.num_questions ?? prefs.numQuestions ?? DEFAULT_NUM_QUESTIONS;
-  const difficulty = args.difficulty ?? prefs.difficulty ?? DEFAULT_DIFFICULTY;
+      : {};
+  // Neither the arguments nor the professor's preferences say: 5 questions, medium.
+  const count = args.num_questions ?? prefs.numQuestions ?? 5;
+  const difficulty = args.difficulty ?? prefs.difficulty ?? "medium";
   const type = args.question_type ?? "open";
-  const from = (given: unknown, professor: unknown) =>
-    given !== undefined ? "argument" : professor !== undefined ? "professor" : "default";
 
   const grounding = await ground(args.topic, args.context, asignatura, ctx);
   const base = {
@@ -45,15 +49,11 @@ export const runGenerateTest = async (
     },
   } as const;
   const notes = [
-    prefs.status === "failed" ? `professor preferences unavailable (${prefs.note}), defaults used` : "",
-    grounding.note ?? "",
-  ].filter((n) => n !== "");
-  const groundedIn =
-    grounding.kind === "context"
-      ? "the given material"
-      : grounding.kind === "rag"
-        ? "course-material search results"
-        : "the topic alone (no material)";
+    prefs.failed && `professor preferences unavailable (${prefs.failed}), defaults used`,
+    grounding.note,
+  ].filter(Boolean);
+  const notesText = notes.length ? ` Note: ${notes.join("; ")}.` : "";
+  const groundedIn = GROUNDED_IN[grounding.kind];
 
   const rules = () =>
     ruleQuestions({ topic: args.topic, material: grounding.material, count, difficulty, type });
@@ -65,7 +65,7 @@ export const runGenerateTest = async (
         : "";
     return partial(
       { ...base, num_questions: questions.length, questions, generated_by: "rules" as const },
-      `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notes.length ? ` Note: ${notes.join("; ")}.` : ""}`,
+      `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notesText}`,
     );
   };
 
@@ -84,13 +84,11 @@ export const runGenerateTest = async (
   const answer = await askLlm(llm, { ...prompt, type, difficulty }, ctx);
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
 
-  let questions = answer.questions.slice(0, count);
-  const short = questions.length < count;
-  if (short) questions = [...questions, ...rules().slice(0, count - questions.length)];
+  const given = answer.questions.slice(0, count);
+  const questions = [...given, ...(given.length < count ? rules().slice(0, count - given.length) : [])];
   const data = { ...base, num_questions: questions.length, questions, generated_by: "llm" as const };
   const how = `${answer.model} via ${answer.format}${answer.repaired ? " after one repair round" : ""}`;
-  const notesText = notes.length ? ` Note: ${notes.join("; ")}.` : "";
-  if (short) {
+  if (given.length < count) {
     return partial(
       data,
       `The LLM returned ${answer.questions.length} of ${count} questions; the rest were built without it from ${groundedIn}.${notesText}`,

@@ -31,16 +31,14 @@ export const ground = async (
     ...(asignatura ? { asignatura } : {}),
   });
   const results = (result.data as { results?: unknown } | undefined)?.results;
-  if ((result.status !== "success" && result.status !== "partial") || !Array.isArray(results)) {
+  if ((result.status !== "success" && result.status !== "partial") || !Array.isArray(results))
     return { kind: "none", material: [], note: `${RAG_TOOL} answered ${result.status}: ${result.message}` };
-  }
-  const material: Material[] = results.flatMap((r) => {
-    const content = (r as { content?: unknown }).content;
-    const source = (r as { metadata?: { source?: unknown } }).metadata?.source;
-    return typeof content === "string" && content.trim() !== ""
-      ? [{ text: content, source: typeof source === "string" ? source : undefined }]
-      : [];
-  });
+  const material = (results as Array<{ content?: unknown; metadata?: { source?: unknown } }>).flatMap(
+    ({ content, metadata }) =>
+      typeof content === "string" && content.trim() !== ""
+        ? [{ text: content, source: typeof metadata?.source === "string" ? metadata.source : undefined }]
+        : [],
+  );
   return material.length > 0
     ? { kind: "rag", material }
     : { kind: "none", material: [], note: `${RAG_TOOL} found nothing for "${topic}"` };

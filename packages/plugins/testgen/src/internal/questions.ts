@@ -1,3 +1,4 @@
+import { toJsonSchema } from "@quiver/core";
 import { z } from "zod";
 
 /** Difficulty levels. */
@@ -22,40 +23,32 @@ export const questionSchema = z.object({
 /** One question as the tool returns it. */
 export type Question = z.output<typeof questionSchema>;
 
-/** The JSON the model is asked for (strict-mode friendly: every field required, no extra fields). */
-export const llmJsonSchema = (type: QuestionType): Record<string, unknown> => ({
-  type: "object",
-  additionalProperties: false,
-  required: ["questions"],
-  properties: {
-    questions: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["question", "difficulty", "options", "correct_index", "answer", "explanation"],
-        properties: {
-          question: { type: "string", description: "The question" },
-          difficulty: { type: "string", enum: [...DIFFICULTIES] },
-          options: {
-            type: "array",
-            items: { type: "string" },
-            description: type === "multiple_choice" ? "Four answer options" : "Empty: open question",
-          },
-          correct_index: {
-            type: ["integer", "null"],
-            description: "0-based index of the correct option, null for open questions",
-          },
-          answer: {
-            type: "string",
-            description: "The correct answer (open questions: a short model answer)",
-          },
-          explanation: { type: "string", description: "Why it is right, with reference to the material" },
-        },
-      },
-    },
-  },
-});
+/**
+ * The JSON the model is asked for, as OpenAI's strict mode wants it (every field required, no extra
+ * fields): derived from zod by core's `toJsonSchema`.
+ */
+export const llmJsonSchema = (type: QuestionType) =>
+  toJsonSchema(
+    z.object({
+      questions: z.array(
+        z.object({
+          question: z.string().describe("The question"),
+          difficulty: z.enum(DIFFICULTIES),
+          options: z
+            .array(z.string())
+            .describe(type === "multiple_choice" ? "Four answer options" : "Empty: open question"),
+          correct_index: z
+            .number()
+            .int()
+            .nullable()
+            .describe("0-based index of the correct option, null for open questions"),
+          answer: z.string().describe("The correct answer (open questions: a short model answer)"),
+          explanation: z.string().describe("Why it is right, with reference to the material"),
+        }),
+      ),
+    }),
+    "openai",
+  );
 
 const text = z.string().trim().min(1);
 
@@ -96,7 +89,7 @@ export const llmResponseSchema = z.preprocess(
 );
 
 /** The model's questions as the tool's, checked for the type asked: options and a valid correct answer. */
-export const fromLlm = (
+const fromLlm = (
   raw: z.output<typeof llmResponseSchema>,
   type: QuestionType,
   difficulty: Difficulty,
@@ -131,4 +124,44 @@ export const fromLlm = (
     });
   }
   return { questions, problems };
+};
+
+/**
+ * A reply that should be JSON read as questions, and what is wrong with it (for the repair round):
+ * code fences and prose around one object or array are tolerated; `cutOff` when the token limit ended it.
+ */
+export const readReply = (
+  content: string,
+  type: QuestionType,
+  difficulty: Difficulty,
+  cutOff: boolean,
+): { readonly questions: Question[]; readonly problem?: string | undefined } => {
+  const read = (): { questions: Question[]; problem?: string | undefined } => {
+    let text = content.trim();
+    if (text === "") return { questions: [], problem: "the reply was empty" };
+    text = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(text)?.[1] ?? text;
+    if (!text.startsWith("{") && !text.startsWith("[")) {
+      const start = text.search(/[[{]/);
+      const end = Math.max(text.lastIndexOf("}"), text.lastIndexOf("]"));
+      if (start >= 0 && end > start) text = text.slice(start, end + 1);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return { questions: [], problem: `it is not valid JSON (${(error as Error).message})` };
+    }
+    const checked = llmResponseSchema.safeParse(value);
+    if (!checked.success) {
+      const issues = checked.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".") || "root"}: ${i.message}`);
+      return { questions: [], problem: `it does not match the schema (${issues.join("; ")})` };
+    }
+    const { questions, problems } = fromLlm(checked.data, type, difficulty);
+    return { questions, problem: problems.slice(0, 3).join("; ") || undefined };
+  };
+  const { questions, problem } = read();
+  if (!cutOff) return { questions, problem };
+  return { questions, problem: `the reply was cut off before the end${problem ? ` and ${problem}` : ""}` };
 };

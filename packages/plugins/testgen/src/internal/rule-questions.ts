@@ -1,27 +1,11 @@
 import { detectLanguage, fold, STOPWORDS, words } from "./language.js";
 import type { Difficulty, Question, QuestionType } from "./questions.js";
+import { T, TEMPLATES } from "./rule-texts.js";
 
 /** A piece of course material: text and where it came from. */
 export interface Material {
   readonly text: string;
   readonly source?: string | undefined;
-}
-
-/** What to build questions for, without an LLM. */
-export interface RuleAsk {
-  readonly topic: string;
-  readonly material: ReadonlyArray<Material>;
-  readonly count: number;
-  readonly difficulty: Difficulty;
-  readonly type: QuestionType;
-}
-
-interface Sentence {
-  readonly text: string;
-  readonly source: string | undefined;
-  readonly terms: ReadonlySet<string>;
-  readonly definition: { readonly term: string; readonly plural: boolean; readonly rest: string } | undefined;
-  score: number;
 }
 
 const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
@@ -85,69 +69,16 @@ const splitSentences = (m: Material): Array<{ text: string; source: string | und
     )
     .map((text) => ({ text, source: m.source }));
 
-const contentTerms = (text: string, lang: "es" | "en"): string[] =>
-  words(text)
-    .map(fold)
-    .filter(
-      (w) =>
-        w.length >= 4 &&
-        !STOPWORDS[lang].has(w) &&
-        !STOPWORDS.es.has(w) &&
-        !STOPWORDS.en.has(w) &&
-        !/^\d+$/.test(w),
-    );
+/** A folded word that can be a keyword: 4 letters or more, not a function word of either language, not a number. */
+const isKeyword = (f: string): boolean =>
+  f.length >= 4 && !STOPWORDS.es.has(f) && !STOPWORDS.en.has(f) && !/^\d+$/.test(f);
+const contentTerms = (text: string): string[] => words(text).map(fold).filter(isKeyword);
 
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
   let inter = 0;
   for (const x of a) if (b.has(x)) inter++;
   return inter / (a.size + b.size - inter || 1);
 };
-
-const TEMPLATES: Readonly<Record<"es" | "en", ReadonlyArray<(t: string) => string>>> = {
-  es: [
-    (t) => `¿Qué se entiende por ${t} y para qué se utiliza?`,
-    (t) => `¿Cuáles son las ideas o componentes principales de ${t}?`,
-    (t) => `Pon un ejemplo concreto de ${t} y explica cada uno de sus pasos.`,
-    (t) => `¿Cuáles son las principales ventajas y limitaciones de ${t}?`,
-    (t) => `Compara ${t} con otro enfoque que conozcas para el mismo tipo de problema.`,
-    (t) => `Describe un problema real en el que aplicarías ${t} y justifica por qué.`,
-    (t) => `¿Qué conceptos previos hacen falta para entender ${t}?`,
-    (t) => `¿Qué parámetros o decisiones de diseño influyen más en el resultado de ${t}?`,
-    (t) => `¿Cómo evaluarías si una solución basada en ${t} es buena?`,
-    (t) => `¿Qué errores comunes se cometen al aplicar ${t}?`,
-  ],
-  en: [
-    (t) => `What is meant by ${t}, and what is it used for?`,
-    (t) => `What are the main ideas or components of ${t}?`,
-    (t) => `Give a concrete example of ${t} and explain each of its steps.`,
-    (t) => `What are the main advantages and limitations of ${t}?`,
-    (t) => `Compare ${t} with another approach you know for the same kind of problem.`,
-    (t) => `Describe a real problem where you would apply ${t}, and justify why.`,
-    (t) => `Which prior concepts are needed to understand ${t}?`,
-    (t) => `Which parameters or design decisions most affect the outcome of ${t}?`,
-    (t) => `How would you judge whether a solution based on ${t} is good?`,
-    (t) => `What common mistakes are made when applying ${t}?`,
-  ],
-};
-
-const T = {
-  es: {
-    fill: (s: string) => `Completa la frase: «${s}»`,
-    what: (term: string, plural: boolean) => `¿Qué ${plural ? "son" : "es"} ${term}?`,
-    which: (term: string) => `¿Cuál de estas afirmaciones describe correctamente ${term}?`,
-    explain: (s: string) => `Explica con tus palabras, y con un ejemplo, la siguiente afirmación: «${s}»`,
-    relation: (a: string, b: string) => `¿Qué relación hay entre «${a}» y «${b}» según el material?`,
-    from: (s: string) => `Según el material: «${s}»`,
-  },
-  en: {
-    fill: (s: string) => `Fill in the blank: "${s}"`,
-    what: (term: string, plural: boolean) => `What ${plural ? "are" : "is"} ${term}?`,
-    which: (term: string) => `Which of these statements correctly describes ${term}?`,
-    explain: (s: string) => `Explain in your own words, with an example, the following statement: "${s}"`,
-    relation: (a: string, b: string) => `According to the material, how are "${a}" and "${b}" related?`,
-    from: (s: string) => `From the material: "${s}"`,
-  },
-} as const;
 
 const BLANK = "_____";
 
@@ -157,29 +88,35 @@ const BLANK = "_____";
  * X?"), cloze questions with distractors drawn from the material's other keywords, or explanation
  * questions (hard); without material, varied questions about the topic. Deterministic.
  */
-export const ruleQuestions = (ask: RuleAsk): Question[] => {
+export const ruleQuestions = (ask: {
+  readonly topic: string;
+  readonly material: ReadonlyArray<Material>;
+  readonly count: number;
+  readonly difficulty: Difficulty;
+  readonly type: QuestionType;
+}): Question[] => {
   const allText = `${ask.topic}\n${ask.material.map((m) => m.text).join("\n")}`;
   const lang = detectLanguage(
     ask.material.length > 0 ? ask.material.map((m) => m.text).join("\n") : ask.topic,
   );
   const t = T[lang];
-  const topicTerms = new Set(contentTerms(ask.topic, lang));
+  const topicTerms = new Set(contentTerms(ask.topic));
   const tf = new Map<string, number>();
   const display = new Map<string, string>();
   for (const w of words(allText)) {
     const f = fold(w);
-    if (f.length < 4 || STOPWORDS.es.has(f) || STOPWORDS.en.has(f) || /^\d+$/.test(f)) continue;
+    if (!isKeyword(f)) continue;
     tf.set(f, (tf.get(f) ?? 0) + 1);
     if (!display.has(f) || w === w.toLowerCase()) display.set(f, w);
   }
   const weight = (term: string) => Math.log(1 + (tf.get(term) ?? 0)) * (term.length >= 7 ? 1.3 : 1);
 
   const seenText = new Set<string>();
-  const sentences: Sentence[] = ask.material
+  const sentences = ask.material
     .flatMap(splitSentences)
     .filter(({ text }) => !seenText.has(text) && seenText.add(text) !== undefined)
     .map(({ text, source }) => {
-      const terms = new Set(contentTerms(text, lang));
+      const terms = new Set(contentTerms(text));
       const m = DEFINITION[lang].exec(text.replace(/[.!?]$/, ""));
       const raw = m?.groups?.term?.trim();
       const term =
@@ -203,6 +140,7 @@ export const ruleQuestions = (ask: RuleAsk): Question[] => {
   const verbLike = (w: string) => /(ando|iendo|mente|ing|ly)$/.test(fold(w));
   const used = new Set<string>();
 
+  type Sentence = (typeof sentences)[number];
   const chosen: Sentence[] = [];
   for (const s of [...sentences].sort((a, b) => b.score - a.score)) {
     if (chosen.length >= ask.count) break;

@@ -1,8 +1,8 @@
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { SEED_GUIDES_DIR } from "../../seed-guides-dir.js";
-import { describeGuide, type Guide, type GuideListing } from "../guide.js";
-import { readGuideFile } from "../read-guide-file.js";
+import { describeGuide, type Guide } from "../guide.js";
+import { guideFilesUnder, readGuideFile } from "../read-guide-file.js";
 import { assertSubjectId, type GuideStore } from "./guide-store.js";
 
 /** Options of the folder store. */
@@ -14,32 +14,6 @@ export interface FolderGuideStoreOptions {
 }
 
 export { SEED_GUIDES_DIR };
-
-const GUIDE_EXT = new Set([".json", ".yaml", ".yml"]);
-
-interface Entry {
-  readonly mtimeMs: number;
-  readonly size: number;
-  readonly guides: ReadonlyArray<Guide>;
-}
-
-const walk = async (dir: string): Promise<string[]> => {
-  let names: import("node:fs").Dirent[];
-  try {
-    names = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  const out: string[] = [];
-  for (const d of names.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (d.name.startsWith(".")) continue;
-    const path = join(dir, d.name);
-    if (d.isDirectory()) out.push(...(await walk(path)));
-    else if (d.isFile() && GUIDE_EXT.has(extname(d.name).toLowerCase())) out.push(path);
-  }
-  return out;
-};
 
 /**
  * The embedded guide store: a folder of JSON or YAML guides (one per file, or an array per file),
@@ -54,12 +28,12 @@ const walk = async (dir: string): Promise<string[]> => {
 export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): GuideStore => {
   const dir = options.dir ? resolve(options.dir) : undefined;
   const dirs = [...(dir ? [dir] : []), ...(options.seed === false ? [] : [SEED_GUIDES_DIR])];
-  const cache = new Map<string, Entry>();
+  const cache = new Map<string, { mtimeMs: number; size: number; guides: ReadonlyArray<Guide> }>();
 
   const load = async (): Promise<Map<string, Guide & { readonly file: string }>> => {
     const out = new Map<string, Guide & { readonly file: string }>();
     for (const d of dirs) {
-      for (const file of await walk(d)) {
+      for (const file of await guideFilesUnder(d)) {
         const s = await stat(file);
         let entry = cache.get(file);
         if (!entry || entry.mtimeMs !== s.mtimeMs || entry.size !== s.size) {
@@ -75,10 +49,7 @@ export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): G
 
   return {
     kind: "folder",
-    list: async () => {
-      const all = await load();
-      return [...all.values()].map((g): GuideListing => describeGuide(g));
-    },
+    list: async () => [...(await load()).values()].map((g) => describeGuide(g)),
     get: async (subject) => {
       assertSubjectId(subject);
       const found = (await load()).get(subject);
@@ -86,11 +57,10 @@ export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): G
     },
     put: async (guide) => {
       assertSubjectId(guide.subject);
-      if (!dir) {
+      if (!dir)
         throw new Error(
           "This guide store has no folder to write to: set GUIA_DIR (or the guidesDir option).",
         );
-      }
       const existing = (await load()).get(guide.subject);
       const inOwnDir = existing?.file.startsWith(dir) && extname(existing.file) === ".json";
       const target = inOwnDir && existing ? existing.file : join(dir, `${basename(guide.subject)}.json`);

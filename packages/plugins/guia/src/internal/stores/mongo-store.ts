@@ -1,6 +1,6 @@
 import { fail, reveal, type Secret } from "@quiver/core";
 import type { Collection, Document, MongoClient } from "mongodb";
-import { describeGuide, type GuideListing, validateGuide } from "../guide.js";
+import { describeGuide } from "../guide.js";
 import { assertSubjectId, type GuideStore } from "./guide-store.js";
 
 /** Options of the MongoDB store. */
@@ -74,36 +74,20 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
     kind: "mongodb",
     list: () =>
       guarded(async (c) => {
-        const docs = await c
-          .find(
-            {},
-            {
-              projection: {
-                _id: 0,
-                subject: 1,
-                asignatura: 1,
-                nombre: 1,
-                name: 1,
-                codigo: 1,
-                código: 1,
-                code: 1,
-              },
-            },
-          )
-          .toArray();
-        const out: GuideListing[] = [];
-        for (const d of docs) {
-          if (typeof d.subject === "string") out.push(describeGuide({ subject: d.subject, data: d }));
-        }
-        return out;
+        const names = ["subject", "asignatura", "nombre", "name", "codigo", "código", "code"];
+        const projection = { _id: 0, ...Object.fromEntries(names.map((k) => [k, 1])) };
+        const docs = await c.find({}, { projection }).toArray();
+        return docs.flatMap((d) =>
+          typeof d.subject === "string" ? [describeGuide({ subject: d.subject, data: d })] : [],
+        );
       }),
     get: async (subject) => {
       assertSubjectId(subject);
       return guarded(async (c) => {
         const doc = await c.findOne({ subject: { $eq: subject } }, { projection: { _id: 0 } });
         if (!doc) return undefined;
-        const checked = validateGuide(doc, subject);
-        return checked.ok ? { subject, data: checked.guide.data } : { subject, data: stripSubject(doc) };
+        const { subject: _stored, _id, ...data } = doc;
+        return { subject, data };
       });
     },
     put: async (guide) => {
@@ -123,9 +107,4 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
       client = undefined;
     },
   };
-};
-
-const stripSubject = (doc: Document): Record<string, unknown> => {
-  const { subject: _s, _id, ...rest } = doc;
-  return rest;
 };

@@ -37,46 +37,42 @@ const errorInBody = (body: unknown): string | undefined => {
  * the service too slow (timeout), not reachable (unavailable), or answering badly (upstream / status).
  */
 const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFailure => {
-  const keep = {
-    ...(error.retryable !== undefined ? { retryable: error.retryable } : {}),
-    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-    ...(error.status !== undefined ? { status: error.status } : {}),
-    cause: error,
+  const at = `The RAG service at ${origin}`;
+  const bad = error.status !== undefined && error.status >= 400;
+  // Only a connection that could not be made is about RAG_SERVICE_URL; a 503 or a dropped connection means it was reached.
+  const unreachable = error.status === undefined && CONNECT_CODES.test(codeOf(error));
+  const rewrites: Partial<Record<ToolFailure["kind"], readonly [string, string | undefined]>> = {
+    timeout: [
+      `${at} did not answer within ${timeoutMs} ms.`,
+      "Try again with a shorter query, or ask the operator to raise RAG_TIMEOUT_MS.",
+    ],
+    unavailable: unreachable
+      ? [
+          `Cannot connect to the RAG service at ${origin}: ${error.message}`,
+          "Check RAG_SERVICE_URL and that the RAG service is running.",
+        ]
+      : [`${at} is unavailable: ${error.message}`, error.suggestion ?? "Try again in a moment."],
+    upstream: [
+      bad
+        ? `${at} answered with a bad status (HTTP ${error.status}): ${error.message}`
+        : `${at} sent an unusable answer: ${error.message}`,
+      error.suggestion,
+    ],
+    access_denied: [`${at} refused the credentials: ${error.message}`, "Check RAG_API_KEY."],
   };
-  switch (error.kind) {
-    case "timeout":
-      return fail.timeout(`The RAG service at ${origin} did not answer within ${timeoutMs} ms.`, {
-        ...keep,
-        suggestion: "Try again with a shorter query, or ask the operator to raise RAG_TIMEOUT_MS.",
-      });
-    case "unavailable":
-      // Only a connection that could not be made is about RAG_SERVICE_URL; a 503 or a dropped
-      // connection means the service was reached.
-      if (error.status === undefined && CONNECT_CODES.test(codeOf(error))) {
-        return fail.unavailable(`Cannot connect to the RAG service at ${origin}: ${error.message}`, {
-          ...keep,
-          suggestion: "Check RAG_SERVICE_URL and that the RAG service is running.",
-        });
-      }
-      return fail.unavailable(`The RAG service at ${origin} is unavailable: ${error.message}`, {
-        ...keep,
-        suggestion: error.suggestion ?? "Try again in a moment.",
-      });
-    case "upstream":
-      return fail.upstream(
-        error.status !== undefined && error.status >= 400
-          ? `The RAG service at ${origin} answered with a bad status (HTTP ${error.status}): ${error.message}`
-          : `The RAG service at ${origin} sent an unusable answer: ${error.message}`,
-        { ...keep, ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }) },
-      );
-    case "access_denied":
-      return fail.accessDenied(`The RAG service at ${origin} refused the credentials: ${error.message}`, {
-        ...keep,
-        suggestion: "Check RAG_API_KEY.",
-      });
-    default:
-      return error;
-  }
+  const rewrite = rewrites[error.kind];
+  if (!rewrite) return error;
+  const [message, suggestion] = rewrite;
+  const { kind, retryable, retryAfterMs, status } = error;
+  return ToolFailure.make({
+    kind,
+    message,
+    cause: error,
+    ...(retryable === undefined ? {} : { retryable }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(status === undefined ? {} : { status }),
+    ...(suggestion === undefined ? {} : { suggestion }),
+  });
 };
 
 /**
@@ -92,64 +88,47 @@ export const searchHttp = async (
   const base = config.serviceUrl!.replace(/\/+$/, "");
   const url = base.endsWith("/search") ? base : `${base}/search`;
   const origin = new URL(url).origin;
-  let body: unknown;
-  let status = 200;
-  try {
-    const res = await http.request({
+  const { status, body } = await http
+    .request({
       method: "POST",
       url,
-      json: {
-        query: q.query,
-        ...(q.asignatura ? { asignatura: q.asignatura } : {}),
-        ...(q.tipo_documento ? { tipo_documento: q.tipo_documento } : {}),
-        top_k: q.topK,
-      },
+      json: { query: q.query, asignatura: q.asignatura, tipo_documento: q.tipo_documento, top_k: q.topK },
       headers: { accept: "application/json" },
       bearer: config.apiKey,
       signal,
       timeoutMs: config.timeoutMs,
       acceptStatus: [404],
       apiKeyVar: "RAG_API_KEY",
+    })
+    .then((res) => ({ status: res.status, body: res.status === 404 ? undefined : res.json() }))
+    .catch((error: unknown) => {
+      throw ToolFailure.isInstance(error) ? explain(error, origin, config.timeoutMs) : error;
     });
-    if (res.status === 404) {
-      throw fail.upstream(
-        `The RAG service at ${origin} has no ${new URL(url).pathname} endpoint (HTTP 404).`,
-        {
-          retryable: false,
-          status: 404,
-          suggestion: "Check RAG_SERVICE_URL: it should be the service's base URL, without /search.",
-        },
-      );
-    }
-    body = res.json();
-    status = res.status;
-  } catch (error) {
-    if (ToolFailure.isInstance(error) && error.status !== 404) throw explain(error, origin, config.timeoutMs);
-    throw error;
+  if (status === 404) {
+    throw fail.upstream(`The RAG service at ${origin} has no ${new URL(url).pathname} endpoint (HTTP 404).`, {
+      retryable: false,
+      status,
+      suggestion: "Check RAG_SERVICE_URL: it should be the service's base URL, without /search.",
+    });
   }
+  // Only a real list of results, even an empty one, is an answer: an error object, `null`, `{}`, `"ok"`
+  // or `{"status": "ok"}` under HTTP 200 say nothing about the material. Never "no course material
+  // matches" for them: the model would tell a student the material lacks the topic.
   const failed = errorInBody(body);
-  if (failed !== undefined) {
-    // Never "no course material matches": the model would tell a student the material lacks the topic.
+  const unusable = failed === undefined ? unusableAnswer(body) : undefined;
+  if (failed !== undefined || unusable !== undefined) {
     throw fail.upstream(
-      `The RAG service at ${origin} answered HTTP ${status} with an error instead of results: ${failed}`,
+      failed !== undefined
+        ? `The RAG service at ${origin} answered HTTP ${status} with an error instead of results: ${failed}`
+        : `The RAG service at ${origin} answered HTTP ${status} with ${unusable}, not search results.`,
       {
         status,
         retryable: true,
-        suggestion: "This is a fault of the RAG service, not an empty result; try again in a moment.",
-      },
-    );
-  }
-  // Only a real list of results, even an empty one, is an answer: `null`, `{}`, `"ok"` or
-  // `{"status": "ok"}` under HTTP 200 say nothing about the material.
-  const unusable = unusableAnswer(body);
-  if (unusable !== undefined) {
-    throw fail.upstream(
-      `The RAG service at ${origin} answered HTTP ${status} with ${unusable}, not search results.`,
-      {
-        status,
-        retryable: true,
-        suggestion:
-          "This is a fault of the RAG service, not an empty result; try again in a moment. If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service.",
+        suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${
+          failed === undefined
+            ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
+            : ""
+        }`,
       },
     );
   }
