@@ -2,6 +2,7 @@ import { closestMatches, fail } from "@quiver/core";
 import { z } from "zod";
 
 const text = (what: string) => z.string().trim().min(1).max(200).describe(what);
+const year = (what: string) => z.number().int().min(1938).max(2100).optional().describe(what);
 
 /** The search criteria shared by `fda_search_drugs` and `fda_count_drugs`. */
 export const criteriaSchema = z
@@ -21,20 +22,8 @@ export const criteriaSchema = z
     route: text("Route of administration, e.g. 'oral', 'subcutaneous'.").optional(),
     approval_year: z
       .strictObject({
-        after: z
-          .number()
-          .int()
-          .min(1938)
-          .max(2100)
-          .optional()
-          .describe("Earliest year of original approval, inclusive (approved in this year or later)."),
-        before: z
-          .number()
-          .int()
-          .min(1938)
-          .max(2100)
-          .optional()
-          .describe("Latest year of original approval, inclusive (approved in this year or earlier)."),
+        after: year("Earliest year of original approval, inclusive (approved in this year or later)."),
+        before: year("Latest year of original approval, inclusive (approved in this year or earlier)."),
       })
       .optional()
       .describe("Range of the year of original FDA approval; give after, before or both."),
@@ -56,19 +45,11 @@ export const searchedFieldsSchema = z
 /** Parsed search criteria. */
 export type Criteria = z.output<typeof criteriaSchema>;
 
-/** The text criteria, in a fixed order. */
-export const TEXT_CRITERIA = [
-  "indication",
-  "active_ingredient",
-  "brand_name",
-  "generic_name",
-  "pharmacologic_class",
-  "sponsor",
-  "route",
-] as const;
+/** Every criterion the tools can apply, in the schema's order. */
+export const KNOWN_CRITERIA: ReadonlyArray<string> = criteriaSchema.keyof().options;
 
-/** Every criterion the tools can apply. */
-export const KNOWN_CRITERIA: ReadonlyArray<string> = [...TEXT_CRITERIA, "approval_year"];
+/** The text criteria, in the schema's order. */
+export const TEXT_CRITERIA = criteriaSchema.keyof().exclude(["approval_year"]).options;
 
 /** One text criterion's name. */
 export type TextCriterion = (typeof TEXT_CRITERIA)[number];

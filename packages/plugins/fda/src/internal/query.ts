@@ -1,5 +1,5 @@
 import { fail } from "@quiver/core";
-import type { Criteria, TextCriterion } from "./criteria.js";
+import { type Criteria, TEXT_CRITERIA, type TextCriterion } from "./criteria.js";
 import { phraseText } from "./search-text.js";
 
 /** The two openFDA endpoints the plugin searches. */
@@ -11,13 +11,18 @@ export const quote = (value: string, criterion: string): string => {
   if (!/[\p{L}\p{N}]/u.test(cleaned)) {
     throw fail.invalidInput(
       `search_criteria.${criterion} has no letters or digits to search for (openFDA searches Latin letters and digits only).`,
-      {
-        suggestion: `Give ${criterion} as words in Latin letters, e.g. a drug or company name.`,
-      },
+      { suggestion: `Give ${criterion} as words in Latin letters, e.g. a drug or company name.` },
     );
   }
   return `"${cleaned}"`;
 };
+
+const PHARM_CLASS_FIELDS = [
+  "openfda.pharm_class_epc",
+  "openfda.pharm_class_moa",
+  "openfda.pharm_class_pe",
+  "openfda.pharm_class_cs",
+];
 
 /** Fields searched for each criterion on each endpoint (several fields are OR-ed). */
 export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, ReadonlyArray<string>>>>> = {
@@ -25,12 +30,7 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
     active_ingredient: ["products.active_ingredients.name", "openfda.substance_name"],
     brand_name: ["products.brand_name", "openfda.brand_name"],
     generic_name: ["openfda.generic_name"],
-    pharmacologic_class: [
-      "openfda.pharm_class_epc",
-      "openfda.pharm_class_moa",
-      "openfda.pharm_class_pe",
-      "openfda.pharm_class_cs",
-    ],
+    pharmacologic_class: PHARM_CLASS_FIELDS,
     // sponsor_name is a keyword holding Drugs@FDA's short form ("NOVO", "ELI LILLY AND CO"): only that
     // exact value matches it. openfda.manufacturer_name is analysed text ("Novo Nordisk"), so the
     // name people use matches there (records without an openfda block have only sponsor_name).
@@ -42,12 +42,7 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
     active_ingredient: ["openfda.substance_name", "openfda.generic_name"],
     brand_name: ["openfda.brand_name"],
     generic_name: ["openfda.generic_name"],
-    pharmacologic_class: [
-      "openfda.pharm_class_epc",
-      "openfda.pharm_class_moa",
-      "openfda.pharm_class_pe",
-      "openfda.pharm_class_cs",
-    ],
+    pharmacologic_class: PHARM_CLASS_FIELDS,
     route: ["openfda.route"],
   },
 };
@@ -59,17 +54,8 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
  */
 export const UPPER_CASE_KEYWORDS: ReadonlySet<string> = new Set(["sponsor_name"]);
 
-/**
- * Fields of the Drugs@FDA application a label's sponsor is checked against (after the label search):
- * the same two the drugsfda search uses.
- */
-export const SPONSOR_CHECK_FIELDS: ReadonlyArray<string> = FIELDS.drugsfda.sponsor!;
-
 /** The Drugs@FDA date field holding each submission's status date (YYYYMMDD). */
 export const SUBMISSION_DATE_FIELD = "submissions.submission_status_date";
-
-/** The endpoint that can answer the criteria: drug labels when an indication is asked for. */
-export const endpointFor = (c: Criteria): Endpoint => (c.indication !== undefined ? "label" : "drugsfda");
 
 /** `field:"v"` or `(f1:"v" OR f2:"V")`, the phrase in upper case for an upper-case keyword field. */
 const clause = (fields: ReadonlyArray<string>, phrase: string): string => {
@@ -77,39 +63,27 @@ const clause = (fields: ReadonlyArray<string>, phrase: string): string => {
   return terms.length === 1 ? terms[0]! : `(${terms.join(" OR ")})`;
 };
 
-/** The inclusive YYYYMMDD bounds for an approval-year range. */
-export const yearBounds = (y: NonNullable<Criteria["approval_year"]>, now = new Date()): [string, string] => [
-  `${y.after ?? 1900}0101`,
-  `${y.before ?? now.getUTCFullYear() + 1}1231`,
-];
-
-/** What the query builder could put into the openFDA query, and what it left to the client. */
-export interface BuiltQuery {
-  readonly endpoint: Endpoint;
-  /** The `search` expression (spaces as spaces: the URL encoder turns them into `+`), or undefined for none. */
-  readonly search: string | undefined;
-  /** Criteria that were not expressed in `search` and are checked after the response. */
-  readonly deferred: ReadonlyArray<"sponsor" | "approval_year">;
-  /** The openFDA fields each text criterion in `search` is matched on. */
-  readonly fields: Readonly<Record<string, string[]>>;
-}
-
 /**
  * Translates criteria into an openFDA `search` expression: one clause per criterion joined with
  * AND, every user value quoted as a phrase, so no value can add an operator, a field or a group.
- * On the drugsfda endpoint the approval-year range narrows candidates by submission date (the exact
- * original-approval year is checked afterwards); on the label endpoint sponsor and approval year are
- * checked afterwards through Drugs@FDA.
+ * The endpoint is drug labels when an indication is asked for, else Drugs@FDA. On the drugsfda
+ * endpoint the approval-year range narrows candidates by submission date (the exact original-approval
+ * year is checked afterwards); on the label endpoint sponsor and approval year are checked afterwards
+ * through Drugs@FDA. `search` is undefined for no criteria (spaces stay spaces: the URL encoder turns
+ * them into `+`); `deferred` names the criteria checked after the response, `fields` the openFDA fields
+ * each text criterion in `search` is matched on.
  */
-export const buildSearch = (c: Criteria, endpoint: Endpoint = endpointFor(c)): BuiltQuery => {
+export const buildSearch = (
+  c: Criteria,
+  endpoint: Endpoint = c.indication !== undefined ? "label" : "drugsfda",
+) => {
   const clauses: string[] = [];
   const deferred: Array<"sponsor" | "approval_year"> = [];
   const searched: Record<string, string[]> = {};
-  for (const [criterion, fields] of Object.entries(FIELDS[endpoint]) as Array<
-    [TextCriterion, ReadonlyArray<string>]
-  >) {
+  for (const criterion of TEXT_CRITERIA) {
+    const fields = FIELDS[endpoint][criterion];
     const value = c[criterion];
-    if (value === undefined) continue;
+    if (fields === undefined || value === undefined) continue;
     clauses.push(clause(fields, quote(value, criterion)));
     searched[criterion] = [...fields];
   }
@@ -127,8 +101,8 @@ export const buildSearch = (c: Criteria, endpoint: Endpoint = endpointFor(c)): B
     }
     deferred.push("approval_year");
     if (endpoint === "drugsfda") {
-      const [from, to] = yearBounds(y);
-      clauses.push(`${SUBMISSION_DATE_FIELD}:[${from} TO ${to}]`);
+      const to = y.before ?? new Date().getUTCFullYear() + 1;
+      clauses.push(`${SUBMISSION_DATE_FIELD}:[${y.after ?? 1900}0101 TO ${to}1231]`);
     }
   }
   return {

@@ -12,15 +12,15 @@ import {
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import { applicationNumbersSearch, buildSearch, SPONSOR_CHECK_FIELDS } from "../internal/query.js";
+import { applicationNumbersSearch, buildSearch, FIELDS } from "../internal/query.js";
 import {
-  type DrugsfdaFacts,
-  drugsfdaFacts,
   fromDrugsfda,
   fromLabel,
   isoDate,
   type Match,
   matchSchema,
+  originalApproval,
+  parseDrugsfda,
   sponsorMatches,
 } from "../internal/records.js";
 import { phraseText } from "../internal/search-text.js";
@@ -55,11 +55,10 @@ const output = z.object({
 
 type Output = z.input<typeof output>;
 
+/** Whether a date (YYYYMMDD or YYYY-MM-DD) is in the approval-year range. */
 const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean => {
-  if (!y) return true;
-  if (!date) return false;
-  const year = Number(date.slice(0, 4));
-  return (y.after === undefined || year >= y.after) && (y.before === undefined || year <= y.before);
+  const year = Number(date?.slice(0, 4));
+  return !y || (date !== undefined && year >= (y.after ?? 0) && year <= (y.before ?? Infinity));
 };
 
 /** Checks sponsor and approval year of label matches through their Drugs@FDA applications. */
@@ -69,35 +68,32 @@ const checkLabels = async (
   labels: ReadonlyArray<Match>,
   c: Criteria,
   deferred: ReadonlyArray<string>,
-): Promise<{ kept: Match[]; unverifiable: number }> => {
-  const apps = [
-    ...new Set(labels.map((m) => m.application_number).filter((a): a is string => a !== undefined)),
-  ];
-  const facts = new Map<string, DrugsfdaFacts>();
-  if (apps.length > 0) {
-    const page = await client.search("drugsfda", applicationNumbersSearch(apps), apps.length, signal);
-    for (const raw of page.results) {
-      const f = drugsfdaFacts(raw);
-      if (f) facts.set(f.application, f);
-    }
-  }
+) => {
+  const apps = [...new Set(labels.flatMap((m) => m.application_number ?? []))];
+  const page =
+    apps.length > 0
+      ? await client.search("drugsfda", applicationNumbersSearch(apps), apps.length, signal)
+      : undefined;
+  const records = new Map(
+    (page?.results ?? []).flatMap((raw) => parseDrugsfda(raw) ?? []).map((r) => [r.application_number, r]),
+  );
   const kept: Match[] = [];
   let unverifiable = 0;
   for (const m of labels) {
-    const f = m.application_number ? facts.get(m.application_number) : undefined;
-    if (!f) {
+    const r = m.application_number ? records.get(m.application_number) : undefined;
+    if (!r) {
       unverifiable++;
       continue;
     }
-    const enriched: Match = {
-      ...m,
-      ...(f.sponsor ? { sponsor: f.sponsor } : {}),
-      ...(f.approval ? { original_approval_date: isoDate(f.approval)! } : {}),
-    };
+    const approval = originalApproval(r.submissions);
     // The value as it was cleaned for openFDA, so the check agrees with what the search would match.
-    if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(f, phraseText(c.sponsor)))) continue;
-    if (deferred.includes("approval_year") && !yearOk(f.approval, c.approval_year)) continue;
-    kept.push(enriched);
+    if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(r, phraseText(c.sponsor)))) continue;
+    if (deferred.includes("approval_year") && !yearOk(approval, c.approval_year)) continue;
+    kept.push({
+      ...m,
+      ...(r.sponsor_name ? { sponsor: r.sponsor_name } : {}),
+      ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
+    });
   }
   return { kept, unverifiable };
 };
@@ -158,7 +154,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     let matches = mapped;
     let unverifiable = 0;
     if (built.endpoint === "drugsfda" && built.deferred.includes("approval_year")) {
-      matches = mapped.filter((m) => yearOk(m.original_approval_date?.replace(/-/g, ""), c.approval_year));
+      matches = mapped.filter((m) => yearOk(m.original_approval_date, c.approval_year));
     } else if (built.endpoint === "label" && postFilter && mapped.length > 0) {
       ({ kept: matches, unverifiable } = await checkLabels(
         ctx.resources,
@@ -171,7 +167,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
 
     const allCandidatesSeen = page.results.length >= page.total;
     const exact = !postFilter || allCandidatesSeen;
-    const total = !postFilter ? page.total : allCandidatesSeen ? matches.length : page.total;
+    const total = postFilter && allCandidatesSeen ? matches.length : page.total;
     const shown = matches.slice(0, max);
     const fully = exact && shown.length >= total;
     const unmet: string[] = unappliedCriteria(c);
@@ -196,7 +192,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       query: built.search ?? "",
       // A label's sponsor is checked on its Drugs@FDA application after the search.
       searched_fields: built.deferred.includes("sponsor")
-        ? { ...built.fields, sponsor: [...SPONSOR_CHECK_FIELDS] }
+        ? { ...built.fields, sponsor: [...FIELDS.drugsfda.sponsor!] }
         : built.fields,
       ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
     };
