@@ -1,16 +1,18 @@
 import { z } from "zod";
 
-const strings = z.array(z.string()).optional().catch(undefined);
+/** A field of a record that is left out when it is missing or malformed. */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const strings = lenient(z.array(z.string()));
 
 /** The `openfda` block: lists of strings by field (`brand_name`, `substance_name`, `pharm_class_epc`, …). */
-const openfdaBlock = z.record(z.string(), strings).optional().catch(undefined);
+const openfdaBlock = lenient(z.record(z.string(), strings));
 
 const drugsfdaRecord = z.looseObject({
   application_number: z.string(),
-  sponsor_name: z.string().optional().catch(undefined),
+  sponsor_name: lenient(z.string()),
   openfda: openfdaBlock,
-  products: z
-    .array(
+  products: lenient(
+    z.array(
       z.looseObject({
         brand_name: z.string().optional(),
         active_ingredients: z
@@ -20,23 +22,20 @@ const drugsfdaRecord = z.looseObject({
         route: z.string().optional(),
         marketing_status: z.string().optional(),
       }),
-    )
-    .optional()
-    .catch(undefined),
-  submissions: z
-    .array(
+    ),
+  ),
+  submissions: lenient(
+    z.array(
       z.looseObject({
         submission_type: z.string().optional(),
         submission_status: z.string().optional(),
         submission_status_date: z.string().optional(),
       }),
-    )
-    .optional()
-    .catch(undefined),
+    ),
+  ),
 });
 
 const labelRecord = z.looseObject({
-  id: z.string().optional(),
   set_id: z.string().optional(),
   effective_time: z.string().optional(),
   openfda: openfdaBlock,
@@ -74,6 +73,9 @@ export const matchSchema = z.object({
 export type Match = z.output<typeof matchSchema>;
 
 const INDICATION_CHARS = 400;
+
+/** The text cut to `max` characters, an ellipsis ending a cut one. */
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 const uniq = (values: ReadonlyArray<string | undefined>): string[] => {
   const seen = new Map<string, string>();
@@ -152,14 +154,7 @@ export const fromLabel = (raw: unknown): Match | undefined => {
     dosage_forms: [],
     marketing_statuses: [],
     pharmacologic_classes: classes(o),
-    ...(indication
-      ? {
-          indication:
-            indication.length > INDICATION_CHARS
-              ? `${indication.slice(0, INDICATION_CHARS - 1)}…`
-              : indication,
-        }
-      : {}),
+    ...(indication ? { indication: clip(indication, INDICATION_CHARS) } : {}),
     ...(setId ? { label_set_id: setId } : {}),
     ...(r.effective_time ? { label_effective_date: isoDate(r.effective_time)! } : {}),
     url: setId
@@ -174,21 +169,17 @@ export type DrugsfdaRecord = z.output<typeof drugsfdaRecord>;
 /** Parses a Drugs@FDA record; `undefined` when it lacks an application number. */
 export const parseDrugsfda = (raw: unknown): DrugsfdaRecord | undefined => drugsfdaRecord.safeParse(raw).data;
 
-/** Lower-case alphanumeric tokens, as openFDA's analyzer splits text. */
-const tokens = (s: string): string[] =>
-  s
+/** The lower-case words of a text as openFDA's analyzer splits it, each between spaces. */
+const words = (s: string): string =>
+  ` ${s
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+    .filter(Boolean)
+    .join(" ")} `;
 
-/** Whether `phrase` occurs as a contiguous token sequence in `text` (openFDA's phrase match). */
-const phraseMatches = (text: string, phrase: string): boolean => {
-  const t = tokens(text);
-  const p = tokens(phrase);
-  if (p.length === 0) return false;
-  for (let i = 0; i + p.length <= t.length; i++) if (p.every((w, j) => t[i + j] === w)) return true;
-  return false;
-};
+/** Whether `phrase` occurs as a contiguous word sequence in `text` (openFDA's phrase match). */
+const phraseMatches = (text: string, phrase: string): boolean =>
+  words(phrase) !== "  " && words(text).includes(words(phrase));
 
 /**
  * Whether an application's sponsor matches a sponsor criterion the way the drugsfda search matches

@@ -7,35 +7,18 @@ const REFUSED_BY_OPENFDA = /[^&0-9a-zA-Z@%/\\',._:()"[\]{}\-+><=* ]/g;
 
 /**
  * Latin letters that Unicode decomposition leaves whole, spelt as English-language FDA text spells
- * them, and typographic apostrophes and dashes (the analyzer keeps `crohn's` as one word, so `’`
- * must stay an apostrophe). Written by hand: transliteration libraries spell by language (German
- * `ö` → `oe`), and FDA text writes `Sjogren`, not `Sjoegren`; decomposition plus this short table
- * gives that spelling.
+ * them (capitals as the capitals of the same spelling). Written by hand: transliteration libraries
+ * spell by language (German `ö` → `oe`), and FDA text writes `Sjogren`, not `Sjoegren`;
+ * decomposition plus this short table gives that spelling.
  */
-const ASCII_SPELLING: Readonly<Record<string, string>> = {
-  "\u2018": "'",
-  "\u2019": "'",
-  "\u02bc": "'",
-  "\u2010": "-",
-  "\u2011": "-",
-  "\u2013": "-",
-  "\u2014": "-",
-  ß: "ss",
-  æ: "ae",
-  Æ: "AE",
-  œ: "oe",
-  Œ: "OE",
-  ø: "o",
-  Ø: "O",
-  đ: "d",
-  Đ: "D",
-  ð: "d",
-  Ð: "D",
-  þ: "th",
-  Þ: "TH",
-  ł: "l",
-  Ł: "L",
-  ı: "i",
+const ASCII_SPELLING: Readonly<Record<string, string | undefined>> = Object.fromEntries(
+  "ß:ss æ:ae œ:oe ø:o đ:d ð:d þ:th ł:l ı:i".split(" ").map((pair) => pair.split(":")),
+);
+
+/** A letter of {@link ASCII_SPELLING} in ASCII, a capital in capitals; any other character a space. */
+const spell = (c: string): string => {
+  const lower = ASCII_SPELLING[c.toLowerCase()];
+  return lower === undefined ? " " : c === c.toLowerCase() ? lower : lower.toUpperCase();
 };
 
 /**
@@ -58,7 +41,10 @@ export const phraseText = (value: string): string =>
     .replace(/[\p{So}\p{Sc}\p{Sk}]/gu, " ")
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
-    .replace(/[^\x20-\x7e]/g, (c) => ASCII_SPELLING[c] ?? " ")
+    // Typographic apostrophes and dashes: the analyzer keeps `crohn's` as one word, so `’` stays an apostrophe.
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u2010\u2011\u2013\u2014]/g, "-")
+    .replace(/[^\x20-\x7e]/g, spell)
     .replace(REFUSED_BY_OPENFDA, " ")
     .replace(/["\\]/g, " ")
     .replace(/\s+/g, " ")

@@ -107,20 +107,17 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const built = buildSearch(c);
     const field = COUNT_FIELDS[built.endpoint][count_by];
     const page = await ctx.resources.count(built.endpoint, built.search, field, max_buckets, ctx.signal);
-    const unmet: string[] = unappliedCriteria(c);
-    if (built.deferred.includes("approval_year") && built.endpoint === "drugsfda") {
+    const unmet = unappliedCriteria(c);
+    if (built.deferred.includes("approval_year"))
       unmet.push(
-        "approval_year: counted applications with any submission in those years, not only original approvals.",
+        built.endpoint === "drugsfda"
+          ? "approval_year: counted applications with any submission in those years, not only original approvals."
+          : "approval_year: labels carry no approval date, so the count ignores it.",
       );
-    }
-    if (built.deferred.includes("approval_year") && built.endpoint === "label") {
-      unmet.push("approval_year: labels carry no approval date, so the count ignores it.");
-    }
-    if (built.deferred.includes("sponsor")) {
+    if (built.deferred.includes("sponsor"))
       unmet.push(
         'sponsor: labels name no sponsor, so the count ignores it (count_by "sponsor" counts labelers).',
       );
-    }
     const buckets = page.buckets.slice(0, max_buckets);
     const data: Output = {
       count_by,

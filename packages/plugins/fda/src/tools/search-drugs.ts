@@ -63,8 +63,7 @@ const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean
 
 /** Checks sponsor and approval year of label matches through their Drugs@FDA applications. */
 const checkLabels = async (
-  client: OpenFdaClient,
-  signal: AbortSignal,
+  { resources: client, signal }: { readonly resources: OpenFdaClient; readonly signal: AbortSignal },
   labels: ReadonlyArray<Match>,
   c: Criteria,
   deferred: ReadonlyArray<string>,
@@ -141,28 +140,18 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     }
     const built = buildSearch(c);
     const postFilter = built.deferred.length > 0;
-    const page = await ctx.resources.search(
-      built.endpoint,
-      built.search,
-      postFilter ? Math.max(CANDIDATES, max) : max,
-      ctx.signal,
+    const limit = postFilter ? Math.max(CANDIDATES, max) : max;
+    const page = await ctx.resources.search(built.endpoint, built.search, limit, ctx.signal);
+    const mapped = page.results.flatMap(
+      (raw) => (built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel)(raw) ?? [],
     );
-    const mapped = page.results
-      .map(built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel)
-      .filter((m): m is Match => m !== undefined);
 
     let matches = mapped;
     let unverifiable = 0;
     if (built.endpoint === "drugsfda" && built.deferred.includes("approval_year")) {
       matches = mapped.filter((m) => yearOk(m.original_approval_date, c.approval_year));
     } else if (built.endpoint === "label" && postFilter && mapped.length > 0) {
-      ({ kept: matches, unverifiable } = await checkLabels(
-        ctx.resources,
-        ctx.signal,
-        mapped,
-        c,
-        built.deferred,
-      ));
+      ({ kept: matches, unverifiable } = await checkLabels(ctx, mapped, c, built.deferred));
     }
 
     const allCandidatesSeen = page.results.length >= page.total;
