@@ -8,11 +8,13 @@ import {
   givenCriteria,
   requireApplicable,
   searchedFieldsSchema,
+  suggestionsForMany,
+  suggestionsForNone,
   unappliedCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import { applicationNumbersSearch, buildSearch, FIELDS } from "../internal/query.js";
+import { applicationNumbersSearch, buildSearch, FIELDS, phraseText } from "../internal/query.js";
 import {
   fromDrugsfda,
   fromLabel,
@@ -23,8 +25,6 @@ import {
   parseDrugsfda,
   sponsorMatches,
 } from "../internal/records.js";
-import { phraseText } from "../internal/search-text.js";
-import { suggestionsForMany, suggestionsForNone } from "../internal/suggestions.js";
 
 /** Candidates fetched when a criterion is checked after the response (approval year, label sponsor). */
 const CANDIDATES = 100;
