@@ -1,6 +1,5 @@
 import { closestMatches, fail, type Caller as ToolCaller } from "@quiver/core";
-import { GROUP_PREFIX } from "./grantees.js";
-import { collectionNameProblem, formatRef, parseRef } from "./names.js";
+import { collectionNameProblem, formatRef, GROUP_PREFIX, parseRef } from "./names.js";
 import type { ReadableRow, Repository } from "./repository.js";
 
 /** A collection the caller may read, with how they name it (and the grantee it is read as: `via`). */

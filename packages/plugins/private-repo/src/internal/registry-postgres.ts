@@ -1,5 +1,5 @@
-import { fail } from "@quiver/core";
 import type pg from "pg";
+import { databaseUnavailable } from "./errors.js";
 import type { RegistrySql } from "./repository.js";
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -16,16 +16,14 @@ const guard = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (error) {
-    if (!unreachable(error)) throw error;
-    throw fail.unavailable("The repository's database is unavailable; try again shortly.", {
-      retryable: true,
-      suggestion:
-        "Call again in a little while; the operator should check that PostgreSQL (DATABASE_URL) is running.",
-    });
+    throw unreachable(error) ? databaseUnavailable() : error;
   }
 };
 
-/** Connects (the driver is loaded then) and creates the tables once, under an advisory lock. */
+/**
+ * Connects (the driver is loaded then) and creates the tables once: the statements of one query run as
+ * one transaction, under an advisory lock, so replicas starting together create them once.
+ */
 const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
   const { default: driver } = await import("pg");
   const pool = new driver.Pool({
@@ -38,14 +36,9 @@ const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
   });
   pool.on("error", () => undefined);
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const client = await pool.connect().catch(async (error: unknown) => {
-    await pool.end().catch(() => undefined);
-    throw error;
-  });
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('quiver_private_repo_migrate'))");
-    await client.query(`
+  await pool
+    .query(`
+      SELECT pg_advisory_xact_lock(hashtext('quiver_private_repo_migrate'));
       CREATE SCHEMA IF NOT EXISTS ${s};
       CREATE TABLE IF NOT EXISTS ${s}.repo_collections (
         id bigserial PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL,
@@ -56,16 +49,11 @@ const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
       CREATE INDEX IF NOT EXISTS repo_shares_grantee ON ${s}.repo_shares (grantee);
       CREATE TABLE IF NOT EXISTS ${s}.repo_audit (
         id bigserial PRIMARY KEY, at text NOT NULL, principal text, action text NOT NULL, target text,
-        outcome text NOT NULL, detail text);
-      ALTER TABLE ${s}.repo_audit ADD COLUMN IF NOT EXISTS client_id text;`);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    client.release(true);
-    await pool.end().catch(() => undefined);
-    throw error;
-  }
-  client.release();
+        outcome text NOT NULL, detail text, client_id text);`)
+    .catch(async (error: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw error;
+    });
   return pool;
 };
 

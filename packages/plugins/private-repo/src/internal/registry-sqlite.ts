@@ -36,9 +36,6 @@ export const openSqliteRegistry = (path: string): RegistrySql => {
   const db = new DatabaseSync(join(path, "repo.db"));
   db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
   db.exec(SCHEMA);
-  // A repository made before the audit log kept client ids gets the column.
-  const columns = db.prepare("PRAGMA table_info(audit)").all() as Array<{ name: string }>;
-  if (!columns.some((c) => c.name === "client_id")) db.exec("ALTER TABLE audit ADD COLUMN client_id TEXT");
   return {
     rows: async <T>(sql: string, params: ReadonlyArray<unknown>) =>
       db.prepare(sql).all(...(params as SQLInputValue[])) as T[],

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { SearchIndex } from "@quiver/search";
-import { firstPerCollection, granteesOf } from "./grantees.js";
+import { firstPerCollection, granteesOf } from "./names.js";
 import { openPostgresRegistry } from "./registry-postgres.js";
 import { openSqliteRegistry } from "./registry-sqlite.js";
 
@@ -155,16 +155,11 @@ export class Repository {
 
   /** The audit log, oldest first (the last `limit` entries). */
   async auditLog(limit = 1_000): Promise<AuditEntry[]> {
-    type Row = Omit<AuditEntry, "clientId" | "id"> & { id: number | string; client_id: string | null };
-    const rows = await this.sql.rows<Row>(
-      `SELECT * FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`,
+    const columns = `CAST(id AS integer) AS id, at, principal, action, target, outcome, detail, client_id AS "clientId"`;
+    return this.sql.rows<AuditEntry>(
+      `SELECT ${columns} FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`,
       [limit],
     );
-    return rows.map(({ client_id, id, ...rest }) => ({
-      ...rest,
-      id: Number(id),
-      clientId: client_id ?? null,
-    }));
   }
 
   /** Where @quiver/search keeps a collection's index in the database, read by `reader`. */
