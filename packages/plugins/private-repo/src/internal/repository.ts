@@ -1,8 +1,7 @@
 import { join, resolve } from "node:path";
 import type { SearchIndex } from "@quiver/search";
 import { firstPerCollection, granteesOf } from "./names.js";
-import { openPostgresRegistry } from "./registry-postgres.js";
-import { openSqliteRegistry } from "./registry-sqlite.js";
+import { openPostgresRegistry, openSqliteRegistry, type RegistrySql } from "./registry.js";
 
 /** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
 export interface RepositoryDatabase {
@@ -46,20 +45,6 @@ export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
 
 /** A collection a caller may read, and the grantee that gives access (the caller, or one of its groups). */
 export type ReadableRow = CollectionRow & { readonly access: "owner" | "shared"; readonly via: string };
-
-/**
- * The tables of a registry (collections, the sharing ACL and the audit log) and how to query them:
- * `repo.db` (SQLite) by default, PostgreSQL tables with a database. Both run the same statements.
- */
-export interface RegistrySql {
-  /** Runs one statement with `?` placeholders and resolves to its rows. */
-  readonly rows: <T>(sql: string, params: ReadonlyArray<unknown>) => Promise<T[]>;
-  /** The tables' names (schema-qualified in PostgreSQL). */
-  readonly tables: { readonly collections: string; readonly shares: string; readonly audit: string };
-  /** What makes an ORDER BY term sort byte-wise (`COLLATE "C"` in PostgreSQL; SQLite's default). */
-  readonly bytewise: string;
-  readonly close: () => Promise<void>;
-}
 
 const now = () => new Date().toISOString();
 const COLLECTION = "CAST(id AS integer) AS id, owner, name";

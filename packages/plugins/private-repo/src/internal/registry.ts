@@ -1,8 +1,63 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type pg from "pg";
 import { databaseUnavailable } from "./errors.js";
-import type { RegistrySql } from "./repository.js";
+
+/**
+ * The tables of a registry (collections, the sharing ACL and the audit log) and how to query them:
+ * `repo.db` (SQLite) by default, PostgreSQL tables with a database. Both run the same statements.
+ */
+export interface RegistrySql {
+  /** Runs one statement with `?` placeholders and resolves to its rows. */
+  readonly rows: <T>(sql: string, params: ReadonlyArray<unknown>) => Promise<T[]>;
+  /** The tables' names (schema-qualified in PostgreSQL). */
+  readonly tables: { readonly collections: string; readonly shares: string; readonly audit: string };
+  /** What makes an ORDER BY term sort byte-wise (`COLLATE "C"` in PostgreSQL; SQLite's default). */
+  readonly bytewise: string;
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * The statements that create a registry's tables, the same for both databases but for the type of the
+ * row ids (`INTEGER`, SQLite's row id; `bigserial` in PostgreSQL) and the name of the grantee index.
+ */
+const registryTables = ({ collections, shares, audit }: RegistrySql["tables"], id: string, index: string) => `
+  CREATE TABLE IF NOT EXISTS ${collections} (
+    id ${id} PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL, UNIQUE (owner, name));
+  CREATE TABLE IF NOT EXISTS ${shares} (
+    collection bigint NOT NULL REFERENCES ${collections} (id) ON DELETE CASCADE,
+    grantee text NOT NULL, granted_at text NOT NULL, PRIMARY KEY (collection, grantee));
+  CREATE INDEX IF NOT EXISTS ${index} ON ${shares} (grantee);
+  CREATE TABLE IF NOT EXISTS ${audit} (
+    id ${id} PRIMARY KEY, at text NOT NULL, principal text, action text NOT NULL, target text,
+    outcome text NOT NULL, detail text, client_id text);`;
+
+const TABLES = { collections: "collections", shares: "shares", audit: "audit" };
+
+/** The registry in `repo.db`, a SQLite file of the repository folder (created with the folder). */
+export const openSqliteRegistry = (path: string): RegistrySql => {
+  mkdirSync(join(path, "collections"), { recursive: true });
+  const db = new DatabaseSync(join(path, "repo.db"));
+  db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
+  db.exec(registryTables(TABLES, "INTEGER", "shares_grantee"));
+  return {
+    rows: async <T>(sql: string, params: ReadonlyArray<unknown>) =>
+      db.prepare(sql).all(...(params as SQLInputValue[])) as T[],
+    tables: TABLES,
+    bytewise: "",
+    close: async () => db.close(),
+  };
+};
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The registry's tables in the (quoted) schema `s`. */
+const tablesIn = (s: string) => ({
+  collections: `${s}.repo_collections`,
+  shares: `${s}.repo_shares`,
+  audit: `${s}.repo_audit`,
+});
 
 /** Whether an error means the database cannot be reached (rather than a bad statement). */
 const unreachable = (error: unknown): boolean => {
@@ -39,17 +94,7 @@ const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
   await pool
     .query(`
       SELECT pg_advisory_xact_lock(hashtext('quiver_private_repo_migrate'));
-      CREATE SCHEMA IF NOT EXISTS ${s};
-      CREATE TABLE IF NOT EXISTS ${s}.repo_collections (
-        id bigserial PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL,
-        UNIQUE (owner, name));
-      CREATE TABLE IF NOT EXISTS ${s}.repo_shares (
-        collection bigint NOT NULL REFERENCES ${s}.repo_collections (id) ON DELETE CASCADE,
-        grantee text NOT NULL, granted_at text NOT NULL, PRIMARY KEY (collection, grantee));
-      CREATE INDEX IF NOT EXISTS repo_shares_grantee ON ${s}.repo_shares (grantee);
-      CREATE TABLE IF NOT EXISTS ${s}.repo_audit (
-        id bigserial PRIMARY KEY, at text NOT NULL, principal text, action text NOT NULL, target text,
-        outcome text NOT NULL, detail text, client_id text);`)
+      CREATE SCHEMA IF NOT EXISTS ${s};${registryTables(tablesIn(s), "bigserial", "repo_shares_grantee")}`)
     .catch(async (error: unknown) => {
       await pool.end().catch(() => undefined);
       throw error;
@@ -82,7 +127,7 @@ export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_searc
       const text = sql.replace(/\?/g, () => `$${++n}`);
       return (await guard(() => ready.query(text, [...params]))).rows as T[];
     },
-    tables: { collections: `${s}.repo_collections`, shares: `${s}.repo_shares`, audit: `${s}.repo_audit` },
+    tables: tablesIn(s),
     bytewise: ' COLLATE "C"',
     close: async () => {
       const closing = pool;
