@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { SearchIndex } from "@quiver/search";
-import { firstPerCollection, granteesOf } from "./names.js";
+import { type CollectionRef, firstPerCollection, granteesOf } from "./names.js";
 import { openPostgresRegistry, openSqliteRegistry, type RegistrySql } from "./registry.js";
 
 /** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
@@ -14,11 +14,7 @@ export interface RepositoryDatabase {
 type IndexDatabase = RepositoryDatabase & { readonly databaseUrl: string };
 
 /** A collection registered in a repository. */
-export interface CollectionRow {
-  readonly id: number;
-  readonly owner: string;
-  readonly name: string;
-}
+export type CollectionRow = CollectionRef & { readonly id: number };
 
 /** One audit-log entry. */
 export interface AuditEntry {
