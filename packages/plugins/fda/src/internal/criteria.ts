@@ -73,20 +73,13 @@ export const describeCriteria = (c: Criteria): string => {
   return parts.length > 0 ? parts.join(", ") : "no criteria";
 };
 
-/** Words a model may use for a criterion under another name, and the criterion meant. */
-const SYNONYMS: Readonly<Record<string, string>> = {
-  mechanism: "pharmacologic_class",
-  mechanism_of_action: "pharmacologic_class",
-  moa: "pharmacologic_class",
-  drug_class: "pharmacologic_class",
-  ingredient: "active_ingredient",
-  substance: "active_ingredient",
-  manufacturer: "sponsor",
-  company: "sponsor",
-  disease: "indication",
-  condition: "indication",
-  approval_date: "approval_year",
-  year: "approval_year",
+/** Words a model may use for a criterion under another name, by the criterion meant. */
+const SYNONYMS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  pharmacologic_class: ["mechanism", "mechanism_of_action", "moa", "drug_class"],
+  active_ingredient: ["ingredient", "substance"],
+  sponsor: ["manufacturer", "company"],
+  indication: ["disease", "condition"],
+  approval_year: ["approval_date", "year"],
 };
 
 /** The keys of the criteria that no tool can apply (anything but {@link KNOWN_CRITERIA}). */
@@ -94,8 +87,13 @@ export const unknownCriteria = (c: Readonly<Record<string, unknown>>): string[] 
   Object.keys(c).filter((k) => !KNOWN_CRITERIA.includes(k) && c[k] !== undefined);
 
 /** The criterion closest to an unknown key: a known synonym, else the nearest name. */
-export const closestCriterion = (key: string): string =>
-  SYNONYMS[key.toLowerCase()] ?? closestMatches(KNOWN_CRITERIA, key.toLowerCase(), { limit: 1 })[0]!;
+export const closestCriterion = (key: string): string => {
+  const k = key.toLowerCase();
+  return (
+    Object.keys(SYNONYMS).find((c) => SYNONYMS[c]!.includes(k)) ??
+    closestMatches(KNOWN_CRITERIA, k, { limit: 1 })[0]!
+  );
+};
 
 /**
  * Refuses criteria of which openFDA can apply none (`invalid_input` naming the accepted ones);
