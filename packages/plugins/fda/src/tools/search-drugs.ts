@@ -142,9 +142,8 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const postFilter = built.deferred.length > 0;
     const limit = postFilter ? Math.max(CANDIDATES, max) : max;
     const page = await ctx.resources.search(built.endpoint, built.search, limit, ctx.signal);
-    const mapped = page.results.flatMap(
-      (raw) => (built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel)(raw) ?? [],
-    );
+    const toMatch = built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel;
+    const mapped = page.results.flatMap((raw) => toMatch(raw) ?? []);
 
     let matches = mapped;
     let unverifiable = 0;
@@ -160,11 +159,10 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const shown = matches.slice(0, max);
     const fully = exact && shown.length >= total;
     const unmet: string[] = unappliedCriteria(c);
-    if (unverifiable > 0) {
+    if (unverifiable > 0)
       unmet.push(
         `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
       );
-    }
     const suggestions =
       total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length);
     const described = describeCriteria(c);
@@ -189,7 +187,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       total === 0
         ? `No FDA drugs match ${described}; see refinement_suggestions.`
         : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${described}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
-    const source = built.endpoint === "drugsfda" ? "openFDA /drug/drugsfda.json" : "openFDA /drug/label.json";
+    const source = `openFDA /drug/${built.endpoint}.json`;
     // A criterion not applied makes the answer partial: the matches may not satisfy it.
     return unmet.length > 0
       ? partial(data, `${message} Not every criterion was applied: see unmet_constraints.`, { source })
