@@ -33,15 +33,12 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     // import: `quiver list` never opens it.
     setup: ({ config, http }) =>
       import("./internal/openfda-client.js").then((m) => m.createOpenFdaClient(config, http)),
-    health: async ({ config, http, signal }) => {
-      const res = await http.request({
-        baseUrl: config.baseUrl,
-        url: "/drug/drugsfda.json",
-        query: { api_key: config.apiKey, limit: 1 },
-        signal,
-      });
-      const updated = /"last_updated"\s*:\s*"([^"]+)"/.exec(res.body)?.[1];
-      return { ok: true, message: `openFDA answered${updated ? ` (data last updated ${updated})` : ""}.` };
+    health: async ({ resources, signal }) => {
+      const { lastUpdated } = await resources.search("drugsfda", undefined, 1, signal);
+      return {
+        ok: true,
+        message: `openFDA answered${lastUpdated ? ` (data last updated ${lastUpdated})` : ""}.`,
+      };
     },
   });
 

@@ -1,6 +1,6 @@
 import { FAULT_KINDS, type Fault } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
-import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { dataOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 const KEY = "test-openfda-key-8d1f0c2b";
@@ -10,13 +10,13 @@ const search = { search_criteria: { brand_name: "Ozempic" } };
 
 describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and never shown", () => {
   it("works without a key and sends no api_key", async () => {
-    const r = await fdaCatalog({ baseUrl: openfda.up.url }).call("fda_search_drugs", search, session);
+    const r = await openfda.fdaCatalog().call("fda_search_drugs", search, session);
     expect(r.status).toBe("success");
     expect(openfda.up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.has("api_key")).toBe(false);
   });
 
   it("sends the key from OPENFDA_API_KEY as the first query parameter", async () => {
-    const catalog = fdaCatalog({ baseUrl: openfda.up.url }, { env: { OPENFDA_API_KEY: KEY } });
+    const catalog = openfda.fdaCatalog({}, { env: { OPENFDA_API_KEY: KEY } });
     const r = await catalog.call("fda_search_drugs", search, session);
     expect(r.status).toBe("success");
     const sent = openfda.up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!;
@@ -27,7 +27,7 @@ describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and 
   });
 
   it("takes the key from createFdaPlugin options too, and keeps it out of the catalog export", async () => {
-    const catalog = fdaCatalog({ baseUrl: openfda.up.url, apiKey: KEY });
+    const catalog = openfda.fdaCatalog({ apiKey: KEY });
     await catalog.call("fda_count_drugs", { count_by: "route" }, session);
     expect(openfda.up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.get("api_key")).toBe(KEY);
     expect(JSON.stringify(catalog.export())).not.toContain(KEY);
@@ -40,11 +40,7 @@ describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and 
       status: 403,
       body: openfda.rec.errors.keyInvalid,
     });
-    const r = await fdaCatalog({ baseUrl: openfda.up.url, apiKey: KEY }).call(
-      "fda_search_drugs",
-      search,
-      session,
-    );
+    const r = await openfda.fdaCatalog({ apiKey: KEY }).call("fda_search_drugs", search, session);
     expect(r.status).toBe("access_denied");
     expect(r.error?.kind).toBe("access_denied");
     expect(r.message).toContain("An invalid api_key was supplied");
@@ -59,11 +55,9 @@ describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and 
         error: { code: "SERVER_ERROR", message: `failed for ?api_key=${req.query.get("api_key")}&search=x` },
       },
     }));
-    const r = await fdaCatalog({ baseUrl: openfda.up.url, apiKey: KEY }).call(
-      "fda_search_drugs",
-      { search_criteria: { indication: "asthma" } },
-      session,
-    );
+    const r = await openfda
+      .fdaCatalog({ apiKey: KEY })
+      .call("fda_search_drugs", { search_criteria: { indication: "asthma" } }, session);
     expect(r.error?.kind).toBe("upstream");
     expect(JSON.stringify(r)).not.toContain(KEY);
     echo.remove();
@@ -81,8 +75,8 @@ describe("OPENFDA_API_KEY is optional, sent as the api_key query parameter, and 
               ? { kind, chunkBytes: 2048, intervalMs: 1 }
               : ({ kind } as Fault);
     openfda.up.fault("GET", "/drug/drugsfda.json", fault);
-    const catalog = fdaCatalog(
-      { baseUrl: openfda.up.url, apiKey: KEY },
+    const catalog = openfda.fdaCatalog(
+      { apiKey: KEY },
       { policies: { "*": { timeout: "1s", retry: false } } },
     );
     const r = await catalog.call("fda_search_drugs", search, session);

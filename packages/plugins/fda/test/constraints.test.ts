@@ -1,19 +1,19 @@
 import { seededRandom } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { KNOWN_CRITERIA } from "../src/internal/criteria.js";
-import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { dataOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 // The co-scientist interface: databases MUST honour every specified constraint and say which
 // failed. A criterion openFDA cannot filter on is reported, never dropped in silence.
 
-const { up } = useOpenFdaEmulator();
+const { up, fdaCatalog } = useOpenFdaEmulator();
 
 const noLimits = { policies: { "*": { rateLimit: false, cache: false } } } as const;
 
 describe("criteria openFDA cannot apply", () => {
   it("answers partial with mechanism in unmet_constraints and query_constraints_met false", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { active_ingredient: "semaglutide", mechanism: "SGLT2 inhibitor" } },
       session,
@@ -31,7 +31,7 @@ describe("criteria openFDA cannot apply", () => {
   });
 
   it("counts partially too, naming the criterion not applied", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_count_drugs",
       { search_criteria: { active_ingredient: "semaglutide", dosage: "7 mg" }, count_by: "route" },
       session,
@@ -47,11 +47,7 @@ describe("criteria openFDA cannot apply", () => {
       ["fda_search_drugs", {}],
       ["fda_count_drugs", { count_by: "route" }],
     ] as const) {
-      const r = await fdaCatalog({ baseUrl: up.url }).call(
-        tool,
-        { search_criteria: { sponsr: "Novo" }, ...extra },
-        session,
-      );
+      const r = await fdaCatalog().call(tool, { search_criteria: { sponsr: "Novo" }, ...extra }, session);
       expect(r.status, tool).toBe("error");
       expect(r.error?.kind).toBe("invalid_input");
       expect(r.message).toContain('"sponsr" cannot be applied');
@@ -62,7 +58,7 @@ describe("criteria openFDA cannot apply", () => {
   });
 
   it("refuses unknown keys in approval_year and at the top level with the accepted keys", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     const year = await catalog.call(
       "fda_search_drugs",
       { search_criteria: { active_ingredient: "semaglutide", approval_year: { from: 2020 } } },
@@ -92,7 +88,7 @@ describe("property: every criterion the tool cannot apply appears in the envelop
     const seed = Number(process.env.FDA_PROPERTY_SEED ?? 20_261_124);
     console.log(`property seed ${seed} (set FDA_PROPERTY_SEED to replay)`);
     const r = seededRandom(seed);
-    const catalog = fdaCatalog({ baseUrl: up.url }, noLimits);
+    const catalog = fdaCatalog({}, noLimits);
     for (let run = 0; run < 150; run++) {
       const criteria: Record<string, unknown> = {};
       for (const k of TEXT) if (r.next() < 0.2) criteria[k] = r.pick(VALUES);

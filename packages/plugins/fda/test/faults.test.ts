@@ -6,10 +6,10 @@ import {
 } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { createFdaPlugin } from "../src/index.js";
-import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { dataOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-const { up } = useOpenFdaEmulator();
+const { up, fdaCatalog } = useOpenFdaEmulator();
 
 /** The shared expectations, plus: a success still meets the query, and every failure tells the model what to do. */
 const EXPECT = Object.fromEntries(
@@ -73,7 +73,7 @@ describeFaultMatrix({
 describe("openFDA failures beyond one call", () => {
   it("recovers on retry from a one-off reset", async () => {
     up.fault("GET", "/drug/drugsfda.json", { kind: "reset" }, { times: 1 });
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Wegovy" } },
       session,
@@ -84,7 +84,7 @@ describe("openFDA failures beyond one call", () => {
 
   it("opens the circuit after repeated upstream failures and stops calling openFDA", async () => {
     up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 502 });
-    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { retry: false } } });
+    const catalog = fdaCatalog({}, { policies: { "*": { retry: false } } });
     for (let i = 0; i < 5; i++)
       await catalog.call("fda_search_drugs", { search_criteria: { brand_name: `Drug${i}` } }, session);
     const before = up.requestsTo("GET", "/drug/drugsfda.json").length;

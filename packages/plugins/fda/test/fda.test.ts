@@ -2,10 +2,10 @@ import { closedUrl, describePluginConformance, describePluginPackage } from "@qu
 import { describe, expect, it } from "vitest";
 import pkg from "../package.json" with { type: "json" };
 import fdaPlugin, { createFdaPlugin } from "../src/index.js";
-import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { dataOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-const { up, rec } = useOpenFdaEmulator();
+const { up, rec, fdaCatalog } = useOpenFdaEmulator();
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(fdaPlugin, {
@@ -22,7 +22,7 @@ describe("plugin shape", () => {
   });
 
   it("takes createFdaPlugin options as defaults that registration options override", async () => {
-    const catalog = fdaCatalog({});
+    const catalog = fdaCatalog();
     catalog.register(createFdaPlugin({ baseUrl: "http://127.0.0.1:9" }), { baseUrl: up.url });
     expect((await catalog.health("fda")).ok).toBe(true);
     catalog.register(createFdaPlugin({ baseUrl: up.url }));
@@ -32,7 +32,7 @@ describe("plugin shape", () => {
   });
 
   it("health reports the data date from openFDA", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     const report = await catalog.health("fda");
     expect(report.ok).toBe(true);
     expect(report.message).toMatch(/openFDA answered/);
@@ -41,7 +41,7 @@ describe("plugin shape", () => {
 
 describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   it("searches by active ingredient and returns every application with total_count from meta.results.total", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { active_ingredient: "semaglutide" } },
       session,
@@ -74,7 +74,7 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   });
 
   it("says when not every match was returned (fully_searched false) and suggests how to narrow", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { active_ingredient: "semaglutide" }, max_results: 2 },
       session,
@@ -89,7 +89,7 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   });
 
   it("searches by brand name, generic name, class, sponsor and route", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     const apps = async (criteria: Record<string, unknown>) =>
       dataOf(await catalog.call("fda_search_drugs", { search_criteria: criteria, max_results: 20 }, session))
         .matches.map((m: any) => m.application_number)
@@ -108,7 +108,7 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   });
 
   it("filters on the year of original approval, not on any submission in that period", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { active_ingredient: "semaglutide", approval_year: { after: 2019, before: 2021 } } },
       session,
@@ -126,7 +126,7 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   });
 
   it("rejects an approval range whose after is later than its before", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Ozempic", approval_year: { after: 2022, before: 2010 } } },
       session,
@@ -136,17 +136,13 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   });
 
   it("rejects empty criteria with an example", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
-      "fda_search_drugs",
-      { search_criteria: {} },
-      session,
-    );
+    const r = await fdaCatalog().call("fda_search_drugs", { search_criteria: {} }, session);
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.suggestion).toMatch(/active_ingredient/);
   });
 
   it("treats openFDA's 404 NOT_FOUND as zero matches, with suggestions to loosen the search", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Notarealdrugname", route: "oral" } },
       session,
@@ -161,7 +157,7 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
   });
 
   it("caches a repeated search (no second upstream request)", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     const before = up.requestsTo("GET", "/drug/drugsfda.json").length;
     await catalog.call("fda_search_drugs", { search_criteria: { brand_name: "Wegovy" } }, session);
     const again = await catalog.call(
@@ -176,7 +172,7 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
 
 describe("fda_search_drugs by indication (drug labels)", () => {
   it("searches labels by indication and returns the indication text and a DailyMed link", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { indication: "type 2 diabetes" } },
       session,
@@ -195,7 +191,7 @@ describe("fda_search_drugs by indication (drug labels)", () => {
   });
 
   it("checks sponsor and approval year of label matches through Drugs@FDA", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     const inRange = dataOf(
       await catalog.call(
         "fda_search_drugs",
@@ -224,7 +220,7 @@ describe("fda_search_drugs by indication (drug labels)", () => {
 
   it("says query_constraints_met is false when a label has no application to check the sponsor against", async () => {
     // The recorded 2018 label (homeopathic SILICEA) has no application number.
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { indication: "condition listed above", sponsor: "Rxhomeo" } },
       session,
@@ -238,7 +234,7 @@ describe("fda_search_drugs by indication (drug labels)", () => {
 
 describe("fda_count_drugs", () => {
   it("uses openFDA count= and returns the buckets", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_count_drugs",
       { search_criteria: { pharmacologic_class: "GLP-1 Receptor Agonist" }, count_by: "sponsor" },
       session,
@@ -257,7 +253,7 @@ describe("fda_count_drugs", () => {
   });
 
   it("counts labels by route when an indication is given, and everything when no criteria are given", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     const labels = dataOf(
       await catalog.call(
         "fda_count_drugs",
@@ -275,7 +271,7 @@ describe("fda_count_drugs", () => {
   });
 
   it("answers 'Nothing to count' (404) as zero buckets, not an error", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_count_drugs",
       { search_criteria: { sponsor: "Nobody Pharma" }, count_by: "route" },
       session,
@@ -287,7 +283,7 @@ describe("fda_count_drugs", () => {
   });
 
   it("flags an approval-year count as approximate (query_constraints_met false)", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_count_drugs",
       {
         search_criteria: { active_ingredient: "semaglutide", approval_year: { after: 2020 } },
@@ -308,7 +304,7 @@ describe("recorded openFDA error bodies", () => {
       { kind: "status", status: 400, body: rec.errors.badRequest },
       { times: 1 },
     );
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Ozempic" } },
       session,
@@ -326,7 +322,7 @@ describe("recorded openFDA error bodies", () => {
 
   it("retries a 500 SERVER_ERROR that is not a parse failure and succeeds on the next attempt", async () => {
     up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 500, body: outage }, { times: 1 });
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Rybelsus" } },
       session,
@@ -337,7 +333,7 @@ describe("recorded openFDA error bodies", () => {
 
   it("reports a persistent 500 that is not a parse failure as a retryable upstream error", async () => {
     up.fault("GET", "/drug/drugsfda.json", { kind: "status", status: 500, body: outage });
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Wegovy" } },
       session,
@@ -354,7 +350,7 @@ describe("recorded openFDA error bodies", () => {
       { kind: "status", status: 404, body: { error: "no route" } },
       { times: 1 },
     );
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
+    const r = await fdaCatalog().call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Mounjaro" } },
       session,

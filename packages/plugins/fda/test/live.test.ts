@@ -1,4 +1,4 @@
-import { createCatalog } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { createFdaPlugin } from "../src/index.js";
 
@@ -7,8 +7,9 @@ const KEY = process.env.OPENFDA_API_KEY;
 const LIVE = Boolean(KEY) || process.env.OPENFDA_LIVE === "1";
 if (!LIVE) console.log("skipped: set OPENFDA_API_KEY or OPENFDA_LIVE=1 to run the live openFDA test");
 
+const makeCatalog = useCatalog({ env: KEY ? { OPENFDA_API_KEY: KEY } : {} });
 const liveCatalog = () => {
-  const catalog = createCatalog({ env: KEY ? { OPENFDA_API_KEY: KEY } : {} });
+  const catalog = makeCatalog();
   catalog.register(createFdaPlugin());
   return catalog;
 };
@@ -27,7 +28,6 @@ describe.runIf(LIVE)("live openFDA (api.fda.gov)", () => {
     });
     expect(count.status).toBe("success");
     if (KEY) expect(JSON.stringify([search, count])).not.toContain(KEY);
-    await catalog.close();
   });
 
   it("finds a sponsor by the name people use (Novo Nordisk), with the fields it matched on", async () => {
@@ -44,7 +44,6 @@ describe.runIf(LIVE)("live openFDA (api.fda.gov)", () => {
     expect(d.total_count).toBeGreaterThan(0);
     for (const m of d.matches) expect(m.sponsor).toMatch(/NOVO/);
     expect(d.searched_fields).toMatchObject({ sponsor: ["sponsor_name", "openfda.manufacturer_name"] });
-    await catalog.close();
   });
 
   it("searches accented and trademarked values without openFDA refusing them", async () => {
@@ -56,6 +55,5 @@ describe.runIf(LIVE)("live openFDA (api.fda.gov)", () => {
     const brand = await catalog.call("fda_search_drugs", { search_criteria: { brand_name: "Ozempic®" } });
     expect(brand.status, brand.message).toBe("success");
     expect((brand.data as { total_count: number }).total_count).toBeGreaterThan(0);
-    await catalog.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD, UPPER_CASE_KEYWORDS } from "../src/internal/query.js";
-import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { dataOf, session } from "./support/catalog.js";
 import { fieldKind, SUPPORTED_SEARCH } from "./support/openfda-definitions.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
@@ -8,7 +8,7 @@ const openfda = useOpenFdaEmulator();
 
 /** One fda_search_drugs call on a fresh catalog. */
 const search = (criteria: Record<string, unknown>) =>
-  fdaCatalog({ baseUrl: openfda.up.url }).call("fda_search_drugs", { search_criteria: criteria }, session);
+  openfda.fdaCatalog().call("fda_search_drugs", { search_criteria: criteria }, session);
 
 const get = async (path: string, search: string) => {
   const res = await fetch(`${openfda.up.url}${path}?search=${encodeURIComponent(search)}&limit=10`);
@@ -87,11 +87,13 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
   });
 
   it("counts by route for a sponsor named as people name it", async () => {
-    const r = await fdaCatalog({ baseUrl: openfda.up.url }).call(
-      "fda_count_drugs",
-      { search_criteria: { sponsor: "Eli Lilly and Company" }, count_by: "route" },
-      session,
-    );
+    const r = await openfda
+      .fdaCatalog()
+      .call(
+        "fda_count_drugs",
+        { search_criteria: { sponsor: "Eli Lilly and Company" }, count_by: "route" },
+        session,
+      );
     expect(r.status).toBe("success");
     expect(dataOf(r).buckets).toEqual([{ term: "SUBCUTANEOUS", count: 1 }]);
     expect(dataOf(r).searched_fields.sponsor).toEqual(["sponsor_name", "openfda.manufacturer_name"]);
@@ -108,7 +110,7 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
 
 describe("characters openFDA refuses never reach it", () => {
   it("searches Ozempic® and Mounjaro™ as their names", async () => {
-    const catalog = fdaCatalog({ baseUrl: openfda.up.url });
+    const catalog = openfda.fdaCatalog();
     for (const [brand, app] of [
       ["Ozempic®", "NDA209637"],
       ["Mounjaro™", "NDA215866"],
@@ -130,7 +132,7 @@ describe("characters openFDA refuses never reach it", () => {
   });
 
   it("counts with accents, symbols and punctuation in every criterion without a 400", async () => {
-    const r = await fdaCatalog({ baseUrl: openfda.up.url }).call(
+    const r = await openfda.fdaCatalog().call(
       "fda_count_drugs",
       {
         search_criteria: { active_ingredient: "sémaglutide", route: "oral!", sponsor: "Novo Nordisk®" },
@@ -150,7 +152,7 @@ describe("a search openFDA cannot parse (HTTP 500 SERVER_ERROR) is not an outage
       status: 500,
       body: openfda.rec.errors.serverError,
     });
-    const catalog = fdaCatalog({ baseUrl: openfda.up.url }, { policies: { "*": { cache: false } } });
+    const catalog = openfda.fdaCatalog({}, { policies: { "*": { cache: false } } });
     const before = openfda.up.requestsTo("GET", "/drug/drugsfda.json").length;
     const r = await catalog.call(
       "fda_search_drugs",

@@ -1,12 +1,12 @@
 import { type SeededRandom, seededRandom } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD } from "../src/internal/query.js";
-import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { dataOf, session } from "./support/catalog.js";
 import { SUPPORTED_SEARCH } from "./support/openfda-definitions.js";
 import { parseSearch } from "./support/openfda-query.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-const { up } = useOpenFdaEmulator();
+const { up, fdaCatalog } = useOpenFdaEmulator();
 
 /** Pieces that would change a query's structure if they were not quoted. */
 const NASTY = [
@@ -97,10 +97,7 @@ describe("property: user values never change the structure of the openFDA query"
     const seed = Number(process.env.FDA_PROPERTY_SEED ?? 20_260_811);
     console.log(`property seed ${seed} (set FDA_PROPERTY_SEED to replay)`);
     const r = seededRandom(seed);
-    const catalog = fdaCatalog(
-      { baseUrl: up.url },
-      { policies: { "*": { rateLimit: false, cache: false } } },
-    );
+    const catalog = fdaCatalog({}, { policies: { "*": { rateLimit: false, cache: false } } });
     const RUNS = 300;
     let checked = 0;
     for (let run = 0; run < RUNS; run++) {
@@ -163,7 +160,7 @@ describe("property: user values never change the structure of the openFDA query"
   });
 
   it("keeps a value that is only operators from becoming a query of its own", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     const r = await catalog.call(
       "fda_search_drugs",
       { search_criteria: { brand_name: '") OR (_exists_:id' } },
@@ -182,11 +179,7 @@ describe("property: user values never change the structure of the openFDA query"
   });
 
   it("refuses a value with nothing to search for instead of sending an empty phrase", async () => {
-    const r = await fdaCatalog({ baseUrl: up.url }).call(
-      "fda_search_drugs",
-      { search_criteria: { sponsor: '"\\"' } },
-      session,
-    );
+    const r = await fdaCatalog().call("fda_search_drugs", { search_criteria: { sponsor: '"\\"' } }, session);
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.message).toContain("search_criteria.sponsor");
   });

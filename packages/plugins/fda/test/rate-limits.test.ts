@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { OPENFDA_LIMITS, RATE_LIMITS } from "../src/internal/policy.js";
-import { dataOf, fdaCatalog, session } from "./support/catalog.js";
+import { dataOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
-const { up } = useOpenFdaEmulator();
+const { up, fdaCatalog } = useOpenFdaEmulator();
 
 const COUNT_BY = [
   "sponsor",
@@ -22,7 +22,7 @@ const countCall = (i: number) => ({
 
 describe("openFDA's documented rate limits", () => {
   it("declares 240 calls a minute and 1,000 a day as two rateLimit entries shared by both tools", () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     for (const name of ["fda_search_drugs", "fda_count_drugs"]) {
       expect(catalog.describe(name)!.policy.rateLimit).toEqual([
         { key: "openfda", limit: 240, windowMs: 60_000, perPrincipal: false, onExceeded: "fail" },
@@ -33,7 +33,7 @@ describe("openFDA's documented rate limits", () => {
   });
 
   it("answers the 241st call in a minute with rate_limited and the wait, across both tools", async () => {
-    const catalog = fdaCatalog({ baseUrl: up.url });
+    const catalog = fdaCatalog();
     for (let i = 0; i < 240; i++) {
       const r =
         i % 2 === 0
@@ -55,7 +55,7 @@ describe("openFDA's documented rate limits", () => {
     // The per-minute entry would stop the loop at 240: keep only the plugin's own daily entry.
     const daily = RATE_LIMITS.filter((p) => p.key === "openfda-day");
     expect(daily).toHaveLength(1);
-    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { rateLimit: daily } } });
+    const catalog = fdaCatalog({}, { policies: { "*": { rateLimit: daily } } });
     const before = up.requests.length;
     for (let i = 0; i < 1_000; i++) {
       const r =
@@ -82,7 +82,7 @@ describe("openFDA's documented rate limits", () => {
       p.key === "openfda-day" ? { ...p, limit: OPENFDA_LIMITS.perDayWithKey } : p,
     );
     const catalog = fdaCatalog(
-      { baseUrl: up.url, apiKey: "a-real-looking-key-123" },
+      { apiKey: "a-real-looking-key-123" },
       { policies: { "*": { rateLimit: keyed } } },
     );
     expect(catalog.describe("fda_count_drugs")!.policy.rateLimit?.[1]).toMatchObject({
@@ -106,7 +106,7 @@ describe("openFDA's documented rate limits", () => {
         },
       },
     });
-    const catalog = fdaCatalog({ baseUrl: up.url }, { policies: { "*": { retry: false } } });
+    const catalog = fdaCatalog({}, { policies: { "*": { retry: false } } });
     const r = await catalog.call(
       "fda_search_drugs",
       { search_criteria: { brand_name: "Rybelsus" } },

@@ -1,19 +1,14 @@
-import { type PluginSetup, reveal } from "@quiver/core";
+import { reveal, type SetupContext } from "@quiver/core";
 import type { PrivateRepoConfig } from "./config.js";
 import { Repository } from "./internal/repository.js";
 
-/** What the private-repo tools, command and health check share: the repository, opened once. */
-export interface RepoResources {
-  /**
-   * The repository folder (`indexPath`) of this registration, opened (and created when missing) at the
-   * first use, so a registration that is never called writes nothing; closed with the catalog. With
-   * `databaseUrl`, the collections' indexes are in PostgreSQL.
-   */
-  readonly repository: () => Repository;
-}
-
-/** Opens the repository lazily and closes it, with every collection index it opened, at the end. */
-export const setupPrivateRepo: PluginSetup<PrivateRepoConfig, RepoResources> = ({ config, onClose }) => {
+/**
+ * Opens what the private-repo tools, command and health check share: `repository()`, the repository folder
+ * (`indexPath`) of this registration, opened (and created when missing) at the first use, so a registration
+ * that is never called writes nothing, and closed with every collection index it opened when the catalog
+ * closes. With `databaseUrl`, the collections' indexes are in PostgreSQL.
+ */
+export const setupPrivateRepo = ({ config, onClose }: SetupContext<PrivateRepoConfig>) => {
   let repo: Repository | undefined;
   onClose(async () => {
     const open = repo;
@@ -31,3 +26,6 @@ export const setupPrivateRepo: PluginSetup<PrivateRepoConfig, RepoResources> = (
     },
   };
 };
+
+/** What the private-repo tools, command and health check share (`ctx.resources`): the repository, opened once. */
+export type RepoResources = ReturnType<typeof setupPrivateRepo>;

@@ -2,6 +2,7 @@ import { closestMatches, fail } from "@quiver/core";
 import { z } from "zod";
 
 const text = (what: string) => z.string().trim().min(1).max(200).describe(what);
+const year = (what: string) => z.number().int().min(1938).max(2100).optional().describe(what);
 
 /** The search criteria shared by `fda_search_drugs` and `fda_count_drugs`. */
 export const criteriaSchema = z
@@ -21,20 +22,8 @@ export const criteriaSchema = z
     route: text("Route of administration, e.g. 'oral', 'subcutaneous'.").optional(),
     approval_year: z
       .strictObject({
-        after: z
-          .number()
-          .int()
-          .min(1938)
-          .max(2100)
-          .optional()
-          .describe("Earliest year of original approval, inclusive (approved in this year or later)."),
-        before: z
-          .number()
-          .int()
-          .min(1938)
-          .max(2100)
-          .optional()
-          .describe("Latest year of original approval, inclusive (approved in this year or earlier)."),
+        after: year("Earliest year of original approval, inclusive (approved in this year or later)."),
+        before: year("Latest year of original approval, inclusive (approved in this year or earlier)."),
       })
       .optional()
       .describe("Range of the year of original FDA approval; give after, before or both."),
@@ -56,19 +45,11 @@ export const searchedFieldsSchema = z
 /** Parsed search criteria. */
 export type Criteria = z.output<typeof criteriaSchema>;
 
-/** The text criteria, in a fixed order. */
-export const TEXT_CRITERIA = [
-  "indication",
-  "active_ingredient",
-  "brand_name",
-  "generic_name",
-  "pharmacologic_class",
-  "sponsor",
-  "route",
-] as const;
+/** Every criterion the tools can apply, in the schema's order. */
+export const KNOWN_CRITERIA: ReadonlyArray<string> = criteriaSchema.keyof().options;
 
-/** Every criterion the tools can apply. */
-export const KNOWN_CRITERIA: ReadonlyArray<string> = [...TEXT_CRITERIA, "approval_year"];
+/** The text criteria, in the schema's order. */
+export const TEXT_CRITERIA = criteriaSchema.keyof().exclude(["approval_year"]).options;
 
 /** One text criterion's name. */
 export type TextCriterion = (typeof TEXT_CRITERIA)[number];
@@ -92,20 +73,13 @@ export const describeCriteria = (c: Criteria): string => {
   return parts.length > 0 ? parts.join(", ") : "no criteria";
 };
 
-/** Words a model may use for a criterion under another name, and the criterion meant. */
-const SYNONYMS: Readonly<Record<string, string>> = {
-  mechanism: "pharmacologic_class",
-  mechanism_of_action: "pharmacologic_class",
-  moa: "pharmacologic_class",
-  drug_class: "pharmacologic_class",
-  ingredient: "active_ingredient",
-  substance: "active_ingredient",
-  manufacturer: "sponsor",
-  company: "sponsor",
-  disease: "indication",
-  condition: "indication",
-  approval_date: "approval_year",
-  year: "approval_year",
+/** Words a model may use for a criterion under another name, by the criterion meant. */
+const SYNONYMS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  pharmacologic_class: ["mechanism", "mechanism_of_action", "moa", "drug_class"],
+  active_ingredient: ["ingredient", "substance"],
+  sponsor: ["manufacturer", "company"],
+  indication: ["disease", "condition"],
+  approval_year: ["approval_date", "year"],
 };
 
 /** The keys of the criteria that no tool can apply (anything but {@link KNOWN_CRITERIA}). */
@@ -113,8 +87,13 @@ export const unknownCriteria = (c: Readonly<Record<string, unknown>>): string[] 
   Object.keys(c).filter((k) => !KNOWN_CRITERIA.includes(k) && c[k] !== undefined);
 
 /** The criterion closest to an unknown key: a known synonym, else the nearest name. */
-export const closestCriterion = (key: string): string =>
-  SYNONYMS[key.toLowerCase()] ?? closestMatches(KNOWN_CRITERIA, key.toLowerCase(), { limit: 1 })[0]!;
+export const closestCriterion = (key: string): string => {
+  const k = key.toLowerCase();
+  return (
+    Object.keys(SYNONYMS).find((c) => SYNONYMS[c]!.includes(k)) ??
+    closestMatches(KNOWN_CRITERIA, k, { limit: 1 })[0]!
+  );
+};
 
 /**
  * Refuses criteria of which openFDA can apply none (`invalid_input` naming the accepted ones);
@@ -145,3 +124,46 @@ export const unappliedCriteria = (c: Readonly<Record<string, unknown>>): string[
     const shown = value && value.length > 80 ? `${value.slice(0, 77)}...` : value;
     return `${k}: openFDA cannot filter on "${k}" (${shown}), so it was not applied; the criteria it can apply are ${KNOWN_CRITERIA.join(", ")} (closest: ${closestCriterion(k)}).`;
   });
+
+const ADD_HINTS: Readonly<Record<string, string>> = {
+  route: 'Add a route (e.g. "oral" or "subcutaneous").',
+  approval_year: "Add an approval_year range (after/before).",
+  sponsor: "Add the sponsor (the company holding the application).",
+  pharmacologic_class: 'Add a pharmacologic_class (e.g. "Kinase Inhibitor").',
+  active_ingredient: "Add the active_ingredient.",
+};
+
+/** Suggestions for a search that found nothing: which criterion to loosen, and how. */
+export const suggestionsForNone = (c: Criteria): string[] => {
+  const given = givenCriteria(c);
+  const out: string[] = ["Check the spelling of names; openFDA matches whole words, not fragments."];
+  if (c.brand_name)
+    out.push(
+      "Search by generic_name or active_ingredient instead of brand_name (brands differ between countries).",
+    );
+  if (c.indication)
+    out.push("Use a broader or differently worded indication (one or two key words from label language).");
+  if (c.generic_name && !c.active_ingredient)
+    out.push("Try active_ingredient instead of generic_name (salts: 'imatinib' vs 'imatinib mesylate').");
+  if (c.approval_year) out.push("Widen or remove approval_year.");
+  if (c.pharmacologic_class)
+    out.push(
+      "Use the FDA class wording (e.g. 'Kinase Inhibitor', 'GLP-1 Receptor Agonist') or drop pharmacologic_class.",
+    );
+  if (given.length > 1) out.push(`Remove one criterion at a time (given: ${given.join(", ")}).`);
+  return out;
+};
+
+/** Suggestions for a search with more matches than were returned. */
+export const suggestionsForMany = (c: Criteria, total: number, returned: number): string[] => {
+  const given = new Set<string>(givenCriteria(c));
+  const out = Object.entries(ADD_HINTS)
+    .filter(([k]) => !given.has(k))
+    .slice(0, 3)
+    .map(([, hint]) => hint);
+  out.push(
+    `Call fda_count_drugs with the same search_criteria and count_by "sponsor" or "route" to see how the ${total} matches split.`,
+  );
+  if (returned < 100) out.push("Raise max_results (up to 100) to see more of the matches.");
+  return out;
+};

@@ -1,20 +1,14 @@
-import { fail, type HttpClient } from "@quiver/core";
+import { fail, type HttpClient, parseRetryAfter } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import type { Endpoint } from "./query.js";
-import { openFdaError, parseFailureDetails, serverFailure, unparsableSearch } from "./server-error.js";
 
 /** Unparsable searches remembered per client, so the same one is never sent again. */
 const MAX_UNPARSABLE = 256;
 
 const searchBody = z.object({
   meta: z
-    .object({
-      last_updated: z.string().optional(),
-      results: z
-        .object({ total: z.number(), skip: z.number().optional(), limit: z.number().optional() })
-        .optional(),
-    })
+    .object({ last_updated: z.string().optional(), results: z.object({ total: z.number() }).optional() })
     .optional(),
   results: z.array(z.record(z.string(), z.unknown())),
 });
@@ -30,57 +24,71 @@ const countBody = z.object({
   ),
 });
 
-/** One page of search results. `notFound` is openFDA's 404 NOT_FOUND: zero matches, not an error. */
-export interface SearchPage {
-  readonly total: number;
-  readonly results: ReadonlyArray<Record<string, unknown>>;
-  readonly lastUpdated: string | undefined;
-  readonly notFound: boolean;
-}
+/** openFDA's error body: `{ error: { code, message, details? } }` (ApiError in its api.js). */
+const errorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.string() }).partial().optional(),
+});
 
-/** Count buckets (`count=`). `notFound` is openFDA's "Nothing to count". */
-export interface CountPage {
-  readonly buckets: ReadonlyArray<{ readonly term: string; readonly count: number }>;
-  readonly lastUpdated: string | undefined;
-  readonly notFound: boolean;
-}
+/** openFDA's error object, when the body is one. */
+const openFdaError = (body: string) => {
+  try {
+    return errorBody.parse(JSON.parse(body)).error;
+  } catch {
+    return undefined;
+  }
+};
 
 /**
- * The openFDA client the plugin's `setup` opens once per registration: the base URL and key of the
- * registration over the catalog's HTTP client. Tools reach it as `ctx.resources`.
+ * Elasticsearch's names for a query it could not parse. openFDA answers every Elasticsearch failure
+ * with HTTP 500 SERVER_ERROR and puts the failure's message in `details`
+ * ("[token_mgr_error] token_mgr_error: Lexical error at line 1, column 32. ..."); an outage says
+ * something else there ("No Living connections", "Request Timeout after 30000ms") or nothing.
  */
-export interface OpenFdaClient {
-  /** Runs an openFDA search (`search=`, `limit=`); 404 NOT_FOUND comes back as an empty page. */
-  search(
-    endpoint: Endpoint,
-    search: string | undefined,
-    limit: number,
-    signal: AbortSignal,
-  ): Promise<SearchPage>;
-  /** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
-  count(
-    endpoint: Endpoint,
-    search: string | undefined,
-    field: string,
-    limit: number,
-    signal: AbortSignal,
-  ): Promise<CountPage>;
-}
+const PARSE_FAILURE =
+  /\b(?:token_mgr_error|parse_exception|query_shard_exception|query_parsing_exception)\b|Lexical error|Cannot parse|Failed to parse/i;
 
-/** Opens the openFDA client for one registration's settings. */
-export const createOpenFdaClient = (config: FdaConfig, http: HttpClient): OpenFdaClient => {
+/** The failure for a search openFDA could not parse: the same query would fail again, so not retryable. */
+const unparsableSearch = (path: string, search: string, details: string) =>
+  fail.invalidInput(
+    `openFDA could not parse the search sent to ${path} (HTTP 500 SERVER_ERROR: ${details.slice(0, 200)}); search was ${JSON.stringify(search)}.`,
+    {
+      retryable: false,
+      status: 500,
+      suggestion:
+        "Sending the same criteria again fails the same way: rephrase them with plain words (letters, digits, spaces) and call again.",
+    },
+  );
+
+/** The failure for any other openFDA 500: a failure on its side, worth retrying. */
+const serverFailure = (path: string, said: string | undefined, retryAfter: string | undefined) => {
+  const retryAfterMs = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter);
+  return fail.upstream(`openFDA failed (HTTP 500) for ${path}${said ? `: ${said.slice(0, 200)}` : ""}.`, {
+    retryable: true,
+    status: 500,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    suggestion: "openFDA failed on its side; try again in a moment.",
+  });
+};
+
+/**
+ * Opens the openFDA client for one registration's settings: the base URL and key of the registration
+ * over the catalog's HTTP client. The plugin's `setup` opens it once; tools reach it as `ctx.resources`.
+ */
+export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
   // "path search" → openFDA's details. A parse failure is deterministic: a retry, or the model calling again
   // with the same criteria, gets the same failure without costing a request of the daily budget.
   const unparsable = new Map<string, string>();
+  /** The response body, or undefined for openFDA's 404 NOT_FOUND (zero matches, not an error). */
   const send = async (
     endpoint: Endpoint,
     params: Readonly<Record<string, string | number | undefined>> & { search: string | undefined },
     signal: AbortSignal,
   ) => {
     const path = `/drug/${endpoint}.json`;
-    const key = `${path} ${params.search}`;
-    const known = params.search === undefined ? undefined : unparsable.get(key);
-    if (known !== undefined) throw unparsableSearch(path, params.search!, known);
+    const { search } = params;
+    const key = `${path} ${search}`;
+    const known = unparsable.get(key);
+    if (search !== undefined && known !== undefined) throw unparsableSearch(path, search, known);
     const response = await http.request({
       baseUrl: config.baseUrl,
       url: path,
@@ -93,44 +101,51 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient): OpenFd
       // Named in access-denied suggestions.
       apiKeyVar: "OPENFDA_API_KEY",
     });
+    const error = response.status === 200 ? undefined : openFdaError(response.body);
     if (response.status === 500) {
-      const details = params.search === undefined ? undefined : parseFailureDetails(response.body);
-      if (details === undefined) throw serverFailure(path, response.body, response.header("retry-after"));
+      const details = error?.code === "SERVER_ERROR" ? error.details : undefined;
+      if (search === undefined || details === undefined || !PARSE_FAILURE.test(details))
+        throw serverFailure(path, error?.message, response.header("retry-after"));
       if (unparsable.size >= MAX_UNPARSABLE) unparsable.delete(unparsable.keys().next().value!);
       unparsable.set(key, details);
-      throw unparsableSearch(path, params.search!, details);
+      throw unparsableSearch(path, search, details);
     }
     if (response.status === 404) {
-      if (openFdaError(response.body)?.code === "NOT_FOUND") return { response, notFound: true as const };
+      if (error?.code === "NOT_FOUND") return undefined;
       throw fail.upstream(`openFDA answered HTTP 404 for ${path} without its NOT_FOUND error body.`, {
         status: 404,
         retryable: false,
         suggestion: "Check the plugin's baseUrl setting: it should point at https://api.fda.gov.",
       });
     }
-    return { response, notFound: false as const };
+    return response;
   };
   return {
-    async search(endpoint, search, limit, signal) {
-      const { response, notFound } = await send(endpoint, { search, limit }, signal);
-      if (notFound) return { total: 0, results: [], lastUpdated: undefined, notFound: true };
-      const body = response.json(searchBody);
+    /** Runs an openFDA search (`search=`, `limit=`); 404 NOT_FOUND comes back as an empty page. */
+    async search(endpoint: Endpoint, search: string | undefined, limit: number, signal: AbortSignal) {
+      const body = (await send(endpoint, { search, limit }, signal))?.json(searchBody);
       return {
-        total: body.meta?.results?.total ?? body.results.length,
-        results: body.results,
-        lastUpdated: body.meta?.last_updated,
-        notFound: false,
+        total: body?.meta?.results?.total ?? body?.results.length ?? 0,
+        results: body?.results ?? [],
+        lastUpdated: body?.meta?.last_updated,
       };
     },
-    async count(endpoint, search, field, limit, signal) {
-      const { response, notFound } = await send(endpoint, { search, count: field, limit }, signal);
-      if (notFound) return { buckets: [], lastUpdated: undefined, notFound: true };
-      const body = response.json(countBody);
+    /** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
+    async count(
+      endpoint: Endpoint,
+      search: string | undefined,
+      field: string,
+      limit: number,
+      signal: AbortSignal,
+    ) {
+      const body = (await send(endpoint, { search, count: field, limit }, signal))?.json(countBody);
       return {
-        buckets: body.results.map((r) => ({ term: String(r.term ?? r.time ?? ""), count: r.count })),
-        lastUpdated: body.meta?.last_updated,
-        notFound: false,
+        buckets: (body?.results ?? []).map((r) => ({ term: String(r.term ?? r.time ?? ""), count: r.count })),
+        lastUpdated: body?.meta?.last_updated,
       };
     },
   };
 };
+
+/** The openFDA client the plugin's `setup` opens once per registration (`ctx.resources` of the tools). */
+export type OpenFdaClient = ReturnType<typeof createOpenFdaClient>;

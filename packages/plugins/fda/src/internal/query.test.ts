@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applicationNumbersSearch, buildSearch, quote } from "./query.js";
-import { phraseText } from "./search-text.js";
+import { applicationNumbersSearch, buildSearch, phraseText, quote } from "./query.js";
 
 describe("openFDA query building", () => {
   it("drops only the characters that could end a phrase, keeps operators as text", () => {

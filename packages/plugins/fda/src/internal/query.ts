@@ -1,6 +1,57 @@
 import { fail } from "@quiver/core";
-import type { Criteria, TextCriterion } from "./criteria.js";
-import { phraseText } from "./search-text.js";
+import { type Criteria, TEXT_CRITERIA, type TextCriterion } from "./criteria.js";
+
+/**
+ * The characters openFDA accepts in `search`, and nothing else: its API server tests every search
+ * against `SUPPORTED_QUERY_RE` (github.com/FDA/openfda, api/faers/elasticsearch_query.js) and answers
+ * any other character (accents, `®`, `™`, `?`, `!`, `#`, `;`, tabs) with HTTP 400 "Search not supported".
+ */
+const REFUSED_BY_OPENFDA = /[^&0-9a-zA-Z@%/\\',._:()"[\]{}\-+><=* ]/g;
+
+/**
+ * Latin letters that Unicode decomposition leaves whole, spelt as English-language FDA text spells
+ * them (capitals as the capitals of the same spelling). Written by hand: transliteration libraries
+ * spell by language (German `ö` → `oe`), and FDA text writes `Sjogren`, not `Sjoegren`;
+ * decomposition plus this short table gives that spelling.
+ */
+const ASCII_SPELLING: Readonly<Record<string, string | undefined>> = Object.fromEntries(
+  "ß:ss æ:ae œ:oe ø:o đ:d ð:d þ:th ł:l ı:i".split(" ").map((pair) => pair.split(":")),
+);
+
+/** A letter of {@link ASCII_SPELLING} in ASCII, a capital in capitals; any other character a space. */
+const spell = (c: string): string => {
+  const lower = ASCII_SPELLING[c.toLowerCase()];
+  return lower === undefined ? " " : c === c.toLowerCase() ? lower : lower.toUpperCase();
+};
+
+/**
+ * Makes a user value safe inside an openFDA phrase (`field:"…"`) and acceptable to openFDA.
+ *
+ * - Accented and compatibility letters become their ASCII letters (`Sjögren` → `Sjogren`,
+ *   full-width `Ａ` → `A`): openFDA accepts only ASCII letters in a search.
+ * - Symbols (`®`, `™`, `©`, `°`) and any other character openFDA refuses become spaces, as do `"`
+ *   (which would close the phrase) and `\` (which would escape the closing quote); the analyzer
+ *   splits words on all of them anyway, so the match is unchanged.
+ * - `AND`, `OR`, `+`, `:`, `(`, `)`, `*`, `[`, `]` stay literal text of the phrase. Whitespace is collapsed.
+ *
+ * @example
+ * phraseText("Ozempic®") // "Ozempic"
+ * phraseText("Sjögren's syndrome") // "Sjogren's syndrome"
+ */
+export const phraseText = (value: string): string =>
+  value
+    // Symbols first: compatibility decomposition would spell `™` as "TM" and `℃` as "°C".
+    .replace(/[\p{So}\p{Sc}\p{Sk}]/gu, " ")
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    // Typographic apostrophes and dashes: the analyzer keeps `crohn's` as one word, so `’` stays an apostrophe.
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u2010\u2011\u2013\u2014]/g, "-")
+    .replace(/[^\x20-\x7e]/g, spell)
+    .replace(REFUSED_BY_OPENFDA, " ")
+    .replace(/["\\]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** The two openFDA endpoints the plugin searches. */
 export type Endpoint = "drugsfda" | "label";
@@ -11,13 +62,18 @@ export const quote = (value: string, criterion: string): string => {
   if (!/[\p{L}\p{N}]/u.test(cleaned)) {
     throw fail.invalidInput(
       `search_criteria.${criterion} has no letters or digits to search for (openFDA searches Latin letters and digits only).`,
-      {
-        suggestion: `Give ${criterion} as words in Latin letters, e.g. a drug or company name.`,
-      },
+      { suggestion: `Give ${criterion} as words in Latin letters, e.g. a drug or company name.` },
     );
   }
   return `"${cleaned}"`;
 };
+
+const PHARM_CLASS_FIELDS = [
+  "openfda.pharm_class_epc",
+  "openfda.pharm_class_moa",
+  "openfda.pharm_class_pe",
+  "openfda.pharm_class_cs",
+];
 
 /** Fields searched for each criterion on each endpoint (several fields are OR-ed). */
 export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, ReadonlyArray<string>>>>> = {
@@ -25,12 +81,7 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
     active_ingredient: ["products.active_ingredients.name", "openfda.substance_name"],
     brand_name: ["products.brand_name", "openfda.brand_name"],
     generic_name: ["openfda.generic_name"],
-    pharmacologic_class: [
-      "openfda.pharm_class_epc",
-      "openfda.pharm_class_moa",
-      "openfda.pharm_class_pe",
-      "openfda.pharm_class_cs",
-    ],
+    pharmacologic_class: PHARM_CLASS_FIELDS,
     // sponsor_name is a keyword holding Drugs@FDA's short form ("NOVO", "ELI LILLY AND CO"): only that
     // exact value matches it. openfda.manufacturer_name is analysed text ("Novo Nordisk"), so the
     // name people use matches there (records without an openfda block have only sponsor_name).
@@ -42,12 +93,7 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
     active_ingredient: ["openfda.substance_name", "openfda.generic_name"],
     brand_name: ["openfda.brand_name"],
     generic_name: ["openfda.generic_name"],
-    pharmacologic_class: [
-      "openfda.pharm_class_epc",
-      "openfda.pharm_class_moa",
-      "openfda.pharm_class_pe",
-      "openfda.pharm_class_cs",
-    ],
+    pharmacologic_class: PHARM_CLASS_FIELDS,
     route: ["openfda.route"],
   },
 };
@@ -59,17 +105,8 @@ export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, Rea
  */
 export const UPPER_CASE_KEYWORDS: ReadonlySet<string> = new Set(["sponsor_name"]);
 
-/**
- * Fields of the Drugs@FDA application a label's sponsor is checked against (after the label search):
- * the same two the drugsfda search uses.
- */
-export const SPONSOR_CHECK_FIELDS: ReadonlyArray<string> = FIELDS.drugsfda.sponsor!;
-
 /** The Drugs@FDA date field holding each submission's status date (YYYYMMDD). */
 export const SUBMISSION_DATE_FIELD = "submissions.submission_status_date";
-
-/** The endpoint that can answer the criteria: drug labels when an indication is asked for. */
-export const endpointFor = (c: Criteria): Endpoint => (c.indication !== undefined ? "label" : "drugsfda");
 
 /** `field:"v"` or `(f1:"v" OR f2:"V")`, the phrase in upper case for an upper-case keyword field. */
 const clause = (fields: ReadonlyArray<string>, phrase: string): string => {
@@ -77,39 +114,27 @@ const clause = (fields: ReadonlyArray<string>, phrase: string): string => {
   return terms.length === 1 ? terms[0]! : `(${terms.join(" OR ")})`;
 };
 
-/** The inclusive YYYYMMDD bounds for an approval-year range. */
-export const yearBounds = (y: NonNullable<Criteria["approval_year"]>, now = new Date()): [string, string] => [
-  `${y.after ?? 1900}0101`,
-  `${y.before ?? now.getUTCFullYear() + 1}1231`,
-];
-
-/** What the query builder could put into the openFDA query, and what it left to the client. */
-export interface BuiltQuery {
-  readonly endpoint: Endpoint;
-  /** The `search` expression (spaces as spaces: the URL encoder turns them into `+`), or undefined for none. */
-  readonly search: string | undefined;
-  /** Criteria that were not expressed in `search` and are checked after the response. */
-  readonly deferred: ReadonlyArray<"sponsor" | "approval_year">;
-  /** The openFDA fields each text criterion in `search` is matched on. */
-  readonly fields: Readonly<Record<string, string[]>>;
-}
-
 /**
  * Translates criteria into an openFDA `search` expression: one clause per criterion joined with
  * AND, every user value quoted as a phrase, so no value can add an operator, a field or a group.
- * On the drugsfda endpoint the approval-year range narrows candidates by submission date (the exact
- * original-approval year is checked afterwards); on the label endpoint sponsor and approval year are
- * checked afterwards through Drugs@FDA.
+ * The endpoint is drug labels when an indication is asked for, else Drugs@FDA. On the drugsfda
+ * endpoint the approval-year range narrows candidates by submission date (the exact original-approval
+ * year is checked afterwards); on the label endpoint sponsor and approval year are checked afterwards
+ * through Drugs@FDA. `search` is undefined for no criteria (spaces stay spaces: the URL encoder turns
+ * them into `+`); `deferred` names the criteria checked after the response, `fields` the openFDA fields
+ * each text criterion in `search` is matched on.
  */
-export const buildSearch = (c: Criteria, endpoint: Endpoint = endpointFor(c)): BuiltQuery => {
+export const buildSearch = (
+  c: Criteria,
+  endpoint: Endpoint = c.indication !== undefined ? "label" : "drugsfda",
+) => {
   const clauses: string[] = [];
   const deferred: Array<"sponsor" | "approval_year"> = [];
   const searched: Record<string, string[]> = {};
-  for (const [criterion, fields] of Object.entries(FIELDS[endpoint]) as Array<
-    [TextCriterion, ReadonlyArray<string>]
-  >) {
+  for (const criterion of TEXT_CRITERIA) {
+    const fields = FIELDS[endpoint][criterion];
     const value = c[criterion];
-    if (value === undefined) continue;
+    if (fields === undefined || value === undefined) continue;
     clauses.push(clause(fields, quote(value, criterion)));
     searched[criterion] = [...fields];
   }
@@ -127,8 +152,8 @@ export const buildSearch = (c: Criteria, endpoint: Endpoint = endpointFor(c)): B
     }
     deferred.push("approval_year");
     if (endpoint === "drugsfda") {
-      const [from, to] = yearBounds(y);
-      clauses.push(`${SUBMISSION_DATE_FIELD}:[${from} TO ${to}]`);
+      const to = y.before ?? new Date().getUTCFullYear() + 1;
+      clauses.push(`${SUBMISSION_DATE_FIELD}:[${y.after ?? 1900}0101 TO ${to}1231]`);
     }
   }
   return {

@@ -1,31 +1,18 @@
 import { z } from "zod";
 
-const strings = z.array(z.string()).optional().catch(undefined);
+/** A field of a record that is left out when it is missing or malformed. */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const strings = lenient(z.array(z.string()));
 
-const openfdaBlock = z
-  .looseObject({
-    application_number: strings,
-    brand_name: strings,
-    generic_name: strings,
-    manufacturer_name: strings,
-    substance_name: strings,
-    route: strings,
-    pharm_class_epc: strings,
-    pharm_class_moa: strings,
-    pharm_class_pe: strings,
-    pharm_class_cs: strings,
-    product_type: strings,
-    spl_set_id: strings,
-  })
-  .optional()
-  .catch(undefined);
+/** The `openfda` block: lists of strings by field (`brand_name`, `substance_name`, `pharm_class_epc`, …). */
+const openfdaBlock = lenient(z.record(z.string(), strings));
 
 const drugsfdaRecord = z.looseObject({
   application_number: z.string(),
-  sponsor_name: z.string().optional().catch(undefined),
+  sponsor_name: lenient(z.string()),
   openfda: openfdaBlock,
-  products: z
-    .array(
+  products: lenient(
+    z.array(
       z.looseObject({
         brand_name: z.string().optional(),
         active_ingredients: z
@@ -35,23 +22,20 @@ const drugsfdaRecord = z.looseObject({
         route: z.string().optional(),
         marketing_status: z.string().optional(),
       }),
-    )
-    .optional()
-    .catch(undefined),
-  submissions: z
-    .array(
+    ),
+  ),
+  submissions: lenient(
+    z.array(
       z.looseObject({
         submission_type: z.string().optional(),
         submission_status: z.string().optional(),
         submission_status_date: z.string().optional(),
       }),
-    )
-    .optional()
-    .catch(undefined),
+    ),
+  ),
 });
 
 const labelRecord = z.looseObject({
-  id: z.string().optional(),
   set_id: z.string().optional(),
   effective_time: z.string().optional(),
   openfda: openfdaBlock,
@@ -90,6 +74,9 @@ export type Match = z.output<typeof matchSchema>;
 
 const INDICATION_CHARS = 400;
 
+/** The text cut to `max` characters, an ellipsis ending a cut one. */
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 const uniq = (values: ReadonlyArray<string | undefined>): string[] => {
   const seen = new Map<string, string>();
   for (const v of values) {
@@ -104,9 +91,7 @@ export const isoDate = (d: string | undefined): string | undefined =>
   d && /^\d{8}$/.test(d) ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}` : d;
 
 /** The original approval date (ORIG submission with status AP) of a Drugs@FDA record, YYYYMMDD. */
-export const originalApproval = (
-  submissions: z.output<typeof drugsfdaRecord>["submissions"],
-): string | undefined =>
+export const originalApproval = (submissions: DrugsfdaRecord["submissions"]): string | undefined =>
   submissions
     ?.filter((s) => s.submission_type === "ORIG" && s.submission_status === "AP" && s.submission_status_date)
     .map((s) => s.submission_status_date!)
@@ -120,9 +105,8 @@ const dafUrl = (application: string) =>
 
 /** Maps a Drugs@FDA record; `undefined` when it lacks an application number. */
 export const fromDrugsfda = (raw: unknown): Match | undefined => {
-  const parsed = drugsfdaRecord.safeParse(raw);
-  if (!parsed.success) return undefined;
-  const r = parsed.data;
+  const r = parseDrugsfda(raw);
+  if (!r) return undefined;
   const o = r.openfda;
   const products = r.products ?? [];
   const ingredients = new Map<string, { name: string; strength?: string }>();
@@ -153,9 +137,8 @@ export const fromDrugsfda = (raw: unknown): Match | undefined => {
 
 /** Maps a drug-label record; `undefined` when it is not a label. */
 export const fromLabel = (raw: unknown): Match | undefined => {
-  const parsed = labelRecord.safeParse(raw);
-  if (!parsed.success) return undefined;
-  const r = parsed.data;
+  const r = labelRecord.safeParse(raw).data;
+  if (!r) return undefined;
   const o = r.openfda;
   const indication = r.indications_and_usage?.join(" ").replace(/\s+/g, " ").trim();
   const application = o?.application_number?.[0];
@@ -171,14 +154,7 @@ export const fromLabel = (raw: unknown): Match | undefined => {
     dosage_forms: [],
     marketing_statuses: [],
     pharmacologic_classes: classes(o),
-    ...(indication
-      ? {
-          indication:
-            indication.length > INDICATION_CHARS
-              ? `${indication.slice(0, INDICATION_CHARS - 1)}…`
-              : indication,
-        }
-      : {}),
+    ...(indication ? { indication: clip(indication, INDICATION_CHARS) } : {}),
     ...(setId ? { label_set_id: setId } : {}),
     ...(r.effective_time ? { label_effective_date: isoDate(r.effective_time)! } : {}),
     url: setId
@@ -187,49 +163,29 @@ export const fromLabel = (raw: unknown): Match | undefined => {
   };
 };
 
-/** The Drugs@FDA facts the label path checks sponsor and approval year against. */
-export interface DrugsfdaFacts {
-  readonly application: string;
-  /** `sponsor_name`, as Drugs@FDA stores it ("NOVO"). */
-  readonly sponsor?: string;
-  /** `openfda.manufacturer_name` ("Novo Nordisk"). */
-  readonly manufacturers: ReadonlyArray<string>;
-  /** The original approval date, YYYYMMDD. */
-  readonly approval?: string;
-}
+/** A Drugs@FDA record as the label path checks sponsor and approval year against it. */
+export type DrugsfdaRecord = z.output<typeof drugsfdaRecord>;
 
-/** The raw Drugs@FDA fields the label path checks sponsor and approval year against. */
-export const drugsfdaFacts = (raw: unknown): DrugsfdaFacts | undefined => {
-  const parsed = drugsfdaRecord.safeParse(raw);
-  if (!parsed.success) return undefined;
-  const approval = originalApproval(parsed.data.submissions);
-  return {
-    application: parsed.data.application_number,
-    ...(parsed.data.sponsor_name ? { sponsor: parsed.data.sponsor_name } : {}),
-    manufacturers: parsed.data.openfda?.manufacturer_name ?? [],
-    ...(approval ? { approval } : {}),
-  };
-};
+/** Parses a Drugs@FDA record; `undefined` when it lacks an application number. */
+export const parseDrugsfda = (raw: unknown): DrugsfdaRecord | undefined => drugsfdaRecord.safeParse(raw).data;
 
-/** Lower-case alphanumeric tokens, as openFDA's analyzer splits text. */
-export const tokens = (s: string): string[] =>
-  s
+/** The lower-case words of a text as openFDA's analyzer splits it, each between spaces. */
+const words = (s: string): string =>
+  ` ${s
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+    .filter(Boolean)
+    .join(" ")} `;
 
-/** Whether `phrase` occurs as a contiguous token sequence in `text` (openFDA's phrase match). */
-export const phraseMatches = (text: string, phrase: string): boolean => {
-  const t = tokens(text);
-  const p = tokens(phrase);
-  if (p.length === 0) return false;
-  for (let i = 0; i + p.length <= t.length; i++) if (p.every((w, j) => t[i + j] === w)) return true;
-  return false;
-};
+/** Whether `phrase` occurs as a contiguous word sequence in `text` (openFDA's phrase match). */
+const phraseMatches = (text: string, phrase: string): boolean =>
+  words(phrase) !== "  " && words(text).includes(words(phrase));
 
 /**
  * Whether an application's sponsor matches a sponsor criterion the way the drugsfda search matches
  * it: the words of the value in `sponsor_name` or in one of the `openfda.manufacturer_name` values.
  */
-export const sponsorMatches = (facts: DrugsfdaFacts, sponsor: string): boolean =>
-  [facts.sponsor, ...facts.manufacturers].some((name) => name !== undefined && phraseMatches(name, sponsor));
+export const sponsorMatches = (r: DrugsfdaRecord, sponsor: string): boolean =>
+  [r.sponsor_name, ...(r.openfda?.manufacturer_name ?? [])].some(
+    (n) => n !== undefined && phraseMatches(n, sponsor),
+  );

@@ -10,20 +10,14 @@ import {
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import { buildSearch, type Endpoint } from "../internal/query.js";
+import { buildSearch } from "../internal/query.js";
 
-const COUNT_BY = [
-  "sponsor",
-  "route",
-  "pharmacologic_class",
-  "brand_name",
-  "generic_name",
-  "active_ingredient",
-  "product_type",
-] as const;
-
-/** The `.exact` (whole values, not words) openFDA field counted for each `count_by` but sponsor, on both endpoints. */
-const EXACT_FIELDS = {
+/**
+ * The openFDA field counted for each `count_by`: the same `.exact` field (whole values, not words) on
+ * both endpoints, but for sponsor: labels name a labeler, not a sponsor.
+ */
+const COUNT_FIELDS = {
+  sponsor: { drugsfda: "sponsor_name", label: "openfda.manufacturer_name.exact" },
   route: "openfda.route.exact",
   pharmacologic_class: "openfda.pharm_class_epc.exact",
   brand_name: "openfda.brand_name.exact",
@@ -32,14 +26,11 @@ const EXACT_FIELDS = {
   product_type: "openfda.product_type.exact",
 } as const;
 
-/** The openFDA field counted for each `count_by`, per endpoint: labels name a labeler, not a sponsor. */
-const COUNT_FIELDS: Readonly<Record<Endpoint, Readonly<Record<(typeof COUNT_BY)[number], string>>>> = {
-  drugsfda: { sponsor: "sponsor_name", ...EXACT_FIELDS },
-  label: { sponsor: "openfda.manufacturer_name.exact", ...EXACT_FIELDS },
-};
+type CountBy = keyof typeof COUNT_FIELDS;
+const countBy = z.enum(Object.keys(COUNT_FIELDS) as [CountBy, ...CountBy[]]);
 
 const output = z.object({
-  count_by: z.enum(COUNT_BY).describe("What was counted."),
+  count_by: countBy.describe("What was counted."),
   field: z.string().describe("The openFDA field counted."),
   endpoint: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint counted."),
   query: z.string().describe("The openFDA search expression sent (empty: every record)."),
@@ -82,7 +73,7 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     search_criteria: criteriaSchema
       .optional()
       .describe("Which records to count (all records when omitted); all given criteria must hold."),
-    count_by: z.enum(COUNT_BY).describe("The field to break the count down by."),
+    count_by: countBy.describe("The field to break the count down by."),
     max_buckets: z
       .number()
       .int()
@@ -105,22 +96,20 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     // Counting every record for criteria that cannot be applied would answer another question.
     requireApplicable(c, " Omit search_criteria to count every record.");
     const built = buildSearch(c);
-    const field = COUNT_FIELDS[built.endpoint][count_by];
+    const counted: string | Record<string, string> = COUNT_FIELDS[count_by];
+    const field = typeof counted === "string" ? counted : counted[built.endpoint]!;
     const page = await ctx.resources.count(built.endpoint, built.search, field, max_buckets, ctx.signal);
-    const unmet: string[] = unappliedCriteria(c);
-    if (built.deferred.includes("approval_year") && built.endpoint === "drugsfda") {
+    const unmet = unappliedCriteria(c);
+    if (built.deferred.includes("approval_year"))
       unmet.push(
-        "approval_year: counted applications with any submission in those years, not only original approvals.",
+        built.endpoint === "drugsfda"
+          ? "approval_year: counted applications with any submission in those years, not only original approvals."
+          : "approval_year: labels carry no approval date, so the count ignores it.",
       );
-    }
-    if (built.deferred.includes("approval_year") && built.endpoint === "label") {
-      unmet.push("approval_year: labels carry no approval date, so the count ignores it.");
-    }
-    if (built.deferred.includes("sponsor")) {
+    if (built.deferred.includes("sponsor"))
       unmet.push(
         'sponsor: labels name no sponsor, so the count ignores it (count_by "sponsor" counts labelers).',
       );
-    }
     const buckets = page.buckets.slice(0, max_buckets);
     const data: Output = {
       count_by,

@@ -8,23 +8,23 @@ import {
   givenCriteria,
   requireApplicable,
   searchedFieldsSchema,
+  suggestionsForMany,
+  suggestionsForNone,
   unappliedCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import { applicationNumbersSearch, buildSearch, SPONSOR_CHECK_FIELDS } from "../internal/query.js";
+import { applicationNumbersSearch, buildSearch, FIELDS, phraseText } from "../internal/query.js";
 import {
-  type DrugsfdaFacts,
-  drugsfdaFacts,
   fromDrugsfda,
   fromLabel,
   isoDate,
   type Match,
   matchSchema,
+  originalApproval,
+  parseDrugsfda,
   sponsorMatches,
 } from "../internal/records.js";
-import { phraseText } from "../internal/search-text.js";
-import { suggestionsForMany, suggestionsForNone } from "../internal/suggestions.js";
 
 /** Candidates fetched when a criterion is checked after the response (approval year, label sponsor). */
 const CANDIDATES = 100;
@@ -55,49 +55,44 @@ const output = z.object({
 
 type Output = z.input<typeof output>;
 
+/** Whether a date (YYYYMMDD or YYYY-MM-DD) is in the approval-year range. */
 const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean => {
-  if (!y) return true;
-  if (!date) return false;
-  const year = Number(date.slice(0, 4));
-  return (y.after === undefined || year >= y.after) && (y.before === undefined || year <= y.before);
+  const year = Number(date?.slice(0, 4));
+  return !y || (date !== undefined && year >= (y.after ?? 0) && year <= (y.before ?? Infinity));
 };
 
 /** Checks sponsor and approval year of label matches through their Drugs@FDA applications. */
 const checkLabels = async (
-  client: OpenFdaClient,
-  signal: AbortSignal,
+  { resources: client, signal }: { readonly resources: OpenFdaClient; readonly signal: AbortSignal },
   labels: ReadonlyArray<Match>,
   c: Criteria,
   deferred: ReadonlyArray<string>,
-): Promise<{ kept: Match[]; unverifiable: number }> => {
-  const apps = [
-    ...new Set(labels.map((m) => m.application_number).filter((a): a is string => a !== undefined)),
-  ];
-  const facts = new Map<string, DrugsfdaFacts>();
-  if (apps.length > 0) {
-    const page = await client.search("drugsfda", applicationNumbersSearch(apps), apps.length, signal);
-    for (const raw of page.results) {
-      const f = drugsfdaFacts(raw);
-      if (f) facts.set(f.application, f);
-    }
-  }
+) => {
+  const apps = [...new Set(labels.flatMap((m) => m.application_number ?? []))];
+  const page =
+    apps.length > 0
+      ? await client.search("drugsfda", applicationNumbersSearch(apps), apps.length, signal)
+      : undefined;
+  const records = new Map(
+    (page?.results ?? []).flatMap((raw) => parseDrugsfda(raw) ?? []).map((r) => [r.application_number, r]),
+  );
   const kept: Match[] = [];
   let unverifiable = 0;
   for (const m of labels) {
-    const f = m.application_number ? facts.get(m.application_number) : undefined;
-    if (!f) {
+    const r = m.application_number ? records.get(m.application_number) : undefined;
+    if (!r) {
       unverifiable++;
       continue;
     }
-    const enriched: Match = {
-      ...m,
-      ...(f.sponsor ? { sponsor: f.sponsor } : {}),
-      ...(f.approval ? { original_approval_date: isoDate(f.approval)! } : {}),
-    };
+    const approval = originalApproval(r.submissions);
     // The value as it was cleaned for openFDA, so the check agrees with what the search would match.
-    if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(f, phraseText(c.sponsor)))) continue;
-    if (deferred.includes("approval_year") && !yearOk(f.approval, c.approval_year)) continue;
-    kept.push(enriched);
+    if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(r, phraseText(c.sponsor)))) continue;
+    if (deferred.includes("approval_year") && !yearOk(approval, c.approval_year)) continue;
+    kept.push({
+      ...m,
+      ...(r.sponsor_name ? { sponsor: r.sponsor_name } : {}),
+      ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
+    });
   }
   return { kept, unverifiable };
 };
@@ -145,41 +140,29 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     }
     const built = buildSearch(c);
     const postFilter = built.deferred.length > 0;
-    const page = await ctx.resources.search(
-      built.endpoint,
-      built.search,
-      postFilter ? Math.max(CANDIDATES, max) : max,
-      ctx.signal,
-    );
-    const mapped = page.results
-      .map(built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel)
-      .filter((m): m is Match => m !== undefined);
+    const limit = postFilter ? Math.max(CANDIDATES, max) : max;
+    const page = await ctx.resources.search(built.endpoint, built.search, limit, ctx.signal);
+    const toMatch = built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel;
+    const mapped = page.results.flatMap((raw) => toMatch(raw) ?? []);
 
     let matches = mapped;
     let unverifiable = 0;
     if (built.endpoint === "drugsfda" && built.deferred.includes("approval_year")) {
-      matches = mapped.filter((m) => yearOk(m.original_approval_date?.replace(/-/g, ""), c.approval_year));
+      matches = mapped.filter((m) => yearOk(m.original_approval_date, c.approval_year));
     } else if (built.endpoint === "label" && postFilter && mapped.length > 0) {
-      ({ kept: matches, unverifiable } = await checkLabels(
-        ctx.resources,
-        ctx.signal,
-        mapped,
-        c,
-        built.deferred,
-      ));
+      ({ kept: matches, unverifiable } = await checkLabels(ctx, mapped, c, built.deferred));
     }
 
     const allCandidatesSeen = page.results.length >= page.total;
     const exact = !postFilter || allCandidatesSeen;
-    const total = !postFilter ? page.total : allCandidatesSeen ? matches.length : page.total;
+    const total = postFilter && allCandidatesSeen ? matches.length : page.total;
     const shown = matches.slice(0, max);
     const fully = exact && shown.length >= total;
     const unmet: string[] = unappliedCriteria(c);
-    if (unverifiable > 0) {
+    if (unverifiable > 0)
       unmet.push(
         `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
       );
-    }
     const suggestions =
       total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length);
     const described = describeCriteria(c);
@@ -196,7 +179,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       query: built.search ?? "",
       // A label's sponsor is checked on its Drugs@FDA application after the search.
       searched_fields: built.deferred.includes("sponsor")
-        ? { ...built.fields, sponsor: [...SPONSOR_CHECK_FIELDS] }
+        ? { ...built.fields, sponsor: [...FIELDS.drugsfda.sponsor!] }
         : built.fields,
       ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
     };
@@ -204,7 +187,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       total === 0
         ? `No FDA drugs match ${described}; see refinement_suggestions.`
         : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${described}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
-    const source = built.endpoint === "drugsfda" ? "openFDA /drug/drugsfda.json" : "openFDA /drug/label.json";
+    const source = `openFDA /drug/${built.endpoint}.json`;
     // A criterion not applied makes the answer partial: the matches may not satisfy it.
     return unmet.length > 0
       ? partial(data, `${message} Not every criterion was applied: see unmet_constraints.`, { source })

@@ -6,6 +6,8 @@ import { addDocuments } from "../internal/add-documents.js";
 import { collectionNameProblem, ownerProblem } from "../internal/names.js";
 import type { RepoResources } from "../setup.js";
 
+const USAGE = "quiver private-repo add refs.bib --owner alice --collection papers";
+
 const text = (value: string | boolean | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value : undefined;
 
@@ -17,22 +19,11 @@ export const runAdd = async (ctx: CommandContext<PrivateRepoConfig, RepoResource
   const owner = text(ctx.flags.owner);
   const collection = text(ctx.flags.collection)?.trim().toLowerCase();
   if (!owner)
-    throw new CommandUsageError(
-      "--owner <principal> is required: whose collection is this?",
-      "quiver private-repo add refs.bib --owner alice --collection papers",
-    );
-  if (!collection)
-    throw new CommandUsageError(
-      "--collection <name> is required.",
-      "quiver private-repo add refs.bib --owner alice --collection papers",
-    );
+    throw new CommandUsageError("--owner <principal> is required: whose collection is this?", USAGE);
+  if (!collection) throw new CommandUsageError("--collection <name> is required.", USAGE);
   const problem = ownerProblem(owner) ?? collectionNameProblem(collection);
   if (problem) throw new CommandUsageError(problem, "Use letters, digits, '.', '_' or '-'.");
-  if (ctx.args.length === 0)
-    throw new CommandUsageError(
-      "Give at least one file or folder to add.",
-      "quiver private-repo add notes/ …",
-    );
+  // At least one path: the host checks `positionals.min`.
   const files = ctx.args.map((f) => resolve(ctx.cwd, f));
   const missing = ctx.args.filter((_, i) => !existsSync(files[i]!));
   if (missing.length > 0)

@@ -1,6 +1,5 @@
 import { closestMatches, fail, type Caller as ToolCaller } from "@quiver/core";
-import { GROUP_PREFIX } from "./grantees.js";
-import { collectionNameProblem, formatRef, parseRef } from "./names.js";
+import { type CollectionRef, collectionNameProblem, formatRef, GROUP_PREFIX, parseRef } from "./names.js";
 import type { ReadableRow, Repository } from "./repository.js";
 
 /** A collection the caller may read, with how they name it (and the grantee it is read as: `via`). */
@@ -33,9 +32,7 @@ export const requireCaller = async (
     named
       ? `The principal "${principal}" is named like a group grantee, which no caller may be.`
       : `${action === "search" ? "private_repo_search" : "This tool"} needs an authenticated caller: the call carried no principal.`,
-    {
-      suggestion: "Connect with a token that the host maps to a scientist (principal).",
-    },
+    { suggestion: "Connect with a token that the host maps to a scientist (principal)." },
   );
 };
 
@@ -47,7 +44,7 @@ export const readableBy = async (repo: Repository, caller: Caller): Promise<Read
   }));
 
 /** Up to three of the caller's readable references closest to `ref` (suggestions never name anything else). */
-export const closest = (ref: string, readable: ReadonlyArray<Readable>): string[] =>
+const closest = (ref: string, readable: ReadonlyArray<Readable>): string[] =>
   closestMatches(
     readable.map((r) => r.ref).sort((a, b) => a.localeCompare(b)),
     ref,
@@ -69,32 +66,30 @@ export const resolveScope = async (
   const readable = await readableBy(repo, caller);
   if (requested === undefined) return readable;
   const chosen = new Map<number, Readable>();
-  const denied: string[] = [];
+  const denied: CollectionRef[] = [];
   const unknownOwn: string[] = [];
   for (const raw of requested) {
     const ref = parseRef(raw.trim(), principal);
     const hit = readable.find((r) => r.owner === ref.owner && r.name === ref.name);
     if (hit) chosen.set(hit.id, hit);
     else if (ref.owner === principal) unknownOwn.push(ref.name);
-    else denied.push(`${ref.owner}/${ref.name}`);
+    else denied.push(ref);
   }
   if (denied.length > 0) {
-    const detail = await Promise.all(
-      denied.map(async (d) => {
-        const ref = parseRef(d, principal);
-        return `${d}: ${(await repo.find(ref.owner, ref.name)) ? "exists, not shared" : "no such collection"}`;
-      }),
-    );
+    const names = denied.map((d) => `${d.owner}/${d.name}`);
+    const known = await Promise.all(denied.map((d) => repo.find(d.owner, d.name)));
     await repo.audit({
       principal,
       action,
-      target: denied.join(", "),
+      target: names.join(", "),
       outcome: "denied",
-      detail: detail.join("; "),
+      detail: names
+        .map((d, i) => `${d}: ${known[i] ? "exists, not shared" : "no such collection"}`)
+        .join("; "),
       clientId: caller.clientId ?? null,
     });
     throw fail.accessDenied(
-      `You have no access to ${denied.map((d) => `"${d}"`).join(", ")}: no collection of that name is shared with you.`,
+      `You have no access to ${names.map((d) => `"${d}"`).join(", ")}: no collection of that name is shared with you.`,
       {
         suggestion:
           readable.length > 0

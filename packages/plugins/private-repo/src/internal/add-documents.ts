@@ -27,41 +27,25 @@ export interface AddDocumentsOptions extends RepositoryDatabase {
   readonly repository?: Repository;
 }
 
-/** What {@link addDocuments} did. */
-export interface AddDocumentsResult {
-  readonly owner: string;
-  readonly collection: string;
-  /** Documents read from the files. */
-  readonly documents: number;
-  /** New documents, and documents whose id already existed (replaced). */
-  readonly added: number;
-  readonly replaced: number;
-  readonly chunks: number;
-  /** Files or records that could not be read (the others were added). */
-  readonly errors: ReadonlyArray<LoadError>;
-  /** Files left out because their type is not supported. */
-  readonly skipped: ReadonlyArray<string>;
-}
-
 /**
  * Adds documents from files to one scientist's collection: what `quiver private-repo add` runs. Reads Markdown
  * (front matter for authors, date, DOI, tags), text, BibTeX and JSON Lines through @quiver/search's loaders,
  * indexes them (documents with an existing id are replaced) and logs the change in the audit log.
  *
- * The plugin's tools see the documents at once.
+ * It answers the owner and collection, the documents read from the files, how many were new and how many
+ * replaced, the chunks indexed, the files or records that could not be read (the others were added) and the
+ * files left out because their type is not supported. The plugin's tools see the documents at once.
  *
  * @example
  * const r = await addDocuments({ indexPath: ".quiver/private-repo", owner: "alice", collection: "papers", files: ["refs.bib", "notes/"],
  *   onProgress: ({ phase, done, total }) => bar.update(phase, done, total) });
  * console.log(`${r.added} added, ${r.replaced} replaced, ${r.errors.length} problems`);
  */
-export const addDocuments = async (options: AddDocumentsOptions): Promise<AddDocumentsResult> => {
+export const addDocuments = async (options: AddDocumentsOptions) => {
   const owner = options.owner;
-  const ownerIssue = ownerProblem(owner);
-  if (ownerIssue) throw new TypeError(ownerIssue);
   const collection = options.collection.trim().toLowerCase();
-  const nameIssue = collectionNameProblem(collection);
-  if (nameIssue) throw new TypeError(nameIssue);
+  const problem = ownerProblem(owner) ?? collectionNameProblem(collection);
+  if (problem) throw new TypeError(problem);
   const files = typeof options.files === "string" ? [options.files] : [...options.files];
   if (files.length === 0) throw new TypeError("Give at least one file or folder to add.");
 

@@ -1,15 +1,10 @@
 /** "Jane Q. Doe" or "Doe, Jane Q." → "Doe, J. Q." */
 const apaAuthor = (raw: string): string => {
   const name = raw.trim();
-  let last: string;
-  let given: string;
-  if (name.includes(",")) {
-    [last = "", given = ""] = name.split(",", 2).map((s) => s.trim());
-  } else {
-    const parts = name.split(/\s+/);
-    last = parts.pop() ?? "";
-    given = parts.join(" ");
-  }
+  const words = name.split(/\s+/);
+  const [last = "", given = ""] = name.includes(",")
+    ? name.split(",", 2).map((s) => s.trim())
+    : [words.at(-1), words.slice(0, -1).join(" ")];
   const initials = given
     .split(/[\s-]+/)
     .filter(Boolean)

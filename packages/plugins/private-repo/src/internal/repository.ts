@@ -1,8 +1,7 @@
 import { join, resolve } from "node:path";
 import type { SearchIndex } from "@quiver/search";
-import { firstPerCollection, granteesOf } from "./grantees.js";
-import { openPostgresRegistry } from "./registry-postgres.js";
-import { openSqliteRegistry } from "./registry-sqlite.js";
+import { type CollectionRef, firstPerCollection, granteesOf } from "./names.js";
+import { openPostgresRegistry, openSqliteRegistry, type RegistrySql } from "./registry.js";
 
 /** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
 export interface RepositoryDatabase {
@@ -15,11 +14,7 @@ export interface RepositoryDatabase {
 type IndexDatabase = RepositoryDatabase & { readonly databaseUrl: string };
 
 /** A collection registered in a repository. */
-export interface CollectionRow {
-  readonly id: number;
-  readonly owner: string;
-  readonly name: string;
-}
+export type CollectionRow = CollectionRef & { readonly id: number };
 
 /** One audit-log entry. */
 export interface AuditEntry {
@@ -46,20 +41,6 @@ export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
 
 /** A collection a caller may read, and the grantee that gives access (the caller, or one of its groups). */
 export type ReadableRow = CollectionRow & { readonly access: "owner" | "shared"; readonly via: string };
-
-/**
- * The tables of a registry (collections, the sharing ACL and the audit log) and how to query them:
- * `repo.db` (SQLite) by default, PostgreSQL tables with a database. Both run the same statements.
- */
-export interface RegistrySql {
-  /** Runs one statement with `?` placeholders and resolves to its rows. */
-  readonly rows: <T>(sql: string, params: ReadonlyArray<unknown>) => Promise<T[]>;
-  /** The tables' names (schema-qualified in PostgreSQL). */
-  readonly tables: { readonly collections: string; readonly shares: string; readonly audit: string };
-  /** What makes an ORDER BY term sort byte-wise (`COLLATE "C"` in PostgreSQL; SQLite's default). */
-  readonly bytewise: string;
-  readonly close: () => Promise<void>;
-}
 
 const now = () => new Date().toISOString();
 const COLLECTION = "CAST(id AS integer) AS id, owner, name";
@@ -155,16 +136,11 @@ export class Repository {
 
   /** The audit log, oldest first (the last `limit` entries). */
   async auditLog(limit = 1_000): Promise<AuditEntry[]> {
-    type Row = Omit<AuditEntry, "clientId" | "id"> & { id: number | string; client_id: string | null };
-    const rows = await this.sql.rows<Row>(
-      `SELECT * FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`,
+    const columns = `CAST(id AS integer) AS id, at, principal, action, target, outcome, detail, client_id AS "clientId"`;
+    return this.sql.rows<AuditEntry>(
+      `SELECT ${columns} FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`,
       [limit],
     );
-    return rows.map(({ client_id, id, ...rest }) => ({
-      ...rest,
-      id: Number(id),
-      clientId: client_id ?? null,
-    }));
   }
 
   /** Where @quiver/search keeps a collection's index in the database, read by `reader`. */

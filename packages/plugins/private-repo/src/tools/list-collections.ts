@@ -1,4 +1,4 @@
-import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
 import { readableBy, requireCaller } from "../internal/access.js";
@@ -20,8 +20,6 @@ const output = z.object({
   ),
   total_documents: z.number().int(),
 });
-
-type Output = z.input<typeof output>;
 
 /**
  * `private_repo_list_collections`: the caller's collections and those shared with them, with document counts.
@@ -46,7 +44,7 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
   examples: [{ input: { scope: "all" } }],
   annotations: { readOnly: true, idempotent: true, openWorld: false },
   policy: { timeout: "10s", retry: false, cache: false },
-  run: async ({ scope }, ctx): Promise<ToolOutcome<Output>> => {
+  run: async ({ scope }, ctx) => {
     const repo = ctx.resources.repository();
     const caller = await requireCaller(repo, ctx.caller, "list");
     const readable = (await readableBy(repo, caller)).filter(

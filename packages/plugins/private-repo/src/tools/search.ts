@@ -1,8 +1,8 @@
-import { defineToolWith, outcome, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, outcome } from "@quiver/core";
 import type { SearchHit } from "@quiver/search";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
-import { requireCaller, resolveScope } from "../internal/access.js";
+import { type Readable, requireCaller, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
 import { readingIndexes } from "../internal/errors.js";
 import { filtersSchema, searchFilters } from "../internal/search-filters.js";
@@ -35,8 +35,6 @@ const output = z.object({
   searched_collections: z.array(z.string()).describe("The collections searched."),
   suggestions: z.array(z.string()).describe("How to refine the search."),
 });
-
-type Output = z.input<typeof output>;
 
 /** The passage around the first highlighted word, at most 500 characters. */
 const snippetOf = (hit: SearchHit): string => {
@@ -93,26 +91,18 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
   },
   instruction:
     "Answer from these documents and cite each one you use with its citation (and DOI link). Scores are relative within this search. Say when nothing relevant was found.",
-  run: async (
-    { search_terms: terms, filters: given = {}, max_results },
-    ctx,
-  ): Promise<ToolOutcome<Output>> => {
+  run: async ({ search_terms: terms, filters: given = {}, max_results }, ctx) => {
     const repo = ctx.resources.repository();
     const caller = await requireCaller(repo, ctx.caller, "search");
     const search_terms = typeof terms === "string" ? terms : terms.join(" ");
     const filters = searchFilters(given);
     const scope = await resolveScope(repo, caller, given.collections, "search");
     // Each collection read as the grantee that gives access (with a database, row-level security checks it).
-    const answers = await readingIndexes(() =>
-      Promise.all(
-        scope.map(async (c) => ({
-          c,
-          answer: await (await repo.index(c, c.via)).search(search_terms, { topK: max_results, filters }),
-        })),
-      ),
-    );
-    const total = answers.reduce((n, { answer }) => n + answer.total, 0);
-    const found = answers.flatMap(({ c, answer }) => answer.results.map((hit) => ({ c, hit })));
+    const searchOne = async (c: Readable) =>
+      (await repo.index(c, c.via)).search(search_terms, { topK: max_results, filters });
+    const answers = await readingIndexes(() => Promise.all(scope.map(searchOne)));
+    const total = answers.reduce((n, answer) => n + answer.total, 0);
+    const found = answers.flatMap((answer, i) => answer.results.map((hit) => ({ c: scope[i]!, hit })));
     found.sort(
       (a, b) =>
         b.hit.score - a.hit.score || a.c.ref.localeCompare(b.c.ref) || a.hit.docId.localeCompare(b.hit.docId),
@@ -146,7 +136,8 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
       if (!filtered) suggestions.push("Narrow with filters: date_from/date_to, authors or tags.");
       suggestions.push("Add more specific terms to rank the documents you want first.");
     }
-    const data: Output = {
+    const searched = `"${search_terms}" in ${scope.length} collection${scope.length === 1 ? "" : "s"}`;
+    const data = {
       results,
       total_count: total,
       returned: results.length,
@@ -156,8 +147,8 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
     return outcome(data, {
       message:
         total === 0
-          ? `No documents match "${search_terms}" in ${scope.length} collection${scope.length === 1 ? "" : "s"}.`
-          : `Found ${total} document${total === 1 ? "" : "s"} matching "${search_terms}" in ${scope.length} collection${scope.length === 1 ? "" : "s"}; returning ${results.length}.`,
+          ? `No documents match ${searched}.`
+          : `Found ${total} document${total === 1 ? "" : "s"} matching ${searched}; returning ${results.length}.`,
       source: "private repository",
     });
   },

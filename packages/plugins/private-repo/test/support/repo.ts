@@ -1,15 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
-import { afterAll, afterEach } from "vitest";
+import type { CatalogOptions, ToolResult } from "@quiver/core";
+import { useCatalog } from "@quiver/testing";
+import { afterAll } from "vitest";
 import { createPrivateRepoPlugin } from "../../src/index.js";
 
+/** Makes a catalog (without the machine's environment) that is closed after the test. */
+export const makeCatalog = useCatalog({ env: {} });
+
 const dirs: string[] = [];
-const catalogs: Catalog[] = [];
-afterEach(async () => {
-  await Promise.all(catalogs.splice(0).map((c) => c.close()));
-});
 afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -33,9 +33,8 @@ export const writeFiles = (dir: string, files: Record<string, string>): string =
 
 /** A catalog with a fresh private-repo plugin on `indexPath`, closed after the test. */
 export const repoCatalog = (indexPath: string, catalogOptions: CatalogOptions = {}) => {
-  const catalog = createCatalog({ env: {}, ...catalogOptions });
+  const catalog = makeCatalog(catalogOptions);
   catalog.register(createPrivateRepoPlugin(), { indexPath });
-  catalogs.push(catalog);
   return catalog;
 };
 

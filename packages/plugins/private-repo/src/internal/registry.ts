@@ -1,0 +1,138 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type pg from "pg";
+import { databaseUnavailable } from "./errors.js";
+
+/**
+ * The tables of a registry (collections, the sharing ACL and the audit log) and how to query them:
+ * `repo.db` (SQLite) by default, PostgreSQL tables with a database. Both run the same statements.
+ */
+export interface RegistrySql {
+  /** Runs one statement with `?` placeholders and resolves to its rows. */
+  readonly rows: <T>(sql: string, params: ReadonlyArray<unknown>) => Promise<T[]>;
+  /** The tables' names (schema-qualified in PostgreSQL). */
+  readonly tables: { readonly collections: string; readonly shares: string; readonly audit: string };
+  /** What makes an ORDER BY term sort byte-wise (`COLLATE "C"` in PostgreSQL; SQLite's default). */
+  readonly bytewise: string;
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * The statements that create a registry's tables, the same for both databases but for the type of the
+ * row ids (`INTEGER`, SQLite's row id; `bigserial` in PostgreSQL) and the name of the grantee index.
+ */
+const registryTables = ({ collections, shares, audit }: RegistrySql["tables"], id: string, index: string) => `
+  CREATE TABLE IF NOT EXISTS ${collections} (
+    id ${id} PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL, UNIQUE (owner, name));
+  CREATE TABLE IF NOT EXISTS ${shares} (
+    collection bigint NOT NULL REFERENCES ${collections} (id) ON DELETE CASCADE,
+    grantee text NOT NULL, granted_at text NOT NULL, PRIMARY KEY (collection, grantee));
+  CREATE INDEX IF NOT EXISTS ${index} ON ${shares} (grantee);
+  CREATE TABLE IF NOT EXISTS ${audit} (
+    id ${id} PRIMARY KEY, at text NOT NULL, principal text, action text NOT NULL, target text,
+    outcome text NOT NULL, detail text, client_id text);`;
+
+const TABLES = { collections: "collections", shares: "shares", audit: "audit" };
+
+/** The registry in `repo.db`, a SQLite file of the repository folder (created with the folder). */
+export const openSqliteRegistry = (path: string): RegistrySql => {
+  mkdirSync(join(path, "collections"), { recursive: true });
+  const db = new DatabaseSync(join(path, "repo.db"));
+  db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
+  db.exec(registryTables(TABLES, "INTEGER", "shares_grantee"));
+  return {
+    rows: async <T>(sql: string, params: ReadonlyArray<unknown>) =>
+      db.prepare(sql).all(...(params as SQLInputValue[])) as T[],
+    tables: TABLES,
+    bytewise: "",
+    close: async () => db.close(),
+  };
+};
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The registry's tables in the (quoted) schema `s`. */
+const tablesIn = (s: string) => ({
+  collections: `${s}.repo_collections`,
+  shares: `${s}.repo_shares`,
+  audit: `${s}.repo_audit`,
+});
+
+/** Whether an error means the database cannot be reached (rather than a bad statement). */
+const unreachable = (error: unknown): boolean => {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && (/^(08|57P|53)/.test(code) || /^E[A-Z]+$/.test(code))) return true;
+  return typeof message === "string" && /Connection terminated|timeout/i.test(message);
+};
+
+/** An unreachable database as `unavailable` (retryable); any other error as it is. */
+const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    throw unreachable(error) ? databaseUnavailable() : error;
+  }
+};
+
+/**
+ * Connects (the driver is loaded then) and creates the tables once: the statements of one query run as
+ * one transaction, under an advisory lock, so replicas starting together create them once.
+ */
+const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
+  const { default: driver } = await import("pg");
+  const pool = new driver.Pool({
+    connectionString: databaseUrl,
+    max: 4,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 35_000,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+  });
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  await pool
+    .query(`
+      SELECT pg_advisory_xact_lock(hashtext('quiver_private_repo_migrate'));
+      CREATE SCHEMA IF NOT EXISTS ${s};${registryTables(tablesIn(s), "bigserial", "repo_shares_grantee")}`)
+    .catch(async (error: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw error;
+    });
+  return pool;
+};
+
+/**
+ * The registry in PostgreSQL, beside the collections' indexes (same schema): `repo_collections`, `repo_shares`
+ * and `repo_audit`, so that every replica on the database sees the same collections, shares and log. The rows'
+ * contents (owners, names, who shares with whom) are the ACL itself; the documents stay in the indexes, under
+ * row-level security. Connects at the first statement, and again after a failed connection.
+ */
+export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_search"): RegistrySql => {
+  const s = quote(schema);
+  let pool: Promise<pg.Pool> | undefined;
+  const open = (): Promise<pg.Pool> => {
+    if (pool) return pool;
+    const opening = guard(() => connect(databaseUrl, s));
+    opening.catch(() => {
+      if (pool === opening) pool = undefined;
+    });
+    pool = opening;
+    return opening;
+  };
+  return {
+    rows: async <T>(sql: string, params: ReadonlyArray<unknown>) => {
+      const ready = await open();
+      let n = 0;
+      const text = sql.replace(/\?/g, () => `$${++n}`);
+      return (await guard(() => ready.query(text, [...params]))).rows as T[];
+    },
+    tables: tablesIn(s),
+    bytewise: ' COLLATE "C"',
+    close: async () => {
+      const closing = pool;
+      pool = undefined;
+      await (await closing?.catch(() => undefined))?.end().catch(() => undefined);
+    },
+  };
+};
