@@ -135,7 +135,7 @@ describe("quiver serve --stdio while its plugins load", () => {
   });
   afterAll(() => slow?.cleanup());
 
-  it("answers initialize at once and the first tools/list when every plugin is in", async () => {
+  it("answers initialize when every plugin is in, with their instructions, and then tools/list", async () => {
     const gate = await loadGate();
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -146,18 +146,16 @@ describe("quiver serve --stdio while its plugins load", () => {
     });
     const client = new Client({ name: "stdio-test", version: "1.0.0" });
     try {
-      await client.connect(transport);
+      let opened = false;
+      const connecting = client.connect(transport).then(() => (opened = true));
       await gate.loading;
-      let listed = false;
-      const listing = client.listTools().then((r) => {
-        listed = true;
-        return r;
-      });
-      // The server answers other requests meanwhile; the listing waits for the plugin.
-      await client.ping();
-      expect(listed).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The opening waits for the plugins: its answer carries their paragraphs of instructions.
+      expect(opened).toBe(false);
       gate.open();
-      const { tools } = await listing;
+      await connecting;
+      expect(client.getInstructions()).toMatch(/quiver_find_tools/);
+      const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["echo_text", "slow_load_ping"]));
       const ping = await client.callTool({ name: "slow_load_ping", arguments: {} });
       expect((ping.structuredContent as Envelope).status).toBe("success");
@@ -167,7 +165,7 @@ describe("quiver serve --stdio while its plugins load", () => {
     }
   });
 
-  it("a host that fails to start answers the waiting tools/list with its error and exits 2", async () => {
+  it("a host that fails to start answers the opening, then the waiting tools/list with its error, and exits 2", async () => {
     const gate = await loadGate();
     // An option the plugin does not declare: a config error once the plugin has loaded.
     const child = rawStdio(slow.dir, ["--set", "slow-load.colour=red"], {
@@ -178,10 +176,9 @@ describe("quiver serve --stdio while its plugins load", () => {
       await gate.loading;
       child.send({ method: "notifications/initialized" });
       child.send({ id: 2, method: "tools/list" });
-      child.send({ id: 3, method: "ping" });
-      // The ping's answer means the server has read the tools/list before it: it is waiting.
-      await child.answered(3);
-      expect(child.replies.some((r) => r.id === 2)).toBe(false);
+      // Nothing is answered while the plugins load (the opening waits for them).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(child.replies).toEqual([]);
       gate.open();
       const [code] = await child.exited;
       expect(code).toBe(2);

@@ -4,6 +4,7 @@ import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress, Too
 import pkg from "../package.json" with { type: "json" };
 import { type ExtraMcpTool, usesAllowed } from "./extra-tools.js";
 import { identityExtras, principalOf } from "./internal/principal.js";
+import { serverInstructions } from "./internal/server-instructions.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
@@ -14,8 +15,11 @@ export interface CatalogMcpServerOptions {
   readonly name?: string;
   /** The server version reported at initialisation (default this package's version). */
   readonly version?: string;
-  /** Instructions for the client, sent at initialisation. */
-  readonly instructions?: string;
+  /**
+   * The host's instructions for the client, sent at initialisation (and in `server/discover`) before
+   * each plugin's paragraph (its `instructions` slot).
+   */
+  readonly instructions?: string | undefined;
   /**
    * The principal of every call on this server when the transport carries no authentication (stdio:
    * the person the host runs for). A principal from auth info wins.
@@ -124,7 +128,10 @@ const clientRequests = (
  * await server.connect(new StdioServerTransport());
  */
 export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptions = {}): Server =>
-  createServerOver(Promise.resolve({ catalog, extraTools: options.extraTools ?? [] }), options);
+  createServerOver(Promise.resolve({ catalog, extraTools: options.extraTools ?? [] }), {
+    ...options,
+    instructions: serverInstructions(options.instructions, catalog),
+  });
 
 /** What a server serves once its host is ready: the catalog and the tools beside it. */
 export interface ServedTools {
@@ -133,10 +140,10 @@ export interface ServedTools {
 }
 
 /**
- * The server over tools that may still be loading (`serveStdio` given a promise): the opening
- * exchange (initialize, server/discover) needs none of them and is answered at once, while tools/list
- * and tools/call wait for `ready`. A `ready` that rejects answers those requests with its error; the
- * caller closes the server.
+ * The server over tools that may still be loading (`serveStdio` given a promise): tools/list and
+ * tools/call wait for `ready`, and a `ready` that rejects answers them with its error; the caller
+ * closes the server. `options.instructions` are sent as they are (compose the plugins' paragraphs
+ * with the catalog first, as `createMcpServer` and `serveStdio` do).
  */
 export const createServerOver = (
   ready: Promise<ServedTools>,

@@ -3,6 +3,7 @@ import { StdioServerTransport, serveStdio as sdkServeStdio } from "@modelcontext
 import type { Catalog } from "@quiver/core";
 import { type CatalogMcpServerOptions, createServerOver } from "./create-mcp-server.js";
 import type { ExtraMcpTool } from "./extra-tools.js";
+import { serverInstructions } from "./internal/server-instructions.js";
 import { reserveStdout } from "./reserve-stdout.js";
 
 /** Options of `serveStdio`: the server's options plus an optional transport. */
@@ -28,9 +29,10 @@ export interface StdioServer {
  * alone: while the server runs, whatever else writes to `process.stdout` (a plugin's `console.log`)
  * goes to standard error (see `reserveStdout`; with your own `transport`, reserve it yourself).
  *
- * The catalog (and `extraTools`) may be a promise: a host still loading its plugins starts serving
- * at once, answers the client's opening while they load, and answers tools/list and tools/call when
- * they are in. A promise that rejects answers those requests with its error; close the server then.
+ * The catalog (and `extraTools`) may be a promise: a host still loading its plugins starts reading
+ * at once and answers the client's opening when they are in, with the server's instructions and
+ * each plugin's paragraph (the `instructions` slot). A promise that rejects answers the opening,
+ * then every request after it with its error; close the server then.
  *
  * Use it for `quiver serve --stdio` and for MCP clients that spawn the host as a command.
  *
@@ -53,7 +55,17 @@ export const serveStdio = (
   // The server's requests see a rejection; the caller learns of it from its own promise.
   ready.catch(() => {});
   const stdout = transport ? undefined : reserveStdout();
-  const handle = sdkServeStdio(() => createServerOver(ready, serverOptions), {
+  // The opening exchange waits for the catalog: its answer carries the plugins' instructions (a
+  // client's first tools/list waits for the catalog anyway). A catalog that fails to load still gets
+  // a server, which answers the requests after the opening with its error.
+  const server = async () => {
+    const served = await ready.catch(() => undefined);
+    const instructions = served
+      ? serverInstructions(serverOptions.instructions, served.catalog)
+      : serverOptions.instructions;
+    return createServerOver(ready, { ...serverOptions, instructions });
+  };
+  const handle = sdkServeStdio(server, {
     transport: transport ?? new StdioServerTransport(process.stdin, stdout?.channel),
     ...(onError ? { onerror: onError } : {}),
   });

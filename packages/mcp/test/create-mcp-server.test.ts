@@ -34,6 +34,13 @@ const connect = async (options: CatalogMcpServerOptions = {}) => {
 };
 
 describe("createMcpServer options", () => {
+  it("sends the host's instructions, then each plugin's paragraph", async () => {
+    const client = await connect({ instructions: "Ask before deleting." });
+    expect(client.getInstructions()).toBe(
+      "Ask before deleting.\n\nUse test_echo to check the connection before anything else.",
+    );
+  });
+
   it("filters the tools a principal sees and may call", async () => {
     const client = await connect({
       principal: "guest",

@@ -24,9 +24,17 @@ const deferred = <T>() => {
 };
 
 /** serveStdio over an in-memory transport (the `transport` option), with an SDK client on the other end. */
-const serve = async (catalog: Promise<Catalog>, extraTools?: Promise<ReadonlyArray<ExtraMcpTool>>) => {
+const serve = async (
+  catalog: Promise<Catalog>,
+  extraTools?: Promise<ReadonlyArray<ExtraMcpTool>>,
+  options: { instructions?: string } = {},
+) => {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const stdio = serveStdio(catalog, { transport: serverSide, ...(extraTools ? { extraTools } : {}) });
+  const stdio = serveStdio(catalog, {
+    transport: serverSide,
+    ...options,
+    ...(extraTools ? { extraTools } : {}),
+  });
   const client = new Client({ name: "pending", version: "1.0.0" });
   await client.connect(clientSide);
   closers.push(async () => {
@@ -44,43 +52,41 @@ const seedTool: ExtraMcpTool = {
 };
 
 describe("serveStdio with a catalog that is still loading", () => {
-  it("answers the opening at once; tools/list and tools/call wait for the catalog", async () => {
+  it("answers the opening when the catalog is in, with its plugins' instructions", async () => {
     const pending = deferred<Catalog>();
     const tools = deferred<ReadonlyArray<ExtraMcpTool>>();
-    const client = await serve(pending.promise, tools.promise);
-    expect(client.getServerVersion()?.name).toBe("quiver");
-
-    let listed = false;
-    const listing = client.listTools().then((r) => {
-      listed = true;
-      return r;
-    });
-    const calling = client.callTool({ name: "test_echo", arguments: { text: "hi" } });
-    await client.ping();
-    expect(listed).toBe(false);
+    let opened = false;
+    const connecting = serve(pending.promise, tools.promise, { instructions: "Ask before deleting." });
+    connecting.then(() => (opened = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(opened).toBe(false);
 
     const catalog = makeCatalog();
     catalog.register(testPlugin);
     pending.resolve(catalog);
     tools.resolve([seedTool]);
-    expect((await listing).tools.map((t) => t.name)).toEqual(
+    const client = await connecting;
+    expect(client.getServerVersion()?.name).toBe("quiver");
+    expect(client.getInstructions()).toBe(
+      "Ask before deleting.\n\nUse test_echo to check the connection before anything else.",
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(["seed_echo", "test_echo", "test_whoami"]),
     );
-    const called = await calling;
+    const called = await client.callTool({ name: "test_echo", arguments: { text: "hi" } });
     expect((called.structuredContent as { status: string }).status).toBe("success");
   });
 
-  it("answers the waiting requests with the error of a catalog that fails to load", async () => {
+  it("answers the opening of a catalog that fails to load, then every request with its error", async () => {
     const pending = deferred<Catalog>();
-    const client = await serve(pending.promise);
-    const listing = client.listTools();
-    await client.ping();
+    const connecting = serve(pending.promise);
     pending.reject(new Error('plugin "fda" has no option "colour"'));
-    await expect(listing).rejects.toThrow(/has no option "colour"/);
+    const client = await connecting;
+    await expect(client.listTools()).rejects.toThrow(/has no option "colour"/);
     await expect(client.callTool({ name: "test_echo", arguments: {} })).rejects.toThrow(/colour/);
   });
 
-  it("sends tools/list_changed for a catalog that arrived later", async () => {
+  it("sends tools/list_changed for a catalog that changes later", async () => {
     const pending = deferred<Catalog>();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const stdio = serveStdio(pending.promise, { transport: serverSide });
@@ -90,13 +96,14 @@ describe("serveStdio with a catalog that is still loading", () => {
       { name: "pending", version: "1.0.0" },
       { listChanged: { tools: { onChanged: () => changed(), autoRefresh: false } } },
     );
-    await client.connect(clientSide);
     const catalog = makeCatalog();
     closers.push(async () => {
       await client.close();
       await stdio.close();
     });
+    const connecting = client.connect(clientSide);
     pending.resolve(catalog);
+    await connecting;
     expect((await client.listTools()).tools).toEqual([]);
     catalog.register(testPlugin);
     await listChanged;

@@ -93,6 +93,7 @@ export const createFindToolsPlugin = (
     id: "quiver",
     version: pkg.version,
     description: "The host's own tools: find the right tool for a need.",
+    instructions: `Call ${FIND_TOOL_NAME} with a need in words to find the right tool when none you know fits.`,
     tools: [tool],
     dispose: () => finder?.dispose(),
   });

@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { createMcpHttpHandler } from "@quiver/mcp/server";
 import pkg from "../../package.json" with { type: "json" };
 import { createHostAuth } from "../auth/host-auth.js";
-import { FIND_TOOL_NAME } from "../find/find-tools-plugin.js";
 import { createToolFinder } from "../find/tool-finder.js";
 import type { Host } from "../host/create-host.js";
 import { type PluginState, pluginState } from "../host/plugin-state.js";
@@ -58,11 +57,6 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     ...(Object.keys(settings.tokens).length > 0 ? { tokens: settings.tokens } : {}),
     ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
     ...auth?.mcp,
-    ...(settings.find
-      ? {
-          instructions: `Call ${FIND_TOOL_NAME} with a need in words to find the right tool when none you know fits.`,
-        }
-      : {}),
     onError: (error) => log(`mcp: ${error.message}`),
     ...(server.stateless ? { stateless: true } : {}),
     ...(host.profile ? { extraTools: host.profile.mcpTools() } : {}),
