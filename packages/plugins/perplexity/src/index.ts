@@ -7,10 +7,10 @@ import {
 } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { type PerplexityConfig, perplexityConfigSchema } from "./config.js";
-import { KEYS_PAGE } from "./internal/relabel.js";
+import { KEYS_PAGE } from "./internal/perplexity-api.js";
 import { searchWeb } from "./tools/search-web.js";
 
-export type { PerplexityApi, PerplexityConfig } from "./config.js";
+export type { PerplexityConfig } from "./config.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
 
 /**
@@ -27,32 +27,24 @@ export type PerplexityPluginOptions = PluginOptions<typeof perplexityConfigSchem
  * Checks the key without paying for a search: an empty `POST /search` is refused as invalid (400/422)
  * when the key is good, and as unauthorised (401/403) when it is not.
  */
-const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>): Promise<HealthReport> => {
-  try {
-    const response = await http.request({
-      method: "POST",
-      baseUrl: config.baseUrl,
-      url: "/search",
-      json: {},
-      bearer: config.apiKey,
-      acceptStatus: [400, 422],
-      signal,
-    });
-    return {
-      ok: true,
-      message: `Perplexity accepted the API key (${config.api} API; key check answered HTTP ${response.status}).`,
-    };
-  } catch (error) {
-    const failure = ToolFailure.isInstance(error) ? error : undefined;
-    return {
-      ok: false,
-      message: `Perplexity key check failed: ${failure?.message ?? String(error)}`,
-      fix:
-        failure?.kind === "access_denied"
-          ? `Set PERPLEXITY_API_KEY to a valid key (create one at ${KEYS_PAGE}).`
-          : `Check that ${config.baseUrl} is reachable from this host.`,
-    };
-  }
+const health = ({ config, http, signal }: HealthContext<PerplexityConfig>): Promise<HealthReport> => {
+  const { baseUrl, apiKey: bearer } = config;
+  return http
+    .request({ method: "POST", baseUrl, url: "/search", json: {}, bearer, acceptStatus: [400, 422], signal })
+    .then(
+      (response) => ({
+        ok: true,
+        message: `Perplexity accepted the API key (${config.api} API; key check answered HTTP ${response.status}).`,
+      }),
+      (error: unknown) => ({
+        ok: false,
+        message: `Perplexity key check failed: ${ToolFailure.isInstance(error) ? error.message : String(error)}`,
+        fix:
+          ToolFailure.isInstance(error) && error.kind === "access_denied"
+            ? `Set PERPLEXITY_API_KEY to a valid key (create one at ${KEYS_PAGE}).`
+            : `Check that ${baseUrl} is reachable from this host.`,
+      }),
+    );
 };
 
 /**
