@@ -1,10 +1,4 @@
-import {
-  definePlugin,
-  type HealthContext,
-  type HealthReport,
-  type PluginOptions,
-  ToolFailure,
-} from "@quiver/core";
+import { definePlugin, type HealthContext, type PluginOptions, ToolFailure } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { type PerplexityConfig, perplexityConfigSchema } from "./config.js";
 import { KEYS_PAGE } from "./internal/perplexity-api.js";
@@ -27,24 +21,26 @@ export type PerplexityPluginOptions = PluginOptions<typeof perplexityConfigSchem
  * Checks the key without paying for a search: an empty `POST /search` is refused as invalid (400/422)
  * when the key is good, and as unauthorised (401/403) when it is not.
  */
-const health = ({ config, http, signal }: HealthContext<PerplexityConfig>): Promise<HealthReport> => {
+const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>) => {
   const { baseUrl, apiKey: bearer } = config;
-  return http
-    .request({ method: "POST", baseUrl, url: "/search", json: {}, bearer, acceptStatus: [400, 422], signal })
-    .then(
-      (response) => ({
-        ok: true,
-        message: `Perplexity accepted the API key (${config.api} API; key check answered HTTP ${response.status}).`,
-      }),
-      (error: unknown) => ({
-        ok: false,
-        message: `Perplexity key check failed: ${ToolFailure.isInstance(error) ? error.message : String(error)}`,
-        fix:
-          ToolFailure.isInstance(error) && error.kind === "access_denied"
-            ? `Set PERPLEXITY_API_KEY to a valid key (create one at ${KEYS_PAGE}).`
-            : `Check that ${baseUrl} is reachable from this host.`,
-      }),
-    );
+  const check = { method: "POST", baseUrl, url: "/search", json: {}, bearer, signal } as const;
+  try {
+    const { status } = await http.request({ ...check, acceptStatus: [400, 422] });
+    return {
+      ok: true,
+      message: `Perplexity accepted the API key (${config.api} API; key check answered HTTP ${status}).`,
+    };
+  } catch (error) {
+    const failure = ToolFailure.isInstance(error) ? error : undefined;
+    return {
+      ok: false,
+      message: `Perplexity key check failed: ${failure?.message ?? String(error)}`,
+      fix:
+        failure?.kind === "access_denied"
+          ? `Set PERPLEXITY_API_KEY to a valid key (create one at ${KEYS_PAGE}).`
+          : `Check that ${baseUrl} is reachable from this host.`,
+    };
+  }
 };
 
 /**

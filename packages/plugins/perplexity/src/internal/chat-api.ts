@@ -1,8 +1,7 @@
 import { fail } from "@quiver/core";
 import { z } from "zod";
-import type { WebSearchRequest } from "../tools/search-web.js";
-import { type PerplexityContext, postJson, SONAR_MODELS, searchFilters } from "./perplexity-api.js";
-import { toResult, UpstreamResultSchema, type WebSearchOutput } from "./web-results.js";
+import { postJson, SONAR_MODELS, searchFilters, type WebSearchBackend } from "./perplexity-api.js";
+import { toResult, UpstreamResultSchema } from "./web-results.js";
 
 /**
  * `ChatMessageOutput.content` (SDK types): a string, a list of content chunks (the SDK's
@@ -44,10 +43,7 @@ const SYSTEM = "Be precise and concise. Answer in a few sentences and cite sourc
  * @example
  * const out = await chatApi({ query: "population of San Francisco", max_results: 5, model: "sonar" }, { http, config, signal: AbortSignal.timeout(5_000) });
  */
-export const chatApi = async (
-  request: WebSearchRequest,
-  ctx: PerplexityContext,
-): Promise<WebSearchOutput> => {
+export const chatApi: WebSearchBackend = async (request, ctx) => {
   const model = request.model ?? ctx.config.model;
   if (model === "sonar-deep-research")
     throw fail.invalidInput(
@@ -61,12 +57,8 @@ export const chatApi = async (
     { role: "system", content: SYSTEM },
     { role: "user", content: request.query },
   ];
-  const body = await postJson(
-    ctx,
-    "/chat/completions",
-    { model, messages, num_search_results: request.max_results, ...searchFilters(request) },
-    CompletionSchema,
-  );
+  const json = { model, messages, num_search_results: request.max_results, ...searchFilters(request) };
+  const body = await postJson(ctx, "/chat/completions", json, CompletionSchema);
   const answer = stripThinking(contentText(body.choices[0]?.message?.content));
   if (answer === "")
     throw fail.upstream(`Perplexity (${model}) returned no answer.`, {

@@ -19,6 +19,12 @@ export const SONAR_MODELS = ["sonar", "sonar-pro", "sonar-reasoning-pro"] as con
 /** What a call to Perplexity needs from the tool's context. */
 export type PerplexityContext = Pick<ToolContext<PerplexityConfig>, "http" | "config" | "signal">;
 
+/** One Perplexity API behind `perplexity_search_web`, its answer normalised to {@link WebSearchOutput}. */
+export type WebSearchBackend = (
+  request: WebSearchRequest,
+  ctx: PerplexityContext,
+) => Promise<WebSearchOutput>;
+
 /** The recency and domain filters, as both APIs take them (`search_recency_filter`, `search_domain_filter`). */
 export const searchFilters = ({ recency, domains }: WebSearchRequest) => ({
   ...(recency ? { search_recency_filter: recency } : {}),
@@ -65,21 +71,10 @@ export const postJson = async <T>(
  * @example
  * const out = await searchApi({ query: "node 24 release date", max_results: 5 }, { http, config, signal: AbortSignal.timeout(5_000) });
  */
-export const searchApi = async (
-  request: WebSearchRequest,
-  ctx: PerplexityContext,
-): Promise<WebSearchOutput> => {
-  const body = await postJson(
-    ctx,
-    "/search",
-    {
-      query: request.query,
-      max_results: request.max_results,
-      max_tokens_per_page: 512,
-      ...searchFilters(request),
-    },
-    z.object({ results: z.array(UpstreamResultSchema) }),
-  );
-  const results = body.results.slice(0, request.max_results);
+export const searchApi: WebSearchBackend = async (request, ctx) => {
+  const { query, max_results } = request;
+  const json = { query, max_results, max_tokens_per_page: 512, ...searchFilters(request) };
+  const body = await postJson(ctx, "/search", json, z.object({ results: z.array(UpstreamResultSchema) }));
+  const results = body.results.slice(0, max_results);
   return { answer_included: false, results, citations: results.map((r) => r.url), api: "search" };
 };

@@ -87,14 +87,12 @@ export const searchWeb = defineToolWith<PerplexityConfig>()({
   run: async (input, ctx) => {
     const request = { ...input, max_results: input.max_results ?? ctx.config.maxResults };
     let refused: ToolFailure | undefined;
-    let out: Awaited<ReturnType<typeof searchApi>>;
-    try {
-      out = await (ctx.config.api === "chat" ? chatApi : searchApi)(request, ctx);
-    } catch (error) {
-      if (ctx.config.api !== "chat" || !chatRefused(error)) throw error;
+    const backend = ctx.config.api === "chat" ? chatApi : searchApi;
+    const out = await backend(request, ctx).catch((error: unknown) => {
+      if (backend !== chatApi || !chatRefused(error)) throw error;
       refused = error;
-      out = await searchApi(request, ctx);
-    }
+      return searchApi(request, ctx);
+    });
     const { api, model, citations, results } = out;
     const ignored =
       api === "search" && input.model && !refused
