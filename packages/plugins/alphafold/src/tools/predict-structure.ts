@@ -60,11 +60,10 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: {
     timeout: "150s",
-    // Two retries, like every tool by default (bounded by the timeout): a service that answers 503
-    // twice and then recovers is found.
-    retry: { times: 2 },
+    // Retries: the default two (bounded by the timeout), so a service that answers 503 twice and then
+    // recovers is found. The rate limit is keyed by the plugin id, `alphafold`.
     cache: { ttl: "24h", capacity: 200 },
-    rateLimit: { key: "alphafold", limit: 60, window: "1 minute" },
+    rateLimit: { limit: 60, window: "1 minute" },
     maxOutputChars: 80_000,
     // The last good prediction (marked stale, with its age) beats none while the services are down.
     fallback: {
@@ -109,13 +108,10 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     try {
       const match = await findExactAccession(ctx, sequence);
       if (match) {
-        entry = await fetchAfdbEntry(ctx, match.accession);
-        if (!entry)
-          warnings.push(`UniProt ${match.accession} matches exactly, but AlphaFold DB has no model of it.`);
+        entry = await fetchAfdbEntry(ctx, match);
+        if (!entry) warnings.push(`UniProt ${match} matches exactly, but AlphaFold DB has no model of it.`);
         else if (entry.sequence !== undefined && entry.sequence !== sequence) {
-          warnings.push(
-            `AlphaFold DB's model of ${match.accession} is for a different sequence version; not used.`,
-          );
+          warnings.push(`AlphaFold DB's model of ${match} is for a different sequence version; not used.`);
           entry = undefined;
         }
       }
