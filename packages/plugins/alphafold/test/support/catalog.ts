@@ -1,12 +1,8 @@
-import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
-import type { Emulator } from "@quiver/testing";
-import { afterEach } from "vitest";
+import type { CatalogOptions, ToolResult } from "@quiver/core";
+import { type Emulator, useCatalog } from "@quiver/testing";
 import { type AlphafoldPluginOptions, createAlphafoldPlugin } from "../../src/index.js";
 
-const open: Catalog[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
+const makeCatalog = useCatalog({ env: {} });
 
 /** Settings pointing every upstream at the emulator. */
 export const at = (up: Emulator): Record<string, unknown> => ({
@@ -20,9 +16,8 @@ export const afCatalog = (
   options: AlphafoldPluginOptions | Record<string, unknown>,
   catalogOptions: CatalogOptions = {},
 ) => {
-  const catalog = createCatalog({ env: {}, ...catalogOptions });
+  const catalog = makeCatalog(catalogOptions);
   catalog.register(createAlphafoldPlugin(), options as Record<string, unknown>);
-  open.push(catalog);
   return catalog;
 };
 
