@@ -1,15 +1,10 @@
-import { outcome, partial, type ToolContext, ToolFailure, type ToolOutcome } from "@quiver/core";
+import { outcome, partial, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
 import { AFDB_CITATION, type Prediction, structurePart } from "./output.js";
 import { confidenceParts } from "./plddt.js";
 import { stage } from "./progress.js";
 import { plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
-import { type AfdbEntry, fetchConfidence, fetchText } from "./upstreams.js";
-
-const why = (e: unknown): string => {
-  if (ToolFailure.isInstance(e)) return e.message;
-  throw e; // cancellation and bugs are not ours to hide
-};
+import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./upstreams.js";
 
 /**
  * Turns an AlphaFold DB entry into a prediction: reports the entry's own figures as partial data at
@@ -72,7 +67,7 @@ export const predictionFromAfdb = async (
       if (parsed.plddt.length > 0) scores = parsed;
       else problems.push(`the ${format.toUpperCase()} file held no residues`);
     } catch (e) {
-      problems.push(`the structure file could not be downloaded (${why(e)})`);
+      problems.push(`the structure file could not be downloaded (${failureMessage(e)})`);
     }
   } else problems.push("AlphaFold DB gave no structure file URL");
   if (!scores && entry.plddtUrl) {
@@ -80,7 +75,7 @@ export const predictionFromAfdb = async (
     try {
       scores = await fetchConfidence(ctx, entry.plddtUrl);
     } catch (e) {
-      problems.push(`the confidence file could not be downloaded (${why(e)})`);
+      problems.push(`the confidence file could not be downloaded (${failureMessage(e)})`);
     }
   }
   if (!scores) {

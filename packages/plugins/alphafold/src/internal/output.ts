@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+const url = z.string().optional();
+
 /** The output of `alphafold_predict_structure`. */
 export const predictionSchema = z.object({
   complete: z.boolean().describe("False when only part of the result could be obtained (see warnings)."),
@@ -54,13 +56,7 @@ export const predictionSchema = z.object({
     })
     .describe("The predicted structure, inline when small, else a link."),
   links: z
-    .object({
-      entry: z.string().optional(),
-      pdb: z.string().optional(),
-      mmcif: z.string().optional(),
-      confidence: z.string().optional(),
-      pae: z.string().optional(),
-    })
+    .object({ entry: url, pdb: url, mmcif: url, confidence: url, pae: url })
     .describe("AlphaFold DB pages and files."),
   citation: z.string().describe("How to cite the model."),
 });

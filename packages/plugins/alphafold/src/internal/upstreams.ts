@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
-import { fail, type ToolContext } from "@quiver/core";
+import { fail, type ToolContext, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { AlphafoldConfig } from "../config.js";
 
 /** What an upstream call needs from the tool context. */
 export type CallContext = Pick<ToolContext<AlphafoldConfig>, "config" | "http" | "signal">;
+
+/** The message of an upstream's failure, to note before trying the next source; cancellation and bugs are rethrown, not hidden. */
+export const failureMessage = (e: unknown): string => {
+  if (ToolFailure.isInstance(e)) return e.message;
+  throw e;
+};
 
 /** One AlphaFold DB prediction entry; v6 names with the legacy v4 names as fallbacks. */
 const entrySchema = z

@@ -1,4 +1,4 @@
-import { defineToolWith, fail, ToolFailure, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, fail, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import { type AlphafoldConfig, ESMFOLD_MAX_LENGTH } from "../config.js";
 import { predictionFromAfdb } from "../internal/from-afdb.js";
@@ -6,13 +6,7 @@ import { predictionFromEsmfold } from "../internal/from-esmfold.js";
 import { type Prediction, predictionSchema } from "../internal/output.js";
 import { stage } from "../internal/progress.js";
 import { normaliseAccession, validateSequence } from "../internal/sequence.js";
-import { type AfdbEntry, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
-
-/** A degradable upstream failure: noted, then the next source is tried. Anything else propagates. */
-const noted = (e: unknown, what: string): string => {
-  if (!ToolFailure.isInstance(e)) throw e;
-  return `${what} failed (${e.message}).`;
-};
+import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
 
 /**
  * `alphafold_predict_structure`: a protein's 3D structure with pLDDT confidence, from AlphaFold DB (by UniProt
@@ -116,7 +110,7 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
         }
       }
     } catch (e) {
-      warnings.push(noted(e, "The exact-match lookup (UniProt / AlphaFold DB)"));
+      warnings.push(`The exact-match lookup (UniProt / AlphaFold DB) failed (${failureMessage(e)}).`);
     }
     if (entry) return predictionFromAfdb(ctx, entry, "exact_sequence_match", format, warnings);
     if (sequence.length > ESMFOLD_MAX_LENGTH) {
