@@ -1,6 +1,13 @@
-import { fail, ToolFailure } from "@quiver/core";
+import { fail } from "@quiver/core";
 import { TRY_LATER } from "./context7-errors.js";
-import type { DocsClient, DocsContext, LibraryMatch, McpCallResult, McpToolCaller } from "./docs-client.js";
+import {
+  type DocsClient,
+  type DocsContext,
+  type LibraryMatch,
+  type McpCallResult,
+  type McpToolCaller,
+  unavailableOnError,
+} from "./docs-client.js";
 import { LIBRARY_ID } from "./match-library.js";
 import { mcpErrorText } from "./mcp-error-text.js";
 import { sourcesInText } from "./render-context.js";
@@ -67,20 +74,10 @@ const NO_LIBRARIES = /^No (documentation )?libraries found/i;
  * const docs = await client.getContext({ libraryId: "/vercel/next.js", query: "middleware" }, { signal });
  */
 export const mcpDocsClient = (caller: McpToolCaller): DocsClient => {
-  const call = async (
-    name: string,
-    args: Record<string, string>,
-    signal: AbortSignal,
-  ): Promise<McpCallResult> => {
-    try {
-      return await caller.callTool({ name, arguments: args }, { signal });
-    } catch (error) {
-      if (ToolFailure.isInstance(error) || signal.aborted) throw error;
-      throw fail.unavailable(
-        `The Context7 MCP server could not be reached through the MCP client: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  };
+  const call = (name: string, args: Record<string, string>, signal: AbortSignal) =>
+    unavailableOnError("The Context7 MCP server could not be reached through the MCP client", signal, () =>
+      caller.callTool({ name, arguments: args }, { signal }),
+    );
   /** A failure for an error text or an `isError` result; undefined for an answer. */
   const failure = (tool: string, subject: string, result: McpCallResult, body: string) => {
     const known = mcpErrorText(subject, body);
