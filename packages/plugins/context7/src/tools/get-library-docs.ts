@@ -43,12 +43,11 @@ export const getLibraryDocs = tool({
   instruction: DOCS_INSTRUCTION,
   run: async ({ library_id, query }, ctx) => {
     const client = ctx.resources.docs;
-    let docs: Awaited<ReturnType<typeof client.getContext>>;
-    try {
-      docs = await client.getContext({ libraryId: library_id, query }, { signal: ctx.signal });
-    } catch (error) {
-      throw await explainMissingId(client, error, library_id, query, ctx.signal);
-    }
+    const docs = await client
+      .getContext({ libraryId: library_id, query }, { signal: ctx.signal })
+      .catch(async (error) => {
+        throw await explainMissingId(client, error, library_id, query, ctx.signal);
+      });
     const moved = docs.redirectedFrom ? ` (${docs.redirectedFrom} has moved to ${docs.libraryId})` : "";
     return outcome(toDocsOutput(docs), {
       message: `Context7 documentation for ${docs.libraryId}${moved}: ${describeDocs(docs)}.`,
