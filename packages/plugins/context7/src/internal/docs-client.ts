@@ -142,7 +142,8 @@ export interface McpToolCaller {
  * `unavailable`, as "`what`: its message".
  *
  * @example
- * await unavailableOnError("Context7 (injected transport) failed", signal, () => client.getContext(request, { signal }));
+ * const signal = ctx.signal;
+ * await unavailableOnError("Context7 (injected transport) failed", signal, () => client.searchLibraries({ libraryName: "react", query: "hooks" }, { signal }));
  */
 export const unavailableOnError = async <T>(
   what: string,
