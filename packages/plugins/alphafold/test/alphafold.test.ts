@@ -1,24 +1,14 @@
 import { createHash } from "node:crypto";
 import { createHttpClient, type ToolProgress } from "@quiver/core";
-import {
-  closedUrl,
-  describePluginConformance,
-  describePluginPackage,
-  usePluginOnEmulator,
-} from "@quiver/testing";
+import { closedUrl, describePluginConformance, describePluginPackage } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import pkg from "../package.json" with { type: "json" };
-import alphafoldPlugin, { createAlphafoldPlugin } from "../src/index.js";
-import { q7z6m3, recordedEntry, startAfdbEmulator } from "./support/afdb-emulator.js";
-import { at, dataOf, session } from "./support/catalog.js";
+import alphafoldPlugin from "../src/index.js";
+import { q7z6m3, recordedEntry } from "./support/afdb-emulator.js";
+import { at, dataOf, session, useAfdbEmulator } from "./support/catalog.js";
 
 /** `afCatalog`: a catalog with the plugin pointed at the emulator (`at(up)`), closed after the test. */
-const { up, catalog: afCatalog } = usePluginOnEmulator({
-  plugin: createAlphafoldPlugin,
-  start: async () => (await startAfdbEmulator()).up,
-  options: at,
-  catalog: { env: {} },
-});
+const { up, catalog: afCatalog } = useAfdbEmulator();
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(alphafoldPlugin, {

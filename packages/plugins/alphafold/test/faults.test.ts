@@ -5,20 +5,14 @@ import {
   type FaultExpectation,
   type FaultKind,
   MATRIX_EXPECTATIONS,
-  usePluginOnEmulator,
 } from "@quiver/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAlphafoldPlugin } from "../src/index.js";
-import { q7z6m3, startAfdbEmulator } from "./support/afdb-emulator.js";
-import { at, dataOf, session } from "./support/catalog.js";
+import { q7z6m3 } from "./support/afdb-emulator.js";
+import { at, dataOf, session, useAfdbEmulator } from "./support/catalog.js";
 
 /** `afCatalog`: a catalog with the plugin pointed at the emulator (`at(up)`), closed after the test. */
-const { up, catalog: afCatalog } = usePluginOnEmulator({
-  plugin: createAlphafoldPlugin,
-  start: async () => (await startAfdbEmulator()).up,
-  options: at,
-  catalog: { env: {} },
-});
+const { up, catalog: afCatalog } = useAfdbEmulator();
 let sequence = "";
 beforeAll(() => {
   sequence = q7z6m3().sequence;
