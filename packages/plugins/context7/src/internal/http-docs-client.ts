@@ -11,10 +11,14 @@ import {
 import type { DocsClient, DocsContext } from "./docs-client.js";
 import { LIBRARY_ID } from "./match-library.js";
 import { renderContext } from "./render-context.js";
-import { ContextResponseSchema, ErrorBodySchema, SearchResponseSchema } from "./upstream-schemas.js";
+import {
+  ContextResponseSchema,
+  ErrorBodySchema,
+  MAX_PARAM,
+  SearchResponseSchema,
+} from "./upstream-schemas.js";
 
-/** Context7 rejects `libraryName` and `query` longer than this. */
-const MAX_PARAM = 500;
+/** A parameter cut to the length Context7 accepts (the library search uses the whole question). */
 const clip = (s: string) => s.slice(0, MAX_PARAM);
 
 /** Context7's error body (`{ error, message, redirectUrl? }`), or nothing when the body is not one. */

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { LibraryMatch } from "./docs-client.js";
 
+/** Context7 refuses a `libraryName` or `query` longer than this. */
+export const MAX_PARAM = 500;
+
+/** A tool input sent to Context7 as `libraryName` or `query`: 1 to {@link MAX_PARAM} characters. */
+export const paramText = z.string().min(1).max(MAX_PARAM);
+
 /**
  * One library in `GET /v2/libs/search` (schema `Library`, the fields read; only `id` and `title` are
  * relied on), as a {@link LibraryMatch}: nulls and the "unknown" markers (-1) dropped.

@@ -5,6 +5,7 @@ import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "
 import { LIBRARY_ID, label } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId, inferLibrary, resolveByName } from "../internal/resolve-library.js";
+import { paramText } from "../internal/upstream-schemas.js";
 import type { Context7Resources } from "../setup.js";
 
 const tool = defineToolWith<Context7Config, Context7Resources>();
@@ -27,15 +28,10 @@ export const searchDocumentation = tool({
     "you are not sure about, or when the user asks how to do something with a specific library or version.",
   category: "documentation",
   input: z.object({
-    query: z
-      .string()
-      .min(1)
-      .max(500)
-      .describe("What you need to know or do, in a sentence (e.g. 'set a cookie in middleware')"),
-    library: z
-      .string()
-      .min(1)
-      .max(500)
+    query: paramText.describe(
+      "What you need to know or do, in a sentence (e.g. 'set a cookie in middleware')",
+    ),
+    library: paramText
       .optional()
       .describe(
         "Library name ('next.js', 'pandas') or Context7 id ('/vercel/next.js', '/vercel/next.js/v14.3.0-canary.87'); when omitted it is inferred from the query",
