@@ -6,13 +6,6 @@ export const ESMFOLD_MAX_LENGTH = 400;
 /** The longest sequence AlphaFold DB covers (about 2,700 residues); longer ones are out of every domain here. */
 export const AFDB_MAX_LENGTH = 2_700;
 
-/**
- * Structure text up to this many characters is returned inline; larger structures are linked.
- * 40,000 characters is about 50 residues of a full-atom PDB file, or a 400-residue CA trace, and fits
- * the tool's 80,000-character output budget beside the per-residue scores.
- */
-export const DEFAULT_INLINE_MAX_CHARS = 40_000;
-
 /** The plugin's settings: upstream base URLs (tests point them at the emulator) and output knobs. */
 export const alphafoldConfigSchema = z.object({
   alphafoldUrl: z
@@ -27,20 +20,15 @@ export const alphafoldConfigSchema = z.object({
     .url()
     .default("https://rest.uniprot.org")
     .describe("UniProt REST base URL (exact-sequence lookup in UniParc)."),
+  // 40,000 characters is about 50 residues of a full-atom PDB file, or a 400-residue CA trace, and fits
+  // the tool's 80,000-character output budget beside the per-residue scores.
   inlineStructureMaxChars: z
-    .number()
     .int()
     .min(0)
-    .default(DEFAULT_INLINE_MAX_CHARS)
+    .default(40_000)
     .describe("Largest structure text returned inline; larger structures are returned as a link."),
-  esmfoldTimeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .default(120_000)
-    .describe("How long ESMFold may take to answer."),
+  esmfoldTimeoutMs: z.int().positive().default(120_000).describe("How long ESMFold may take to answer."),
   progressIntervalMs: z
-    .number()
     .int()
     .positive()
     .default(5_000)

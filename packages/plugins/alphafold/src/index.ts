@@ -1,6 +1,6 @@
-import { definePlugin, type Plugin, type PluginOptions } from "@quiver/core";
+import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
-import { type AlphafoldConfig, alphafoldConfigSchema } from "./config.js";
+import { alphafoldConfigSchema } from "./config.js";
 import { predictStructure } from "./tools/predict-structure.js";
 
 export type { AlphafoldConfig } from "./config.js";
@@ -18,13 +18,13 @@ export type AlphafoldPluginOptions = PluginOptions<typeof alphafoldConfigSchema>
  * catalog.register(createAlphafoldPlugin())
  * await catalog.call("alphafold_predict_structure", { uniprot_accession: "P04637" })
  */
-export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}): Plugin<AlphafoldConfig> =>
-  definePlugin<AlphafoldConfig>({
+export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}) =>
+  definePlugin({
     id: "alphafold",
     version: pkg.version,
     description: "Protein structure prediction: AlphaFold DB models and ESMFold, with pLDDT confidence.",
     config: alphafoldConfigSchema,
-    defaults: { ...options },
+    defaults: options,
     tools: [predictStructure],
     health: async ({ config, http, signal }) => {
       const res = await http.request({

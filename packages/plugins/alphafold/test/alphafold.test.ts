@@ -1,20 +1,14 @@
 import { createHash } from "node:crypto";
 import { createHttpClient, type ToolProgress } from "@quiver/core";
-import { closedUrl, describePluginConformance, describePluginPackage, type Emulator } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { closedUrl, describePluginConformance, describePluginPackage } from "@quiver/testing";
+import { describe, expect, it } from "vitest";
 import pkg from "../package.json" with { type: "json" };
 import alphafoldPlugin from "../src/index.js";
-import { q7z6m3, recordedEntry, startAfdbEmulator } from "./support/afdb-emulator.js";
-import { afCatalog, at, dataOf, session } from "./support/catalog.js";
+import { q7z6m3, recordedEntry } from "./support/afdb-emulator.js";
+import { at, dataOf, session, useAfdbEmulator } from "./support/catalog.js";
 
-let up: Emulator;
-beforeAll(async () => {
-  ({ up } = await startAfdbEmulator());
-});
-afterEach(() => up.clearFaults());
-afterAll(async () => {
-  await up.close();
-});
+/** `afCatalog`: a catalog with the plugin pointed at the emulator (`at(up)`), closed after the test. */
+const { up, catalog: afCatalog } = useAfdbEmulator();
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(alphafoldPlugin, {

@@ -1,26 +1,21 @@
 import type { ToolResult } from "@quiver/core";
 import {
   describeFaultMatrix,
-  type Emulator,
   FAULT_KINDS,
   type FaultExpectation,
   type FaultKind,
   MATRIX_EXPECTATIONS,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAlphafoldPlugin } from "../src/index.js";
-import { q7z6m3, startAfdbEmulator } from "./support/afdb-emulator.js";
-import { afCatalog, at, dataOf, session } from "./support/catalog.js";
+import { q7z6m3 } from "./support/afdb-emulator.js";
+import { at, dataOf, session, useAfdbEmulator } from "./support/catalog.js";
 
-let up: Emulator;
+/** `afCatalog`: a catalog with the plugin pointed at the emulator (`at(up)`), closed after the test. */
+const { up, catalog: afCatalog } = useAfdbEmulator();
 let sequence = "";
-beforeAll(async () => {
-  ({ up } = await startAfdbEmulator());
+beforeAll(() => {
   sequence = q7z6m3().sequence;
-});
-afterEach(() => up.clearFaults());
-afterAll(async () => {
-  await up.close();
 });
 
 /** The shared expectations, plus: every failure tells the model what to do. */

@@ -1,12 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  caTrace,
-  globalPlddtFromMmcif,
-  plddtFromMmcif,
-  plddtFromPdb,
-  toPercent,
-} from "../src/internal/structure-parse.js";
+import { caTrace, plddtFromMmcif, plddtFromPdb, toPercent } from "../src/internal/structure-parse.js";
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/structure/${name}`, import.meta.url), "utf8");
@@ -26,11 +20,10 @@ describe("reading pLDDT from the recorded AF-Q7Z6M3-F1 files", () => {
     expect(Math.max(...s.plddt)).toBe(98.81);
   });
 
-  it("mmCIF: the same values from _atom_site, and the global metric 74.57", () => {
+  it("mmCIF: the same values from _atom_site", () => {
     const fromCif = plddtFromMmcif(cif);
     expect(fromCif.plddt).toEqual(plddtFromPdb(pdb).plddt);
     expect(fromCif.sequence).toBe(plddtFromPdb(pdb).sequence);
-    expect(globalPlddtFromMmcif(cif)).toBe(74.57);
   });
 
   it("mmCIF without atoms: falls back to _ma_qa_metric_local", () => {

@@ -1,7 +1,6 @@
-import { definePlugin, type HealthReport, type Plugin, type PluginOptions } from "@quiver/core";
+import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
-import { type Context7Config, context7ConfigSchema } from "./config.js";
-import type { Context7Resources } from "./setup.js";
+import { context7ConfigSchema } from "./config.js";
 import { getLibraryDocs } from "./tools/get-library-docs.js";
 import { resolveLibraryId } from "./tools/resolve-library-id.js";
 import { searchDocumentation } from "./tools/search-documentation.js";
@@ -38,19 +37,17 @@ export type Context7PluginOptions = PluginOptions<typeof context7ConfigSchema>;
  * catalog.register(createContext7Plugin({ libraryCacheTtl: "1d" }));
  * const result = await catalog.call("context7_search_documentation", { query: "useEffect cleanup", library: "react" });
  */
-export const createContext7Plugin = (
-  options: Context7PluginOptions = {},
-): Plugin<Context7Config, Context7Resources> =>
-  definePlugin<Context7Config, Context7Resources>({
+export const createContext7Plugin = (options: Context7PluginOptions = {}) =>
+  definePlugin({
     id: "context7",
     version: pkg.version,
     description: "Up-to-date library documentation and code examples from Context7.",
     config: context7ConfigSchema,
-    defaults: { ...options },
+    defaults: options,
     tools: [searchDocumentation, resolveLibraryId, getLibraryDocs],
     // Loaded at the first call, not at import: `quiver list` never opens a transport.
     setup: (ctx) => import("./setup.js").then((m) => m.setupContext7(ctx)),
-    health: async ({ config, resources, signal }): Promise<HealthReport> => {
+    health: async ({ config, resources, signal }) => {
       try {
         const found = await resources.docs.searchLibraries(
           { libraryName: "react", query: "react hooks" },

@@ -1,7 +1,6 @@
 import type { SetupContext } from "@quiver/core";
 import type { Context7Config } from "./config.js";
-import type { DocsClient } from "./internal/docs-client.js";
-import { guardedClient } from "./internal/guarded-client.js";
+import { type DocsClient, unavailableOnError } from "./internal/docs-client.js";
 import { httpDocsClient } from "./internal/http-docs-client.js";
 import { type LibraryCache, libraryCache } from "./internal/library-cache.js";
 import { mcpDocsClient } from "./internal/mcp-docs-client.js";
@@ -31,9 +30,17 @@ export const setupContext7 = async ({
   clock,
 }: SetupContext<Context7Config>): Promise<Context7Resources> => {
   const libraries = libraryCache(config.libraryCacheTtl, clock);
-  if (config.docsClient) {
-    const transport = "injected transport";
-    return { docs: guardedClient(transport, config.docsClient), transport, libraries };
+  const injected = config.docsClient;
+  if (injected) {
+    // Its plain errors are Context7 being unavailable, named after it.
+    const failed = "Context7 (injected transport) failed";
+    const docs: DocsClient = {
+      searchLibraries: (request, options) =>
+        unavailableOnError(failed, options.signal, () => injected.searchLibraries(request, options)),
+      getContext: (request, options) =>
+        unavailableOnError(failed, options.signal, () => injected.getContext(request, options)),
+    };
+    return { docs, transport: "injected transport", libraries };
   }
   // The schema requires `mcp` or `mcpClient` for this transport.
   if (config.transport === "mcp") {
@@ -46,9 +53,5 @@ export const setupContext7 = async ({
     }
     return { docs: mcpDocsClient(caller), transport: "MCP transport", libraries };
   }
-  return {
-    docs: httpDocsClient({ http, baseUrl: config.baseUrl, apiKey: config.apiKey }),
-    transport: "HTTP API",
-    libraries,
-  };
+  return { docs: httpDocsClient(http, config), transport: "HTTP API", libraries };
 };

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Catalog, createCatalog, type ToolResult } from "@quiver/core";
-import { closedUrl } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Catalog, type CatalogOptions, createCatalog, type ToolResult } from "@quiver/core";
+import { closedUrl, useCatalog } from "@quiver/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext7Plugin } from "../src/index.js";
 import { useContext7Emulator } from "./context7-emulator.js";
 import { documented, searchCatalogue } from "./context7-upstream.js";
@@ -64,9 +64,16 @@ const calls = (files: Files): Array<{ pid: number; tool: string; args: Record<st
         .map((l) => JSON.parse(l))
     : [];
 
-/** A catalog with context7 on the MCP transport; one attempt per call, no circuit or cache. */
-const mcpCatalog = (mcp: unknown, env: Record<string, string> = {}): Catalog => {
-  const catalog = createCatalog({
+/**
+ * A catalog with context7 on the MCP transport; one attempt per call, no circuit or cache. `make`
+ * makes the catalog (a `useCatalog()` maker closes it after the test).
+ */
+const mcpCatalog = (
+  mcp: unknown,
+  env: Record<string, string> = {},
+  make: (options: CatalogOptions) => Catalog = createCatalog,
+): Catalog => {
+  const catalog = make({
     env: { CONTEXT7_API_URL: `${emu.up.url}/api`, ...env },
     policies: { "*": { retry: false, breaker: false, cache: false } },
   });
@@ -290,16 +297,12 @@ describe("context7 with transport mcp: Context7's errors, which the official ser
 });
 
 describe("context7 mcp settings it cannot use", () => {
-  const open: Catalog[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
+  const makeCatalog = useCatalog();
 
   it.each([[{ command: "" }], [{ url: "ftp://example.org/mcp" }], [{ command: "npx", extra: true }]])(
     "leaves the plugin unconfigured for mcp %j, saying which setting is wrong",
     async (mcp) => {
-      const catalog = mcpCatalog(mcp);
-      open.push(catalog);
+      const catalog = mcpCatalog(mcp, {}, makeCatalog);
       expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured" });
       const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
       expect(r.status).toBe("unavailable");
@@ -308,11 +311,11 @@ describe("context7 mcp settings it cannot use", () => {
   );
 
   it("answers unavailable naming an unset $NAME placeholder", async () => {
-    const catalog = mcpCatalog({
-      url: "https://mcp.context7.com/mcp",
-      headers: { authorization: `Bearer $\{CTX7_TEST_UNSET}` },
-    });
-    open.push(catalog);
+    const catalog = mcpCatalog(
+      { url: "https://mcp.context7.com/mcp", headers: { authorization: `Bearer $\{CTX7_TEST_UNSET}` } },
+      {},
+      makeCatalog,
+    );
     const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
     expect(r.status).toBe("unavailable");
     expect(r.message).toMatch(/mcp\.headers\.authorization uses \$\{CTX7_TEST_UNSET\}, which is not set/);
@@ -326,8 +329,8 @@ describe("context7 mcp settings it cannot use", () => {
     const catalog = mcpCatalog(
       { url: `${emu.up.url}/mcp`, headers: { authorization: `Bearer $\{CTX7_TEST_KEY}` } },
       { CTX7_TEST_KEY: "ctx7sk-refused-value" },
+      makeCatalog,
     );
-    open.push(catalog);
     const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
     expect(r.error?.kind, r.message).toBe("access_denied");
     expect(r.message).toContain(`${emu.up.url}/mcp`);
@@ -338,8 +341,8 @@ describe("context7 mcp settings it cannot use", () => {
     const catalog = mcpCatalog(
       { url: "http://127.0.0.1:9/mcp", headers: { authorization: `Bearer $\{CTX7_TEST_KEY}` } },
       { CTX7_TEST_KEY: "ctx7sk-secret-value" },
+      makeCatalog,
     );
-    open.push(catalog);
     const r = await catalog.call("context7_search_documentation", { query: "hooks", library: "react" });
     expect(r.status).toBe("unavailable");
     expect(r.message).toContain("http://127.0.0.1:9/mcp");

@@ -1,16 +1,13 @@
 import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
-/** Perplexity's API. */
-const DEFAULT_BASE_URL = "https://api.perplexity.ai";
-
 /**
  * The plugin's settings. Without an API key the plugin is unconfigured and its tool answers
  * `unavailable` naming `PERPLEXITY_API_KEY`.
  */
 export const perplexityConfigSchema = z.object({
   apiKey: secret({ env: "PERPLEXITY_API_KEY" }).describe("Perplexity API key (pplx-…)."),
-  baseUrl: setting(z.url({ protocol: /^https?$/ }).default(DEFAULT_BASE_URL), {
+  baseUrl: setting(z.url({ protocol: /^https?$/ }).default("https://api.perplexity.ai"), {
     env: "PERPLEXITY_BASE_URL",
   }).describe("Base URL of Perplexity's API."),
   api: z
@@ -24,13 +21,7 @@ export const perplexityConfigSchema = z.object({
     .min(1)
     .default("sonar")
     .describe("Sonar model for the chat API when the call names none."),
-  maxResults: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .default(5)
-    .describe("Results when the call names no max_results."),
+  maxResults: z.int().min(1).max(20).default(5).describe("Results when the call names no max_results."),
 });
 
 /**
@@ -40,11 +31,3 @@ export const perplexityConfigSchema = z.object({
  * const api: PerplexityConfig["api"] = "search";
  */
 export type PerplexityConfig = z.output<typeof perplexityConfigSchema>;
-
-/**
- * The two Perplexity APIs behind `perplexity_search_web`.
- *
- * @example
- * const api: PerplexityApi = "chat";
- */
-export type PerplexityApi = PerplexityConfig["api"];

@@ -1,16 +1,10 @@
-import {
-  definePlugin,
-  type HealthContext,
-  type HealthReport,
-  type PluginOptions,
-  ToolFailure,
-} from "@quiver/core";
+import { definePlugin, type HealthContext, type PluginOptions, ToolFailure } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { type PerplexityConfig, perplexityConfigSchema } from "./config.js";
-import { KEYS_PAGE } from "./internal/relabel.js";
+import { KEYS_PAGE } from "./internal/perplexity-api.js";
 import { searchWeb } from "./tools/search-web.js";
 
-export type { PerplexityApi, PerplexityConfig } from "./config.js";
+export type { PerplexityConfig } from "./config.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
 
 /**
@@ -27,20 +21,14 @@ export type PerplexityPluginOptions = PluginOptions<typeof perplexityConfigSchem
  * Checks the key without paying for a search: an empty `POST /search` is refused as invalid (400/422)
  * when the key is good, and as unauthorised (401/403) when it is not.
  */
-const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>): Promise<HealthReport> => {
+const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>) => {
+  const { baseUrl, apiKey: bearer } = config;
+  const check = { method: "POST", baseUrl, url: "/search", json: {}, bearer, signal } as const;
   try {
-    const response = await http.request({
-      method: "POST",
-      baseUrl: config.baseUrl,
-      url: "/search",
-      json: {},
-      bearer: config.apiKey,
-      acceptStatus: [400, 422],
-      signal,
-    });
+    const { status } = await http.request({ ...check, acceptStatus: [400, 422] });
     return {
       ok: true,
-      message: `Perplexity accepted the API key (${config.api} API; key check answered HTTP ${response.status}).`,
+      message: `Perplexity accepted the API key (${config.api} API; key check answered HTTP ${status}).`,
     };
   } catch (error) {
     const failure = ToolFailure.isInstance(error) ? error : undefined;
@@ -50,7 +38,7 @@ const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>)
       fix:
         failure?.kind === "access_denied"
           ? `Set PERPLEXITY_API_KEY to a valid key (create one at ${KEYS_PAGE}).`
-          : `Check that ${config.baseUrl} is reachable from this host.`,
+          : `Check that ${baseUrl} is reachable from this host.`,
     };
   }
 };

@@ -1,25 +1,27 @@
 import type { ToolResult } from "@quiver/core";
 import {
   describeFaultMatrix,
-  type Emulator,
   MATRIX_EXPECTATIONS,
   startEmulator,
+  usePluginOnEmulator,
   withAttempts,
 } from "@quiver/testing";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import { createPerplexityPlugin } from "../src/index.js";
 import { UNAVAILABLE_GUIDANCE } from "../src/internal/policy.js";
 import { routePerplexity } from "./perplexity-upstream.js";
 
 const KEY = "pplx-test-7f3a9c2e1b4d6f8a";
 
-let up: Emulator;
-beforeAll(async () => {
-  up = await startEmulator();
-  routePerplexity(up, KEY);
+/** The Perplexity emulator: started before the file's tests, faults cleared after each, closed after the last. */
+const { up } = usePluginOnEmulator({
+  plugin: createPerplexityPlugin,
+  start: async () => {
+    const up = await startEmulator();
+    routePerplexity(up, KEY);
+    return up;
+  },
 });
-afterEach(() => up.clearFaults());
-afterAll(() => up.close());
 
 for (const [api, path] of [
   ["search", "/search"],

@@ -1,15 +1,10 @@
-import { outcome, partial, type ToolContext, ToolFailure, type ToolOutcome } from "@quiver/core";
+import { outcome, partial, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { AFDB_CITATION, type Prediction } from "./output.js";
+import { AFDB_CITATION, type Prediction, structurePart } from "./output.js";
+import { confidenceParts } from "./plddt.js";
 import { stage } from "./progress.js";
-import { confidenceParts, structurePart } from "./scores.js";
 import { plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
-import { type AfdbEntry, fetchConfidence, fetchText } from "./upstreams.js";
-
-const why = (e: unknown): string => {
-  if (ToolFailure.isInstance(e)) return e.message;
-  throw e; // cancellation and bugs are not ours to hide
-};
+import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./upstreams.js";
 
 /**
  * Turns an AlphaFold DB entry into a prediction: reports the entry's own figures as partial data at
@@ -24,6 +19,7 @@ export const predictionFromAfdb = async (
   earlier: ReadonlyArray<string>,
 ): Promise<ToolOutcome<Prediction>> => {
   const accession = entry.accession ?? "";
+  const model = entry.modelId ?? accession;
   const fileUrl = format === "pdb" ? entry.pdbUrl : entry.cifUrl;
   const links = {
     ...(accession ? { entry: `https://alphafold.ebi.ac.uk/entry/${accession}` } : {}),
@@ -57,11 +53,7 @@ export const predictionFromAfdb = async (
     citation: AFDB_CITATION,
   };
   ctx.reportPartial(base);
-  stage(
-    ctx,
-    2,
-    `Found AlphaFold DB model ${entry.modelId ?? accession}; downloading the ${format.toUpperCase()} file`,
-  );
+  stage(ctx, 2, `Found AlphaFold DB model ${model}; downloading the ${format.toUpperCase()} file`);
 
   const problems: string[] = [];
   let text: string | undefined;
@@ -75,7 +67,7 @@ export const predictionFromAfdb = async (
       if (parsed.plddt.length > 0) scores = parsed;
       else problems.push(`the ${format.toUpperCase()} file held no residues`);
     } catch (e) {
-      problems.push(`the structure file could not be downloaded (${why(e)})`);
+      problems.push(`the structure file could not be downloaded (${failureMessage(e)})`);
     }
   } else problems.push("AlphaFold DB gave no structure file URL");
   if (!scores && entry.plddtUrl) {
@@ -83,26 +75,17 @@ export const predictionFromAfdb = async (
     try {
       scores = await fetchConfidence(ctx, entry.plddtUrl);
     } catch (e) {
-      problems.push(`the confidence file could not be downloaded (${why(e)})`);
+      problems.push(`the confidence file could not be downloaded (${failureMessage(e)})`);
     }
   }
   if (!scores) {
-    const data: Prediction = {
-      ...base,
-      warnings: [...base.warnings, ...problems.map((p) => `Incomplete: ${p}.`)],
-    };
-    return partial(
-      data,
-      `AlphaFold DB has model ${entry.modelId ?? accession} (global pLDDT ${entry.global ?? "unknown"}), but ${problems.join("; ")}.`,
-      {
-        source: "AlphaFold DB",
-      },
-    );
+    const warnings = [...base.warnings, ...problems.map((p) => `Incomplete: ${p}.`)];
+    const message = `AlphaFold DB has model ${model} (global pLDDT ${entry.global ?? "unknown"}), but ${problems.join("; ")}.`;
+    return partial({ ...base, warnings }, message, { source: "AlphaFold DB" });
   }
 
   const perResidue = toPercent(scores.plddt);
-  const first = scores.residues[0] ?? entry.start;
-  const parts = confidenceParts(perResidue, first);
+  const parts = confidenceParts(perResidue, scores.residues[0] ?? entry.start);
   const warnings = [
     ...earlier,
     ...parts.lowWarnings,
@@ -115,18 +98,14 @@ export const predictionFromAfdb = async (
   }
   const data: Prediction = {
     ...base,
+    ...parts.fields,
     complete: true,
     sequence_length: entry.sequence?.length ?? perResidue.length,
-    confidence_scores: parts.confidence_scores,
-    plddt_band_fractions: entry.fractions ?? parts.plddt_band_fractions,
-    regions: parts.regions,
+    plddt_band_fractions: entry.fractions ?? parts.fields.plddt_band_fractions,
     warnings,
     structure: structurePart(format, text, fileUrl, ctx.config.inlineStructureMaxChars),
   };
   stage(ctx, 4, "Done");
-  const low = parts.lowWarnings.length;
-  return outcome(data, {
-    message: `AlphaFold DB model ${entry.modelId ?? accession} (${data.sequence_length} residues): mean pLDDT ${parts.confidence_scores.overall}; ${low === 0 ? "no low-confidence stretches" : `${low} low-confidence stretch${low === 1 ? "" : "es"} (pLDDT < 70)`}.`,
-    source: "AlphaFold DB",
-  });
+  const message = `AlphaFold DB model ${model} (${data.sequence_length} residues): ${parts.summary}.`;
+  return outcome(data, { message, source: "AlphaFold DB" });
 };

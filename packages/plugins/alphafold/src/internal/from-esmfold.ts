@@ -1,8 +1,8 @@
 import { outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { ESMFOLD_CITATION, type Prediction } from "./output.js";
+import { ESMFOLD_CITATION, type Prediction, structurePart } from "./output.js";
+import { confidenceParts } from "./plddt.js";
 import { heartbeat, stage } from "./progress.js";
-import { confidenceParts, structurePart } from "./scores.js";
 import { caTrace, plddtFromPdb, toPercent } from "./structure-parse.js";
 import { foldWithEsmfold } from "./upstreams.js";
 
@@ -32,19 +32,8 @@ export const predictionFromEsmfold = async (
   };
   ctx.reportPartial(base);
   stage(ctx, 2, `No exact UniProt/AlphaFold DB match; folding ${sequence.length} residues with ESMFold`);
-  const stop = heartbeat(
-    ctx,
-    2,
-    ctx.config.progressIntervalMs,
-    ctx.config.esmfoldTimeoutMs,
-    "ESMFold is folding",
-  );
-  let pdb: string;
-  try {
-    pdb = await foldWithEsmfold(ctx, sequence);
-  } finally {
-    stop();
-  }
+  const stop = heartbeat(ctx, 2, "ESMFold is folding");
+  const pdb = await foldWithEsmfold(ctx, sequence).finally(stop);
   stage(ctx, 3, "ESMFold returned a structure; reading pLDDT");
   const scores = plddtFromPdb(pdb);
   const perResidue = toPercent(scores.plddt);
@@ -63,19 +52,8 @@ export const predictionFromEsmfold = async (
       `The full-atom model (${pdb.length} characters) is larger than the inline limit; only the CA trace is included. ESMFold keeps no copy: fold again to get all atoms.`,
     );
   }
-  const data: Prediction = {
-    ...base,
-    complete: true,
-    confidence_scores: parts.confidence_scores,
-    plddt_band_fractions: parts.plddt_band_fractions,
-    regions: parts.regions,
-    warnings: out,
-    structure,
-  };
+  const data: Prediction = { ...base, ...parts.fields, complete: true, warnings: out, structure };
   stage(ctx, 4, "Done");
-  const low = parts.lowWarnings.length;
-  return outcome(data, {
-    message: `ESMFold prediction (${sequence.length} residues): mean pLDDT ${parts.confidence_scores.overall}; ${low === 0 ? "no low-confidence stretches" : `${low} low-confidence stretch${low === 1 ? "" : "es"} (pLDDT < 70)`}.`,
-    source: "ESMFold (ESM Atlas)",
-  });
+  const message = `ESMFold prediction (${sequence.length} residues): ${parts.summary}.`;
+  return outcome(data, { message, source: "ESMFold (ESM Atlas)" });
 };

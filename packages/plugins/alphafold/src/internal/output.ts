@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-const band = z.enum(["very_high", "confident", "low", "very_low"]);
+const url = z.string().optional();
 
 /** The output of `alphafold_predict_structure`. */
 export const predictionSchema = z.object({
@@ -37,7 +37,7 @@ export const predictionSchema = z.object({
       z.object({
         start: z.number().int(),
         end: z.number().int(),
-        band: band,
+        band: z.enum(["very_high", "confident", "low", "very_low"]),
         mean_plddt: z.number(),
       }),
     )
@@ -56,13 +56,7 @@ export const predictionSchema = z.object({
     })
     .describe("The predicted structure, inline when small, else a link."),
   links: z
-    .object({
-      entry: z.string().optional(),
-      pdb: z.string().optional(),
-      mmcif: z.string().optional(),
-      confidence: z.string().optional(),
-      pae: z.string().optional(),
-    })
+    .object({ entry: url, pdb: url, mmcif: url, confidence: url, pae: url })
     .describe("AlphaFold DB pages and files."),
   citation: z.string().describe("How to cite the model."),
 });
@@ -76,3 +70,24 @@ export const AFDB_CITATION =
 
 /** How to cite ESMFold predictions. */
 export const ESMFOLD_CITATION = "Lin et al., Science 379, 1123–1130 (2023) (ESMFold, ESM Metagenomic Atlas).";
+
+/**
+ * The structure part: the text inline when it fits, else the link; with neither, the CA trace
+ * (`caTrace`) when that fits.
+ */
+export const structurePart = (
+  format: "pdb" | "mmcif",
+  text: string | undefined,
+  url: string | undefined,
+  maxChars: number,
+  caTrace?: () => string,
+): Prediction["structure"] => {
+  const link = url ? { url } : {};
+  const chars = text === undefined ? {} : { chars: text.length };
+  if (text !== undefined && text.length <= maxChars)
+    return { format, content: "full_atom", inline: true, text, ...link, ...chars };
+  const trace = url ? undefined : caTrace?.();
+  if (trace !== undefined && trace.length <= maxChars)
+    return { format, content: "ca_trace", inline: true, text: trace, ...chars };
+  return { format, content: "none", inline: false, ...link, ...chars };
+};

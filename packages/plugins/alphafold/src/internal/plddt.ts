@@ -1,62 +1,46 @@
+import type { Prediction } from "./output.js";
+
 /** AlphaFold DB's pLDDT confidence bands. */
-export type Band = "very_high" | "confident" | "low" | "very_low";
+export type Band = Prediction["regions"][number]["band"];
+
+/** A run of consecutive residues in one band. */
+export type Region = Prediction["regions"][number];
 
 /** The band of one pLDDT value: very high ≥ 90, confident 70–90, low 50–70, very low < 50. */
 export const bandOf = (plddt: number): Band =>
   plddt >= 90 ? "very_high" : plddt >= 70 ? "confident" : plddt >= 50 ? "low" : "very_low";
 
-/** A run of consecutive residues in one band. */
-export interface Region {
-  readonly start: number;
-  readonly end: number;
-  readonly band: Band;
-  readonly mean_plddt: number;
-}
-
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-/** Consecutive residues (1-based) grouped by band, with their mean pLDDT. */
-export const regionsOf = (perResidue: ReadonlyArray<number>, firstResidue = 1): Region[] => {
-  const out: Region[] = [];
-  let start = 0;
-  for (let i = 1; i <= perResidue.length; i++) {
-    if (i === perResidue.length || bandOf(perResidue[i]!) !== bandOf(perResidue[start]!)) {
-      const slice = perResidue.slice(start, i);
-      out.push({
-        start: start + firstResidue,
-        end: i - 1 + firstResidue,
-        band: bandOf(perResidue[start]!),
-        mean_plddt: round(mean(slice)),
-      });
-      start = i;
-    }
-  }
-  return out;
-};
-
-/** Runs of residues with pLDDT below 70 (low or very low), 1-based inclusive. */
-export const lowConfidenceRuns = (
-  perResidue: ReadonlyArray<number>,
-  firstResidue = 1,
-): Array<{ start: number; end: number; mean: number }> => {
-  const runs: Array<{ start: number; end: number; mean: number }> = [];
-  let start = -1;
-  for (let i = 0; i <= perResidue.length; i++) {
-    const low = i < perResidue.length && perResidue[i]! < 70;
-    if (low && start < 0) start = i;
-    if (!low && start >= 0) {
-      runs.push({
-        start: start + firstResidue,
-        end: i - 1 + firstResidue,
-        mean: round(mean(perResidue.slice(start, i)), 1),
-      });
-      start = -1;
-    }
-  }
+/** Runs of consecutive residues (numbered from `firstResidue`) whose scores have the same `key`. */
+const runsOf = <K>(perResidue: ReadonlyArray<number>, firstResidue: number, key: (plddt: number) => K) => {
+  const runs: Array<{ key: K; start: number; end: number; scores: number[] }> = [];
+  perResidue.forEach((plddt, i) => {
+    const last = runs.at(-1);
+    if (last?.key === key(plddt)) {
+      last.end = i + firstResidue;
+      last.scores.push(plddt);
+    } else runs.push({ key: key(plddt), start: i + firstResidue, end: i + firstResidue, scores: [plddt] });
+  });
   return runs;
 };
+
+/** Consecutive residues (1-based) grouped by band, with their mean pLDDT. */
+export const regionsOf = (perResidue: ReadonlyArray<number>, firstResidue = 1): Region[] =>
+  runsOf(perResidue, firstResidue, bandOf).map(({ key, start, end, scores }) => ({
+    start,
+    end,
+    band: key,
+    mean_plddt: round(mean(scores)),
+  }));
+
+/** Runs of residues with pLDDT below 70 (low or very low), 1-based inclusive. */
+export const lowConfidenceRuns = (perResidue: ReadonlyArray<number>, firstResidue = 1) =>
+  runsOf(perResidue, firstResidue, (plddt) => plddt < 70)
+    .filter((run) => run.key)
+    .map(({ start, end, scores }) => ({ start, end, mean: round(mean(scores), 1) }));
 
 const MAX_WARNINGS = 20;
 
@@ -77,18 +61,33 @@ export const lowConfidenceWarnings = (perResidue: ReadonlyArray<number>, firstRe
 
 /** The fraction of residues in each band. */
 export const bandFractions = (perResidue: ReadonlyArray<number>): Record<Band, number> => {
-  const counts: Record<Band, number> = { very_high: 0, confident: 0, low: 0, very_low: 0 };
-  for (const v of perResidue) counts[bandOf(v)]++;
-  const n = perResidue.length || 1;
+  const share = (band: Band) =>
+    round(perResidue.filter((plddt) => bandOf(plddt) === band).length / (perResidue.length || 1), 3);
   return {
-    very_high: round(counts.very_high / n, 3),
-    confident: round(counts.confident / n, 3),
-    low: round(counts.low / n, 3),
-    very_low: round(counts.very_low / n, 3),
+    very_high: share("very_high"),
+    confident: share("confident"),
+    low: share("low"),
+    very_low: share("very_low"),
   };
 };
 
-/** The mean pLDDT, two decimals. */
-export const overallOf = (perResidue: ReadonlyArray<number>): number => round(mean(perResidue));
-
-export { round };
+/**
+ * The confidence fields of a prediction from per-residue pLDDT (0–100), its low-confidence warnings,
+ * and a summary for its message
+ * ("mean pLDDT 74.53; 3 low-confidence stretches (pLDDT < 70)").
+ */
+export const confidenceParts = (perResidue: ReadonlyArray<number>, firstResidue: number) => {
+  const overall = round(mean(perResidue));
+  const lowWarnings = lowConfidenceWarnings(perResidue, firstResidue);
+  const low = lowWarnings.length;
+  return {
+    /** The prediction's fields. */
+    fields: {
+      confidence_scores: { overall, per_residue: [...perResidue], first_residue: firstResidue },
+      plddt_band_fractions: bandFractions(perResidue),
+      regions: regionsOf(perResidue, firstResidue),
+    },
+    lowWarnings,
+    summary: `mean pLDDT ${overall}; ${low === 0 ? "no low-confidence stretches" : `${low} low-confidence stretch${low === 1 ? "" : "es"} (pLDDT < 70)`}`,
+  };
+};

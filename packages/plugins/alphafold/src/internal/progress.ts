@@ -1,4 +1,5 @@
 import type { ToolContext } from "@quiver/core";
+import type { AlphafoldConfig } from "../config.js";
 
 /** The stages of a prediction, reported as progress 1…4 (fractions in between while ESMFold folds). */
 export const STAGES = 4;
@@ -8,26 +9,22 @@ export const stage = (ctx: Pick<ToolContext, "progress">, progress: number, mess
   ctx.progress({ progress, total: STAGES, message });
 
 /**
- * Reports progress every `intervalMs` while a long step runs (ESMFold), always increasing and
- * staying below the next stage. Returns a function that stops it.
+ * Reports progress every `progressIntervalMs` while a long step runs (ESMFold, expected to take up to
+ * `esmfoldTimeoutMs`), always increasing and staying below the next stage. Returns a function that stops it.
  */
 export const heartbeat = (
-  ctx: Pick<ToolContext, "progress">,
+  ctx: Pick<ToolContext<AlphafoldConfig>, "progress" | "config">,
   from: number,
-  intervalMs: number,
-  expectedMs: number,
   label: string,
-): (() => void) => {
+) => {
+  const { progressIntervalMs, esmfoldTimeoutMs } = ctx.config;
   const started = Date.now();
   const timer = setInterval(() => {
     const elapsed = Date.now() - started;
-    const fraction = Math.min(0.95, elapsed / Math.max(expectedMs, 1));
-    ctx.progress({
-      progress: from + fraction,
-      total: STAGES,
-      message: `${label} (${Math.round(elapsed / 1000)} s elapsed)`,
-    });
-  }, intervalMs);
+    const fraction = Math.min(0.95, elapsed / Math.max(esmfoldTimeoutMs, 1));
+    const message = `${label} (${Math.round(elapsed / 1000)} s elapsed)`;
+    ctx.progress({ progress: from + fraction, total: STAGES, message });
+  }, progressIntervalMs);
   timer.unref?.();
   return () => clearInterval(timer);
 };

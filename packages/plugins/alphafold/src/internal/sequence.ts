@@ -9,9 +9,7 @@ const MAX_LISTED = 8;
 /** Removes FASTA header lines, whitespace and one trailing stop (`*`), and upper-cases the rest. */
 export const cleanSequence = (raw: string): string =>
   raw
-    .split(/\r?\n/)
-    .filter((line) => !line.trimStart().startsWith(">") && !line.trimStart().startsWith(";"))
-    .join("")
+    .replace(/^\s*[>;].*$/gm, "")
     .replace(/\s+/g, "")
     .replace(/\*$/, "")
     .toUpperCase();
@@ -31,8 +29,7 @@ export const validateSequence = (raw: string): string => {
       },
     );
   }
-  const letters = [...seq].filter((c) => /[A-Z]/.test(c));
-  const nucleotide = letters.filter((c) => NUCLEOTIDES.has(c)).length;
+  const nucleotide = [...seq].filter((c) => NUCLEOTIDES.has(c)).length;
   if (seq.length >= 10 && nucleotide / seq.length >= 0.9) {
     const kind = seq.includes("U") && !seq.includes("T") ? "RNA" : "DNA";
     throw fail.outOfDomain(
@@ -42,18 +39,11 @@ export const validateSequence = (raw: string): string => {
       },
     );
   }
-  const bad: string[] = [];
-  let badCount = 0;
-  [...seq].forEach((c, i) => {
-    if (!AMINO_ACIDS.has(c)) {
-      badCount++;
-      if (bad.length < MAX_LISTED) bad.push(`'${c}' at position ${i + 1}`);
-    }
-  });
-  if (badCount > 0) {
-    const more = badCount > bad.length ? ` and ${badCount - bad.length} more` : "";
+  const bad = [...seq].flatMap((c, i) => (AMINO_ACIDS.has(c) ? [] : [`'${c}' at position ${i + 1}`]));
+  if (bad.length > 0) {
+    const more = bad.length > MAX_LISTED ? ` and ${bad.length - MAX_LISTED} more` : "";
     throw fail.outOfDomain(
-      `The sequence has ${badCount} character${badCount === 1 ? "" : "s"} that ${badCount === 1 ? "is not an amino acid" : "are not amino acids"}: ${bad.join(", ")}${more}.`,
+      `The sequence has ${bad.length} character${bad.length === 1 ? "" : "s"} that ${bad.length === 1 ? "is not an amino acid" : "are not amino acids"}: ${bad.slice(0, MAX_LISTED).join(", ")}${more}.`,
       {
         suggestion:
           "Use the 20 standard one-letter amino-acid codes (ACDEFGHIKLMNPQRSTVWY), X for an unknown residue; remove digits, gaps and B/J/O/U/Z.",

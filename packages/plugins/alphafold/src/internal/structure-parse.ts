@@ -1,62 +1,50 @@
 /** Three-letter residue names to one-letter codes (the 20 standard amino acids). */
-export const THREE_TO_ONE: Readonly<Record<string, string>> = {
-  ALA: "A",
-  ARG: "R",
-  ASN: "N",
-  ASP: "D",
-  CYS: "C",
-  GLN: "Q",
-  GLU: "E",
-  GLY: "G",
-  HIS: "H",
-  ILE: "I",
-  LEU: "L",
-  LYS: "K",
-  MET: "M",
-  PHE: "F",
-  PRO: "P",
-  SER: "S",
-  THR: "T",
-  TRP: "W",
-  TYR: "Y",
-  VAL: "V",
-};
+export const THREE_TO_ONE: Readonly<Record<string, string>> = Object.fromEntries(
+  "ALA ARG ASN ASP CYS GLN GLU GLY HIS ILE LEU LYS MET PHE PRO SER THR TRP TYR VAL"
+    .split(" ")
+    .map((name, i) => [name, "ARNDCQEGHILKMFPSTWYV".charAt(i)]),
+);
 
 /** Per-residue pLDDT read from a structure file, in residue order. */
 export interface ResidueScores {
   /** Residue numbers as written in the file. */
-  readonly residues: ReadonlyArray<number>;
+  readonly residues: number[];
   /** pLDDT per residue (the file's scale; see {@link toPercent}). */
-  readonly plddt: ReadonlyArray<number>;
+  readonly plddt: number[];
   /** The one-letter sequence of those residues (X for non-standard). */
-  readonly sequence: string;
+  sequence: string;
 }
+
+/**
+ * Empty scores and the function that adds one residue to them: a residue number or score that is not
+ * a number is skipped, and so is a repeat of the residue just added (alternate locations: the first wins).
+ */
+const collect = (): [ResidueScores, (n: number, plddt: number, name?: string) => void] => {
+  const scores: ResidueScores = { residues: [], plddt: [], sequence: "" };
+  const add = (n: number, plddt: number, name = "") => {
+    if (!Number.isFinite(n) || !Number.isFinite(plddt) || scores.residues.at(-1) === n) return;
+    scores.residues.push(n);
+    scores.plddt.push(plddt);
+    scores.sequence += THREE_TO_ONE[name.trim()] ?? "X";
+  };
+  return [scores, add];
+};
 
 /**
  * Per-residue pLDDT from a PDB file: the B-factor (columns 61–66) of each residue's CA atom, first
  * model, first chain. AlphaFold writes 0–100; ESMFold 0–1.
  */
 export const plddtFromPdb = (text: string): ResidueScores => {
-  const residues: number[] = [];
-  const plddt: number[] = [];
-  let sequence = "";
+  const [scores, add] = collect();
   let chain: string | undefined;
   for (const line of text.split(/\r?\n/)) {
     if (line.startsWith("ENDMDL")) break;
-    if (!line.startsWith("ATOM")) continue;
-    if (line.slice(12, 16).trim() !== "CA") continue;
-    const thisChain = line.slice(21, 22);
-    chain ??= thisChain;
-    if (thisChain !== chain) continue;
-    const b = Number(line.slice(60, 66));
-    const n = Number(line.slice(22, 26));
-    if (!Number.isFinite(b) || !Number.isFinite(n)) continue;
-    if (residues.at(-1) === n) continue; // alternate locations: keep the first
-    residues.push(n);
-    plddt.push(b);
-    sequence += THREE_TO_ONE[line.slice(17, 20).trim()] ?? "X";
+    if (!line.startsWith("ATOM") || line.slice(12, 16).trim() !== "CA") continue;
+    chain ??= line.slice(21, 22);
+    if (line.slice(21, 22) === chain)
+      add(Number(line.slice(22, 26)), Number(line.slice(60, 66)), line.slice(17, 20));
   }
-  return { residues, plddt, sequence };
+  return scores;
 };
 
 /** Splits one mmCIF data row into tokens (quoted tokens may hold spaces). */
@@ -95,42 +83,26 @@ const readLoop = (lines: ReadonlyArray<string>, category: string): Array<Record<
  */
 export const plddtFromMmcif = (text: string): ResidueScores => {
   const lines = text.split(/\r?\n/);
-  const atoms = readLoop(lines, "_atom_site");
-  const residues: number[] = [];
-  const plddt: number[] = [];
-  let sequence = "";
+  const [scores, add] = collect();
   let chain: string | undefined;
   let model: string | undefined;
-  for (const a of atoms) {
+  for (const a of readLoop(lines, "_atom_site")) {
     if ((a.label_atom_id ?? a.auth_atom_id) !== "CA") continue;
     const thisModel = a.pdbx_PDB_model_num ?? "1";
-    model ??= thisModel;
     const thisChain = a.label_asym_id ?? a.auth_asym_id ?? "A";
+    model ??= thisModel;
     chain ??= thisChain;
-    if (thisModel !== model || thisChain !== chain) continue;
-    const n = Number(a.label_seq_id ?? a.auth_seq_id);
-    const b = Number(a.B_iso_or_equiv);
-    if (!Number.isFinite(n) || !Number.isFinite(b) || residues.at(-1) === n) continue;
-    residues.push(n);
-    plddt.push(b);
-    sequence += THREE_TO_ONE[a.label_comp_id ?? a.auth_comp_id ?? ""] ?? "X";
+    if (thisModel === model && thisChain === chain)
+      add(
+        Number(a.label_seq_id ?? a.auth_seq_id),
+        Number(a.B_iso_or_equiv),
+        a.label_comp_id ?? a.auth_comp_id,
+      );
   }
-  if (residues.length > 0) return { residues, plddt, sequence };
-  for (const r of readLoop(lines, "_ma_qa_metric_local")) {
-    const n = Number(r.label_seq_id);
-    const v = Number(r.metric_value);
-    if (!Number.isFinite(n) || !Number.isFinite(v)) continue;
-    residues.push(n);
-    plddt.push(v);
-    sequence += THREE_TO_ONE[r.label_comp_id ?? ""] ?? "X";
-  }
-  return { residues, plddt, sequence };
-};
-
-/** The global pLDDT an mmCIF file declares (`_ma_qa_metric_global.metric_value`), if any. */
-export const globalPlddtFromMmcif = (text: string): number | undefined => {
-  const m = /^_ma_qa_metric_global\.metric_value\s+([\d.]+)/m.exec(text);
-  return m ? Number(m[1]) : undefined;
+  if (scores.residues.length > 0) return scores;
+  for (const r of readLoop(lines, "_ma_qa_metric_local"))
+    add(Number(r.label_seq_id), Number(r.metric_value), r.label_comp_id);
+  return scores;
 };
 
 /** Scores on a 0–1 scale (ESMFold) are moved to AlphaFold's 0–100 scale. */

@@ -1,10 +1,16 @@
 import { createHash } from "node:crypto";
-import { fail, type ToolContext } from "@quiver/core";
+import { fail, type ToolContext, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { AlphafoldConfig } from "../config.js";
 
 /** What an upstream call needs from the tool context. */
 export type CallContext = Pick<ToolContext<AlphafoldConfig>, "config" | "http" | "signal">;
+
+/** The message of an upstream's failure, to note before trying the next source; cancellation and bugs are rethrown, not hidden. */
+export const failureMessage = (e: unknown): string => {
+  if (ToolFailure.isInstance(e)) return e.message;
+  throw e;
+};
 
 /** One AlphaFold DB prediction entry; v6 names with the legacy v4 names as fallbacks. */
 const entrySchema = z
@@ -12,7 +18,6 @@ const entrySchema = z
     modelEntityId: z.string().optional(),
     entryId: z.string().optional(),
     uniprotAccession: z.string().optional(),
-    uniprotId: z.string().optional(),
     uniprotDescription: z.string().optional(),
     gene: z.string().optional(),
     organismScientificName: z.string().optional(),
@@ -34,7 +39,6 @@ const entrySchema = z
   .transform((e) => ({
     modelId: e.modelEntityId ?? e.entryId,
     accession: e.uniprotAccession,
-    uniprotId: e.uniprotId,
     description: e.uniprotDescription,
     gene: e.gene,
     organism: e.organismScientificName,
@@ -109,38 +113,33 @@ export const fetchConfidence = async (ctx: CallContext, url: string) => {
   return { residues: doc.residueNumber, plddt: doc.confidenceScore };
 };
 
-/** UniProt's error answer (`{ url, messages: [...] }`); other servers use `{ error: {...} }`. */
-const uniprotErrorFields = {
-  messages: z.array(z.unknown()).optional(),
-  error: z.unknown().optional(),
-};
+/**
+ * A UniProt list answer (`{ results: [...] }`) with the fields of its error answer (`{ url, messages:
+ * [...] }`; other servers use `{ error: {...} }`).
+ */
+const uniprotList = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    messages: z.array(z.unknown()).optional(),
+    error: z.unknown().optional(),
+    results: z.array(item).optional(),
+  });
 
 /** `GET /uniparc/search`: light entries, which hold no cross-references (UniProt's UniParc split, 2024). */
-const uniparcSearchSchema = z.looseObject({
-  ...uniprotErrorFields,
-  results: z
-    .array(
-      z.looseObject({
-        uniParcId: z.string(),
-        sequence: z.looseObject({ value: z.string().optional(), md5: z.string().optional() }).optional(),
-      }),
-    )
-    .optional(),
-});
+const uniparcSearchSchema = uniprotList(
+  z.looseObject({
+    uniParcId: z.string(),
+    sequence: z.looseObject({ value: z.string().optional(), md5: z.string().optional() }).optional(),
+  }),
+);
 
 /** `GET /uniparc/{upi}/databases`: one page of the entry's cross-references. */
-const uniparcDatabasesSchema = z.looseObject({
-  ...uniprotErrorFields,
-  results: z
-    .array(
-      z.looseObject({
-        database: z.string().optional(),
-        id: z.string().optional(),
-        active: z.boolean().optional(),
-      }),
-    )
-    .optional(),
-});
+const uniparcDatabasesSchema = uniprotList(
+  z.looseObject({
+    database: z.string().optional(),
+    id: z.string().optional(),
+    active: z.boolean().optional(),
+  }),
+);
 
 /** The databases whose cross-references are UniProt accessions, best first. */
 const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
@@ -151,13 +150,14 @@ const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
  */
 const notAnAnswer = (
   what: string,
+  missing: string,
   status: number,
   body: { messages?: unknown[] | undefined; error?: unknown },
 ) => {
   const said =
     body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
   return fail.upstream(
-    `UniProt's ${what} answered HTTP ${status} without ${what === "UniParc search" ? "a result list" : "a cross-reference list"}${said ? `: ${said.slice(0, 200)}` : ""}.`,
+    `UniProt's ${what} answered HTTP ${status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`,
     {
       retryable: true,
       suggestion:
@@ -173,10 +173,7 @@ const notAnAnswer = (
  * checksum is the sequence's MD5 (`GET /uniparc/search?query=checksum:<MD5>`), then its cross-references
  * (`GET /uniparc/{upi}/databases?dbTypes=…&active=true`).
  */
-export const findExactAccession = async (
-  ctx: CallContext,
-  sequence: string,
-): Promise<{ accession: string; reviewed: boolean; uniparc?: string } | undefined> => {
+export const findExactAccession = async (ctx: CallContext, sequence: string): Promise<string | undefined> => {
   const md5 = createHash("md5").update(sequence).digest("hex").toUpperCase();
   const found = await ctx.http.request({
     baseUrl: ctx.config.uniprotUrl,
@@ -185,7 +182,8 @@ export const findExactAccession = async (
     signal: ctx.signal,
   });
   const search = found.json(uniparcSearchSchema);
-  if (search.results === undefined) throw notAnAnswer("UniParc search", found.status, search);
+  if (search.results === undefined)
+    throw notAnAnswer("UniParc search", "a result list", found.status, search);
   const entry =
     search.results.find((e) => e.sequence?.value === sequence) ??
     search.results.find((e) => e.sequence?.md5?.toUpperCase() === md5);
@@ -198,12 +196,12 @@ export const findExactAccession = async (
   });
   const databases = listed.json(uniparcDatabasesSchema);
   if (databases.results === undefined)
-    throw notAnAnswer("UniParc cross-references", listed.status, databases);
+    throw notAnAnswer("UniParc cross-references", "a cross-reference list", listed.status, databases);
   const refs = databases.results.filter((r) => r.active !== false && r.id);
-  const swiss = refs.find((r) => r.database === UNIPROT_DATABASES[0]);
-  const pick = swiss ?? refs.find((r) => r.database === UNIPROT_DATABASES[1]);
-  if (!pick?.id) return undefined;
-  return { accession: pick.id, reviewed: pick === swiss, uniparc: entry.uniParcId };
+  return (
+    refs.find((r) => r.database === UNIPROT_DATABASES[0]) ??
+    refs.find((r) => r.database === UNIPROT_DATABASES[1])
+  )?.id;
 };
 
 /**

@@ -1,4 +1,4 @@
-import { defineToolWith, fail, ToolFailure, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, fail, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import { type AlphafoldConfig, ESMFOLD_MAX_LENGTH } from "../config.js";
 import { predictionFromAfdb } from "../internal/from-afdb.js";
@@ -6,13 +6,7 @@ import { predictionFromEsmfold } from "../internal/from-esmfold.js";
 import { type Prediction, predictionSchema } from "../internal/output.js";
 import { stage } from "../internal/progress.js";
 import { normaliseAccession, validateSequence } from "../internal/sequence.js";
-import { type AfdbEntry, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
-
-/** A degradable upstream failure: noted, then the next source is tried. Anything else propagates. */
-const noted = (e: unknown, what: string): string => {
-  if (!ToolFailure.isInstance(e)) throw e;
-  return `${what} failed (${e.message}).`;
-};
+import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
 
 /**
  * `alphafold_predict_structure`: a protein's 3D structure with pLDDT confidence, from AlphaFold DB (by UniProt
@@ -60,11 +54,10 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: {
     timeout: "150s",
-    // Two retries, like every tool by default (bounded by the timeout): a service that answers 503
-    // twice and then recovers is found.
-    retry: { times: 2 },
+    // Retries: the default two (bounded by the timeout), so a service that answers 503 twice and then
+    // recovers is found. The rate limit is keyed by the plugin id, `alphafold`.
     cache: { ttl: "24h", capacity: 200 },
-    rateLimit: { key: "alphafold", limit: 60, window: "1 minute" },
+    rateLimit: { limit: 60, window: "1 minute" },
     maxOutputChars: 80_000,
     // The last good prediction (marked stale, with its age) beats none while the services are down.
     fallback: {
@@ -109,18 +102,15 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     try {
       const match = await findExactAccession(ctx, sequence);
       if (match) {
-        entry = await fetchAfdbEntry(ctx, match.accession);
-        if (!entry)
-          warnings.push(`UniProt ${match.accession} matches exactly, but AlphaFold DB has no model of it.`);
+        entry = await fetchAfdbEntry(ctx, match);
+        if (!entry) warnings.push(`UniProt ${match} matches exactly, but AlphaFold DB has no model of it.`);
         else if (entry.sequence !== undefined && entry.sequence !== sequence) {
-          warnings.push(
-            `AlphaFold DB's model of ${match.accession} is for a different sequence version; not used.`,
-          );
+          warnings.push(`AlphaFold DB's model of ${match} is for a different sequence version; not used.`);
           entry = undefined;
         }
       }
     } catch (e) {
-      warnings.push(noted(e, "The exact-match lookup (UniProt / AlphaFold DB)"));
+      warnings.push(`The exact-match lookup (UniProt / AlphaFold DB) failed (${failureMessage(e)}).`);
     }
     if (entry) return predictionFromAfdb(ctx, entry, "exact_sequence_match", format, warnings);
     if (sequence.length > ESMFOLD_MAX_LENGTH) {

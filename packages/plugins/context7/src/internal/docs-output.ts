@@ -49,12 +49,9 @@ export const toDocsOutput = (
 
 /** "12 snippets from 5 sources". */
 export const describeDocs = (docs: DocsContext): string => {
-  const n = docs.sources.length;
-  const snippets =
-    docs.snippets === undefined
-      ? "documentation"
-      : `${docs.snippets} snippet${docs.snippets === 1 ? "" : "s"}`;
-  return `${snippets} from ${n} source${n === 1 ? "" : "s"}`;
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  const snippets = docs.snippets === undefined ? "documentation" : count(docs.snippets, "snippet");
+  return `${snippets} from ${count(docs.sources.length, "source")}`;
 };
 
 /** How the model should use documentation. */

@@ -11,24 +11,20 @@ import {
 import type { DocsClient, DocsContext } from "./docs-client.js";
 import { LIBRARY_ID } from "./match-library.js";
 import { renderContext } from "./render-context.js";
-import { toLibrary } from "./to-library.js";
-import { ContextResponseSchema, ErrorBodySchema, SearchResponseSchema } from "./upstream-schemas.js";
+import {
+  ContextResponseSchema,
+  ErrorBodySchema,
+  MAX_PARAM,
+  SearchResponseSchema,
+} from "./upstream-schemas.js";
 
-/** What the HTTP transport needs: the shared client and the plugin's settings. */
-export interface HttpDocsClientOptions {
-  readonly http: HttpClient;
-  readonly baseUrl: string;
-  readonly apiKey?: Context7Config["apiKey"];
-}
-
-/** Context7 rejects `libraryName` and `query` longer than this. */
-const MAX_PARAM = 500;
+/** A parameter cut to the length Context7 accepts (the library search uses the whole question). */
 const clip = (s: string) => s.slice(0, MAX_PARAM);
 
+/** Context7's error body (`{ error, message, redirectUrl? }`), or nothing when the body is not one. */
 const errorBody = (response: HttpResponse) => {
   try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(response.body));
-    return parsed.success ? parsed.data : {};
+    return ErrorBodySchema.parse(JSON.parse(response.body));
   } catch {
     return {};
   }
@@ -42,12 +38,8 @@ export const relabel = (error: unknown): unknown => {
   if (!ToolFailure.isInstance(error)) return error;
   const { status } = error;
   if ((error.kind === "upstream" || error.kind === "unavailable") && status !== undefined && status >= 500) {
-    return fail.unavailable(`Context7 is unavailable: ${error.message}`, {
-      status,
-      retryable: true,
-      ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
-      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-    });
+    const message = `Context7 is unavailable: ${error.message}`;
+    return ToolFailure.make({ ...error, kind: "unavailable", message, retryable: true });
   }
   if (status === 401) return invalidKey(error.message);
   if (status === 402) return spendingLimit();
@@ -73,20 +65,56 @@ const errorIn = (record: Record<string, unknown>): string | undefined => {
 };
 
 /**
+ * The documentation in a 200 answer to `GET /v2/context?type=json`. Any other body (empty, text that
+ * is not JSON, an error object, JSON without `codeSnippets` or `infoSnippets`) is an upstream fault,
+ * never the documentation nor "no documentation".
+ */
+const documentation = (response: HttpResponse, libraryId: string) => {
+  const { status } = response;
+  const body = response.body.trim();
+  if (body === "") throw fault(status, `an empty body for ${libraryId}.`);
+  const contentType = response.header("content-type") ?? "";
+  // A plain "Internal Server Error", a rate-limit notice; an HTML page gets core's own failure.
+  if (!/json/i.test(contentType) && !body.startsWith("{")) {
+    if (/html/i.test(contentType) || body.startsWith("<")) response.json();
+    const type = contentType.split(";")[0] || "a body of no type";
+    throw fault(
+      status,
+      `${type} instead of the JSON documentation asked for ${libraryId}: "${body.slice(0, 120)}"`,
+    );
+  }
+  const parsed = response.json();
+  const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (!Array.isArray(record.codeSnippets) && !Array.isArray(record.infoSnippets)) {
+    const failed = errorIn(record);
+    throw fault(
+      status,
+      failed !== undefined
+        ? `an error instead of documentation for ${libraryId}: ${failed}`
+        : `JSON that is not documentation for ${libraryId} (no codeSnippets or infoSnippets): ${body.slice(0, 120)}`,
+    );
+  }
+  return response.json(ContextResponseSchema);
+};
+
+/**
  * The built-in transport: Context7's v2 HTTP API through the runtime's shared HTTP client.
  * `GET /v2/libs/search` resolves names; `GET /v2/context?type=json` returns snippets with source
  * links, rendered as Markdown. Any answer that is not the documented JSON (text, an error object, an
  * empty body) is a failure, and each documented error status gets its own kind (`context7-errors.ts`).
  *
  * @example
- * const client = httpDocsClient({ http: ctx.http, baseUrl: ctx.config.baseUrl, apiKey: ctx.config.apiKey });
+ * const client = httpDocsClient(ctx.http, ctx.config);
  * const libraries = await client.searchLibraries({ libraryName: "react", query: "hooks" }, { signal: ctx.signal });
  */
-export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions): DocsClient => {
-  const get = (path: string, query: Record<string, string>, signal: AbortSignal, acceptStatus: number[]) =>
+export const httpDocsClient = (
+  http: HttpClient,
+  { baseUrl, apiKey: bearer }: Pick<Context7Config, "baseUrl" | "apiKey">,
+): DocsClient => {
+  const get = (url: string, query: Record<string, string>, signal: AbortSignal, acceptStatus: number[]) =>
     http
-      .request({ baseUrl, url: path, bearer: apiKey, query, signal, acceptStatus, apiKeyVar: API_KEY_VAR })
-      .catch((error: unknown) => {
+      .request({ baseUrl, url, bearer, query, signal, acceptStatus, apiKeyVar: API_KEY_VAR })
+      .catch((error) => {
         throw relabel(error);
       });
 
@@ -96,65 +124,29 @@ export const httpDocsClient = ({ http, baseUrl, apiKey }: HttpDocsClientOptions)
     signal: AbortSignal,
     redirectedFrom?: string,
   ): Promise<DocsContext> => {
-    const response = await get(
-      "/v2/context",
-      { libraryId, query: clip(query), type: "json" },
-      signal,
-      [202, 301, 404, 422],
-    );
+    const params = { libraryId, query: clip(query), type: "json" };
+    const response = await get("/v2/context", params, signal, [202, 301, 404, 422]);
     const { status } = response;
     if (status === 301) {
       const target = errorBody(response).redirectUrl ?? response.header("location");
-      if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId) {
+      if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId)
         return getContext(target, query, signal, libraryId);
-      }
       throw fail.upstream(`Context7 redirected ${libraryId} to something that is not a library id.`, {
-        status: 301,
+        status,
         retryable: false,
       });
     }
     if (status !== 200) throw context7Failure(libraryId, { status, ...errorBody(response) });
-    const body = response.body.trim();
-    if (body === "") throw fault(status, `an empty body for ${libraryId}.`);
-    const contentType = response.header("content-type") ?? "";
-    // `type=json` was asked for: text that is not JSON (a plain "Internal Server Error", a rate-limit
-    // notice) is an upstream fault, never the documentation. An HTML page gets core's own failure.
-    if (!/json/i.test(contentType) && !body.startsWith("{")) {
-      if (/html/i.test(contentType) || body.startsWith("<")) response.json();
-      const type = contentType.split(";")[0] || "a body of no type";
-      throw fault(
-        status,
-        `${type} instead of the JSON documentation asked for ${libraryId}: "${body.slice(0, 120)}"`,
-      );
-    }
-    // The documented answer carries `codeSnippets` and `infoSnippets` lists; anything else (an error
-    // object, `null`, `{}`, `"ok"`) says nothing about the library.
-    const parsed = response.json();
-    const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
-    if (!Array.isArray(record.codeSnippets) && !Array.isArray(record.infoSnippets)) {
-      const failed = errorIn(record);
-      throw failed !== undefined
-        ? fault(status, `an error instead of documentation for ${libraryId}: ${failed}`)
-        : fault(
-            status,
-            `JSON that is not documentation for ${libraryId} (no codeSnippets or infoSnippets): ${body.slice(0, 120)}`,
-          );
-    }
-    const rendered = renderContext(response.json(ContextResponseSchema));
+    const rendered = renderContext(documentation(response, libraryId));
     if (rendered.snippets === 0) throw noDocs(libraryId, status);
     return { libraryId, ...rendered, ...(redirectedFrom === undefined ? {} : { redirectedFrom }) };
   };
 
   return {
     searchLibraries: async ({ libraryName, query }, { signal }) => {
-      const response = await get(
-        "/v2/libs/search",
-        { libraryName: clip(libraryName), query: clip(query) },
-        signal,
-        [404],
-      );
-      if (response.status === 404) return [];
-      return response.json(SearchResponseSchema).results.map(toLibrary);
+      const params = { libraryName: clip(libraryName), query: clip(query) };
+      const response = await get("/v2/libs/search", params, signal, [404]);
+      return response.status === 404 ? [] : response.json(SearchResponseSchema).results;
     },
     getContext: ({ libraryId, query }, { signal }) => getContext(libraryId, query, signal),
   };

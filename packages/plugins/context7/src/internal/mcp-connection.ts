@@ -12,8 +12,6 @@ const MCP_SDK = "@modelcontextprotocol/client";
 
 /** A connection to the Context7 MCP server: the plugin's {@link McpToolCaller}, closed with the catalog. */
 export interface Context7McpConnection extends McpToolCaller {
-  /** What it points at, without secrets ("stdio: npx -y @upstash/context7-mcp" or the URL). */
-  readonly label: string;
   /** Ends the connection (and a spawned server). A later call opens a new one. */
   close(): Promise<void>;
 }
@@ -80,16 +78,14 @@ export const connectContext7Mcp = async (
 ): Promise<Context7McpConnection> => {
   const sdk = await importSdk();
   const headers = "url" in target ? expandAll(target.headers, "mcp.headers", env) : {};
-  const own: Record<string, string> = {};
-  if (!("url" in target)) {
-    // A spawned server reads its settings from its environment, under the names the plugin's settings use.
-    for (const name of ["CONTEXT7_API_KEY", "CONTEXT7_API_URL"]) {
-      const value = env[name];
-      if (value !== undefined && value !== "") own[name] = value;
-    }
-    if (config.apiKey) own.CONTEXT7_API_KEY = reveal(config.apiKey);
-  }
-  const spawnEnv = "url" in target ? {} : { ...own, ...expandAll(target.env, "mcp.env", env) };
+  // A spawned server reads its settings from its environment, under the names the plugin's settings use
+  // (the key as the plugin resolved it, from CONTEXT7_API_KEY or its options).
+  const own = {
+    ...(env.CONTEXT7_API_URL ? { CONTEXT7_API_URL: env.CONTEXT7_API_URL } : {}),
+    ...(config.apiKey ? { CONTEXT7_API_KEY: reveal(config.apiKey) } : {}),
+  };
+  const spawnEnv: Record<string, string> =
+    "url" in target ? {} : { ...own, ...expandAll(target.env, "mcp.env", env) };
   const args = "url" in target ? [] : (target.args ?? []).map((a, i) => expand(a, `mcp.args[${i}]`, env));
   const redact = makeRedactor(
     [...Object.values(headers), ...Object.values(spawnEnv)].filter((v) => v.length >= 4),
@@ -120,40 +116,35 @@ export const connectContext7Mcp = async (
 
   type Client = InstanceType<typeof sdk.Client>;
   let current: Promise<Client> | undefined;
-  let connected: Client | undefined;
-  const connect = async (): Promise<Client> => {
-    const client = new sdk.Client(
-      { name: "quiver-plugin-context7", version: pkg.version },
-      { capabilities: {} },
-    );
-    // A connection that closes (the server exited, the session ended) is dropped: the next call reconnects.
-    client.onclose = () => {
-      if (connected === client) {
-        connected = undefined;
-        current = undefined;
-      }
-    };
-    try {
-      await client.connect(transport(), { timeout: CONNECT_TIMEOUT_MS });
-    } catch (error) {
-      // A child that started but never answered must not outlive the failed attempt.
-      await client.close().catch(() => {});
-      throw error;
-    }
-    connected = client;
-    return client;
-  };
+  /** The open connection, or a new one; a connection that closes (the server exited, the session ended) is dropped. */
   const client = (): Promise<Client> => {
-    current ??= connect().catch((error: unknown) => {
-      current = undefined;
-      throw error;
+    if (current) return current;
+    const opening = (async () => {
+      const client = new sdk.Client(
+        { name: "quiver-plugin-context7", version: pkg.version },
+        { capabilities: {} },
+      );
+      client.onclose = () => {
+        if (current === opening) current = undefined;
+      };
+      try {
+        await client.connect(transport(), { timeout: CONNECT_TIMEOUT_MS });
+      } catch (error) {
+        // A child that started but never answered must not outlive the failed attempt.
+        await client.close().catch(() => {});
+        throw error;
+      }
+      return client;
+    })();
+    current = opening;
+    opening.catch(() => {
+      if (current === opening) current = undefined;
     });
-    return current;
+    return opening;
   };
   const drop = async (): Promise<void> => {
     const open = current;
     current = undefined;
-    connected = undefined;
     if (open) await (await open.catch(() => undefined))?.close().catch(() => {});
   };
 
@@ -185,7 +176,6 @@ export const connectContext7Mcp = async (
   };
 
   return {
-    label,
     callTool: async (call, { signal }) => {
       try {
         const result = await (await client()).callTool(

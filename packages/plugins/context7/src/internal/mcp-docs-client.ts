@@ -1,6 +1,13 @@
-import { fail, ToolFailure } from "@quiver/core";
+import { fail } from "@quiver/core";
 import { TRY_LATER } from "./context7-errors.js";
-import type { DocsClient, DocsContext, LibraryMatch, McpCallResult, McpToolCaller } from "./docs-client.js";
+import {
+  type DocsClient,
+  type DocsContext,
+  type LibraryMatch,
+  type McpCallResult,
+  type McpToolCaller,
+  unavailableOnError,
+} from "./docs-client.js";
 import { LIBRARY_ID } from "./match-library.js";
 import { mcpErrorText } from "./mcp-error-text.js";
 import { sourcesInText } from "./render-context.js";
@@ -67,77 +74,61 @@ const NO_LIBRARIES = /^No (documentation )?libraries found/i;
  * const docs = await client.getContext({ libraryId: "/vercel/next.js", query: "middleware" }, { signal });
  */
 export const mcpDocsClient = (caller: McpToolCaller): DocsClient => {
-  const call = async (
-    name: string,
-    args: Record<string, string>,
-    signal: AbortSignal,
-  ): Promise<McpCallResult> => {
-    try {
-      return await caller.callTool({ name, arguments: args }, { signal });
-    } catch (error) {
-      if (ToolFailure.isInstance(error) || signal.aborted) throw error;
-      throw fail.unavailable(
-        `The Context7 MCP server could not be reached through the MCP client: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+  /** Calls `tool` for `subject`: its text, and the failure an error text or an `isError` result stands for. */
+  const answer = async (tool: string, subject: string, args: Record<string, string>, signal: AbortSignal) => {
+    const result = await unavailableOnError(
+      "The Context7 MCP server could not be reached through the MCP client",
+      signal,
+      () => caller.callTool({ name: tool, arguments: args }, { signal }),
+    );
+    const body = text(result);
+    const failed =
+      mcpErrorText(subject, body) ??
+      (result.isError ? fail.upstream(`Context7 MCP ${tool} failed: ${body.slice(0, 300)}`) : undefined);
+    return { body, failed };
   };
-  /** A failure for an error text or an `isError` result; undefined for an answer. */
-  const failure = (tool: string, subject: string, result: McpCallResult, body: string) => {
-    const known = mcpErrorText(subject, body);
-    if (known) return known;
-    if (result.isError) return fail.upstream(`Context7 MCP ${tool} failed: ${body.slice(0, 300)}`);
-    return undefined;
-  };
-  return {
-    searchLibraries: async ({ libraryName, query }, { signal }) => {
-      const result = await call("resolve-library-id", { libraryName, query }, signal);
-      const body = text(result);
-      if (NO_LIBRARIES.test(body)) return [];
-      const failed = failure("resolve-library-id", libraryName, result, body);
-      // The search's own 404 (no_libraries_found, or the server's "does not exist") is no match.
-      if (failed?.status === 404) return [];
-      if (failed) throw failed;
-      const libraries = parseResolveText(body);
-      if (libraries.length === 0) {
-        throw fail.upstream(
-          `Context7 MCP resolve-library-id answered with no library list: ${body.slice(0, 200)}`,
-          {
-            suggestion: TRY_LATER,
-          },
-        );
-      }
-      return libraries;
-    },
-    getContext: async ({ libraryId, query }, { signal }) => getContext(libraryId, query, signal),
-  };
-
-  async function getContext(
+  const getContext = async (
     libraryId: string,
     query: string,
     signal: AbortSignal,
     redirectedFrom?: string,
-  ): Promise<DocsContext> {
-    const result = await call("query-docs", { libraryId, query }, signal);
-    const body = text(result);
+  ): Promise<DocsContext> => {
+    const { body, failed } = await answer("query-docs", libraryId, { libraryId, query }, signal);
     // A moved library (the API's 301 message, passed on as text) is followed once, as over HTTP.
     const target = MOVED.exec(body)?.[1];
-    if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId) {
+    if (redirectedFrom === undefined && target && LIBRARY_ID.test(target) && target !== libraryId)
       return getContext(target, query, signal, libraryId);
-    }
-    const failed = failure("query-docs", libraryId, result, body);
     if (failed) throw failed;
-    if (body === "") throw emptyAnswer(libraryId);
-    return {
-      libraryId,
-      text: body,
-      sources: sourcesInText(body),
-      ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
-    };
-  }
+    if (body === "")
+      throw fail.upstream(`The Context7 MCP server answered with no text for ${libraryId}.`, {
+        suggestion: TRY_LATER,
+      });
+    const moved = redirectedFrom === undefined ? {} : { redirectedFrom };
+    return { libraryId, text: body, sources: sourcesInText(body), ...moved };
+  };
+  return {
+    searchLibraries: async ({ libraryName, query }, { signal }) => {
+      const { body, failed } = await answer(
+        "resolve-library-id",
+        libraryName,
+        { libraryName, query },
+        signal,
+      );
+      // No match: the server's own text, or the search's own 404 (no_libraries_found, "does not exist").
+      if (NO_LIBRARIES.test(body) || failed?.status === 404) return [];
+      if (failed) throw failed;
+      const libraries = parseResolveText(body);
+      if (libraries.length > 0) return libraries;
+      throw fail.upstream(
+        `Context7 MCP resolve-library-id answered with no library list: ${body.slice(0, 200)}`,
+        {
+          suggestion: TRY_LATER,
+        },
+      );
+    },
+    getContext: ({ libraryId, query }, { signal }) => getContext(libraryId, query, signal),
+  };
 };
 
 /** The API's `library_redirected` message, as the official server passes it on. */
 const MOVED = /^Library \S+ has been redirected to this library: (\S+?)\.?$/;
-
-const emptyAnswer = (libraryId: string) =>
-  fail.upstream(`The Context7 MCP server answered with no text for ${libraryId}.`, { suggestion: TRY_LATER });

@@ -15,12 +15,15 @@ export const UNAVAILABLE_GUIDANCE =
 export const NOT_FOUND_GUIDANCE =
   "If none of the suggested libraries is the one meant, answer from your own knowledge of it and say Context7 has no documentation for it.";
 
-/** Shared by every Context7 tool: one rate-limit budget and one circuit for the upstream. */
+/**
+ * Shared by every Context7 tool: one rate-limit budget and one circuit for the upstream, both keyed
+ * by the plugin id (`context7`); two retries, as every idempotent tool gets.
+ */
 const shared = {
   timeout: "30s",
-  retry: { times: 2, base: "250ms" },
-  rateLimit: { key: "context7", limit: 60, window: "1 minute" },
-  breaker: { key: "context7", failures: 3, openFor: "1 minute" },
+  retry: { base: "250ms" },
+  rateLimit: { limit: 60, window: "1 minute" },
+  breaker: { failures: 3, openFor: "1 minute" },
   // The last good answer (marked stale, with its age) beats none while Context7 is down.
   fallback: { stale: true, guidance: UNAVAILABLE_GUIDANCE },
 } as const satisfies ToolPolicy;

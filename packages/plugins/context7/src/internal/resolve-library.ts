@@ -1,7 +1,7 @@
 import { fail, ToolFailure } from "@quiver/core";
 import type { DocsClient, LibraryMatch } from "./docs-client.js";
 import type { LibraryCache } from "./library-cache.js";
-import { closest, label, looserNames, normalise, pickLibrary } from "./match-library.js";
+import { closest, label, looserNames, normalise, pickLibrary, topLibrary } from "./match-library.js";
 import { NOT_FOUND_GUIDANCE } from "./policy.js";
 
 /** The library a question is answered from, and how it was chosen. */
@@ -58,11 +58,29 @@ export const resolveByName = async (
   const picked = pickLibrary(name, results);
   if (!picked) throw libraryNotFound(name, await candidatesFor(client, name, query, results, signal));
   cache.set(key, picked);
-  return {
-    library: picked,
-    alternatives: results.filter((r) => r.id !== picked.id).slice(0, 4),
-    cached: false,
-  };
+  return { library: picked, alternatives: others(results, picked), cached: false };
+};
+
+/** Up to four results besides `picked`, for "wrong library? call again with ...". */
+const others = (results: ReadonlyArray<LibraryMatch>, picked: LibraryMatch) =>
+  results.filter((r) => r.id !== picked.id).slice(0, 4);
+
+/**
+ * The library a question is about when it names none: Context7's top result for the question
+ * itself; `invalid_input` asking for the library when there is none.
+ */
+export const inferLibrary = async (
+  client: DocsClient,
+  query: string,
+  signal: AbortSignal,
+): Promise<Resolved> => {
+  const results = await client.searchLibraries({ libraryName: query, query }, { signal });
+  const top = topLibrary(results);
+  if (!top)
+    throw fail.invalidInput("Context7 could not tell which library this question is about.", {
+      suggestion: "Call again with library set to the library or framework name (e.g. 'react', 'django').",
+    });
+  return { library: top, alternatives: others(results, top), cached: false };
 };
 
 /**
@@ -78,18 +96,11 @@ export const explainMissingId = async (
 ): Promise<unknown> => {
   if (!ToolFailure.isInstance(error) || error.kind !== "invalid_input" || error.status !== 404) return error;
   const name = libraryId.split(/[/@]/).filter((s) => s !== "")[1] ?? libraryId;
-  let candidates: LibraryMatch[] = [];
-  try {
-    candidates = await candidatesFor(
-      client,
-      name,
-      query,
-      await client.searchLibraries({ libraryName: name, query }, { signal }),
-      signal,
-    );
-  } catch {
-    /* the suggestion is a courtesy: keep the original failure */
-  }
+  const candidates = await client
+    .searchLibraries({ libraryName: name, query }, { signal })
+    .then((found) => candidatesFor(client, name, query, found, signal))
+    // The suggestion is a courtesy: when it cannot be made, the original failure still stands.
+    .catch((): LibraryMatch[] => []);
   return libraryNotFound(
     name,
     candidates.filter((c) => c.id !== libraryId),

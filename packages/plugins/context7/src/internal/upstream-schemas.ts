@@ -1,18 +1,44 @@
 import { z } from "zod";
+import type { LibraryMatch } from "./docs-client.js";
 
-/** One library in `GET /v2/libs/search` (schema `Library`, the fields read; only `id` and `title` are relied on). */
-export const LibrarySchema = z.object({
-  id: z.string().min(1),
-  title: z.string(),
-  description: z.string().nullish(),
-  lastUpdateDate: z.string().nullish(),
-  state: z.string().nullish(),
-  totalSnippets: z.number().nullish(),
-  stars: z.number().nullish(),
-  trustScore: z.number().nullish(),
-  benchmarkScore: z.number().nullish(),
-  versions: z.array(z.string()).nullish(),
-});
+/** Context7 refuses a `libraryName` or `query` longer than this. */
+export const MAX_PARAM = 500;
+
+/** A tool input sent to Context7 as `libraryName` or `query`: 1 to {@link MAX_PARAM} characters. */
+export const paramText = z.string().min(1).max(MAX_PARAM);
+
+/**
+ * One library in `GET /v2/libs/search` (schema `Library`, the fields read; only `id` and `title` are
+ * relied on), as a {@link LibraryMatch}: nulls and the "unknown" markers (-1) dropped.
+ */
+export const LibrarySchema = z
+  .object({
+    id: z.string().min(1),
+    title: z.string(),
+    description: z.string().nullish(),
+    lastUpdateDate: z.string().nullish(),
+    state: z.string().nullish(),
+    totalSnippets: z.number().nullish(),
+    stars: z.number().nullish(),
+    trustScore: z.number().nullish(),
+    benchmarkScore: z.number().nullish(),
+    versions: z.array(z.string()).nullish(),
+  })
+  .transform((raw): LibraryMatch => {
+    const known = (n: number | null | undefined): n is number => typeof n === "number" && n >= 0;
+    return {
+      id: raw.id,
+      title: raw.title,
+      ...(raw.description ? { description: raw.description } : {}),
+      ...(known(raw.trustScore) ? { trustScore: raw.trustScore } : {}),
+      ...(known(raw.benchmarkScore) && raw.benchmarkScore > 0 ? { benchmarkScore: raw.benchmarkScore } : {}),
+      ...(known(raw.totalSnippets) ? { snippets: raw.totalSnippets } : {}),
+      ...(known(raw.stars) ? { stars: raw.stars } : {}),
+      ...(raw.versions && raw.versions.length > 0 ? { versions: raw.versions } : {}),
+      ...(raw.lastUpdateDate ? { lastUpdated: raw.lastUpdateDate } : {}),
+      ...(raw.state ? { state: raw.state } : {}),
+    };
+  });
 
 /** `GET /v2/libs/search` → `SearchResponse`. */
 export const SearchResponseSchema = z.object({

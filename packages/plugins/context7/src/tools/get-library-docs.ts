@@ -5,6 +5,7 @@ import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "
 import { LIBRARY_ID } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId } from "../internal/resolve-library.js";
+import { paramText } from "../internal/upstream-schemas.js";
 import type { Context7Resources } from "../setup.js";
 
 const tool = defineToolWith<Context7Config, Context7Resources>();
@@ -30,11 +31,9 @@ export const getLibraryDocs = tool({
       .string()
       .regex(LIBRARY_ID, "a Context7 library id looks like /owner/repo or /owner/repo/<version>")
       .describe("Context7 library id, e.g. /vercel/next.js or /vercel/next.js/v14.3.0-canary.87"),
-    query: z
-      .string()
-      .min(1)
-      .max(500)
-      .describe("What you need to know or do, in a sentence (e.g. 'protect routes with middleware')"),
+    query: paramText.describe(
+      "What you need to know or do, in a sentence (e.g. 'protect routes with middleware')",
+    ),
   }),
   output: DocsOutputSchema.omit({ alternatives: true }),
   examples: [{ input: { library_id: "/vercel/next.js", query: "authentication check in middleware" } }],
@@ -43,12 +42,11 @@ export const getLibraryDocs = tool({
   instruction: DOCS_INSTRUCTION,
   run: async ({ library_id, query }, ctx) => {
     const client = ctx.resources.docs;
-    let docs: Awaited<ReturnType<typeof client.getContext>>;
-    try {
-      docs = await client.getContext({ libraryId: library_id, query }, { signal: ctx.signal });
-    } catch (error) {
-      throw await explainMissingId(client, error, library_id, query, ctx.signal);
-    }
+    const docs = await client
+      .getContext({ libraryId: library_id, query }, { signal: ctx.signal })
+      .catch(async (error) => {
+        throw await explainMissingId(client, error, library_id, query, ctx.signal);
+      });
     const moved = docs.redirectedFrom ? ` (${docs.redirectedFrom} has moved to ${docs.libraryId})` : "";
     return outcome(toDocsOutput(docs), {
       message: `Context7 documentation for ${docs.libraryId}${moved}: ${describeDocs(docs)}.`,

@@ -4,6 +4,7 @@ import type { Context7Config } from "../config.js";
 import { label, normalise, pickLibrary } from "../internal/match-library.js";
 import { RESOLVE_POLICY } from "../internal/policy.js";
 import { candidatesFor, libraryNotFound } from "../internal/resolve-library.js";
+import { paramText } from "../internal/upstream-schemas.js";
 import type { Context7Resources } from "../setup.js";
 
 const tool = defineToolWith<Context7Config, Context7Resources>();
@@ -36,15 +37,8 @@ export const resolveLibraryId = tool({
     "candidates, their versions and reputation. Use this before context7_get_library_docs when you need to pick a library or version.",
   category: "documentation",
   input: z.object({
-    library_name: z
-      .string()
-      .min(1)
-      .max(500)
-      .describe("Library or framework name, e.g. 'react', 'next.js', 'pandas'"),
-    query: z
-      .string()
-      .min(1)
-      .max(500)
+    library_name: paramText.describe("Library or framework name, e.g. 'react', 'next.js', 'pandas'"),
+    query: paramText
       .optional()
       .describe("What you want to do with it; helps rank the candidates (defaults to the library name)"),
   }),
@@ -73,17 +67,17 @@ export const resolveLibraryId = tool({
     }
     const best = pickLibrary(library_name, results);
     if (best) ctx.resources.libraries.set(normalise(library_name), best);
-    const libraries = results.slice(0, 10).map((l) => ({
-      id: l.id,
-      title: l.title,
-      ...(l.description ? { description: l.description } : {}),
-      ...(l.trustScore === undefined ? {} : { trust_score: l.trustScore }),
-      ...(l.benchmarkScore === undefined ? {} : { benchmark_score: l.benchmarkScore }),
-      ...(l.snippets === undefined ? {} : { snippets: l.snippets }),
-      ...(l.versions ? { versions: [...l.versions] } : {}),
-      ...(l.lastUpdated ? { last_updated: l.lastUpdated } : {}),
-      ...(l.state ? { state: l.state } : {}),
-    }));
+    // id, title, description, snippets and state as they are (the output schema drops the
+    // fields it does not list, such as stars); the others in the output's snake case.
+    const libraries = results
+      .slice(0, 10)
+      .map(({ trustScore, benchmarkScore, lastUpdated, versions, ...library }) => ({
+        ...library,
+        ...(trustScore === undefined ? {} : { trust_score: trustScore }),
+        ...(benchmarkScore === undefined ? {} : { benchmark_score: benchmarkScore }),
+        ...(lastUpdated ? { last_updated: lastUpdated } : {}),
+        ...(versions ? { versions: [...versions] } : {}),
+      }));
     return outcome(
       { ...(best ? { best: best.id } : {}), libraries },
       {

@@ -1,11 +1,11 @@
-import { defineToolWith, fail, outcome } from "@quiver/core";
+import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { Context7Config } from "../config.js";
-import type { LibraryMatch } from "../internal/docs-client.js";
 import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
-import { LIBRARY_ID, label, topLibrary } from "../internal/match-library.js";
+import { LIBRARY_ID, label } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
-import { explainMissingId, type Resolved, resolveByName } from "../internal/resolve-library.js";
+import { explainMissingId, inferLibrary, resolveByName } from "../internal/resolve-library.js";
+import { paramText } from "../internal/upstream-schemas.js";
 import type { Context7Resources } from "../setup.js";
 
 const tool = defineToolWith<Context7Config, Context7Resources>();
@@ -28,15 +28,10 @@ export const searchDocumentation = tool({
     "you are not sure about, or when the user asks how to do something with a specific library or version.",
   category: "documentation",
   input: z.object({
-    query: z
-      .string()
-      .min(1)
-      .max(500)
-      .describe("What you need to know or do, in a sentence (e.g. 'set a cookie in middleware')"),
-    library: z
-      .string()
-      .min(1)
-      .max(500)
+    query: paramText.describe(
+      "What you need to know or do, in a sentence (e.g. 'set a cookie in middleware')",
+    ),
+    library: paramText
       .optional()
       .describe(
         "Library name ('next.js', 'pandas') or Context7 id ('/vercel/next.js', '/vercel/next.js/v14.3.0-canary.87'); when omitted it is inferred from the query",
@@ -54,50 +49,28 @@ export const searchDocumentation = tool({
   policy: DOCS_POLICY,
   instruction: DOCS_INSTRUCTION,
   run: async ({ query, library }, ctx) => {
-    const client = ctx.resources.docs;
+    const { docs: client, libraries } = ctx.resources;
     const signal = ctx.signal;
-    let resolved: Resolved | undefined;
-    let chosen: LibraryMatch;
-    if (library !== undefined && LIBRARY_ID.test(library)) {
-      chosen = { id: library, title: library };
-    } else if (library !== undefined) {
-      resolved = await resolveByName(client, ctx.resources.libraries, library, query, signal);
-      chosen = resolved.library;
-    } else {
-      const results = await client.searchLibraries({ libraryName: query, query }, { signal });
-      const top = topLibrary(results);
-      if (!top) {
-        throw fail.invalidInput("Context7 could not tell which library this question is about.", {
-          suggestion:
-            "Call again with library set to the library or framework name (e.g. 'react', 'django').",
-        });
-      }
-      chosen = top;
-      resolved = {
-        library: top,
-        alternatives: results.filter((r) => r.id !== top.id).slice(0, 4),
-        cached: false,
-      };
-    }
-
-    let docs: Awaited<ReturnType<typeof client.getContext>>;
-    try {
-      docs = await client.getContext({ libraryId: chosen.id, query }, { signal });
-    } catch (error) {
-      throw library !== undefined && LIBRARY_ID.test(library)
-        ? await explainMissingId(client, error, chosen.id, query, signal)
-        : error;
-    }
+    const byId = library !== undefined && LIBRARY_ID.test(library);
+    const resolved = byId
+      ? { library: { id: library, title: library }, alternatives: [], cached: false }
+      : library !== undefined
+        ? await resolveByName(client, libraries, library, query, signal)
+        : await inferLibrary(client, query, signal);
+    const chosen = resolved.library;
+    const docs = await client.getContext({ libraryId: chosen.id, query }, { signal }).catch(async (error) => {
+      throw byId ? await explainMissingId(client, error, chosen.id, query, signal) : error;
+    });
     const named = chosen.title === chosen.id ? chosen.id : label(chosen);
     const inferred =
       library === undefined
         ? ` (library inferred from the question; if it is the wrong one, call again with library)`
         : "";
-    const cached = resolved?.cached ? " Library id from cache." : "";
-    return outcome(toDocsOutput(docs, chosen, resolved?.alternatives ?? []), {
+    const cached = resolved.cached ? " Library id from cache." : "";
+    return outcome(toDocsOutput(docs, chosen, resolved.alternatives), {
       message: `Context7 documentation for ${named}${inferred}: ${describeDocs(docs)}.${cached}`,
       source: `Context7 ${docs.libraryId}`,
-      metadata: { libraryId: docs.libraryId, libraryIdCached: resolved?.cached ?? false },
+      metadata: { libraryId: docs.libraryId, libraryIdCached: resolved.cached },
     });
   },
 });

@@ -8,15 +8,14 @@ export const UNAVAILABLE_GUIDANCE =
 
 /**
  * Policies of `perplexity_search_web`: Sonar's smallest tier allows 50 requests a minute (the Search
- * API far more), so one budget of 50/min keyed `perplexity`; answers are cached 15 minutes because
+ * API far more), so one budget of 50/min (keyed by the plugin id, `perplexity`, as the breaker is); answers are cached 15 minutes because
  * web results go stale; 60 s timeout (Sonar reasoning models are slow).
  */
 export const SEARCH_WEB_POLICY: ToolPolicy = {
   timeout: "60s",
-  retry: { times: 2, base: "500ms" },
+  retry: { base: "500ms" },
   cache: { ttl: "15m" },
-  rateLimit: { key: "perplexity", limit: 50, window: "1 minute" },
-  breaker: { key: "perplexity", failures: 5, openFor: "30s" },
+  rateLimit: { limit: 50, window: "1 minute" },
   maxOutputChars: 30_000,
   // The last good answer (marked stale, with its age) beats none while Perplexity is down.
   fallback: { stale: true, guidance: UNAVAILABLE_GUIDANCE },

@@ -69,14 +69,17 @@ export const titleFromUrl = (url: string): string => {
   }
 };
 
+/** A result as both APIs send it (`ApiSearchResponse.results`, `CompletionResponse.search_results`). */
+const RawResultSchema = z.object({
+  title: z.string().nullish(),
+  url: z.string().min(1),
+  date: z.string().nullish(),
+  last_updated: z.string().nullish(),
+  snippet: z.string().nullish(),
+});
+
 /** A result from upstream fields, dropping empty and null values. */
-export const toResult = (raw: {
-  title?: string | null | undefined;
-  url: string;
-  date?: string | null | undefined;
-  last_updated?: string | null | undefined;
-  snippet?: string | null | undefined;
-}): WebResult => {
+export const toResult = (raw: z.output<typeof RawResultSchema>): WebResult => {
   const date = raw.date ?? raw.last_updated;
   return {
     title: raw.title?.trim() || titleFromUrl(raw.url),
@@ -85,3 +88,6 @@ export const toResult = (raw: {
     ...(raw.snippet?.trim() ? { snippet: clipSnippet(raw.snippet) } : {}),
   };
 };
+
+/** An upstream result, parsed and turned into a {@link WebResult}. */
+export const UpstreamResultSchema = RawResultSchema.transform(toResult);

@@ -1,19 +1,10 @@
 import { defineToolWith, outcome, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { PerplexityConfig } from "../config.js";
-import type { WebSearchBackend } from "../internal/backend.js";
 import { chatApi } from "../internal/chat-api.js";
+import { SONAR_MODELS, searchApi } from "../internal/perplexity-api.js";
 import { SEARCH_WEB_POLICY } from "../internal/policy.js";
-import { searchApi } from "../internal/search-api.js";
-import { SONAR_MODELS } from "../internal/sonar-models.js";
 import { WebSearchOutputSchema } from "../internal/web-results.js";
-
-const tool = defineToolWith<PerplexityConfig>();
-
-const BACKENDS: Readonly<Record<PerplexityConfig["api"], WebSearchBackend>> = {
-  search: searchApi,
-  chat: chatApi,
-};
 
 /**
  * Whether the chat API refused this key or is gone (401/403, 404/410), rather than failing: then the
@@ -35,6 +26,29 @@ const INSTRUCTIONS = {
     "and do not present uncited claims as certain.",
 } as const;
 
+const input = z.object({
+  query: z.string().min(1).max(2_000).describe("The question or search terms, in natural language"),
+  recency: z
+    .enum(["hour", "day", "week", "month", "year"])
+    .optional()
+    .describe("Only sources published within this window"),
+  domains: z
+    .array(z.string().regex(DOMAIN, "a domain like 'nature.com', or '-pinterest.com' to exclude one"))
+    .max(20)
+    .optional()
+    .describe("Only these domains (e.g. 'nih.gov'); prefix with '-' to exclude one instead; at most 20"),
+  max_results: z.int().min(1).max(20).optional().describe("How many sources to return, 1–20 (default 5)"),
+  model: z
+    .enum(SONAR_MODELS)
+    .optional()
+    .describe(
+      "Sonar model for the chat API: sonar (fast), sonar-pro, sonar-reasoning-pro (slower); ignored by the Search API",
+    ),
+});
+
+/** A call's input with `max_results` filled from the settings: what both APIs are sent. */
+export type WebSearchRequest = z.output<typeof input> & { readonly max_results: number };
+
 /**
  * `perplexity_search_web`: searches the web with Perplexity and returns cited results, plus a short
  * answer when the chat API is configured (GAIA's `search_web(query, options?)`). The Search API stays
@@ -46,7 +60,7 @@ const INSTRUCTIONS = {
  * @example
  * await catalog.call("perplexity_search_web", { query: "latest Node.js LTS version", recency: "month", max_results: 5 });
  */
-export const searchWeb = tool({
+export const searchWeb = defineToolWith<PerplexityConfig>()({
   name: "perplexity_search_web",
   title: "Search the web (Perplexity)",
   description:
@@ -55,31 +69,7 @@ export const searchWeb = tool({
     "write it yourself from the snippets and cite the URLs. When the host uses Perplexity's chat API (Sonar), `answer` also holds Perplexity's " +
     "concise cited answer; `answer_included` says which you got.",
   category: "web_search",
-  input: z.object({
-    query: z.string().min(1).max(2_000).describe("The question or search terms, in natural language"),
-    recency: z
-      .enum(["hour", "day", "week", "month", "year"])
-      .optional()
-      .describe("Only sources published within this window"),
-    domains: z
-      .array(z.string().regex(DOMAIN, "a domain like 'nature.com', or '-pinterest.com' to exclude one"))
-      .max(20)
-      .optional()
-      .describe("Only these domains (e.g. 'nih.gov'); prefix with '-' to exclude one instead; at most 20"),
-    max_results: z
-      .number()
-      .int()
-      .min(1)
-      .max(20)
-      .optional()
-      .describe("How many sources to return, 1–20 (default 5)"),
-    model: z
-      .enum(SONAR_MODELS)
-      .optional()
-      .describe(
-        "Sonar model for the chat API: sonar (fast), sonar-pro, sonar-reasoning-pro (slower); ignored by the Search API",
-      ),
-  }),
+  input,
   output: WebSearchOutputSchema,
   examples: [
     { input: { query: "What is the current population of San Francisco?" } },
@@ -95,42 +85,31 @@ export const searchWeb = tool({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: SEARCH_WEB_POLICY,
   run: async (input, ctx) => {
-    const request = {
-      query: input.query,
-      recency: input.recency,
-      domains: input.domains?.map((d) => d.toLowerCase()),
-      maxResults: input.max_results ?? ctx.config.maxResults,
-      model: input.model,
-    };
-    const context = { http: ctx.http, config: ctx.config, signal: ctx.signal };
-    let backend = BACKENDS[ctx.config.api];
+    const request = { ...input, max_results: input.max_results ?? ctx.config.maxResults };
     let refused: ToolFailure | undefined;
-    let out: Awaited<ReturnType<WebSearchBackend["search"]>>;
-    try {
-      out = await backend.search(request, context);
-    } catch (error) {
-      if (backend.api !== "chat" || !chatRefused(error)) throw error;
+    const backend = ctx.config.api === "chat" ? chatApi : searchApi;
+    const out = await backend(request, ctx).catch((error: unknown) => {
+      if (backend !== chatApi || !chatRefused(error)) throw error;
       refused = error;
-      backend = searchApi;
-      out = await backend.search(request, context);
-    }
-    const n = out.results.length;
-    const found = `${n} source${n === 1 ? "" : "s"}`;
+      return searchApi(request, ctx);
+    });
+    const { api, model, citations, results } = out;
     const ignored =
-      backend.api === "search" && input.model && !refused
+      api === "search" && input.model && !refused
         ? ` (model ${input.model} ignored: the Search API has no model)`
         : "";
     const fellBack = refused
       ? `Perplexity's chat API refused this key (${refused.status ? `HTTP ${refused.status}: ` : ""}${refused.message}), so the Search API answered: `
       : "";
+    const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
     return outcome(out, {
       message:
-        backend.api === "chat"
-          ? `Perplexity ${out.model} answered with ${out.citations.length} citation${out.citations.length === 1 ? "" : "s"}.`
-          : `${fellBack}Perplexity Search API found ${found}${ignored}; sources only, no written answer (answer_included: false).`,
-      instruction: INSTRUCTIONS[backend.api],
-      source: backend.api === "chat" ? `Perplexity chat completions (${out.model})` : "Perplexity Search API",
-      metadata: { api: backend.api, ...(refused ? { chat_refused: true } : {}) },
+        api === "chat"
+          ? `Perplexity ${model} answered with ${plural(citations.length, "citation")}.`
+          : `${fellBack}Perplexity Search API found ${plural(results.length, "source")}${ignored}; sources only, no written answer (answer_included: false).`,
+      instruction: INSTRUCTIONS[api],
+      source: api === "chat" ? `Perplexity chat completions (${model})` : "Perplexity Search API",
+      metadata: { api, ...(refused ? { chat_refused: true } : {}) },
     });
   },
 });
