@@ -1,4 +1,4 @@
-import { detectLanguage, fold, STOPWORDS, words } from "./language.js";
+import { detectLanguage, fold, isStopword, words } from "./language.js";
 import type { Difficulty, Question, QuestionType } from "./questions.js";
 import { T, TEMPLATES } from "./rule-texts.js";
 
@@ -13,18 +13,12 @@ const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
   en: /^(?<term>[^,;:()"]{3,70}?)\s+(?<verb>is|are|refers to|means|consists of)\s+(?<rest>.{15,})$/iu,
 };
 const ARTICLE = /^(el|la|los|las|un|una|unos|unas|the|a|an)$/i;
+const NOT_A_SUBJECT = /^(ademas|tambien|cuando|donde|also|when|where)$/;
 
 /** A definition's subject starts with an article or a content word, not "Para", "En", "Si" ... */
 const startsLikeANoun = (term: string): boolean => {
   const first = fold(words(term)[0] ?? "");
-  return (
-    ARTICLE.test(first) ||
-    !(
-      STOPWORDS.es.has(first) ||
-      STOPWORDS.en.has(first) ||
-      /^(ademas|tambien|cuando|donde|also|when|where)$/.test(first)
-    )
-  );
+  return ARTICLE.test(first) || !(isStopword(first) || NOT_A_SUBJECT.test(first));
 };
 const PRONOUN =
   /^(esto|esta|este|estos|estas|ello|eso|it|this|that|these|those|they|there|which|lo que|la que|el que)\b/i;
@@ -70,8 +64,7 @@ const splitSentences = (m: Material): Array<{ text: string; source: string | und
     .map((text) => ({ text, source: m.source }));
 
 /** A folded word that can be a keyword: 4 letters or more, not a function word of either language, not a number. */
-const isKeyword = (f: string): boolean =>
-  f.length >= 4 && !STOPWORDS.es.has(f) && !STOPWORDS.en.has(f) && !/^\d+$/.test(f);
+const isKeyword = (f: string): boolean => f.length >= 4 && !isStopword(f) && !/^\d+$/.test(f);
 const contentTerms = (text: string): string[] => words(text).map(fold).filter(isKeyword);
 
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
@@ -120,7 +113,7 @@ export const ruleQuestions = (ask: {
       const m = DEFINITION[lang].exec(text.replace(/[.!?]$/, ""));
       const raw = m?.groups?.term?.trim();
       const term =
-        raw && /^\p{Lu}\p{Ll}/u.test(raw) && /^(el|la|los|las|un|una|unos|unas|the|a|an)\s/i.test(raw)
+        raw && /^\p{Lu}\p{Ll}/u.test(raw) && ARTICLE.test(words(raw)[0] ?? "")
           ? raw[0]!.toLowerCase() + raw.slice(1)
           : raw;
       const definition =
