@@ -1,7 +1,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { slug } from "@quiver/core";
-import type { ChunkOptions, LoadError, SearchDocument } from "@quiver/search";
+import type { LoadError, SearchDocument } from "@quiver/search";
 import { describeLocation, type IndexLocation } from "../config.js";
 import { guideDocuments, isGuide } from "./guide-documents.js";
 
@@ -15,8 +15,6 @@ export interface IndexFolderOptions {
   readonly tipo_documento?: string | undefined;
   /** Collection inside the index (default `default`). */
   readonly collection?: string | undefined;
-  /** Chunking in words (default 300 with 50 overlap). */
-  readonly chunk?: Partial<ChunkOptions> | undefined;
   /** Called as files are read and documents are indexed (for a progress bar). */
   readonly onProgress?:
     | ((progress: {
@@ -107,7 +105,7 @@ export const indexFolders = async (folders: ReadonlyArray<string>, options: Inde
   const tagged = read.flatMap((r) => r.documents).map((d) => tag(d, options));
   const { location } = options;
   if ("path" in location) await mkdir(dirname(resolve(location.path)), { recursive: true });
-  const index = await openSearchIndex({ ...location, ...(options.chunk ? { chunk: options.chunk } : {}) });
+  const index = await openSearchIndex(location);
   try {
     const { added, replaced, chunks } = await index.add(tagged, {
       ...(options.collection ? { collection: options.collection } : {}),
