@@ -44,14 +44,9 @@ export const ragConfigSchema = z
       "Results when top_k is not given.",
     ),
   })
-  .superRefine((c, ctx) => {
-    if (c.backend === "http" && !c.serviceUrl) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["serviceUrl"],
-        message: "the http backend needs RAG_SERVICE_URL",
-      });
-    }
+  .refine((c) => c.backend !== "http" || c.serviceUrl, {
+    path: ["serviceUrl"],
+    message: "the http backend needs RAG_SERVICE_URL",
   });
 
 /** The validated settings a tool receives as `ctx.config`. */
