@@ -63,10 +63,9 @@ const strings = (v: unknown): string[] =>
 
 const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary> => {
   const d = guide.data;
-  const staff = (Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : []) as Array<{
-    nombre?: unknown;
-    rol?: unknown;
-  } | null>;
+  const staff: Array<{ nombre?: unknown; rol?: unknown } | null> = Array.isArray(d.profesorado_y_tutorias)
+    ? d.profesorado_y_tutorias
+    : [];
   return {
     type: "summary",
     subject: guide.subject,
