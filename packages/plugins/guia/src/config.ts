@@ -24,10 +24,9 @@ export const guiaConfigSchema = z
       env: "GUIA_MONGODB_COLLECTION",
     }).describe("MongoDB collection."),
   })
-  .superRefine((c, ctx) => {
-    if (c.store === "mongodb" && !c.mongodbUri) {
-      ctx.addIssue({ code: "custom", path: ["mongodbUri"], message: "the mongodb store needs MONGODB_URI" });
-    }
+  .refine((c) => c.store !== "mongodb" || c.mongodbUri, {
+    path: ["mongodbUri"],
+    message: "the mongodb store needs MONGODB_URI",
   });
 
 /** The validated settings a tool receives as `ctx.config`. */

@@ -1,8 +1,8 @@
-import { readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import type { PluginDemo } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { importGuides } from "./internal/import-guides.js";
+import { guideFilesUnder } from "./internal/read-guide-file.js";
 import { createFolderGuideStore, SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
 
 /**
@@ -15,11 +15,8 @@ export const guiaDemo: PluginDemo = {
   skipWhenSet: ["GUIA_DIR", "GUIA_STORE", "MONGODB_URI"],
   data: [SEED_GUIDES_DIR],
   seed: async (ctx) => {
-    const files = (await readdir(SEED_GUIDES_DIR)).filter((f) => /\.(json|ya?ml)$/i.test(f)).sort();
-    const build = ctx.cached("guides", {
-      tag: `guia@${pkg.version}`,
-      files: files.map((f) => join(SEED_GUIDES_DIR, f)),
-    });
+    const files = await guideFilesUnder(SEED_GUIDES_DIR);
+    const build = ctx.cached("guides", { tag: `guia@${pkg.version}`, files });
     const options = { store: "folder", guidesDir: build.path, seed: false };
     const store = createFolderGuideStore({ dir: build.path, seed: false });
     try {

@@ -62,22 +62,21 @@ export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaCo
     commands: [importCommand],
     demo: guiaDemo,
     health: async ({ resources: { store } }) => {
-      try {
-        const subjects = (await store.list()).map((l) => l.subject);
-        return subjects.length > 0
-          ? { ok: true, message: `${store.kind} store: ${subjects.length} guides (${subjects.join(", ")}).` }
-          : {
-              ok: false,
-              message: `${store.kind} store holds no guides.`,
-              fix: "Run `quiver guia import <file|folder>`.",
-            };
-      } catch (error) {
-        return {
-          ok: false,
-          message: `${store.kind} store failed: ${(error as Error).message}`,
-          fix: "Check GUIA_DIR or MONGODB_URI.",
-        };
+      const subjects = await store.list().then(
+        (listings) => listings.map((l) => l.subject),
+        (error: Error) => error,
+      );
+      if (subjects instanceof Error) {
+        const message = `${store.kind} store failed: ${subjects.message}`;
+        return { ok: false, message, fix: "Check GUIA_DIR or MONGODB_URI." };
       }
+      return subjects.length > 0
+        ? { ok: true, message: `${store.kind} store: ${subjects.length} guides (${subjects.join(", ")}).` }
+        : {
+            ok: false,
+            message: `${store.kind} store holds no guides.`,
+            fix: "Run `quiver guia import <file|folder>`.",
+          };
     },
   });
 };

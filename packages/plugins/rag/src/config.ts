@@ -44,14 +44,9 @@ export const ragConfigSchema = z
       "Results when top_k is not given.",
     ),
   })
-  .superRefine((c, ctx) => {
-    if (c.backend === "http" && !c.serviceUrl) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["serviceUrl"],
-        message: "the http backend needs RAG_SERVICE_URL",
-      });
-    }
+  .refine((c) => c.backend !== "http" || c.serviceUrl, {
+    path: ["serviceUrl"],
+    message: "the http backend needs RAG_SERVICE_URL",
   });
 
 /** The validated settings a tool receives as `ctx.config`. */
@@ -61,34 +56,23 @@ export type RagConfig = z.output<typeof ragConfigSchema>;
 export const backendOf = (config: RagConfig): "http" | "embedded" =>
   config.backend ?? (config.serviceUrl ? "http" : "embedded");
 
-/** The embedded index path, absolute. */
-export const indexPathOf = (config: Pick<RagConfig, "indexPath">): string => resolve(config.indexPath);
-
 /** Where the embedded index lives: a SQLite file, or an index in a PostgreSQL schema. */
 export type IndexLocation =
   | { readonly path: string }
   | { readonly databaseUrl: string; readonly schema: string; readonly name: string };
 
-/** The embedded index's location: PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file. */
+/** The embedded index's location: PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file (absolute). */
 export const indexLocationOf = (
   config: Pick<RagConfig, "indexPath" | "databaseUrl" | "databaseSchema" | "indexName">,
 ): IndexLocation =>
   config.databaseUrl
-    ? {
-        // The one plain read of the secret: the PostgreSQL driver needs the URL itself.
-        databaseUrl: reveal(config.databaseUrl),
-        schema: config.databaseSchema,
-        name: config.indexName,
-      }
-    : { path: indexPathOf(config) };
+    ? // The one plain read of the secret: the PostgreSQL driver needs the URL itself.
+      { databaseUrl: reveal(config.databaseUrl), schema: config.databaseSchema, name: config.indexName }
+    : { path: resolve(config.indexPath) };
 
 /** A location for messages: the file, or `postgres://host:port/database#schema.name` (no credentials). */
 export const describeLocation = (location: IndexLocation): string => {
   if ("path" in location) return location.path;
-  try {
-    const u = new URL(location.databaseUrl);
-    return `${u.protocol}//${u.host}${u.pathname}#${location.schema}.${location.name}`;
-  } catch {
-    return `postgres#${location.schema}.${location.name}`;
-  }
+  const u = URL.parse(location.databaseUrl);
+  return `${u ? `${u.protocol}//${u.host}${u.pathname}` : "postgres"}#${location.schema}.${location.name}`;
 };

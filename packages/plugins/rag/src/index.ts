@@ -43,32 +43,28 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
     commands: [indexCommand],
     demo: ragDemo,
     health: async ({ config: c, resources, http, signal }) => {
-      if (backendOf(c) === "embedded") {
-        const where = `Embedded index ${describeLocation(indexLocationOf(c))}`;
-        const stats = await resources.embedded().then(
-          (index) => index.stats(),
-          (error: Error) => error,
-        );
-        if (stats instanceof Error)
-          return {
+      if (backendOf(c) === "http") {
+        // Loaded only for the check: the HTTP client is not needed to list the plugin.
+        const { searchHttp } = await import("./internal/backends/http-backend.js");
+        return searchHttp(http, c, { query: "health check", topK: 1 }, signal).then(
+          () => ({ ok: true, message: `RAG service ${new URL(c.serviceUrl!).origin} answers.` }),
+          (error: Error) => ({
             ok: false,
-            message: stats.message,
-            fix: "Run `quiver rag index <folder>` or set RAG_INDEX_PATH.",
-          };
-        return stats.documents > 0
-          ? { ok: true, message: `${where}: ${stats.documents} documents, ${stats.chunks} chunks.` }
-          : { ok: false, message: `${where} is empty.`, fix: "Run `quiver rag index <folder>`." };
+            message: error.message,
+            fix: "Check RAG_SERVICE_URL and that the service is running.",
+          }),
+        );
       }
-      // Loaded only for the check: the HTTP client is not needed to list the plugin.
-      const { searchHttp } = await import("./internal/backends/http-backend.js");
-      return searchHttp(http, c, { query: "health check", topK: 1 }, signal).then(
-        () => ({ ok: true, message: `RAG service ${new URL(c.serviceUrl!).origin} answers.` }),
-        (error: Error) => ({
-          ok: false,
-          message: error.message,
-          fix: "Check RAG_SERVICE_URL and that the service is running.",
-        }),
-      );
+      const where = `Embedded index ${describeLocation(indexLocationOf(c))}`;
+      try {
+        const { documents, chunks } = await (await resources.embedded()).stats();
+        return documents > 0
+          ? { ok: true, message: `${where}: ${documents} documents, ${chunks} chunks.` }
+          : { ok: false, message: `${where} is empty.`, fix: "Run `quiver rag index <folder>`." };
+      } catch (error) {
+        const fix = "Run `quiver rag index <folder>` or set RAG_INDEX_PATH.";
+        return { ok: false, message: (error as Error).message, fix };
+      }
     },
   });
 };

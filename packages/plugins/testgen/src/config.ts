@@ -47,11 +47,7 @@ export const llmSettings = (config: TestgenConfig) => {
   if (!model) return { ok: false, reason: "LLM_MODEL is not set" } as const;
   const u = new URL(base);
   const path = u.pathname.replace(/\/+$/, "");
-  const endpoint = path.endsWith("/chat/completions")
-    ? path
-    : path === ""
-      ? "/v1/chat/completions"
-      : `${path}/chat/completions`;
+  const endpoint = path.endsWith("/chat/completions") ? path : `${path || "/v1"}/chat/completions`;
   return { ok: true, url: `${u.origin}${endpoint}${u.search}`, model, apiKey: config.llmApiKey } as const;
 };
 

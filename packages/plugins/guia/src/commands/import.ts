@@ -48,19 +48,12 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
           "Set GUIA_DIR (or plugins.guia.options.guidesDir in quiver.config.json), or pass --dir <folder>.",
         );
       }
-      const imported: ImportReport["imported"][number][] = [];
-      const skipped: ImportReport["skipped"][number][] = [];
-      for (const path of paths) {
-        const report = await importGuides(path, store, { onProgress: ctx.progress });
-        imported.push(...report.imported);
-        skipped.push(...report.skipped);
-      }
-      const target =
-        store.kind === "folder"
-          ? String(settings.guidesDir)
-          : store.kind === "mongodb"
-            ? "MongoDB"
-            : store.kind;
+      const reports: ImportReport[] = [];
+      for (const path of paths) reports.push(await importGuides(path, store, { onProgress: ctx.progress }));
+      const imported = reports.flatMap((r) => r.imported);
+      const skipped = reports.flatMap((r) => r.skipped);
+      const targets: Record<string, string> = { folder: String(settings.guidesDir), mongodb: "MongoDB" };
+      const target = targets[store.kind] ?? store.kind;
       if (ctx.json) ctx.printJson({ store: store.kind, target, imported, skipped });
       else {
         for (const i of imported) ctx.print(`${i.action} ${i.subject} ${i.name} (${i.source})`);

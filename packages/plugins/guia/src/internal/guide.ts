@@ -70,30 +70,23 @@ export type GuideValidation =
 const MAX_BYTES = 1_000_000;
 const MAX_DEPTH = 12;
 
+/** The first thing in `value` that is not plain, storable JSON (a `$` or dotted key, a NaN ...), if any. */
 const checkValue = (value: unknown, path: string, depth: number): string | undefined => {
   if (depth > MAX_DEPTH) return `${path} is nested deeper than ${MAX_DEPTH} levels`;
-  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path} is not a finite number`;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const problem = checkValue(value[i], `${path}[${i}]`, depth + 1);
-      if (problem) return problem;
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
+  if (typeof value !== "object") return `${path} has an unsupported type (${typeof value})`;
+  const list = Array.isArray(value);
+  const proto = Object.getPrototypeOf(value);
+  if (!list && proto !== Object.prototype && proto !== null) return `${path} is not plain JSON`;
+  for (const [key, v] of Object.entries(value)) {
+    if (!list && (key === "" || key.startsWith("$") || key.includes(".") || key.includes("\u0000"))) {
+      return `key "${key}" at ${path || "the top level"} is not allowed (empty, starts with "$" or contains ".")`;
     }
-    return undefined;
+    const problem = checkValue(v, list ? `${path}[${key}]` : path ? `${path}.${key}` : key, depth + 1);
+    if (problem) return problem;
   }
-  if (typeof value === "object") {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) return `${path} is not plain JSON`;
-    for (const [key, v] of Object.entries(value)) {
-      if (key === "" || key.startsWith("$") || key.includes(".") || key.includes("\u0000")) {
-        return `key "${key}" at ${path || "the top level"} is not allowed (empty, starts with "$" or contains ".")`;
-      }
-      const problem = checkValue(v, path ? `${path}.${key}` : key, depth + 1);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  return `${path} has an unsupported type (${typeof value})`;
+  return undefined;
 };
 
 /**
@@ -111,10 +104,7 @@ export const validateGuide = (raw: unknown, fallbackId?: string): GuideValidatio
   }
   const problem = checkValue(raw, "", 0);
   if (problem) return { ok: false, reason: problem };
-  const doc = { ...(raw as Record<string, unknown>) };
-  delete doc._id;
-  const explicit = doc.subject;
-  delete doc.subject;
+  const { _id, subject: explicit, ...doc } = raw as Record<string, unknown>;
   if (explicit !== undefined && typeof explicit !== "string")
     return { ok: false, reason: "field subject must be a string" };
   if (!str(doc.asignatura) && !str(doc.nombre) && !str(doc.name)) {

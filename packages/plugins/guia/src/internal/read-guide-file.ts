@@ -3,12 +3,6 @@ import { basename, dirname, extname, join } from "node:path";
 import { slug } from "@quiver/core";
 import { type Guide, validateGuide } from "./guide.js";
 
-/** One file's guides, and what in it was not a guide. */
-export interface ReadGuides {
-  readonly guides: ReadonlyArray<Guide>;
-  readonly skipped: ReadonlyArray<{ readonly source: string; readonly reason: string }>;
-}
-
 /**
  * The JSON and YAML files under a folder, searched recursively in name order, hidden ones left out;
  * none when the folder does not exist.
@@ -38,10 +32,11 @@ export const fallbackIdFor = (path: string): string => {
 };
 
 /**
- * Reads a JSON or YAML file holding one guide, or an array of guides, and validates each.
- * Never throws for bad content: unreadable or invalid parts are reported as skipped.
+ * Reads a JSON or YAML file holding one guide, or an array of guides, and validates each: the file's
+ * guides, and what in it was not a guide. Never throws for bad content: unreadable or invalid parts
+ * are reported as skipped.
  */
-export const readGuideFile = async (path: string): Promise<ReadGuides> => {
+export const readGuideFile = async (path: string) => {
   let parsed: unknown;
   try {
     const text = await readFile(path, "utf8");
@@ -55,15 +50,14 @@ export const readGuideFile = async (path: string): Promise<ReadGuides> => {
       skipped: [{ source: path, reason: `cannot be read or parsed: ${(error as Error).message}` }],
     };
   }
-  const docs = Array.isArray(parsed) ? parsed : [parsed];
+  // A file's own name is the fallback id of its one guide, not of the guides in an array.
+  const list = Array.isArray(parsed);
   const guides: Guide[] = [];
   const skipped: { source: string; reason: string }[] = [];
-  const fallback = fallbackIdFor(path);
-  docs.forEach((doc, i) => {
-    const source = Array.isArray(parsed) ? `${path}[${i}]` : path;
-    const checked = validateGuide(doc, Array.isArray(parsed) ? undefined : fallback);
+  (list ? (parsed as unknown[]) : [parsed]).forEach((doc, i) => {
+    const checked = validateGuide(doc, list ? undefined : fallbackIdFor(path));
     if (checked.ok) guides.push(checked.guide);
-    else skipped.push({ source, reason: checked.reason });
+    else skipped.push({ source: list ? `${path}[${i}]` : path, reason: checked.reason });
   });
   return { guides, skipped };
 };

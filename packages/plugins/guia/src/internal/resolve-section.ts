@@ -61,19 +61,20 @@ const child = (node: unknown, segment: string): { key: string; value: unknown } 
   return undefined;
 };
 
-/** Depth-first search for a unique nested key (so `evaluación_ordinaria` finds `evaluación.evaluación_ordinaria`). */
-const findNested = (node: unknown, segment: string, prefix: string, out: Section[], depth = 0): void => {
-  if (!isObject(node) || depth > 4) return;
-  for (const [k, v] of Object.entries(node)) {
-    const path = prefix ? `${prefix}.${k}` : k;
-    if (prefix && child({ [k]: v }, segment)) out.push({ path, value: v });
-    findNested(v, segment, path, out, depth + 1);
-  }
-};
+/** The sections under the top level whose key matches `segment` (so `evaluación_ordinaria` finds `evaluación.evaluación_ordinaria`). */
+const nested = (node: unknown, segment: string, prefix = "", depth = 0): Section[] =>
+  !isObject(node) || depth > 4
+    ? []
+    : Object.entries(node).flatMap(([k, v]) => {
+        const path = prefix ? `${prefix}.${k}` : k;
+        const here = prefix && child({ [k]: v }, segment) ? [{ path, value: v }] : [];
+        return [...here, ...nested(v, segment, path, depth + 1)];
+      });
 
 /**
  * Finds a section by name or dot path, tolerant of accents, spaces, case and the usual aliases
- * (`objetivos`, `competencias.generales`, `evaluacion.ordinaria`). Undefined when nothing matches.
+ * (`objetivos`, `competencias.generales`, `evaluacion.ordinaria`); one name not at the top level
+ * is looked for below it, when only one section matches. Undefined when nothing matches.
  */
 export const resolveSection = (
   guide: Readonly<Record<string, unknown>>,
@@ -89,12 +90,8 @@ export const resolveSection = (
   for (const segment of segments) {
     const next = child(node, segment);
     if (!next) {
-      if (segments.length === 1) {
-        const found: Section[] = [];
-        findNested(guide, segment, "", found);
-        if (found.length === 1) return found[0];
-      }
-      return undefined;
+      const found = segments.length === 1 ? nested(guide, segment) : [];
+      return found.length === 1 ? found[0] : undefined;
     }
     path.push(next.key);
     node = next.value;

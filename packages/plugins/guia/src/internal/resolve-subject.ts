@@ -1,21 +1,26 @@
-import { slug } from "@quiver/core";
+import { fail, slug } from "@quiver/core";
 import type { GuideListing } from "./guide.js";
 import { closest } from "./text.js";
 
-/** The outcome of matching what the user typed against the stored guides. */
-export type SubjectMatch =
-  | { readonly ok: true; readonly listing: GuideListing }
-  | {
-      readonly ok: false;
-      readonly ambiguous: ReadonlyArray<GuideListing>;
-      readonly near: ReadonlyArray<GuideListing>;
-    };
+/** "metaheuristicas (Metaheurísticas, 296113E)" for each listing. */
+export const describeListings = (listings: ReadonlyArray<GuideListing>): string =>
+  listings.map((l) => `${l.subject} (${l.name}${l.code ? `, ${l.code}` : ""})`).join("; ");
+
+/** The listings' ids, for a suggestion ("metaheuristicas, mac"). */
+export const subjectIds = (listings: ReadonlyArray<GuideListing>): string =>
+  listings.map((l) => l.subject).join(", ");
+
+const ambiguous = (wanted: string, matches: ReadonlyArray<GuideListing>) =>
+  fail.outOfDomain(`"${wanted}" matches several subjects: ${describeListings(matches)}.`, {
+    suggestion: `Use one of: ${subjectIds(matches)}.`,
+  });
 
 /**
- * Matches a subject given as id (`metaheuristicas`), name (`Metaheurísticas`), code (`296113E`) or the
- * guide's title line; then a unique partial match ("modelos avanzados").
+ * The guide a subject given as id (`metaheuristicas`), name (`Metaheurísticas`), code (`296113E`) or
+ * the guide's title line names; then a unique partial match ("modelos avanzados"). Several matches,
+ * or none, are `out_of_domain` failures listing the candidates (and the nearest names, when none).
  */
-export const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideListing>): SubjectMatch => {
+export const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideListing>): GuideListing => {
   const s = slug(wanted);
   const code = /\(([0-9A-Za-z]{4,12})\)\s*$/.exec(wanted)?.[1];
   const exact = listings.filter(
@@ -24,8 +29,8 @@ export const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideList
       slug(l.name) === s ||
       (l.code && (slug(l.code) === s || (code && slug(l.code) === slug(code)))),
   );
-  if (exact.length === 1) return { ok: true, listing: exact[0]! };
-  if (exact.length > 1) return { ok: false, ambiguous: exact, near: [] };
+  if (exact.length > 1) throw ambiguous(wanted, exact);
+  if (exact.length === 1) return exact[0]!;
   const partial = s
     ? listings.filter((l) => {
         const n = slug(l.name);
@@ -34,19 +39,20 @@ export const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideList
         );
       })
     : [];
-  if (partial.length === 1) return { ok: true, listing: partial[0]! };
-  if (partial.length > 1) return { ok: false, ambiguous: partial, near: [] };
+  if (partial.length > 1) throw ambiguous(wanted, partial);
+  if (partial.length === 1) return partial[0]!;
   const names = closest(
     wanted,
     listings.flatMap((l) => [l.subject, l.name]),
   );
-  return {
-    ok: false,
-    ambiguous: [],
-    near: listings.filter((l) => names.includes(l.subject) || names.includes(l.name)),
-  };
+  const near = listings.filter((l) => names.includes(l.subject) || names.includes(l.name));
+  throw fail.outOfDomain(
+    `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`,
+    {
+      suggestion:
+        near.length > 0
+          ? `Did you mean ${near.map((l) => `"${l.subject}"`).join(" or ")}?`
+          : `Use one of: ${subjectIds(listings)}.`,
+    },
+  );
 };
-
-/** "metaheuristicas (Metaheurísticas, 296113E)" for each listing. */
-export const describeListings = (listings: ReadonlyArray<GuideListing>): string =>
-  listings.map((l) => `${l.subject} (${l.name}${l.code ? `, ${l.code}` : ""})`).join("; ");

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
 import { describeGuide, type Guide, type GuideListing } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
-import { describeListings, resolveSubject } from "../internal/resolve-subject.js";
+import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
 import type { GuideStore } from "../internal/stores/guide-store.js";
 import { cleanText, cleanValue, closest } from "../internal/text.js";
 import type { GuiaResources } from "../setup.js";
@@ -63,10 +63,9 @@ const strings = (v: unknown): string[] =>
 
 const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary> => {
   const d = guide.data;
-  const staff = (Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : []) as Array<{
-    nombre?: unknown;
-    rol?: unknown;
-  } | null>;
+  const staff: Array<{ nombre?: unknown; rol?: unknown } | null> = Array.isArray(d.profesorado_y_tutorias)
+    ? d.profesorado_y_tutorias
+    : [];
   return {
     type: "summary",
     subject: guide.subject,
@@ -129,7 +128,6 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
   run: async (args, ctx) => {
     const store = ctx.resources.store;
     const listings = await fromStore(store, () => store.list());
-    const ids = (ls: ReadonlyArray<GuideListing>) => ls.map((l) => l.subject).join(", ");
     if (listings.length === 0) {
       throw fail.unavailable(`The ${store.kind} guide store holds no guides.`, {
         retryable: false,
@@ -140,26 +138,12 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
     if (!wanted) {
       throw fail.invalidInput(
         `No subject given and the session has none. Guides available: ${describeListings(listings)}.`,
-        { suggestion: `Call guia_get_guide again with asignatura set to one of: ${ids(listings)}.` },
+        { suggestion: `Call guia_get_guide again with asignatura set to one of: ${subjectIds(listings)}.` },
       );
     }
     const match = resolveSubject(wanted, listings);
-    if (!match.ok) {
-      const { ambiguous, near } = match;
-      throw fail.outOfDomain(
-        ambiguous.length > 0
-          ? `"${wanted}" matches several subjects: ${describeListings(ambiguous)}.`
-          : `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`,
-        {
-          suggestion:
-            near.length > 0
-              ? `Did you mean ${near.map((l) => `"${l.subject}"`).join(" or ")}?`
-              : `Use one of: ${ids(ambiguous.length > 0 ? ambiguous : listings)}.`,
-        },
-      );
-    }
-    const guide = await fromStore(store, () => store.get(match.listing.subject));
-    if (!guide) throw fail.outOfDomain(`The guide for "${match.listing.subject}" is no longer stored.`);
+    const guide = await fromStore(store, () => store.get(match.subject));
+    if (!guide) throw fail.outOfDomain(`The guide for "${match.subject}" is no longer stored.`);
     const listing = describeGuide(guide);
     const name = `${listing.name}${listing.code ? ` (${listing.code})` : ""}`;
     const source = `guía docente ${name}`;

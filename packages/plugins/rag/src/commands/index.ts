@@ -1,24 +1,12 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { CommandUsageError, type PluginCommand } from "@quiver/core";
-import { backendOf, describeLocation, indexLocationOf, type RagConfig } from "../config.js";
-import { type IndexFolderReport, indexFolder } from "../internal/index-folder.js";
+import { backendOf, indexLocationOf, type RagConfig } from "../config.js";
+import { indexFolders } from "../internal/index-folder.js";
 import type { RagResources } from "../setup.js";
 
 const text = (value: string | boolean | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value : undefined;
-
-/** The reports of several folders as one (the index file is the same). */
-const merge = (reports: ReadonlyArray<IndexFolderReport>, indexPath: string): IndexFolderReport => ({
-  indexPath,
-  documents: reports.reduce((n, r) => n + r.documents, 0),
-  added: reports.reduce((n, r) => n + r.added, 0),
-  replaced: reports.reduce((n, r) => n + r.replaced, 0),
-  chunks: reports.reduce((n, r) => n + r.chunks, 0),
-  errors: reports.flatMap((r) => r.errors),
-  skipped: reports.flatMap((r) => r.skipped),
-  durationMs: reports.reduce((n, r) => n + r.durationMs, 0),
-});
 
 /**
  * `quiver rag index <folder…>`: builds the embedded index `rag_search` reads from folders (or files)
@@ -65,26 +53,18 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
     const location = flagged
       ? { path: resolve(ctx.cwd, flagged) }
       : indexLocationOf({ ...ctx.config, indexPath: resolve(ctx.cwd, ctx.config.indexPath) });
-    const indexPath = describeLocation(location);
-    const database = "path" in location ? undefined : location;
     if (backendOf(ctx.config) === "http") {
       ctx.warn(
         "note: rag is set to the HTTP backend (RAG_SERVICE_URL); the embedded index built here is not what it serves.",
       );
     }
-    const reports: IndexFolderReport[] = [];
-    for (const folder of folders) {
-      const report = await indexFolder(folder, {
-        indexPath,
-        database,
-        asignatura: text(ctx.flags.asignatura),
-        tipo_documento: text(ctx.flags.tipo),
-        collection: text(ctx.flags.collection),
-        onProgress: (p) => ctx.progress(p.done, p.total, p.phase === "read" ? "reading files" : "documents"),
-      });
-      reports.push(report);
-    }
-    const report = merge(reports, indexPath);
+    const report = await indexFolders(folders, {
+      location,
+      asignatura: text(ctx.flags.asignatura),
+      tipo_documento: text(ctx.flags.tipo),
+      collection: text(ctx.flags.collection),
+      onProgress: (p) => ctx.progress(p.done, p.total, p.phase === "read" ? "reading files" : "documents"),
+    });
     if (ctx.json) ctx.printJson(report);
     else {
       for (const e of report.errors)

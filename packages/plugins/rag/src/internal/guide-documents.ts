@@ -44,17 +44,15 @@ export const guideDocuments = (
 ): SearchDocument[] => {
   const title = clean(String(guide.asignatura));
   const name = title.replace(/^gu[ií]a\s+docente\s+de\s+/i, "").replace(/\s*\(.*$/, "") || subject;
-  const docs: SearchDocument[] = [];
-  for (const [key, value] of Object.entries(guide)) {
-    if (key === "asignatura" || key === "subject" || key === "_id") continue;
+  return Object.entries(guide).flatMap(([key, value]): SearchDocument[] => {
     const text = flatten(value);
-    if (text.trim() === "") continue;
-    docs.push({
+    if (key === "asignatura" || key === "subject" || key === "_id" || text.trim() === "") return [];
+    const doc = {
       id: `${subject}/guia_docente/${key}`,
       title: `${name}: ${label(key)}`,
       text: `${title}\n${label(key)}\n${text}`,
       metadata: { source, asignatura: subject, tipo_documento: "guia_docente", seccion: key },
-    });
-  }
-  return docs;
+    };
+    return [doc];
+  });
 };

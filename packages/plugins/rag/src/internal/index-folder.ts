@@ -1,25 +1,20 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { slug } from "@quiver/core";
-import type { ChunkOptions, LoadError, SearchDocument } from "@quiver/search";
+import type { LoadError, SearchDocument } from "@quiver/search";
+import { describeLocation, type IndexLocation } from "../config.js";
 import { guideDocuments, isGuide } from "./guide-documents.js";
 
-/** Options of `indexFolder`. */
+/** Options of `indexFolders`. */
 export interface IndexFolderOptions {
-  /** The index file (created when missing; documents with the same id are replaced). */
-  readonly indexPath: string;
-  /** Write to this PostgreSQL index instead of the file (the plugin's `databaseUrl` setting). */
-  readonly database?:
-    | { readonly databaseUrl: string; readonly schema?: string; readonly name?: string }
-    | undefined;
+  /** The index: a SQLite file (created when missing) or a PostgreSQL index; documents with the same id are replaced. */
+  readonly location: IndexLocation;
   /** Subject of every document that does not name its own (default: the first folder level). */
   readonly asignatura?: string | undefined;
   /** Document type of every document that does not name its own (default: the second folder level). */
   readonly tipo_documento?: string | undefined;
   /** Collection inside the index (default `default`). */
   readonly collection?: string | undefined;
-  /** Chunking in words (default 300 with 50 overlap). */
-  readonly chunk?: Partial<ChunkOptions> | undefined;
   /** Called as files are read and documents are indexed (for a progress bar). */
   readonly onProgress?:
     | ((progress: {
@@ -30,8 +25,8 @@ export interface IndexFolderOptions {
     | undefined;
 }
 
-/** What `indexFolder` did: documents added and replaced, chunks, and what could not be read or is unsupported. */
-export type IndexFolderReport = Awaited<ReturnType<typeof indexFolder>>;
+/** What `indexFolders` did: documents added and replaced, chunks, and what could not be read or is unsupported. */
+export type IndexFolderReport = Awaited<ReturnType<typeof indexFolders>>;
 
 const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
 
@@ -52,23 +47,9 @@ const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument =
   };
 };
 
-/**
- * Indexes a folder (or one file) of course material into the embedded index: Markdown, plain text, JSON
- * Lines, JSON, BibTeX (read by @quiver/search's `loadDocuments`) and UGR-style teaching guides (one
- * document per section). Subject and document type come from each record or front matter, else the
- * options, else the folder layout `<asignatura>/<tipo_documento>/<file>`; both are stored as slugs so
- * `rag_search` filters match "Metaheurísticas" and "metaheuristicas" alike. Backs `quiver rag index <folder>`.
- *
- * @example
- * const report = await indexFolder("./material", { indexPath: ".quiver/rag-index.db", onProgress: (p) => bar.update(p.done, p.total) })
- * console.log(`${report.documents} documents, ${report.chunks} chunks in ${report.durationMs} ms`)
- */
-export const indexFolder = async (folder: string, options: IndexFolderOptions) => {
-  const started = performance.now();
+/** A folder's (or file's) documents, teaching guides turned into one document per section. */
+const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/search").loadDocuments) => {
   const root = resolve(folder);
-  options.onProgress?.({ phase: "read", done: 0, total: 1 });
-  // @quiver/search is loaded when a folder is indexed, not when the plugin is (see `quiver list`).
-  const { loadDocuments, openSearchIndex } = await import("@quiver/search");
   const loaded = await loadDocuments(root);
   const errors: LoadError[] = [];
   const documents: SearchDocument[] = [...loaded.documents];
@@ -96,27 +77,48 @@ export const indexFolder = async (folder: string, options: IndexFolderOptions) =
     }
     errors.push(error);
   }
-  options.onProgress?.({ phase: "read", done: 1, total: 1 });
-  const tagged = documents.map((d) => tag(d, options));
-  const chunk = options.chunk ? { chunk: options.chunk } : {};
-  const { database } = options;
-  if (!database) await mkdir(dirname(resolve(options.indexPath)), { recursive: true });
-  const index = await openSearchIndex(
-    database ? { ...database, ...chunk } : { path: resolve(options.indexPath), ...chunk },
-  );
+  return { documents, errors, skipped: loaded.skipped };
+};
+
+/**
+ * Indexes folders (or files) of course material into the embedded index: Markdown, plain text, JSON
+ * Lines, JSON, BibTeX (read by @quiver/search's `loadDocuments`) and UGR-style teaching guides (one
+ * document per section). Subject and document type come from each record or front matter, else the
+ * options, else the folder layout `<asignatura>/<tipo_documento>/<file>`; both are stored as slugs so
+ * `rag_search` filters match "Metaheurísticas" and "metaheuristicas" alike. Backs `quiver rag index <folder…>`.
+ *
+ * @example
+ * const report = await indexFolders(["./material"], { location: { path: ".quiver/rag-index.db" }, onProgress: (p) => bar.update(p.done, p.total) })
+ * console.log(`${report.documents} documents, ${report.chunks} chunks in ${report.durationMs} ms`)
+ */
+export const indexFolders = async (folders: ReadonlyArray<string>, options: IndexFolderOptions) => {
+  const started = performance.now();
+  const total = folders.length;
+  options.onProgress?.({ phase: "read", done: 0, total });
+  // @quiver/search is loaded when a folder is indexed, not when the plugin is (see `quiver list`).
+  const { loadDocuments, openSearchIndex } = await import("@quiver/search");
+  const read = [];
+  for (const folder of folders) {
+    read.push(await readFolder(folder, loadDocuments));
+    options.onProgress?.({ phase: "read", done: read.length, total });
+  }
+  const tagged = read.flatMap((r) => r.documents).map((d) => tag(d, options));
+  const { location } = options;
+  if ("path" in location) await mkdir(dirname(resolve(location.path)), { recursive: true });
+  const index = await openSearchIndex(location);
   try {
     const { added, replaced, chunks } = await index.add(tagged, {
       ...(options.collection ? { collection: options.collection } : {}),
       onProgress: (done, total) => options.onProgress?.({ phase: "index", done, total }),
     });
     return {
-      indexPath: database ? (await index.stats()).path : resolve(options.indexPath),
+      indexPath: describeLocation(location),
       documents: tagged.length,
       added,
       replaced,
       chunks,
-      errors,
-      skipped: loaded.skipped,
+      errors: read.flatMap((r) => r.errors),
+      skipped: read.flatMap((r) => r.skipped),
       durationMs: Math.round(performance.now() - started),
     };
   } finally {

@@ -4,13 +4,15 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const firstString = (...vs: unknown[]): string | undefined =>
   vs.find((v): v is string => typeof v === "string" && v.trim() !== "");
-const num = (v: unknown): number | undefined => {
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
-};
+/** A finite number, or a numeric string read as one. */
+const num = (v: unknown): number | undefined =>
+  (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) && Number.isFinite(Number(v))
+    ? Number(v)
+    : undefined;
 
 const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
+/** The text of an object under one of the content keys. */
+const textOf = (o: Obj): string | undefined => firstString(...CONTENT_KEYS.map((k) => o[k]));
 
 /** The list of hits in a response, whatever the service calls it. */
 const hitsOf = (body: unknown): unknown[] | undefined => {
@@ -28,25 +30,20 @@ const hitsOf = (body: unknown): unknown[] | undefined => {
     }));
   }
   for (const key of "results result points hits matches documents data items chunks sources".split(" ")) {
-    const v = body[key];
-    if (Array.isArray(v)) return v;
-    if (isObj(v)) {
-      const inner = hitsOf(v); // Qdrant {result: {points}}, Elasticsearch {hits: {hits}}
-      if (inner) return inner;
-    }
+    // An object inside is searched too: Qdrant {result: {points}}, Elasticsearch {hits: {hits}}.
+    const inner = isObj(body[key]) ? hitsOf(body[key]) : body[key];
+    if (Array.isArray(inner)) return inner;
   }
   return undefined;
 };
 
-const totalOf = (body: unknown): number | undefined => {
-  if (!isObj(body)) return undefined;
-  const t = num(body.total_results) ?? num(body.total) ?? num(body.count);
-  if (t !== undefined) return t;
-  if (isObj(body.total)) return num(body.total.value);
-  if (isObj(body.hits)) return totalOf(body.hits);
-  if (isObj(body.result)) return totalOf(body.result);
-  return undefined;
-};
+const totalOf = (body: unknown): number | undefined =>
+  isObj(body)
+    ? (num(body.total_results) ??
+      num(body.total) ??
+      num(body.count) ??
+      (isObj(body.total) ? num(body.total.value) : (totalOf(body.hits) ?? totalOf(body.result))))
+    : undefined;
 
 /** Merges metadata found at several depths: payload fields, payload.metadata, meta, metadata, metadata.metadata. */
 const metadataOf = (item: Obj, payload: Obj | undefined): Obj => {
@@ -61,16 +58,9 @@ const metadataOf = (item: Obj, payload: Obj | undefined): Obj => {
     if (isObj(m.metadata)) merge(m.metadata);
     if (isObj(m.meta)) merge(m.meta);
   };
-  if (payload) {
-    const { ...rest } = payload;
-    for (const k of CONTENT_KEYS) delete rest[k];
-    merge(rest);
-  }
-  merge(item.payload_metadata);
-  merge(item.meta);
-  merge(item.metadata);
-  if (isObj(item.document)) merge(item.document.metadata);
-  if (isObj(item.node)) merge(item.node.metadata);
+  if (payload) merge(Object.fromEntries(Object.entries(payload).filter(([k]) => !CONTENT_KEYS.includes(k))));
+  const nested = [item.document, item.node].map((o) => (isObj(o) ? o.metadata : undefined));
+  for (const m of [item.payload_metadata, item.meta, item.metadata, ...nested]) merge(m);
   return out;
 };
 
@@ -83,11 +73,8 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
   if (!isObj(hit)) return undefined;
   const payload = [hit.payload, hit._source, hit.document, hit.node, hit.fields].find(isObj);
   const content =
-    firstString(
-      ...CONTENT_KEYS.map((k) => hit[k]),
-      typeof hit.payload === "string" ? hit.payload : undefined,
-    ) ??
-    (payload ? firstString(...CONTENT_KEYS.map((k) => payload[k])) : undefined) ??
+    firstString(textOf(hit), hit.payload) ??
+    (payload ? textOf(payload) : undefined) ??
     (payload && Object.keys(payload).length > 0 ? JSON.stringify(payload) : undefined);
   if (content === undefined) return undefined;
   const metadata = metadataOf(hit, payload);
@@ -98,8 +85,10 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
     ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
   const asignatura =
     firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
-  const direct = "score similarity relevance_score _score rerank_score".split(" ").map((k) => num(hit[k]));
-  const given = direct.find((v) => v !== undefined);
+  const given = "score similarity relevance_score _score rerank_score"
+    .split(" ")
+    .map((k) => num(hit[k]))
+    .find((v) => v !== undefined);
   const distance = num(hit.distance) ?? num(hit._distance) ?? num(metadata.distance);
   // A distance is smaller-is-better and unbounded: 1 / (1 + d) turns it into a similarity in (0, 1].
   const score = given ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
@@ -119,7 +108,7 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
 export const unusableAnswer = (body: unknown): string | undefined => {
   const hits = hitsOf(body);
   if (hits === undefined) {
-    if (isObj(body) && firstString(...CONTENT_KEYS.map((k) => body[k]))) return undefined;
+    if (isObj(body) && textOf(body)) return undefined;
     return `no list of results (${describeBody(body)})`;
   }
   if (hits.length > 0 && hits.every((h) => normalizeHit(h) === undefined))
@@ -151,17 +140,10 @@ const describeBody = (body: unknown): string => {
  */
 export const normalizeResults = (body: unknown, query: string, topK: number): RagOutput => {
   const hits = hitsOf(body);
-  let results: RagResult[];
-  if (hits) results = hits.map(normalizeHit).filter((r): r is RagResult => r !== undefined);
-  else {
-    const single = normalizeHit(body);
-    results = single && isObj(body) && firstString(...CONTENT_KEYS.map((k) => body[k])) ? [single] : [];
-  }
-  if (results.every((r) => r.score !== null))
-    results = results
-      .map((r, i) => ({ r, i }))
-      .sort((a, b) => b.r.score! - a.r.score! || a.i - b.i)
-      .map((x) => x.r);
+  const given = hits ?? (isObj(body) && textOf(body) ? [body] : []);
+  let results = given.map(normalizeHit).filter((r): r is RagResult => r !== undefined);
+  // A stable sort: hits with the same score keep the service's order.
+  if (results.every((r) => r.score !== null)) results = results.toSorted((a, b) => b.score! - a.score!);
   const total = Math.max(totalOf(body) ?? 0, results.length);
   return {
     query: (isObj(body) && typeof body.query === "string" && body.query) || query,

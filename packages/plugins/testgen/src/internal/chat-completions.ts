@@ -102,8 +102,8 @@ export const askLlm = async (
   >,
 ) => {
   const { config, http, clock, signal, resources: memory } = ctx;
-  let retriedWithout = false;
-  let format: "json_schema" | "json_object" =
+  // What an endpoint refused is remembered (`memory`), so each request is built from it.
+  const formatNow = () =>
     config.responseFormat !== "auto"
       ? config.responseFormat
       : memory.noJsonSchema.has(llm.url)
@@ -114,6 +114,7 @@ export const askLlm = async (
     for (;;) {
       // Sent only when configured: OpenAI's o-series and GPT-5 models refuse any temperature but their default.
       const temperature = memory.noTemperature.has(llm.url) ? undefined : config.llmTemperature;
+      const format = formatNow();
       const response_format =
         format === "json_schema"
           ? {
@@ -135,8 +136,8 @@ export const askLlm = async (
       );
       if (res.status < 300) return completionSchema.parse(res.json());
       const said = res.body.slice(0, 500);
-      if (!retriedWithout && temperature !== undefined && refusesTemperature(res.body)) {
-        retriedWithout = true;
+      // Each refusal is retried once: the next request leaves out what was refused.
+      if (temperature !== undefined && refusesTemperature(res.body)) {
         memory.noTemperature.add(llm.url);
         continue;
       }
@@ -146,7 +147,6 @@ export const askLlm = async (
         /response_format|schema/i.test(said)
       ) {
         memory.noJsonSchema.add(llm.url);
-        format = "json_object";
         continue;
       }
       throw new Rejected(`the LLM rejected the request (HTTP ${res.status}: ${oneLine(said)})`);
@@ -169,7 +169,7 @@ export const askLlm = async (
       const cutOff = choice.finish_reason === "length";
       const { questions, problem } = readReply(content, ask.type, ask.difficulty, cutOff);
       if (!problem || (round === 1 && questions.length > 0))
-        return { ok: true as const, questions, format, repaired: round > 0, model };
+        return { ok: true as const, questions, format: formatNow(), repaired: round > 0, model };
       if (round === 1) return failed(`the model's reply was unusable after one repair round: ${problem}`);
       messages.push(
         { role: "assistant", content: content.slice(0, 8000) },

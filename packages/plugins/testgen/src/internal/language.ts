@@ -1,5 +1,5 @@
 /** Spanish and English function words: for language detection and for keyword extraction. */
-export const STOPWORDS: Readonly<Record<"es" | "en", ReadonlySet<string>>> = {
+const STOPWORDS: Readonly<Record<"es" | "en", ReadonlySet<string>>> = {
   es: new Set(
     (
       "a al algo algunas algunos ante antes como con contra cual cuales cuando de del desde donde dos el ella ellas ellos " +
@@ -19,6 +19,9 @@ export const STOPWORDS: Readonly<Record<"es" | "en", ReadonlySet<string>>> = {
     ).split(" "),
   ),
 };
+
+/** True for a folded function word of either language. */
+export const isStopword = (folded: string): boolean => STOPWORDS.es.has(folded) || STOPWORDS.en.has(folded);
 
 /** Lower case without accents (for comparing words). */
 export const fold = (s: string): string =>

@@ -96,20 +96,22 @@ const fromLlm = (
 ): { readonly questions: Question[]; readonly problems: string[] } => {
   const questions: Question[] = [];
   const problems: string[] = [];
+  const choice = type === "multiple_choice";
   for (const [i, q] of raw.questions.entries()) {
-    const choice = type === "multiple_choice";
     const options = choice ? (q.options ?? []) : [];
-    let index = choice ? (q.correct_index ?? null) : null;
-    if (choice && (index === null || index < 0 || index >= options.length) && q.answer) {
-      const found = options.findIndex((o) => o.trim().toLowerCase() === q.answer!.trim().toLowerCase());
-      index = found >= 0 ? found : index;
-    }
-    if (choice && options.length < 2) {
-      problems.push(`questions[${i}] needs at least 2 options`);
-      continue;
-    }
-    if (choice && (index === null || index < 0 || index >= options.length)) {
-      problems.push(`questions[${i}].correct_index must be an index into its ${options.length} options`);
+    // An index out of range is looked up by the answer's text instead.
+    const byText = options.findIndex((o) => o.trim().toLowerCase() === q.answer?.trim().toLowerCase());
+    const given = q.correct_index ?? -1;
+    const index = !choice ? null : given >= 0 && given < options.length ? given : byText >= 0 ? byText : null;
+    const problem = !choice
+      ? undefined
+      : options.length < 2
+        ? `questions[${i}] needs at least 2 options`
+        : index === null
+          ? `questions[${i}].correct_index must be an index into its ${options.length} options`
+          : undefined;
+    if (problem) {
+      problems.push(problem);
       continue;
     }
     questions.push({

@@ -1,4 +1,4 @@
-import { detectLanguage, fold, STOPWORDS, words } from "./language.js";
+import { detectLanguage, fold, isStopword, words } from "./language.js";
 import type { Difficulty, Question, QuestionType } from "./questions.js";
 import { T, TEMPLATES } from "./rule-texts.js";
 
@@ -13,18 +13,12 @@ const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
   en: /^(?<term>[^,;:()"]{3,70}?)\s+(?<verb>is|are|refers to|means|consists of)\s+(?<rest>.{15,})$/iu,
 };
 const ARTICLE = /^(el|la|los|las|un|una|unos|unas|the|a|an)$/i;
+const NOT_A_SUBJECT = /^(ademas|tambien|cuando|donde|also|when|where)$/;
 
 /** A definition's subject starts with an article or a content word, not "Para", "En", "Si" ... */
 const startsLikeANoun = (term: string): boolean => {
   const first = fold(words(term)[0] ?? "");
-  return (
-    ARTICLE.test(first) ||
-    !(
-      STOPWORDS.es.has(first) ||
-      STOPWORDS.en.has(first) ||
-      /^(ademas|tambien|cuando|donde|also|when|where)$/.test(first)
-    )
-  );
+  return ARTICLE.test(first) || !(isStopword(first) || NOT_A_SUBJECT.test(first));
 };
 const PRONOUN =
   /^(esto|esta|este|estos|estas|ello|eso|it|this|that|these|those|they|there|which|lo que|la que|el que)\b/i;
@@ -70,8 +64,7 @@ const splitSentences = (m: Material): Array<{ text: string; source: string | und
     .map((text) => ({ text, source: m.source }));
 
 /** A folded word that can be a keyword: 4 letters or more, not a function word of either language, not a number. */
-const isKeyword = (f: string): boolean =>
-  f.length >= 4 && !STOPWORDS.es.has(f) && !STOPWORDS.en.has(f) && !/^\d+$/.test(f);
+const isKeyword = (f: string): boolean => f.length >= 4 && !isStopword(f) && !/^\d+$/.test(f);
 const contentTerms = (text: string): string[] => words(text).map(fold).filter(isKeyword);
 
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
@@ -95,15 +88,13 @@ export const ruleQuestions = (ask: {
   readonly difficulty: Difficulty;
   readonly type: QuestionType;
 }): Question[] => {
-  const allText = `${ask.topic}\n${ask.material.map((m) => m.text).join("\n")}`;
-  const lang = detectLanguage(
-    ask.material.length > 0 ? ask.material.map((m) => m.text).join("\n") : ask.topic,
-  );
+  const materialText = ask.material.map((m) => m.text).join("\n");
+  const lang = detectLanguage(ask.material.length > 0 ? materialText : ask.topic);
   const t = T[lang];
   const topicTerms = new Set(contentTerms(ask.topic));
   const tf = new Map<string, number>();
   const display = new Map<string, string>();
-  for (const w of words(allText)) {
+  for (const w of words(`${ask.topic}\n${materialText}`)) {
     const f = fold(w);
     if (!isKeyword(f)) continue;
     tf.set(f, (tf.get(f) ?? 0) + 1);
@@ -111,16 +102,15 @@ export const ruleQuestions = (ask: {
   }
   const weight = (term: string) => Math.log(1 + (tf.get(term) ?? 0)) * (term.length >= 7 ? 1.3 : 1);
 
-  const seenText = new Set<string>();
   const sentences = ask.material
     .flatMap(splitSentences)
-    .filter(({ text }) => !seenText.has(text) && seenText.add(text) !== undefined)
+    .filter((x, i, all) => all.findIndex((y) => y.text === x.text) === i)
     .map(({ text, source }) => {
       const terms = new Set(contentTerms(text));
       const m = DEFINITION[lang].exec(text.replace(/[.!?]$/, ""));
       const raw = m?.groups?.term?.trim();
       const term =
-        raw && /^\p{Lu}\p{Ll}/u.test(raw) && /^(el|la|los|las|un|una|unos|unas|the|a|an)\s/i.test(raw)
+        raw && /^\p{Lu}\p{Ll}/u.test(raw) && ARTICLE.test(words(raw)[0] ?? "")
           ? raw[0]!.toLowerCase() + raw.slice(1)
           : raw;
       const definition =
@@ -151,7 +141,6 @@ export const ruleQuestions = (ask: {
   const keywords = [...tf.keys()]
     .filter((k) => !topicTerms.has(k))
     .sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
-  const questions: Question[] = [];
   /** A question (on a sentence, when given): multiple choice with `options`, else open with `answer` as model answer. */
   const on = (
     s: Sentence | undefined,
@@ -169,30 +158,24 @@ export const ruleQuestions = (ask: {
     source: s?.source ?? null,
   });
 
-  for (const s of chosen) {
+  /** The question on the `i`-th chosen sentence: definition, explanation (every other one for hard) or cloze. */
+  const questionOn = (s: Sentence, i: number): Question => {
     const seed = hash(s.text);
     if (s.definition && ask.difficulty !== "hard") {
       const { term, plural, rest } = s.definition;
-      if (ask.type === "multiple_choice") {
-        const others = sentences
-          .filter((o) => o !== s && !fold(o.text).includes(fold(term)))
-          .map((o) => o.definition?.rest ?? o.text)
-          .filter((x, i, all) => all.indexOf(x) === i)
-          .slice(0, 3);
-        if (others.length >= 2) {
-          const options = shuffle([rest, ...others], seed).map((o) => o.replace(/[.]$/, ""));
-          questions.push(on(s, t.which(term), rest.replace(/[.]$/, ""), options));
-          continue;
-        }
-      } else {
-        questions.push(on(s, t.what(term, plural), rest));
-        continue;
+      if (ask.type === "open") return on(s, t.what(term, plural), rest);
+      const others = sentences
+        .filter((o) => o !== s && !fold(o.text).includes(fold(term)))
+        .map((o) => o.definition?.rest ?? o.text)
+        .filter((x, i, all) => all.indexOf(x) === i)
+        .slice(0, 3);
+      if (others.length >= 2) {
+        const options = shuffle([rest, ...others], seed).map((o) => o.replace(/[.]$/, ""));
+        return on(s, t.which(term), rest.replace(/[.]$/, ""), options);
       }
     }
-    if (ask.difficulty === "hard" && ask.type === "open" && questions.length % 2 === 0) {
-      questions.push(on(s, t.explain(s.text), null));
-      continue;
-    }
+    if (ask.difficulty === "hard" && ask.type === "open" && i % 2 === 0)
+      return on(s, t.explain(s.text), null);
     // Cloze: blank a keyword specific to the sentence (central ones for easy), not a topic word, not used before.
     const inSentence = [...new Set(words(s.text).filter((w) => s.terms.has(fold(w)) && fold(w).length >= 5))];
     const rank = (w: string) =>
@@ -202,31 +185,22 @@ export const ruleQuestions = (ask: {
       (ask.difficulty === "easy" ? -(tf.get(fold(w)) ?? 0) : (df.get(fold(w)) ?? 0)) -
       w.length / 20;
     const answer = inSentence.sort((a, b) => rank(a) - rank(b))[0];
-    if (!answer) {
-      questions.push(on(s, t.explain(s.text), null));
-      continue;
-    }
+    if (!answer) return on(s, t.explain(s.text), null);
     used.add(fold(answer));
-    const cloze = s.text.replace(
-      new RegExp(
-        `(?<![\\p{L}\\p{N}])${answer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`,
-        "u",
-      ),
-      BLANK,
-    );
+    // A word is letters, digits, ' and -: nothing to escape in a pattern.
+    const cloze = s.text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])`, "u"), BLANK);
     if (ask.type === "multiple_choice") {
       const distractors = keywords
         .filter((k) => k !== fold(answer) && !s.terms.has(k) && !verbLike(k))
         .sort((a, b) => Math.abs(a.length - answer.length) - Math.abs(b.length - answer.length))
         .slice(0, 3)
         .map((k) => display.get(k) ?? k);
-      if (distractors.length >= 2) {
-        questions.push(on(s, t.fill(cloze), answer, shuffle([answer, ...distractors], seed)));
-        continue;
-      }
+      if (distractors.length >= 2)
+        return on(s, t.fill(cloze), answer, shuffle([answer, ...distractors], seed));
     }
-    questions.push(on(s, t.fill(cloze), answer));
-  }
+    return on(s, t.fill(cloze), answer);
+  };
+  const questions = chosen.map(questionOn);
 
   // Not enough key sentences: relations between the material's keywords, then questions on the topic.
   const top = keywords.slice(0, 8).map((k) => display.get(k) ?? k);

@@ -35,38 +35,33 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
   let client: MongoClient | undefined;
   let pending: Promise<Collection<Document>> | undefined;
 
-  const unavailable = (error: unknown) =>
-    fail.unavailable(
-      `MongoDB guide store is unreachable: ${(error as Error).message.split(uri).join("[REDACTED]")}`,
-      {
-        suggestion: "Check MONGODB_URI and that the MongoDB server is running.",
-      },
-    );
+  const connect = async (): Promise<Collection<Document>> => {
+    const { MongoClient } = await import("mongodb");
+    client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
+    await client.connect();
+    return client
+      .db(options.database ?? databaseFromUri(uri) ?? "quiver")
+      .collection(options.collection ?? "guias");
+  };
 
-  const collection = (): Promise<Collection<Document>> => {
-    pending ??= (async () => {
-      try {
-        const { MongoClient } = await import("mongodb");
-        client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
-        await client.connect();
-        const db = client.db(options.database ?? databaseFromUri(uri) ?? "quiver");
-        return db.collection(options.collection ?? "guias");
-      } catch (error) {
+  /**
+   * Runs `f` on the collection, connecting at the first use (and again after a failed connection);
+   * any driver error is `unavailable`, with the connection string masked.
+   */
+  const guarded = async <T>(f: (c: Collection<Document>) => Promise<T>): Promise<T> => {
+    try {
+      pending ??= connect().catch(async (error: unknown) => {
         pending = undefined;
         await client?.close().catch(() => undefined);
         client = undefined;
-        throw unavailable(error);
-      }
-    })();
-    return pending;
-  };
-
-  const guarded = async <T>(f: (c: Collection<Document>) => Promise<T>): Promise<T> => {
-    const c = await collection();
-    try {
-      return await f(c);
+        throw error;
+      });
+      return await f(await pending);
     } catch (error) {
-      throw unavailable(error);
+      throw fail.unavailable(
+        `MongoDB guide store is unreachable: ${(error as Error).message.split(uri).join("[REDACTED]")}`,
+        { suggestion: "Check MONGODB_URI and that the MongoDB server is running." },
+      );
     }
   };
 

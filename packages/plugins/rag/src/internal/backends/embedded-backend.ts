@@ -51,36 +51,29 @@ export const openEmbeddedBackend = async (location: IndexLocation): Promise<Embe
   }
   return {
     search: async (q) => {
-      const metadata: Record<string, string> = {};
-      if (q.asignatura) metadata.asignatura = slug(q.asignatura);
-      if (q.tipo_documento) metadata.tipo_documento = slug(q.tipo_documento);
-      const res = await index
-        .search(q.query, {
-          topK: q.topK,
-          ...(Object.keys(metadata).length > 0 ? { filters: { metadata } } : {}),
-        })
-        .catch((error: unknown) => {
-          throw databaseDown(error, SearchError.isInstance);
-        });
+      const metadata = Object.fromEntries(
+        (["asignatura", "tipo_documento"] as const).flatMap((k) => (q[k] ? [[k, slug(q[k])]] : [])),
+      );
+      const filters = Object.keys(metadata).length > 0 ? { filters: { metadata } } : {};
+      const res = await index.search(q.query, { topK: q.topK, ...filters }).catch((error: unknown) => {
+        throw databaseDown(error, SearchError.isInstance);
+      });
       return {
         query: q.query,
         total_results: res.total,
-        results: res.results.map((hit) => {
-          const m = hit.metadata;
-          return {
-            content: hit.text,
-            metadata: {
-              ...m,
-              source: typeof m.source === "string" ? m.source : hit.docId,
-              asignatura: typeof m.asignatura === "string" ? m.asignatura : null,
-              ...(hit.title ? { title: hit.title } : {}),
-              doc_id: hit.docId,
-              chunk: hit.chunk,
-              chunks: hit.chunks,
-            },
-            score: Math.round(hit.score * 10_000) / 10_000,
-          };
-        }),
+        results: res.results.map(({ text, metadata: m, title, docId, chunk, chunks, score }) => ({
+          content: text,
+          metadata: {
+            ...m,
+            source: typeof m.source === "string" ? m.source : docId,
+            asignatura: typeof m.asignatura === "string" ? m.asignatura : null,
+            ...(title ? { title } : {}),
+            doc_id: docId,
+            chunk,
+            chunks,
+          },
+          score: Math.round(score * 10_000) / 10_000,
+        })),
       };
     },
     stats: () => index.stats(),

@@ -19,14 +19,10 @@ const codeOf = (error: ToolFailure): string => {
 const errorInBody = (body: unknown): string | undefined => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const record = body as Record<string, unknown>;
-  const said = [record.error, record.errors, record.detail].find(
-    (v) => v !== undefined && v !== null && v !== false && v !== "",
-  );
+  const said = [record.error, record.errors, record.detail].find((v) => v != null && v !== false && v !== "");
   const failed = said !== undefined || record.success === false || record.status === "error";
   if (!failed || normalizeResults(body, "", 1).results.length > 0) return undefined;
-  const nested =
-    typeof said === "object" && said !== null ? (said as Record<string, unknown>).message : undefined;
-  const text = [typeof said === "string" ? said : undefined, nested, record.message].find(
+  const text = [said, (said as { message?: unknown } | undefined)?.message, record.message].find(
     (t): t is string => typeof t === "string" && t !== "",
   );
   return (text ?? JSON.stringify(said ?? record)).slice(0, 300);
@@ -115,22 +111,20 @@ export const searchHttp = async (
   // or `{"status": "ok"}` under HTTP 200 say nothing about the material. Never "no course material
   // matches" for them: the model would tell a student the material lacks the topic.
   const failed = errorInBody(body);
-  const unusable = failed === undefined ? unusableAnswer(body) : undefined;
-  if (failed !== undefined || unusable !== undefined) {
-    throw fail.upstream(
-      failed !== undefined
-        ? `The RAG service at ${origin} answered HTTP ${status} with an error instead of results: ${failed}`
-        : `The RAG service at ${origin} answered HTTP ${status} with ${unusable}, not search results.`,
-      {
-        status,
-        retryable: true,
-        suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${
-          failed === undefined
-            ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
-            : ""
-        }`,
-      },
-    );
+  const said =
+    failed !== undefined
+      ? `an error instead of results: ${failed}`
+      : unusableAnswer(body)?.concat(", not search results.");
+  if (said !== undefined) {
+    throw fail.upstream(`The RAG service at ${origin} answered HTTP ${status} with ${said}`, {
+      status,
+      retryable: true,
+      suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${
+        failed === undefined
+          ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
+          : ""
+      }`,
+    });
   }
   return normalizeResults(body, q.query, q.topK);
 };
