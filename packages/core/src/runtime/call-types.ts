@@ -1,6 +1,6 @@
-import type { ClientRequests, ToolLogEntry, ToolProgress } from "../define-tool.js";
 import type { ConfirmationRequest, ToolResult } from "../envelope.js";
 import type { ToolFailure } from "../errors.js";
+import type { ClientRequests, ToolLogEntry, ToolProgress } from "../tool-context.js";
 import type { TraceContext } from "./trace-context.js";
 
 /** Who is calling and in which conversation; the host fills it from its transport. */
