@@ -1,5 +1,5 @@
+import { configure } from "safe-stable-stringify";
 import { fail, type ToolFailure } from "../errors.js";
-import { canonicalJson } from "../internal/canonical-json.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
 import { fillInjected } from "../runtime/injected-fields.js";
@@ -7,6 +7,18 @@ import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { guardInput } from "../schema/input-guard.js";
 import { parseToolInput } from "../schema/repair.js";
 import { isZodSchema, validateSync } from "../schema/standard-schema.js";
+
+/**
+ * JSON with object keys sorted at every depth (safe-stable-stringify), so equal inputs give equal
+ * cache ids and confirmation fingerprints. Circular values and bigints become text instead of
+ * throwing, so working out a cache id never fails a call.
+ *
+ * @example
+ * canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] }) // '{"a":[{"c":3,"d":2}],"b":1}'
+ */
+export const canonicalJson = (value: unknown): string => stableStringify(value) ?? "";
+
+const stableStringify = configure({ deterministic: true });
 
 /** The input field a destructive tool's confirmation token travels in. */
 export const CONFIRMATION_FIELD = "confirmation_token";

@@ -42,6 +42,8 @@ interface StoredEntry {
 const MAX_STORED_CHARS = 1_000_000;
 /** How often a process that found another's run in flight looks for its result. */
 const POLL_MS = 25;
+/** What a key holds while a run has its lease (never JSON: no entry starts so). */
+const LEASE = "lease ";
 /** This process's part of a lease holder's name; a counter makes each run's unique. */
 const PROCESS = randomBytes(9).toString("base64url");
 let runs = 0;
@@ -56,19 +58,16 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * One path: this process keeps up to `capacity` results in front (`lru-cache`, O(1) at any size), so
  * a local hit never asks the store; a local miss joins the same call in flight here, else looks in
  * the catalog's store (what any process on it stored), else runs under a lease (the store's
- * compare-and-set) while the other processes wait for its result, and stores the result (redacted)
- * before it answers. A lease lives no longer than the result it guards would; it is given back only
- * when the run stored nothing, so others stop waiting at once.
+ * compare-and-set on the entry's key) while the other processes wait for its result, and stores the
+ * result (redacted) before it answers.
  */
 export class ResultCache {
   readonly #kept: LRUCache<string, RunOutput>;
   readonly #inflight = new Map<string, Promise<CacheAnswer>>();
   readonly #options: ResultCacheOptions;
-  readonly #leaseMs: number;
 
   constructor(options: ResultCacheOptions) {
     this.#options = options;
-    this.#leaseMs = Math.min(options.leaseMs, options.ttlMs);
     // ttlResolution 0: read the clock on every check (lru-cache otherwise keeps a "now" for 1 ms of real
     // time, which an injected test clock would not move). Ages are intervals: the monotonic clock.
     this.#kept = new LRUCache<string, RunOutput>({
@@ -107,18 +106,23 @@ export class ResultCache {
     return answer;
   }
 
-  /** A local miss: another process's stored result, or this process's run under the lease. */
+  /**
+   * A local miss: another process's stored result, or a run under the lease. The lease is the
+   * entry's own key holding `lease <holder>` until the result replaces it: one key per result, and
+   * nothing to give back after a run that stored its result.
+   */
   async #throughStore(
     id: string,
     run: () => Promise<Exit.Exit<RunOutput, ToolFailure>>,
   ): Promise<StoreAnswer> {
     const { store } = this.#options;
     const key = `cache:${store.key(id)}`;
-    const leaseKey = `lease:${key}`;
-    const found = this.#entry(await store.get(key));
+    const text = await store.get(key);
+    const found = this.#entry(text);
     if (found) return found;
-    const holder = `${PROCESS}:${runs++}`;
-    const leased = await store.compareAndSet(leaseKey, undefined, holder, this.#leaseMs);
+    const holder = `${LEASE}${PROCESS}:${runs++}`;
+    const leased =
+      !text?.startsWith(LEASE) && (await store.compareAndSet(key, text, holder, this.#options.leaseMs));
     if (!leased) {
       // Another process runs it: its result, once stored, or this process runs it when the lease ends.
       const other = await this.#await(key);
@@ -126,13 +130,13 @@ export class ResultCache {
     }
     const exit = await run();
     const stored = Exit.isSuccess(exit) && (await this.#write(key, exit.value));
-    if (leased && !stored) await store.compareAndSet(leaseKey, holder, undefined, this.#leaseMs);
+    if (leased && !stored) await store.compareAndSet(key, holder, undefined, this.#options.leaseMs);
     return { exit, cache: "miss" };
   }
 
   /** The stored entry for `key`, if any and not expired by the clock, as a hit. */
   #entry(text: string | undefined): StoreAnswer | undefined {
-    if (text === undefined) return undefined;
+    if (text === undefined || text.startsWith(LEASE)) return undefined;
     let entry: StoredEntry;
     try {
       entry = JSON.parse(text) as StoredEntry;
@@ -146,7 +150,7 @@ export class ResultCache {
 
   /** Looks for the result of another process's run until its lease would have run out. */
   async #await(key: string): Promise<StoreAnswer | undefined> {
-    const until = Date.now() + this.#leaseMs;
+    const until = Date.now() + this.#options.leaseMs;
     while (Date.now() < until) {
       await pause(POLL_MS);
       const found = this.#entry(await this.#options.store.get(key));

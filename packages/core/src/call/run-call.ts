@@ -6,7 +6,6 @@ import type * as ManagedRuntime from "effect/ManagedRuntime";
 import type { CatalogOptions } from "../catalog/catalog-types.js";
 import type { Registry } from "../catalog/registry.js";
 import type { ToolResult } from "../envelope.js";
-import { TRANSIENT_KINDS } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import { retryAfter } from "../policies/retry-policy.js";
@@ -19,6 +18,7 @@ import type { StoreDriver } from "../store/store-driver.js";
 import { readInput } from "./call-input.js";
 import { NOTHING_RECALLED, rememberFailure, rememberSuccess } from "./call-memory.js";
 import { previewOf } from "./confirmation-preview.js";
+import { fallbackAnswer } from "./fallback-tool.js";
 import { type AttemptState, type ContextServices, type RunOutput, runTool } from "./run-tool.js";
 import {
   failureOf,
@@ -59,7 +59,6 @@ export interface CallRunner {
 }
 
 const NO_SESSION: SessionContext = Object.freeze({});
-const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
 
 /**
  * The call, in one function (`call` below), step by step: input → cache → rate limit → breaker →
@@ -73,14 +72,9 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
   const inflight = new Set<Fiber.Fiber<RunOutput, ToolFailure>>();
   const catalog = { stopping: false };
   const built = new WeakMap<RegisteredTool, ToolSteps>();
-  const stepsOf = (reg: RegisteredTool, context: Context.Context<never>): ToolSteps => {
-    let steps = built.get(reg);
-    if (!steps) {
-      steps = toolSteps(reg, context, options.sources);
-      built.set(reg, steps);
-    }
-    return steps;
-  };
+  /** A tool's steps, built at its first call. */
+  const stepsOf = (reg: RegisteredTool, context: Context.Context<never>): ToolSteps =>
+    built.get(reg) ?? built.set(reg, toolSteps(reg, context, options.sources)).get(reg)!;
 
   const call = async (name: string, raw: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
     const reg = registry.lookup(name);
@@ -94,12 +88,8 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
       context = (runtime.cachedContext ?? (await runtime.context())) as Context.Context<never>;
       steps = stepsOf(reg, context);
     } catch {
-      return failureEnvelope(reg, stoppedFailure(reg, callOptions, catalog), NOTHING_RECALLED, {
-        callId: "",
-        durationMs: clock.monotonic() - started,
-        attempts: 0,
-        cached: false,
-      });
+      const facts = { callId: "", durationMs: clock.monotonic() - started, attempts: 0, cached: false };
+      return failureEnvelope(reg, stoppedFailure(reg, callOptions, catalog), NOTHING_RECALLED, facts);
     }
     let callId = "";
     let trace: CallTrace | undefined;
@@ -133,17 +123,13 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     const key = { principal: session.principal, sessionId: session.id, cacheId: "" };
 
     // 1. Input: configuration, validation (repairs only for an invalid input), confirmation.
-    let read: ReturnType<typeof readInput> | undefined;
+    let read: Awaited<ReturnType<typeof readInput>>;
     try {
-      read = readInput(reg, raw, callOptions, confirmations);
-      if (read instanceof Promise) read = await read;
+      const pending = readInput(reg, raw, callOptions, confirmations);
+      read = pending instanceof Promise ? await pending : pending;
     } catch {
-      read = undefined;
+      read = { _tag: "Refused", failure: stoppedFailure(reg, callOptions, catalog) };
     }
-    if (!read)
-      return answer(
-        failureEnvelope(reg, stoppedFailure(reg, callOptions, catalog), NOTHING_RECALLED, facts(0, false)),
-      );
     if (read._tag === "Refused") {
       const recalled = await rememberFailure(reg, key, read.failure, store, clock.now);
       return answer(failureEnvelope(reg, read.failure, recalled, facts(0, false)));
@@ -153,10 +139,10 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
       const confirmation = { token: read.issued.token, expiresAt: read.issued.expiresAt, preview };
       return answer(confirmationEnvelope(reg, confirmation, read, facts(0, false)));
     }
-    const { value: input, cacheId, repairs } = read;
+    const { cacheId, repairs } = read;
     const state: AttemptState = {
       reg,
-      input,
+      input: read.value,
       options: callOptions,
       session,
       callId,
@@ -184,7 +170,7 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     let failure =
       failureOf(exit.cause, reg.name) ??
       (cached ? joinedRunStopped(reg.name) : stoppedFailure(reg, callOptions, catalog));
-    const fallback = await fallbackAnswer(reg, failure, state);
+    const fallback = await fallbackAnswer(reg, failure, state, { call, has: (n) => !!registry.lookup(n) });
     if (fallback && (fallback.answer.status === "success" || fallback.answer.status === "partial"))
       return answer(fallbackEnvelope(reg, failure, fallback.tool, fallback.answer), cache);
     // Cancelled while its fallback ran: the call was stopped before it finished.
@@ -233,20 +219,6 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
         resolve(exit);
       });
     });
-  };
-
-  /** The fallback tool's answer to a transient failure, when the tool has one (never a fallback's fallback). */
-  const fallbackAnswer = async (reg: RegisteredTool, failure: ToolFailure, state: AttemptState) => {
-    const tool = reg.policy.fallback?.tool;
-    const { options: callOptions, trace } = state;
-    if (!tool || callOptions.viaFallback || !FALLBACK_KINDS.has(failure.kind) || !registry.lookup(tool))
-      return undefined;
-    const answer = await call(tool, state.input, {
-      ...callOptions,
-      viaFallback: true,
-      ...(trace ? { trace: trace.childContext(), transportSpan: undefined } : {}),
-    });
-    return { tool, answer };
   };
 
   /** The scopes the caller's token lacks for this tool (none when its session is not scope-limited). */
