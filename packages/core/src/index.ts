@@ -1,5 +1,6 @@
 import pkg from "../package.json" with { type: "json" };
 
+export { CONFIRMATION_FIELD } from "./call/call-input.js";
 export type { Caller, CallInfo } from "./caller.js";
 export type {
   Catalog,
@@ -24,34 +25,18 @@ export {
 } from "./define-plugin.js";
 export {
   type AnyTool,
-  type BreakerPolicy,
-  type CachePolicy,
-  type ClientRequests,
   defineTool,
   defineToolWith,
-  type FallbackPolicy,
   type InjectMode,
   type InjectSpec,
   type InputSchema,
-  isOutcome,
   isTool,
   type OutputSchema,
-  outcome,
-  partial,
-  type RateLimitPolicy,
-  type RetryPolicy,
-  type RunResult,
   type Tool,
   type ToolAnnotations,
   type ToolCategory,
-  type ToolContext,
   type ToolDefinition,
   type ToolExample,
-  type ToolLogEntry,
-  type ToolLogLevel,
-  type ToolOutcome,
-  type ToolPolicy,
-  type ToolProgress,
 } from "./define-tool.js";
 export { createDemoContext, type DemoContextOptions, demoFingerprint } from "./demo-context.js";
 export { type DurationInput, toMillis } from "./duration.js";
@@ -143,7 +128,6 @@ export {
   type ResolvedRateLimit,
   resolvePolicy,
 } from "./policies/resolve-policy.js";
-export { CONFIRMATION_FIELD } from "./runtime/call-input.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
 export {
   type CallOptions,
@@ -151,8 +135,8 @@ export {
   type SessionContext,
   type TransportSpan,
 } from "./runtime/call-types.js";
-export type { ToolStats } from "./runtime/metrics.js";
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
+export type { ToolStats } from "./runtime/tool-stats.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";
@@ -176,5 +160,21 @@ export { slug } from "./slug.js";
 export { type MemoryDriverOptions, memoryDriver } from "./store/memory-driver.js";
 export type { MaybePromise, StoreDriver, StoreStatus, Unsubscribe } from "./store/store-driver.js";
 export { storeKey } from "./store/store-key.js";
+export type {
+  ClientRequests,
+  ToolContext,
+  ToolLogEntry,
+  ToolLogLevel,
+  ToolProgress,
+} from "./tool-context.js";
+export { isOutcome, outcome, partial, type RunResult, type ToolOutcome } from "./tool-outcome.js";
+export type {
+  BreakerPolicy,
+  CachePolicy,
+  FallbackPolicy,
+  RateLimitPolicy,
+  RetryPolicy,
+  ToolPolicy,
+} from "./tool-policy.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

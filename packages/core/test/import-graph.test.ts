@@ -44,7 +44,7 @@ const findCycle = (graph: Map<string, string[]>): string[] | undefined => {
 };
 
 describe("core's modules", () => {
-  it("import each other without a loop (the call reads one way: input → pipeline → settle → envelope)", () => {
+  it("import each other without a loop (the call reads one way: input → cache → policies → run → memory → envelope)", () => {
     const graph = new Map(sourceFiles(src).map((f) => [f, importsOf(f)]));
     expect(graph.size).toBeGreaterThan(50);
     expect(findCycle(graph)).toBeUndefined();

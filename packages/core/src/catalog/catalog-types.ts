@@ -2,16 +2,17 @@ import type * as Clock from "effect/Clock";
 import type * as Layer from "effect/Layer";
 import type * as Metric from "effect/Metric";
 import type { AnyPlugin, HealthReport } from "../define-plugin.js";
-import type { ToolAnnotations, ToolCategory, ToolExample, ToolPolicy } from "../define-tool.js";
+import type { ToolAnnotations, ToolCategory, ToolExample } from "../define-tool.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import type { PluginSlots, ToolTaskSupport } from "../plugin-slots.js";
 import type { CallOptions } from "../runtime/call-types.js";
-import type { ToolStats } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import type { RuntimeLog } from "../runtime/runtime-log.js";
+import type { ToolStats } from "../runtime/tool-stats.js";
 import type { SchemaTarget } from "../schema/json-schema-types.js";
 import type { StoreDriver } from "../store/store-driver.js";
+import type { ToolPolicy } from "../tool-policy.js";
 
 /** Options of a catalog: the world it runs in and the host's overrides. */
 export interface CatalogOptions {

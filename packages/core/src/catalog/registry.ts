@@ -1,15 +1,16 @@
 import type * as Clock from "effect/Clock";
 import type { AnyPlugin } from "../define-plugin.js";
-import type { AnyTool, ToolPolicy } from "../define-tool.js";
+import type { AnyTool } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
 import { makeRedactor, type Redactor } from "../http/redact.js";
 import { resolvePluginConfig } from "../plugin-config.js";
 import { slotsOf } from "../plugin-slots.js";
 import { resolvePolicy } from "../policies/resolve-policy.js";
+import { injectedFields } from "../runtime/injected-fields.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { toolAliases } from "../runtime/tool-aliases.js";
-import { toolTraits } from "../runtime/tool-traits.js";
+import type { ToolPolicy } from "../tool-policy.js";
 import type { PluginInfo, ToolInfo } from "./catalog-types.js";
 
 /** A registered plugin: its definition, what `register` reported, its settings and resources. */
@@ -131,7 +132,9 @@ export const createRegistry = (options: RegistryOptions): Registry => {
         pluginId: plugin.id,
         pluginVersion: plugin.version,
         policy,
-        traits: toolTraits(tool, policy),
+        destructive: Boolean(tool.annotations?.destructive),
+        keysResults: policy.cache !== undefined || Boolean(policy.fallback?.stale),
+        inject: injectedFields(tool),
         config: resolved.ok
           ? { ok: true, value: resolved.config }
           : { ok: false, message: resolved.message, missing: resolved.missing },

@@ -1,4 +1,4 @@
-import { CONFIRMATION_FIELD } from "../runtime/call-input.js";
+import { CONFIRMATION_FIELD } from "../call/call-input.js";
 import { hiddenFields } from "../runtime/injected-fields.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { exportJsonSchema } from "../schema/base-json-schema.js";
@@ -29,7 +29,7 @@ const CONFIRMATION_PROPERTY: Readonly<Record<string, JsonSchema>> = {
 const modelSchema = (reg: RegisteredTool, target: SchemaTarget) =>
   toJsonSchema(reg.tool.input, target, {
     omit: hiddenFields(reg.tool),
-    ...(reg.traits.destructive ? { add: CONFIRMATION_PROPERTY } : {}),
+    ...(reg.destructive ? { add: CONFIRMATION_PROPERTY } : {}),
   });
 
 /** The output schema as documentation: what the library exports, or a note when it cannot. */

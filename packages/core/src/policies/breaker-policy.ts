@@ -1,8 +1,12 @@
-import type * as Effect from "effect/Effect";
+import type * as Context from "effect/Context";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import * as CircuitBreaker from "effect/persistence/CircuitBreaker";
+import * as Scope from "effect/Scope";
 import { UPSTREAM_FAILURE_KINDS } from "../error-kinds.js";
-import { fail, type ToolFailure } from "../errors.js";
-import type { CallStep } from "./call-step.js";
+import { fail, ToolFailure } from "../errors.js";
+import type { ResolvedPolicy } from "./resolve-policy.js";
 
 const UPSTREAM_HEALTH: ReadonlySet<string> = UPSTREAM_FAILURE_KINDS;
 
@@ -11,14 +15,8 @@ export type CircuitState = "Closed" | "Open" | "HalfOpen";
 
 /** One circuit, as the runtime uses it: guard a call, read the state for `stats()`. */
 export interface Breaker {
-  /**
-   * Runs the call (`run` makes its Effect) through the circuit; a refused call fails with
-   * `unavailable` and the wait.
-   */
-  readonly guard: <A>(
-    run: () => Effect.Effect<A, ToolFailure>,
-    tool: string,
-  ) => Effect.Effect<A, ToolFailure>;
+  /** The call through the circuit; a refused call fails with `unavailable` and the wait. */
+  readonly guard: <A>(call: Effect.Effect<A, ToolFailure>, tool: string) => Effect.Effect<A, ToolFailure>;
   /** The circuit's state now, or undefined when the store cannot tell. */
   readonly state: () => Promise<CircuitState | undefined>;
 }
@@ -34,25 +32,64 @@ export const healthOf = (exit: Exit.Exit<unknown, ToolFailure>): boolean | undef
   return Exit.hasInterrupts(exit) ? undefined : false;
 };
 
-/** The failure of a call refused by an open circuit. */
-export const openFailure = (tool: string, retryAfterMs: number) =>
-  fail.unavailable(
-    `${tool} is paused after repeated upstream failures; it will be tried again in ${Math.ceil(retryAfterMs / 1000)} s.`,
-    { retryAfterMs },
+const classify = (exit: Exit.Exit<unknown, ToolFailure>) =>
+  healthOf(exit) === false ? CircuitBreaker.failure() : CircuitBreaker.success;
+
+/** A refusal of the circuit (open, half-open, store down) as the tool's failure. */
+const refusal = (tool: string, error: CircuitBreaker.CircuitBreakerError): ToolFailure => {
+  const reason = error.reason;
+  if (reason._tag === "CircuitOpen") {
+    const retryAfterMs = Duration.toMillis(reason.retryAfter);
+    return fail.unavailable(
+      `${tool} is paused after repeated upstream failures; it will be tried again in ${Math.ceil(retryAfterMs / 1000)} s.`,
+      { retryAfterMs },
+    );
+  }
+  if (reason._tag === "CircuitHalfOpen")
+    return fail.unavailable(`${tool} is being probed after failures; try again shortly.`, {
+      retryAfterMs: 1000,
+    });
+  return fail.unavailable(`${tool}: the circuit breaker's store failed: ${reason.message}`, {
+    retryable: true,
+  });
+};
+
+const isBreakerError = (e: unknown): e is CircuitBreaker.CircuitBreakerError => !ToolFailure.isInstance(e);
+
+/**
+ * The breaker step: a circuit in effect/persistence's CircuitBreaker over the runtime's store (with
+ * a shared store, a circuit opened through one replica is open in all of them). Made once per key
+ * and settings, in the runtime's context; `scope` closes it with the runtime.
+ */
+export const makeBreaker = (
+  policy: NonNullable<ResolvedPolicy["breaker"]>,
+  scope: Scope.Scope,
+  context: Context.Context<never>,
+): Breaker => {
+  const breaker = Effect.runSyncWith(context as Context.Context<CircuitBreaker.CircuitBreakerStore>)(
+    CircuitBreaker.make({
+      tripPolicy: CircuitBreaker.consecutive(policy.failures),
+      openDuration: Duration.millis(policy.openForMs),
+    }).pipe(Scope.provide(scope)),
   );
-
-/** The failure of a call refused while a half-open circuit's probe runs. */
-export const halfOpenFailure = (tool: string) =>
-  fail.unavailable(`${tool} is being probed after failures; try again shortly.`, { retryAfterMs: 1000 });
-
-/** The failure of a call whose circuit's store could not answer. */
-export const storeFailure = (tool: string, message: string) =>
-  fail.unavailable(`${tool}: the circuit breaker's store failed: ${message}`, { retryable: true });
-
-/** Runs a call through its tool's circuit, if it has one. Built once per tool. */
-export const withBreaker = <S>(breaker: Breaker | undefined, tool: string) => {
-  if (!breaker) return <A>(next: CallStep<S, A>) => next;
-  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
-    (call) =>
-      breaker.guard(() => next(call), tool);
+  const options = { key: policy.key, classify };
+  return {
+    guard: (call, tool) =>
+      breaker
+        .execute(call, options)
+        .pipe(Effect.catchIf(isBreakerError, (e) => Effect.fail(refusal(tool, e)))),
+    state: () =>
+      Effect.runPromiseWith(context)(
+        Effect.orElseSucceed(
+          // A circuit past its open time reads Open in the store until a call moves it on: it is
+          // HalfOpen to a reader (the next call is the probe).
+          Effect.map(
+            breaker.state(policy.key),
+            (s): CircuitState =>
+              s._tag === "Open" && Duration.toMillis(s.retryAfter) <= 0 ? "HalfOpen" : s._tag,
+          ),
+          () => undefined,
+        ),
+      ),
+  };
 };

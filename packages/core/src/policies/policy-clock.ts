@@ -18,7 +18,7 @@ export interface PolicyClock {
 
 /** The clock of a runtime: `clock` when one is injected, the live clock otherwise. */
 export const policyClock = (clock: Clock.Clock | undefined): PolicyClock => {
-  if (!clock) return { now: Date.now, monotonic: () => performance.now() };
+  if (!clock) return { now: Date.now, monotonic: performance.now.bind(performance) };
   const now = () => clock.currentTimeMillisUnsafe();
   return { now, monotonic: now };
 };

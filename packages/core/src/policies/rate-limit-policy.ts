@@ -1,15 +1,20 @@
+import * as Context from "effect/Context";
+import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
+import * as RateLimiter from "effect/persistence/RateLimiter";
 import { fail, type ToolFailure } from "../errors.js";
-import type { CallStep } from "./call-step.js";
 import type { ResolvedRateLimit } from "./resolve-policy.js";
 
-/** Where a tool's calls take their tokens: effect/persistence's RateLimiter on the runtime's store. */
-export interface RateGate {
-  /**
-   * One token from `key` for `policy`: succeeds (after the wait, in "delay" mode) or fails with
-   * `rate_limited` and the wait (or `unavailable` when the store cannot answer).
-   */
-  readonly take: (key: string, policy: ResolvedRateLimit, tool: string) => Effect.Effect<void, ToolFailure>;
+/**
+ * The rate-limit step of a tool, built once (at its first call): every limit, taken in order before
+ * the call runs, from effect/persistence's RateLimiter on the runtime's store. Limits on shared keys
+ * are one Effect every call runs; a tool with a per-principal limit makes its Effect per caller.
+ */
+export interface RateLimitStep {
+  /** The tokens of a tool whose limits are all on shared keys. */
+  readonly shared: Effect.Effect<void, ToolFailure> | undefined;
+  /** The tokens of a tool with a per-principal limit, for one caller. */
+  readonly forCaller: ((principal: string | undefined) => Effect.Effect<void, ToolFailure>) | undefined;
 }
 
 const windowText = (ms: number) =>
@@ -18,44 +23,51 @@ const windowText = (ms: number) =>
     : `${ms / 1000} s`;
 
 /** The failure of a call over its limit. */
-export const overLimit = (tool: string, policy: ResolvedRateLimit, retryAfterMs: number): ToolFailure =>
+const overLimit = (tool: string, policy: ResolvedRateLimit, retryAfterMs: number): ToolFailure =>
   fail.rateLimited(
     `${tool} is over its rate limit of ${policy.limit} calls per ${windowText(policy.windowMs)}; retry in ${Math.ceil(retryAfterMs / 1000)} s.`,
     { retryAfterMs, retryable: true },
   );
 
 /** The failure of a call whose limit's store could not answer: the store is down, not the tool. */
-export const storeDown = (tool: string, message: string): ToolFailure =>
+const storeDown = (tool: string, message: string): ToolFailure =>
   fail.unavailable(`${tool}: the rate limiter's store failed: ${message}`, { retryable: true });
 
-/** What the rate-limit policy reads of the call it admits. */
-export interface RateLimitedCall {
-  readonly session: { readonly principal?: string | undefined };
-}
-
-/**
- * Takes a token from every rate limit of the tool, in order, before the call runs. Built once per
- * tool; each call is read for the caller of a per-principal key and for the time.
- */
-export const withRateLimit = <S extends RateLimitedCall>(
-  gate: RateGate,
+/** Builds a tool's rate-limit step on the runtime's RateLimiter; undefined without limits. */
+export const rateLimitStep = (
+  context: Context.Context<never>,
   policies: ReadonlyArray<ResolvedRateLimit> | undefined,
   tool: string,
-) => {
-  if (!policies || policies.length === 0) return <A>(next: CallStep<S, A>) => next;
-  const keyOf = limitKey<S>();
-  const take = (policy: ResolvedRateLimit, call: S) => gate.take(keyOf(policy, call), policy, tool);
-  const only = policies.length === 1 ? policies[0] : undefined;
-  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
-    (call) =>
-      Effect.andThen(
-        only ? take(only, call) : Effect.forEach(policies, (policy) => take(policy, call), { discard: true }),
-        Effect.suspend(() => next(call)),
-      );
+): RateLimitStep | undefined => {
+  if (!policies || policies.length === 0) return undefined;
+  const limiter = Context.get(context as Context.Context<RateLimiter.RateLimiter>, RateLimiter.RateLimiter);
+  const take = (policy: ResolvedRateLimit, key: string): Effect.Effect<void, ToolFailure> => {
+    const consumed = limiter.consume({
+      key,
+      limit: policy.limit,
+      window: policy.windowMs,
+      onExceeded: policy.onExceeded,
+    });
+    // In "fail" mode a token never comes with a wait: only "delay" sleeps for it.
+    const waited =
+      policy.onExceeded === "delay"
+        ? Effect.flatMap(consumed, (r) =>
+            Duration.toMillis(r.delay) > 0 ? Effect.sleep(r.delay) : Effect.void,
+          )
+        : Effect.asVoid(consumed);
+    return Effect.catch(waited, (error: RateLimiter.RateLimiterError) =>
+      Effect.fail(
+        error.reason._tag === "RateLimitExceeded"
+          ? overLimit(tool, policy, Duration.toMillis(error.reason.retryAfter))
+          : storeDown(tool, error.reason.message),
+      ),
+    );
+  };
+  const all = (principal: string | undefined) =>
+    policies
+      .map((p) => take(p, p.perPrincipal ? `${p.key}:${principal ?? "anonymous"}` : p.key))
+      .reduce((first, next) => Effect.andThen(first, next));
+  return policies.some((p) => p.perPrincipal)
+    ? { shared: undefined, forCaller: all }
+    : { shared: all(undefined), forCaller: undefined };
 };
-
-/** The key a call takes its token from: the limit's, per caller when the limit is per principal. */
-const limitKey =
-  <S extends RateLimitedCall>() =>
-  (policy: ResolvedRateLimit, call: S): string =>
-    policy.perPrincipal ? `${policy.key}:${call.session.principal ?? "anonymous"}` : policy.key;

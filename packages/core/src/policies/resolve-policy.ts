@@ -1,11 +1,6 @@
-import type {
-  BreakerPolicy,
-  RateLimitPolicy,
-  RetryPolicy,
-  ToolAnnotations,
-  ToolPolicy,
-} from "../define-tool.js";
+import type { ToolAnnotations } from "../define-tool.js";
 import { toMillis } from "../duration.js";
+import type { BreakerPolicy, RateLimitPolicy, RetryPolicy, ToolPolicy } from "../tool-policy.js";
 
 /** One rate limit with its defaults applied. */
 export interface ResolvedRateLimit {

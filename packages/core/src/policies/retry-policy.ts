@@ -2,40 +2,23 @@ import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Schedule from "effect/Schedule";
 import { ToolFailure } from "../errors.js";
-import type { CallStep } from "./call-step.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 
-/**
- * Retries retryable failures with exponential backoff and jitter (Effect's Schedule), never sooner
- * than the upstream's Retry-After, never past the policy's total time, and only while the failure
- * says another try may succeed (the tool's `retryPlan`). Built once per tool.
- *
- * The first attempt runs on its own, so a call that succeeds at once pays for one `catch` frame
- * instead of a schedule driver. Only its failure starts
- * `Effect.retry`, which must see that failure as its first input (for the Retry-After and the elapsed
- * time), so it is handed `replayingFirst`: an effect that fails with that failure once, then attempts.
- */
-export const withRetry = <S>(plan: RetryPlan<S> | undefined) => {
-  if (!plan) return <A>(next: CallStep<S, A>) => next;
-  return <A>(next: CallStep<S, A>): CallStep<S, A> =>
-    (call) =>
-      Effect.catch(next(call), (first) =>
-        plan.retries(first) ? plan.after(call, first, next) : Effect.fail(first),
-      );
-};
-
-/** A tool's retry policy, in two parts: whether a first failure is retried, and the retries after it. */
-export interface RetryPlan<S> {
-  /** Whether another try may succeed after this first failure. */
-  readonly retries: (first: ToolFailure) => boolean;
-  /** The retries after the first failure (`next` makes each attempt), on the policy's Schedule. */
-  readonly after: <A>(call: S, first: ToolFailure, next: CallStep<S, A>) => Effect.Effect<A, ToolFailure>;
+/** A tool's retries, built once: Effect's `Schedule` and the test of whether a failure is retried. */
+export interface RetryPlan {
+  readonly schedule: Schedule.Schedule<unknown, ToolFailure>;
+  /** Whether another try may succeed after this failure. */
+  readonly while: (failure: ToolFailure) => boolean;
 }
 
-/** The retry policy's plan (see `withRetry`), or undefined without retries. */
-export const retryPlan = <S>(retry: ResolvedPolicy["retry"]): RetryPlan<S> | undefined => {
+/**
+ * The retry policy's plan, or undefined without retries: exponential backoff with jitter (Effect's
+ * Schedule), never sooner than the upstream's Retry-After, never past the policy's total time, and
+ * only while the failure says another try may succeed.
+ */
+export const retryPlan = (retry: ResolvedPolicy["retry"]): RetryPlan | undefined => {
   if (!retry) return undefined;
-  const options = {
+  return {
     schedule: Schedule.exponential(retry.baseMs).pipe(
       Schedule.jittered,
       Schedule.modifyDelay(({ duration, input }) =>
@@ -46,28 +29,29 @@ export const retryPlan = <S>(retry: ResolvedPolicy["retry"]): RetryPlan<S> | und
         ),
       ),
       Schedule.upTo({ times: retry.times, duration: retry.maxElapsedMs }),
-    ),
-    while: (failure: ToolFailure) => failure.isRetryable && (failure.retryAfterMs ?? 0) <= retry.maxElapsedMs,
-  };
-  return {
-    retries: options.while,
-    after: (call, first, next) =>
-      Effect.retry(
-        replayingFirst(
-          first,
-          Effect.suspend(() => next(call)),
-        ),
-        options,
-      ),
+    ) as Schedule.Schedule<unknown, ToolFailure>,
+    while: (failure) => failure.isRetryable && (failure.retryAfterMs ?? 0) <= retry.maxElapsedMs,
   };
 };
 
-/** Fails with `first` the first time it runs, and runs `attempt` every time after. */
-const replayingFirst = <A>(first: ToolFailure, attempt: Effect.Effect<A, ToolFailure>) => {
+/**
+ * The retry step after a first attempt failed with `first`: the retries on the plan's Schedule, or
+ * `first` again when it is not retried. Only a failure gets here (the first attempt runs on its own,
+ * so a call that succeeds at once starts no schedule); `Effect.retry` must see that failure as its
+ * first input (for the Retry-After and the elapsed time), so it is handed an effect that fails with
+ * it once, then attempts.
+ */
+export const retryAfter = <A>(
+  plan: RetryPlan,
+  first: ToolFailure,
+  attempt: Effect.Effect<A, ToolFailure>,
+): Effect.Effect<A, ToolFailure> => {
+  if (!plan.while(first)) return Effect.fail(first);
   let replayed = false;
-  return Effect.suspend(() => {
+  const replayingFirst = Effect.suspend(() => {
     if (replayed) return attempt;
     replayed = true;
     return Effect.fail(first);
   });
+  return Effect.retry(replayingFirst, { schedule: plan.schedule, while: plan.while });
 };

@@ -1,6 +1,4 @@
-import type { ClientRequests, ToolLogEntry, ToolProgress } from "../define-tool.js";
-import type { ConfirmationRequest, ToolResult } from "../envelope.js";
-import type { ToolFailure } from "../errors.js";
+import type { ClientRequests, ToolLogEntry, ToolProgress } from "../tool-context.js";
 import type { TraceContext } from "./trace-context.js";
 
 /** Who is calling and in which conversation; the host fills it from its transport. */
@@ -60,47 +58,3 @@ export interface TransportSpan {
   /** Its attributes (never a secret, an input or a body). */
   readonly attributes: Readonly<Record<string, string | number | boolean>>;
 }
-
-/** The result of one execution, before it becomes an envelope. */
-export interface Executed {
-  readonly data: unknown;
-  readonly partial: boolean;
-  readonly message: string | undefined;
-  readonly instruction: string | undefined;
-  readonly source: string | undefined;
-  readonly metadata: Readonly<Record<string, unknown>> | undefined;
-  readonly attempts: number;
-}
-
-/** Whether a cached tool's answer came from its cache (or a call in flight) or from this call's run. */
-export type CacheResult = "hit" | "miss" | undefined;
-
-/**
- * How a call ended, before it becomes an envelope: every path of the runtime ends in one of these,
- * and `toEnvelope` turns each into the envelope the model sees.
- */
-export type Outcome =
-  /** Never ran: the plugin is unconfigured or the input is invalid. */
-  | { readonly _tag: "Refused"; readonly failure: ToolFailure }
-  /** A destructive tool's preview: the call waits for the user's confirmation. */
-  | {
-      readonly _tag: "NeedsConfirmation";
-      readonly confirmation: ConfirmationRequest;
-      /** A token came with the call but was not valid for it. */
-      readonly invalidToken: boolean;
-    }
-  | { readonly _tag: "Succeeded"; readonly executed: Executed; readonly cache: CacheResult }
-  | {
-      readonly _tag: "Failed";
-      readonly failure: ToolFailure;
-      readonly attempts: number;
-      readonly cache: CacheResult;
-    }
-  /** The tool failed and its fallback tool answered instead. */
-  | {
-      readonly _tag: "FellBack";
-      readonly failure: ToolFailure;
-      readonly fallbackTool: string;
-      readonly answer: ToolResult;
-      readonly cache: CacheResult;
-    };

@@ -13,8 +13,10 @@ import type { HttpClient } from "../http/index.js";
  */
 export class PluginResources {
   private opening: Promise<unknown> | undefined;
-  private value: unknown;
-  private ready: boolean;
+  /** True when tools can run at once (no setup, or setup done); read-only outside this class. */
+  isReady: boolean;
+  /** The opened value (undefined before setup finished or without a setup); read-only outside this class. */
+  current: unknown;
   private failure: string | undefined;
   private closed = false;
   private readonly finalizers: Array<() => Promise<void> | void> = [];
@@ -27,12 +29,7 @@ export class PluginResources {
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly clock: () => Promise<Clock.Clock>,
   ) {
-    this.ready = plugin.setup === undefined;
-  }
-
-  /** True when tools can run at once (no setup, or setup done). */
-  get isReady(): boolean {
-    return this.ready;
+    this.isReady = plugin.setup === undefined;
   }
 
   /** Why the last setup failed; undefined before any attempt and once one succeeds. */
@@ -40,19 +37,14 @@ export class PluginResources {
     return this.failure;
   }
 
-  /** The opened value (undefined before setup finished or without a setup). */
-  get current(): unknown {
-    return this.value;
-  }
-
   /** Opens the resources (or joins the opening in flight); rejects with setup's error. */
   open(): Promise<unknown> {
-    if (this.ready) return Promise.resolve(this.value);
+    if (this.isReady) return Promise.resolve(this.current);
     if (this.closed) return Promise.reject(new Error(`The ${this.plugin.id} plugin was unregistered.`));
     this.opening ??= this.run().then(
       (value) => {
-        this.value = value;
-        this.ready = true;
+        this.current = value;
+        this.isReady = true;
         this.failure = undefined;
         this.opening = undefined;
         return value;

@@ -2,8 +2,8 @@ import type * as Redacted from "effect/Redacted";
 import type { AnyTool } from "../define-tool.js";
 import type { Redactor } from "../http/redact.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
+import type { InjectedField } from "./injected-fields.js";
 import type { PluginResources } from "./plugin-resources.js";
-import type { ToolTraits } from "./tool-traits.js";
 
 /** A tool as the catalog holds it: its exposed name, plugin, resolved policy and policy state. */
 export interface RegisteredTool {
@@ -13,8 +13,15 @@ export interface RegisteredTool {
   readonly pluginId: string;
   readonly pluginVersion: string;
   readonly policy: ResolvedPolicy;
-  /** What every call needs to know of the tool, worked out once. */
-  readonly traits: ToolTraits;
+  /** Annotated `destructive`: a call runs only once its preview is confirmed. */
+  readonly destructive: boolean;
+  /**
+   * Results are kept by cache id (tool, caller, canonical input): the tool has a result cache or the
+   * `stale` fallback, so each call works out its cache id.
+   */
+  readonly keysResults: boolean;
+  /** The tool's context-injected fields (`inject`), normalised. */
+  readonly inject: ReadonlyArray<InjectedField>;
   /** The plugin's config, or why it is missing. */
   readonly config:
     | { readonly ok: true; readonly value: unknown }

@@ -1,17 +1,37 @@
+import * as Cause from "effect/Cause";
 import type { ToolResult } from "../envelope.js";
 import { fail, type ToolFailure } from "../errors.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { closestMatches } from "../schema/edit-distance.js";
+import { toFailure } from "./run-tool.js";
+
+// The failures the runtime itself reports, rather than a tool: a call it stopped, refused or could
+// not find a tool for.
 
 /**
- * Why a call's fiber ended without an outcome: the caller's abort (with the reason it gave), the
- * catalog closing (`stopping`), or a defect in the runtime.
+ * The failure a call's run ended with: its error, or its defect as `internal`; undefined when it was
+ * interrupted (see {@link stoppedFailure}).
+ */
+export const failureOf = (cause: Cause.Cause<ToolFailure>, tool: string): ToolFailure | undefined => {
+  const failure = Cause.findErrorOption(cause);
+  if (failure._tag === "Some") return failure.value;
+  const defect = Cause.findDefect(cause);
+  return defect._tag === "Success" ? toFailure(defect.success, tool) : undefined;
+};
+
+/** The failure of a call that joined another's run (in the cache) which was interrupted. */
+export const joinedRunStopped = (tool: string): ToolFailure =>
+  fail.unavailable(`${tool} was cancelled before it finished.`, { retryable: true });
+
+/**
+ * Why a call was stopped before it finished: the caller's abort (with the reason it gave), the
+ * catalog closing (`catalog.stopping`), or else a defect in the runtime.
  */
 export const stoppedFailure = (
   reg: RegisteredTool,
   callOptions: CallOptions,
-  stopping: boolean,
+  catalog: { readonly stopping: boolean },
 ): ToolFailure => {
   if (callOptions.signal?.aborted) {
     // A reason given with the abort says who stopped the call ("The host is shutting down.").
@@ -25,7 +45,7 @@ export const stoppedFailure = (
       { retryable: true },
     );
   }
-  if (stopping) {
+  if (catalog.stopping) {
     return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {
       retryable: true,
     });
@@ -42,12 +62,6 @@ export const missingScopesFailure = (reg: RegisteredTool, missing: ReadonlyArray
       suggestion: `Ask the authorization server for a token with scope "${missing.join(" ")}", or use another tool.`,
     },
   );
-
-/** The envelope with the input repairs the runtime made, if any, in its metadata. */
-export const withRepairs = (envelope: ToolResult, repairs: ReadonlyArray<string> | undefined): ToolResult =>
-  repairs && repairs.length > 0
-    ? { ...envelope, metadata: { ...envelope.metadata, repairs: [...repairs] } }
-    : envelope;
 
 /** The envelope for a name no tool has, with the closest names. */
 export const unknownTool = (name: string, names: ReadonlyArray<string>): ToolResult => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "./call-input.js";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and keeps array order", () => {

@@ -1,0 +1,250 @@
+import type * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
+import type * as ManagedRuntime from "effect/ManagedRuntime";
+import type { CatalogOptions } from "../catalog/catalog-types.js";
+import type { Registry } from "../catalog/registry.js";
+import type { ToolResult } from "../envelope.js";
+import type { ToolFailure } from "../errors.js";
+import type { PolicyClock } from "../policies/policy-clock.js";
+import { retryAfter } from "../policies/retry-policy.js";
+import { timedOut } from "../policies/timeout-policy.js";
+import { CallTrace } from "../runtime/call-trace.js";
+import type { CallOptions, SessionContext } from "../runtime/call-types.js";
+import type { ConfirmationStore } from "../runtime/confirmations.js";
+import type { RegisteredTool } from "../runtime/registered-tool.js";
+import type { StoreDriver } from "../store/store-driver.js";
+import { readInput } from "./call-input.js";
+import { NOTHING_RECALLED, rememberFailure, rememberSuccess } from "./call-memory.js";
+import { previewOf } from "./confirmation-preview.js";
+import { fallbackAnswer } from "./fallback-tool.js";
+import { type AttemptState, type ContextServices, type RunOutput, runTool } from "./run-tool.js";
+import {
+  failureOf,
+  joinedRunStopped,
+  missingScopesFailure,
+  stoppedFailure,
+  unknownTool,
+} from "./runtime-failures.js";
+import { confirmationEnvelope, failureEnvelope, fallbackEnvelope, successEnvelope } from "./to-envelope.js";
+import { type StepSources, type ToolSteps, toolSteps } from "./tool-steps.js";
+
+/** What calls are run with. */
+export interface CallRunnerOptions {
+  readonly registry: Registry;
+  readonly runtime: ManagedRuntime.ManagedRuntime<never, never>;
+  /** What a tool's context hands on: the HTTP client, the clock, the other tools. */
+  readonly services: ContextServices;
+  readonly clock: PolicyClock;
+  /** The catalog's store: failure counts and last good results (the memory step). */
+  readonly store: StoreDriver;
+  readonly confirmations: ConfirmationStore;
+  /** What each tool's steps are built from. */
+  readonly sources: StepSources;
+  /** Record the caller's principal on the call's span (`quiver.principal`). */
+  readonly tracePrincipal: boolean;
+  /** The scopes a tool needs; see `CatalogOptions.requiredScopes`. */
+  readonly requiredScopes: CatalogOptions["requiredScopes"] | undefined;
+}
+
+/** Runs calls by name, and stops the calls in flight. */
+export interface CallRunner {
+  /** Calls a tool; always resolves with an envelope, never rejects. */
+  readonly call: (name: string, input: unknown, options?: CallOptions) => Promise<ToolResult>;
+  /** A tool's steps (built now if it has not been called yet), for `stats()`. */
+  readonly stepsOf: (reg: RegisteredTool) => Promise<ToolSteps>;
+  /** Interrupts every call in flight (each resolves with `unavailable`); later calls are refused. */
+  readonly stop: () => Promise<void>;
+}
+
+const NO_SESSION: SessionContext = Object.freeze({});
+
+/**
+ * The call, in one function (`call` below), step by step: input → cache → rate limit → breaker →
+ * timeout → retry → run → memory → envelope (with its output budget) → metrics. Each step is a
+ * small module it names; the steps between the cache and the run are one Effect, run in a fiber of
+ * the call's own: the one boundary into Effect and out of it. The tool's `run`, a Promise or an
+ * Effect, is lifted into it once (`runTool`).
+ */
+export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
+  const { registry, runtime, services, clock, store, confirmations } = options;
+  const inflight = new Set<Fiber.Fiber<RunOutput, ToolFailure>>();
+  const catalog = { stopping: false };
+  const built = new WeakMap<RegisteredTool, ToolSteps>();
+  /** A tool's steps, built at its first call. */
+  const stepsOf = (reg: RegisteredTool, context: Context.Context<never>): ToolSteps =>
+    built.get(reg) ?? built.set(reg, toolSteps(reg, context, options.sources)).get(reg)!;
+
+  const call = async (name: string, raw: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
+    const reg = registry.lookup(name);
+    if (!reg) return unknownTool(name, registry.names());
+    // The call's one reading of the clock before it runs: its duration and its cache entry's age.
+    const started = clock.monotonic();
+    const session = callOptions.session ?? NO_SESSION;
+    let context: Context.Context<never>;
+    let steps: ToolSteps;
+    try {
+      context = (runtime.cachedContext ?? (await runtime.context())) as Context.Context<never>;
+      steps = stepsOf(reg, context);
+    } catch {
+      const facts = { callId: "", durationMs: clock.monotonic() - started, attempts: 0, cached: false };
+      return failureEnvelope(reg, stoppedFailure(reg, callOptions, catalog), NOTHING_RECALLED, facts);
+    }
+    let callId = "";
+    let trace: CallTrace | undefined;
+    let ended = started;
+    /** The facts of the call for its envelope, read as it ends. */
+    const facts = (attempts: number, cached: boolean, repairs?: ReadonlyArray<string>) => {
+      ended = clock.monotonic();
+      return { callId, durationMs: ended - started, attempts, cached, repairs };
+    };
+    /** The last step: the envelope counted in the tool's metrics, and its spans ended. */
+    const answer = (envelope: ToolResult, cache?: "hit" | "miss"): ToolResult => {
+      const { status, error, metadata } = envelope;
+      steps.metrics.record(status, error?.kind, metadata.durationMs, cache, ended);
+      trace?.end(envelope);
+      return envelope;
+    };
+
+    // Refused before anything runs: the catalog is closing, or the caller's token lacks a scope.
+    const missing = missingScopes(reg, session);
+    if (catalog.stopping || missing.length > 0) {
+      const failure = catalog.stopping
+        ? stoppedFailure(reg, callOptions, catalog)
+        : missingScopesFailure(reg, missing);
+      return answer(failureEnvelope(reg, failure, NOTHING_RECALLED, facts(0, false)));
+    }
+    callId = nextCallId();
+    if (steps.spans)
+      trace = new CallTrace(steps.spans, reg, callId, callOptions, session, {
+        principal: options.tracePrincipal,
+      });
+    const key = { principal: session.principal, sessionId: session.id, cacheId: "" };
+
+    // 1. Input: configuration, validation (repairs only for an invalid input), confirmation.
+    let read: Awaited<ReturnType<typeof readInput>>;
+    try {
+      const pending = readInput(reg, raw, callOptions, confirmations);
+      read = pending instanceof Promise ? await pending : pending;
+    } catch {
+      read = { _tag: "Refused", failure: stoppedFailure(reg, callOptions, catalog) };
+    }
+    if (read._tag === "Refused") {
+      const recalled = await rememberFailure(reg, key, read.failure, store, clock.now);
+      return answer(failureEnvelope(reg, read.failure, recalled, facts(0, false)));
+    }
+    if (read._tag === "Confirm") {
+      const preview = await previewOf(reg, read.value, callOptions, services, callId);
+      const confirmation = { token: read.issued.token, expiresAt: read.issued.expiresAt, preview };
+      return answer(confirmationEnvelope(reg, confirmation, read, facts(0, false)));
+    }
+    const { cacheId, repairs } = read;
+    const state: AttemptState = {
+      reg,
+      input: read.value,
+      options: callOptions,
+      session,
+      callId,
+      trace,
+      attempts: 0,
+      partialData: undefined,
+    };
+
+    // 2. Cache, around 3–7: rate limit → breaker → timeout → retry → run, one Effect in one fiber.
+    const run = () => runInFiber(context, policies(steps, state), callOptions.signal);
+    const through = steps.cache
+      ? steps.cache.through(cacheId, started, run)
+      : run().then((exit) => ({ exit, cache: undefined }));
+    const { exit, cache } = through instanceof Promise ? await through : through;
+    const cached = cache === "hit";
+    const attempts = cached ? 0 : state.attempts;
+    const callKey = { ...key, cacheId };
+
+    // 8. Memory, 9. envelope (within the output budget), 10. metrics (`answer`).
+    if (Exit.isSuccess(exit)) {
+      // A hit ran nothing: it neither resets a failure count nor is a newer good result.
+      if (!cached) rememberSuccess(reg, callKey, exit.value.data, store, clock.now());
+      return answer(successEnvelope(reg, exit.value, facts(attempts, cached, repairs)), cache);
+    }
+    let failure =
+      failureOf(exit.cause, reg.name) ??
+      (cached ? joinedRunStopped(reg.name) : stoppedFailure(reg, callOptions, catalog));
+    const fallback = await fallbackAnswer(reg, failure, state, { call, has: (n) => !!registry.lookup(n) });
+    if (fallback && (fallback.answer.status === "success" || fallback.answer.status === "partial"))
+      return answer(fallbackEnvelope(reg, failure, fallback.tool, fallback.answer), cache);
+    // Cancelled while its fallback ran: the call was stopped before it finished.
+    if (fallback && callOptions.signal?.aborted) failure = stoppedFailure(reg, callOptions, catalog);
+    const recalled = await rememberFailure(reg, callKey, failure, store, clock.now);
+    return answer(failureEnvelope(reg, failure, recalled, facts(attempts, cached, repairs)), cache);
+  };
+
+  /** Steps 3–7, outside in: rate limit → breaker → timeout → retry → run (each wraps the next). */
+  const policies = (steps: ToolSteps, state: AttemptState): Effect.Effect<RunOutput, ToolFailure> => {
+    const { reg, trace } = state;
+    const { policy } = reg;
+    // Traced, each attempt runs in a span of its own, which its upstream requests find.
+    const run = Effect.suspend(() =>
+      trace
+        ? trace.attempt(state.attempts + 1, (span) => runTool(state, services, span))
+        : runTool(state, services),
+    );
+    const retry = steps.retry;
+    const retried = retry ? Effect.catch(run, (first) => retryAfter(retry, first, run)) : run;
+    const own = state.options.timeoutMs;
+    const limitMs = own !== undefined && own < policy.timeoutMs ? own : policy.timeoutMs;
+    const timed = Number.isFinite(limitMs)
+      ? Effect.timeoutOrElse(retried, {
+          duration: limitMs,
+          orElse: () => Effect.fail(timedOut(reg.name, limitMs, state.partialData)),
+        })
+      : retried;
+    const guarded = steps.breaker ? steps.breaker.guard(timed, reg.name) : timed;
+    const limits =
+      steps.rateLimit && (steps.rateLimit.shared ?? steps.rateLimit.forCaller?.(state.session.principal));
+    return limits ? Effect.andThen(limits, guarded) : guarded;
+  };
+
+  /** The one boundary into Effect and back: the call's fiber (which `stop` interrupts), as a promise of its exit. */
+  const runInFiber = (
+    context: Context.Context<never>,
+    program: Effect.Effect<RunOutput, ToolFailure>,
+    signal: AbortSignal | undefined,
+  ): Promise<Exit.Exit<RunOutput, ToolFailure>> => {
+    const fiber = Effect.runForkWith(context)(program, signal ? { signal } : undefined);
+    inflight.add(fiber);
+    return new Promise((resolve) => {
+      fiber.addObserver((exit) => {
+        inflight.delete(fiber);
+        resolve(exit);
+      });
+    });
+  };
+
+  /** The scopes the caller's token lacks for this tool (none when its session is not scope-limited). */
+  const missingScopes = (reg: RegisteredTool, session: SessionContext): ReadonlyArray<string> => {
+    const scopes = session.scopes;
+    if (scopes === undefined || !options.requiredScopes) return [];
+    return options
+      .requiredScopes({ name: reg.name, plugin: reg.pluginId })
+      .filter((s) => !scopes.includes(s));
+  };
+
+  return {
+    call,
+    stepsOf: async (reg) => stepsOf(reg, (await runtime.context()) as Context.Context<never>),
+    stop: async () => {
+      catalog.stopping = true;
+      await Effect.runPromise(Fiber.interruptAll([...inflight]));
+    },
+  };
+};
+
+const PROCESS = crypto.randomUUID().slice(0, 13);
+let sequence = 0;
+
+/**
+ * A call's id: unique in this process (a counter) and across processes (a random prefix drawn once),
+ * in the shape of a UUID's first groups. Not a random UUID per call: nothing needs it unguessable.
+ */
+const nextCallId = (): string => `${PROCESS}-${(++sequence).toString(36).padStart(6, "0")}`;

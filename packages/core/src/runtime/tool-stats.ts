@@ -1,0 +1,113 @@
+import type * as Context from "effect/Context";
+import * as Metric from "effect/Metric";
+import type { ErrorKind } from "../errors.js";
+import { cacheLookups, register, toolCalls, toolFailures, toolLatencySummary } from "./metrics.js";
+
+const BREAKER_STATE = {
+  description:
+    "Circuit breaker state by breaker key: 0 closed, 1 half-open, 2 open (as read at the previous snapshot)",
+} as const;
+/** Each circuit breaker's state (0 closed, 1 half-open, 2 open). */
+export const breakerState = Metric.gauge("quiver_breaker_state", BREAKER_STATE);
+const BREAKER_CODE = { Closed: 0, HalfOpen: 1, Open: 2 } as const;
+
+/**
+ * Registers a breaker's state gauge in the runtime's registry. A snapshot is synchronous and the
+ * state lives in the breaker's store (Redis, for replicas), so each snapshot reports the state read
+ * for the one before and starts the next read: no call pays for it.
+ */
+export const registerBreakerState = (
+  key: string,
+  context: Context.Context<never>,
+  read: () => Promise<keyof typeof BREAKER_CODE | undefined>,
+): void => {
+  let value = 0;
+  register(Metric.gauge(breakerState.id, { ...BREAKER_STATE, attributes: { breaker: key } }), context, () => {
+    read().then(
+      (state) => {
+        if (state) value = BREAKER_CODE[state];
+      },
+      () => undefined,
+    );
+    return { value };
+  });
+};
+
+/** Per-tool figures for `stats()`. */
+export interface ToolStats {
+  readonly tool: string;
+  readonly plugin: string;
+  readonly calls: number;
+  readonly successes: number;
+  readonly failures: number;
+  readonly failuresByKind: Readonly<Partial<Record<ErrorKind, number>>>;
+  readonly p50Ms: number | undefined;
+  readonly p95Ms: number | undefined;
+  /** The 99th percentile of the call latency over the last 10 minutes, as p50Ms and p95Ms. */
+  readonly p99Ms: number | undefined;
+  readonly cacheHitRate: number | undefined;
+  readonly breaker?: "Closed" | "Open" | "HalfOpen";
+}
+
+/** Folds the metric snapshot into per-tool stats. */
+export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): ToolStats[] => {
+  const byTool = new Map<
+    string,
+    {
+      plugin: string;
+      calls: number;
+      successes: number;
+      failuresByKind: Partial<Record<ErrorKind, number>>;
+      p50?: number;
+      p95?: number;
+      p99?: number;
+      hits: number;
+      misses: number;
+    }
+  >();
+  const entry = (tool: string, plugin: string) => {
+    let e = byTool.get(tool);
+    if (!e) {
+      e = { plugin, calls: 0, successes: 0, failuresByKind: {}, hits: 0, misses: 0 };
+      byTool.set(tool, e);
+    }
+    return e;
+  };
+  for (const s of snapshot) {
+    const a = s.attributes;
+    const tool = a?.tool;
+    if (!tool || !a.plugin) continue;
+    const e = entry(tool, a.plugin);
+    if (s.type === "Counter") {
+      const count = Number(s.state.count);
+      if (s.id === toolCalls.id) {
+        e.calls += count;
+        if (a.status === "success" || a.status === "partial") e.successes += count;
+      } else if (s.id === toolFailures.id && a.kind) {
+        const kind = a.kind as ErrorKind;
+        e.failuresByKind[kind] = (e.failuresByKind[kind] ?? 0) + count;
+      } else if (s.id === cacheLookups.id) {
+        if (a.result === "hit") e.hits += count;
+        else e.misses += count;
+      }
+    } else if (s.type === "Summary" && s.id === toolLatencySummary.id) {
+      for (const [q, v] of s.state.quantiles) {
+        if (q === 0.5 && v !== undefined) e.p50 = v;
+        if (q === 0.95 && v !== undefined) e.p95 = v;
+        if (q === 0.99 && v !== undefined) e.p99 = v;
+      }
+    }
+  }
+  return [...byTool.entries()].map(([tool, e]) => ({
+    tool,
+    plugin: e.plugin,
+    calls: e.calls,
+    successes: e.successes,
+    failures: e.calls - e.successes,
+    failuresByKind: e.failuresByKind,
+    p50Ms: e.p50,
+    p95Ms: e.p95,
+    p99Ms: e.p99,
+    cacheHitRate: e.hits + e.misses > 0 ? e.hits / (e.hits + e.misses) : undefined,
+  }));
+};
