@@ -1,48 +1,96 @@
 import { fail } from "../errors.js";
-import { ACCEPT_ENCODING, BodyDecodeError, UnsupportedEncodingError } from "./decode-body.js";
-import { BodyTooLargeError } from "./read-body.js";
+import { ACCEPT_ENCODING, type HopTrace, MAX_REDIRECTS } from "./dispatcher.js";
 import type { Redactor } from "./redact.js";
-import { RedirectRefused } from "./redirect.js";
-import type { AbortCause } from "./request-lifetime.js";
-import { failureForTransportError } from "./transport-error.js";
+import { errorCode, failureForTransportError } from "./transport-error.js";
+
+// What the client's interceptors and its body reader throw (internal to the client): each becomes
+// an `upstream` failure below.
+
+/** A redirect the client will not follow. */
+export class RedirectRefused extends Error {
+  constructor(
+    /** Why, as the end of "… redirected GET <url> <why>; not followed". */
+    readonly why: string,
+    /** Whether the redirect went to another origin. */
+    readonly crossOrigin: boolean,
+  ) {
+    super(`redirect ${why}; not followed`);
+    this.name = "RedirectRefused";
+  }
+}
+
+/** A body larger than the limit, counted on its decoded bytes. */
+export class BodyTooLargeError extends Error {
+  constructor(
+    readonly limit: number,
+    /** The content codings of the body: the limit was reached on its decoded bytes. */
+    readonly codings: ReadonlyArray<string> = [],
+  ) {
+    super(`response larger than ${limit} bytes`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+/** A body in a content coding the client cannot decode. */
+export class UnsupportedEncodingError extends Error {
+  constructor(readonly encoding: string) {
+    super(`unsupported content-encoding ${encoding}`);
+    this.name = "UnsupportedEncodingError";
+  }
+}
+
+/** A compressed body that does not decode (corrupt or cut short). */
+export class BodyDecodeError extends Error {
+  constructor(
+    readonly encoding: string,
+    cause: unknown,
+  ) {
+    super(`the ${encoding} body could not be decoded`, { cause });
+    this.name = "BodyDecodeError";
+  }
+}
 
 /** Where a request was, and its limits, when it failed. */
 export interface FailedRequest {
   readonly service: string;
-  readonly method: string;
-  readonly url: URL;
-  /** The status of the last response, if one came. */
-  readonly status: number | undefined;
+  /** The request's hop, its last status and its timeouts. */
+  readonly trace: HopTrace;
   readonly timeoutMs: number | undefined;
   readonly connectTimeoutMs: number;
-  readonly headersTimeoutMs: number;
-  readonly bodyTimeoutMs: number;
   readonly redact: Redactor;
 }
 
+const BROKEN_REDIRECT =
+  "The service answered with a broken redirect; retrying will not help. Use another source.";
+
 /**
- * What a failed request rejects with: the caller's abort reason as it is (interruption belongs to the
- * runtime), else a `ToolFailure`: `timeout` at the client's deadline, `upstream` for a redirect not
- * followed, a body too large, in a coding the client cannot decode or that does not decode, and the
- * transport error's kind
- * (`failureForTransportError`) for the rest. Every message is redacted.
+ * The `ToolFailure` of a failed request (the caller's abort is not one: the client rethrows it):
+ * `timeout` at the client's deadline (`AbortSignal.timeout`'s `TimeoutError`), `upstream` for a
+ * redirect not followed, a body too large, in a coding the client cannot decode or that does not
+ * decode, and the transport error's kind (`failureForTransportError`) for the rest. Every message is
+ * redacted.
  */
-export const requestFailure = (error: unknown, cause: AbortCause | undefined, at: FailedRequest): unknown => {
-  if (cause?.by === "caller") return cause.reason;
-  const { service, method, url, redact } = at;
-  const withStatus = at.status === undefined ? {} : { status: at.status };
-  const where = `${method} ${url.href}`;
-  if (cause?.by === "deadline") {
+export const requestFailure = (error: unknown, at: FailedRequest) => {
+  const { service, trace, redact } = at;
+  const withStatus = trace.status === undefined ? {} : { status: trace.status };
+  const where = `${trace.method} ${trace.url.href}`;
+  if (error instanceof DOMException && error.name === "TimeoutError") {
     return fail.timeout(redact(`${service} did not complete ${where} within ${at.timeoutMs} ms`), withStatus);
   }
-  if (error instanceof RedirectRefused) {
-    return fail.upstream(redact(`${service} redirected ${where} ${error.why}; not followed`), {
-      ...withStatus,
-      retryable: false,
-      suggestion: error.crossOrigin
-        ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
-        : "The service answered with a broken redirect; retrying will not help. Use another source.",
-    });
+  if (error instanceof RedirectRefused || errorCode(error) === "UND_ERR_REDIRECT_MAX") {
+    const refused = error instanceof RedirectRefused ? error : undefined;
+    return fail.upstream(
+      redact(
+        `${service} redirected ${where} ${refused?.why ?? `more than ${MAX_REDIRECTS} times`}; not followed`,
+      ),
+      {
+        ...withStatus,
+        retryable: false,
+        suggestion: refused?.crossOrigin
+          ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
+          : BROKEN_REDIRECT,
+      },
+    );
   }
   if (error instanceof BodyTooLargeError) {
     const decoded = error.codings.length > 0;
@@ -87,15 +135,15 @@ export const requestFailure = (error: unknown, cause: AbortCause | undefined, at
     );
   }
   return failureForTransportError({
-    error: cause?.by === "timer" ? cause.error : error,
-    method,
-    url: redact(url.href),
-    host: url.host,
+    error,
+    method: trace.method,
+    url: redact(trace.url.href),
+    host: trace.url.host,
     service,
     connectTimeoutMs: at.connectTimeoutMs,
-    headersTimeoutMs: at.headersTimeoutMs,
-    bodyTimeoutMs: at.bodyTimeoutMs,
-    status: at.status,
+    headersTimeoutMs: trace.headersTimeoutMs,
+    bodyTimeoutMs: trace.bodyTimeoutMs,
+    status: trace.status,
     redact,
   });
 };
