@@ -1,6 +1,6 @@
 import { AsyncResource } from "node:async_hooks";
 import type { Agent, Dispatcher } from "undici";
-import { RedirectRefused, UnsupportedEncodingError } from "./request-failure.js";
+import { RedirectRefused, UnsupportedEncodingError } from "./client-errors.js";
 import type { HttpClientOptions } from "./types.js";
 
 /** The content codings the client asks for, as fetch does (`zstd` is decoded too when sent). */

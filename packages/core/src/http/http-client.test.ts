@@ -47,6 +47,9 @@ beforeAll(async () => {
         res.writeHead(Number(url.searchParams.get("code") ?? "302"), { location });
         return res.end("moved");
       }
+      case "/loop":
+        res.writeHead(302, { location: "/loop" });
+        return res.end();
       case "/redirect-away":
         res.writeHead(302, { location: `${other.origin}/echo` });
         return res.end();
@@ -252,6 +255,13 @@ describe("createHttpClient: redirects", () => {
     expect(failure).toMatchObject({ kind: "upstream", status: 302 });
     expect(failure.message).toContain("another origin");
     expect(other.seen).toHaveLength(0);
+  });
+
+  it("refuses a redirect back to a URL it came from, as a loop", async () => {
+    const failure = await failureOf(http.request({ url: `${server.origin}/loop` }));
+    expect(failure).toMatchObject({ kind: "upstream", status: 302, retryable: false });
+    expect(failure.message).toContain(`back to ${server.origin}/loop, in a loop`);
+    expect(server.seen).toHaveLength(1);
   });
 
   it("turns a POST into a GET on 303, and keeps it on 307", async () => {

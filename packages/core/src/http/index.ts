@@ -10,7 +10,6 @@ export {
   makeRedactor,
   REDACTED,
   type Redactor,
-  type Secret,
 } from "./redact.js";
 export { parseRetryAfter } from "./retry-after.js";
 export { statusToKind } from "./status-to-kind.js";
@@ -25,4 +24,5 @@ export type {
   HttpRequestOptions,
   HttpResponse,
   QueryValue,
+  Secret,
 } from "./types.js";

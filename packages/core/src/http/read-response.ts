@@ -1,9 +1,9 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
+import { BodyDecodeError, BodyTooLargeError } from "./client-errors.js";
 import { type HopTrace, isAnswer } from "./dispatcher.js";
 import { type JsonBody, notJsonFailure, shapeFailure } from "./json-failure.js";
 import type { Redactor } from "./redact.js";
-import { BodyDecodeError, BodyTooLargeError } from "./request-failure.js";
 import { failureForStatus } from "./status-to-kind.js";
 import type { HttpHeaders, HttpResponse } from "./types.js";
 

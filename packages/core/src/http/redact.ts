@@ -1,11 +1,8 @@
 import * as Redacted from "effect/Redacted";
-import type { HttpRequestOptions } from "./types.js";
+import type { HttpRequestOptions, Secret } from "./types.js";
 
 /** What a secret is replaced with in messages, URLs and error text. */
 export const REDACTED = "[REDACTED]";
-
-/** A secret the HTTP client must never reveal: keep it `Redacted`; a plain string is accepted too. */
-export type Secret = Redacted.Redacted<string> | string;
 
 /** Parameter names (lower case, without `-`/`_`) whose values are always masked in URLs. */
 const SENSITIVE_PARAMS: ReadonlySet<string> = new Set([
@@ -127,7 +124,7 @@ export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
  * `x-api-key` ...) and query parameters named like credentials (`api_key`, `token` ...).
  *
  * @example
- * collectSecrets([], { query: { api_key: "k-123" }, bearer: Redacted.make("tok") }) // ["tok", "k-123"]
+ * collectSecrets([], { query: { api_key: "k-123" }, bearer: Redacted.make("tok") }) // the token and "k-123"
  */
 export const collectSecrets = (
   given: ReadonlyArray<Secret>,
