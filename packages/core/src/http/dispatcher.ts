@@ -78,8 +78,9 @@ const forward = (handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandle
  * Interceptor nearest the network (under undici's `decompress`): runs each hop's headers timer and
  * then its body-idle timer, notes the codings its body came in and its raw size, and refuses an
  * answer in a coding `decompress` would pass on undecoded. Why its own timers: undici's headers and
- * body timeouts run on a coarse timer wheel (a 200 ms timeout fires after 0.5–1 s); they stay set
- * as a backstop, and these abort with undici's own `HeadersTimeoutError` / `BodyTimeoutError`.
+ * body timeouts run on a coarse timer wheel (they fire up to a second late, whatever their length);
+ * they stay set as a backstop, and these abort with undici's own `HeadersTimeoutError` /
+ * `BodyTimeoutError`, through the request's signal (a hop may still be connecting).
  */
 const watchWire =
   (errors: typeof import("undici").errors): Interceptor =>

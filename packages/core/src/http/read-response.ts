@@ -5,6 +5,7 @@ import { type HopTrace, isAnswer } from "./dispatcher.js";
 import { type JsonBody, notJsonFailure, shapeFailure } from "./json-failure.js";
 import type { Redactor } from "./redact.js";
 import { failureForStatus } from "./status-to-kind.js";
+import { errorCode } from "./transport-error.js";
 import type { HttpHeaders, HttpResponse } from "./types.js";
 
 /** How much of an error response is read to find the upstream's message. */
@@ -88,8 +89,8 @@ const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | 
     }
   } catch (error) {
     const { codings } = r.trace;
-    const code = (error as { code?: unknown } | null)?.code;
-    if (codings.length === 0 || typeof code !== "string" || !DECODER_CODES.test(code)) throw error;
+    const code = errorCode(error);
+    if (codings.length === 0 || code === undefined || !DECODER_CODES.test(code)) throw error;
     if (r.trace.rawBytes === 0) return Buffer.alloc(0);
     throw new BodyDecodeError(codings.join(", "), error);
   }
