@@ -13,7 +13,7 @@ const DECODABLE: ReadonlySet<string> = new Set(["gzip", "x-gzip", "deflate", "br
 const MAX_CODINGS = 5;
 
 /** Redirects followed per request, same origin only (by undici's `redirect` interceptor). */
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 
 /** Statuses undici's `redirect` interceptor follows when they carry a `Location`. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 307, 308]);
@@ -33,8 +33,9 @@ export interface HopTrace {
   codings: string[];
   /** Bytes of the last response as received, before decoding. */
   rawBytes: number;
-  /** The URLs of the hops so far (a redirect back to one is a loop). */
+  /** The URLs of the hops so far (a redirect back to one is a loop), and how many redirects were followed. */
   readonly visited: Set<string>;
+  followed: number;
   /** Statuses the caller takes as answers (a redirect among them is not followed). */
   readonly accepted: ReadonlySet<number>;
   /** Longest wait for a hop's response headers, connecting included. */
@@ -127,8 +128,8 @@ const watchWire =
     });
   };
 
-/** Why a redirect from the trace's hop to `location` is not followed, if it is not. */
-const refusal = (trace: HopTrace, location: string | undefined): RedirectRefused | undefined => {
+/** Where a redirect from the trace's hop goes, or why it is not followed. */
+const nextHop = (trace: HopTrace, location: string | undefined): URL | RedirectRefused => {
   let next: URL | undefined;
   try {
     next = location === undefined ? undefined : new URL(location, trace.url);
@@ -138,41 +139,62 @@ const refusal = (trace: HopTrace, location: string | undefined): RedirectRefused
   if (next === undefined) return new RedirectRefused("without a valid Location header", false);
   if (next.origin !== trace.url.origin)
     return new RedirectRefused(`to another origin (${next.origin})`, true);
+  if (trace.followed >= MAX_REDIRECTS) return new RedirectRefused(`more than ${MAX_REDIRECTS} times`, false);
   next.hash = "";
-  return trace.visited.has(next.href)
-    ? new RedirectRefused(`back to ${next.href}, in a loop`, false)
-    : undefined;
+  return next;
 };
+
+/** Whether a redirect with `status` keeps the request's method and body (a POST's 301/302/303 does not). */
+const keepsMethod = (status: number, method: string): boolean =>
+  method === "GET" ||
+  method === "HEAD" ||
+  status === 307 ||
+  status === 308 ||
+  (status !== 303 && method !== "POST");
 
 /**
  * Interceptor under undici's `redirect` (above `options.interceptors`, so a replayed hop is checked
- * too): keeps the trace at the current hop, and refuses (aborts with {@link RedirectRefused}) a
- * redirect off the origin, without a valid `Location` or back to a URL it came from (undici's loop
- * check, as a clear failure). Why: undici's `redirect` follows redirects to any origin (stripping
- * only some credential headers), while the client's requests never leave the service's origin.
+ * too): keeps the trace at the current hop, counts redirects, and refuses (aborts with
+ * {@link RedirectRefused}) one off the origin, without a valid `Location`, past
+ * {@link MAX_REDIRECTS} or back to an earlier URL. A redirect to the same URL that keeps the method
+ * (a server's "try again") it sends again itself. Why not undici's alone: it follows redirects to
+ * any origin (stripping only some credential headers), while the client's requests never leave the
+ * service's origin; and it refuses a redirect to the URL it came from as a loop.
  */
-const guardRedirects: Interceptor = (dispatch) => (opts, handler) => {
-  const trace = traceOf(opts);
-  if (trace === undefined) return dispatch(opts, handler);
-  trace.url = new URL(opts.path, opts.origin);
-  trace.method = opts.method;
-  trace.visited.add(trace.url.href);
-  return dispatch(opts, {
-    ...forward(handler),
-    // undici's `redirect` sends the next hop from this handler's end: bound here, that hop runs in the
-    // caller's async context, where interceptors (the cassette's) find what they keep per request.
-    onResponseEnd: AsyncResource.bind((...[c, trailers]: Parameters<OnEnd>) =>
-      handler.onResponseEnd?.(c, trailers),
-    ),
-    onResponseStart: (controller, status, headers, message) => {
-      trace.status = status;
-      const location = Array.isArray(headers.location) ? headers.location[0] : headers.location;
-      const refused =
-        REDIRECT_STATUSES.has(status) && !trace.accepted.has(status) && refusal(trace, location);
-      if (refused) return controller.abort(refused);
-      handler.onResponseStart?.(controller, status, headers, message);
-    },
-  });
+const guardRedirects: Interceptor = (dispatch) => {
+  const intercept = (opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {
+    const trace = traceOf(opts);
+    if (trace === undefined) return dispatch(opts, handler);
+    trace.url = new URL(opts.path, opts.origin);
+    trace.method = opts.method;
+    trace.visited.add(trace.url.href);
+    let again = false;
+    return dispatch(opts, {
+      ...forward(handler),
+      // undici's `redirect` sends the next hop from this handler's end: bound here, that hop runs in
+      // the caller's async context, where interceptors (the cassette's) find what they keep per request.
+      onResponseEnd: AsyncResource.bind((...[c, trailers]: Parameters<OnEnd>) =>
+        again ? intercept(opts, handler) : handler.onResponseEnd?.(c, trailers),
+      ),
+      onResponseData: (c, chunk) => (again ? undefined : handler.onResponseData?.(c, chunk)),
+      onResponseStart: (controller, status, headers, message) => {
+        trace.status = status;
+        if (REDIRECT_STATUSES.has(status) && !trace.accepted.has(status)) {
+          const next = nextHop(
+            trace,
+            Array.isArray(headers.location) ? headers.location[0] : headers.location,
+          );
+          if (next instanceof RedirectRefused) return controller.abort(next);
+          trace.followed++;
+          again = next.href === trace.url.href && keepsMethod(status, opts.method);
+          if (again) return;
+          if (trace.visited.has(next.href)) return controller.abort(new RedirectRefused("in a loop", false));
+        }
+        handler.onResponseStart?.(controller, status, headers, message);
+      },
+    });
+  };
+  return intercept;
 };
 
 /** The dispatcher of a client, and the agent it owns (none when it was given one). */
@@ -199,7 +221,7 @@ export const makeDispatcher = async (
     undici.interceptors.decompress({ skipErrorResponses: false }),
     ...(options.interceptors ?? []),
     guardRedirects,
-    undici.interceptors.redirect({ maxRedirections: MAX_REDIRECTS, throwOnMaxRedirect: true }),
+    undici.interceptors.redirect({ maxRedirections: MAX_REDIRECTS }),
   );
   return { dispatcher, ownAgent };
 };

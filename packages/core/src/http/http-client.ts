@@ -151,6 +151,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       codings: [],
       rawBytes: 0,
       visited: new Set(),
+      followed: 0,
       accepted: new Set(opts.acceptStatus ?? []),
       headersTimeoutMs: opts.headersTimeoutMs ?? headersTimeoutMs,
       bodyTimeoutMs: opts.bodyTimeoutMs ?? bodyTimeoutMs,

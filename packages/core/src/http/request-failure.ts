@@ -5,9 +5,9 @@ import {
   RedirectRefused,
   UnsupportedEncodingError,
 } from "./client-errors.js";
-import { ACCEPT_ENCODING, type HopTrace, MAX_REDIRECTS } from "./dispatcher.js";
+import { ACCEPT_ENCODING, type HopTrace } from "./dispatcher.js";
 import type { Redactor } from "./redact.js";
-import { errorCode, failureForTransportError } from "./transport-error.js";
+import { failureForTransportError } from "./transport-error.js";
 
 /** Where a request was, and its limits, when it failed. */
 export interface FailedRequest {
@@ -18,9 +18,6 @@ export interface FailedRequest {
   readonly connectTimeoutMs: number;
   readonly redact: Redactor;
 }
-
-const BROKEN_REDIRECT =
-  "The service answered with a broken redirect; retrying will not help. Use another source.";
 
 /**
  * The `ToolFailure` of a failed request (the caller's abort is not one: the client rethrows it):
@@ -36,20 +33,14 @@ export const requestFailure = (error: unknown, at: FailedRequest) => {
   if (error instanceof DOMException && error.name === "TimeoutError") {
     return fail.timeout(redact(`${service} did not complete ${where} within ${at.timeoutMs} ms`), withStatus);
   }
-  if (error instanceof RedirectRefused || errorCode(error) === "UND_ERR_REDIRECT_MAX") {
-    const refused = error instanceof RedirectRefused ? error : undefined;
-    return fail.upstream(
-      redact(
-        `${service} redirected ${where} ${refused?.why ?? `more than ${MAX_REDIRECTS} times`}; not followed`,
-      ),
-      {
-        ...withStatus,
-        retryable: false,
-        suggestion: refused?.crossOrigin
-          ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
-          : BROKEN_REDIRECT,
-      },
-    );
+  if (error instanceof RedirectRefused) {
+    return fail.upstream(redact(`${service} redirected ${where} ${error.why}; not followed`), {
+      ...withStatus,
+      retryable: false,
+      suggestion: error.crossOrigin
+        ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
+        : "The service answered with a broken redirect; retrying will not help. Use another source.",
+    });
   }
   if (error instanceof BodyTooLargeError) {
     const decoded = error.codings.length > 0;
