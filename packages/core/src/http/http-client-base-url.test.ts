@@ -3,8 +3,7 @@
 import * as Redacted from "effect/Redacted";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolFailure } from "../errors.js";
-import { joinUrl } from "./build-request.js";
-import { createHttpClient } from "./http-client.js";
+import { createHttpClient, joinUrl } from "./http-client.js";
 import { type LocalServer, sendJson, startServer } from "./local-server.test-helpers.js";
 
 const TOKEN = "pplx-4f9a8b7c6d5e3a2b";

@@ -47,6 +47,19 @@ beforeAll(async () => {
         res.writeHead(Number(url.searchParams.get("code") ?? "302"), { location });
         return res.end("moved");
       }
+      case "/loop-a":
+      case "/loop-b":
+        res.writeHead(302, { location: url.pathname === "/loop-a" ? "/loop-b" : "/loop-a" });
+        return res.end();
+      case "/try-again": {
+        // Redirects to itself until it has been asked `times` times (a server's "try again").
+        const seen = server.seen.filter((s) => s.url === req.url).length;
+        if (seen <= Number(url.searchParams.get("times"))) {
+          res.writeHead(307, { location: req.url ?? "/" });
+          return res.end();
+        }
+        return sendJson(res, 200, { method: req.method, body });
+      }
       case "/redirect-away":
         res.writeHead(302, { location: `${other.origin}/echo` });
         return res.end();
@@ -252,6 +265,26 @@ describe("createHttpClient: redirects", () => {
     expect(failure).toMatchObject({ kind: "upstream", status: 302 });
     expect(failure.message).toContain("another origin");
     expect(other.seen).toHaveLength(0);
+  });
+
+  it("refuses a redirect back to a URL it came from, as a loop", async () => {
+    const failure = await failureOf(http.request({ url: `${server.origin}/loop-a` }));
+    expect(failure).toMatchObject({ kind: "upstream", status: 302, retryable: false });
+    expect(failure.message).toContain(`GET ${server.origin}/loop-b in a loop; not followed`);
+    expect(server.seen.map((s) => s.url)).toEqual(["/loop-a", "/loop-b"]);
+  });
+
+  it("sends a redirect to the same URL again, with its method and body, at most 3 times", async () => {
+    const again = await http.json({
+      method: "POST",
+      url: `${server.origin}/try-again?times=1`,
+      json: { a: 1 },
+    });
+    expect(again).toEqual({ method: "POST", body: '{"a":1}' });
+    server.seen.length = 0;
+    const failure = await failureOf(http.request({ url: `${server.origin}/try-again?times=9` }));
+    expect(failure.message).toContain("more than 3 times");
+    expect(server.seen).toHaveLength(4);
   });
 
   it("turns a POST into a GET on 303, and keeps it on 307", async () => {

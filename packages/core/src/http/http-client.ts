@@ -1,64 +1,105 @@
 import type { Readable } from "node:stream";
-import type { Agent, Dispatcher } from "undici";
-import { buildHeaders, buildUrl, collectSecrets } from "./build-request.js";
-import { ACCEPT_ENCODING } from "./decode-body.js";
-import { type HopTrace, type TracedOptions, traceCodings } from "./hop-trace.js";
-import { type Exchange, toResponse } from "./http-response.js";
-import { loadUndici } from "./load-undici.js";
+import type { Dispatcher } from "undici";
+import pkg from "../../package.json" with { type: "json" };
+import { fail } from "../errors.js";
+import {
+  ACCEPT_ENCODING,
+  type ClientDispatcher,
+  type HopTrace,
+  makeDispatcher,
+  REDIRECT_STATUSES,
+} from "./dispatcher.js";
 import { readResponse } from "./read-response.js";
-import { makeRedactor, type Redactor } from "./redact.js";
-import { guardRedirects, MAX_REDIRECTS } from "./redirect.js";
+import { collectSecrets, makeRedactor, type Redactor, secretValue } from "./redact.js";
 import { requestFailure } from "./request-failure.js";
-import { RequestLifetime } from "./request-lifetime.js";
-import { requestSpan } from "./request-span.js";
-import type { HttpClient, HttpClientOptions, HttpHeaders, HttpRequestOptions } from "./types.js";
-import { DEFAULT_USER_AGENT } from "./user-agent.js";
-
-export type {
+import { requestParent, requestSpan } from "./request-span.js";
+import type {
   HttpClient,
   HttpClientOptions,
-  HttpJsonOptions,
+  HttpHeaders,
   HttpRequestOptions,
   HttpResponse,
 } from "./types.js";
 
 /** Defaults of {@link createHttpClient}. */
-export const HTTP_CLIENT_DEFAULTS = {
+const HTTP_CLIENT_DEFAULTS = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
   maxBodyBytes: 5 * 1024 * 1024,
   connectionsPerOrigin: 16,
   keepAliveMs: 10_000,
+  userAgent: `quiver/${pkg.version}`,
 } as const;
 
-/** The redaction of one request, and whether it carried a credential (for access-denied hints). */
-interface Secrets {
-  readonly redact: Redactor;
-  readonly sentCredentials: boolean;
-}
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
-/** A request's method, headers and body as first sent (a redirect may change them: undici's `redirect`). */
-const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) => {
+/**
+ * `url` against `baseUrl`: an absolute `url` (or a `URL`) as is, a relative one joined to the base
+ * with exactly one `/` between them, whatever slashes either has; the base's path is kept
+ * (`https://h/api/` + `v1/x` → `https://h/api/v1/x`).
+ *
+ * @example
+ * joinUrl("https://api.perplexity.ai/", "/search") // "https://api.perplexity.ai/search"
+ */
+export const joinUrl = (baseUrl: string | undefined, url: string | URL): string | URL => {
+  if (baseUrl === undefined || typeof url !== "string" || ABSOLUTE.test(url)) return url;
+  // By hand: WHATWG `new URL(url, base)` drops the base's last path segment and a leading `/` of url.
+  return `${baseUrl.replace(/\/+$/, "")}/${url.replace(/^\/+/, "")}`;
+};
+
+/**
+ * The request URL (joined to `baseUrl`) with `query` appended (`undefined` skipped, arrays
+ * repeated, secrets unwrapped). A malformed or non-HTTP URL is an `internal` failure (a bug in the
+ * tool, not the input).
+ */
+const buildUrl = (opts: HttpRequestOptions, redact: Redactor): URL => {
+  const url = joinUrl(opts.baseUrl, opts.url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw fail.internal(redact(`Unsupported URL scheme ${parsed.protocol} in ${parsed.href}`));
+  }
+  for (const [name, value] of Object.entries(opts.query ?? {})) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      parsed.searchParams.append(name, typeof item === "object" ? secretValue(item) : String(item));
+    }
+  }
+  return parsed;
+};
+
+/**
+ * The headers a request is sent with: the client's (user agent, accept, codings, request id), then
+ * `bearer` as `authorization: Bearer <token>`, then the request's own (names lower-cased, so an
+ * `authorization` among them wins; `undefined` dropped, `Redacted` values unwrapped).
+ */
+const headersOf = (opts: HttpRequestOptions, accept: string, userAgent: string) => {
   const headers: Record<string, string> = {
     "user-agent": userAgent,
     accept,
     "accept-encoding": ACCEPT_ENCODING,
-    ...(opts.requestId === undefined ? {} : { "x-request-id": opts.requestId }),
-    ...buildHeaders(opts),
   };
-  const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.body;
+  if (opts.requestId !== undefined) headers["x-request-id"] = opts.requestId;
+  if (opts.bearer !== undefined) headers.authorization = `Bearer ${secretValue(opts.bearer)}`;
+  for (const [name, value] of Object.entries(opts.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = secretValue(value);
+  }
   if (opts.json !== undefined) headers["content-type"] ??= "application/json";
-  const method: string = opts.method ?? "GET";
-  return { method, headers, body };
+  return headers;
 };
 
 /**
  * Creates the shared HTTP client plugins use to reach their upstreams: one undici `Agent` with a
  * keep-alive pool per origin, connect/headers/body timeouts, a body-size limit (on the decoded body),
- * same-origin redirects (at most 3; undici's `redirect` and `decompress` interceptors), and failures thrown as `ToolFailure` with the right kind
- * (status → kind, network errors → `unavailable`/`timeout`), `status`, `retryAfterMs`, and every
- * secret redacted from messages. Create one per plugin (or per host) and `close()` it on dispose.
+ * same-origin redirects (at most 3; undici's `redirect` and `decompress` interceptors), and failures
+ * thrown as `ToolFailure` with the right kind (status → kind, network errors → `unavailable` /
+ * `timeout`), `status`, `retryAfterMs`, and every secret redacted from messages. Create one per
+ * plugin (or per host) and `close()` it on dispose.
  *
  * Aborting `signal` rejects with `signal.reason` (an `AbortError` `DOMException` by default), not a
  * `ToolFailure`: interruption belongs to the runtime. `timeoutMs` is the client's own deadline and
@@ -75,138 +116,104 @@ const requestOf = (opts: HttpRequestOptions, accept: string, userAgent: string) 
  * })
  */
 export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
-  const connectTimeoutMs = options.connectTimeoutMs ?? HTTP_CLIENT_DEFAULTS.connectTimeoutMs;
-  const clientHeadersTimeoutMs = options.headersTimeoutMs ?? HTTP_CLIENT_DEFAULTS.headersTimeoutMs;
-  const clientBodyTimeoutMs = options.bodyTimeoutMs ?? HTTP_CLIENT_DEFAULTS.bodyTimeoutMs;
-  const defaultMaxBodyBytes = options.maxBodyBytes ?? HTTP_CLIENT_DEFAULTS.maxBodyBytes;
-  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-  const clientSecrets = options.secrets ?? [];
+  const defaults = HTTP_CLIENT_DEFAULTS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
+  const headersTimeoutMs = options.headersTimeoutMs ?? defaults.headersTimeoutMs;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? defaults.bodyTimeoutMs;
+  const userAgent = options.userAgent ?? defaults.userAgent;
+  let made: Promise<ClientDispatcher> | undefined;
+  const dispatcherOf = () =>
+    (made ??= makeDispatcher(options, {
+      connect: { timeout: connectTimeoutMs },
+      headersTimeout: headersTimeoutMs,
+      bodyTimeout: bodyTimeoutMs,
+      keepAliveTimeout: options.keepAliveMs ?? defaults.keepAliveMs,
+      connections: options.connectionsPerOrigin ?? defaults.connectionsPerOrigin,
+    }));
 
-  // The client's own Agent, and the interceptors composed on it (or on the given dispatcher), are
-  // made at the first request, with undici itself: see `loadUndici`.
-  let ownAgent: Agent | undefined;
-  let made: Promise<Dispatcher> | undefined;
-  const dispatcherOf = (): Promise<Dispatcher> => {
-    made ??= loadUndici().then(({ Agent, interceptors }) => {
-      if (options.dispatcher === undefined) {
-        ownAgent = new Agent({
-          connect: { timeout: connectTimeoutMs },
-          headersTimeout: clientHeadersTimeoutMs,
-          bodyTimeout: clientBodyTimeoutMs,
-          keepAliveTimeout: options.keepAliveMs ?? HTTP_CLIENT_DEFAULTS.keepAliveMs,
-          connections: options.connectionsPerOrigin ?? HTTP_CLIENT_DEFAULTS.connectionsPerOrigin,
-        });
-      }
-      const base = options.dispatcher ?? ownAgent!;
-      // Nearest the network first: codings noted, bodies decoded (error pages too, for their
-      // message), the caller's interceptors, redirects checked (same origin), then followed.
-      return base.compose(
-        traceCodings,
-        interceptors.decompress({ skipErrorResponses: false }),
-        ...(options.interceptors ?? []),
-        guardRedirects,
-        interceptors.redirect({ maxRedirections: MAX_REDIRECTS }),
-      );
-    });
-    return made;
-  };
-
-  /**
-   * One request: sent through the composed dispatcher (which follows its redirects and decodes its
-   * body), its response read (`readResponse`); any failure mapped by `requestFailure`.
-   */
-  const send = async (opts: HttpRequestOptions, accept: string, secrets: Secrets): Promise<Exchange> => {
-    const { redact } = secrets;
+  /** One request: sent through the client's dispatcher, its response read, any failure mapped. */
+  const send = async (opts: HttpRequestOptions, accept: string): Promise<HttpResponse> => {
+    const secrets = collectSecrets([...(options.secrets ?? []), ...(opts.secrets ?? [])], opts);
+    const redact = makeRedactor(secrets);
     const url = buildUrl(opts, redact);
-    const { method, headers, body } = requestOf(opts, accept, userAgent);
+    const headers = headersOf(opts, accept, userAgent);
     const service = options.service ?? url.host;
-    const headersTimeoutMs = opts.headersTimeoutMs ?? clientHeadersTimeoutMs;
-    const bodyTimeoutMs = opts.bodyTimeoutMs ?? clientBodyTimeoutMs;
-    const accepted = new Set(opts.acceptStatus ?? []);
     if (opts.signal?.aborted) throw opts.signal.reason;
-    const undici = await loadUndici();
-    const dispatcher = await dispatcherOf();
-    const lifetime = new RequestLifetime(opts.signal, opts.timeoutMs, undici.errors);
+    const { dispatcher } = await dispatcherOf();
+    // The request's signal: the caller's, the deadline's, and the one the interceptors' timers abort.
+    const own = new AbortController();
+    const deadline = opts.timeoutMs === undefined ? [] : [AbortSignal.timeout(opts.timeoutMs)];
+    const signal = AbortSignal.any([own.signal, ...(opts.signal ? [opts.signal] : []), ...deadline]);
     const trace: HopTrace = {
       url,
-      method,
+      method: opts.method ?? "GET",
       status: undefined,
       codings: [],
       rawBytes: 0,
-      location: undefined,
+      visited: new Set(),
       followed: 0,
-      accepted,
-      onHop: () => lifetime.awaitHeaders(headersTimeoutMs),
+      accepted: new Set(opts.acceptStatus ?? []),
+      headersTimeoutMs: opts.headersTimeoutMs ?? headersTimeoutMs,
+      bodyTimeoutMs: opts.bodyTimeoutMs ?? bodyTimeoutMs,
+      abort: (error) => own.abort(error),
+      timer: undefined,
     };
     // Inside a traced attempt: a span for the request, named upstream by its `traceparent`.
-    const span = requestSpan(opts, url);
+    const parent = requestParent.getStore();
+    const span = parent === undefined ? undefined : requestSpan(parent, opts, url);
     if (span) Object.assign(headers, span.headers);
+    const request: Dispatcher.RequestOptions & { quiverTrace: HopTrace; maxRedirections?: number } = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: trace.method as Dispatcher.HttpMethod,
+      headers,
+      body: opts.json !== undefined ? JSON.stringify(opts.json) : (opts.body ?? null),
+      signal,
+      headersTimeout: trace.headersTimeoutMs,
+      bodyTimeout: trace.bodyTimeoutMs,
+      quiverTrace: trace, // read by the interceptors (dispatcher.ts)
+    };
+    // A request that takes a redirect as an answer follows none (undici's per-request option).
+    if ([...trace.accepted].some((status) => REDIRECT_STATUSES.has(status))) request.maxRedirections = 0;
     try {
-      lifetime.awaitHeaders(headersTimeoutMs);
-      const traced: Pick<TracedOptions, "quiverTrace"> = { quiverTrace: trace }; // read by hop-trace.ts
-      const response = await undici.request(url, {
-        dispatcher,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: body ?? null,
-        signal: lifetime.signal,
-        headersTimeout: headersTimeoutMs,
-        bodyTimeout: bodyTimeoutMs,
-        ...traced,
-      });
-      const status = response.statusCode;
-      const held = trace.location === undefined ? {} : { location: trace.location };
-      const responseHeaders = { ...response.headers, ...held } as HttpHeaders;
-      lifetime.awaitBody(bodyTimeoutMs);
-      const bytes = await readResponse({
-        status,
-        headers: responseHeaders,
+      const response = await dispatcher.request(request);
+      const read = await readResponse({
+        status: response.statusCode,
+        headers: response.headers as HttpHeaders,
         body: response.body as Readable,
         trace,
         service,
-        maxBodyBytes: opts.maxBodyBytes ?? defaultMaxBodyBytes,
-        lifetime,
-        sentCredentials: secrets.sentCredentials,
+        maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? defaults.maxBodyBytes,
+        sentCredentials: secrets.length > 0,
         apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
         redact,
       });
-      span?.succeeded(status);
-      return { method: trace.method, service, status, headers: responseHeaders, url: trace.url, body: bytes };
+      span?.succeeded(read.status);
+      return read;
     } catch (error) {
-      const failure = requestFailure(error, lifetime.cause(), {
-        service,
-        method: trace.method,
-        url: trace.url,
-        status: trace.status,
-        timeoutMs: opts.timeoutMs,
-        connectTimeoutMs,
-        headersTimeoutMs,
-        bodyTimeoutMs,
-        redact,
-      });
+      // The caller's abort stays an abort (interruption belongs to the runtime).
+      const failure = opts.signal?.aborted
+        ? opts.signal.reason
+        : requestFailure(signal.aborted ? signal.reason : error, {
+            service,
+            trace,
+            timeoutMs: opts.timeoutMs,
+            connectTimeoutMs,
+            redact,
+          });
       span?.failed(failure);
       throw failure;
     } finally {
-      lifetime.dispose();
+      clearTimeout(trace.timer);
     }
   };
 
-  const secretsOf = (opts: HttpRequestOptions): Secrets => {
-    const all = collectSecrets([...clientSecrets, ...(opts.secrets ?? [])], opts);
-    return { redact: makeRedactor(all), sentCredentials: all.length > 0 };
-  };
-
   return {
-    request: async (opts) => {
-      const secrets = secretsOf(opts);
-      return toResponse(await send(opts, "*/*", secrets), secrets.redact);
-    },
-    json: async (opts) => {
-      const secrets = secretsOf(opts);
-      return toResponse(await send(opts, "application/json", secrets), secrets.redact).json(opts.schema);
-    },
+    request: (opts) => send(opts, "*/*"),
+    json: async (opts) => (await send(opts, "application/json")).json(opts.schema),
     close: async () => {
-      if (ownAgent !== undefined && !ownAgent.closed) await ownAgent.close();
+      const agent = made === undefined ? undefined : (await made).ownAgent;
+      if (agent !== undefined && !agent.closed) await agent.close();
     },
   };
 };

@@ -2,10 +2,15 @@
  * The shared HTTP client of `@quiver/core`. `src/index.ts` re-exports these names; import them
  * from `@quiver/core`, not from this folder.
  */
-export { CREDENTIAL_HEADERS, collectSecrets } from "./build-request.js";
-export { bodyText } from "./decode-body.js";
 export { createHttpClient } from "./http-client.js";
-export { makeRedactor, REDACTED, type Redactor, type Secret } from "./redact.js";
+export { bodyText } from "./read-response.js";
+export {
+  CREDENTIAL_HEADERS,
+  collectSecrets,
+  makeRedactor,
+  REDACTED,
+  type Redactor,
+} from "./redact.js";
 export { parseRetryAfter } from "./retry-after.js";
 export { statusToKind } from "./status-to-kind.js";
 export type { ToolCallInfo } from "./tool-call.js";
@@ -19,4 +24,5 @@ export type {
   HttpRequestOptions,
   HttpResponse,
   QueryValue,
+  Secret,
 } from "./types.js";

@@ -1,12 +1,12 @@
 import type { Readable } from "node:stream";
-import { BodyDecodeError, bodyText } from "./decode-body.js";
-import type { HopTrace } from "./hop-trace.js";
-import { headerValue } from "./http-response.js";
-import { BodyTooLargeError, discardBody, readBody } from "./read-body.js";
+import type { z } from "zod";
+import { BodyDecodeError, BodyTooLargeError } from "./client-errors.js";
+import { type HopTrace, isAnswer } from "./dispatcher.js";
+import { type JsonBody, notJsonFailure, shapeFailure } from "./json-failure.js";
 import type { Redactor } from "./redact.js";
-import type { RequestLifetime } from "./request-lifetime.js";
 import { failureForStatus } from "./status-to-kind.js";
-import type { HttpHeaders } from "./types.js";
+import { errorCode } from "./transport-error.js";
+import type { HttpHeaders, HttpResponse } from "./types.js";
 
 /** How much of an error response is read to find the upstream's message. */
 const ERROR_BODY_BYTES = 64 * 1024;
@@ -21,6 +21,35 @@ const DECODER_CODES = /^(?:Z_|ERR_BROTLI|ERR_ZSTD)/;
  */
 const letPoolSettle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A header's value, its repeats joined with ", ". */
+const headerValue = (headers: HttpHeaders, name: string): string | undefined => {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(", ") : value;
+};
+
+/** Destroys a body without reading it (its socket is closed, not reused) and without an unhandled error. */
+const discard = (body: Readable): void => {
+  body.on("error", () => {});
+  body.destroy();
+};
+
+/**
+ * The text of a body, decoded with the charset of its `Content-Type` (UTF-8 when none is given or
+ * the label is unknown), a leading byte-order mark dropped, as fetch's `text()` does.
+ *
+ * @example
+ * bodyText(Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), "application/json") // "{}"
+ */
+export const bodyText = (body: Buffer, contentType: string | undefined): string => {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? "")?.[1];
+  try {
+    return new TextDecoder(charset ?? "utf-8").decode(body);
+  } catch {
+    // An unknown charset label: read it as UTF-8, as most such bodies are.
+    return new TextDecoder("utf-8").decode(body);
+  }
+};
+
 /** One response, and what reading it needs to know of its request. */
 export interface ResponseToRead {
   readonly status: number;
@@ -31,64 +60,102 @@ export interface ResponseToRead {
   readonly trace: HopTrace;
   readonly service: string;
   readonly maxBodyBytes: number;
-  readonly lifetime: RequestLifetime;
   readonly sentCredentials: boolean;
   readonly apiKeyVar: string | undefined;
   readonly redact: Redactor;
 }
 
 /**
- * Reads `body` within `limit` decoded bytes; a body that does not decode throws `BodyDecodeError`,
- * and an empty body that declares a coding is an empty body (servers do send those).
+ * Reads the decoded body into memory, at most `limit` bytes: over it the body is discarded and,
+ * with `"fail"`, a `BodyTooLargeError` thrown; with `"truncate"` its first `limit` bytes are kept
+ * (enough of an error page to find its message). A body that does not decode throws
+ * `BodyDecodeError`; an empty body that declares a coding is an empty body (servers do send those).
+ * Why by hand: undici's `body.bytes()` has no limit, its `dump` interceptor counts bytes on the
+ * wire, and `decompress`'s `maxSize` is one per dispatcher, not per request.
  */
 const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | "truncate") => {
-  const { codings } = r.trace;
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    return await readBody(
-      r.body,
-      limit,
-      overflow,
-      () => r.lifetime.touch(),
-      () => new BodyTooLargeError(limit, codings),
-    );
+    for await (const chunk of r.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        discard(r.body);
+        if (overflow === "fail") throw new BodyTooLargeError(limit, r.trace.codings);
+        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+        break;
+      }
+      chunks.push(chunk);
+    }
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (codings.length === 0 || typeof code !== "string" || !DECODER_CODES.test(code)) throw error;
+    const { codings } = r.trace;
+    const code = errorCode(error);
+    if (codings.length === 0 || code === undefined || !DECODER_CODES.test(code)) throw error;
     if (r.trace.rawBytes === 0) return Buffer.alloc(0);
     throw new BodyDecodeError(codings.join(", "), error);
   }
+  return Buffer.concat(chunks);
 };
 
 /**
- * Reads a (non-redirect) response's body, decoded and within `maxBodyBytes` (counted once
- * decompressed: a decompression bomb stops at the limit); a status that is not an answer throws its
- * `ToolFailure` (`failureForStatus`), with the upstream's message read from the first 64 KiB of its body.
+ * Reads a response into the client's `HttpResponse`: its body decoded and within `maxBodyBytes`
+ * (counted once decompressed: a decompression bomb stops at the limit), its text, and `json()`
+ * parsed (and checked) on demand. A status that is not an answer throws its `ToolFailure`
+ * (`failureForStatus`), with the upstream's message read from the first 64 KiB of its body.
  */
-export const readResponse = async (r: ResponseToRead): Promise<Buffer> => {
-  const { trace } = r;
-  if (!((r.status >= 200 && r.status < 300) || trace.accepted.has(r.status))) {
+export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => {
+  const { trace, headers, status, redact } = r;
+  const contentType = headerValue(headers, "content-type");
+  const url = redact(trace.url.href);
+  if (!isAnswer(trace, status)) {
     const errorBody = await readDecoded(r, ERROR_BODY_BYTES, "truncate").catch(() => Buffer.alloc(0));
-    r.lifetime.idle();
     await letPoolSettle();
     throw failureForStatus({
-      status: r.status,
-      headers: r.headers,
-      body: bodyText(errorBody, headerValue(r.headers, "content-type")),
+      status,
+      headers,
+      body: bodyText(errorBody, contentType),
       method: trace.method,
-      url: r.redact(trace.url.href),
+      url,
       service: r.service,
       sentCredentials: r.sentCredentials,
       apiKeyVar: r.apiKeyVar,
-      redact: r.redact,
+      redact,
     });
   }
-  const declared = Number(headerValue(r.headers, "content-length"));
+  const declared = Number(headerValue(headers, "content-length"));
   if (trace.method !== "HEAD" && Number.isFinite(declared) && declared > r.maxBodyBytes) {
-    discardBody(r.body);
+    discard(r.body);
     throw new BodyTooLargeError(r.maxBodyBytes);
   }
-  const bytes = await readDecoded(r, r.maxBodyBytes, "fail");
-  r.lifetime.idle();
+  const text = bodyText(await readDecoded(r, r.maxBodyBytes, "fail"), contentType);
   await letPoolSettle();
-  return bytes;
+  const asJson: JsonBody = {
+    body: text,
+    contentType,
+    status,
+    service: r.service,
+    where: `${trace.method} ${url}`,
+    redact,
+  };
+  return {
+    status,
+    headers,
+    url,
+    body: text,
+    header: (name) => headerValue(headers, name),
+    json: <T>(schema?: z.ZodType<T>): T => {
+      const type = contentType?.toLowerCase() ?? "";
+      if (!/[/+]json\b/.test(type) && /html|xml/.test(type)) throw notJsonFailure(asJson);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        throw notJsonFailure(asJson, error);
+      }
+      if (schema === undefined) return parsed as T;
+      const result = schema.safeParse(parsed);
+      if (result.success) return result.data;
+      throw shapeFailure(asJson, result.error.issues);
+    },
+  };
 };

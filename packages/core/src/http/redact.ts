@@ -1,10 +1,8 @@
 import * as Redacted from "effect/Redacted";
+import type { HttpRequestOptions, Secret } from "./types.js";
 
 /** What a secret is replaced with in messages, URLs and error text. */
 export const REDACTED = "[REDACTED]";
-
-/** A secret the HTTP client must never reveal: keep it `Redacted`; a plain string is accepted too. */
-export type Secret = Redacted.Redacted<string> | string;
 
 /** Parameter names (lower case, without `-`/`_`) whose values are always masked in URLs. */
 const SENSITIVE_PARAMS: ReadonlySet<string> = new Set([
@@ -106,4 +104,45 @@ export const makeRedactor = (
     for (const needle of ordered) out = out.split(needle).join(REDACTED);
     return urls ? maskUrls(out) : out;
   };
+};
+
+/** Headers whose values are credentials even when given as plain strings (also scrubbed from cassettes). */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "api-key",
+  "apikey",
+  "x-auth-token",
+  "x-access-token",
+  "cookie",
+]);
+
+/**
+ * Every value to redact for one request: the given secrets, the `bearer` token, `Redacted` header and
+ * query values, credential headers (`authorization` — and its token without the scheme —,
+ * `x-api-key` ...) and query parameters named like credentials (`api_key`, `token` ...).
+ *
+ * @example
+ * collectSecrets([], { query: { api_key: "k-123" }, bearer: Redacted.make("tok") }) // the token and "k-123"
+ */
+export const collectSecrets = (
+  given: ReadonlyArray<Secret>,
+  opts: Pick<HttpRequestOptions, "headers" | "query" | "bearer">,
+): Secret[] => {
+  const secrets: Secret[] = [...given];
+  if (opts.bearer !== undefined) secrets.push(opts.bearer);
+  for (const [name, value] of Object.entries(opts.headers ?? {})) {
+    if (value === undefined || !(Redacted.isRedacted(value) || CREDENTIAL_HEADERS.has(name.toLowerCase())))
+      continue;
+    secrets.push(value);
+    const token = /^\s*\S+\s+(\S.*)$/.exec(secretValue(value))?.[1];
+    if (token !== undefined && token.length >= 8) secrets.push(Redacted.make(token));
+  }
+  for (const [name, value] of Object.entries(opts.query ?? {})) {
+    if (Redacted.isRedacted(value)) secrets.push(value);
+    else if (isSensitiveParam(name) && Array.isArray(value)) secrets.push(...value);
+    else if (isSensitiveParam(name) && typeof value === "string") secrets.push(value);
+  }
+  return secrets;
 };

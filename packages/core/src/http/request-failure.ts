@@ -1,38 +1,36 @@
 import { fail } from "../errors.js";
-import { ACCEPT_ENCODING, BodyDecodeError, UnsupportedEncodingError } from "./decode-body.js";
-import { BodyTooLargeError } from "./read-body.js";
+import {
+  BodyDecodeError,
+  BodyTooLargeError,
+  RedirectRefused,
+  UnsupportedEncodingError,
+} from "./client-errors.js";
+import { ACCEPT_ENCODING, type HopTrace } from "./dispatcher.js";
 import type { Redactor } from "./redact.js";
-import { RedirectRefused } from "./redirect.js";
-import type { AbortCause } from "./request-lifetime.js";
 import { failureForTransportError } from "./transport-error.js";
 
 /** Where a request was, and its limits, when it failed. */
 export interface FailedRequest {
   readonly service: string;
-  readonly method: string;
-  readonly url: URL;
-  /** The status of the last response, if one came. */
-  readonly status: number | undefined;
+  /** The request's hop, its last status and its timeouts. */
+  readonly trace: HopTrace;
   readonly timeoutMs: number | undefined;
   readonly connectTimeoutMs: number;
-  readonly headersTimeoutMs: number;
-  readonly bodyTimeoutMs: number;
   readonly redact: Redactor;
 }
 
 /**
- * What a failed request rejects with: the caller's abort reason as it is (interruption belongs to the
- * runtime), else a `ToolFailure`: `timeout` at the client's deadline, `upstream` for a redirect not
- * followed, a body too large, in a coding the client cannot decode or that does not decode, and the
- * transport error's kind
- * (`failureForTransportError`) for the rest. Every message is redacted.
+ * The `ToolFailure` of a failed request (the caller's abort is not one: the client rethrows it):
+ * `timeout` at the client's deadline (`AbortSignal.timeout`'s `TimeoutError`), `upstream` for a
+ * redirect not followed, a body too large, in a coding the client cannot decode or that does not
+ * decode, and the transport error's kind (`failureForTransportError`) for the rest. Every message is
+ * redacted.
  */
-export const requestFailure = (error: unknown, cause: AbortCause | undefined, at: FailedRequest): unknown => {
-  if (cause?.by === "caller") return cause.reason;
-  const { service, method, url, redact } = at;
-  const withStatus = at.status === undefined ? {} : { status: at.status };
-  const where = `${method} ${url.href}`;
-  if (cause?.by === "deadline") {
+export const requestFailure = (error: unknown, at: FailedRequest) => {
+  const { service, trace, redact } = at;
+  const withStatus = trace.status === undefined ? {} : { status: trace.status };
+  const where = `${trace.method} ${trace.url.href}`;
+  if (error instanceof DOMException && error.name === "TimeoutError") {
     return fail.timeout(redact(`${service} did not complete ${where} within ${at.timeoutMs} ms`), withStatus);
   }
   if (error instanceof RedirectRefused) {
@@ -87,15 +85,15 @@ export const requestFailure = (error: unknown, cause: AbortCause | undefined, at
     );
   }
   return failureForTransportError({
-    error: cause?.by === "timer" ? cause.error : error,
-    method,
-    url: redact(url.href),
-    host: url.host,
+    error,
+    method: trace.method,
+    url: redact(trace.url.href),
+    host: trace.url.host,
     service,
     connectTimeoutMs: at.connectTimeoutMs,
-    headersTimeoutMs: at.headersTimeoutMs,
-    bodyTimeoutMs: at.bodyTimeoutMs,
-    status: at.status,
+    headersTimeoutMs: trace.headersTimeoutMs,
+    bodyTimeoutMs: trace.bodyTimeoutMs,
+    status: trace.status,
     redact,
   });
 };

@@ -29,15 +29,13 @@ export interface RequestSpan {
 }
 
 /**
- * A CLIENT span for a request made inside a traced attempt (undefined otherwise), named and
- * described per the OpenTelemetry HTTP conventions: `http.request.method`, `server.address`,
- * `server.port`, `url.template` when the plugin gave a `route`, `http.response.status_code`,
- * `error.type`. Never a query string, a path without a template, a header or a body: those may hold
- * a key.
+ * The CLIENT span of a request made inside a traced attempt (`parent`: the client looks it up in
+ * {@link requestParent}, and calls this only when there is one), named and described per the
+ * OpenTelemetry HTTP conventions: `http.request.method`, `server.address`, `server.port`,
+ * `url.template` when the plugin gave a `route`, `http.response.status_code`, `error.type`. Never a
+ * query string, a path without a template, a header or a body: those may hold a key.
  */
-export const requestSpan = (opts: HttpRequestOptions, url: URL): RequestSpan | undefined => {
-  const parent = requestParent.getStore();
-  if (!parent) return undefined;
+export const requestSpan = (parent: RequestParent, opts: HttpRequestOptions, url: URL): RequestSpan => {
   const { spans, tracestate } = parent;
   const method = opts.method ?? "GET";
   const span = spans.start(opts.route ? `${method} ${opts.route}` : method, "client", parent.span, {

@@ -1,7 +1,10 @@
+import type * as Redacted from "effect/Redacted";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import type { Secret } from "./redact.js";
 import type { ToolCallInfo } from "./tool-call.js";
+
+/** A secret the HTTP client must never reveal: keep it `Redacted`; a plain string is accepted too. */
+export type Secret = Redacted.Redacted<string> | string;
 
 /** Response headers as undici gives them: lower-case names; `set-cookie` and repeats as arrays. */
 export type HttpHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -100,7 +103,8 @@ export interface HttpRequestOptions {
   readonly timeoutMs?: number | undefined;
   /**
    * Statuses the caller handles itself (e.g. `[404]`): returned as a response instead of thrown.
-   * 2xx statuses are always returned.
+   * 2xx statuses are always returned. With a redirect status among them the request follows no
+   * redirect.
    */
   readonly acceptStatus?: ReadonlyArray<number> | undefined;
   /** Longest wait for this request's response headers (a slow model server). Default: the client's. */
