@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import type { DemoContext, DemoResult } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
-import { CORPUS, LAB_PUBLICATIONS } from "./demo.js";
+import { CORPUS, DEMO_FILES, LAB_PUBLICATIONS } from "./demo.js";
 import { addDocuments } from "./internal/add-documents.js";
 
 /**
@@ -10,21 +10,15 @@ import { addDocuments } from "./internal/add-documents.js";
  */
 export const seedPrivateRepo = async (ctx: DemoContext): Promise<DemoResult> => {
   const owner = ctx.principal;
-  const build = ctx.cached("repository", {
-    tag: `private-repo@${pkg.version}|${owner}`,
-    files: [CORPUS, LAB_PUBLICATIONS],
-  });
+  const build = ctx.cached("repository", { tag: `private-repo@${pkg.version}|${owner}`, files: DEMO_FILES });
   const options = { indexPath: build.path };
   if (build.fresh)
     return { options, message: `demo repository reused from ${build.path} (owner "${owner}")` };
   await rm(build.path, { recursive: true, force: true });
-  const r = await addDocuments({ indexPath: build.path, owner, collection: "scifact", files: CORPUS });
-  const lab = await addDocuments({
-    indexPath: build.path,
-    owner,
-    collection: "lab_publications",
-    files: LAB_PUBLICATIONS,
-  });
+  const add = (collection: string, files: string) =>
+    addDocuments({ indexPath: build.path, owner, collection, files });
+  const r = await add("scifact", CORPUS);
+  const lab = await add("lab_publications", LAB_PUBLICATIONS);
   await build.markFresh();
   return {
     options,

@@ -8,6 +8,8 @@ const DEMO_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..", "demo");
 export const CORPUS = join(DEMO_DIR, "scifact", "corpus.jsonl");
 /** The self-written lab abstracts of the collection `lab_publications` (the co-scientist's examples name it). */
 export const LAB_PUBLICATIONS = join(DEMO_DIR, "lab-publications", "abstracts.jsonl");
+/** Every demo data file (a change to any rebuilds the demo repository). */
+export const DEMO_FILES = [CORPUS, LAB_PUBLICATIONS];
 
 /**
  * The private-repo demo step: the data shipped in demo/ as the demo principal's collections
@@ -17,7 +19,7 @@ export const LAB_PUBLICATIONS = join(DEMO_DIR, "lab-publications", "abstracts.js
  */
 export const privateRepoDemo: PluginDemo = {
   skipWhenSet: ["QUIVER_PRIVATE_REPO", "DATABASE_URL"],
-  data: [CORPUS, LAB_PUBLICATIONS],
+  data: DEMO_FILES,
   // The seed body (loaders, repository) is loaded only when demo mode seeds, not at import.
   seed: (ctx) => import("./demo-seed.js").then((m) => m.seedPrivateRepo(ctx)),
 };
