@@ -33,18 +33,18 @@ export const criteriaSchema = z
     other_criteria: z
       .array(
         z.strictObject({
-          field: z.string().trim().min(1).max(100).describe("The criterion's name, e.g. 'mechanism'."),
-          value: z.string().max(200).describe("Its value, e.g. 'SGLT2 inhibitor'."),
+          field: z.string().trim().min(1).max(100).describe("The criterion, e.g. 'mechanism'."),
+          value: z.string().max(200).describe("Its value."),
         }),
       )
       .max(20)
       .optional()
       .describe(
-        "Any criterion not listed above, e.g. [{ field: 'mechanism', value: 'SGLT2 inhibitor' }]: openFDA cannot filter on it, so it is not applied but listed in unmet_constraints (query_constraints_met false).",
+        "Any other criterion: openFDA cannot filter on it, so it is listed in unmet_constraints, not applied.",
       ),
   })
   .describe(
-    "What to look for. Give at least one criterion; all given criteria must hold (AND). A criterion with no field of its own goes in other_criteria.",
+    "What to look for. Give at least one criterion; all given criteria must hold (AND).",
   );
 
 /** Parsed search criteria. */
