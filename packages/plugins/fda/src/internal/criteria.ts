@@ -43,9 +43,7 @@ export const criteriaSchema = z
         "Any other criterion: openFDA cannot filter on it, so it is listed in unmet_constraints, not applied.",
       ),
   })
-  .describe(
-    "What to look for. Give at least one criterion; all given criteria must hold (AND).",
-  );
+  .describe("What to look for. Give at least one criterion; all given criteria must hold (AND).");
 
 /** Parsed search criteria. */
 export type Criteria = z.output<typeof criteriaSchema>;
