@@ -1,11 +1,12 @@
 import { seededRandom } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { KNOWN_CRITERIA } from "../src/internal/criteria.js";
-import { dataOf, session } from "./support/catalog.js";
+import { dataOf, metaOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 // The co-scientist interface: databases MUST honour every specified constraint and say which
-// failed. A criterion openFDA cannot filter on is reported, never dropped in silence.
+// failed. A criterion openFDA cannot filter on (given in other_criteria) is reported, never dropped
+// in silence; a key search_criteria does not know is refused, pointing at other_criteria.
 
 const { up, fdaCatalog } = useOpenFdaEmulator();
 
@@ -15,7 +16,12 @@ describe("criteria openFDA cannot apply", () => {
   it("answers partial with mechanism in unmet_constraints and query_constraints_met false", async () => {
     const r = await fdaCatalog().call(
       "fda_search_drugs",
-      { search_criteria: { active_ingredient: "semaglutide", mechanism: "SGLT2 inhibitor" } },
+      {
+        search_criteria: {
+          active_ingredient: "semaglutide",
+          other_criteria: [{ field: "mechanism", value: "SGLT2 inhibitor" }],
+        },
+      },
       session,
     );
     expect(r.status).toBe("partial");
@@ -33,7 +39,13 @@ describe("criteria openFDA cannot apply", () => {
   it("counts partially too, naming the criterion not applied", async () => {
     const r = await fdaCatalog().call(
       "fda_count_drugs",
-      { search_criteria: { active_ingredient: "semaglutide", dosage: "7 mg" }, count_by: "route" },
+      {
+        search_criteria: {
+          active_ingredient: "semaglutide",
+          other_criteria: [{ field: "dosage", value: "7 mg" }],
+        },
+        count_by: "route",
+      },
       session,
     );
     expect(r.status).toBe("partial");
@@ -47,13 +59,34 @@ describe("criteria openFDA cannot apply", () => {
       ["fda_search_drugs", {}],
       ["fda_count_drugs", { count_by: "route" }],
     ] as const) {
-      const r = await fdaCatalog().call(tool, { search_criteria: { sponsr: "Novo" }, ...extra }, session);
+      const criteria = { other_criteria: [{ field: "sponsr", value: "Novo" }] };
+      const r = await fdaCatalog().call(tool, { search_criteria: criteria, ...extra }, session);
       expect(r.status, tool).toBe("error");
       expect(r.error?.kind).toBe("invalid_input");
       expect(r.message).toContain('"sponsr" cannot be applied');
       expect(r.suggestion).toContain(KNOWN_CRITERIA.join(", "));
       expect(r.suggestion).toContain('closest to "sponsr": sponsor');
     }
+    expect(up.requests.length).toBe(before);
+  });
+
+  it("refuses a key search_criteria has no field for, naming other_criteria, before any request", async () => {
+    const before = up.requests.length;
+    const r = await fdaCatalog().call(
+      "fda_search_drugs",
+      { search_criteria: { active_ingredient: "semaglutide", mechanism: "SGLT2 inhibitor" } },
+      session,
+    );
+    expect(r.status).toBe("error");
+    expect(r.error?.kind).toBe("invalid_input");
+    expect(r.message).toMatch(/search_criteria\.mechanism: unknown field; known fields are .*other_criteria/);
+    const misplaced = await fdaCatalog().call(
+      "fda_search_drugs",
+      { search_criteria: { other_criteria: [{ field: "route", value: "oral" }] } },
+      session,
+    );
+    expect(misplaced.error?.kind).toBe("invalid_input");
+    expect(misplaced.suggestion).toBe("Give it as search_criteria.route instead.");
     expect(up.requests.length).toBe(before);
   });
 
@@ -98,9 +131,10 @@ describe("property: every criterion the tool cannot apply appears in the envelop
       for (let i = 0; i < n; i++) {
         let key = "";
         for (let j = 0, len = 3 + r.int(10); j < len; j++) key += r.pick([...LETTERS]);
-        if (KNOWN_CRITERIA.includes(key) || key in criteria) continue;
+        if (KNOWN_CRITERIA.includes(key) || unknown.includes(key)) continue;
         unknown.push(key);
-        criteria[key] = r.next() < 0.5 ? r.pick(VALUES) : { nested: r.int(100) };
+        const value = r.next() < 0.5 ? r.pick(VALUES) : JSON.stringify({ nested: r.int(100) });
+        criteria.other_criteria = [...((criteria.other_criteria as unknown[]) ?? []), { field: key, value }];
       }
       if (Object.keys(criteria).length === 0) continue;
       const tool = r.next() < 0.5 ? "fda_search_drugs" : "fda_count_drugs";
@@ -110,7 +144,7 @@ describe("property: every criterion the tool cannot apply appears in the envelop
           : { search_criteria: criteria, count_by: "route" };
       const result = await catalog.call(tool, input, session);
       const context = `run ${run} ${tool} ${JSON.stringify(criteria)} → ${result.status}: ${result.message}`;
-      const known = Object.keys(criteria).filter((k) => !unknown.includes(k));
+      const known = Object.keys(criteria).filter((k) => k !== "other_criteria");
       if (known.length === 0) {
         expect(result.status, context).toBe("error");
         expect(result.error?.kind, context).toBe("invalid_input");
@@ -130,7 +164,7 @@ describe("property: every criterion the tool cannot apply appears in the envelop
         expect(result.status, context).toBe("partial");
       }
       expect(d.query_constraints_met, context).toBe(d.unmet_constraints.length === 0);
-      expect(JSON.stringify(d.query), context).not.toMatch(
+      expect(JSON.stringify(metaOf(result).query), context).not.toMatch(
         new RegExp(unknown.map((k) => `\\b${k}\\b`).join("|") || "^$"),
       );
     }

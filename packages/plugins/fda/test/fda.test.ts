@@ -2,7 +2,7 @@ import { closedUrl, describePluginConformance, describePluginPackage } from "@qu
 import { describe, expect, it } from "vitest";
 import pkg from "../package.json" with { type: "json" };
 import fdaPlugin, { createFdaPlugin } from "../src/index.js";
-import { dataOf, session } from "./support/catalog.js";
+import { dataOf, metaOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 const { up, rec, fdaCatalog } = useOpenFdaEmulator();
@@ -56,14 +56,14 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
     expect(d.total_count).toBe(3);
     expect(d.fully_searched).toBe(true);
     expect(d.query_constraints_met).toBe(true);
-    expect(d.refinement_suggestions).toEqual([]);
+    expect(metaOf(r).refinement_suggestions).toEqual([]);
     const rybelsus = d.matches.find((m: any) => m.application_number === "NDA213051");
     expect(rybelsus).toMatchObject({
       sponsor: "NOVO",
       brand_names: ["RYBELSUS"],
       original_approval_date: "2019-09-20",
-      source: "drugsfda",
     });
+    expect(metaOf(r).endpoint).toBe("drugsfda");
     expect(rybelsus.url).toContain("ApplNo=213051");
     expect(r.metadata.source).toBe("openFDA /drug/drugsfda.json");
     const sent = up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!;
@@ -80,11 +80,11 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
       session,
     );
     const d = dataOf(r);
-    expect(d.returned).toBe(2);
+    expect(d.matches).toHaveLength(2);
     expect(d.total_count).toBe(3);
     expect(d.fully_searched).toBe(false);
-    expect(d.refinement_suggestions.join(" ")).toMatch(/fda_count_drugs/);
-    expect(d.refinement_suggestions.join(" ")).toMatch(/route/);
+    expect(metaOf(r).refinement_suggestions.join(" ")).toMatch(/fda_count_drugs/);
+    expect(metaOf(r).refinement_suggestions.join(" ")).toMatch(/route/);
     expect(r.message).toMatch(/partial list/);
   });
 
@@ -120,9 +120,9 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
       ["NDA215256", "2021-06-04"],
     ]);
     expect(d.total_count).toBe(2);
-    expect(d.total_count_exact).toBe(true);
+    expect(metaOf(r).total_count_exact).toBe(true);
     expect(d.query_constraints_met).toBe(true);
-    expect(d.query).toContain("submissions.submission_status_date:[20190101 TO 20211231]");
+    expect(metaOf(r).query).toContain("submissions.submission_status_date:[20190101 TO 20211231]");
   });
 
   it("rejects an approval range whose after is later than its before", async () => {
@@ -149,9 +149,9 @@ describe("fda_search_drugs on the recorded Drugs@FDA records", () => {
     );
     expect(r.status).toBe("success");
     const d = dataOf(r);
-    expect(d).toMatchObject({ matches: [], total_count: 0, returned: 0, fully_searched: true });
-    expect(d.refinement_suggestions.join(" ")).toMatch(/generic_name or active_ingredient/);
-    expect(d.refinement_suggestions.join(" ")).toMatch(/Remove one criterion/);
+    expect(d).toMatchObject({ matches: [], total_count: 0, fully_searched: true });
+    expect(metaOf(r).refinement_suggestions.join(" ")).toMatch(/generic_name or active_ingredient/);
+    expect(metaOf(r).refinement_suggestions.join(" ")).toMatch(/Remove one criterion/);
     expect(r.message).toMatch(/No FDA drugs match/);
     expect(up.requestsTo("GET", "/drug/drugsfda.json").length).toBeGreaterThan(0);
   });
@@ -178,11 +178,10 @@ describe("fda_search_drugs by indication (drug labels)", () => {
       session,
     );
     const d = dataOf(r);
-    expect(d.endpoint).toBe("label");
-    expect(d.query).toBe('indications_and_usage:"type 2 diabetes"');
+    expect(metaOf(r).endpoint).toBe("label");
+    expect(metaOf(r).query).toBe('indications_and_usage:"type 2 diabetes"');
     expect(d.matches).toHaveLength(1);
     expect(d.matches[0]).toMatchObject({
-      source: "label",
       application_number: "NDA213051",
       brand_names: ["RYBELSUS"],
     });
@@ -207,15 +206,13 @@ describe("fda_search_drugs by indication (drug labels)", () => {
     expect(inRange.query_constraints_met).toBe(true);
     const lookup = up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!;
     expect(lookup.query.get("search")).toBe('application_number:("NDA213051")');
-    const outOfRange = dataOf(
-      await catalog.call(
-        "fda_search_drugs",
-        { search_criteria: { indication: "type 2 diabetes", approval_year: { before: 2018 } } },
-        session,
-      ),
+    const outOfRange = await catalog.call(
+      "fda_search_drugs",
+      { search_criteria: { indication: "type 2 diabetes", approval_year: { before: 2018 } } },
+      session,
     );
-    expect(outOfRange.total_count).toBe(0);
-    expect(outOfRange.refinement_suggestions.join(" ")).toMatch(/Widen or remove approval_year/);
+    expect(dataOf(outOfRange).total_count).toBe(0);
+    expect(metaOf(outOfRange).refinement_suggestions.join(" ")).toMatch(/Widen or remove approval_year/);
   });
 
   it("says query_constraints_met is false when a label has no application to check the sponsor against", async () => {
@@ -245,7 +242,7 @@ describe("fda_count_drugs", () => {
       { term: "NOVO", count: 3 },
       { term: "ELI LILLY AND CO", count: 1 },
     ]);
-    expect(d.field).toBe("sponsor_name");
+    expect(metaOf(r).field).toBe("sponsor_name");
     const sent = up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!;
     expect(sent.query.get("count")).toBe("sponsor_name");
     expect(sent.query.get("limit")).toBe("20");
@@ -254,19 +251,17 @@ describe("fda_count_drugs", () => {
 
   it("counts labels by route when an indication is given, and everything when no criteria are given", async () => {
     const catalog = fdaCatalog();
-    const labels = dataOf(
-      await catalog.call(
-        "fda_count_drugs",
-        { search_criteria: { indication: "diabetes" }, count_by: "route" },
-        session,
-      ),
+    const labels = await catalog.call(
+      "fda_count_drugs",
+      { search_criteria: { indication: "diabetes" }, count_by: "route" },
+      session,
     );
-    expect(labels.endpoint).toBe("label");
-    expect(labels.field).toBe("openfda.route.exact");
-    expect(labels.buckets).toEqual([{ term: "ORAL", count: 1 }]);
-    const all = dataOf(await catalog.call("fda_count_drugs", { count_by: "route" }, session));
-    expect(all.query).toBe("");
-    expect(all.buckets[0]).toEqual({ term: "SUBCUTANEOUS", count: 3 });
+    expect(metaOf(labels).endpoint).toBe("label");
+    expect(metaOf(labels).field).toBe("openfda.route.exact");
+    expect(dataOf(labels).buckets).toEqual([{ term: "ORAL", count: 1 }]);
+    const all = await catalog.call("fda_count_drugs", { count_by: "route" }, session);
+    expect(metaOf(all).query).toBe("");
+    expect(dataOf(all).buckets[0]).toEqual({ term: "SUBCUTANEOUS", count: 3 });
     expect(up.requestsTo("GET", "/drug/drugsfda.json").at(-1)!.query.has("search")).toBe(false);
   });
 
@@ -278,7 +273,7 @@ describe("fda_count_drugs", () => {
     );
     expect(r.status).toBe("success");
     expect(dataOf(r).buckets).toEqual([]);
-    expect(dataOf(r).refinement_suggestions.length).toBeGreaterThan(0);
+    expect(metaOf(r).refinement_suggestions.length).toBeGreaterThan(0);
     expect(r.message).toMatch(/Nothing to count/);
   });
 

@@ -36,14 +36,12 @@ describe.runIf(LIVE)("live openFDA (api.fda.gov)", () => {
       search_criteria: { sponsor: "Novo Nordisk", active_ingredient: "semaglutide" },
     });
     expect(r.status, r.message).toBe("success");
-    const d = r.data as {
-      total_count: number;
-      matches: Array<{ sponsor?: string }>;
-      searched_fields: object;
-    };
+    const d = r.data as { total_count: number; matches: Array<{ sponsor?: string }> };
     expect(d.total_count).toBeGreaterThan(0);
     for (const m of d.matches) expect(m.sponsor).toMatch(/NOVO/);
-    expect(d.searched_fields).toMatchObject({ sponsor: ["sponsor_name", "openfda.manufacturer_name"] });
+    expect(r.metadata.searched_fields).toMatchObject({
+      sponsor: ["sponsor_name", "openfda.manufacturer_name"],
+    });
   });
 
   it("searches accented and trademarked values without openFDA refusing them", async () => {

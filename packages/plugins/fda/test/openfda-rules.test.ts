@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD, UPPER_CASE_KEYWORDS } from "../src/internal/query.js";
-import { dataOf, session } from "./support/catalog.js";
+import { dataOf, metaOf, session } from "./support/catalog.js";
 import { fieldKind, SUPPORTED_SEARCH } from "./support/openfda-definitions.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
@@ -77,8 +77,8 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
       "NDA215256",
     ]);
     for (const m of d.matches) expect(m).toMatchObject({ sponsor: "NOVO", labeler: "Novo Nordisk" });
-    expect(d.searched_fields).toEqual({ sponsor: ["sponsor_name", "openfda.manufacturer_name"] });
-    expect(d.query).toBe('(sponsor_name:"NOVO NORDISK" OR openfda.manufacturer_name:"Novo Nordisk")');
+    expect(metaOf(r).searched_fields).toEqual({ sponsor: ["sponsor_name", "openfda.manufacturer_name"] });
+    expect(metaOf(r).query).toBe('(sponsor_name:"NOVO NORDISK" OR openfda.manufacturer_name:"Novo Nordisk")');
   });
 
   it("finds a sponsor given as Drugs@FDA stores it, in any case, on a record without an openfda block", async () => {
@@ -96,7 +96,7 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
       );
     expect(r.status).toBe("success");
     expect(dataOf(r).buckets).toEqual([{ term: "SUBCUTANEOUS", count: 1 }]);
-    expect(dataOf(r).searched_fields.sponsor).toEqual(["sponsor_name", "openfda.manufacturer_name"]);
+    expect(metaOf(r).searched_fields.sponsor).toEqual(["sponsor_name", "openfda.manufacturer_name"]);
   });
 
   it("keeps a label whose Drugs@FDA application is Novo Nordisk's when the sponsor is checked after the label search", async () => {
@@ -104,7 +104,7 @@ describe("sponsor: searched where openFDA can match the name people use", () => 
     expect(r.status).toBe("success");
     const d = dataOf(r);
     expect(d.matches.map((m: any) => [m.application_number, m.sponsor])).toEqual([["NDA213051", "NOVO"]]);
-    expect(d.searched_fields.sponsor).toEqual(["sponsor_name", "openfda.manufacturer_name"]);
+    expect(metaOf(r).searched_fields.sponsor).toEqual(["sponsor_name", "openfda.manufacturer_name"]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { type SeededRandom, seededRandom } from "@quiver/testing";
 import { describe, expect, it } from "vitest";
 import { FIELDS, SUBMISSION_DATE_FIELD } from "../src/internal/query.js";
-import { dataOf, session } from "./support/catalog.js";
+import { dataOf, metaOf, session } from "./support/catalog.js";
 import { SUPPORTED_SEARCH } from "./support/openfda-definitions.js";
 import { parseSearch } from "./support/openfda-query.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
@@ -124,7 +124,7 @@ describe("property: user values never change the structure of the openFDA query"
       const first = up.requests[before]!;
       expect(first.path, context).toBe(`/drug/${endpoint}.json`);
       const search = first.query.get("search")!;
-      expect(dataOf(result).query, context).toBe(search);
+      expect(metaOf(result).query, context).toBe(search);
       const groups = parseSearch(search); // throws on anything outside the grammar
       const expected: Array<{ fields: string[]; value?: string }> = [];
       for (const [criterion, fields] of Object.entries(FIELDS[endpoint])) {

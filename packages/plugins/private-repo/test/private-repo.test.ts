@@ -255,6 +255,10 @@ describe("access control", () => {
       { collection: "papers", owner: "alice", access: "owner", documents: 6, shared_with: [] },
       { collection: "bob/lab", owner: "bob", access: "shared", documents: 1 },
     ]);
+    // Called bare, it lists everything the caller may see: scope defaults to "all".
+    const bare = await catalog.call("private_repo_list_collections", {}, as("alice"));
+    expect(bare.status).toBe("success");
+    expect(dataOf(bare).collections).toEqual(listed.collections);
     const bobList = dataOf(await catalog.call("private_repo_list_collections", { scope: "all" }, as("bob")));
     expect(bobList.collections).toEqual([
       { collection: "lab", owner: "bob", access: "owner", documents: 1, shared_with: ["alice"] },

@@ -18,5 +18,6 @@ export interface SeedTool {
   readonly description: string;
   readonly querySchema: Json;
   readonly input: (query: Json, constraints: Json, toolName: string) => Built;
-  readonly shape: (data: Json, constraints: Json) => Shaped;
+  /** Shapes a response's data; `metadata` is the envelope's (how the tool searched, its suggestions). */
+  readonly shape: (data: Json, constraints: Json, metadata: Json) => Shaped;
 }

@@ -51,7 +51,7 @@ export const toResponse = (
       cached: r.metadata.cached,
     };
   }
-  const shaped = mapping.shape(r.data as Json, constraints);
+  const shaped = mapping.shape(r.data as Json, constraints, r.metadata as Json);
   const unmet = [...built.unmet, ...(shaped.unmet ?? [])];
   const met = shaped.met !== false && unmet.length === 0;
   const incomplete = r.status === "timeout" || shaped.complete === false;

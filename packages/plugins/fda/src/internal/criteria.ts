@@ -4,9 +4,12 @@ import { z } from "zod";
 const text = (what: string) => z.string().trim().min(1).max(200).describe(what);
 const year = (what: string) => z.number().int().min(1938).max(2100).optional().describe(what);
 
-/** The search criteria shared by `fda_search_drugs` and `fda_count_drugs`. */
+/**
+ * The search criteria shared by `fda_search_drugs` and `fda_count_drugs`, closed (strict-mode ready):
+ * a criterion without a field of its own goes in `other_criteria`, and is reported unmet.
+ */
 export const criteriaSchema = z
-  .object({
+  .strictObject({
     indication: text(
       "Disease or condition the drug is indicated for, matched as a phrase in the label's Indications and Usage section, e.g. 'type 2 diabetes'.",
     ).optional(),
@@ -27,29 +30,31 @@ export const criteriaSchema = z
       })
       .optional()
       .describe("Range of the year of original FDA approval; give after, before or both."),
+    other_criteria: z
+      .array(
+        z.strictObject({
+          field: z.string().trim().min(1).max(100).describe("The criterion, e.g. 'mechanism'."),
+          value: z.string().max(200).describe("Its value."),
+        }),
+      )
+      .max(20)
+      .optional()
+      .describe(
+        "Any other criterion: openFDA cannot filter on it, so it is listed in unmet_constraints, not applied.",
+      ),
   })
-  // Not strict on purpose: the co-scientist interface asks for partial answers, so a criterion openFDA
-  // cannot filter on (e.g. `mechanism`) is kept and reported in unmet_constraints, never dropped.
-  .catchall(z.unknown())
-  .describe(
-    "What to look for. Give at least one criterion; all given criteria must hold (AND). A key openFDA cannot filter on is not applied: it is listed in unmet_constraints and query_constraints_met is false.",
-  );
-
-/** The `searched_fields` output of both tools: the openFDA fields each text criterion was matched on. */
-export const searchedFieldsSchema = z
-  .record(z.string(), z.array(z.string()))
-  .describe(
-    "The openFDA fields each text criterion was matched on (a match in any one of them counts). sponsor_name holds Drugs@FDA's short upper-case sponsor name and matches only that exact value; the other fields match the words of the value in order, in any case. Characters openFDA cannot search (accents, ®, ™, ?) were searched as their plain letters or as spaces.",
-  );
+  .describe("What to look for. Give at least one criterion; all given criteria must hold (AND).");
 
 /** Parsed search criteria. */
 export type Criteria = z.output<typeof criteriaSchema>;
 
 /** Every criterion the tools can apply, in the schema's order. */
-export const KNOWN_CRITERIA: ReadonlyArray<string> = criteriaSchema.keyof().options;
+export const KNOWN_CRITERIA: ReadonlyArray<string> = criteriaSchema
+  .keyof()
+  .exclude(["other_criteria"]).options;
 
 /** The text criteria, in the schema's order. */
-export const TEXT_CRITERIA = criteriaSchema.keyof().exclude(["approval_year"]).options;
+export const TEXT_CRITERIA = criteriaSchema.keyof().exclude(["approval_year", "other_criteria"]).options;
 
 /** One text criterion's name. */
 export type TextCriterion = (typeof TEXT_CRITERIA)[number];
@@ -82,10 +87,6 @@ const SYNONYMS: Readonly<Record<string, ReadonlyArray<string>>> = {
   approval_year: ["approval_date", "year"],
 };
 
-/** The keys of the criteria that no tool can apply (anything but {@link KNOWN_CRITERIA}). */
-export const unknownCriteria = (c: Readonly<Record<string, unknown>>): string[] =>
-  Object.keys(c).filter((k) => !KNOWN_CRITERIA.includes(k) && c[k] !== undefined);
-
 /** The criterion closest to an unknown key: a known synonym, else the nearest name. */
 export const closestCriterion = (key: string): string => {
   const k = key.toLowerCase();
@@ -96,12 +97,21 @@ export const closestCriterion = (key: string): string => {
 };
 
 /**
- * Refuses criteria of which openFDA can apply none (`invalid_input` naming the accepted ones);
- * `hint` ends the suggestion.
+ * Refuses criteria of which openFDA can apply none (`invalid_input` naming the accepted ones) and an
+ * `other_criteria` entry that names a criterion of its own; `hint` ends the suggestion.
  */
-export const requireApplicable = (c: Readonly<Record<string, unknown>>, hint = ""): void => {
-  const unknown = unknownCriteria(c);
-  if (unknown.length === 0 || givenCriteria(c as Criteria).length > 0) return;
+export const requireApplicable = (c: Criteria, hint = ""): void => {
+  const misplaced = c.other_criteria?.find((o) => KNOWN_CRITERIA.includes(o.field));
+  if (misplaced) {
+    throw fail.invalidInput(
+      `search_criteria.other_criteria names "${misplaced.field}", a criterion of its own.`,
+      {
+        suggestion: `Give it as search_criteria.${misplaced.field} instead.`,
+      },
+    );
+  }
+  const unknown = (c.other_criteria ?? []).map((o) => o.field);
+  if (unknown.length === 0 || givenCriteria(c).length > 0) return;
   throw fail.invalidInput(
     `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
     {
@@ -111,17 +121,16 @@ export const requireApplicable = (c: Readonly<Record<string, unknown>>, hint = "
 };
 
 /**
- * One `unmet_constraints` line per unknown criterion: what was not applied, the criteria that can
- * be, and the closest one.
+ * One `unmet_constraints` line per entry of `other_criteria`: what was not applied, the criteria
+ * that can be, and the closest one.
  *
  * @example
- * unappliedCriteria({ mechanism: "SGLT2 inhibitor" })
+ * unappliedCriteria({ other_criteria: [{ field: "mechanism", value: "SGLT2 inhibitor" }] })
  * // ['mechanism: openFDA cannot filter on "mechanism" ("SGLT2 inhibitor"), so it was not applied; ...']
  */
-export const unappliedCriteria = (c: Readonly<Record<string, unknown>>): string[] =>
-  unknownCriteria(c).map((k) => {
-    const value = JSON.stringify(c[k]);
-    const shown = value && value.length > 80 ? `${value.slice(0, 77)}...` : value;
+export const unappliedCriteria = (c: Criteria): string[] =>
+  (c.other_criteria ?? []).map(({ field: k, value }) => {
+    const shown = JSON.stringify(value.length > 78 ? `${value.slice(0, 75)}...` : value);
     return `${k}: openFDA cannot filter on "${k}" (${shown}), so it was not applied; the criteria it can apply are ${KNOWN_CRITERIA.join(", ")} (closest: ${closestCriterion(k)}).`;
   });
 

@@ -164,6 +164,21 @@ export const buildSearch = (
   };
 };
 
+/**
+ * How an answer was searched, for the envelope's `metadata`: the endpoint, the `query` sent (empty:
+ * every record), `searched_fields` (the openFDA fields each text criterion was matched on; a match in
+ * any one counts) and `data_last_updated` (when openFDA last refreshed the endpoint).
+ */
+export const searchedMetadata = (
+  built: Pick<ReturnType<typeof buildSearch>, "endpoint" | "search" | "fields">,
+  lastUpdated: string | undefined,
+) => ({
+  endpoint: built.endpoint,
+  query: built.search ?? "",
+  searched_fields: built.fields,
+  ...(lastUpdated ? { data_last_updated: lastUpdated } : {}),
+});
+
 /** `application_number:("NDA021588" OR "ANDA209824")` for up-to-100 application numbers. */
 export const applicationNumbersSearch = (numbers: ReadonlyArray<string>): string =>
   `application_number:(${numbers.map((n) => quote(n, "application_number")).join(" OR ")})`;

@@ -15,12 +15,8 @@ const drugsfdaRecord = z.looseObject({
     z.array(
       z.looseObject({
         brand_name: z.string().optional(),
-        active_ingredients: z
-          .array(z.object({ name: z.string(), strength: z.string().optional() }))
-          .optional(),
-        dosage_form: z.string().optional(),
+        active_ingredients: z.array(z.object({ name: z.string() })).optional(),
         route: z.string().optional(),
-        marketing_status: z.string().optional(),
       }),
     ),
   ),
@@ -37,14 +33,12 @@ const drugsfdaRecord = z.looseObject({
 
 const labelRecord = z.looseObject({
   set_id: z.string().optional(),
-  effective_time: z.string().optional(),
   openfda: openfdaBlock,
   indications_and_usage: strings,
 });
 
-/** One drug in the results, from Drugs@FDA (an application) or a drug label. */
+/** One drug in the results, from Drugs@FDA (an application) or a drug label (the answer's `endpoint`). */
 export const matchSchema = z.object({
-  source: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint this match came from."),
   application_number: z.string().optional().describe("FDA application (NDA, ANDA or BLA number)."),
   sponsor: z.string().optional().describe("Company holding the application."),
   labeler: z
@@ -54,18 +48,11 @@ export const matchSchema = z.object({
       "Company named on the drug's labels (openFDA manufacturer_name), often spelt out where sponsor is short.",
     ),
   brand_names: z.array(z.string()).describe("Brand names."),
-  generic_names: z.array(z.string()).describe("Generic names."),
-  active_ingredients: z
-    .array(z.object({ name: z.string(), strength: z.string().optional() }))
-    .describe("Active ingredients (with strength when known)."),
+  generic_names: z.array(z.string()).describe("Generic names (else the active ingredients)."),
   routes: z.array(z.string()).describe("Routes of administration."),
-  dosage_forms: z.array(z.string()).describe("Dosage forms."),
-  marketing_statuses: z.array(z.string()).describe("Marketing statuses of the products."),
   pharmacologic_classes: z.array(z.string()).describe("Pharmacologic classes."),
   original_approval_date: z.string().optional().describe("Date of original approval (YYYY-MM-DD)."),
   indication: z.string().optional().describe("Start of the label's Indications and Usage section."),
-  label_set_id: z.string().optional().describe("The label's SPL set id."),
-  label_effective_date: z.string().optional().describe("Label effective date (YYYY-MM-DD)."),
   url: z.string().describe("Where to read more (Drugs@FDA or DailyMed)."),
 });
 
@@ -109,26 +96,15 @@ export const fromDrugsfda = (raw: unknown): Match | undefined => {
   if (!r) return undefined;
   const o = r.openfda;
   const products = r.products ?? [];
-  const ingredients = new Map<string, { name: string; strength?: string }>();
-  for (const p of products) {
-    for (const a of p.active_ingredients ?? []) {
-      const key = `${a.name.toUpperCase()}|${a.strength ?? ""}`;
-      if (!ingredients.has(key))
-        ingredients.set(key, a.strength ? { name: a.name, strength: a.strength } : { name: a.name });
-    }
-  }
+  const ingredients = products.flatMap((p) => (p.active_ingredients ?? []).map((a) => a.name));
   const approval = originalApproval(r.submissions);
   return {
-    source: "drugsfda",
     application_number: r.application_number,
     ...(r.sponsor_name ? { sponsor: r.sponsor_name } : {}),
     ...(o?.manufacturer_name?.[0] ? { labeler: o.manufacturer_name[0] } : {}),
     brand_names: uniq([...products.map((p) => p.brand_name), ...(o?.brand_name ?? [])]),
-    generic_names: uniq(o?.generic_name ?? []),
-    active_ingredients: [...ingredients.values()],
+    generic_names: uniq(o?.generic_name ?? ingredients),
     routes: uniq([...products.map((p) => p.route), ...(o?.route ?? [])]),
-    dosage_forms: uniq(products.map((p) => p.dosage_form)),
-    marketing_statuses: uniq(products.map((p) => p.marketing_status)),
     pharmacologic_classes: classes(o),
     ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
     url: dafUrl(r.application_number),
@@ -144,19 +120,13 @@ export const fromLabel = (raw: unknown): Match | undefined => {
   const application = o?.application_number?.[0];
   const setId = r.set_id ?? o?.spl_set_id?.[0];
   return {
-    source: "label",
     ...(application ? { application_number: application } : {}),
     ...(o?.manufacturer_name?.[0] ? { labeler: o.manufacturer_name[0] } : {}),
     brand_names: uniq(o?.brand_name ?? []),
-    generic_names: uniq(o?.generic_name ?? []),
-    active_ingredients: uniq(o?.substance_name ?? []).map((name) => ({ name })),
+    generic_names: uniq(o?.generic_name ?? o?.substance_name ?? []),
     routes: uniq(o?.route ?? []),
-    dosage_forms: [],
-    marketing_statuses: [],
     pharmacologic_classes: classes(o),
     ...(indication ? { indication: clip(indication, INDICATION_CHARS) } : {}),
-    ...(setId ? { label_set_id: setId } : {}),
-    ...(r.effective_time ? { label_effective_date: isoDate(r.effective_time)! } : {}),
     url: setId
       ? `https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid=${encodeURIComponent(setId)}`
       : "https://open.fda.gov/apis/drug/label/",

@@ -5,12 +5,11 @@ import {
   criteriaSchema,
   describeCriteria,
   requireApplicable,
-  searchedFieldsSchema,
   unappliedCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import { buildSearch } from "../internal/query.js";
+import { buildSearch, searchedMetadata } from "../internal/query.js";
 
 /**
  * The openFDA field counted for each `count_by`: the same `.exact` field (whole values, not words) on
@@ -31,10 +30,6 @@ const countBy = z.enum(Object.keys(COUNT_FIELDS) as [CountBy, ...CountBy[]]);
 
 const output = z.object({
   count_by: countBy.describe("What was counted."),
-  field: z.string().describe("The openFDA field counted."),
-  endpoint: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint counted."),
-  query: z.string().describe("The openFDA search expression sent (empty: every record)."),
-  searched_fields: searchedFieldsSchema,
   buckets: z
     .array(
       z.object({
@@ -43,13 +38,10 @@ const output = z.object({
       }),
     )
     .describe("Records per value, largest first."),
-  returned_buckets: z.number().int().describe("How many buckets are in this answer."),
   query_constraints_met: z
     .boolean()
     .describe("True when every criterion was applied exactly; see unmet_constraints."),
   unmet_constraints: z.array(z.string()).describe("Criteria that could not be applied exactly, and why."),
-  refinement_suggestions: z.array(z.string()).describe("What to try when nothing was counted."),
-  data_last_updated: z.string().optional().describe("When openFDA last refreshed the endpoint."),
 });
 
 type Output = z.input<typeof output>;
@@ -113,21 +105,19 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const buckets = page.buckets.slice(0, max_buckets);
     const data: Output = {
       count_by,
-      field,
-      endpoint: built.endpoint,
-      query: built.search ?? "",
-      searched_fields: built.fields,
       buckets,
-      returned_buckets: buckets.length,
       query_constraints_met: unmet.length === 0,
       unmet_constraints: unmet,
+    };
+    const metadata = {
+      ...searchedMetadata(built, page.lastUpdated),
+      field,
       refinement_suggestions:
         buckets.length === 0
           ? [
               "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.",
             ]
           : [],
-      ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
     };
     const top = buckets
       .slice(0, 3)
@@ -142,7 +132,8 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     return unmet.length > 0
       ? partial(data, `${message} Not every criterion was applied exactly: see unmet_constraints.`, {
           source,
+          metadata,
         })
-      : outcome(data, { message, source });
+      : outcome(data, { message, source, metadata });
   },
 });

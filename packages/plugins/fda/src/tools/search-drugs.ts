@@ -7,14 +7,19 @@ import {
   describeCriteria,
   givenCriteria,
   requireApplicable,
-  searchedFieldsSchema,
   suggestionsForMany,
   suggestionsForNone,
   unappliedCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import { applicationNumbersSearch, buildSearch, FIELDS, phraseText } from "../internal/query.js";
+import {
+  applicationNumbersSearch,
+  buildSearch,
+  FIELDS,
+  phraseText,
+  searchedMetadata,
+} from "../internal/query.js";
 import {
   fromDrugsfda,
   fromLabel,
@@ -35,22 +40,11 @@ const output = z.object({
     .number()
     .int()
     .describe("How many drugs match in all (openFDA meta.results.total, or the checked count)."),
-  total_count_exact: z
-    .boolean()
-    .describe("False when total_count is an upper bound (not every candidate could be checked)."),
-  returned: z.number().int().describe("How many matches are in this answer."),
   fully_searched: z.boolean().describe("True when every match was returned."),
   query_constraints_met: z
     .boolean()
     .describe("True when every criterion was applied exactly; see unmet_constraints otherwise."),
   unmet_constraints: z.array(z.string()).describe("Criteria that could not be fully applied, and why."),
-  refinement_suggestions: z
-    .array(z.string())
-    .describe("How to narrow (too many matches) or loosen (none) the search."),
-  endpoint: z.enum(["drugsfda", "label"]).describe("The openFDA endpoint searched."),
-  query: z.string().describe("The openFDA search expression sent."),
-  searched_fields: searchedFieldsSchema,
-  data_last_updated: z.string().optional().describe("When openFDA last refreshed the endpoint."),
 });
 
 type Output = z.input<typeof output>;
@@ -169,28 +163,30 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const data: Output = {
       matches: shown,
       total_count: total,
-      total_count_exact: exact,
-      returned: shown.length,
       fully_searched: fully,
       query_constraints_met: unmet.length === 0,
       unmet_constraints: unmet,
+    };
+    // A label's sponsor is checked on its Drugs@FDA application after the search.
+    const fields = built.deferred.includes("sponsor")
+      ? { ...built.fields, sponsor: [...FIELDS.drugsfda.sponsor!] }
+      : built.fields;
+    const metadata = {
+      ...searchedMetadata({ ...built, fields }, page.lastUpdated),
+      total_count_exact: exact,
       refinement_suggestions: suggestions,
-      endpoint: built.endpoint,
-      query: built.search ?? "",
-      // A label's sponsor is checked on its Drugs@FDA application after the search.
-      searched_fields: built.deferred.includes("sponsor")
-        ? { ...built.fields, sponsor: [...FIELDS.drugsfda.sponsor!] }
-        : built.fields,
-      ...(page.lastUpdated ? { data_last_updated: page.lastUpdated } : {}),
     };
     const message =
       total === 0
-        ? `No FDA drugs match ${described}; see refinement_suggestions.`
+        ? `No FDA drugs match ${described}; see metadata.refinement_suggestions.`
         : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${described}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
     const source = `openFDA /drug/${built.endpoint}.json`;
     // A criterion not applied makes the answer partial: the matches may not satisfy it.
     return unmet.length > 0
-      ? partial(data, `${message} Not every criterion was applied: see unmet_constraints.`, { source })
-      : outcome(data, { message, source });
+      ? partial(data, `${message} Not every criterion was applied: see unmet_constraints.`, {
+          source,
+          metadata,
+        })
+      : outcome(data, { message, source, metadata });
   },
 });

@@ -27,7 +27,7 @@ const output = z.object({
  * Use it to see what `private_repo_search` can search, and how to name a shared collection.
  *
  * @example
- * await catalog.call("private_repo_list_collections", { scope: "all" }, { session: { principal: "alice" } })
+ * await catalog.call("private_repo_list_collections", {}, { session: { principal: "alice" } })
  */
 export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, RepoResources>()({
   name: "private_repo_list_collections",
@@ -38,10 +38,13 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
   input: z.strictObject({
     scope: z
       .enum(["all", "own", "shared"])
-      .describe("Which collections to list: all you can read, only your own, or only those shared with you."),
+      .default("all")
+      .describe(
+        "Which collections to list: all you can read (the default), only your own, or only those shared with you.",
+      ),
   }),
   output,
-  examples: [{ input: { scope: "all" } }],
+  examples: [{ input: {} }, { input: { scope: "own" } }],
   annotations: { readOnly: true, idempotent: true, openWorld: false },
   policy: { timeout: "10s", retry: false, cache: false },
   run: async ({ scope }, ctx) => {
