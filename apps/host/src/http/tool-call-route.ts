@@ -47,7 +47,8 @@ const readCallRequest = (req: IncomingMessage, body: unknown, caller: ApiCaller)
       : undefined;
   const values = headerValues || bodyValues ? { ...headerValues, ...bodyValues } : undefined;
   const timeoutMs = callTimeout(req, wrapper?.timeoutMs);
-  const trace = traceContextOf(req.headers);
+  // Read only when the caller sent one: most calls join no trace.
+  const trace = req.headers.traceparent === undefined ? undefined : traceContextOf(req.headers);
   return {
     ok: true,
     input: wrapper ? wrapper.input : (body ?? {}),
