@@ -61,6 +61,11 @@ export const envelopeMetadataSchema = z.looseObject({
   /** How old a stale value is, in milliseconds. */
   staleAgeMs: z.number().nonnegative().optional(),
   truncated: z.boolean(),
+  /**
+   * True when a `partial` holds what the tool found before the call ran out of time (its `error` is
+   * the timeout): the answer is incomplete.
+   */
+  incomplete: z.boolean().optional(),
   /** Where the data came from (an upstream name or URL without secrets). */
   source: z.string().optional(),
   /** The tool that answered, when a fallback tool did. */

@@ -111,7 +111,7 @@ describe("the timeout ends every kind of wait at the deadline", () => {
     await catalog.close();
   });
 
-  it("returns what the run reported with reportPartial when the deadline passes", async () => {
+  it("answers what the run reported with reportPartial as a partial marked incomplete when the deadline passes", async () => {
     const { catalog, time } = await catalogWith(
       (_input, ctx) =>
         new Promise(() => {
@@ -120,7 +120,9 @@ describe("the timeout ends every kind of wait at the deadline", () => {
       { timeout: "500ms", retry: false },
     );
     const r = await time.advanceUntil(catalog.call("slow", { q: "x" }), 50);
-    expect(r.status).toBe("timeout");
+    expect(r.status).toBe("partial");
+    expect(r.metadata.incomplete).toBe(true);
+    expect(r.error?.kind).toBe("timeout");
     expect(r.data).toEqual({ q: "half" });
     expect(r.message).toMatch(/returning what was found so far/);
     await catalog.close();

@@ -150,8 +150,12 @@ export const failureEnvelope = (
       : undefined);
   const meta = metadata(reg, facts);
   if (failure.status !== undefined) meta.upstreamStatus = failure.status;
+  // A timeout that kept some results is an answer with caveats (a partial marked incomplete, its
+  // error saying why); a timeout with nothing is an error.
+  const incomplete = failure.kind === "timeout" && failure.data !== undefined;
+  if (incomplete) meta.incomplete = true;
   return {
-    status: statusForKind(failure.kind),
+    status: incomplete ? "partial" : statusForKind(failure.kind),
     message: error.message,
     ...(failure.data !== undefined ? { data: failure.data } : {}),
     error,

@@ -26,7 +26,7 @@ export const toResponse = (
     escalate: r.escalate ? true : undefined,
   });
   const hasData = r.data !== undefined && r.data !== null && isObject(r.data);
-  if (!hasData || !(r.status === "success" || r.status === "partial" || r.status === "timeout")) {
+  if (!hasData || !(r.status === "success" || r.status === "partial")) {
     const kind = r.error?.kind ?? "internal";
     return {
       tool_name: name,
@@ -54,9 +54,11 @@ export const toResponse = (
   const shaped = mapping.shape(r.data as Json, constraints, r.metadata as Json);
   const unmet = [...built.unmet, ...(shaped.unmet ?? [])];
   const met = shaped.met !== false && unmet.length === 0;
-  const incomplete = r.status === "timeout" || shaped.complete === false;
+  // A call that ran out of time with some results: a partial marked incomplete.
+  const timedOut = r.metadata.incomplete === true;
+  const incomplete = timedOut || shaped.complete === false;
   const status: ExternalToolStatus =
-    r.status === "timeout"
+    timedOut
       ? "TIMEOUT"
       : r.status === "partial" || !met || incomplete
         ? "PARTIAL_SUCCESS"
