@@ -639,76 +639,7 @@ describe("Context7 HTTP details", () => {
   });
 });
 
-describe("transports", () => {
-  it('transport "mcp" without an MCP server leaves the plugin unconfigured and says why', async () => {
-    const catalog = setup({ transport: "mcp" });
-    expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured" });
-    const r = await catalog.call(
-      "context7_search_documentation",
-      { query: "middleware", library: "next.js" },
-      session(),
-    );
-    expect(r.status).toBe("unavailable");
-    expect(r.message).toMatch(/transport "mcp" needs the Context7 MCP server: set mcp to/);
-    expect(emu.up.requests).toHaveLength(0);
-  });
-
-  it("goes through the MCP server's resolve-library-id and query-docs when given an mcpClient", async () => {
-    const calls: Array<{ name: string; arguments: Readonly<Record<string, unknown>> }> = [];
-    const mcpClient = {
-      callTool: async (call: { name: string; arguments: Readonly<Record<string, unknown>> }) => {
-        calls.push(call);
-        if (call.name === "resolve-library-id") {
-          return {
-            content: [
-              {
-                type: "text",
-                text:
-                  "Available Libraries:\n\n- Title: Next.js\n- Context7-compatible library ID: /vercel/next.js\n- Description: The React Framework\n" +
-                  "- Code Snippets: 3629\n- Source Reputation: High\n- Versions: v15.1.8, v14.3.0-canary.87\n----------\n" +
-                  "- Title: Nextra\n- Context7-compatible library ID: /shuding/nextra\n- Description: Docs framework\n- Source Reputation: Medium",
-              },
-            ],
-          };
-        }
-        return { content: [{ type: "text", text: CONTEXT_TXT }] };
-      },
-    };
-    const catalog = setup({ transport: "mcp", mcpClient });
-    const r = await catalog.call(
-      "context7_search_documentation",
-      { query: "middleware", library: "next.js" },
-      session(),
-    );
-    expect(r.status, r.message).toBe("success");
-    expect(r.data).toMatchObject({
-      library_id: "/vercel/next.js",
-      library_title: "Next.js",
-      documentation: CONTEXT_TXT,
-      alternatives: [{ id: "/shuding/nextra", title: "Nextra" }],
-    });
-    expect(calls).toEqual([
-      { name: "resolve-library-id", arguments: { libraryName: "next.js", query: "middleware" } },
-      { name: "query-docs", arguments: { libraryId: "/vercel/next.js", query: "middleware" } },
-    ]);
-    expect(emu.up.requests).toHaveLength(0);
-  });
-
-  it("a failing mcpClient is Context7 unavailable, with the guidance", async () => {
-    const mcpClient = {
-      callTool: async () => Promise.reject(new Error("MCP server context7 is not connected")),
-    };
-    const catalog = setup({ transport: "mcp", mcpClient });
-    const r = await catalog.call(
-      "context7_get_library_docs",
-      { library_id: "/vercel/next.js", query: "middleware" },
-      session(),
-    );
-    expect(r.status).toBe("unavailable");
-    expect(r.message).toMatch(/through the MCP client: MCP server context7 is not connected/);
-    expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
-  });
-
+describe("an injected transport", () => {
   it("an injected docsClient replaces the HTTP transport; its plain errors count as unavailable", async () => {
     let fail = false;
     const docsClient = {
