@@ -42,6 +42,30 @@ export const createContext7Plugin = (options: Context7PluginOptions = {}) =>
     config: context7ConfigSchema,
     defaults: options,
     tools: [searchDocumentation, resolveLibraryId, getLibraryDocs],
+    instructions:
+      "Use context7's tools for current documentation whenever the user asks about a specific library, framework, SDK, API, " +
+      "CLI or cloud service (its API, setup, configuration, version migration or library-specific errors), even a well-known " +
+      "one: your training data may be dated. Prefer them to web search for library docs. Not for general programming concepts, " +
+      "refactoring, code review, scripts from scratch or debugging business logic.",
+    aliasSets: [
+      {
+        name: "context7-mcp",
+        description:
+          "The tool and parameter names of the official Context7 MCP server (@upstash/context7-mcp).",
+        tools: [
+          {
+            alias: "resolve-library-id",
+            tool: resolveLibraryId.name,
+            parameters: { libraryName: "library_name", query: "query" },
+          },
+          {
+            alias: "query-docs",
+            tool: getLibraryDocs.name,
+            parameters: { libraryId: "library_id", query: "query" },
+          },
+        ],
+      },
+    ],
     setup: setupContext7,
     health: async ({ config, resources, signal }) => {
       try {
