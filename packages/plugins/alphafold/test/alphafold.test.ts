@@ -41,9 +41,7 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
     expect(r.status, r.message).toBe("success");
     const d = dataOf(r);
     expect(d).toMatchObject({
-      complete: true,
       source: "alphafold_db",
-      lookup: "accession",
       uniprot_accession: "Q7Z6M3",
       model_id: "AF-Q7Z6M3-F1",
     });
@@ -63,10 +61,8 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
       `Low confidence for residues 216-229 (mean pLDDT ${mean(model.plddt.slice(215, 229)).toFixed(1).replace(/\.0$/, "")})`,
       `Low confidence for residues 249-343 (mean pLDDT ${mean(model.plddt.slice(248, 343)).toFixed(1).replace(/\.0$/, "")})`,
     ]);
-    const f = d.plddt_band_fractions;
-    expect(f.very_high + f.confident + f.low + f.very_low).toBeCloseTo(1, 2);
     expect(r.metadata.source).toBe("AlphaFold DB");
-    expect(d.citation).toMatch(/Jumper et al/);
+    expect(r.instruction).toMatch(/Jumper et al/);
   });
 
   it("links the structure when it is larger than the inline limit, and inlines it when the limit allows", async () => {
@@ -74,11 +70,9 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
     const linked = dataOf(
       await afCatalog(at(up)).call("alphafold_predict_structure", { uniprot_accession: "Q7Z6M3" }, session),
     );
-    expect(linked.structure).toMatchObject({
+    expect(linked.structure).toEqual({
       format: "pdb",
-      inline: false,
-      content: "none",
-      chars: model.pdb.length,
+      url: `${up.url}/files/AF-Q7Z6M3-F1-model_v1.pdb`,
     });
     expect(linked.structure.url).toBe(`${up.url}/files/AF-Q7Z6M3-F1-model_v1.pdb`);
     expect(linked.structure.text).toBeUndefined();
@@ -89,7 +83,7 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
     const inline = dataOf(
       await catalog.call("alphafold_predict_structure", { uniprot_accession: "Q7Z6M3" }, session),
     );
-    expect(inline.structure).toMatchObject({ inline: true, content: "full_atom", text: model.pdb });
+    expect(inline.structure).toMatchObject({ content: "full_atom", text: model.pdb });
   });
 
   it("reads the same per-residue pLDDT from the recorded mmCIF (_atom_site.B_iso_or_equiv)", async () => {
@@ -116,7 +110,7 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
     expect(r.status).toBe("success");
     const d = dataOf(r);
     expect(d.confidence_scores.per_residue).toEqual(model.plddt);
-    expect(d.structure).toMatchObject({ inline: false, url: `${up.url}/files/AF-Q7Z6M3-F1-model_v1.pdb` });
+    expect(d.structure).toEqual({ format: "pdb", url: `${up.url}/files/AF-Q7Z6M3-F1-model_v1.pdb` });
     expect(d.warnings.join(" ")).toMatch(/structure file could not be downloaded/);
   });
 
@@ -130,21 +124,12 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
     );
     expect(r.status).toBe("partial");
     const d = dataOf(r);
-    expect(d).toMatchObject({
-      complete: false,
-      model_id: "AF-P04637-F1",
-      model_version: 6,
-      sequence_length: 393,
-    });
+    expect(d).toMatchObject({ model_id: "AF-P04637-F1", sequence_length: 393 });
     expect(d.confidence_scores.overall).toBe(tp53.globalMetricValue);
-    expect(d.plddt_band_fractions).toEqual({
-      very_high: 0.527,
-      confident: 0.071,
-      low: 0.104,
-      very_low: 0.298,
-    });
-    expect(d.protein).toEqual({ name: "Cellular tumor antigen p53", gene: "TP53", organism: "Homo sapiens" });
-    expect(d.links.pae).toBe(`${up.url}/files/AF-P04637-F1-predicted_aligned_error_v6.json`);
+    expect(d.warnings).toContain(
+      "Per-residue confidence was not obtained: overall is AlphaFold DB's global pLDDT (residues: 52.7 % very high, 7.1 % confident, 10.4 % low, 29.8 % very low).",
+    );
+    expect(d.protein).toBe("Cellular tumor antigen p53 (TP53, Homo sapiens)");
     expect(r.message).toMatch(/global pLDDT 75.06/);
   });
 
@@ -183,12 +168,8 @@ describe("alphafold_predict_structure by sequence", () => {
     const folds = up.requestsTo("POST", "/foldSequence/v1/pdb/").length;
     const r = await afCatalog(at(up)).call("alphafold_predict_structure", { sequence: fasta }, session);
     const d = dataOf(r);
-    expect(d).toMatchObject({
-      source: "alphafold_db",
-      lookup: "exact_sequence_match",
-      uniprot_accession: "Q7Z6M3",
-      complete: true,
-    });
+    expect(r.status).toBe("success");
+    expect(d).toMatchObject({ source: "alphafold_db", uniprot_accession: "Q7Z6M3" });
     expect(up.requestsTo("POST", "/foldSequence/v1/pdb/")).toHaveLength(folds);
   });
 
@@ -237,12 +218,7 @@ describe("alphafold_predict_structure by sequence", () => {
     );
     expect(r.status, r.message).toBe("success");
     const d = dataOf(r);
-    expect(d).toMatchObject({
-      source: "esmfold",
-      lookup: "esmfold",
-      sequence_length: seq.length,
-      complete: true,
-    });
+    expect(d).toMatchObject({ source: "esmfold", sequence_length: seq.length });
     const sent = up.requestsTo("POST", "/foldSequence/v1/pdb/");
     expect(sent.length).toBe(before + 1);
     expect(sent.at(-1)!.body).toBe(seq);
@@ -251,10 +227,10 @@ describe("alphafold_predict_structure by sequence", () => {
     expect(d.confidence_scores.per_residue).toEqual(
       profile.map((v) => Math.round(Number((v / 100).toFixed(2)) * 10_000) / 100),
     );
-    expect(d.structure).toMatchObject({ format: "pdb", inline: true, content: "full_atom" });
+    expect(d.structure).toMatchObject({ format: "pdb", content: "full_atom" });
     expect(d.structure.text).toContain("ATOM");
     expect(d.warnings.some((w: string) => w.startsWith("Low confidence for residues 1-32"))).toBe(true);
-    expect(d.citation).toMatch(/ESMFold/);
+    expect(r.instruction).toMatch(/ESMFold as Lin et al/);
   });
 
   it("gives a CA trace inline when an ESMFold model is too large and there is no link", async () => {
@@ -268,7 +244,6 @@ describe("alphafold_predict_structure by sequence", () => {
     );
     expect(d.structure.content).toBe("ca_trace");
     expect(d.structure.text.split("\n").filter((l: string) => l.startsWith("ATOM"))).toHaveLength(300);
-    expect(d.structure.chars).toBeGreaterThan(30_000);
     expect(d.warnings.join(" ")).toMatch(/only the CA trace/);
   });
 
@@ -362,7 +337,7 @@ describe("long predictions: progress, and partial results on timeout", () => {
         session,
       );
       expect(folded.status, folded.message).toBe("success");
-      expect(dataOf(folded)).toMatchObject({ complete: true, source: "esmfold" });
+      expect(dataOf(folded)).toMatchObject({ source: "esmfold" });
       // The AlphaFold DB lookup keeps the client's short wait: only the fold gets the long one.
       up.fault("GET", "/api/prediction/Q7Z6M3", { kind: "delay", ms: 900 });
       const lookup = await afCatalog(at(up), { http, policies: { "*": { retry: false } } }).call(
@@ -413,9 +388,9 @@ describe("long predictions: progress, and partial results on timeout", () => {
     expect(r.status).toBe("timeout");
     expect(r.message).toMatch(/returning what was found so far/);
     const d = dataOf(r);
-    expect(d).toMatchObject({ complete: false, model_id: "AF-P04637-F1", sequence_length: 393 });
-    expect(d.confidence_scores).toEqual({ overall: 75.06, per_residue: [], first_residue: 1 });
-    expect(d.links.pdb).toBe(`${up.url}/files/AF-P04637-F1-model_v6.pdb`);
+    expect(d).toMatchObject({ model_id: "AF-P04637-F1", sequence_length: 393 });
+    expect(d.confidence_scores).toEqual({ overall: 75.06, per_residue: [] });
+    expect(d.structure.url).toBe(`${up.url}/files/AF-P04637-F1-model_v6.pdb`);
   });
 
   it("returns the partial entry when the structure download is delayed past the timeout", async () => {
@@ -426,11 +401,7 @@ describe("long predictions: progress, and partial results on timeout", () => {
       session,
     );
     expect(r.status).toBe("timeout");
-    expect(dataOf(r)).toMatchObject({
-      complete: false,
-      uniprot_accession: "Q7Z6M3",
-      confidence_scores: { overall: 74.57 },
-    });
+    expect(dataOf(r)).toMatchObject({ uniprot_accession: "Q7Z6M3", confidence_scores: { overall: 74.57 } });
   });
 
   it("returns the validated sequence facts when ESMFold hangs past the timeout", async () => {
@@ -441,7 +412,7 @@ describe("long predictions: progress, and partial results on timeout", () => {
       session,
     );
     expect(r.status).toBe("timeout");
-    expect(dataOf(r)).toMatchObject({ complete: false, source: "esmfold", sequence_length: 22 });
+    expect(dataOf(r)).toMatchObject({ source: "esmfold", sequence_length: 22 });
     expect(dataOf(r).warnings).toContain("ESMFold had not returned a structure yet.");
   });
 });

@@ -68,7 +68,7 @@ describeFaultMatrix({
       tool: "alphafold_predict_structure",
       input: () => ({ uniprot_accession: "Q7Z6M3" }),
       expect: {
-        hang: hangWith({ complete: false, model_id: "AF-Q7Z6M3-F1" }),
+        hang: hangWith({ model_id: "AF-Q7Z6M3-F1" }),
         ...onFailure({
           status: "success",
           check: (r) => {
@@ -115,7 +115,7 @@ describeFaultMatrix({
       tool: "alphafold_predict_structure",
       input: () => ({ sequence: "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAP" }),
       expect: {
-        hang: hangWith({ complete: false, source: "esmfold", sequence_length: 35 }),
+        hang: hangWith({ source: "esmfold", sequence_length: 35 }),
         // ESMFold answers PDB text: a body that is not PDB (broken JSON, an HTML page) is an upstream
         // error the plugin marks retryable.
         ...Object.fromEntries(
@@ -139,7 +139,7 @@ describe("AlphaFold failures beyond one request", () => {
       session,
     );
     expect(r.status).toBe("partial");
-    expect(dataOf(r).complete).toBe(false);
+    expect(dataOf(r).confidence_scores.per_residue).toEqual([]);
     expect(dataOf(r).warnings.join(" ")).toMatch(/confidence file could not be downloaded/);
   });
 

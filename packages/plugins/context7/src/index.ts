@@ -1,20 +1,18 @@
 import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { context7ConfigSchema } from "./config.js";
+import { setupContext7 } from "./setup.js";
 import { getLibraryDocs } from "./tools/get-library-docs.js";
 import { resolveLibraryId } from "./tools/resolve-library-id.js";
 import { searchDocumentation } from "./tools/search-documentation.js";
 
-export type { Context7Config, Context7McpTarget } from "./config.js";
+export type { Context7Config } from "./config.js";
 export type {
   DocsClient,
   DocsContext,
   DocsRequestOptions,
   DocsSource,
   LibraryMatch,
-  McpCallResult,
-  McpContentBlock,
-  McpToolCaller,
 } from "./internal/docs-client.js";
 export type { Context7Resources } from "./setup.js";
 /**
@@ -22,15 +20,14 @@ export type { Context7Resources } from "./setup.js";
  * Environment variables (`CONTEXT7_API_KEY`, `CONTEXT7_API_URL`) and the host's per-plugin options win over them.
  *
  * @example
- * const options: Context7PluginOptions = { transport: "mcp", mcp: { command: "npx", args: ["-y", "@upstash/context7-mcp"] } };
+ * const options: Context7PluginOptions = { baseUrl: "https://context7.com/api", libraryCacheTtl: "1d" };
  */
 export type Context7PluginOptions = PluginOptions<typeof context7ConfigSchema>;
 
 /**
  * Creates the Context7 plugin: `context7_search_documentation`, `context7_resolve_library_id` and
  * `context7_get_library_docs`. Options are defaults; `CONTEXT7_API_KEY`/`CONTEXT7_API_URL` and the
- * host's plugin options win over them. The transport (HTTP API, or the Context7 MCP server with
- * `transport: "mcp"`) is opened in `setup` and closed with the catalog.
+ * host's plugin options win over them. It calls Context7's HTTP API, or the `docsClient` it is given.
  *
  * @example
  * const catalog = createCatalog();
@@ -45,8 +42,31 @@ export const createContext7Plugin = (options: Context7PluginOptions = {}) =>
     config: context7ConfigSchema,
     defaults: options,
     tools: [searchDocumentation, resolveLibraryId, getLibraryDocs],
-    // Loaded at the first call, not at import: `quiver list` never opens a transport.
-    setup: (ctx) => import("./setup.js").then((m) => m.setupContext7(ctx)),
+    instructions:
+      "Use context7's tools for current documentation whenever the user asks about a specific library, framework, SDK, API, " +
+      "CLI or cloud service (its API, setup, configuration, version migration or library-specific errors), even a well-known " +
+      "one: your training data may be dated. Prefer them to web search for library docs. Not for general programming concepts, " +
+      "refactoring, code review, scripts from scratch or debugging business logic.",
+    aliasSets: [
+      {
+        name: "context7-mcp",
+        description:
+          "The tool and parameter names of the official Context7 MCP server (@upstash/context7-mcp).",
+        tools: [
+          {
+            alias: "resolve-library-id",
+            tool: resolveLibraryId.name,
+            parameters: { libraryName: "library_name", query: "query" },
+          },
+          {
+            alias: "query-docs",
+            tool: getLibraryDocs.name,
+            parameters: { libraryId: "library_id", query: "query" },
+          },
+        ],
+      },
+    ],
+    setup: setupContext7,
     health: async ({ config, resources, signal }) => {
       try {
         const found = await resources.docs.searchLibraries(

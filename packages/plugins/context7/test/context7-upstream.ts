@@ -39,7 +39,7 @@ const names = (l: Library) => [l.title, ...l.id.split("/").filter(Boolean)].map(
  * Context7's search as far as tests need it: a library answers when one of its names is contained in
  * the requested name, contains it, or is within two edits of it — exact names first.
  */
-export const searchCatalogue = (libraryName: string): Library[] => {
+const searchCatalogue = (libraryName: string): Library[] => {
   const want = norm(libraryName);
   if (want === "") return [];
   const score = (l: Library) => {

@@ -145,7 +145,11 @@ describe("unavailable: 5xx after retries, breaker open", () => {
       { baseUrl: "http://context7.invalid/api" },
       { policies: { "*": { retry: false } } },
     );
-    const r = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    const r = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "react", query: "hooks" },
+      session(),
+    );
     expect(r.status).toBe("unavailable");
     expect(r.message).toMatch(/Could not resolve the host name|context7\.invalid/);
     expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
@@ -167,7 +171,11 @@ describe("unavailable: 5xx after retries, breaker open", () => {
     emu.up.fault("GET", SEARCH, { kind: "status", status: 500 });
     const catalog = setup({}, { policies: { "*": { retry: false } } });
     for (let i = 0; i < 3; i++) {
-      const r = await catalog.call("context7_resolve_library_id", { library_name: `lib${i}` }, session());
+      const r = await catalog.call(
+        "context7_resolve_library_id",
+        { library_name: `lib${i}`, query: "hooks" },
+        session(),
+      );
       expect(r.status).toBe("unavailable");
     }
     expect(emu.up.requestsTo("GET", SEARCH)).toHaveLength(3);
@@ -229,7 +237,11 @@ describe("library not found", () => {
 
   it("with nothing close, the suggestion says how to name the library", async () => {
     const catalog = setup();
-    const r = await catalog.call("context7_resolve_library_id", { library_name: "zzqqxx" }, session());
+    const r = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "zzqqxx", query: "hooks" },
+      session(),
+    );
     expect(r.status).toBe("error");
     expect(r.error?.kind).toBe("invalid_input");
     expect(r.suggestion).toMatch(/published under/);
@@ -305,7 +317,7 @@ describe("caching: library ids for days, documentation for hours", () => {
 
   it("context7_resolve_library_id fills the same cache", async () => {
     const catalog = setup();
-    await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    await catalog.call("context7_resolve_library_id", { library_name: "react", query: "hooks" }, session());
     const r = await catalog.call(
       "context7_search_documentation",
       { query: "useState", library: "react" },
@@ -387,7 +399,7 @@ describe("rate limits", () => {
     const catalog = setup({}, { clock: time.clock });
     const started = time.now();
     const r = await time.advanceUntil(
-      catalog.call("context7_resolve_library_id", { library_name: "react" }, session()),
+      catalog.call("context7_resolve_library_id", { library_name: "react", query: "hooks" }, session()),
       50,
     );
     expect(r.status).toBe("success");
@@ -405,7 +417,11 @@ describe("rate limits", () => {
       body: JSON.stringify(RATE_LIMIT_BODY),
     });
     const catalog = setup();
-    const r = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    const r = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "react", query: "hooks" },
+      session(),
+    );
     expect(r.status).toBe("error");
     expect(r.error).toMatchObject({ kind: "rate_limited", retryable: true, retryAfterMs: 120_000 });
     expect(r.message).toMatch(
@@ -419,7 +435,11 @@ describe("Context7 HTTP details", () => {
   it("sends CONTEXT7_API_KEY as a Bearer token and keeps it out of every envelope", async () => {
     const key = "ctx7sk-test-0123456789abcdef";
     const catalog = setup({}, { env: { CONTEXT7_API_KEY: key } });
-    const ok = await catalog.call("context7_resolve_library_id", { library_name: "react" }, session());
+    const ok = await catalog.call(
+      "context7_resolve_library_id",
+      { library_name: "react", query: "hooks" },
+      session(),
+    );
     expect(ok.status).toBe("success");
     expect(emu.up.requestsTo("GET", SEARCH)[0]?.headers.authorization).toBe(`Bearer ${key}`);
 
@@ -639,76 +659,29 @@ describe("Context7 HTTP details", () => {
   });
 });
 
-describe("transports", () => {
-  it('transport "mcp" without an MCP server leaves the plugin unconfigured and says why', async () => {
-    const catalog = setup({ transport: "mcp" });
-    expect(catalog.plugins()[0]).toMatchObject({ status: "unconfigured" });
-    const r = await catalog.call(
-      "context7_search_documentation",
-      { query: "middleware", library: "next.js" },
-      session(),
-    );
-    expect(r.status).toBe("unavailable");
-    expect(r.message).toMatch(/transport "mcp" needs the Context7 MCP server: set mcp to/);
+describe("what the model is told", () => {
+  it("resolving needs the task (query), which Context7 ranks the candidates by", async () => {
+    const r = await setup().call("context7_resolve_library_id", { library_name: "react" }, session());
+    expect(r.error?.kind).toBe("invalid_input");
     expect(emu.up.requests).toHaveLength(0);
   });
 
-  it("goes through the MCP server's resolve-library-id and query-docs when given an mcpClient", async () => {
-    const calls: Array<{ name: string; arguments: Readonly<Record<string, unknown>> }> = [];
-    const mcpClient = {
-      callTool: async (call: { name: string; arguments: Readonly<Record<string, unknown>> }) => {
-        calls.push(call);
-        if (call.name === "resolve-library-id") {
-          return {
-            content: [
-              {
-                type: "text",
-                text:
-                  "Available Libraries:\n\n- Title: Next.js\n- Context7-compatible library ID: /vercel/next.js\n- Description: The React Framework\n" +
-                  "- Code Snippets: 3629\n- Source Reputation: High\n- Versions: v15.1.8, v14.3.0-canary.87\n----------\n" +
-                  "- Title: Nextra\n- Context7-compatible library ID: /shuding/nextra\n- Description: Docs framework\n- Source Reputation: Medium",
-              },
-            ],
-          };
-        }
-        return { content: [{ type: "text", text: CONTEXT_TXT }] };
-      },
-    };
-    const catalog = setup({ transport: "mcp", mcpClient });
-    const r = await catalog.call(
-      "context7_search_documentation",
-      { query: "middleware", library: "next.js" },
-      session(),
-    );
-    expect(r.status, r.message).toBe("success");
-    expect(r.data).toMatchObject({
-      library_id: "/vercel/next.js",
-      library_title: "Next.js",
-      documentation: CONTEXT_TXT,
-      alternatives: [{ id: "/shuding/nextra", title: "Nextra" }],
-    });
-    expect(calls).toEqual([
-      { name: "resolve-library-id", arguments: { libraryName: "next.js", query: "middleware" } },
-      { name: "query-docs", arguments: { libraryId: "/vercel/next.js", query: "middleware" } },
+  it("the official server's names (alias set context7-mcp) map onto the tools' own parameters", () => {
+    const catalog = setup();
+    const [official] = catalog.plugins()[0]?.slots?.aliasSets ?? [];
+    expect(official?.tools.map((a) => [a.alias, Object.keys(a.parameters ?? {})])).toEqual([
+      ["resolve-library-id", ["libraryName", "query"]],
+      ["query-docs", ["libraryId", "query"]],
     ]);
-    expect(emu.up.requests).toHaveLength(0);
+    for (const alias of official?.tools ?? []) {
+      const schema = catalog.describe(alias.tool)?.inputSchema as { properties: object; required: string[] };
+      expect(Object.values(alias.parameters ?? {}).sort()).toEqual(Object.keys(schema.properties).sort());
+      expect(schema.required.sort()).toEqual(Object.keys(schema.properties).sort());
+    }
   });
+});
 
-  it("a failing mcpClient is Context7 unavailable, with the guidance", async () => {
-    const mcpClient = {
-      callTool: async () => Promise.reject(new Error("MCP server context7 is not connected")),
-    };
-    const catalog = setup({ transport: "mcp", mcpClient });
-    const r = await catalog.call(
-      "context7_get_library_docs",
-      { library_id: "/vercel/next.js", query: "middleware" },
-      session(),
-    );
-    expect(r.status).toBe("unavailable");
-    expect(r.message).toMatch(/through the MCP client: MCP server context7 is not connected/);
-    expect(r.guidance).toBe(UNAVAILABLE_GUIDANCE);
-  });
-
+describe("an injected transport", () => {
   it("an injected docsClient replaces the HTTP transport; its plain errors count as unavailable", async () => {
     let fail = false;
     const docsClient = {
@@ -776,7 +749,7 @@ describe("every documented /v2/libs/search answer", () => {
       emu.up.route("GET", SEARCH, documented("/v2/libs/search", status, example));
       const r = await setup({}, { policies: { "*": { retry: false } } }).call(
         "context7_resolve_library_id",
-        { library_name: "react" },
+        { library_name: "react", query: "hooks" },
         session(),
       );
       expect(r.status, r.message).not.toBe("success");

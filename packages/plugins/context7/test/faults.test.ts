@@ -19,7 +19,7 @@ const CALLS: ReadonlyArray<FaultMatrixCall> = [
     method: "GET",
     path: "/api/v2/libs/search",
     tool: "context7_resolve_library_id",
-    input: { library_name: "next.js" },
+    input: { library_name: "next.js", query: "middleware" },
   },
   {
     name: "context",

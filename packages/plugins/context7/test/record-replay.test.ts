@@ -23,7 +23,7 @@ describeRecordReplay({
     { tool: "context7_resolve_library_id", input: { library_name: "next.js", query: "middleware" } },
     { tool: "context7_search_documentation", input: { query: "routing", library: "react" } },
     { tool: "context7_get_library_docs", input: { library_id: "/vercel/next.js", query: "middleware" } },
-    { tool: "context7_resolve_library_id", input: { library_name: "no-such-library-xyz" } },
+    { tool: "context7_resolve_library_id", input: { library_name: "no-such-library-xyz", query: "setup" } },
   ].map((c) => ({ ...c, options: session })),
   // The last one: the library search answers with nothing, which the tool reports as an error.
   statuses: ["success", "success", "success", "error"],

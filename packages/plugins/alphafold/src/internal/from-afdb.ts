@@ -1,10 +1,23 @@
 import { outcome, partial, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { AFDB_CITATION, type Prediction, structurePart } from "./output.js";
+import { type Prediction, structurePart } from "./output.js";
 import { confidenceParts } from "./plddt.js";
 import { stage } from "./progress.js";
 import { plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
 import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./upstreams.js";
+
+/** "Cellular tumor antigen p53 (TP53, Homo sapiens)", as `protein`, when the entry names it. */
+const proteinOf = ({ description, gene, organism }: AfdbEntry) => {
+  const about = [gene, organism].filter(Boolean).join(", ");
+  return description ? { protein: about ? `${description} (${about})` : description } : {};
+};
+
+/** " (residues: 52.7 % very high, …)": the entry's own band fractions, for when per-residue scores are missing. */
+const bandsOf = ({ fractions: f }: AfdbEntry): string => {
+  if (!f) return "";
+  const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
+  return ` (residues: ${pct(f.very_high)} very high, ${pct(f.confident)} confident, ${pct(f.low)} low, ${pct(f.very_low)} very low)`;
+};
 
 /**
  * Turns an AlphaFold DB entry into a prediction: reports the entry's own figures as partial data at
@@ -14,43 +27,26 @@ import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./up
 export const predictionFromAfdb = async (
   ctx: ToolContext<AlphafoldConfig>,
   entry: AfdbEntry,
-  lookup: "accession" | "exact_sequence_match",
   format: "pdb" | "mmcif",
   earlier: ReadonlyArray<string>,
 ): Promise<ToolOutcome<Prediction>> => {
   const accession = entry.accession ?? "";
   const model = entry.modelId ?? accession;
   const fileUrl = format === "pdb" ? entry.pdbUrl : entry.cifUrl;
-  const links = {
-    ...(accession ? { entry: `https://alphafold.ebi.ac.uk/entry/${accession}` } : {}),
-    ...(entry.pdbUrl ? { pdb: entry.pdbUrl } : {}),
-    ...(entry.cifUrl ? { mmcif: entry.cifUrl } : {}),
-    ...(entry.plddtUrl ? { confidence: entry.plddtUrl } : {}),
-    ...(entry.paeUrl ? { pae: entry.paeUrl } : {}),
-  };
   const base: Prediction = {
-    complete: false,
     source: "alphafold_db",
-    lookup,
     ...(accession ? { uniprot_accession: accession } : {}),
     ...(entry.modelId ? { model_id: entry.modelId } : {}),
-    ...(entry.version !== undefined ? { model_version: entry.version } : {}),
-    protein: {
-      ...(entry.description ? { name: entry.description } : {}),
-      ...(entry.gene ? { gene: entry.gene } : {}),
-      ...(entry.organism ? { organism: entry.organism } : {}),
-    },
+    ...proteinOf(entry),
     sequence_length: entry.sequence?.length ?? 0,
-    confidence_scores: { overall: entry.global ?? null, per_residue: [], first_residue: entry.start },
-    ...(entry.fractions ? { plddt_band_fractions: entry.fractions } : {}),
+    confidence_scores:
+      entry.global === undefined ? { per_residue: [] } : { overall: entry.global, per_residue: [] },
     regions: [],
     warnings: [
       ...earlier,
-      "Per-residue confidence was not obtained: overall is AlphaFold DB's global pLDDT.",
+      `Per-residue confidence was not obtained: overall is AlphaFold DB's global pLDDT${bandsOf(entry)}.`,
     ],
-    structure: { format, content: "none", inline: false, ...(fileUrl ? { url: fileUrl } : {}) },
-    links,
-    citation: AFDB_CITATION,
+    structure: { format, ...(fileUrl ? { url: fileUrl } : {}) },
   };
   ctx.reportPartial(base);
   stage(ctx, 2, `Found AlphaFold DB model ${model}; downloading the ${format.toUpperCase()} file`);
@@ -99,9 +95,7 @@ export const predictionFromAfdb = async (
   const data: Prediction = {
     ...base,
     ...parts.fields,
-    complete: true,
     sequence_length: entry.sequence?.length ?? perResidue.length,
-    plddt_band_fractions: entry.fractions ?? parts.fields.plddt_band_fractions,
     warnings,
     structure: structurePart(format, text, fileUrl, ctx.config.inlineStructureMaxChars),
   };

@@ -1,6 +1,6 @@
 import { outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { ESMFOLD_CITATION, type Prediction, structurePart } from "./output.js";
+import { type Prediction, structurePart } from "./output.js";
 import { confidenceParts } from "./plddt.js";
 import { heartbeat, stage } from "./progress.js";
 import { caTrace, plddtFromPdb, toPercent } from "./structure-parse.js";
@@ -19,16 +19,12 @@ export const predictionFromEsmfold = async (
   const warnings = [...earlier];
   if (format === "mmcif") warnings.push("ESMFold returns PDB only; the structure is given in PDB format.");
   const base: Prediction = {
-    complete: false,
     source: "esmfold",
-    lookup: "esmfold",
     sequence_length: sequence.length,
-    confidence_scores: { overall: null, per_residue: [], first_residue: 1 },
+    confidence_scores: { per_residue: [] },
     regions: [],
     warnings: [...warnings, "ESMFold had not returned a structure yet."],
-    structure: { format: "pdb", content: "none", inline: false },
-    links: {},
-    citation: ESMFOLD_CITATION,
+    structure: { format: "pdb" },
   };
   ctx.reportPartial(base);
   stage(ctx, 2, `No exact UniProt/AlphaFold DB match; folding ${sequence.length} residues with ESMFold`);
@@ -52,7 +48,7 @@ export const predictionFromEsmfold = async (
       `The full-atom model (${pdb.length} characters) is larger than the inline limit; only the CA trace is included. ESMFold keeps no copy: fold again to get all atoms.`,
     );
   }
-  const data: Prediction = { ...base, ...parts.fields, complete: true, warnings: out, structure };
+  const data: Prediction = { ...base, ...parts.fields, warnings: out, structure };
   stage(ctx, 4, "Done");
   const message = `ESMFold prediction (${sequence.length} residues): ${parts.summary}.`;
   return outcome(data, { message, source: "ESMFold (ESM Atlas)" });

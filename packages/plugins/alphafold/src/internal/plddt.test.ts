@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bandFractions, bandOf, lowConfidenceRuns, lowConfidenceWarnings, regionsOf } from "./plddt.js";
+import { bandOf, lowConfidenceRuns, lowConfidenceWarnings, regionsOf } from "./plddt.js";
 
 describe("pLDDT bands", () => {
   it("uses AlphaFold DB's bands: very high ≥90, confident 70–90, low 50–70, very low <50", () => {
@@ -17,10 +17,10 @@ describe("pLDDT bands", () => {
 
   it("groups consecutive residues of one band into regions, numbered from the first residue", () => {
     expect(regionsOf([95, 92, 80, 40, 45, 60], 10)).toEqual([
-      { start: 10, end: 11, band: "very_high", mean_plddt: 93.5 },
-      { start: 12, end: 12, band: "confident", mean_plddt: 80 },
-      { start: 13, end: 14, band: "very_low", mean_plddt: 42.5 },
-      { start: 15, end: 15, band: "low", mean_plddt: 60 },
+      { start: 10, end: 11, mean_plddt: 93.5 },
+      { start: 12, end: 12, mean_plddt: 80 },
+      { start: 13, end: 14, mean_plddt: 42.5 },
+      { start: 15, end: 15, mean_plddt: 60 },
     ]);
   });
 
@@ -41,14 +41,5 @@ describe("pLDDT bands", () => {
     const w = lowConfidenceWarnings(alternating);
     expect(w).toHaveLength(21);
     expect(w.at(-1)).toBe("…and 10 more low-confidence stretches.");
-  });
-
-  it("computes band fractions", () => {
-    expect(bandFractions([95, 80, 60, 10])).toEqual({
-      very_high: 0.25,
-      confident: 0.25,
-      low: 0.25,
-      very_low: 0.25,
-    });
   });
 });

@@ -1,7 +1,7 @@
 import type { Prediction } from "./output.js";
 
 /** AlphaFold DB's pLDDT confidence bands. */
-export type Band = Prediction["regions"][number]["band"];
+type Band = "very_high" | "confident" | "low" | "very_low";
 
 /** A run of consecutive residues in one band. */
 export type Region = Prediction["regions"][number];
@@ -27,12 +27,11 @@ const runsOf = <K>(perResidue: ReadonlyArray<number>, firstResidue: number, key:
   return runs;
 };
 
-/** Consecutive residues (1-based) grouped by band, with their mean pLDDT. */
+/** Consecutive residues (1-based) grouped by band, with their mean pLDDT (in the same band). */
 export const regionsOf = (perResidue: ReadonlyArray<number>, firstResidue = 1): Region[] =>
-  runsOf(perResidue, firstResidue, bandOf).map(({ key, start, end, scores }) => ({
+  runsOf(perResidue, firstResidue, bandOf).map(({ start, end, scores }) => ({
     start,
     end,
-    band: key,
     mean_plddt: round(mean(scores)),
   }));
 
@@ -59,18 +58,6 @@ export const lowConfidenceWarnings = (perResidue: ReadonlyArray<number>, firstRe
   return lines;
 };
 
-/** The fraction of residues in each band. */
-export const bandFractions = (perResidue: ReadonlyArray<number>): Record<Band, number> => {
-  const share = (band: Band) =>
-    round(perResidue.filter((plddt) => bandOf(plddt) === band).length / (perResidue.length || 1), 3);
-  return {
-    very_high: share("very_high"),
-    confident: share("confident"),
-    low: share("low"),
-    very_low: share("very_low"),
-  };
-};
-
 /**
  * The confidence fields of a prediction from per-residue pLDDT (0–100), its low-confidence warnings,
  * and a summary for its message
@@ -83,8 +70,7 @@ export const confidenceParts = (perResidue: ReadonlyArray<number>, firstResidue:
   return {
     /** The prediction's fields. */
     fields: {
-      confidence_scores: { overall, per_residue: [...perResidue], first_residue: firstResidue },
-      plddt_band_fractions: bandFractions(perResidue),
+      confidence_scores: { overall, per_residue: [...perResidue] },
       regions: regionsOf(perResidue, firstResidue),
     },
     lowWarnings,

@@ -25,7 +25,6 @@ const entrySchema = z
     uniprotSequence: z.string().optional(),
     sequenceStart: z.number().optional(),
     uniprotStart: z.number().optional(),
-    latestVersion: z.number().optional(),
     globalMetricValue: z.number().optional(),
     fractionPlddtVeryHigh: z.number().optional(),
     fractionPlddtConfident: z.number().optional(),
@@ -34,7 +33,6 @@ const entrySchema = z
     pdbUrl: z.string().optional(),
     cifUrl: z.string().optional(),
     plddtDocUrl: z.string().optional(),
-    paeDocUrl: z.string().optional(),
   })
   .transform((e) => ({
     modelId: e.modelEntityId ?? e.entryId,
@@ -44,7 +42,6 @@ const entrySchema = z
     organism: e.organismScientificName,
     sequence: e.sequence ?? e.uniprotSequence,
     start: e.sequenceStart ?? e.uniprotStart ?? 1,
-    version: e.latestVersion,
     global: e.globalMetricValue,
     fractions:
       e.fractionPlddtVeryHigh !== undefined
@@ -58,7 +55,6 @@ const entrySchema = z
     pdbUrl: e.pdbUrl,
     cifUrl: e.cifUrl,
     plddtUrl: e.plddtDocUrl,
-    paeUrl: e.paeDocUrl,
   }));
 
 /** A normalised AlphaFold DB entry. */

@@ -67,7 +67,8 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     },
   },
   instruction:
-    "Report the overall pLDDT and the low-confidence regions (pLDDT < 70 is unreliable; < 50 is often disordered). Do not paste per-residue arrays or structure text; give the link or say the structure is attached. Cite the model.",
+    "Report the overall pLDDT and the low-confidence regions (pLDDT < 70 is unreliable; < 50 is often disordered). Do not paste per-residue arrays or structure text; give the link or say the structure is attached. " +
+    "Cite the model: AlphaFold DB as Jumper et al., Nature 596, 583–589 (2021) and Varadi et al., Nucleic Acids Res. (2024) (data CC BY 4.0); ESMFold as Lin et al., Science 379, 1123–1130 (2023).",
   run: async (input, ctx): Promise<ToolOutcome<Prediction>> => {
     const hasSequence = input.sequence !== undefined;
     const hasAccession = input.uniprot_accession !== undefined;
@@ -92,7 +93,7 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
           },
         );
       }
-      return predictionFromAfdb(ctx, entry, "accession", format, []);
+      return predictionFromAfdb(ctx, entry, format, []);
     }
 
     const sequence = validateSequence(input.sequence!);
@@ -112,7 +113,7 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     } catch (e) {
       warnings.push(`The exact-match lookup (UniProt / AlphaFold DB) failed (${failureMessage(e)}).`);
     }
-    if (entry) return predictionFromAfdb(ctx, entry, "exact_sequence_match", format, warnings);
+    if (entry) return predictionFromAfdb(ctx, entry, format, warnings);
     if (sequence.length > ESMFOLD_MAX_LENGTH) {
       throw fail.outOfDomain(
         `The sequence has ${sequence.length} residues and matches no AlphaFold DB model exactly; ESMFold folds at most ${ESMFOLD_MAX_LENGTH}.`,

@@ -69,7 +69,7 @@ export interface DocsRequestOptions {
 
 /**
  * How the plugin talks to Context7. The HTTP transport is built in; a host can inject another one
- * (the MCP server through its MCP client bridge, a cache, a fake in tests).
+ * (a cache, a proxy, a fake in tests).
  *
  * Use it when Context7 is reached by something other than its HTTP API. Failures should be thrown as
  * `ToolFailure`s (`fail.unavailable(...)` for a dead transport); a library that does not exist is
@@ -94,47 +94,6 @@ export interface DocsClient {
     request: { readonly libraryId: string; readonly query: string },
     options: DocsRequestOptions,
   ): Promise<DocsContext>;
-}
-
-/**
- * A text or other content block of an MCP tool result.
- *
- * @example
- * const block: McpContentBlock = { type: "text", text: "Available Libraries: ..." };
- */
-export interface McpContentBlock {
-  readonly type: string;
-  readonly text?: string;
-}
-
-/**
- * What an MCP `tools/call` returns (the part this plugin reads).
- *
- * @example
- * const result: McpCallResult = { content: [{ type: "text", text: "### Middleware ..." }] };
- */
-export interface McpCallResult {
-  readonly content: ReadonlyArray<McpContentBlock>;
-  readonly isError?: boolean;
-}
-
-/**
- * The slice of an MCP client that the MCP transport needs: call one tool of a connected server.
- * The plugin opens one with the MCP SDK's client for its `mcp` setting; pass your own as `mcpClient`.
- *
- * Use it to reach Context7 through `@upstash/context7-mcp` instead of the HTTP API.
- *
- * @example
- * const mcpClient: McpToolCaller = {
- *   callTool: (call, { signal }) => sdkClient.callTool(call, undefined, { signal }),
- * };
- * const plugin = createContext7Plugin({ transport: "mcp", mcpClient });
- */
-export interface McpToolCaller {
-  callTool(
-    call: { readonly name: string; readonly arguments: Readonly<Record<string, unknown>> },
-    options: DocsRequestOptions,
-  ): Promise<McpCallResult>;
 }
 
 /**

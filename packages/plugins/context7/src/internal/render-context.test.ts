@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderContext, sourcesInText } from "./render-context.js";
+import { renderContext } from "./render-context.js";
 import { ContextResponseSchema } from "./upstream-schemas.js";
 
 describe("rendering Context7's JSON context as Markdown", () => {
@@ -37,11 +37,5 @@ describe("rendering Context7's JSON context as Markdown", () => {
         "\n\n--------------------------------\n\n" +
         "### Documentation\n\nNo page id",
     );
-  });
-
-  it("reads Source lines of plain text, titled by the heading above them, ignoring non-URLs", () => {
-    expect(
-      sourcesInText("### One\nSource: https://a.dev/x\n### Two\nSource: not-a-url\nSource: https://a.dev/x"),
-    ).toEqual([{ url: "https://a.dev/x", title: "One" }]);
   });
 });

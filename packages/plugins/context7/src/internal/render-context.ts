@@ -11,7 +11,7 @@ const isHttpUrl = (s: string | null | undefined): s is string =>
 const pageUrl = (url: string): string => url.replace(/#_snippet_\d+$/, "");
 
 /** Collects source links, de-duplicated by URL, first title wins. */
-export class SourceList {
+class SourceList {
   readonly #byUrl = new Map<string, DocsSource>();
   add(url: string | null | undefined, title?: string | null): void {
     if (!isHttpUrl(url)) return;
@@ -60,23 +60,4 @@ export const renderContext = (
     sources: sources.toArray(),
     snippets: context.codeSnippets.length + context.infoSnippets.length,
   };
-};
-
-/**
- * Lists the `Source: <url>` lines of Context7's plain-text documentation (`type=txt`, and what the
- * MCP server's `query-docs` returns).
- *
- * @example
- * sourcesInText("### A\n\nSource: https://github.com/x/y/blob/main/a.md\n...") // [{ url: "https://github.com/x/y/blob/main/a.md" }]
- */
-export const sourcesInText = (text: string): DocsSource[] => {
-  const sources = new SourceList();
-  let title: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
-    const heading = /^#{1,6}\s+(.+?)\s*$/.exec(line);
-    if (heading) title = heading[1];
-    const source = /^\s*Source:\s*(\S+)\s*$/i.exec(line);
-    if (source) sources.add(source[1], title);
-  }
-  return sources.toArray();
 };

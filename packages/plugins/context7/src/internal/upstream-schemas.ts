@@ -7,6 +7,16 @@ export const MAX_PARAM = 500;
 /** A tool input sent to Context7 as `libraryName` or `query`: 1 to {@link MAX_PARAM} characters. */
 export const paramText = z.string().min(1).max(MAX_PARAM);
 
+/** A `query` parameter: `what` it is, and that it leaves this machine. */
+export const queryText = (what: string) =>
+  paramText.describe(
+    `${what} Sent to Context7: never include API keys, passwords, personal data or proprietary code.`,
+  );
+
+/** The `query` of the documentation tools: one concept, specific. */
+export const DOCS_QUERY =
+  "What to look up, one specific concept per call (good: 'JWT auth in Express middleware'; too vague: 'auth'; too broad: 'routing, auth and caching').";
+
 /**
  * One library in `GET /v2/libs/search` (schema `Library`, the fields read; only `id` and `title` are
  * relied on), as a {@link LibraryMatch}: nulls and the "unknown" markers (-1) dropped.

@@ -5,7 +5,7 @@ import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "
 import { LIBRARY_ID } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId } from "../internal/resolve-library.js";
-import { paramText } from "../internal/upstream-schemas.js";
+import { DOCS_QUERY, queryText } from "../internal/upstream-schemas.js";
 import type { Context7Resources } from "../setup.js";
 
 const tool = defineToolWith<Context7Config, Context7Resources>();
@@ -23,17 +23,18 @@ export const getLibraryDocs = tool({
   name: "context7_get_library_docs",
   title: "Get library documentation (Context7)",
   description:
-    "Fetch up-to-date documentation and code examples of one library from Context7, by its Context7 library id " +
-    "(/owner/repo, or /owner/repo/<version> for a version). Use this when you already have the id, e.g. from context7_resolve_library_id.",
+    "Current documentation and code examples of one library from Context7, by its Context7 id. Call " +
+    "context7_resolve_library_id first unless the user gave an id like /org/project or /org/project/version " +
+    "(context7_search_documentation does both in one call). At most 3 calls per question.",
   category: "documentation",
   input: z.object({
     library_id: z
       .string()
       .regex(LIBRARY_ID, "a Context7 library id looks like /owner/repo or /owner/repo/<version>")
-      .describe("Context7 library id, e.g. /vercel/next.js or /vercel/next.js/v14.3.0-canary.87"),
-    query: paramText.describe(
-      "What you need to know or do, in a sentence (e.g. 'protect routes with middleware')",
-    ),
+      .describe(
+        "Context7 id from context7_resolve_library_id or the user, e.g. /vercel/next.js, /vercel/next.js/v14.3.0-canary.87",
+      ),
+    query: queryText(DOCS_QUERY),
   }),
   output: DocsOutputSchema.omit({ alternatives: true }),
   examples: [{ input: { library_id: "/vercel/next.js", query: "authentication check in middleware" } }],

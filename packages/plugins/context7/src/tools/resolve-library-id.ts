@@ -4,7 +4,7 @@ import type { Context7Config } from "../config.js";
 import { label, normalise, pickLibrary } from "../internal/match-library.js";
 import { RESOLVE_POLICY } from "../internal/policy.js";
 import { candidatesFor, libraryNotFound } from "../internal/resolve-library.js";
-import { paramText } from "../internal/upstream-schemas.js";
+import { paramText, queryText } from "../internal/upstream-schemas.js";
 import type { Context7Resources } from "../setup.js";
 
 const tool = defineToolWith<Context7Config, Context7Resources>();
@@ -33,14 +33,19 @@ export const resolveLibraryId = tool({
   name: "context7_resolve_library_id",
   title: "Resolve library id (Context7)",
   description:
-    "Find the Context7 library id for a library or framework name (e.g. 'next.js' → /vercel/next.js), with the " +
-    "candidates, their versions and reputation. Use this before context7_get_library_docs when you need to pick a library or version.",
+    "Find the Context7 library id for a library, framework or product name, with the candidates. Call it before " +
+    "context7_get_library_docs unless the user gave an id like /org/project or /org/project/version. Pick by name match, " +
+    "description fit for the task, snippet count, trust_score (source reputation, >= 7 high) and benchmark_score (100 best); " +
+    "for a version the user names, use <id>/<version> from versions. If several fit, take the most relevant; if none, say so " +
+    "and refine the name. At most 3 calls per question.",
   category: "documentation",
   input: z.object({
-    library_name: paramText.describe("Library or framework name, e.g. 'react', 'next.js', 'pandas'"),
-    query: paramText
-      .optional()
-      .describe("What you want to do with it; helps rank the candidates (defaults to the library name)"),
+    library_name: paramText.describe(
+      "Official name, with its punctuation: 'Next.js' (not 'nextjs'), 'Three.js', 'pandas'",
+    ),
+    query: queryText(
+      "The user's task (e.g. 'protect routes with middleware'); ranks the candidates by intent.",
+    ),
   }),
   output: z.object({
     best: z.string().optional().describe("Id of the candidate that matches the name, when one does"),
@@ -54,15 +59,14 @@ export const resolveLibraryId = tool({
     "append /<version> to the id for a specific version.",
   run: async ({ library_name, query }, ctx) => {
     const client = ctx.resources.docs;
-    const task = query ?? library_name;
     const results = await client.searchLibraries(
-      { libraryName: library_name, query: task },
+      { libraryName: library_name, query },
       { signal: ctx.signal },
     );
     if (results.length === 0) {
       throw libraryNotFound(
         library_name,
-        await candidatesFor(client, library_name, task, results, ctx.signal),
+        await candidatesFor(client, library_name, query, results, ctx.signal),
       );
     }
     const best = pickLibrary(library_name, results);

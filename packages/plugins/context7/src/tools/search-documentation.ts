@@ -5,7 +5,7 @@ import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "
 import { LIBRARY_ID, label } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId, inferLibrary, resolveByName } from "../internal/resolve-library.js";
-import { paramText } from "../internal/upstream-schemas.js";
+import { DOCS_QUERY, paramText, queryText } from "../internal/upstream-schemas.js";
 import type { Context7Resources } from "../setup.js";
 
 const tool = defineToolWith<Context7Config, Context7Resources>();
@@ -23,18 +23,17 @@ export const searchDocumentation = tool({
   name: "context7_search_documentation",
   title: "Search library documentation (Context7)",
   description:
-    "Get up-to-date documentation and code examples for a programming library or framework from Context7: names the library, " +
-    "finds it, and returns the snippets relevant to your question with their sources. Use this before writing code against an API " +
-    "you are not sure about, or when the user asks how to do something with a specific library or version.",
+    "Current documentation and code examples of a library, framework, SDK, API or CLI from Context7, in one call: finds the " +
+    "library and returns the snippets for your question, with sources. Use it when the user asks how to use, set up, configure, " +
+    "migrate or debug a specific library, even a well-known one (your training data may be dated). Not for general programming " +
+    "concepts, refactoring or your own code's logic. At most 3 calls per question.",
   category: "documentation",
   input: z.object({
-    query: paramText.describe(
-      "What you need to know or do, in a sentence (e.g. 'set a cookie in middleware')",
-    ),
+    query: queryText(DOCS_QUERY),
     library: paramText
       .optional()
       .describe(
-        "Library name ('next.js', 'pandas') or Context7 id ('/vercel/next.js', '/vercel/next.js/v14.3.0-canary.87'); when omitted it is inferred from the query",
+        "Official library name ('Next.js', 'pandas') or a Context7 id ('/vercel/next.js', '/vercel/next.js/v14.3.0-canary.87'); omitted: inferred from query",
       ),
   }),
   output: DocsOutputSchema,
