@@ -54,6 +54,8 @@ export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaCo
     version: pkg.version,
     description:
       "The official teaching guide (guía docente) of a university subject: summary or one section.",
+    instructions:
+      "Use guia_get_guide for what a subject's official teaching guide says (grading, syllabus, bibliography, lecturers, rules); for what the course material explains, search the material instead.",
     config: guiaConfigSchema,
     defaults,
     tools: [{ ...getGuide, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],

@@ -29,8 +29,6 @@ describe("guia_get_guide over the shipped real guides", () => {
       asignatura: "Metaheurísticas",
       codigo: "296113E",
       grado: "Grado en Ingeniería Informática",
-      curso: null,
-      url: null,
       breve_descripcion: [
         "Algoritmos avanzados de optimización y búsqueda.",
         expect.any(String),
@@ -39,6 +37,8 @@ describe("guia_get_guide over the shipped real guides", () => {
       profesorado: ["Francisco Herrera Triguero (Teórico)", "Daniel Molina Cabrera (Práctico)"],
     });
     expect((r.data as { secciones: string[] }).secciones).toContain("evaluación");
+    for (const absent of ["curso", "url"])
+      expect((r.data as Record<string, unknown>)[absent]).toBeUndefined();
     expect(r.metadata.source).toContain("296113E");
   });
 

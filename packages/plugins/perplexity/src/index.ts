@@ -60,6 +60,8 @@ export const createPerplexityPlugin = (options: PerplexityPluginOptions = {}) =>
     id: "perplexity",
     version: pkg.version,
     description: "Web search with citations from Perplexity (Search API or Sonar chat completions).",
+    instructions:
+      "Use perplexity_search_web for current public information from the web, citing its sources; not for course material or private documents. Never put confidential or personal data in a query: it goes to Perplexity.",
     config: perplexityConfigSchema,
     defaults: options,
     tools: [searchWeb],

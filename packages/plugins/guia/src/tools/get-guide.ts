@@ -33,11 +33,11 @@ const summary = z.object({
   type: z.literal("summary"),
   subject: z.string().describe("Subject id"),
   asignatura: z.string().describe("Subject name"),
-  codigo: z.string().nullable().describe("University subject code"),
-  titulo: z.string().nullable().describe("The guide's title line"),
-  grado: z.string().nullable().describe("Degree"),
-  curso: z.string().nullable().describe("Academic year, when the guide gives it"),
-  url: z.string().nullable().describe("The guide's web page, when known"),
+  codigo: z.string().optional().describe("University subject code, when the guide gives it"),
+  titulo: z.string().optional().describe("The guide's title line"),
+  grado: z.string().optional().describe("Degree"),
+  curso: z.string().optional().describe("Academic year, when the guide gives it"),
+  url: z.string().optional().describe("The guide's web page, when known"),
   breve_descripcion: z.array(z.string()).describe("Brief description of the contents"),
   profesorado: z.array(z.string()).describe("Lecturers and their role"),
   secciones: z.array(z.string()).describe("Sections that can be asked for with `key`"),
@@ -47,7 +47,7 @@ const section = z.object({
   type: z.literal("section"),
   subject: z.string().describe("Subject id"),
   asignatura: z.string().describe("Subject name"),
-  codigo: z.string().nullable().describe("University subject code"),
+  codigo: z.string().optional().describe("University subject code, when the guide gives it"),
   key: z.string().describe("The section's path in the guide"),
   value: z.unknown().describe("The section as the guide gives it"),
 });
@@ -57,7 +57,7 @@ const output = z.discriminatedUnion("type", [summary, section]);
 /** What `guia_get_guide` returns: a summary of the guide, or one section. */
 export type GetGuideOutput = z.output<typeof output>;
 
-const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? cleanText(v) : null);
+const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? cleanText(v) : undefined);
 const strings = (v: unknown): string[] =>
   (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string").map(cleanText);
 
@@ -70,7 +70,7 @@ const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary>
     type: "summary",
     subject: guide.subject,
     asignatura: listing.name,
-    codigo: listing.code,
+    codigo: listing.code ?? undefined,
     titulo: str(d.asignatura),
     grado: str(d.grado),
     curso: str(d.curso) ?? str(d.curso_académico) ?? str(d.curso_academico),
@@ -165,13 +165,12 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
         },
       );
     }
-    const { subject } = guide;
     return outcome(
       {
         type: "section" as const,
-        subject,
+        subject: guide.subject,
         asignatura: listing.name,
-        codigo: listing.code,
+        codigo: listing.code ?? undefined,
         key: found.path,
         value: cleanValue(found.value),
       },

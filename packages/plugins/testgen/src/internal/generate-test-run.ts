@@ -38,10 +38,7 @@ export const runGenerateTest = async (
 
   const grounding = await ground(args.topic, args.context, asignatura, ctx);
   const base = {
-    topic: args.topic,
-    asignatura: asignatura ?? null,
-    difficulty,
-    question_type: type,
+    asignatura,
     grounding: grounding.kind,
     settings_from: {
       num_questions: from(args.num_questions, prefs.numQuestions),
@@ -64,7 +61,7 @@ export const runGenerateTest = async (
         ? " Some are open questions: multiple choice needs more material."
         : "";
     return partial(
-      { ...base, num_questions: questions.length, questions, generated_by: "rules" as const },
+      { ...base, questions, generated_by: "rules" as const },
       `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notesText}`,
     );
   };
@@ -86,7 +83,7 @@ export const runGenerateTest = async (
 
   const given = answer.questions.slice(0, count);
   const questions = [...given, ...(given.length < count ? rules().slice(0, count - given.length) : [])];
-  const data = { ...base, num_questions: questions.length, questions, generated_by: "llm" as const };
+  const data = { ...base, questions, generated_by: "llm" as const };
   const how = `${answer.model} via ${answer.format}${answer.repaired ? " after one repair round" : ""}`;
   if (given.length < count) {
     return partial(

@@ -14,10 +14,10 @@ export const questionSchema = z.object({
   type: z.enum(["open", "multiple_choice"]).describe("Open answer or multiple choice"),
   difficulty: z.enum(DIFFICULTIES).describe("Difficulty"),
   options: z.array(z.string()).describe("Answer options (multiple choice; empty for open questions)"),
-  correct_index: z.number().int().nullable().describe("Index of the correct option (multiple choice)"),
-  correct_answer: z.string().nullable().describe("The correct answer, or a model answer for open questions"),
-  explanation: z.string().nullable().describe("Why the answer is right, citing the material"),
-  source: z.string().nullable().describe("Where the question comes from (document or sentence)"),
+  correct_index: z.number().int().optional().describe("Index of the correct option (multiple choice)"),
+  correct_answer: z.string().optional().describe("The correct answer, or a model answer for open questions"),
+  explanation: z.string().optional().describe("Why the answer is right, citing the material"),
+  source: z.string().optional().describe("Where the question comes from (document or sentence)"),
 });
 
 /** One question as the tool returns it. */
@@ -119,10 +119,9 @@ const fromLlm = (
       type,
       difficulty: q.difficulty ?? difficulty,
       options,
-      correct_index: index,
-      correct_answer: index === null ? (q.answer ?? null) : options[index]!,
-      explanation: q.explanation?.trim() || null,
-      source: null,
+      correct_index: index ?? undefined,
+      correct_answer: index === null ? q.answer : options[index]!,
+      explanation: q.explanation?.trim() || undefined,
     });
   }
   return { questions, problems };

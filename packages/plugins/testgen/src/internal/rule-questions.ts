@@ -152,10 +152,10 @@ export const ruleQuestions = (ask: {
     type: options.length > 0 ? "multiple_choice" : "open",
     difficulty: ask.difficulty,
     options,
-    correct_index: options.length > 0 ? options.indexOf(answer!) : null,
-    correct_answer: answer,
-    explanation: s ? t.from(s.text) : null,
-    source: s?.source ?? null,
+    correct_index: options.length > 0 ? options.indexOf(answer!) : undefined,
+    correct_answer: answer ?? undefined,
+    explanation: s ? t.from(s.text) : undefined,
+    source: s?.source,
   });
 
   /** The question on the `i`-th chosen sentence: definition, explanation (every other one for hard) or cloze. */

@@ -47,12 +47,8 @@ const input = z.object({
 
 const source = z.enum(["argument", "professor", "default"]);
 const output = z.object({
-  topic: z.string().describe("The topic asked for"),
-  asignatura: z.string().nullable().describe("The subject used"),
-  difficulty: z.enum(DIFFICULTIES).describe("Difficulty used"),
-  question_type: z.enum(["open", "multiple_choice"]).describe("Question type used"),
-  num_questions: z.number().int().describe("How many questions there are"),
-  questions: z.array(questionSchema).describe("The questions"),
+  asignatura: z.string().optional().describe("The subject used, when there is one"),
+  questions: z.array(questionSchema).describe("The questions, each with its type and difficulty"),
   generated_by: z.enum(["llm", "rules"]).describe("llm, or rules when built without an LLM"),
   grounding: z.enum(["context", "rag", "none"]).describe("What the questions are based on"),
   settings_from: z
