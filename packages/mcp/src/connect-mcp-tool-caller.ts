@@ -52,13 +52,13 @@ export interface McpToolCaller {
  * session is dropped and the next call reconnects (respawning a command that exited), and failures
  * are `ToolFailure`s that name the command or URL and the last lines of the server's stderr.
  *
- * Use it to hand a plugin an MCP client for its upstream (Context7's `mcpClient`) without bridging
- * the server's tools into the catalog; close it when the host shuts down.
+ * Use it when a plugin reaches its upstream through an MCP server's tools without bridging them
+ * into the catalog; close it when the host shuts down.
  *
  * @example
  * const context7 = connectMcpToolCaller({ command: "npx", args: ["-y", "@upstash/context7-mcp"], name: "context7" });
- * catalog.register(createContext7Plugin({ transport: "mcp", mcpClient: context7 }));
- * // on shutdown: await catalog.close(); await context7.close();
+ * const found = await context7.callTool({ name: "resolve-library-id", arguments: { libraryName: "react", query: "hooks" } });
+ * // on shutdown: await context7.close();
  */
 export const connectMcpToolCaller = (options: McpToolCallerOptions): McpToolCaller => {
   const name = options.name ?? "mcp";

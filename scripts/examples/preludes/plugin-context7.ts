@@ -1,27 +1,12 @@
 // What @quiver/plugin-context7's examples take as given (see scripts/examples/check-examples.mjs).
 import type { ToolContext } from "@quiver/core";
-import type {
-  Context7Config,
-  DocsClient,
-  LibraryMatch,
-  McpCallResult,
-  McpToolCaller,
-} from "@quiver/plugin-context7";
+import type { Context7Config, DocsClient, LibraryMatch } from "@quiver/plugin-context7";
 import type { z } from "zod";
 
 export { ContextResponseSchema } from "../../src/internal/upstream-schemas.js";
 /** A tool's context, with the plugin's settings. */
 export declare const ctx: ToolContext<Context7Config>;
 export declare const config: Context7Config;
-/** An MCP connection to the Context7 server, and the MCP SDK's client it wraps. */
-export declare const bridge: McpToolCaller;
-export declare const sdkClient: {
-  callTool(
-    call: { name: string; arguments?: Record<string, unknown> },
-    schema: undefined,
-    options: { signal: AbortSignal },
-  ): Promise<McpCallResult>;
-};
 /** A docs client, the libraries it found, and an HTTP answer to read. */
 export declare const client: DocsClient;
 export declare const results: readonly LibraryMatch[];

@@ -385,7 +385,9 @@ describe("long predictions: progress, and partial results on timeout", () => {
     up.fault("GET", "/files/AF-P04637-F1-model_v6.pdb", { kind: "hang" });
     const catalog = afCatalog(at(up), { policies: { "*": { timeout: "800ms" } } });
     const r = await catalog.call("alphafold_predict_structure", { uniprot_accession: "P04637" }, session);
-    expect(r.status).toBe("timeout");
+    expect(r.status).toBe("partial");
+    expect(r.metadata.incomplete).toBe(true);
+    expect(r.error?.kind).toBe("timeout");
     expect(r.message).toMatch(/returning what was found so far/);
     const d = dataOf(r);
     expect(d).toMatchObject({ model_id: "AF-P04637-F1", sequence_length: 393 });
@@ -400,7 +402,7 @@ describe("long predictions: progress, and partial results on timeout", () => {
       { uniprot_accession: "Q7Z6M3" },
       session,
     );
-    expect(r.status).toBe("timeout");
+    expect(r.status).toBe("partial");
     expect(dataOf(r)).toMatchObject({ uniprot_accession: "Q7Z6M3", confidence_scores: { overall: 74.57 } });
   });
 
@@ -411,7 +413,7 @@ describe("long predictions: progress, and partial results on timeout", () => {
       { sequence: "MKTAYIAKQRQISFVKSHFSRQ" },
       session,
     );
-    expect(r.status).toBe("timeout");
+    expect(r.status).toBe("partial");
     expect(dataOf(r)).toMatchObject({ source: "esmfold", sequence_length: 22 });
     expect(dataOf(r).warnings).toContain("ESMFold had not returned a structure yet.");
   });

@@ -78,18 +78,15 @@ export const protein = (model: "AlphaFold" | "ESMFold"): SeedTool => ({
         ...(warnings.length > 0 ? { warnings } : {}),
       },
       unmet,
-      complete: d.complete !== false,
       metadata: defined({
         model: d.source === "esmfold" ? "ESMFold" : "AlphaFold",
         source: d.source,
-        lookup: d.lookup,
         uniprot_accession: d.uniprot_accession,
         model_id: d.model_id,
         sequence_length: d.sequence_length,
         structure_format: structure.format,
         structure_url: structure.url,
         regions: d.regions,
-        citation: d.citation,
       }),
     };
   },
