@@ -1,5 +1,8 @@
+import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,4 +119,21 @@ describe("the demo host's tools/list (2026-07-28)", () => {
     expect(problems).toEqual([]);
     expect([...statuses]).toEqual(expect.arrayContaining(["success", "error"]));
   }, 120_000);
+
+  it("passes the MCP Inspector CLI's --strict schema portability check with no finding", async () => {
+    // The Inspector's own CLI, as users run it (`npx @modelcontextprotocol/inspector --cli`).
+    const launcher = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json");
+    const bin = join(launcher, "..", "clients", "launcher", "build", "index.js");
+    const args = [bin, "--cli", `${serve.url}/mcp`, "--transport", "http", "--method", "tools/list"];
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...args, "--strict", "--format", "json"],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    const answer = JSON.parse(stdout) as { result: { tools: unknown[] }; schemaFindings?: unknown[] };
+    expect(answer.result.tools.length).toBe(13);
+    expect(answer.schemaFindings ?? []).toEqual([]);
+  }, 60_000);
 });
