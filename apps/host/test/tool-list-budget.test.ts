@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { getAllMcpTools, MCPServerStreamableHttp } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pluginSettings, startUpstreams, type Upstreams } from "./fault-matrix/upstreams.js";
 import { ALL_PLUGINS, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
@@ -135,5 +136,20 @@ describe("the demo host's tools/list (2026-07-28)", () => {
     const answer = JSON.parse(stdout) as { result: { tools: unknown[] }; schemaFindings?: unknown[] };
     expect(answer.result.tools.length).toBe(13);
     expect(answer.schemaFindings ?? []).toEqual([]);
+  }, 60_000);
+
+  it("converts every tool to strict mode in OpenAI Agents JS", async () => {
+    const server = new MCPServerStreamableHttp({ url: `${serve.url}/mcp`, name: "quiver" });
+    await server.connect();
+    try {
+      const tools = (await getAllMcpTools({ mcpServers: [server], convertSchemasToStrict: true })) as Array<{
+        name: string;
+        strict?: boolean;
+      }>;
+      expect(tools.length).toBe(13);
+      expect(tools.filter((t) => t.strict !== true).map((t) => t.name)).toEqual([]);
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 });
