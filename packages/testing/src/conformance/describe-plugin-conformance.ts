@@ -30,6 +30,11 @@ export interface ConformanceOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The session the calls run in (a principal for access-controlled plugins). */
   readonly session?: CallOptions["session"];
+  /**
+   * Tools with no required parameter that still refuse `{}` on purpose, each with why no default is
+   * sensible (e.g. "one of sequence or uniprot_accession"): the `{}` check passes them over.
+   */
+  readonly needsArguments?: Readonly<Record<string, string>>;
   /** Statuses the examples may end in under `options` (default: success or partial). */
   readonly exampleStatuses?: ReadonlyArray<ToolResult["status"]>;
 }
@@ -80,7 +85,8 @@ export const registerForConformance = (
 
 /**
  * The shared suite every plugin's tests call first: names and schemas valid for every provider,
- * every field described, examples valid and runnable, and an envelope (never an exception) for
+ * every field described, examples valid and runnable, `{}` accepted by a tool with no required
+ * parameter, and an envelope (never an exception) for
  * examples, garbage input, and a dead upstream. Works with and without a config schema on the plugin;
  * pass the `create<Name>Plugin` factory instead of an instance when settings must reach a plugin that
  * has none.
@@ -162,6 +168,28 @@ export const describePluginConformance = (
             `${tool.name} ${JSON.stringify(example.input)} → ${result.status}: ${result.message}`,
           ).toContain(result.status);
         }
+      }
+      await catalog.close();
+    });
+
+    it("a tool with no required parameter accepts {} (every default sensible)", async () => {
+      const catalog = await catalogUnder(options.options);
+      for (const tool of plugin.tools) {
+        const schema = catalog.describe(tool.name, "mcp")?.inputSchema as
+          | { required?: unknown[] }
+          | undefined;
+        if ((schema?.required?.length ?? 0) > 0 || options.needsArguments?.[tool.name]) continue;
+        const result = await catalog.call(
+          tool.name,
+          {},
+          {
+            session: options.session ?? { id: "conformance", principal: "conformance" },
+          },
+        );
+        expect(
+          assertEnvelope(result).error?.kind,
+          `${tool.name} {} → ${result.status}: ${result.message}`,
+        ).not.toBe("invalid_input");
       }
       await catalog.close();
     });
