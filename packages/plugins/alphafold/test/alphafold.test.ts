@@ -17,6 +17,7 @@ describePluginConformance(alphafoldPlugin, {
     const dead = await closedUrl();
     return { alphafoldUrl: dead, esmfoldUrl: dead, uniprotUrl: dead };
   },
+  needsArguments: { alphafold_predict_structure: "one of sequence or uniprot_accession" },
 });
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

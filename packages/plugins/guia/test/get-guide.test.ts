@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 import guiaDefault, { createGuiaPlugin } from "../src/index.js";
 
 describePluginPackage(new URL("..", import.meta.url));
-describePluginConformance(guiaDefault, { options: () => ({}) });
+describePluginConformance(guiaDefault, {
+  options: () => ({}),
+  needsArguments: { guia_get_guide: "the subject, when the session names none" },
+});
 
 const makeCatalog = useCatalog();
 const open = (
