@@ -57,12 +57,11 @@ export const toResponse = (
   // A call that ran out of time with some results: a partial marked incomplete.
   const timedOut = r.metadata.incomplete === true;
   const incomplete = timedOut || shaped.complete === false;
-  const status: ExternalToolStatus =
-    timedOut
-      ? "TIMEOUT"
-      : r.status === "partial" || !met || incomplete
-        ? "PARTIAL_SUCCESS"
-        : "SUCCESS";
+  const status: ExternalToolStatus = timedOut
+    ? "TIMEOUT"
+    : r.status === "partial" || !met || incomplete
+      ? "PARTIAL_SUCCESS"
+      : "SUCCESS";
   return {
     tool_name: name,
     status,
