@@ -72,7 +72,7 @@ export async function run({ runs = 11 } = {}) {
     ),
     notes: [
       `quiver's first tools/list is ${(medians[1] - medians[0]).toFixed(0)} ms after the bare server's`,
-      "initialize ms: spawn to the answer of the client's opening (quiver answers it while its plugins load); median ms: spawn to the first tools/list",
+      "initialize ms: spawn to the answer of the client's opening (quiver answers it once its plugins are in, with their instructions); median ms: spawn to the first tools/list",
     ],
     targets: [
       target(`quiver serve --stdio first tools/list ≤ ${STDIO_TARGET}× the bare MCP SDK server`, ratio, {
