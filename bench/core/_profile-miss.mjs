@@ -1,21 +1,14 @@
 // Profiles cache misses with every policy on: node --cpu-prof bench/core/_profile-miss.mjs
 import { createCatalog, definePlugin, defineTool } from "@quiver/core";
 import { z } from "zod";
+import { FULL_POLICY } from "./tool-overhead.mjs";
 
 const input = z.object({
   q: z.string().describe("Any text"),
   n: z.number().int().optional().describe("A number"),
 });
 const output = z.object({ ok: z.boolean() });
-const policy = {
-  timeout: "10s",
-  retry: { times: 2, base: "100ms" },
-  cache: { ttl: "1h", capacity: 100_000 },
-  rateLimit: { limit: 1_000_000_000, window: "1 minute" },
-  breaker: { failures: 5, openFor: "30s" },
-  maxOutputChars: 10_000,
-  ...JSON.parse(process.env.POLICY ?? "{}"),
-};
+const policy = { ...FULL_POLICY, ...JSON.parse(process.env.POLICY ?? "{}") };
 const tool = defineTool({
   name: "noop",
   description: "noop",

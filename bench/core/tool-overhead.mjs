@@ -29,7 +29,8 @@ const noop = async () => ({ ok: true });
 const HIT_SIZES = [1, 1_000, 100_000];
 const entries = (n) => `${n.toLocaleString("en")} ${n === 1 ? "entry" : "entries"}`;
 
-const FULL_POLICY = {
+/** Every policy on: what the miss rows (and `_profile-miss.mjs`) time. */
+export const FULL_POLICY = {
   timeout: "10s",
   retry: { times: 2, base: "100ms" },
   cache: { ttl: "1h", capacity: 100_000 },

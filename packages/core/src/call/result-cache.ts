@@ -148,7 +148,11 @@ export class ResultCache {
     return { exit: Exit.succeed(entry.executed), cache: "hit", ttl: Math.min(ttl, this.#options.ttlMs) };
   }
 
-  /** Looks for the result of another process's run until its lease would have run out. */
+  /**
+   * Looks for the result of another process's run until its lease would have run out. A plain
+   * polling loop rather than effect's Schedule: the cache step runs outside Effect (plain promises,
+   * so a local hit costs no fiber), and this wait happens only while another replica holds the lease.
+   */
   async #await(key: string): Promise<StoreAnswer | undefined> {
     const until = Date.now() + this.#options.leaseMs;
     while (Date.now() < until) {
