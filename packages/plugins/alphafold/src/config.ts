@@ -6,20 +6,17 @@ export const ESMFOLD_MAX_LENGTH = 400;
 /** The longest sequence AlphaFold DB covers (about 2,700 residues); longer ones are out of every domain here. */
 export const AFDB_MAX_LENGTH = 2_700;
 
+/** A base URL setting: its default and what it is. */
+const baseUrl = (url: string, what: string) => z.url().default(url).describe(what);
+
 /** The plugin's settings: upstream base URLs (tests point them at the emulator) and output knobs. */
 export const alphafoldConfigSchema = z.object({
-  alphafoldUrl: z
-    .url()
-    .default("https://alphafold.ebi.ac.uk")
-    .describe("AlphaFold DB base URL (the API is under /api)."),
-  esmfoldUrl: z
-    .url()
-    .default("https://api.esmatlas.com")
-    .describe("ESM Atlas base URL (ESMFold at /foldSequence/v1/pdb/)."),
-  uniprotUrl: z
-    .url()
-    .default("https://rest.uniprot.org")
-    .describe("UniProt REST base URL (exact-sequence lookup in UniParc)."),
+  alphafoldUrl: baseUrl("https://alphafold.ebi.ac.uk", "AlphaFold DB base URL (the API is under /api)."),
+  esmfoldUrl: baseUrl("https://api.esmatlas.com", "ESM Atlas base URL (ESMFold at /foldSequence/v1/pdb/)."),
+  uniprotUrl: baseUrl(
+    "https://rest.uniprot.org",
+    "UniProt REST base URL (exact-sequence lookup in UniParc).",
+  ),
   // 40,000 characters is about 50 residues of a full-atom PDB file, or a 400-residue CA trace, and fits
   // the tool's 80,000-character output budget beside the per-residue scores.
   inlineStructureMaxChars: z

@@ -7,16 +7,16 @@ import { plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
 import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./upstreams.js";
 
 /** "Cellular tumor antigen p53 (TP53, Homo sapiens)", as `protein`, when the entry names it. */
-const proteinOf = ({ description, gene, organism }: AfdbEntry) => {
-  const about = [gene, organism].filter(Boolean).join(", ");
-  return description ? { protein: about ? `${description} (${about})` : description } : {};
+const proteinOf = ({ uniprotDescription: name, gene, organismScientificName }: AfdbEntry) => {
+  const about = [gene, organismScientificName].filter(Boolean).join(", ");
+  return name && about ? `${name} (${about})` : name;
 };
 
 /** " (residues: 52.7 % very high, …)": the entry's own band fractions, for when per-residue scores are missing. */
-const bandsOf = ({ fractions: f }: AfdbEntry): string => {
-  if (!f) return "";
-  const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
-  return ` (residues: ${pct(f.very_high)} very high, ${pct(f.confident)} confident, ${pct(f.low)} low, ${pct(f.very_low)} very low)`;
+const bandsOf = (e: AfdbEntry): string => {
+  if (e.fractionPlddtVeryHigh === undefined) return "";
+  const pct = (x = 0) => `${Math.round(x * 1000) / 10} %`;
+  return ` (residues: ${pct(e.fractionPlddtVeryHigh)} very high, ${pct(e.fractionPlddtConfident)} confident, ${pct(e.fractionPlddtLow)} low, ${pct(e.fractionPlddtVeryLow)} very low)`;
 };
 
 /**
@@ -30,32 +30,28 @@ export const predictionFromAfdb = async (
   format: "pdb" | "mmcif",
   earlier: ReadonlyArray<string>,
 ): Promise<ToolOutcome<Prediction>> => {
-  const accession = entry.accession ?? "";
-  const model = entry.modelId ?? accession;
+  const model = entry.modelId ?? entry.uniprotAccession ?? "";
   const fileUrl = format === "pdb" ? entry.pdbUrl : entry.cifUrl;
   const base: Prediction = {
     source: "alphafold_db",
-    ...(accession ? { uniprot_accession: accession } : {}),
-    ...(entry.modelId ? { model_id: entry.modelId } : {}),
-    ...proteinOf(entry),
+    uniprot_accession: entry.uniprotAccession || undefined,
+    model_id: entry.modelId || undefined,
+    protein: proteinOf(entry),
     sequence_length: entry.sequence?.length ?? 0,
-    confidence_scores:
-      entry.global === undefined ? { per_residue: [] } : { overall: entry.global, per_residue: [] },
+    confidence_scores: { overall: entry.globalMetricValue, per_residue: [] },
     regions: [],
     warnings: [
       ...earlier,
       `Per-residue confidence was not obtained: overall is AlphaFold DB's global pLDDT${bandsOf(entry)}.`,
     ],
-    structure: { format, ...(fileUrl ? { url: fileUrl } : {}) },
+    structure: { format, url: fileUrl },
   };
   ctx.reportPartial(base);
   stage(ctx, 2, `Found AlphaFold DB model ${model}; downloading the ${format.toUpperCase()} file`);
 
   const problems: string[] = [];
   let text: string | undefined;
-  let scores:
-    | { residues: ReadonlyArray<number>; plddt: ReadonlyArray<number>; sequence?: string }
-    | undefined;
+  let scores: { residues: number[]; plddt: number[]; sequence?: string } | undefined;
   if (fileUrl) {
     try {
       text = await fetchText(ctx, fileUrl);
@@ -66,17 +62,17 @@ export const predictionFromAfdb = async (
       problems.push(`the structure file could not be downloaded (${failureMessage(e)})`);
     }
   } else problems.push("AlphaFold DB gave no structure file URL");
-  if (!scores && entry.plddtUrl) {
+  if (!scores && entry.plddtDocUrl) {
     stage(ctx, 3, "Downloading the per-residue confidence file");
     try {
-      scores = await fetchConfidence(ctx, entry.plddtUrl);
+      scores = await fetchConfidence(ctx, entry.plddtDocUrl);
     } catch (e) {
       problems.push(`the confidence file could not be downloaded (${failureMessage(e)})`);
     }
   }
   if (!scores) {
     const warnings = [...base.warnings, ...problems.map((p) => `Incomplete: ${p}.`)];
-    const message = `AlphaFold DB has model ${model} (global pLDDT ${entry.global ?? "unknown"}), but ${problems.join("; ")}.`;
+    const message = `AlphaFold DB has model ${model} (global pLDDT ${entry.globalMetricValue ?? "unknown"}), but ${problems.join("; ")}.`;
     return partial({ ...base, warnings }, message, { source: "AlphaFold DB" });
   }
 
@@ -92,14 +88,12 @@ export const predictionFromAfdb = async (
       `The structure file's ${scores.sequence.length} residues differ from the entry's ${entry.sequence.length}-residue sequence.`,
     );
   }
-  const data: Prediction = {
-    ...base,
-    ...parts.fields,
-    sequence_length: entry.sequence?.length ?? perResidue.length,
-    warnings,
-    structure: structurePart(format, text, fileUrl, ctx.config.inlineStructureMaxChars),
-  };
+  const sequence_length = entry.sequence?.length ?? perResidue.length;
+  const structure = structurePart(format, text, fileUrl, ctx.config.inlineStructureMaxChars);
   stage(ctx, 4, "Done");
-  const message = `AlphaFold DB model ${model} (${data.sequence_length} residues): ${parts.summary}.`;
-  return outcome(data, { message, source: "AlphaFold DB" });
+  const message = `AlphaFold DB model ${model} (${sequence_length} residues): ${parts.summary}.`;
+  return outcome(
+    { ...base, ...parts.fields, sequence_length, warnings, structure },
+    { message, source: "AlphaFold DB" },
+  );
 };

@@ -1,14 +1,15 @@
-import { outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
+import { fail, outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
 import { type Prediction, structurePart } from "./output.js";
 import { confidenceParts } from "./plddt.js";
 import { heartbeat, stage } from "./progress.js";
-import { caTrace, plddtFromPdb, toPercent } from "./structure-parse.js";
-import { foldWithEsmfold } from "./upstreams.js";
+import { plddtFromPdb, toPercent } from "./structure-parse.js";
 
 /**
- * Folds a validated sequence with ESMFold and turns the PDB (pLDDT 0–1 in the B-factor column) into a
- * prediction. Reports progress while it waits, and the sequence facts as partial data before it starts.
+ * Folds a validated sequence with ESMFold (`POST /foldSequence/v1/pdb/`, body = the sequence) and turns
+ * the PDB (pLDDT 0–1 in the B-factor column) into a prediction. Reports the sequence facts as partial
+ * data before it starts, and progress while it waits: ESMFold sends nothing until the fold is done, so
+ * the headers (and body) may take up to `esmfoldTimeoutMs` on the catalog's client, whose own waits are 30 s.
  */
 export const predictionFromEsmfold = async (
   ctx: ToolContext<AlphafoldConfig>,
@@ -29,7 +30,26 @@ export const predictionFromEsmfold = async (
   ctx.reportPartial(base);
   stage(ctx, 2, `No exact UniProt/AlphaFold DB match; folding ${sequence.length} residues with ESMFold`);
   const stop = heartbeat(ctx, 2, "ESMFold is folding");
-  const pdb = await foldWithEsmfold(ctx, sequence).finally(stop);
+  const wait = ctx.config.esmfoldTimeoutMs;
+  const { body: pdb } = await ctx.http
+    .request({
+      method: "POST",
+      baseUrl: ctx.config.esmfoldUrl,
+      url: "/foldSequence/v1/pdb/",
+      headers: { "content-type": "text/plain" },
+      body: sequence,
+      signal: ctx.signal,
+      timeoutMs: wait,
+      headersTimeoutMs: wait,
+      bodyTimeoutMs: wait,
+    })
+    .finally(stop);
+  if (!/^(?:HEADER|ATOM|MODEL|REMARK|PARENT|TITLE)/m.test(pdb)) {
+    throw fail.upstream("ESMFold answered without a PDB structure.", {
+      retryable: true,
+      suggestion: "ESMFold's answer was broken; try again in a moment.",
+    });
+  }
   stage(ctx, 3, "ESMFold returned a structure; reading pLDDT");
   const scores = plddtFromPdb(pdb);
   const perResidue = toPercent(scores.plddt);
@@ -40,16 +60,16 @@ export const predictionFromEsmfold = async (
       `ESMFold's structure has ${perResidue.length} residues for a ${sequence.length}-residue sequence.`,
     );
   }
-  const structure = structurePart("pdb", pdb, undefined, ctx.config.inlineStructureMaxChars, () =>
-    caTrace(pdb),
-  );
+  const structure = structurePart("pdb", pdb, undefined, ctx.config.inlineStructureMaxChars);
   if (structure.content === "ca_trace") {
     out.push(
       `The full-atom model (${pdb.length} characters) is larger than the inline limit; only the CA trace is included. ESMFold keeps no copy: fold again to get all atoms.`,
     );
   }
-  const data: Prediction = { ...base, ...parts.fields, warnings: out, structure };
   stage(ctx, 4, "Done");
   const message = `ESMFold prediction (${sequence.length} residues): ${parts.summary}.`;
-  return outcome(data, { message, source: "ESMFold (ESM Atlas)" });
+  return outcome(
+    { ...base, ...parts.fields, warnings: out, structure },
+    { message, source: "ESMFold (ESM Atlas)" },
+  );
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { caTrace } from "./structure-parse.js";
 
 /**
  * The output of `alphafold_predict_structure`. Whether it is complete is the envelope's status
@@ -18,13 +19,7 @@ export const predictionSchema = z.object({
     })
     .describe("pLDDT confidence."),
   regions: z
-    .array(
-      z.object({
-        start: z.number().int(),
-        end: z.number().int(),
-        mean_plddt: z.number(),
-      }),
-    )
+    .array(z.object({ start: z.number().int(), end: z.number().int(), mean_plddt: z.number() }))
     .describe(
       "Consecutive residues in one pLDDT band (the band of their mean): very high ≥90, confident 70–90, low 50–70, very low <50.",
     ),
@@ -46,19 +41,17 @@ export const predictionSchema = z.object({
 export type Prediction = z.input<typeof predictionSchema>;
 
 /**
- * The structure part: the text inline when it fits, else the link; with neither, the CA trace
- * (`caTrace`) when that fits.
+ * The structure part: the text inline when it fits, else the link; with neither (ESMFold keeps no
+ * copy), the CA trace of the text (a PDB file) when that fits.
  */
 export const structurePart = (
   format: "pdb" | "mmcif",
   text: string | undefined,
   url: string | undefined,
   maxChars: number,
-  caTrace?: () => string,
 ): Prediction["structure"] => {
-  const link = url ? { url } : {};
-  if (text !== undefined && text.length <= maxChars) return { format, content: "full_atom", text, ...link };
-  const trace = url ? undefined : caTrace?.();
+  if (text !== undefined && text.length <= maxChars) return { format, content: "full_atom", text, url };
+  const trace = url || text === undefined ? undefined : caTrace(text);
   if (trace !== undefined && trace.length <= maxChars) return { format, content: "ca_trace", text: trace };
-  return { format, ...link };
+  return { format, url };
 };

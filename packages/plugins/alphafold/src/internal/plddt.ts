@@ -1,13 +1,5 @@
-import type { Prediction } from "./output.js";
-
-/** AlphaFold DB's pLDDT confidence bands. */
-type Band = "very_high" | "confident" | "low" | "very_low";
-
-/** A run of consecutive residues in one band. */
-export type Region = Prediction["regions"][number];
-
-/** The band of one pLDDT value: very high ≥ 90, confident 70–90, low 50–70, very low < 50. */
-export const bandOf = (plddt: number): Band =>
+/** AlphaFold DB's band of one pLDDT value: very high ≥ 90, confident 70–90, low 50–70, very low < 50. */
+export const bandOf = (plddt: number) =>
   plddt >= 90 ? "very_high" : plddt >= 70 ? "confident" : plddt >= 50 ? "low" : "very_low";
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -28,7 +20,7 @@ const runsOf = <K>(perResidue: ReadonlyArray<number>, firstResidue: number, key:
 };
 
 /** Consecutive residues (1-based) grouped by band, with their mean pLDDT (in the same band). */
-export const regionsOf = (perResidue: ReadonlyArray<number>, firstResidue = 1): Region[] =>
+export const regionsOf = (perResidue: ReadonlyArray<number>, firstResidue = 1) =>
   runsOf(perResidue, firstResidue, bandOf).map(({ start, end, scores }) => ({
     start,
     end,

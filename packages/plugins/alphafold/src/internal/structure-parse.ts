@@ -5,30 +5,25 @@ export const THREE_TO_ONE: Readonly<Record<string, string>> = Object.fromEntries
     .map((name, i) => [name, "ARNDCQEGHILKMFPSTWYV".charAt(i)]),
 );
 
-/** Per-residue pLDDT read from a structure file, in residue order. */
-export interface ResidueScores {
-  /** Residue numbers as written in the file. */
-  readonly residues: number[];
-  /** pLDDT per residue (the file's scale; see {@link toPercent}). */
-  readonly plddt: number[];
-  /** The one-letter sequence of those residues (X for non-standard). */
-  sequence: string;
-}
-
 /**
- * Empty scores and the function that adds one residue to them: a residue number or score that is not
- * a number is skipped, and so is a repeat of the residue just added (alternate locations: the first wins).
+ * Empty scores (residue numbers as written in the file, pLDDT on the file's scale, see
+ * {@link toPercent}, and the one-letter sequence, X for non-standard) and the function that adds one
+ * residue to them: a residue number or score that is not a number is skipped, and so is a repeat of
+ * the residue just added (alternate locations: the first wins).
  */
-const collect = (): [ResidueScores, (n: number, plddt: number, name?: string) => void] => {
-  const scores: ResidueScores = { residues: [], plddt: [], sequence: "" };
+const collect = () => {
+  const scores = { residues: [] as number[], plddt: [] as number[], sequence: "" };
   const add = (n: number, plddt: number, name = "") => {
     if (!Number.isFinite(n) || !Number.isFinite(plddt) || scores.residues.at(-1) === n) return;
     scores.residues.push(n);
     scores.plddt.push(plddt);
     scores.sequence += THREE_TO_ONE[name.trim()] ?? "X";
   };
-  return [scores, add];
+  return [scores, add] as const;
 };
+
+/** Per-residue pLDDT read from a structure file, in residue order. */
+export type ResidueScores = ReturnType<typeof collect>[0];
 
 /**
  * Per-residue pLDDT from a PDB file: the B-factor (columns 61–66) of each residue's CA atom, first

@@ -35,29 +35,13 @@ const entrySchema = z
     plddtDocUrl: z.string().optional(),
   })
   .transform((e) => ({
+    ...e,
     modelId: e.modelEntityId ?? e.entryId,
-    accession: e.uniprotAccession,
-    description: e.uniprotDescription,
-    gene: e.gene,
-    organism: e.organismScientificName,
     sequence: e.sequence ?? e.uniprotSequence,
     start: e.sequenceStart ?? e.uniprotStart ?? 1,
-    global: e.globalMetricValue,
-    fractions:
-      e.fractionPlddtVeryHigh !== undefined
-        ? {
-            very_high: e.fractionPlddtVeryHigh,
-            confident: e.fractionPlddtConfident ?? 0,
-            low: e.fractionPlddtLow ?? 0,
-            very_low: e.fractionPlddtVeryLow ?? 0,
-          }
-        : undefined,
-    pdbUrl: e.pdbUrl,
-    cifUrl: e.cifUrl,
-    plddtUrl: e.plddtDocUrl,
   }));
 
-/** A normalised AlphaFold DB entry. */
+/** An AlphaFold DB entry, the v6 names of model id, sequence and start filled from the v4 ones. */
 export type AfdbEntry = z.output<typeof entrySchema>;
 
 /**
@@ -74,9 +58,11 @@ export const fetchAfdbEntry = async (ctx: CallContext, accession: string): Promi
   if (res.status === 404) return undefined;
   const entries = res.json(z.array(entrySchema));
   return (
-    entries.find((e) => e.accession?.toUpperCase() === accession) ??
+    entries.find((e) => e.uniprotAccession?.toUpperCase() === accession) ??
     entries.find((e) => e.modelId?.toUpperCase() === `AF-${accession}-F1`) ??
-    (accession.includes("-") ? undefined : entries.find((e) => e.accession && !e.accession.includes("-")))
+    (accession.includes("-")
+      ? undefined
+      : entries.find((e) => e.uniprotAccession && !e.uniprotAccession.includes("-")))
   );
 };
 
@@ -109,51 +95,38 @@ export const fetchConfidence = async (ctx: CallContext, url: string) => {
   return { residues: doc.residueNumber, plddt: doc.confidenceScore };
 };
 
-/**
- * A UniProt list answer (`{ results: [...] }`) with the fields of its error answer (`{ url, messages:
- * [...] }`; other servers use `{ error: {...} }`).
- */
-const uniprotList = <T extends z.ZodType>(item: T) =>
-  z.looseObject({
-    messages: z.array(z.unknown()).optional(),
-    error: z.unknown().optional(),
-    results: z.array(item).optional(),
-  });
-
-/** `GET /uniparc/search`: light entries, which hold no cross-references (UniProt's UniParc split, 2024). */
-const uniparcSearchSchema = uniprotList(
-  z.looseObject({
-    uniParcId: z.string(),
-    sequence: z.looseObject({ value: z.string().optional(), md5: z.string().optional() }).optional(),
-  }),
-);
-
-/** `GET /uniparc/{upi}/databases`: one page of the entry's cross-references. */
-const uniparcDatabasesSchema = uniprotList(
-  z.looseObject({
-    database: z.string().optional(),
-    id: z.string().optional(),
-    active: z.boolean().optional(),
-  }),
-);
-
 /** The databases whose cross-references are UniProt accessions, best first. */
 const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
 
 /**
- * An HTTP 200 that is not the documented answer is a failed lookup, not "no exact match": folding the
- * sequence with ESMFold then would hide that the known structure was never looked for.
+ * The `results` of a UniProt list request (`{ results: [...] }`). An HTTP 200 without them (UniProt's
+ * error answer `{ url, messages: [...] }`, other servers' `{ error: {...} }`) is a failed lookup, not
+ * "no exact match": folding the sequence with ESMFold then would hide that the known structure was
+ * never looked for.
  */
-const notAnAnswer = (
-  what: string,
-  missing: string,
-  status: number,
-  body: { messages?: unknown[] | undefined; error?: unknown },
+const uniprotResults = async <T extends z.ZodType>(
+  ctx: CallContext,
+  {
+    url,
+    query,
+    what,
+    missing,
+  }: { url: string; query: Record<string, string>; what: string; missing: string },
+  item: T,
 ) => {
+  const res = await ctx.http.request({ baseUrl: ctx.config.uniprotUrl, url, query, signal: ctx.signal });
+  const body = res.json(
+    z.looseObject({
+      messages: z.array(z.unknown()).optional(),
+      error: z.unknown().optional(),
+      results: z.array(item).optional(),
+    }),
+  );
+  if (body.results !== undefined) return body.results;
   const said =
     body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
-  return fail.upstream(
-    `UniProt's ${what} answered HTTP ${status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`,
+  throw fail.upstream(
+    `UniProt's ${what} answered HTTP ${res.status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`,
     {
       retryable: true,
       suggestion:
@@ -171,57 +144,41 @@ const notAnAnswer = (
  */
 export const findExactAccession = async (ctx: CallContext, sequence: string): Promise<string | undefined> => {
   const md5 = createHash("md5").update(sequence).digest("hex").toUpperCase();
-  const found = await ctx.http.request({
-    baseUrl: ctx.config.uniprotUrl,
-    url: "/uniparc/search",
-    query: { query: `checksum:${md5}`, format: "json", size: "5" },
-    signal: ctx.signal,
-  });
-  const search = found.json(uniparcSearchSchema);
-  if (search.results === undefined)
-    throw notAnAnswer("UniParc search", "a result list", found.status, search);
+  // `GET /uniparc/search` gives light entries, which hold no cross-references (UniProt's UniParc split, 2024).
+  const found = await uniprotResults(
+    ctx,
+    {
+      url: "/uniparc/search",
+      query: { query: `checksum:${md5}`, format: "json", size: "5" },
+      what: "UniParc search",
+      missing: "a result list",
+    },
+    z.looseObject({
+      uniParcId: z.string(),
+      sequence: z.looseObject({ value: z.string().optional(), md5: z.string().optional() }).optional(),
+    }),
+  );
   const entry =
-    search.results.find((e) => e.sequence?.value === sequence) ??
-    search.results.find((e) => e.sequence?.md5?.toUpperCase() === md5);
+    found.find((e) => e.sequence?.value === sequence) ??
+    found.find((e) => e.sequence?.md5?.toUpperCase() === md5);
   if (!entry) return undefined;
-  const listed = await ctx.http.request({
-    baseUrl: ctx.config.uniprotUrl,
-    url: `/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
-    query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
-    signal: ctx.signal,
-  });
-  const databases = listed.json(uniparcDatabasesSchema);
-  if (databases.results === undefined)
-    throw notAnAnswer("UniParc cross-references", "a cross-reference list", listed.status, databases);
-  const refs = databases.results.filter((r) => r.active !== false && r.id);
+  const databases = await uniprotResults(
+    ctx,
+    {
+      url: `/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
+      query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
+      what: "UniParc cross-references",
+      missing: "a cross-reference list",
+    },
+    z.looseObject({
+      database: z.string().optional(),
+      id: z.string().optional(),
+      active: z.boolean().optional(),
+    }),
+  );
+  const refs = databases.filter((r) => r.active !== false && r.id);
   return (
     refs.find((r) => r.database === UNIPROT_DATABASES[0]) ??
     refs.find((r) => r.database === UNIPROT_DATABASES[1])
   )?.id;
-};
-
-/**
- * Folds a sequence with ESMFold (`POST /foldSequence/v1/pdb/`, body = the sequence); returns PDB text.
- * ESMFold sends nothing until the fold is done, so the headers (and body) may take up to
- * `esmfoldTimeoutMs` on the catalog's client, whose own waits are 30 s.
- */
-export const foldWithEsmfold = async (ctx: CallContext, sequence: string): Promise<string> => {
-  const res = await ctx.http.request({
-    method: "POST",
-    baseUrl: ctx.config.esmfoldUrl,
-    url: "/foldSequence/v1/pdb/",
-    headers: { "content-type": "text/plain" },
-    body: sequence,
-    signal: ctx.signal,
-    timeoutMs: ctx.config.esmfoldTimeoutMs,
-    headersTimeoutMs: ctx.config.esmfoldTimeoutMs,
-    bodyTimeoutMs: ctx.config.esmfoldTimeoutMs,
-  });
-  if (!/^(?:HEADER|ATOM|MODEL|REMARK|PARENT|TITLE)/m.test(res.body)) {
-    throw fail.upstream("ESMFold answered without a PDB structure.", {
-      retryable: true,
-      suggestion: "ESMFold's answer was broken; try again in a moment.",
-    });
-  }
-  return res.body;
 };
