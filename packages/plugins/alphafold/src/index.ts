@@ -3,7 +3,6 @@ import pkg from "../package.json" with { type: "json" };
 import { alphafoldConfigSchema } from "./config.js";
 import { predictStructure } from "./tools/predict-structure.js";
 
-export type { AlphafoldConfig } from "./config.js";
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings (`alphafoldConfigSchema`). */
 export type AlphafoldPluginOptions = PluginOptions<typeof alphafoldConfigSchema>;
 

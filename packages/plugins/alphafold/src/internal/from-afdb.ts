@@ -3,7 +3,7 @@ import type { AlphafoldConfig } from "../config.js";
 import { type Prediction, structurePart } from "./output.js";
 import { confidenceParts } from "./plddt.js";
 import { stage } from "./progress.js";
-import { plddtFromMmcif, plddtFromPdb, toPercent } from "./structure-parse.js";
+import { plddtFromMmcif, plddtFromPdb } from "./structure-parse.js";
 import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./upstreams.js";
 
 /** "Cellular tumor antigen p53 (TP53, Homo sapiens)", as `protein`, when the entry names it. */
@@ -76,8 +76,7 @@ export const predictionFromAfdb = async (
     return partial({ ...base, warnings }, message, { source: "AlphaFold DB" });
   }
 
-  const perResidue = toPercent(scores.plddt);
-  const parts = confidenceParts(perResidue, scores.residues[0] ?? entry.start);
+  const parts = confidenceParts(scores, entry.start);
   const warnings = [
     ...earlier,
     ...parts.lowWarnings,
@@ -88,7 +87,7 @@ export const predictionFromAfdb = async (
       `The structure file's ${scores.sequence.length} residues differ from the entry's ${entry.sequence.length}-residue sequence.`,
     );
   }
-  const sequence_length = entry.sequence?.length ?? perResidue.length;
+  const sequence_length = entry.sequence?.length ?? scores.plddt.length;
   const structure = structurePart(format, text, fileUrl, ctx.config.inlineStructureMaxChars);
   stage(ctx, 4, "Done");
   const message = `AlphaFold DB model ${model} (${sequence_length} residues): ${parts.summary}.`;

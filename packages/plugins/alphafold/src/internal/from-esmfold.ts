@@ -2,8 +2,24 @@ import { fail, outcome, type ToolContext, type ToolOutcome } from "@quiver/core"
 import type { AlphafoldConfig } from "../config.js";
 import { type Prediction, structurePart } from "./output.js";
 import { confidenceParts } from "./plddt.js";
-import { heartbeat, stage } from "./progress.js";
-import { plddtFromPdb, toPercent } from "./structure-parse.js";
+import { stage } from "./progress.js";
+import { plddtFromPdb } from "./structure-parse.js";
+
+/**
+ * Reports progress 2…2.95 every `progressIntervalMs` while ESMFold folds (expected to take up to
+ * `esmfoldTimeoutMs`), always increasing and staying below the next stage. Returns a function that stops it.
+ */
+const heartbeat = (ctx: ToolContext<AlphafoldConfig>) => {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const elapsed = Date.now() - started;
+    const fraction = Math.min(0.95, elapsed / Math.max(ctx.config.esmfoldTimeoutMs, 1));
+    const message = `ESMFold is folding (${Math.round(elapsed / 1000)} s elapsed)`;
+    stage(ctx, 2 + fraction, message);
+  }, ctx.config.progressIntervalMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+};
 
 /**
  * Folds a validated sequence with ESMFold (`POST /foldSequence/v1/pdb/`, body = the sequence) and turns
@@ -29,7 +45,7 @@ export const predictionFromEsmfold = async (
   };
   ctx.reportPartial(base);
   stage(ctx, 2, `No exact UniProt/AlphaFold DB match; folding ${sequence.length} residues with ESMFold`);
-  const stop = heartbeat(ctx, 2, "ESMFold is folding");
+  const stop = heartbeat(ctx);
   const wait = ctx.config.esmfoldTimeoutMs;
   const { body: pdb } = await ctx.http
     .request({
@@ -52,12 +68,11 @@ export const predictionFromEsmfold = async (
   }
   stage(ctx, 3, "ESMFold returned a structure; reading pLDDT");
   const scores = plddtFromPdb(pdb);
-  const perResidue = toPercent(scores.plddt);
-  const parts = confidenceParts(perResidue, scores.residues[0] ?? 1);
+  const parts = confidenceParts(scores, 1);
   const out = [...warnings, ...parts.lowWarnings];
-  if (perResidue.length !== sequence.length) {
+  if (scores.plddt.length !== sequence.length) {
     out.push(
-      `ESMFold's structure has ${perResidue.length} residues for a ${sequence.length}-residue sequence.`,
+      `ESMFold's structure has ${scores.plddt.length} residues for a ${sequence.length}-residue sequence.`,
     );
   }
   const structure = structurePart("pdb", pdb, undefined, ctx.config.inlineStructureMaxChars);

@@ -1,3 +1,5 @@
+import { toPercent } from "./structure-parse.js";
+
 /** AlphaFold DB's band of one pLDDT value: very high ≥ 90, confident 70–90, low 50–70, very low < 50. */
 export const bandOf = (plddt: number) =>
   plddt >= 90 ? "very_high" : plddt >= 70 ? "confident" : plddt >= 50 ? "low" : "very_low";
@@ -21,9 +23,8 @@ const runsOf = <K>(perResidue: ReadonlyArray<number>, firstResidue: number, key:
 
 /** Consecutive residues (1-based) grouped by band, with their mean pLDDT (in the same band). */
 export const regionsOf = (perResidue: ReadonlyArray<number>, firstResidue = 1) =>
-  runsOf(perResidue, firstResidue, bandOf).map(({ start, end, scores }) => ({
-    start,
-    end,
+  runsOf(perResidue, firstResidue, bandOf).map(({ key, scores, ...run }) => ({
+    ...run,
     mean_plddt: round(mean(scores)),
   }));
 
@@ -51,19 +52,21 @@ export const lowConfidenceWarnings = (perResidue: ReadonlyArray<number>, firstRe
 };
 
 /**
- * The confidence fields of a prediction from per-residue pLDDT (0–100), its low-confidence warnings,
- * and a summary for its message
- * ("mean pLDDT 74.53; 3 low-confidence stretches (pLDDT < 70)").
+ * The confidence fields of a prediction from the scores read from a file (moved to 0–100, numbered from
+ * the file's first residue, else `firstResidue`), its low-confidence warnings, and a summary for its
+ * message ("mean pLDDT 74.53; 3 low-confidence stretches (pLDDT < 70)").
  */
-export const confidenceParts = (perResidue: ReadonlyArray<number>, firstResidue: number) => {
+export const confidenceParts = (scores: { residues: number[]; plddt: number[] }, firstResidue: number) => {
+  const perResidue = toPercent(scores.plddt);
+  const first = scores.residues[0] ?? firstResidue;
   const overall = round(mean(perResidue));
-  const lowWarnings = lowConfidenceWarnings(perResidue, firstResidue);
+  const lowWarnings = lowConfidenceWarnings(perResidue, first);
   const low = lowWarnings.length;
   return {
     /** The prediction's fields. */
     fields: {
-      confidence_scores: { overall, per_residue: [...perResidue] },
-      regions: regionsOf(perResidue, firstResidue),
+      confidence_scores: { overall, per_residue: perResidue },
+      regions: regionsOf(perResidue, first),
     },
     lowWarnings,
     summary: `mean pLDDT ${overall}; ${low === 0 ? "no low-confidence stretches" : `${low} low-confidence stretch${low === 1 ? "" : "es"} (pLDDT < 70)`}`,

@@ -6,9 +6,9 @@ export const THREE_TO_ONE: Readonly<Record<string, string>> = Object.fromEntries
 );
 
 /**
- * Empty scores (residue numbers as written in the file, pLDDT on the file's scale, see
- * {@link toPercent}, and the one-letter sequence, X for non-standard) and the function that adds one
- * residue to them: a residue number or score that is not a number is skipped, and so is a repeat of
+ * Per-residue pLDDT read from a structure file, in residue order, empty: residue numbers as written in the file, pLDDT on the file's scale, see
+ * {@link toPercent}, and the one-letter sequence, X for non-standard. With it, the function that adds one
+ * residue: a residue number or score that is not a number is skipped, and so is a repeat of
  * the residue just added (alternate locations: the first wins).
  */
 const collect = () => {
@@ -22,14 +22,11 @@ const collect = () => {
   return [scores, add] as const;
 };
 
-/** Per-residue pLDDT read from a structure file, in residue order. */
-export type ResidueScores = ReturnType<typeof collect>[0];
-
 /**
  * Per-residue pLDDT from a PDB file: the B-factor (columns 61–66) of each residue's CA atom, first
  * model, first chain. AlphaFold writes 0–100; ESMFold 0–1.
  */
-export const plddtFromPdb = (text: string): ResidueScores => {
+export const plddtFromPdb = (text: string) => {
   const [scores, add] = collect();
   let chain: string | undefined;
   for (const line of text.split(/\r?\n/)) {
@@ -43,40 +40,33 @@ export const plddtFromPdb = (text: string): ResidueScores => {
 };
 
 /** Splits one mmCIF data row into tokens (quoted tokens may hold spaces). */
-const tokensOf = (line: string): string[] => {
-  const out: string[] = [];
-  const re = /'([^']*)'(?=\s|$)|"([^"]*)"(?=\s|$)|(\S+)/g;
-  for (let m = re.exec(line); m; m = re.exec(line)) out.push(m[1] ?? m[2] ?? m[3]!);
-  return out;
-};
+const tokensOf = (line: string): string[] =>
+  [...line.matchAll(/'([^']*)'(?=\s|$)|"([^"]*)"(?=\s|$)|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 
 /** Reads one `loop_` category of an mmCIF file as rows of named columns. */
 const readLoop = (lines: ReadonlyArray<string>, category: string): Array<Record<string, string>> => {
   const prefix = `${category}.`;
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.trim() !== "loop_" || !lines[i + 1]?.startsWith(prefix)) continue;
-    const columns: string[] = [];
-    let j = i + 1;
-    while (j < lines.length && lines[j]!.startsWith(prefix))
-      columns.push(lines[j++]!.slice(prefix.length).trim());
-    const rows: Array<Record<string, string>> = [];
-    for (; j < lines.length; j++) {
-      const line = lines[j]!;
-      if (line.startsWith("#") || line.startsWith("loop_") || line.startsWith("_")) break;
-      const t = tokensOf(line);
-      if (t.length < columns.length) continue;
-      rows.push(Object.fromEntries(columns.map((c, k) => [c, t[k]!])));
-    }
-    return rows;
+  const start = lines.findIndex((line, i) => line.trim() === "loop_" && lines[i + 1]?.startsWith(prefix));
+  if (start < 0) return [];
+  const columns: string[] = [];
+  let j = start + 1;
+  while (j < lines.length && lines[j]!.startsWith(prefix))
+    columns.push(lines[j++]!.slice(prefix.length).trim());
+  const rows: Array<Record<string, string>> = [];
+  for (; j < lines.length; j++) {
+    const line = lines[j]!;
+    if (line.startsWith("#") || line.startsWith("loop_") || line.startsWith("_")) break;
+    const t = tokensOf(line);
+    if (t.length >= columns.length) rows.push(Object.fromEntries(columns.map((c, k) => [c, t[k]!])));
   }
-  return [];
+  return rows;
 };
 
 /**
  * Per-residue pLDDT from an mmCIF file: `_atom_site.B_iso_or_equiv` of each CA atom (first model,
  * first chain), or `_ma_qa_metric_local` when the file has no atoms.
  */
-export const plddtFromMmcif = (text: string): ResidueScores => {
+export const plddtFromMmcif = (text: string) => {
   const lines = text.split(/\r?\n/);
   const [scores, add] = collect();
   let chain: string | undefined;

@@ -69,8 +69,7 @@ export const fetchAfdbEntry = async (ctx: CallContext, accession: string): Promi
 /** Downloads a text file (a structure) from a URL the AFDB entry gave. */
 export const fetchText = async (ctx: CallContext, url: string): Promise<string> => {
   const res = await ctx.http.request({ url, signal: ctx.signal });
-  const type = res.header("content-type") ?? "";
-  if (/html/i.test(type) || /^\s*<(?:!doctype|html)/i.test(res.body)) {
+  if (/html/i.test(res.header("content-type") ?? "") || /^\s*<(?:!doctype|html)/i.test(res.body)) {
     throw fail.upstream(`AlphaFold DB returned an HTML page instead of a structure file for ${url}.`, {
       retryable: false,
       suggestion: "AlphaFold DB may be down for maintenance; try again later.",

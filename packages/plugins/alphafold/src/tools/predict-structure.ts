@@ -1,9 +1,9 @@
-import { defineToolWith, fail, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, fail } from "@quiver/core";
 import { z } from "zod";
 import { type AlphafoldConfig, ESMFOLD_MAX_LENGTH } from "../config.js";
 import { predictionFromAfdb } from "../internal/from-afdb.js";
 import { predictionFromEsmfold } from "../internal/from-esmfold.js";
-import { type Prediction, predictionSchema } from "../internal/output.js";
+import { predictionSchema } from "../internal/output.js";
 import { stage } from "../internal/progress.js";
 import { normaliseAccession, validateSequence } from "../internal/sequence.js";
 import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
@@ -69,20 +69,17 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
   instruction:
     "Report the overall pLDDT and the low-confidence regions (pLDDT < 70 is unreliable; < 50 is often disordered). Do not paste per-residue arrays or structure text; give the link or say the structure is attached. " +
     "Cite the model: AlphaFold DB as Jumper et al., Nature 596, 583–589 (2021) and Varadi et al., Nucleic Acids Res. (2024) (data CC BY 4.0); ESMFold as Lin et al., Science 379, 1123–1130 (2023).",
-  run: async (input, ctx): Promise<ToolOutcome<Prediction>> => {
-    const hasSequence = input.sequence !== undefined;
-    const hasAccession = input.uniprot_accession !== undefined;
-    if (hasSequence === hasAccession) {
+  run: async ({ sequence: raw, uniprot_accession: asked, structure_format: format }, ctx) => {
+    if ((raw === undefined) === (asked === undefined)) {
       throw fail.invalidInput(
-        hasSequence
+        raw !== undefined
           ? "Give either sequence or uniprot_accession, not both."
           : "Give a sequence or a uniprot_accession.",
         { suggestion: 'For example { "uniprot_accession": "P04637" } or { "sequence": "MEEPQSDPSV…" }.' },
       );
     }
-    const format = input.structure_format;
-    if (hasAccession) {
-      const accession = normaliseAccession(input.uniprot_accession!);
+    if (asked !== undefined) {
+      const accession = normaliseAccession(asked);
       stage(ctx, 1, `Looking up AlphaFold DB for ${accession}`);
       const entry = await fetchAfdbEntry(ctx, accession);
       if (!entry) {
@@ -96,7 +93,7 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
       return predictionFromAfdb(ctx, entry, format, []);
     }
 
-    const sequence = validateSequence(input.sequence!);
+    const sequence = validateSequence(raw!);
     stage(ctx, 1, `Looking for an exact UniProt match of the ${sequence.length}-residue sequence`);
     const warnings: string[] = [];
     let entry: AfdbEntry | undefined;
