@@ -4,9 +4,6 @@ import { fdaConfigSchema } from "./config.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 
-export type { FdaConfig } from "./config.js";
-export type { OpenFdaClient } from "./internal/openfda-client.js";
-
 /** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */
 export type FdaPluginOptions = PluginOptions<typeof fdaConfigSchema>;
 

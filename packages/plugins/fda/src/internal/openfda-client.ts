@@ -61,7 +61,7 @@ const unparsableSearch = (path: string, search: string, details: string) =>
 
 /** The failure for any other openFDA 500: a failure on its side, worth retrying. */
 const serverFailure = (path: string, said: string | undefined, retryAfter: string | undefined) => {
-  const retryAfterMs = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter);
+  const retryAfterMs = parseRetryAfter(retryAfter);
   return fail.upstream(`openFDA failed (HTTP 500) for ${path}${said ? `: ${said.slice(0, 200)}` : ""}.`, {
     retryable: true,
     status: 500,

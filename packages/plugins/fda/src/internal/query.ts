@@ -156,12 +156,7 @@ export const buildSearch = (
       clauses.push(`${SUBMISSION_DATE_FIELD}:[${y.after ?? 1900}0101 TO ${to}1231]`);
     }
   }
-  return {
-    endpoint,
-    search: clauses.length > 0 ? clauses.join(" AND ") : undefined,
-    deferred,
-    fields: searched,
-  };
+  return { endpoint, search: clauses.join(" AND ") || undefined, deferred, fields: searched };
 };
 
 /**

@@ -2,7 +2,9 @@ import { z } from "zod";
 
 /** A field of a record that is left out when it is missing or malformed. */
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
-const strings = lenient(z.array(z.string()));
+/** A list of `item`, left out when it is missing or malformed. */
+const list = <T extends z.ZodType>(item: T) => lenient(z.array(item));
+const strings = list(z.string());
 
 /** The `openfda` block: lists of strings by field (`brand_name`, `substance_name`, `pharm_class_epc`, …). */
 const openfdaBlock = lenient(z.record(z.string(), strings));
@@ -11,23 +13,19 @@ const drugsfdaRecord = z.looseObject({
   application_number: z.string(),
   sponsor_name: lenient(z.string()),
   openfda: openfdaBlock,
-  products: lenient(
-    z.array(
-      z.looseObject({
-        brand_name: z.string().optional(),
-        active_ingredients: z.array(z.object({ name: z.string() })).optional(),
-        route: z.string().optional(),
-      }),
-    ),
+  products: list(
+    z.looseObject({
+      brand_name: z.string().optional(),
+      active_ingredients: z.array(z.object({ name: z.string() })).optional(),
+      route: z.string().optional(),
+    }),
   ),
-  submissions: lenient(
-    z.array(
-      z.looseObject({
-        submission_type: z.string().optional(),
-        submission_status: z.string().optional(),
-        submission_status_date: z.string().optional(),
-      }),
-    ),
+  submissions: list(
+    z.looseObject({
+      submission_type: z.string().optional(),
+      submission_status: z.string().optional(),
+      submission_status_date: z.string().optional(),
+    }),
   ),
 });
 
@@ -143,9 +141,8 @@ export const parseDrugsfda = (raw: unknown): DrugsfdaRecord | undefined => drugs
 const words = (s: string): string =>
   ` ${s
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .join(" ")} `;
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()} `;
 
 /** Whether `phrase` occurs as a contiguous word sequence in `text` (openFDA's phrase match). */
 const phraseMatches = (text: string, phrase: string): boolean =>

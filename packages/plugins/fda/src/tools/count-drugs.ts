@@ -1,6 +1,7 @@
-import { defineToolWith, outcome, partial, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
+import { answer } from "../internal/answer.js";
 import {
   criteriaSchema,
   describeCriteria,
@@ -103,22 +104,6 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
         'sponsor: labels name no sponsor, so the count ignores it (count_by "sponsor" counts labelers).',
       );
     const buckets = page.buckets.slice(0, max_buckets);
-    const data: Output = {
-      count_by,
-      buckets,
-      query_constraints_met: unmet.length === 0,
-      unmet_constraints: unmet,
-    };
-    const metadata = {
-      ...searchedMetadata(built, page.lastUpdated),
-      field,
-      refinement_suggestions:
-        buckets.length === 0
-          ? [
-              "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.",
-            ]
-          : [],
-    };
     const top = buckets
       .slice(0, 3)
       .map((b) => `${b.term} (${b.count})`)
@@ -127,13 +112,21 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       buckets.length === 0
         ? `Nothing to count: no FDA records match ${describeCriteria(c)}.`
         : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top}.`;
-    const source = `openFDA /drug/${built.endpoint}.json?count=${field}`;
     // A criterion not applied exactly makes the count partial: see unmet_constraints.
-    return unmet.length > 0
-      ? partial(data, `${message} Not every criterion was applied exactly: see unmet_constraints.`, {
-          source,
-          metadata,
-        })
-      : outcome(data, { message, source, metadata });
+    return answer({ count_by, buckets }, unmet, {
+      message,
+      note: "Not every criterion was applied exactly: see unmet_constraints.",
+      source: `openFDA /drug/${built.endpoint}.json?count=${field}`,
+      metadata: {
+        ...searchedMetadata(built, page.lastUpdated),
+        field,
+        refinement_suggestions:
+          buckets.length === 0
+            ? [
+                "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.",
+              ]
+            : [],
+      },
+    });
   },
 });

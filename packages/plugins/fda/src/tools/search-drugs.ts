@@ -1,6 +1,7 @@
-import { defineToolWith, fail, outcome, partial, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, fail, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
+import { answer } from "../internal/answer.js";
 import {
   type Criteria,
   criteriaSchema,
@@ -157,36 +158,25 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       unmet.push(
         `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
       );
-    const suggestions =
-      total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length);
-    const described = describeCriteria(c);
-    const data: Output = {
-      matches: shown,
-      total_count: total,
-      fully_searched: fully,
-      query_constraints_met: unmet.length === 0,
-      unmet_constraints: unmet,
-    };
     // A label's sponsor is checked on its Drugs@FDA application after the search.
     const fields = built.deferred.includes("sponsor")
       ? { ...built.fields, sponsor: [...FIELDS.drugsfda.sponsor!] }
       : built.fields;
-    const metadata = {
-      ...searchedMetadata({ ...built, fields }, page.lastUpdated),
-      total_count_exact: exact,
-      refinement_suggestions: suggestions,
-    };
     const message =
       total === 0
-        ? `No FDA drugs match ${described}; see metadata.refinement_suggestions.`
-        : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${described}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
-    const source = `openFDA /drug/${built.endpoint}.json`;
+        ? `No FDA drugs match ${describeCriteria(c)}; see metadata.refinement_suggestions.`
+        : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${describeCriteria(c)}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
     // A criterion not applied makes the answer partial: the matches may not satisfy it.
-    return unmet.length > 0
-      ? partial(data, `${message} Not every criterion was applied: see unmet_constraints.`, {
-          source,
-          metadata,
-        })
-      : outcome(data, { message, source, metadata });
+    return answer({ matches: shown, total_count: total, fully_searched: fully }, unmet, {
+      message,
+      note: "Not every criterion was applied: see unmet_constraints.",
+      source: `openFDA /drug/${built.endpoint}.json`,
+      metadata: {
+        ...searchedMetadata({ ...built, fields }, page.lastUpdated),
+        total_count_exact: exact,
+        refinement_suggestions:
+          total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length),
+      },
+    });
   },
 });
