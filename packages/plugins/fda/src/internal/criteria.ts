@@ -61,11 +61,9 @@ export type TextCriterion = (typeof TEXT_CRITERIA)[number];
 
 /** The criteria actually given (text ones with a value, approval_year with a bound). */
 export const givenCriteria = (c: Criteria): Array<TextCriterion | "approval_year"> => {
-  const out: Array<TextCriterion | "approval_year"> = TEXT_CRITERIA.filter((k) => c[k] !== undefined);
-  if (c.approval_year && (c.approval_year.after !== undefined || c.approval_year.before !== undefined)) {
-    out.push("approval_year");
-  }
-  return out;
+  const text = TEXT_CRITERIA.filter((k) => c[k] !== undefined);
+  const y = c.approval_year;
+  return y?.after !== undefined || y?.before !== undefined ? [...text, "approval_year"] : text;
 };
 
 /** A short human description of the criteria ("brand_name "Ozempic", route "oral""). */
@@ -105,9 +103,7 @@ export const requireApplicable = (c: Criteria, hint = ""): void => {
   if (misplaced) {
     throw fail.invalidInput(
       `search_criteria.other_criteria names "${misplaced.field}", a criterion of its own.`,
-      {
-        suggestion: `Give it as search_criteria.${misplaced.field} instead.`,
-      },
+      { suggestion: `Give it as search_criteria.${misplaced.field} instead.` },
     );
   }
   const unknown = (c.other_criteria ?? []).map((o) => o.field);

@@ -26,8 +26,7 @@ const COUNT_FIELDS = {
   product_type: "openfda.product_type.exact",
 } as const;
 
-type CountBy = keyof typeof COUNT_FIELDS;
-const countBy = z.enum(Object.keys(COUNT_FIELDS) as [CountBy, ...CountBy[]]);
+const countBy = z.enum(Object.keys(COUNT_FIELDS) as Array<keyof typeof COUNT_FIELDS>);
 
 const output = z.object({
   count_by: countBy.describe("What was counted."),
