@@ -31,7 +31,7 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     setup: ({ config, http }) =>
       import("./internal/openfda-client.js").then((m) => m.createOpenFdaClient(config, http)),
     health: async ({ resources, signal }) => {
-      const { lastUpdated } = await resources.search("drugsfda", undefined, 1, signal);
+      const { lastUpdated } = await resources.search({ endpoint: "drugsfda" }, 1, signal);
       return {
         ok: true,
         message: `openFDA answered${lastUpdated ? ` (data last updated ${lastUpdated})` : ""}.`,

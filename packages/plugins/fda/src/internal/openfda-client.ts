@@ -1,7 +1,7 @@
 import { fail, type HttpClient, parseRetryAfter } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
-import type { Endpoint } from "./query.js";
+import type { Query } from "./query.js";
 
 /** Unparsable searches remembered per client, so the same one is never sent again. */
 const MAX_UNPARSABLE = 256;
@@ -80,12 +80,11 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
   const unparsable = new Map<string, string>();
   /** The response body, or undefined for openFDA's 404 NOT_FOUND (zero matches, not an error). */
   const send = async (
-    endpoint: Endpoint,
-    params: Readonly<Record<string, string | number | undefined>> & { search: string | undefined },
+    { endpoint, search }: Query,
+    params: Readonly<Record<string, string | number>>,
     signal: AbortSignal,
   ) => {
     const path = `/drug/${endpoint}.json`;
-    const { search } = params;
     const key = `${path} ${search}`;
     const known = unparsable.get(key);
     if (search !== undefined && known !== undefined) throw unparsableSearch(path, search, known);
@@ -94,7 +93,7 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
       url: path,
       route: "/drug/{endpoint}.json",
       // openFDA asks for the key first; a Redacted value is unwrapped on the wire and redacted everywhere else.
-      query: { api_key: config.apiKey, ...params },
+      query: { api_key: config.apiKey, search, ...params },
       signal,
       // 500 is read here: openFDA sends a search Elasticsearch could not parse back as SERVER_ERROR.
       acceptStatus: [404, 500],
@@ -122,8 +121,8 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
   };
   return {
     /** Runs an openFDA search (`search=`, `limit=`); 404 NOT_FOUND comes back as an empty page. */
-    async search(endpoint: Endpoint, search: string | undefined, limit: number, signal: AbortSignal) {
-      const body = (await send(endpoint, { search, limit }, signal))?.json(searchBody);
+    async search(query: Query, limit: number, signal: AbortSignal) {
+      const body = (await send(query, { limit }, signal))?.json(searchBody);
       return {
         total: body?.meta?.results?.total ?? body?.results.length ?? 0,
         results: body?.results ?? [],
@@ -131,14 +130,8 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
       };
     },
     /** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
-    async count(
-      endpoint: Endpoint,
-      search: string | undefined,
-      field: string,
-      limit: number,
-      signal: AbortSignal,
-    ) {
-      const body = (await send(endpoint, { search, count: field, limit }, signal))?.json(countBody);
+    async count(query: Query, field: string, limit: number, signal: AbortSignal) {
+      const body = (await send(query, { count: field, limit }, signal))?.json(countBody);
       return {
         buckets: (body?.results ?? []).map((r) => ({ term: String(r.term ?? r.time ?? ""), count: r.count })),
         lastUpdated: body?.meta?.last_updated,

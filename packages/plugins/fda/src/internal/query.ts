@@ -56,6 +56,9 @@ export const phraseText = (value: string): string =>
 /** The two openFDA endpoints the plugin searches. */
 export type Endpoint = "drugsfda" | "label";
 
+/** What to ask openFDA: an endpoint and its `search` expression (none: every record). */
+export type Query = { readonly endpoint: Endpoint; readonly search?: string | undefined };
+
 /** A quoted openFDA phrase for a user value; an empty value after cleaning is invalid input. */
 export const quote = (value: string, criterion: string): string => {
   const cleaned = phraseText(value);

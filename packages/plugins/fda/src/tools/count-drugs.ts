@@ -90,7 +90,7 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const built = buildSearch(c);
     const counted: string | Record<string, string> = COUNT_FIELDS[count_by];
     const field = typeof counted === "string" ? counted : counted[built.endpoint]!;
-    const page = await ctx.resources.count(built.endpoint, built.search, field, max_buckets, ctx.signal);
+    const page = await ctx.resources.count(built, field, max_buckets, ctx.signal);
     const unmet = unappliedCriteria(c);
     if (built.deferred.includes("approval_year"))
       unmet.push(

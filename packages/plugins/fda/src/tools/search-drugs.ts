@@ -64,12 +64,11 @@ const checkLabels = async (
   deferred: ReadonlyArray<string>,
 ) => {
   const apps = [...new Set(labels.flatMap((m) => m.application_number ?? []))];
-  const page =
-    apps.length > 0
-      ? await client.search("drugsfda", applicationNumbersSearch(apps), apps.length, signal)
-      : undefined;
+  if (apps.length === 0) return { kept: [], unverifiable: labels.length };
+  const applications = { endpoint: "drugsfda", search: applicationNumbersSearch(apps) } as const;
+  const page = await client.search(applications, apps.length, signal);
   const records = new Map(
-    (page?.results ?? []).flatMap((raw) => parseDrugsfda(raw) ?? []).map((r) => [r.application_number, r]),
+    page.results.flatMap((raw) => parseDrugsfda(raw) ?? []).map((r) => [r.application_number, r]),
   );
   const kept: Match[] = [];
   let unverifiable = 0;
@@ -136,7 +135,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const built = buildSearch(c);
     const postFilter = built.deferred.length > 0;
     const limit = postFilter ? Math.max(CANDIDATES, max) : max;
-    const page = await ctx.resources.search(built.endpoint, built.search, limit, ctx.signal);
+    const page = await ctx.resources.search(built, limit, ctx.signal);
     const toMatch = built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel;
     const mapped = page.results.flatMap((raw) => toMatch(raw) ?? []);
 
