@@ -1,4 +1,4 @@
-import { defineToolWith, type ToolOutcome } from "@quiver/core";
+import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
@@ -44,8 +44,6 @@ const output = z.object({
   unmet_constraints: z.array(z.string()).describe("Criteria that could not be applied exactly, and why."),
 });
 
-type Output = z.input<typeof output>;
-
 /**
  * `fda_count_drugs`: how many FDA drug records match, broken down by sponsor, route, class or name,
  * with openFDA's `count=` (one request, no records downloaded).
@@ -83,7 +81,7 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
   policy: { ...OPENFDA_POLICY, maxOutputChars: 20_000 },
   instruction:
     "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
-  run: async ({ search_criteria, count_by, max_buckets }, ctx): Promise<ToolOutcome<Output>> => {
+  run: async ({ search_criteria, count_by, max_buckets }, ctx) => {
     const c = search_criteria ?? {};
     // Counting every record for criteria that cannot be applied would answer another question.
     requireApplicable(c, " Omit search_criteria to count every record.");

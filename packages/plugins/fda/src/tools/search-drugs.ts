@@ -1,4 +1,4 @@
-import { defineToolWith, fail, type ToolOutcome } from "@quiver/core";
+import { defineToolWith, fail } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
@@ -47,8 +47,6 @@ const output = z.object({
     .describe("True when every criterion was applied exactly; see unmet_constraints otherwise."),
   unmet_constraints: z.array(z.string()).describe("Criteria that could not be fully applied, and why."),
 });
-
-type Output = z.input<typeof output>;
 
 /** Whether a date (YYYYMMDD or YYYY-MM-DD) is in the approval-year range. */
 const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean => {
@@ -125,7 +123,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
   policy: { ...OPENFDA_POLICY, maxOutputChars: 30_000 },
   instruction:
     "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
-  run: async ({ search_criteria: c, max_results: max }, ctx): Promise<ToolOutcome<Output>> => {
+  run: async ({ search_criteria: c, max_results: max }, ctx) => {
     requireApplicable(c);
     if (givenCriteria(c).length === 0) {
       throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
