@@ -1,11 +1,5 @@
 import { z } from "zod";
 
-/** ESMFold's documented maximum sequence length (apis.md 4.2: 413 "Sequence is longer than 400."). */
-export const ESMFOLD_MAX_LENGTH = 400;
-
-/** The longest sequence AlphaFold DB covers (about 2,700 residues); longer ones are out of every domain here. */
-export const AFDB_MAX_LENGTH = 2_700;
-
 /** A base URL setting: its default and what it is. */
 const baseUrl = (url: string, what: string) => z.url().default(url).describe(what);
 

@@ -1,5 +1,10 @@
 import { fail } from "@quiver/core";
-import { AFDB_MAX_LENGTH } from "../config.js";
+
+/** ESMFold's documented maximum sequence length (apis.md 4.2: 413 "Sequence is longer than 400."). */
+export const ESMFOLD_MAX_LENGTH = 400;
+
+/** The longest sequence AlphaFold DB covers (about 2,700 residues); longer ones are out of every domain here. */
+const AFDB_MAX_LENGTH = 2_700;
 
 /** The 20 standard amino acids plus X (unknown), as AlphaFold and ESMFold accept them. */
 const AMINO_ACIDS = new Set("ACDEFGHIKLMNPQRSTVWYX");
@@ -52,10 +57,9 @@ export const validateSequence = (raw: string): string => {
   }
   if (seq.length > AFDB_MAX_LENGTH) {
     throw fail.outOfDomain(
-      `The sequence has ${seq.length} residues: longer than any model here covers (AlphaFold DB up to about ${AFDB_MAX_LENGTH}, ESMFold up to 400).`,
+      `The sequence has ${seq.length} residues: longer than any model here covers (AlphaFold DB up to about ${AFDB_MAX_LENGTH}, ESMFold up to ${ESMFOLD_MAX_LENGTH}).`,
       {
-        suggestion:
-          "Split it into domains of at most 400 residues and predict each, or give a UniProt accession.",
+        suggestion: `Split it into domains of at most ${ESMFOLD_MAX_LENGTH} residues and predict each, or give a UniProt accession.`,
       },
     );
   }

@@ -1,11 +1,11 @@
 import { defineToolWith, fail } from "@quiver/core";
 import { z } from "zod";
-import { type AlphafoldConfig, ESMFOLD_MAX_LENGTH } from "../config.js";
+import type { AlphafoldConfig } from "../config.js";
 import { predictionFromAfdb } from "../internal/from-afdb.js";
 import { predictionFromEsmfold } from "../internal/from-esmfold.js";
 import { predictionSchema } from "../internal/output.js";
 import { stage } from "../internal/progress.js";
-import { normaliseAccession, validateSequence } from "../internal/sequence.js";
+import { ESMFOLD_MAX_LENGTH, normaliseAccession, validateSequence } from "../internal/sequence.js";
 import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
 
 /**
