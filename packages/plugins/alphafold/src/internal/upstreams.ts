@@ -97,22 +97,17 @@ export const fetchConfidence = async (ctx: CallContext, url: string) => {
 /** The databases whose cross-references are UniProt accessions, best first. */
 const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
 
+/** A UniProt list request: its path and query, and what its failure says (`what` answered without `missing`). */
+type ListRequest = { url: string; query: Record<string, string>; what: string; missing: string };
+
 /**
  * The `results` of a UniProt list request (`{ results: [...] }`). An HTTP 200 without them (UniProt's
  * error answer `{ url, messages: [...] }`, other servers' `{ error: {...} }`) is a failed lookup, not
  * "no exact match": folding the sequence with ESMFold then would hide that the known structure was
  * never looked for.
  */
-const uniprotResults = async <T extends z.ZodType>(
-  ctx: CallContext,
-  {
-    url,
-    query,
-    what,
-    missing,
-  }: { url: string; query: Record<string, string>; what: string; missing: string },
-  item: T,
-) => {
+const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, request: ListRequest, item: T) => {
+  const { url, query, what, missing } = request;
   const res = await ctx.http.request({ baseUrl: ctx.config.uniprotUrl, url, query, signal: ctx.signal });
   const body = res.json(
     z.looseObject({

@@ -72,11 +72,11 @@ const uniq = (values: ReadonlyArray<string | undefined>): string[] => {
 };
 
 /** YYYYMMDD → YYYY-MM-DD (anything else unchanged). */
-export const isoDate = (d: string | undefined): string | undefined =>
+const isoDate = (d: string | undefined): string | undefined =>
   d && /^\d{8}$/.test(d) ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}` : d;
 
 /** The original approval date (ORIG submission with status AP) of a Drugs@FDA record, YYYYMMDD. */
-export const originalApproval = (submissions: DrugsfdaRecord["submissions"]): string | undefined =>
+const originalApproval = (submissions: DrugsfdaRecord["submissions"]): string | undefined =>
   submissions
     ?.filter((s) => s.submission_type === "ORIG" && s.submission_status === "AP" && s.submission_status_date)
     .map((s) => s.submission_status_date!)

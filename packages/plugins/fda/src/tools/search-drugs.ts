@@ -24,10 +24,8 @@ import {
 import {
   fromDrugsfda,
   fromLabel,
-  isoDate,
   type Match,
   matchSchema,
-  originalApproval,
   parseDrugsfda,
   sponsorMatches,
 } from "../internal/records.js";
@@ -76,15 +74,11 @@ const checkLabels = async (
       unverifiable++;
       continue;
     }
-    const approval = originalApproval(r.submissions);
+    const { sponsor, original_approval_date } = fromDrugsfda(r)!;
     // The value as it was cleaned for openFDA, so the check agrees with what the search would match.
     if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(r, phraseText(c.sponsor)))) continue;
-    if (deferred.includes("approval_year") && !yearOk(approval, c.approval_year)) continue;
-    kept.push({
-      ...m,
-      ...(r.sponsor_name ? { sponsor: r.sponsor_name } : {}),
-      ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
-    });
+    if (deferred.includes("approval_year") && !yearOk(original_approval_date, c.approval_year)) continue;
+    kept.push({ ...m, sponsor, original_approval_date });
   }
   return { kept, unverifiable };
 };
