@@ -50,16 +50,14 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
     health: async ({ config, resources }) => {
       const repo = resources.repository();
       if (!config.databaseUrl) return { ok: true, message: `Repository at ${repo.path} is readable.` };
-      try {
-        await repo.find("", "");
-        return { ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." };
-      } catch (error) {
-        return {
+      return repo.find("", "").then(
+        () => ({ ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." }),
+        (error: Error) => ({
           ok: false,
-          message: (error as Error).message,
+          message: error.message,
           fix: "Check that PostgreSQL at DATABASE_URL is running and accepts the login.",
-        };
-      }
+        }),
+      );
     },
   });
 

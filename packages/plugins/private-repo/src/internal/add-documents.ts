@@ -1,6 +1,6 @@
 import type { LoadError, SearchDocument } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
-import { Repository, type RepositoryDatabase } from "./repository.js";
+import { type Repository, type RepositoryDatabase, withRepository } from "./repository.js";
 
 /** Progress of {@link addDocuments}: files read, then documents indexed. */
 export interface AddProgress {
@@ -62,10 +62,8 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
   }
   options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
 
-  const repo = options.repository ?? new Repository(options.indexPath, options);
-  try {
-    const row = await repo.ensure(owner, collection);
-    const index = await repo.index(row);
+  return withRepository(options, async (repo) => {
+    const index = await repo.index(await repo.ensure(owner, collection));
     const result =
       documents.length === 0
         ? { added: 0, replaced: 0, chunks: 0 }
@@ -80,7 +78,5 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
       detail: `${result.added} added, ${result.replaced} replaced from ${files.length} path(s)`,
     });
     return { owner, collection, documents: documents.length, ...result, errors, skipped };
-  } finally {
-    if (options.repository === undefined) await repo.close();
-  }
+  });
 };

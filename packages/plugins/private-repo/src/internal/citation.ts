@@ -1,3 +1,5 @@
+import type { SearchHit } from "@quiver/search";
+
 /** "Jane Q. Doe" or "Doe, Jane Q." → "Doe, J. Q." */
 const apaAuthor = (raw: string): string => {
   const name = raw.trim();
@@ -14,12 +16,7 @@ const apaAuthor = (raw: string): string => {
 };
 
 /** The document fields a citation is built from. */
-export interface Citable {
-  readonly title?: string | undefined;
-  readonly authors?: ReadonlyArray<string> | undefined;
-  readonly date?: string | undefined;
-  readonly doi?: string | undefined;
-}
+export type Citable = Pick<SearchHit, "title" | "authors" | "date" | "doi">;
 
 /** A DOI as a resolvable URL (accepts `10.x/…`, `doi:10.x/…` or a doi.org URL). */
 export const doiUrl = (doi: string): string =>

@@ -46,16 +46,3 @@ export const granteesOf = (principal: string, groups: ReadonlyArray<string>): st
   principal,
   ...groups.map((g) => `${GROUP_PREFIX}${g}`),
 ];
-
-/** Keeps one row per collection, the principal's own share before a group's (the order of `grantees`). */
-export const firstPerCollection = <T extends { readonly id: number; readonly via: string }>(
-  rows: ReadonlyArray<T>,
-  grantees: ReadonlyArray<string>,
-): T[] => {
-  const best = new Map<number, T>();
-  for (const r of rows) {
-    const kept = best.get(r.id);
-    if (!kept || grantees.indexOf(r.via) < grantees.indexOf(kept.via)) best.set(r.id, r);
-  }
-  return rows.filter((r) => best.get(r.id) === r);
-};

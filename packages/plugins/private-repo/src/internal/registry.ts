@@ -50,15 +50,6 @@ export const openSqliteRegistry = (path: string): RegistrySql => {
   };
 };
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** The registry's tables in the (quoted) schema `s`. */
-const tablesIn = (s: string) => ({
-  collections: `${s}.repo_collections`,
-  shares: `${s}.repo_shares`,
-  audit: `${s}.repo_audit`,
-});
-
 /** Whether an error means the database cannot be reached (rather than a bad statement). */
 const unreachable = (error: unknown): boolean => {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
@@ -67,19 +58,16 @@ const unreachable = (error: unknown): boolean => {
 };
 
 /** An unreachable database as `unavailable` (retryable); any other error as it is. */
-const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
+const guard = <T>(work: Promise<T>): Promise<T> =>
+  work.catch((error: unknown) => {
     throw unreachable(error) ? databaseUnavailable() : error;
-  }
-};
+  });
 
 /**
  * Connects (the driver is loaded then) and creates the tables once: the statements of one query run as
  * one transaction, under an advisory lock, so replicas starting together create them once.
  */
-const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
+const connect = async (databaseUrl: string, s: string, tables: RegistrySql["tables"]): Promise<pg.Pool> => {
   const { default: driver } = await import("pg");
   const pool = new driver.Pool({
     connectionString: databaseUrl,
@@ -94,7 +82,7 @@ const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
   await pool
     .query(`
       SELECT pg_advisory_xact_lock(hashtext('quiver_private_repo_migrate'));
-      CREATE SCHEMA IF NOT EXISTS ${s};${registryTables(tablesIn(s), "bigserial", "repo_shares_grantee")}`)
+      CREATE SCHEMA IF NOT EXISTS ${s};${registryTables(tables, "bigserial", "repo_shares_grantee")}`)
     .catch(async (error: unknown) => {
       await pool.end().catch(() => undefined);
       throw error;
@@ -109,13 +97,18 @@ const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
  * row-level security. Connects at the first statement, and again after a failed connection.
  */
 export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_search"): RegistrySql => {
-  const s = quote(schema);
+  const s = `"${schema.replaceAll('"', '""')}"`;
+  const tables = {
+    collections: `${s}.repo_collections`,
+    shares: `${s}.repo_shares`,
+    audit: `${s}.repo_audit`,
+  };
   let pool: Promise<pg.Pool> | undefined;
   const open = (): Promise<pg.Pool> => {
     if (pool) return pool;
-    const opening = guard(() => connect(databaseUrl, s));
-    opening.catch(() => {
+    const opening = guard(connect(databaseUrl, s, tables)).catch((error: unknown) => {
       if (pool === opening) pool = undefined;
+      throw error;
     });
     pool = opening;
     return opening;
@@ -125,9 +118,9 @@ export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_searc
       const ready = await open();
       let n = 0;
       const text = sql.replace(/\?/g, () => `$${++n}`);
-      return (await guard(() => ready.query(text, [...params]))).rows as T[];
+      return (await guard(ready.query(text, [...params]))).rows as T[];
     },
-    tables: tablesIn(s),
+    tables,
     bytewise: ' COLLATE "C"',
     close: async () => {
       const closing = pool;

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { SearchIndex } from "@quiver/search";
-import { type CollectionRef, firstPerCollection, granteesOf } from "./names.js";
+import { type CollectionRef, granteesOf } from "./names.js";
 import { openPostgresRegistry, openSqliteRegistry, type RegistrySql } from "./registry.js";
 
 /** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
@@ -10,8 +10,6 @@ export interface RepositoryDatabase {
   /** Its schema (the plugin's `databaseSchema`, default `quiver_search`). */
   readonly databaseSchema?: string | undefined;
 }
-
-type IndexDatabase = RepositoryDatabase & { readonly databaseUrl: string };
 
 /** A collection registered in a repository. */
 export type CollectionRow = CollectionRef & { readonly id: number };
@@ -56,15 +54,15 @@ const COLLECTION = "CAST(id AS integer) AS id, owner, name";
 export class Repository {
   readonly path: string;
   private readonly sql: RegistrySql;
-  private readonly database: IndexDatabase | undefined;
+  private readonly database: RepositoryDatabase;
   private readonly indexes = new Map<string, Promise<SearchIndex>>();
   private closed = false;
 
-  constructor(path: string, { databaseUrl, databaseSchema }: RepositoryDatabase = {}) {
+  constructor(path: string, database: RepositoryDatabase = {}) {
     this.path = resolve(path);
-    this.database = databaseUrl ? { databaseUrl, databaseSchema } : undefined;
-    this.sql = databaseUrl
-      ? openPostgresRegistry(databaseUrl, databaseSchema)
+    this.database = database;
+    this.sql = database.databaseUrl
+      ? openPostgresRegistry(database.databaseUrl, database.databaseSchema)
       : openSqliteRegistry(this.path);
   }
 
@@ -82,12 +80,16 @@ export class Repository {
     const shared = await this.sql.rows<CollectionRow & { via: string }>(
       `SELECT CAST(c.id AS integer) AS id, c.owner, c.name, s.grantee AS via FROM ${t.collections} c
        JOIN ${t.shares} s ON s.collection = c.id WHERE s.grantee IN (${grantees.map(() => "?").join(", ")})
-       AND c.owner <> ? ORDER BY c.owner${b}, c.name${b}`,
-      [...grantees, principal],
+       AND c.owner <> ? ORDER BY c.owner${b}, c.name${b}, s.grantee <> ?, s.grantee${b}`,
+      [...grantees, principal, principal],
     );
+    // One row per collection: the first, the principal's own share before a group's.
+    const seen = new Set<number>();
     return [
       ...own.map((c) => ({ ...c, access: "owner" as const, via: principal })),
-      ...firstPerCollection(shared, grantees).map((c) => ({ ...c, access: "shared" as const })),
+      ...shared
+        .filter((c) => !seen.has(c.id) && seen.add(c.id))
+        .map((c) => ({ ...c, access: "shared" as const })),
     ];
   }
 
@@ -112,18 +114,24 @@ export class Repository {
     return (await this.sql.rows<{ grantee: string }>(sql, [collection])).map((r) => r.grantee);
   }
 
-  /** Shares a collection with a principal (idempotent). */
-  async share(collection: number, grantee: string): Promise<void> {
-    await this.sql.rows(
-      `INSERT INTO ${this.sql.tables.shares} (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-      [collection, grantee, now()],
-    );
-  }
-
-  /** Withdraws a share; true when there was one. */
-  async unshare(collection: number, grantee: string): Promise<boolean> {
-    const sql = `DELETE FROM ${this.sql.tables.shares} WHERE collection = ? AND grantee = ? RETURNING grantee`;
-    return (await this.sql.rows(sql, [collection, grantee])).length > 0;
+  /**
+   * Shares a collection with `grantee` (idempotent) or withdraws the share: in the ACL and, with a database,
+   * in PostgreSQL's grant on the collection's index. Resolves to whether the ACL changed.
+   */
+  async setShare(collection: CollectionRow, grantee: string, add: boolean): Promise<boolean> {
+    const stored = this.stored(collection);
+    if (stored) {
+      const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
+      await (add ? shareSearchIndex : unshareSearchIndex)({ ...stored, grantee });
+    }
+    const shares = this.sql.tables.shares;
+    const [sql, params] = add
+      ? [
+          `INSERT INTO ${shares} (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+          [now()],
+        ]
+      : [`DELETE FROM ${shares} WHERE collection = ? AND grantee = ?`, []];
+    return (await this.sql.rows(`${sql} RETURNING grantee`, [collection.id, grantee, ...params])).length > 0;
   }
 
   /** Appends to the audit log. */
@@ -143,11 +151,13 @@ export class Repository {
     );
   }
 
-  /** Where @quiver/search keeps a collection's index in the database, read by `reader`. */
-  private stored(collection: CollectionRow, database: IndexDatabase) {
+  /** Where @quiver/search keeps a collection's index in the database; undefined without one (a file). */
+  private stored(collection: CollectionRow) {
+    const { databaseUrl, databaseSchema } = this.database;
+    if (!databaseUrl) return undefined;
     return {
-      databaseUrl: database.databaseUrl,
-      ...(database.databaseSchema ? { schema: database.databaseSchema } : {}),
+      databaseUrl,
+      ...(databaseSchema ? { schema: databaseSchema } : {}),
       name: `private-repo:${collection.owner}/${collection.name}`,
       principal: collection.owner,
     };
@@ -160,29 +170,19 @@ export class Repository {
    */
   index(collection: CollectionRow, reader: string = collection.owner): Promise<SearchIndex> {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
-    const { database } = this;
-    const key = database ? `${collection.id} ${reader}` : String(collection.id);
+    const stored = this.stored(collection);
+    const key = stored ? `${collection.id} ${reader}` : String(collection.id);
     let index = this.indexes.get(key);
     if (!index) {
       // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
       const path = join(this.path, "collections", `${collection.id}.sqlite`);
       index = import("@quiver/search").then(({ openSearchIndex }) =>
-        openSearchIndex(database ? { ...this.stored(collection, database), reader } : { path }),
+        openSearchIndex(stored ? { ...stored, reader } : { path }),
       );
       index.catch(() => this.indexes.delete(key));
       this.indexes.set(key, index);
     }
     return index;
-  }
-
-  /** With a database, grants (or withdraws) `grantee` reading the collection's index there; else nothing. */
-  async grant(collection: CollectionRow, grantee: string, add: boolean): Promise<void> {
-    if (!this.database) return;
-    const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
-    await (add ? shareSearchIndex : unshareSearchIndex)({
-      ...this.stored(collection, this.database),
-      grantee,
-    });
   }
 
   /** Closes every index and the registry. */
@@ -195,3 +195,17 @@ export class Repository {
     await this.sql.close();
   }
 }
+
+/** Runs `work` on `repository` when given (left open), else on the one at `indexPath`, opened and then closed. */
+export const withRepository = async <T>(
+  options: RepositoryDatabase & { readonly indexPath: string; readonly repository?: Repository | undefined },
+  work: (repo: Repository) => Promise<T>,
+): Promise<T> => {
+  if (options.repository) return work(options.repository);
+  const repo = new Repository(options.indexPath, options);
+  try {
+    return await work(repo);
+  } finally {
+    await repo.close();
+  }
+};
