@@ -1,9 +1,6 @@
 import { closestMatches, fail, type Caller as ToolCaller } from "@quiver/core";
-import { type CollectionRef, collectionNameProblem, formatRef, GROUP_PREFIX, parseRef } from "./names.js";
-import type { ReadableRow, Repository } from "./repository.js";
-
-/** A collection the caller may read, with how they name it (and the grantee it is read as: `via`). */
-export type Readable = ReadableRow & { readonly ref: string };
+import { type CollectionRef, collectionNameProblem, GROUP_PREFIX, parseRef } from "./names.js";
+import type { Readable, Repository } from "./repository.js";
 
 /** Who calls (the tool context's `ctx.caller`), known to have a principal. */
 export type Caller = Pick<ToolCaller, "groups" | "clientId"> & { readonly principal: string };
@@ -40,13 +37,6 @@ export const requireCaller = async (
   );
 };
 
-/** Every collection the caller may read (own, shared with them or a group of theirs), named as they see it. */
-export const readableBy = async (repo: Repository, caller: Caller): Promise<Readable[]> =>
-  (await repo.readable(caller.principal, caller.groups)).map((c) => ({
-    ...c,
-    ref: formatRef(c, caller.principal),
-  }));
-
 /**
  * Resolves the collections a caller asked for. Their own names that do not exist are `invalid_input` (the
  * namespace is theirs). Any other owner's collection that is not shared with them is `access_denied`, with the
@@ -59,7 +49,7 @@ export const resolveScope = async (
   action: string,
 ): Promise<Readable[]> => {
   const { principal } = caller;
-  const readable = await readableBy(repo, caller);
+  const readable = await repo.readable(principal, caller.groups);
   if (requested === undefined) return readable;
   const chosen = new Map<number, Readable>();
   const denied: CollectionRef[] = [];

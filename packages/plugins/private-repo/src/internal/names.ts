@@ -22,27 +22,12 @@ export interface CollectionRef {
 /** Parses a reference for `principal`: the part after the last `/` is the name, the rest the owner. */
 export const parseRef = (ref: string, principal: string): CollectionRef => {
   const slash = ref.lastIndexOf("/");
-  return {
-    owner: slash < 0 ? principal : ref.slice(0, slash),
-    name: ref
-      .slice(slash + 1)
-      .trim()
-      .toLowerCase(),
-  };
+  const name = ref.slice(slash + 1).trim();
+  return { owner: slash < 0 ? principal : ref.slice(0, slash), name: name.toLowerCase() };
 };
 
-/** How `principal` sees a collection: its bare name when it is theirs, `owner/name` otherwise. */
-export const formatRef = (c: CollectionRef, principal: string): string =>
-  c.owner === principal ? c.name : `${c.owner}/${c.name}`;
-
-// Sharing with groups: a group is a grantee named `group:<name>`, and a caller reads as itself and
-// as each of its groups (from the identity provider's groups claim).
-
-/** How a group is named as a grantee: `group:<name>`, so that no principal's name stands for a group. */
+/**
+ * How a group is named as a grantee: `group:<name>`, so that no principal's name stands for a group. A caller
+ * reads as itself and as each of its groups (from the identity provider's groups claim).
+ */
 export const GROUP_PREFIX = "group:";
-
-/** The grantees a caller reads as: the principal and `group:<name>` for each of its groups. */
-export const granteesOf = (principal: string, groups: ReadonlyArray<string>): string[] => [
-  principal,
-  ...groups.map((g) => `${GROUP_PREFIX}${g}`),
-];

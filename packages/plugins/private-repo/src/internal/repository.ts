@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { SearchIndex } from "@quiver/search";
-import { type CollectionRef, granteesOf } from "./names.js";
+import { type CollectionRef, GROUP_PREFIX } from "./names.js";
 import { openPostgresRegistry, openSqliteRegistry, type RegistrySql } from "./registry.js";
 
 /** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
@@ -37,8 +37,15 @@ export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
   readonly clientId?: string | null | undefined;
 };
 
-/** A collection a caller may read, and the grantee that gives access (the caller, or one of its groups). */
-export type ReadableRow = CollectionRow & { readonly access: "owner" | "shared"; readonly via: string };
+/**
+ * A collection a caller may read: how they name it (`ref`: `name` when it is theirs, `owner/name` otherwise),
+ * and the grantee that gives access (`via`: the caller, or one of its groups).
+ */
+export type Readable = CollectionRow & {
+  readonly ref: string;
+  readonly access: "owner" | "shared";
+  readonly via: string;
+};
 
 const now = () => new Date().toISOString();
 const COLLECTION = "CAST(id AS integer) AS id, owner, name";
@@ -70,13 +77,13 @@ export class Repository {
    * The collections `principal` may read: their own, then those shared with them or with one of
    * `groups`, by owner and name; each once, with the grantee that gives access.
    */
-  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<ReadableRow[]> {
+  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<Readable[]> {
     const { tables: t, bytewise: b } = this.sql;
     const own = await this.sql.rows<CollectionRow>(
       `SELECT ${COLLECTION} FROM ${t.collections} WHERE owner = ? ORDER BY name${b}`,
       [principal],
     );
-    const grantees = granteesOf(principal, groups);
+    const grantees = [principal, ...groups.map((g) => `${GROUP_PREFIX}${g}`)];
     const shared = await this.sql.rows<CollectionRow & { via: string }>(
       `SELECT CAST(c.id AS integer) AS id, c.owner, c.name, s.grantee AS via FROM ${t.collections} c
        JOIN ${t.shares} s ON s.collection = c.id WHERE s.grantee IN (${grantees.map(() => "?").join(", ")})
@@ -86,10 +93,10 @@ export class Repository {
     // One row per collection: the first, the principal's own share before a group's.
     const seen = new Set<number>();
     return [
-      ...own.map((c) => ({ ...c, access: "owner" as const, via: principal })),
+      ...own.map((c) => ({ ...c, ref: c.name, access: "owner" as const, via: principal })),
       ...shared
         .filter((c) => !seen.has(c.id) && seen.add(c.id))
-        .map((c) => ({ ...c, access: "shared" as const })),
+        .map((c) => ({ ...c, ref: `${c.owner}/${c.name}`, access: "shared" as const })),
     ];
   }
 
@@ -124,14 +131,12 @@ export class Repository {
       const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
       await (add ? shareSearchIndex : unshareSearchIndex)({ ...stored, grantee });
     }
-    const shares = this.sql.tables.shares;
-    const [sql, params] = add
-      ? [
-          `INSERT INTO ${shares} (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-          [now()],
-        ]
-      : [`DELETE FROM ${shares} WHERE collection = ? AND grantee = ?`, []];
-    return (await this.sql.rows(`${sql} RETURNING grantee`, [collection.id, grantee, ...params])).length > 0;
+    const t = this.sql.tables.shares;
+    const sql = add
+      ? `INSERT INTO ${t} (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING grantee`
+      : `DELETE FROM ${t} WHERE collection = ? AND grantee = ? RETURNING grantee`;
+    const params = add ? [collection.id, grantee, now()] : [collection.id, grantee];
+    return (await this.sql.rows(sql, params)).length > 0;
   }
 
   /** Appends to the audit log. */

@@ -1,4 +1,4 @@
-import { formatRef, ownerProblem } from "./names.js";
+import { ownerProblem } from "./names.js";
 import { type AuditEntry, type RepositoryDatabase, withRepository } from "./repository.js";
 
 /**
@@ -69,7 +69,7 @@ export const listCollections = (
   withRepository(options, async (repo) =>
     Promise.all(
       (await repo.readable(options.principal)).map(async (c) => ({
-        collection: formatRef(c, options.principal),
+        collection: c.ref,
         owner: c.owner,
         name: c.name,
         access: c.access,
