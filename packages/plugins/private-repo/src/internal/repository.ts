@@ -79,25 +79,24 @@ export class Repository {
    */
   async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<Readable[]> {
     const { tables: t, bytewise: b } = this.sql;
-    const own = await this.sql.rows<CollectionRow>(
-      `SELECT ${COLLECTION} FROM ${t.collections} WHERE owner = ? ORDER BY name${b}`,
-      [principal],
-    );
     const grantees = [principal, ...groups.map((g) => `${GROUP_PREFIX}${g}`)];
-    const shared = await this.sql.rows<CollectionRow & { via: string }>(
-      `SELECT CAST(c.id AS integer) AS id, c.owner, c.name, s.grantee AS via FROM ${t.collections} c
-       JOIN ${t.shares} s ON s.collection = c.id WHERE s.grantee IN (${grantees.map(() => "?").join(", ")})
-       AND c.owner <> ? ORDER BY c.owner${b}, c.name${b}, s.grantee <> ?, s.grantee${b}`,
-      [...grantees, principal, principal],
+    // Own collections (no share joined: read as the owner), then those shared with a grantee; a collection
+    // shared with several comes first through the principal's own share, then in grantee order.
+    const rows = await this.sql.rows<CollectionRow & { via: string }>(
+      `SELECT CAST(c.id AS integer) AS id, c.owner, c.name, COALESCE(s.grantee, c.owner) AS via
+       FROM ${t.collections} c LEFT JOIN ${t.shares} s ON s.collection = c.id AND c.owner <> ?
+       AND s.grantee IN (${grantees.map(() => "?").join(", ")}) WHERE c.owner = ? OR s.grantee IS NOT NULL
+       ORDER BY c.owner <> ?, c.owner${b}, c.name${b}, s.grantee <> ?, s.grantee${b}`,
+      [principal, ...grantees, principal, principal, principal],
     );
-    // One row per collection: the first, the principal's own share before a group's.
     const seen = new Set<number>();
-    return [
-      ...own.map((c) => ({ ...c, ref: c.name, access: "owner" as const, via: principal })),
-      ...shared
-        .filter((c) => !seen.has(c.id) && seen.add(c.id))
-        .map((c) => ({ ...c, ref: `${c.owner}/${c.name}`, access: "shared" as const })),
-    ];
+    return rows
+      .filter((c) => !seen.has(c.id) && seen.add(c.id))
+      .map((c) =>
+        c.owner === principal
+          ? { ...c, ref: c.name, access: "owner" as const }
+          : { ...c, ref: `${c.owner}/${c.name}`, access: "shared" as const },
+      );
   }
 
   /** A collection by owner and name, or undefined. */
