@@ -6,10 +6,8 @@ import * as Schedule from "effect/Schedule";
 import { z } from "zod";
 import type { LlmEndpoint, TestgenConfig } from "../config.js";
 import type { TestgenResources } from "../setup.js";
-import { type Difficulty, llmJsonSchema, type QuestionType, readReply } from "./questions.js";
-
-/** What to ask the model for: the prompt's messages, and the questions' type and difficulty. */
-type LlmAsk = Readonly<{ system: string; user: string; type: QuestionType; difficulty: Difficulty }>;
+import { buildPrompt } from "./prompt.js";
+import { llmJsonSchema, type QuestionAsk, readReply } from "./questions.js";
 
 /** Why the model gave no questions (the caller falls back to rules). */
 const failed = (reason: string) => ({ ok: false, reason }) as const;
@@ -95,11 +93,8 @@ const withRetries = <T>(
  */
 export const askLlm = async (
   llm: LlmEndpoint,
-  ask: LlmAsk,
-  ctx: Pick<
-    ToolContext<TestgenConfig, TestgenResources>,
-    "config" | "http" | "clock" | "signal" | "resources"
-  >,
+  ask: QuestionAsk,
+  ctx: ToolContext<TestgenConfig, TestgenResources>,
 ) => {
   const { config, http, clock, signal, resources: memory } = ctx;
   // What an endpoint refused is remembered (`memory`), so each request is built from it.
@@ -134,7 +129,7 @@ export const askLlm = async (
           apiKeyVar: "LLM_API_KEY",
         }),
       );
-      if (res.status < 300) return completionSchema.parse(res.json());
+      if (res.status < 300) return res.json(completionSchema);
       const said = res.body.slice(0, 500);
       // Each refusal is retried once: the next request leaves out what was refused.
       if (temperature !== undefined && refusesTemperature(res.body)) {
@@ -153,9 +148,10 @@ export const askLlm = async (
     }
   };
 
+  const prompt = buildPrompt(ask);
   const messages: Message[] = [
-    { role: "system", content: ask.system },
-    { role: "user", content: ask.user },
+    { role: "system", content: prompt.system },
+    { role: "user", content: prompt.user },
   ];
   try {
     for (let round = 0; ; round++) {
@@ -183,8 +179,6 @@ export const askLlm = async (
     }
   } catch (error) {
     if (error instanceof Rejected) return failed(error.message);
-    if (error instanceof z.ZodError)
-      return failed("the LLM answered in an unexpected shape (no choices[].message)");
     if (ToolFailure.isInstance(error)) return failed(`the LLM request failed: ${error.message}`);
     throw error;
   }

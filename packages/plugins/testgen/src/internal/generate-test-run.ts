@@ -5,7 +5,6 @@ import type { GenerateTestInput } from "../tools/generate-test.js";
 import { askLlm } from "./chat-completions.js";
 import { ground } from "./grounding.js";
 import { fetchPreferences, type Preferences } from "./preferences.js";
-import { buildPrompt } from "./prompt.js";
 import { ruleQuestions } from "./rule-questions.js";
 
 const GROUNDED_IN = {
@@ -52,8 +51,8 @@ export const runGenerateTest = async (
   const notesText = notes.length ? ` Note: ${notes.join("; ")}.` : "";
   const groundedIn = GROUNDED_IN[grounding.kind];
 
-  const rules = () =>
-    ruleQuestions({ topic: args.topic, material: grounding.material, count, difficulty, type });
+  const ask = { topic: args.topic, material: grounding.material, count, difficulty, type, asignatura };
+  const rules = () => ruleQuestions(ask);
   const byRules = (why: string) => {
     const questions = rules();
     const mcNote =
@@ -70,15 +69,7 @@ export const runGenerateTest = async (
   if (!llm.ok) return byRules(`No LLM configured (${llm.reason})`);
   ctx.reportPartial(byRules("The LLM did not answer in time").data);
   ctx.progress({ progress: 1, total: 2, message: "asking the LLM" });
-  const prompt = buildPrompt({
-    topic: args.topic,
-    count,
-    difficulty,
-    type,
-    asignatura,
-    material: grounding.material,
-  });
-  const answer = await askLlm(llm, { ...prompt, type, difficulty }, ctx);
+  const answer = await askLlm(llm, ask, ctx);
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
 
   const given = answer.questions.slice(0, count);

@@ -1,5 +1,5 @@
 import type { ToolContext } from "@quiver/core";
-import type { Material } from "./rule-questions.js";
+import type { Material } from "./questions.js";
 
 /** The material questions are based on, and where it came from. */
 export interface Grounding {

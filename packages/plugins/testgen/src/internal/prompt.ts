@@ -1,17 +1,9 @@
-import type { Difficulty, QuestionType } from "./questions.js";
-import type { Material } from "./rule-questions.js";
+import type { QuestionAsk } from "./questions.js";
 
 const MAX_MATERIAL_CHARS = 12_000;
 
 /** The system and user messages asking for review questions as JSON. */
-export const buildPrompt = (ask: {
-  readonly topic: string;
-  readonly count: number;
-  readonly difficulty: Difficulty;
-  readonly type: QuestionType;
-  readonly asignatura: string | undefined;
-  readonly material: ReadonlyArray<Material>;
-}): { system: string; user: string } => {
+export const buildPrompt = (ask: QuestionAsk): { system: string; user: string } => {
   let budget = MAX_MATERIAL_CHARS;
   const excerpts: string[] = [];
   ask.material.forEach((m, i) => {

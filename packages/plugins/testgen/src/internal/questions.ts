@@ -8,6 +8,19 @@ export type Difficulty = (typeof DIFFICULTIES)[number];
 /** open | multiple_choice */
 export type QuestionType = "open" | "multiple_choice";
 
+/** A piece of course material: text and where it came from. */
+export type Material = Readonly<{ text: string; source?: string | undefined }>;
+
+/** The questions asked for: on what and from which material, how many, how hard, of which type, for which subject. */
+export type QuestionAsk = Readonly<{
+  topic: string;
+  material: ReadonlyArray<Material>;
+  count: number;
+  difficulty: Difficulty;
+  type: QuestionType;
+  asignatura?: string | undefined;
+}>;
+
 /** One question as the tool returns it. */
 export const questionSchema = z.object({
   question: z.string().describe("The question text"),

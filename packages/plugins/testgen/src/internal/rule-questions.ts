@@ -1,12 +1,6 @@
 import { detectLanguage, fold, isStopword, words } from "./language.js";
-import type { Difficulty, Question, QuestionType } from "./questions.js";
+import type { Material, Question, QuestionAsk } from "./questions.js";
 import { T, TEMPLATES } from "./rule-texts.js";
-
-/** A piece of course material: text and where it came from. */
-export interface Material {
-  readonly text: string;
-  readonly source?: string | undefined;
-}
 
 const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
   es: /^(?<term>[^,;:()«»"]{3,70}?)\s+(?<verb>es|son|se define como|se denomina|consiste en|se basa en)\s+(?<rest>.{15,})$/iu,
@@ -81,13 +75,7 @@ const BLANK = "_____";
  * X?"), cloze questions with distractors drawn from the material's other keywords, or explanation
  * questions (hard); without material, varied questions about the topic. Deterministic.
  */
-export const ruleQuestions = (ask: {
-  readonly topic: string;
-  readonly material: ReadonlyArray<Material>;
-  readonly count: number;
-  readonly difficulty: Difficulty;
-  readonly type: QuestionType;
-}): Question[] => {
+export const ruleQuestions = (ask: QuestionAsk): Question[] => {
   const materialText = ask.material.map((m) => m.text).join("\n");
   const lang = detectLanguage(ask.material.length > 0 ? materialText : ask.topic);
   const t = T[lang];
