@@ -14,21 +14,15 @@ const failed = (reason: string) => ({ ok: false, reason }) as const;
 
 type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string };
 
-const completionSchema = z.object({
-  model: z.string().optional(),
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullable().optional(),
-          refusal: z.string().nullable().optional(),
-          tool_calls: z.array(z.object({ function: z.object({ arguments: z.string() }) })).optional(),
-        }),
-        finish_reason: z.string().nullable().optional(),
-      }),
-    )
-    .min(1),
+const choiceSchema = z.object({
+  message: z.object({
+    content: z.string().nullish(),
+    refusal: z.string().nullish(),
+    tool_calls: z.array(z.object({ function: z.object({ arguments: z.string() }) })).optional(),
+  }),
+  finish_reason: z.string().nullish(),
 });
+const completionSchema = z.object({ model: z.string().optional(), choices: z.array(choiceSchema).min(1) });
 
 class Rejected extends Error {}
 
@@ -49,9 +43,7 @@ const saysRetryLater = (error: unknown): error is ToolFailure =>
  * catalog's `clock`, so a test clock moves them.
  */
 const withRetries = <T>(
-  config: TestgenConfig,
-  clock: Clock.Clock,
-  signal: AbortSignal,
+  { config, clock, signal }: Pick<ToolContext<TestgenConfig>, "config" | "clock" | "signal">,
   send: (abort: AbortSignal) => Promise<T>,
 ): Promise<T> => {
   const budgetEnds = clock.currentTimeMillisUnsafe() + config.llmTimeoutMs;
@@ -66,19 +58,15 @@ const withRetries = <T>(
     }),
     Schedule.upTo({ times: config.llmRetries }),
   );
-  const attempt = Effect.tryPromise({ try: (abort) => send(abort), catch: (error) => error }).pipe(
+  return Effect.tryPromise({ try: send, catch: (error) => error }).pipe(
     Effect.timeoutOrElse({
       duration: config.llmTimeoutMs,
       orElse: () =>
         Effect.fail(fail.timeout(`the LLM did not complete the request within ${config.llmTimeoutMs} ms`)),
     }),
-  );
-  return Effect.runPromise(
-    attempt.pipe(
-      Effect.retry({ schedule, while: saysRetryLater }),
-      Effect.provideService(Clock.Clock, clock),
-    ),
-    { signal },
+    Effect.retry({ schedule, while: saysRetryLater }),
+    Effect.provideService(Clock.Clock, clock),
+    (attempts) => Effect.runPromise(attempts, { signal }),
   );
 };
 
@@ -96,7 +84,7 @@ export const askLlm = async (
   ask: QuestionAsk,
   ctx: ToolContext<TestgenConfig, TestgenResources>,
 ) => {
-  const { config, http, clock, signal, resources: memory } = ctx;
+  const { config, http, resources: memory } = ctx;
   // What an endpoint refused is remembered (`memory`), so each request is built from it.
   const formatNow = () =>
     config.responseFormat !== "auto"
@@ -105,6 +93,7 @@ export const askLlm = async (
         ? "json_object"
         : "json_schema";
 
+  const schema = llmJsonSchema(ask.type);
   const send = async (messages: ReadonlyArray<Message>) => {
     for (;;) {
       // Sent only when configured: OpenAI's o-series and GPT-5 models refuse any temperature but their default.
@@ -112,12 +101,9 @@ export const askLlm = async (
       const format = formatNow();
       const response_format =
         format === "json_schema"
-          ? {
-              type: format,
-              json_schema: { name: "review_questions", strict: true, schema: llmJsonSchema(ask.type) },
-            }
+          ? { type: format, json_schema: { name: "review_questions", strict: true, schema } }
           : { type: format };
-      const res = await withRetries(config, clock, signal, (abort) =>
+      const res = await withRetries(ctx, (abort) =>
         http.request({
           method: "POST",
           url: llm.url,
@@ -163,7 +149,8 @@ export const askLlm = async (
         return failed("the reply was blocked by the content filter");
       const content = choice.message.content ?? choice.message.tool_calls?.[0]?.function.arguments ?? "";
       const cutOff = choice.finish_reason === "length";
-      const { questions, problem } = readReply(content, ask.type, ask.difficulty, cutOff);
+      const { questions, problem: bad } = readReply(content, ask);
+      const problem = [cutOff && "the reply was cut off before the end", bad].filter(Boolean).join(" and ");
       if (!problem || (round === 1 && questions.length > 0))
         return { ok: true as const, questions, format: formatNow(), repaired: round > 0, model };
       if (round === 1) return failed(`the model's reply was unusable after one repair round: ${problem}`);
