@@ -24,8 +24,6 @@ const choiceSchema = z.object({
 });
 const completionSchema = z.object({ model: z.string().optional(), choices: z.array(choiceSchema).min(1) });
 
-class Rejected extends Error {}
-
 /** Waits between retries when the LLM gives no Retry-After: 0.25 s, then doubling. */
 const RETRY_BASE_MS = 250;
 
@@ -118,19 +116,14 @@ export const askLlm = async (
       if (res.status < 300) return res.json(completionSchema);
       const said = res.body.slice(0, 500);
       // Each refusal is retried once: the next request leaves out what was refused.
-      if (temperature !== undefined && refusesTemperature(res.body)) {
-        memory.noTemperature.add(llm.url);
-        continue;
-      }
-      if (
+      if (temperature !== undefined && refusesTemperature(res.body)) memory.noTemperature.add(llm.url);
+      else if (
         format === "json_schema" &&
         config.responseFormat === "auto" &&
         /response_format|schema/i.test(said)
-      ) {
+      )
         memory.noJsonSchema.add(llm.url);
-        continue;
-      }
-      throw new Rejected(`the LLM rejected the request (HTTP ${res.status}: ${oneLine(said)})`);
+      else return failed(`the LLM rejected the request (HTTP ${res.status}: ${oneLine(said)})`);
     }
   };
 
@@ -142,6 +135,7 @@ export const askLlm = async (
   try {
     for (let round = 0; ; round++) {
       const completion = await send(messages);
+      if (!("choices" in completion)) return completion;
       const choice = completion.choices[0]!;
       const model = completion.model ?? llm.model;
       if (choice.message.refusal) return failed(`the model refused: ${oneLine(choice.message.refusal)}`);
@@ -165,7 +159,6 @@ export const askLlm = async (
       );
     }
   } catch (error) {
-    if (error instanceof Rejected) return failed(error.message);
     if (ToolFailure.isInstance(error)) return failed(`the LLM request failed: ${error.message}`);
     throw error;
   }

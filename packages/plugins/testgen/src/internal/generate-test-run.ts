@@ -26,10 +26,7 @@ export const runGenerateTest = async (
 ) => {
   const asignatura = args.asignatura?.trim() || undefined;
   const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
-  const prefs: Preferences =
-    needPrefs && asignatura && ctx.config.backendUrl
-      ? await fetchPreferences(ctx, ctx.config.backendUrl, asignatura)
-      : {};
+  const prefs: Preferences = needPrefs && asignatura ? await fetchPreferences(ctx, asignatura) : {};
   // Neither the arguments nor the professor's preferences say: 5 questions, medium.
   const count = args.num_questions ?? prefs.numQuestions ?? 5;
   const difficulty = args.difficulty ?? prefs.difficulty ?? "medium";

@@ -69,13 +69,10 @@ const text = z.string().trim().min(1);
 const llmQuestion = z.preprocess(
   (raw) => {
     if (!raw || typeof raw !== "object") return raw;
-    const r = raw as Record<string, unknown>;
+    const r = raw as Record<string, any>;
+    // Options as objects: their text.
     const options = Array.isArray(r.options)
-      ? r.options.map((o) =>
-          o && typeof o === "object"
-            ? ((o as Record<string, unknown>).answer_text ?? (o as Record<string, unknown>).text)
-            : o,
-        )
+      ? r.options.map((o: any) => (o && typeof o === "object" ? (o.answer_text ?? o.text) : o))
       : r.options;
     return {
       ...r,
