@@ -17,16 +17,12 @@ const startsLikeANoun = (term: string): boolean => {
 const PRONOUN =
   /^(esto|esta|este|estos|estas|ello|eso|it|this|that|these|those|they|there|which|lo que|la que|el que)\b/i;
 
-const hash = (s: string): number => {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
-};
-
-/** A deterministic shuffle (same material, same questions). */
-const shuffle = <T>(items: T[], seed: number): T[] => {
+/** A deterministic shuffle seeded by an FNV-1a hash of `key` (same material, same questions). */
+const shuffle = <T>(items: T[], key: string): T[] => {
+  let s = 2166136261;
+  for (let i = 0; i < key.length; i++) s = Math.imul(s ^ key.charCodeAt(i), 16777619);
+  s = s >>> 0 || 1;
   const out = [...items];
-  let s = seed || 1;
   for (let i = out.length - 1; i > 0; i--) {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
     const j = s % (i + 1);
@@ -130,25 +126,19 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
     .filter((k) => !topicTerms.has(k))
     .sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
   /** A question (on a sentence, when given): multiple choice with `options`, else open with `answer` as model answer. */
-  const on = (
-    s: Sentence | undefined,
-    question: string,
-    answer: string | null,
-    options: string[] = [],
-  ): Question => ({
-    question,
+  const on = (s: Sentence | undefined, q: string, answer?: string, options: string[] = []): Question => ({
+    question: q,
     type: options.length > 0 ? "multiple_choice" : "open",
     difficulty: ask.difficulty,
     options,
     correct_index: options.length > 0 ? options.indexOf(answer!) : undefined,
-    correct_answer: answer ?? undefined,
+    correct_answer: answer,
     explanation: s ? t.from(s.text) : undefined,
     source: s?.source,
   });
 
   /** The question on the `i`-th chosen sentence: definition, explanation (every other one for hard) or cloze. */
   const questionOn = (s: Sentence, i: number): Question => {
-    const seed = hash(s.text);
     if (s.definition && ask.difficulty !== "hard") {
       const { term, plural, rest } = s.definition;
       if (ask.type === "open") return on(s, t.what(term, plural), rest);
@@ -158,12 +148,11 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
         .filter((x, i, all) => all.indexOf(x) === i)
         .slice(0, 3);
       if (others.length >= 2) {
-        const options = shuffle([rest, ...others], seed).map((o) => o.replace(/[.]$/, ""));
+        const options = shuffle([rest, ...others], s.text).map((o) => o.replace(/[.]$/, ""));
         return on(s, t.which(term), rest.replace(/[.]$/, ""), options);
       }
     }
-    if (ask.difficulty === "hard" && ask.type === "open" && i % 2 === 0)
-      return on(s, t.explain(s.text), null);
+    if (ask.difficulty === "hard" && ask.type === "open" && i % 2 === 0) return on(s, t.explain(s.text));
     // Cloze: blank a keyword specific to the sentence (central ones for easy), not a topic word, not used before.
     const inSentence = [...new Set(words(s.text).filter((w) => s.terms.has(fold(w)) && fold(w).length >= 5))];
     const rank = (w: string) =>
@@ -173,7 +162,7 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
       (ask.difficulty === "easy" ? -(tf.get(fold(w)) ?? 0) : (df.get(fold(w)) ?? 0)) -
       w.length / 20;
     const answer = inSentence.sort((a, b) => rank(a) - rank(b))[0];
-    if (!answer) return on(s, t.explain(s.text), null);
+    if (!answer) return on(s, t.explain(s.text));
     used.add(fold(answer));
     // A word is letters, digits, ' and -: nothing to escape in a pattern.
     const cloze = s.text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])`, "u"), BLANK);
@@ -184,7 +173,7 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
         .slice(0, 3)
         .map((k) => display.get(k) ?? k);
       if (distractors.length >= 2)
-        return on(s, t.fill(cloze), answer, shuffle([answer, ...distractors], seed));
+        return on(s, t.fill(cloze), answer, shuffle([answer, ...distractors], s.text));
     }
     return on(s, t.fill(cloze), answer);
   };
@@ -195,12 +184,12 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
   for (let i = 0; questions.length < ask.count && i + 1 < top.length && i < 6; i += 2) {
     const [a, b] = [top[i]!, top[i + 1]!];
     const both = sentences.find((s) => s.terms.has(fold(a)) && s.terms.has(fold(b)));
-    questions.push(on(both, t.relation(a, b), both?.text ?? null));
+    questions.push(on(both, t.relation(a, b), both?.text));
   }
   const templates = TEMPLATES[lang];
   const offset = { easy: 0, medium: 2, hard: 4 }[ask.difficulty];
   for (let i = 0; questions.length < ask.count && i < templates.length; i++) {
-    questions.push(on(undefined, templates[(i + offset) % templates.length]!(ask.topic.trim()), null));
+    questions.push(on(undefined, templates[(i + offset) % templates.length]!(ask.topic.trim())));
   }
   return questions.slice(0, ask.count);
 };
