@@ -6,13 +6,11 @@ import * as Schedule from "effect/Schedule";
 import { z } from "zod";
 import type { LlmEndpoint, TestgenConfig } from "../config.js";
 import type { TestgenResources } from "../setup.js";
-import { buildPrompt } from "./prompt.js";
+import { buildPrompt, type Message } from "./prompt.js";
 import { llmJsonSchema, type QuestionAsk, readReply } from "./questions.js";
 
 /** Why the model gave no questions (the caller falls back to rules). */
 const failed = (reason: string) => ({ ok: false, reason }) as const;
-
-type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string };
 
 const choiceSchema = z.object({
   message: z.object({
@@ -84,12 +82,9 @@ export const askLlm = async (
 ) => {
   const { config, http, resources: memory } = ctx;
   // What an endpoint refused is remembered (`memory`), so each request is built from it.
+  const auto = config.responseFormat === "auto";
   const formatNow = () =>
-    config.responseFormat !== "auto"
-      ? config.responseFormat
-      : memory.noJsonSchema.has(llm.url)
-        ? "json_object"
-        : "json_schema";
+    auto ? (memory.noJsonSchema.has(llm.url) ? "json_object" : "json_schema") : config.responseFormat;
 
   const schema = llmJsonSchema(ask.type);
   const send = async (messages: ReadonlyArray<Message>) => {
@@ -117,21 +112,13 @@ export const askLlm = async (
       const said = res.body.slice(0, 500);
       // Each refusal is retried once: the next request leaves out what was refused.
       if (temperature !== undefined && refusesTemperature(res.body)) memory.noTemperature.add(llm.url);
-      else if (
-        format === "json_schema" &&
-        config.responseFormat === "auto" &&
-        /response_format|schema/i.test(said)
-      )
+      else if (auto && format === "json_schema" && /response_format|schema/i.test(said))
         memory.noJsonSchema.add(llm.url);
       else return failed(`the LLM rejected the request (HTTP ${res.status}: ${oneLine(said)})`);
     }
   };
 
-  const prompt = buildPrompt(ask);
-  const messages: Message[] = [
-    { role: "system", content: prompt.system },
-    { role: "user", content: prompt.user },
-  ];
+  const messages = buildPrompt(ask);
   try {
     for (let round = 0; ; round++) {
       const completion = await send(messages);

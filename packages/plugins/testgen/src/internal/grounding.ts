@@ -22,8 +22,7 @@ export const ground = async (
   asignatura: string | undefined,
   ctx: Pick<ToolContext, "hasTool" | "callTool">,
 ): Promise<Grounding> => {
-  if (context && context.trim() !== "")
-    return { kind: "context", material: [{ text: context, source: "context" }] };
+  if (context?.trim()) return { kind: "context", material: [{ text: context, source: "context" }] };
   if (!ctx.hasTool(RAG_TOOL)) return { kind: "none", material: [] };
   const result = await ctx.callTool(RAG_TOOL, {
     query: topic,
