@@ -49,13 +49,12 @@ export const runGenerateTest = async (
   const groundedIn = GROUNDED_IN[grounding.kind];
 
   const ask = { topic: args.topic, material: grounding.material, count, difficulty, type, asignatura };
-  const rules = () => ruleQuestions(ask);
   const byRules = (why: string) => {
-    const questions = rules();
-    const mcNote =
-      type === "multiple_choice" && questions.some((q) => q.type === "open")
-        ? " Some are open questions: multiple choice needs more material."
-        : "";
+    const questions = ruleQuestions(ask);
+    // Rules make multiple choice only where the material gives options.
+    const mcNote = questions.some((q) => q.type !== type)
+      ? " Some are open questions: multiple choice needs more material."
+      : "";
     return partial(
       { ...base, questions, generated_by: "rules" as const },
       `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notesText}`,
@@ -70,16 +69,17 @@ export const runGenerateTest = async (
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
 
   const given = answer.questions.slice(0, count);
-  const questions = [...given, ...(given.length < count ? rules().slice(0, count - given.length) : [])];
+  // Fewer than asked: the rest built by rules.
+  const missing = count - given.length;
+  const questions = missing > 0 ? [...given, ...ruleQuestions(ask).slice(0, missing)] : given;
   const data = { ...base, questions, generated_by: "llm" as const };
   const how = `${answer.model} via ${answer.format}${answer.repaired ? " after one repair round" : ""}`;
-  if (given.length < count) {
+  if (missing > 0)
     return partial(
       data,
       `The LLM returned ${answer.questions.length} of ${count} questions; the rest were built without it from ${groundedIn}.${notesText}`,
       { source: how },
     );
-  }
   return outcome(data, {
     message: `${questions.length} ${type === "multiple_choice" ? "multiple-choice" : "open"} ${difficulty} questions on "${args.topic}" from ${how}, based on ${groundedIn}.${notesText}`,
     source: how,

@@ -24,11 +24,8 @@ export const ground = async (
 ): Promise<Grounding> => {
   if (context?.trim()) return { kind: "context", material: [{ text: context, source: "context" }] };
   if (!ctx.hasTool(RAG_TOOL)) return { kind: "none", material: [] };
-  const result = await ctx.callTool(RAG_TOOL, {
-    query: topic,
-    top_k: 6,
-    ...(asignatura ? { asignatura } : {}),
-  });
+  const search = { query: topic, top_k: 6, ...(asignatura ? { asignatura } : {}) };
+  const result = await ctx.callTool(RAG_TOOL, search);
   const results = (result.data as { results?: unknown } | undefined)?.results;
   if ((result.status !== "success" && result.status !== "partial") || !Array.isArray(results))
     return { kind: "none", material: [], note: `${RAG_TOOL} answered ${result.status}: ${result.message}` };

@@ -70,14 +70,13 @@ const llmQuestion = z.preprocess(
   (raw) => {
     if (!raw || typeof raw !== "object") return raw;
     const r = raw as Record<string, any>;
-    // Options as objects: their text.
-    const options = Array.isArray(r.options)
-      ? r.options.map((o: any) => (o && typeof o === "object" ? (o.answer_text ?? o.text) : o))
-      : r.options;
     return {
       ...r,
       question: r.question ?? r.question_text ?? r.text,
-      options,
+      // Options as objects: their text.
+      options: Array.isArray(r.options)
+        ? r.options.map((o: any) => (o && typeof o === "object" ? (o.answer_text ?? o.text) : o))
+        : r.options,
       correct_index: r.correct_index ?? r.answer_index ?? r.correct_option ?? null,
       answer: r.answer ?? r.correct_answer ?? r.expected_answer,
     };

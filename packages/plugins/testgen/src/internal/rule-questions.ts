@@ -117,9 +117,8 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
   type Sentence = (typeof sentences)[number];
   const chosen: Sentence[] = [];
   for (const s of [...sentences].sort((a, b) => b.score - a.score)) {
-    if (chosen.length >= ask.count) break;
-    if (chosen.some((c) => jaccard(c.terms, s.terms) > 0.5)) continue;
-    chosen.push(s);
+    // The best sentences, each sharing at most half its terms with one chosen before.
+    if (chosen.length < ask.count && !chosen.some((c) => jaccard(c.terms, s.terms) > 0.5)) chosen.push(s);
   }
 
   const keywords = [...tf.keys()]
