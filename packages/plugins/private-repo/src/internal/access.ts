@@ -5,16 +5,6 @@ import type { Readable, Repository } from "./repository.js";
 /** Who calls (the tool context's `ctx.caller`), known to have a principal. */
 export type Caller = Pick<ToolCaller, "groups" | "clientId"> & { readonly principal: string };
 
-/** Logs a refused access: who (null for an anonymous call), what was attempted, on what and why. */
-const logDenied = (
-  repo: Repository,
-  who: { readonly principal: string | null; readonly clientId?: string | undefined },
-  action: string,
-  target: string | null,
-  detail: string,
-) =>
-  repo.audit({ principal: who.principal, action, target, outcome: "denied", detail, clientId: who.clientId });
-
 /**
  * The caller, or `access_denied` (logged) for an anonymous call, or for a principal named like a
  * group grantee (`group:…`), which would otherwise read what is shared with that group.
@@ -28,7 +18,8 @@ export const requireCaller = async (
     return { principal, groups, clientId };
   const named = principal?.startsWith(GROUP_PREFIX) === true;
   const detail = named ? "a principal named like a group" : "no principal";
-  await logDenied(repo, { principal: named ? principal! : null, clientId }, action, null, detail);
+  const who = named ? principal! : null;
+  await repo.audit({ principal: who, action, target: null, outcome: "denied", detail, clientId });
   throw fail.accessDenied(
     named
       ? `The principal "${principal}" is named like a group grantee, which no caller may be.`
@@ -67,7 +58,8 @@ export const resolveScope = async (
     const names = denied.map((d) => `${d.owner}/${d.name}`);
     const known = await Promise.all(denied.map((d) => repo.find(d.owner, d.name)));
     const why = names.map((d, i) => `${d}: ${known[i] ? "exists, not shared" : "no such collection"}`);
-    await logDenied(repo, caller, action, names.join(", "), why.join("; "));
+    const [target, detail] = [names.join(", "), why.join("; ")];
+    await repo.audit({ principal, action, target, outcome: "denied", detail, clientId: caller.clientId });
     const ask = "Ask the owner to share a collection with you.";
     throw fail.accessDenied(
       `You have no access to ${quoted(names)}: no collection of that name is shared with you.`,

@@ -1,4 +1,4 @@
-import type { LoadError, SearchDocument } from "@quiver/search";
+import type { LoadedDocuments } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
 import { type Repository, type RepositoryDatabase, withRepository } from "./repository.js";
 
@@ -49,17 +49,15 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
   const files = typeof options.files === "string" ? [options.files] : [...options.files];
   if (files.length === 0) throw new TypeError("Give at least one file or folder to add.");
 
-  const documents: SearchDocument[] = [];
-  const errors: LoadError[] = [];
-  const skipped: string[] = [];
+  const { loadDocuments } = await import("@quiver/search");
+  const loaded: LoadedDocuments[] = [];
   for (const [i, file] of files.entries()) {
     options.onProgress?.({ phase: "loading", done: i, total: files.length, file });
-    const { loadDocuments } = await import("@quiver/search");
-    const loaded = await loadDocuments(file);
-    documents.push(...loaded.documents);
-    errors.push(...loaded.errors);
-    skipped.push(...loaded.skipped);
+    loaded.push(await loadDocuments(file));
   }
+  const documents = loaded.flatMap((l) => l.documents);
+  const errors = loaded.flatMap((l) => l.errors);
+  const skipped = loaded.flatMap((l) => l.skipped);
   options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
 
   return withRepository(options, async (repo) => {

@@ -29,13 +29,11 @@ export const doiUrl = (doi: string): string =>
 export const formatCitation = (doc: Citable): string => {
   const authors = (doc.authors ?? []).map(apaAuthor).filter(Boolean);
   const who =
-    authors.length === 0
-      ? ""
-      : authors.length === 1
-        ? authors[0]!
-        : authors.length <= 3
-          ? `${authors.slice(0, -1).join(", ")}, & ${authors.at(-1)}`
-          : `${authors[0]}, et al.`;
+    authors.length > 3
+      ? `${authors[0]}, et al.`
+      : authors.length > 1
+        ? `${authors.slice(0, -1).join(", ")}, & ${authors.at(-1)}`
+        : (authors[0] ?? "");
   const year = /^\d{4}/.exec(doc.date ?? "")?.[0] ?? "n.d.";
   const title = doc.title?.trim().replace(/\.$/, "");
   const parts = [

@@ -5,24 +5,10 @@ import type pg from "pg";
 import { databaseUnavailable } from "./errors.js";
 
 /**
- * The tables of a registry (collections, the sharing ACL and the audit log) and how to query them:
- * `repo.db` (SQLite) by default, PostgreSQL tables with a database. Both run the same statements.
- */
-export interface RegistrySql {
-  /** Runs one statement with `?` placeholders and resolves to its rows. */
-  readonly rows: <T>(sql: string, params: ReadonlyArray<unknown>) => Promise<T[]>;
-  /** The tables' names (schema-qualified in PostgreSQL). */
-  readonly tables: { readonly collections: string; readonly shares: string; readonly audit: string };
-  /** What makes an ORDER BY term sort byte-wise (`COLLATE "C"` in PostgreSQL; SQLite's default). */
-  readonly bytewise: string;
-  readonly close: () => Promise<void>;
-}
-
-/**
  * The statements that create a registry's tables, the same for both databases but for the type of the
  * row ids (`INTEGER`, SQLite's row id; `bigserial` in PostgreSQL) and the name of the grantee index.
  */
-const registryTables = ({ collections, shares, audit }: RegistrySql["tables"], id: string, index: string) => `
+const registryTables = ({ collections, shares, audit }: typeof TABLES, id: string, index: string) => `
   CREATE TABLE IF NOT EXISTS ${collections} (
     id ${id} PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL, UNIQUE (owner, name));
   CREATE TABLE IF NOT EXISTS ${shares} (
@@ -35,8 +21,17 @@ const registryTables = ({ collections, shares, audit }: RegistrySql["tables"], i
 
 const TABLES = { collections: "collections", shares: "shares", audit: "audit" };
 
-/** The registry in `repo.db`, a SQLite file of the repository folder (created with the folder). */
-export const openSqliteRegistry = (path: string): RegistrySql => {
+/** A registry: SQLite's or PostgreSQL's. */
+export type RegistrySql = ReturnType<typeof openSqliteRegistry>;
+
+/**
+ * The registry in `repo.db`, a SQLite file of the repository folder (created with the folder): its tables
+ * (collections, the sharing ACL and the audit log) and how to query them. PostgreSQL's registry has the same
+ * shape ({@link RegistrySql}) and both run the same statements: `rows` runs one with `?` placeholders, `tables`
+ * are the names (schema-qualified in PostgreSQL), `bytewise` makes an ORDER BY term sort byte-wise
+ * (`COLLATE "C"` in PostgreSQL; SQLite's default).
+ */
+export const openSqliteRegistry = (path: string) => {
   mkdirSync(join(path, "collections"), { recursive: true });
   const db = new DatabaseSync(join(path, "repo.db"));
   db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
@@ -67,7 +62,7 @@ const guard = <T>(work: Promise<T>): Promise<T> =>
  * Connects (the driver is loaded then) and creates the tables once: the statements of one query run as
  * one transaction, under an advisory lock, so replicas starting together create them once.
  */
-const connect = async (databaseUrl: string, s: string, tables: RegistrySql["tables"]): Promise<pg.Pool> => {
+const connect = async (databaseUrl: string, s: string, tables: typeof TABLES): Promise<pg.Pool> => {
   const { default: driver } = await import("pg");
   const pool = new driver.Pool({
     connectionString: databaseUrl,

@@ -107,10 +107,8 @@ export class Repository {
 
   /** Registers a collection (idempotent) and returns it. */
   async ensure(owner: string, name: string): Promise<CollectionRow> {
-    await this.sql.rows(
-      `INSERT INTO ${this.sql.tables.collections} (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING`,
-      [owner, name, now()],
-    );
+    const sql = `INSERT INTO ${this.sql.tables.collections} (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING`;
+    await this.sql.rows(sql, [owner, name, now()]);
     return (await this.find(owner, name))!;
   }
 
@@ -140,19 +138,16 @@ export class Repository {
 
   /** Appends to the audit log. */
   async audit(e: AuditInput): Promise<void> {
-    await this.sql.rows(
-      `INSERT INTO ${this.sql.tables.audit} (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [now(), e.principal, e.action, e.target, e.outcome, e.detail, e.clientId ?? null],
-    );
+    const sql = `INSERT INTO ${this.sql.tables.audit} (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+    const { principal, action, target, outcome, detail, clientId = null } = e;
+    await this.sql.rows(sql, [now(), principal, action, target, outcome, detail, clientId]);
   }
 
   /** The audit log, oldest first (the last `limit` entries). */
   async auditLog(limit = 1_000): Promise<AuditEntry[]> {
     const columns = `CAST(id AS integer) AS id, at, principal, action, target, outcome, detail, client_id AS "clientId"`;
-    return this.sql.rows<AuditEntry>(
-      `SELECT ${columns} FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`,
-      [limit],
-    );
+    const sql = `SELECT ${columns} FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`;
+    return this.sql.rows<AuditEntry>(sql, [limit]);
   }
 
   /** Where @quiver/search keeps a collection's index in the database; undefined without one (a file). */
@@ -193,9 +188,8 @@ export class Repository {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const all = [...this.indexes.values()];
-    this.indexes.clear();
-    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.close()));
+    // Closed: no index is opened again, none is taken from the map again.
+    await Promise.all([...this.indexes.values()].map(async (p) => (await p.catch(() => undefined))?.close()));
     await this.sql.close();
   }
 }

@@ -47,11 +47,8 @@ export const searchFilters = ({
   publication_date: p = {},
   ...f
 }: NonNullable<z.output<typeof filtersSchema>>): SearchFilters => {
-  const bounds = [
-    ["after", "date_from"],
-    ["before", "date_to"],
-  ] as const;
-  const [from, to] = bounds.map(([spec, own]) => {
+  const [from, to] = (["after", "before"] as const).map((spec) => {
+    const own = spec === "after" ? "date_from" : "date_to";
     if (p[spec] !== undefined && f[own] !== undefined)
       throw fail.invalidInput(
         `filters.publication_date.${spec} and filters.${own} are the same bound: give one.`,
