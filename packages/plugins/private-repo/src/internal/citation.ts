@@ -7,11 +7,7 @@ const apaAuthor = (raw: string): string => {
   const [last = "", given = ""] = name.includes(",")
     ? name.split(",", 2).map((s) => s.trim())
     : [words.at(-1), words.slice(0, -1).join(" ")];
-  const initials = given
-    .split(/[\s-]+/)
-    .filter(Boolean)
-    .map((p) => `${p[0]!.toUpperCase()}.`)
-    .join(" ");
+  const initials = (given.match(/[^\s-]+/g) ?? []).map((p) => `${p[0]!.toUpperCase()}.`).join(" ");
   return initials ? `${last}, ${initials}` : last;
 };
 

@@ -20,10 +20,8 @@ export interface ShareOptions extends RepositoryDatabase {
 const setShare = (options: ShareOptions, add: boolean): Promise<boolean> =>
   withRepository(options, async (repo) => {
     const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
-    if (!row) {
-      if (!add) return false;
-      throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
-    }
+    if (!row && !add) return false;
+    if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
     const changed = await repo.setShare(row, options.grantee, add);
     await repo.audit({
       principal: options.owner,

@@ -65,14 +65,10 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
       ),
     );
     const total = rows.reduce((n, r) => n + r.documents, 0);
-    return outcome(
-      { collections: rows, total_documents: total },
-      {
-        message:
-          rows.length === 0
-            ? "You have no collections yet and none are shared with you."
-            : `${rows.length} collection${rows.length === 1 ? "" : "s"} with ${total} documents.`,
-      },
-    );
+    const message =
+      rows.length === 0
+        ? "You have no collections yet and none are shared with you."
+        : `${rows.length} collection${rows.length === 1 ? "" : "s"} with ${total} documents.`;
+    return outcome({ collections: rows, total_documents: total }, { message });
   },
 });

@@ -138,12 +138,10 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
     const searched = `"${search_terms}" in ${scope.length} collection${scope.length === 1 ? "" : "s"}`;
     const searched_collections = scope.map((c) => c.ref);
     const data = { results, total_count: total, returned: results.length, searched_collections, suggestions };
-    return outcome(data, {
-      message:
-        total === 0
-          ? `No documents match ${searched}.`
-          : `Found ${total} document${total === 1 ? "" : "s"} matching ${searched}; returning ${results.length}.`,
-      source: "private repository",
-    });
+    const message =
+      total === 0
+        ? `No documents match ${searched}.`
+        : `Found ${total} document${total === 1 ? "" : "s"} matching ${searched}; returning ${results.length}.`;
+    return outcome(data, { message, source: "private repository" });
   },
 });
