@@ -9,14 +9,8 @@ import { privateRepoSearch } from "./tools/search.js";
 export { type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
 export type { AuditEntry, RepositoryDatabase } from "./internal/repository.js";
-export {
-  type CollectionSummary,
-  listCollections,
-  readAuditLog,
-  type ShareOptions,
-  shareCollection,
-  unshareCollection,
-} from "./internal/sharing.js";
+// The admin functions: share and unshare a collection, list a scientist's collections, read the audit log.
+export * from "./internal/sharing.js";
 export type { RepoResources } from "./setup.js";
 /** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings (environment variables win). */
 export type PrivateRepoPluginOptions = PluginOptions<typeof repoConfigSchema>;
@@ -50,16 +44,14 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
     health: async ({ config, resources }) => {
       const repo = resources.repository();
       if (!config.databaseUrl) return { ok: true, message: `Repository at ${repo.path} is readable.` };
-      try {
-        await repo.find("", "");
-        return { ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." };
-      } catch (error) {
-        return {
+      return repo.find("", "").then(
+        () => ({ ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." }),
+        (error: Error) => ({
           ok: false,
-          message: (error as Error).message,
+          message: error.message,
           fix: "Check that PostgreSQL at DATABASE_URL is running and accepts the login.",
-        };
-      }
+        }),
+      );
     },
   });
 

@@ -41,13 +41,8 @@ export const createTestgenPlugin = (options: TestgenPluginOptions = {}) => {
     setup: () => import("./setup.js").then((m) => m.setupTestgen()),
     health: async ({ config: c, http, signal }) => {
       const llm = llmSettings(c);
-      if (!llm.ok) {
-        return {
-          ok: true,
-          message: `Rule-based questions only: ${llm.reason}.`,
-          fix: "Set LLM_BASE_URL and LLM_MODEL for LLM questions.",
-        };
-      }
+      const fix = "Set LLM_BASE_URL and LLM_MODEL for LLM questions.";
+      if (!llm.ok) return { ok: true, message: `Rule-based questions only: ${llm.reason}.`, fix };
       const origin = new URL(llm.url).origin;
       const models = llm.url.replace(/\/chat\/completions$/, "/models");
       return http.request({ url: models, signal, timeoutMs: 5000, bearer: llm.apiKey }).then(

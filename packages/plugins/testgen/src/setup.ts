@@ -1,10 +1,10 @@
-/** What the testgen tool keeps for one registration (`ctx.resources`): the LLM endpoints that refused. */
-export interface TestgenResources {
-  /** Endpoints that rejected `json_schema`: later calls go straight to `json_object`. */
-  readonly noJsonSchema: Set<string>;
-  /** Endpoints that refused the configured `temperature` (OpenAI's reasoning models): later calls leave it out. */
-  readonly noTemperature: Set<string>;
-}
+/**
+ * Opens the registration's state (`ctx.resources`): nothing to connect, only what later calls remember of
+ * the LLM endpoints that refused a request. `noJsonSchema`: endpoints that rejected `json_schema`, so later
+ * calls go straight to `json_object`; `noTemperature`: endpoints that refused the configured `temperature`
+ * (OpenAI's reasoning models), so later calls leave it out.
+ */
+export const setupTestgen = () => ({ noJsonSchema: new Set<string>(), noTemperature: new Set<string>() });
 
-/** Opens the registration's state: nothing to connect, only what later calls remember. */
-export const setupTestgen = (): TestgenResources => ({ noJsonSchema: new Set(), noTemperature: new Set() });
+/** What the testgen tool keeps for one registration: the LLM endpoints that refused (see {@link setupTestgen}). */
+export type TestgenResources = ReturnType<typeof setupTestgen>;

@@ -43,13 +43,12 @@ export const runAdd = async (ctx: CommandContext<PrivateRepoConfig, RepoResource
       ctx.progress(p.done, p.total, p.phase === "loading" ? (p.file ?? "reading") : "documents"),
   });
   if (ctx.json) ctx.printJson({ repository: indexPath, ...result });
-  else {
-    for (const e of result.errors)
-      ctx.print(`not added ${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`);
-    for (const f of result.skipped) ctx.print(`skipped ${f} (unsupported type)`);
-    ctx.print(
-      `added ${result.documents} documents to ${result.owner}/${result.collection} (${result.added} new, ${result.replaced} replaced, ${result.chunks} chunks) in ${indexPath}`,
-    );
-  }
+  // Lines for people (the host prints none in JSON mode).
+  for (const e of result.errors)
+    ctx.print(`not added ${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`);
+  for (const f of result.skipped) ctx.print(`skipped ${f} (unsupported type)`);
+  ctx.print(
+    `added ${result.documents} documents to ${result.owner}/${result.collection} (${result.added} new, ${result.replaced} replaced, ${result.chunks} chunks) in ${indexPath}`,
+  );
   return result.documents > 0 ? 0 : 1;
 };

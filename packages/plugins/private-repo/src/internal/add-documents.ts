@@ -1,6 +1,6 @@
-import type { LoadError, SearchDocument } from "@quiver/search";
+import type { LoadedDocuments } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
-import { Repository, type RepositoryDatabase } from "./repository.js";
+import { type Repository, type RepositoryDatabase, withRepository } from "./repository.js";
 
 /** Progress of {@link addDocuments}: files read, then documents indexed. */
 export interface AddProgress {
@@ -49,23 +49,19 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
   const files = typeof options.files === "string" ? [options.files] : [...options.files];
   if (files.length === 0) throw new TypeError("Give at least one file or folder to add.");
 
-  const documents: SearchDocument[] = [];
-  const errors: LoadError[] = [];
-  const skipped: string[] = [];
+  const { loadDocuments } = await import("@quiver/search");
+  const loaded: LoadedDocuments[] = [];
   for (const [i, file] of files.entries()) {
     options.onProgress?.({ phase: "loading", done: i, total: files.length, file });
-    const { loadDocuments } = await import("@quiver/search");
-    const loaded = await loadDocuments(file);
-    documents.push(...loaded.documents);
-    errors.push(...loaded.errors);
-    skipped.push(...loaded.skipped);
+    loaded.push(await loadDocuments(file));
   }
+  const documents = loaded.flatMap((l) => l.documents);
+  const errors = loaded.flatMap((l) => l.errors);
+  const skipped = loaded.flatMap((l) => l.skipped);
   options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
 
-  const repo = options.repository ?? new Repository(options.indexPath, options);
-  try {
-    const row = await repo.ensure(owner, collection);
-    const index = await repo.index(row);
+  return withRepository(options, async (repo) => {
+    const index = await repo.index(await repo.ensure(owner, collection));
     const result =
       documents.length === 0
         ? { added: 0, replaced: 0, chunks: 0 }
@@ -80,7 +76,5 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
       detail: `${result.added} added, ${result.replaced} replaced from ${files.length} path(s)`,
     });
     return { owner, collection, documents: documents.length, ...result, errors, skipped };
-  } finally {
-    if (options.repository === undefined) await repo.close();
-  }
+  });
 };

@@ -5,24 +5,10 @@ import type pg from "pg";
 import { databaseUnavailable } from "./errors.js";
 
 /**
- * The tables of a registry (collections, the sharing ACL and the audit log) and how to query them:
- * `repo.db` (SQLite) by default, PostgreSQL tables with a database. Both run the same statements.
- */
-export interface RegistrySql {
-  /** Runs one statement with `?` placeholders and resolves to its rows. */
-  readonly rows: <T>(sql: string, params: ReadonlyArray<unknown>) => Promise<T[]>;
-  /** The tables' names (schema-qualified in PostgreSQL). */
-  readonly tables: { readonly collections: string; readonly shares: string; readonly audit: string };
-  /** What makes an ORDER BY term sort byte-wise (`COLLATE "C"` in PostgreSQL; SQLite's default). */
-  readonly bytewise: string;
-  readonly close: () => Promise<void>;
-}
-
-/**
  * The statements that create a registry's tables, the same for both databases but for the type of the
  * row ids (`INTEGER`, SQLite's row id; `bigserial` in PostgreSQL) and the name of the grantee index.
  */
-const registryTables = ({ collections, shares, audit }: RegistrySql["tables"], id: string, index: string) => `
+const registryTables = ({ collections, shares, audit }: typeof TABLES, id: string, index: string) => `
   CREATE TABLE IF NOT EXISTS ${collections} (
     id ${id} PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL, UNIQUE (owner, name));
   CREATE TABLE IF NOT EXISTS ${shares} (
@@ -35,8 +21,17 @@ const registryTables = ({ collections, shares, audit }: RegistrySql["tables"], i
 
 const TABLES = { collections: "collections", shares: "shares", audit: "audit" };
 
-/** The registry in `repo.db`, a SQLite file of the repository folder (created with the folder). */
-export const openSqliteRegistry = (path: string): RegistrySql => {
+/** A registry: SQLite's or PostgreSQL's. */
+export type RegistrySql = ReturnType<typeof openSqliteRegistry>;
+
+/**
+ * The registry in `repo.db`, a SQLite file of the repository folder (created with the folder): its tables
+ * (collections, the sharing ACL and the audit log) and how to query them. PostgreSQL's registry has the same
+ * shape ({@link RegistrySql}) and both run the same statements: `rows` runs one with `?` placeholders, `tables`
+ * are the names (schema-qualified in PostgreSQL), `bytewise` makes an ORDER BY term sort byte-wise
+ * (`COLLATE "C"` in PostgreSQL; SQLite's default).
+ */
+export const openSqliteRegistry = (path: string) => {
   mkdirSync(join(path, "collections"), { recursive: true });
   const db = new DatabaseSync(join(path, "repo.db"));
   db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
@@ -50,15 +45,6 @@ export const openSqliteRegistry = (path: string): RegistrySql => {
   };
 };
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** The registry's tables in the (quoted) schema `s`. */
-const tablesIn = (s: string) => ({
-  collections: `${s}.repo_collections`,
-  shares: `${s}.repo_shares`,
-  audit: `${s}.repo_audit`,
-});
-
 /** Whether an error means the database cannot be reached (rather than a bad statement). */
 const unreachable = (error: unknown): boolean => {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
@@ -67,19 +53,16 @@ const unreachable = (error: unknown): boolean => {
 };
 
 /** An unreachable database as `unavailable` (retryable); any other error as it is. */
-const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
+const guard = <T>(work: Promise<T>): Promise<T> =>
+  work.catch((error: unknown) => {
     throw unreachable(error) ? databaseUnavailable() : error;
-  }
-};
+  });
 
 /**
  * Connects (the driver is loaded then) and creates the tables once: the statements of one query run as
  * one transaction, under an advisory lock, so replicas starting together create them once.
  */
-const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
+const connect = async (databaseUrl: string, s: string, tables: typeof TABLES): Promise<pg.Pool> => {
   const { default: driver } = await import("pg");
   const pool = new driver.Pool({
     connectionString: databaseUrl,
@@ -94,7 +77,7 @@ const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
   await pool
     .query(`
       SELECT pg_advisory_xact_lock(hashtext('quiver_private_repo_migrate'));
-      CREATE SCHEMA IF NOT EXISTS ${s};${registryTables(tablesIn(s), "bigserial", "repo_shares_grantee")}`)
+      CREATE SCHEMA IF NOT EXISTS ${s};${registryTables(tables, "bigserial", "repo_shares_grantee")}`)
     .catch(async (error: unknown) => {
       await pool.end().catch(() => undefined);
       throw error;
@@ -109,13 +92,18 @@ const connect = async (databaseUrl: string, s: string): Promise<pg.Pool> => {
  * row-level security. Connects at the first statement, and again after a failed connection.
  */
 export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_search"): RegistrySql => {
-  const s = quote(schema);
+  const s = `"${schema.replaceAll('"', '""')}"`;
+  const tables = {
+    collections: `${s}.repo_collections`,
+    shares: `${s}.repo_shares`,
+    audit: `${s}.repo_audit`,
+  };
   let pool: Promise<pg.Pool> | undefined;
   const open = (): Promise<pg.Pool> => {
     if (pool) return pool;
-    const opening = guard(() => connect(databaseUrl, s));
-    opening.catch(() => {
+    const opening = guard(connect(databaseUrl, s, tables)).catch((error: unknown) => {
       if (pool === opening) pool = undefined;
+      throw error;
     });
     pool = opening;
     return opening;
@@ -125,9 +113,9 @@ export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_searc
       const ready = await open();
       let n = 0;
       const text = sql.replace(/\?/g, () => `$${++n}`);
-      return (await guard(() => ready.query(text, [...params]))).rows as T[];
+      return (await guard(ready.query(text, [...params]))).rows as T[];
     },
-    tables: tablesIn(s),
+    tables,
     bytewise: ' COLLATE "C"',
     close: async () => {
       const closing = pool;

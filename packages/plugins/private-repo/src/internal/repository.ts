@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { SearchIndex } from "@quiver/search";
-import { type CollectionRef, firstPerCollection, granteesOf } from "./names.js";
+import { type CollectionRef, GROUP_PREFIX } from "./names.js";
 import { openPostgresRegistry, openSqliteRegistry, type RegistrySql } from "./registry.js";
 
 /** Where a repository's indexes live: SQLite files in the folder (default), or a PostgreSQL database. */
@@ -10,8 +10,6 @@ export interface RepositoryDatabase {
   /** Its schema (the plugin's `databaseSchema`, default `quiver_search`). */
   readonly databaseSchema?: string | undefined;
 }
-
-type IndexDatabase = RepositoryDatabase & { readonly databaseUrl: string };
 
 /** A collection registered in a repository. */
 export type CollectionRow = CollectionRef & { readonly id: number };
@@ -39,8 +37,15 @@ export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
   readonly clientId?: string | null | undefined;
 };
 
-/** A collection a caller may read, and the grantee that gives access (the caller, or one of its groups). */
-export type ReadableRow = CollectionRow & { readonly access: "owner" | "shared"; readonly via: string };
+/**
+ * A collection a caller may read: how they name it (`ref`: `name` when it is theirs, `owner/name` otherwise),
+ * and the grantee that gives access (`via`: the caller, or one of its groups).
+ */
+export type Readable = CollectionRow & {
+  readonly ref: string;
+  readonly access: "owner" | "shared";
+  readonly via: string;
+};
 
 const now = () => new Date().toISOString();
 const COLLECTION = "CAST(id AS integer) AS id, owner, name";
@@ -56,15 +61,15 @@ const COLLECTION = "CAST(id AS integer) AS id, owner, name";
 export class Repository {
   readonly path: string;
   private readonly sql: RegistrySql;
-  private readonly database: IndexDatabase | undefined;
+  private readonly database: RepositoryDatabase;
   private readonly indexes = new Map<string, Promise<SearchIndex>>();
   private closed = false;
 
-  constructor(path: string, { databaseUrl, databaseSchema }: RepositoryDatabase = {}) {
+  constructor(path: string, database: RepositoryDatabase = {}) {
     this.path = resolve(path);
-    this.database = databaseUrl ? { databaseUrl, databaseSchema } : undefined;
-    this.sql = databaseUrl
-      ? openPostgresRegistry(databaseUrl, databaseSchema)
+    this.database = database;
+    this.sql = database.databaseUrl
+      ? openPostgresRegistry(database.databaseUrl, database.databaseSchema)
       : openSqliteRegistry(this.path);
   }
 
@@ -72,23 +77,26 @@ export class Repository {
    * The collections `principal` may read: their own, then those shared with them or with one of
    * `groups`, by owner and name; each once, with the grantee that gives access.
    */
-  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<ReadableRow[]> {
+  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<Readable[]> {
     const { tables: t, bytewise: b } = this.sql;
-    const own = await this.sql.rows<CollectionRow>(
-      `SELECT ${COLLECTION} FROM ${t.collections} WHERE owner = ? ORDER BY name${b}`,
-      [principal],
+    const grantees = [principal, ...groups.map((g) => `${GROUP_PREFIX}${g}`)];
+    // Own collections (no share joined: read as the owner), then those shared with a grantee; a collection
+    // shared with several comes first through the principal's own share, then in grantee order.
+    const rows = await this.sql.rows<CollectionRow & { via: string }>(
+      `SELECT CAST(c.id AS integer) AS id, c.owner, c.name, COALESCE(s.grantee, c.owner) AS via
+       FROM ${t.collections} c LEFT JOIN ${t.shares} s ON s.collection = c.id AND c.owner <> ?
+       AND s.grantee IN (${grantees.map(() => "?").join(", ")}) WHERE c.owner = ? OR s.grantee IS NOT NULL
+       ORDER BY c.owner <> ?, c.owner${b}, c.name${b}, s.grantee <> ?, s.grantee${b}`,
+      [principal, ...grantees, principal, principal, principal],
     );
-    const grantees = granteesOf(principal, groups);
-    const shared = await this.sql.rows<CollectionRow & { via: string }>(
-      `SELECT CAST(c.id AS integer) AS id, c.owner, c.name, s.grantee AS via FROM ${t.collections} c
-       JOIN ${t.shares} s ON s.collection = c.id WHERE s.grantee IN (${grantees.map(() => "?").join(", ")})
-       AND c.owner <> ? ORDER BY c.owner${b}, c.name${b}`,
-      [...grantees, principal],
-    );
-    return [
-      ...own.map((c) => ({ ...c, access: "owner" as const, via: principal })),
-      ...firstPerCollection(shared, grantees).map((c) => ({ ...c, access: "shared" as const })),
-    ];
+    const seen = new Set<number>();
+    return rows
+      .filter((c) => !seen.has(c.id) && seen.add(c.id))
+      .map((c) =>
+        c.owner === principal
+          ? { ...c, ref: c.name, access: "owner" as const }
+          : { ...c, ref: `${c.owner}/${c.name}`, access: "shared" as const },
+      );
   }
 
   /** A collection by owner and name, or undefined. */
@@ -99,10 +107,8 @@ export class Repository {
 
   /** Registers a collection (idempotent) and returns it. */
   async ensure(owner: string, name: string): Promise<CollectionRow> {
-    await this.sql.rows(
-      `INSERT INTO ${this.sql.tables.collections} (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING`,
-      [owner, name, now()],
-    );
+    const sql = `INSERT INTO ${this.sql.tables.collections} (owner, name, created_at) VALUES (?, ?, ?) ON CONFLICT (owner, name) DO NOTHING`;
+    await this.sql.rows(sql, [owner, name, now()]);
     return (await this.find(owner, name))!;
   }
 
@@ -112,42 +118,45 @@ export class Repository {
     return (await this.sql.rows<{ grantee: string }>(sql, [collection])).map((r) => r.grantee);
   }
 
-  /** Shares a collection with a principal (idempotent). */
-  async share(collection: number, grantee: string): Promise<void> {
-    await this.sql.rows(
-      `INSERT INTO ${this.sql.tables.shares} (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-      [collection, grantee, now()],
-    );
-  }
-
-  /** Withdraws a share; true when there was one. */
-  async unshare(collection: number, grantee: string): Promise<boolean> {
-    const sql = `DELETE FROM ${this.sql.tables.shares} WHERE collection = ? AND grantee = ? RETURNING grantee`;
-    return (await this.sql.rows(sql, [collection, grantee])).length > 0;
+  /**
+   * Shares a collection with `grantee` (idempotent) or withdraws the share: in the ACL and, with a database,
+   * in PostgreSQL's grant on the collection's index. Resolves to whether the ACL changed.
+   */
+  async setShare(collection: CollectionRow, grantee: string, add: boolean): Promise<boolean> {
+    const stored = this.stored(collection);
+    if (stored) {
+      const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
+      await (add ? shareSearchIndex : unshareSearchIndex)({ ...stored, grantee });
+    }
+    const t = this.sql.tables.shares;
+    const sql = add
+      ? `INSERT INTO ${t} (collection, grantee, granted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING grantee`
+      : `DELETE FROM ${t} WHERE collection = ? AND grantee = ? RETURNING grantee`;
+    const params = add ? [collection.id, grantee, now()] : [collection.id, grantee];
+    return (await this.sql.rows(sql, params)).length > 0;
   }
 
   /** Appends to the audit log. */
   async audit(e: AuditInput): Promise<void> {
-    await this.sql.rows(
-      `INSERT INTO ${this.sql.tables.audit} (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [now(), e.principal, e.action, e.target, e.outcome, e.detail, e.clientId ?? null],
-    );
+    const sql = `INSERT INTO ${this.sql.tables.audit} (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+    const { principal, action, target, outcome, detail, clientId = null } = e;
+    await this.sql.rows(sql, [now(), principal, action, target, outcome, detail, clientId]);
   }
 
   /** The audit log, oldest first (the last `limit` entries). */
   async auditLog(limit = 1_000): Promise<AuditEntry[]> {
     const columns = `CAST(id AS integer) AS id, at, principal, action, target, outcome, detail, client_id AS "clientId"`;
-    return this.sql.rows<AuditEntry>(
-      `SELECT ${columns} FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`,
-      [limit],
-    );
+    const sql = `SELECT ${columns} FROM (SELECT * FROM ${this.sql.tables.audit} ORDER BY id DESC LIMIT ?) a ORDER BY id`;
+    return this.sql.rows<AuditEntry>(sql, [limit]);
   }
 
-  /** Where @quiver/search keeps a collection's index in the database, read by `reader`. */
-  private stored(collection: CollectionRow, database: IndexDatabase) {
+  /** Where @quiver/search keeps a collection's index in the database; undefined without one (a file). */
+  private stored(collection: CollectionRow) {
+    const { databaseUrl, databaseSchema } = this.database;
+    if (!databaseUrl) return undefined;
     return {
-      databaseUrl: database.databaseUrl,
-      ...(database.databaseSchema ? { schema: database.databaseSchema } : {}),
+      databaseUrl,
+      ...(databaseSchema ? { schema: databaseSchema } : {}),
       name: `private-repo:${collection.owner}/${collection.name}`,
       principal: collection.owner,
     };
@@ -160,14 +169,14 @@ export class Repository {
    */
   index(collection: CollectionRow, reader: string = collection.owner): Promise<SearchIndex> {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
-    const { database } = this;
-    const key = database ? `${collection.id} ${reader}` : String(collection.id);
+    const stored = this.stored(collection);
+    const key = stored ? `${collection.id} ${reader}` : String(collection.id);
     let index = this.indexes.get(key);
     if (!index) {
       // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
       const path = join(this.path, "collections", `${collection.id}.sqlite`);
       index = import("@quiver/search").then(({ openSearchIndex }) =>
-        openSearchIndex(database ? { ...this.stored(collection, database), reader } : { path }),
+        openSearchIndex(stored ? { ...stored, reader } : { path }),
       );
       index.catch(() => this.indexes.delete(key));
       this.indexes.set(key, index);
@@ -175,23 +184,26 @@ export class Repository {
     return index;
   }
 
-  /** With a database, grants (or withdraws) `grantee` reading the collection's index there; else nothing. */
-  async grant(collection: CollectionRow, grantee: string, add: boolean): Promise<void> {
-    if (!this.database) return;
-    const { shareSearchIndex, unshareSearchIndex } = await import("@quiver/search");
-    await (add ? shareSearchIndex : unshareSearchIndex)({
-      ...this.stored(collection, this.database),
-      grantee,
-    });
-  }
-
   /** Closes every index and the registry. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const all = [...this.indexes.values()];
-    this.indexes.clear();
-    await Promise.all(all.map(async (p) => (await p.catch(() => undefined))?.close()));
+    // Closed: no index is opened again, none is taken from the map again.
+    await Promise.all([...this.indexes.values()].map(async (p) => (await p.catch(() => undefined))?.close()));
     await this.sql.close();
   }
 }
+
+/** Runs `work` on `repository` when given (left open), else on the one at `indexPath`, opened and then closed. */
+export const withRepository = async <T>(
+  options: RepositoryDatabase & { readonly indexPath: string; readonly repository?: Repository | undefined },
+  work: (repo: Repository) => Promise<T>,
+): Promise<T> => {
+  if (options.repository) return work(options.repository);
+  const repo = new Repository(options.indexPath, options);
+  try {
+    return await work(repo);
+  } finally {
+    await repo.close();
+  }
+};

@@ -44,36 +44,29 @@ export const filtersSchema = z
  * date_from/date_to; both forms of one bound, a malformed date or a range the wrong way round refused.
  */
 export const searchFilters = ({
-  publication_date: p,
+  publication_date: p = {},
   ...f
 }: NonNullable<z.output<typeof filtersSchema>>): SearchFilters => {
-  for (const [spec, own] of [
-    ["after", "date_from"],
-    ["before", "date_to"],
-  ] as const) {
-    if (p?.[spec] !== undefined && f[own] !== undefined) {
+  const [from, to] = (["after", "before"] as const).map((spec) => {
+    const own = spec === "after" ? "date_from" : "date_to";
+    if (p[spec] !== undefined && f[own] !== undefined)
       throw fail.invalidInput(
         `filters.publication_date.${spec} and filters.${own} are the same bound: give one.`,
         {
           suggestion: `Keep filters.${own} or filters.publication_date.${spec}, not both.`,
         },
       );
-    }
-  }
-  const dates = { date_from: p?.after ?? f.date_from, date_to: p?.before ?? f.date_to };
-  for (const [field, value] of Object.entries(dates)) {
-    if (value !== undefined && !DATE.test(value.trim())) {
-      throw fail.invalidInput(`filters.${field} must be YYYY, YYYY-MM or YYYY-MM-DD, got "${value}".`, {
+    const value = p[spec] ?? f[own];
+    if (value !== undefined && !DATE.test(value.trim()))
+      throw fail.invalidInput(`filters.${own} must be YYYY, YYYY-MM or YYYY-MM-DD, got "${value}".`, {
         suggestion: `For example "2019" or "2019-06-01".`,
       });
-    }
-  }
-  const { date_from: from, date_to: to } = dates;
-  if (from && to && from.trim() > to.trim().padEnd(10, "~")) {
+    return value;
+  });
+  if (from && to && from.trim() > to.trim().padEnd(10, "~"))
     throw fail.invalidInput(`filters.date_from (${from}) is after filters.date_to (${to}).`, {
       suggestion: "Swap the two dates.",
     });
-  }
   return {
     ...(from ? { dateFrom: from.trim() } : {}),
     ...(to ? { dateTo: to.trim() } : {}),

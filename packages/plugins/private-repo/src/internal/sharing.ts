@@ -1,5 +1,5 @@
-import { formatRef, ownerProblem } from "./names.js";
-import { type AuditEntry, Repository, type RepositoryDatabase } from "./repository.js";
+import { ownerProblem } from "./names.js";
+import { type AuditEntry, type RepositoryDatabase, withRepository } from "./repository.js";
 
 /**
  * Who shares what with whom. With `databaseUrl`, the grant is also written to PostgreSQL, where row-level
@@ -16,29 +16,13 @@ export interface ShareOptions extends RepositoryDatabase {
   readonly grantee: string;
 }
 
-const withRepo = async <T>(
-  options: { readonly indexPath: string } & RepositoryDatabase,
-  f: (repo: Repository) => T | Promise<T>,
-): Promise<T> => {
-  const repo = new Repository(options.indexPath, options);
-  try {
-    return await f(repo);
-  } finally {
-    await repo.close();
-  }
-};
-
 /** Grants or withdraws a share (in the ACL and, with a database, in PostgreSQL) and logs it. */
 const setShare = (options: ShareOptions, add: boolean): Promise<boolean> =>
-  withRepo(options, async (repo) => {
+  withRepository(options, async (repo) => {
     const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
-    if (!row) {
-      if (!add) return false;
-      throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
-    }
-    await repo.grant(row, options.grantee, add);
-    if (add) await repo.share(row.id, options.grantee);
-    const changed = add || (await repo.unshare(row.id, options.grantee));
+    if (!row && !add) return false;
+    if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
+    const changed = await repo.setShare(row, options.grantee, add);
     await repo.audit({
       principal: options.owner,
       action: add ? "share" : "unshare",
@@ -71,16 +55,6 @@ export const shareCollection = async (options: ShareOptions): Promise<void> => {
  */
 export const unshareCollection = (options: ShareOptions): Promise<boolean> => setShare(options, false);
 
-/** One collection as a scientist sees it. */
-export interface CollectionSummary {
-  /** How the scientist names it: `name` (own) or `owner/name` (shared with them). */
-  readonly collection: string;
-  readonly owner: string;
-  readonly name: string;
-  readonly access: "owner" | "shared";
-  readonly documents: number;
-}
-
 /**
  * The collections a scientist can read (their own, then those shared with them), with document counts.
  *
@@ -89,11 +63,11 @@ export interface CollectionSummary {
  */
 export const listCollections = (
   options: { readonly indexPath: string; readonly principal: string } & RepositoryDatabase,
-): Promise<CollectionSummary[]> =>
-  withRepo(options, async (repo) =>
+) =>
+  withRepository(options, async (repo) =>
     Promise.all(
       (await repo.readable(options.principal)).map(async (c) => ({
-        collection: formatRef(c, options.principal),
+        collection: c.ref,
         owner: c.owner,
         name: c.name,
         access: c.access,
@@ -103,6 +77,12 @@ export const listCollections = (
   );
 
 /**
+ * One collection as a scientist sees it: `collection` is how they name it, `name` (own) or `owner/name`
+ * (shared with them), with its owner, name, access (`owner` or `shared`) and document count.
+ */
+export type CollectionSummary = Awaited<ReturnType<typeof listCollections>>[number];
+
+/**
  * The audit log: denied access attempts (with who, what and why) and granted changes (adds, shares).
  *
  * @example
@@ -110,4 +90,4 @@ export const listCollections = (
  */
 export const readAuditLog = (
   options: { readonly indexPath: string; readonly limit?: number } & RepositoryDatabase,
-): Promise<AuditEntry[]> => withRepo(options, (repo) => repo.auditLog(options.limit));
+): Promise<AuditEntry[]> => withRepository(options, (repo) => repo.auditLog(options.limit));

@@ -1,7 +1,7 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
-import { readableBy, requireCaller } from "../internal/access.js";
+import { requireCaller } from "../internal/access.js";
 import { readingIndexes } from "../internal/errors.js";
 import type { RepoResources } from "../setup.js";
 
@@ -50,7 +50,7 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
   run: async ({ scope }, ctx) => {
     const repo = ctx.resources.repository();
     const caller = await requireCaller(repo, ctx.caller, "list");
-    const readable = (await readableBy(repo, caller)).filter(
+    const readable = (await repo.readable(caller.principal, caller.groups)).filter(
       (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
     );
     const rows = await readingIndexes(() =>
@@ -65,14 +65,10 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
       ),
     );
     const total = rows.reduce((n, r) => n + r.documents, 0);
-    return outcome(
-      { collections: rows, total_documents: total },
-      {
-        message:
-          rows.length === 0
-            ? "You have no collections yet and none are shared with you."
-            : `${rows.length} collection${rows.length === 1 ? "" : "s"} with ${total} documents.`,
-      },
-    );
+    const message =
+      rows.length === 0
+        ? "You have no collections yet and none are shared with you."
+        : `${rows.length} collection${rows.length === 1 ? "" : "s"} with ${total} documents.`;
+    return outcome({ collections: rows, total_documents: total }, { message });
   },
 });

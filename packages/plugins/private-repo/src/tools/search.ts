@@ -2,9 +2,10 @@ import { defineToolWith, outcome } from "@quiver/core";
 import type { SearchHit } from "@quiver/search";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
-import { type Readable, requireCaller, resolveScope } from "../internal/access.js";
+import { requireCaller, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
 import { readingIndexes } from "../internal/errors.js";
+import type { Readable } from "../internal/repository.js";
 import { filtersSchema, searchFilters } from "../internal/search-filters.js";
 import type { RepoResources } from "../setup.js";
 
@@ -47,8 +48,6 @@ const snippetOf = (hit: SearchHit): string => {
   const start = Math.max(0, Math.min(at - 150, text.length - SNIPPET_CHARS));
   return `${start > 0 ? "…" : ""}${text.slice(start, start + SNIPPET_CHARS).trim()}…`;
 };
-
-const basename = (path: unknown) => (typeof path === "string" ? path.split("/").pop() : undefined);
 
 /**
  * `private_repo_search`: BM25 search over the caller's own collections and those shared with them, with date,
@@ -118,7 +117,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
       score: Math.round(hit.score * 10_000) / 10_000,
       snippet: snippetOf(hit),
       citation: formatCitation(hit),
-      ...(basename(hit.metadata.source) ? { source: basename(hit.metadata.source)! } : {}),
+      ...(typeof hit.metadata.source === "string" ? { source: hit.metadata.source.split("/").pop()! } : {}),
     }));
     const suggestions: string[] = [];
     const filtered = Object.keys(filters).length > 0;
@@ -137,19 +136,12 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
       suggestions.push("Add more specific terms to rank the documents you want first.");
     }
     const searched = `"${search_terms}" in ${scope.length} collection${scope.length === 1 ? "" : "s"}`;
-    const data = {
-      results,
-      total_count: total,
-      returned: results.length,
-      searched_collections: scope.map((c) => c.ref),
-      suggestions,
-    };
-    return outcome(data, {
-      message:
-        total === 0
-          ? `No documents match ${searched}.`
-          : `Found ${total} document${total === 1 ? "" : "s"} matching ${searched}; returning ${results.length}.`,
-      source: "private repository",
-    });
+    const searched_collections = scope.map((c) => c.ref);
+    const data = { results, total_count: total, returned: results.length, searched_collections, suggestions };
+    const message =
+      total === 0
+        ? `No documents match ${searched}.`
+        : `Found ${total} document${total === 1 ? "" : "s"} matching ${searched}; returning ${results.length}.`;
+    return outcome(data, { message, source: "private repository" });
   },
 });

@@ -6,33 +6,21 @@ import * as Schedule from "effect/Schedule";
 import { z } from "zod";
 import type { LlmEndpoint, TestgenConfig } from "../config.js";
 import type { TestgenResources } from "../setup.js";
-import { type Difficulty, llmJsonSchema, type QuestionType, readReply } from "./questions.js";
-
-/** What to ask the model for: the prompt's messages, and the questions' type and difficulty. */
-type LlmAsk = Readonly<{ system: string; user: string; type: QuestionType; difficulty: Difficulty }>;
+import { buildPrompt, type Message } from "./prompt.js";
+import { llmJsonSchema, type QuestionAsk, readReply } from "./questions.js";
 
 /** Why the model gave no questions (the caller falls back to rules). */
 const failed = (reason: string) => ({ ok: false, reason }) as const;
 
-type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string };
-
-const completionSchema = z.object({
-  model: z.string().optional(),
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullable().optional(),
-          refusal: z.string().nullable().optional(),
-          tool_calls: z.array(z.object({ function: z.object({ arguments: z.string() }) })).optional(),
-        }),
-        finish_reason: z.string().nullable().optional(),
-      }),
-    )
-    .min(1),
+const choiceSchema = z.object({
+  message: z.object({
+    content: z.string().nullish(),
+    refusal: z.string().nullish(),
+    tool_calls: z.array(z.object({ function: z.object({ arguments: z.string() }) })).optional(),
+  }),
+  finish_reason: z.string().nullish(),
 });
-
-class Rejected extends Error {}
+const completionSchema = z.object({ model: z.string().optional(), choices: z.array(choiceSchema).min(1) });
 
 /** Waits between retries when the LLM gives no Retry-After: 0.25 s, then doubling. */
 const RETRY_BASE_MS = 250;
@@ -51,9 +39,7 @@ const saysRetryLater = (error: unknown): error is ToolFailure =>
  * catalog's `clock`, so a test clock moves them.
  */
 const withRetries = <T>(
-  config: TestgenConfig,
-  clock: Clock.Clock,
-  signal: AbortSignal,
+  { config, clock, signal }: Pick<ToolContext<TestgenConfig>, "config" | "clock" | "signal">,
   send: (abort: AbortSignal) => Promise<T>,
 ): Promise<T> => {
   const budgetEnds = clock.currentTimeMillisUnsafe() + config.llmTimeoutMs;
@@ -68,19 +54,15 @@ const withRetries = <T>(
     }),
     Schedule.upTo({ times: config.llmRetries }),
   );
-  const attempt = Effect.tryPromise({ try: (abort) => send(abort), catch: (error) => error }).pipe(
+  return Effect.tryPromise({ try: send, catch: (error) => error }).pipe(
     Effect.timeoutOrElse({
       duration: config.llmTimeoutMs,
       orElse: () =>
         Effect.fail(fail.timeout(`the LLM did not complete the request within ${config.llmTimeoutMs} ms`)),
     }),
-  );
-  return Effect.runPromise(
-    attempt.pipe(
-      Effect.retry({ schedule, while: saysRetryLater }),
-      Effect.provideService(Clock.Clock, clock),
-    ),
-    { signal },
+    Effect.retry({ schedule, while: saysRetryLater }),
+    Effect.provideService(Clock.Clock, clock),
+    (attempts) => Effect.runPromise(attempts, { signal }),
   );
 };
 
@@ -95,21 +77,16 @@ const withRetries = <T>(
  */
 export const askLlm = async (
   llm: LlmEndpoint,
-  ask: LlmAsk,
-  ctx: Pick<
-    ToolContext<TestgenConfig, TestgenResources>,
-    "config" | "http" | "clock" | "signal" | "resources"
-  >,
+  ask: QuestionAsk,
+  ctx: ToolContext<TestgenConfig, TestgenResources>,
 ) => {
-  const { config, http, clock, signal, resources: memory } = ctx;
+  const { config, http, resources: memory } = ctx;
   // What an endpoint refused is remembered (`memory`), so each request is built from it.
+  const auto = config.responseFormat === "auto";
   const formatNow = () =>
-    config.responseFormat !== "auto"
-      ? config.responseFormat
-      : memory.noJsonSchema.has(llm.url)
-        ? "json_object"
-        : "json_schema";
+    auto ? (memory.noJsonSchema.has(llm.url) ? "json_object" : "json_schema") : config.responseFormat;
 
+  const schema = llmJsonSchema(ask.type);
   const send = async (messages: ReadonlyArray<Message>) => {
     for (;;) {
       // Sent only when configured: OpenAI's o-series and GPT-5 models refuse any temperature but their default.
@@ -117,12 +94,9 @@ export const askLlm = async (
       const format = formatNow();
       const response_format =
         format === "json_schema"
-          ? {
-              type: format,
-              json_schema: { name: "review_questions", strict: true, schema: llmJsonSchema(ask.type) },
-            }
+          ? { type: format, json_schema: { name: "review_questions", strict: true, schema } }
           : { type: format };
-      const res = await withRetries(config, clock, signal, (abort) =>
+      const res = await withRetries(ctx, (abort) =>
         http.request({
           method: "POST",
           url: llm.url,
@@ -134,32 +108,21 @@ export const askLlm = async (
           apiKeyVar: "LLM_API_KEY",
         }),
       );
-      if (res.status < 300) return completionSchema.parse(res.json());
+      if (res.status < 300) return res.json(completionSchema);
       const said = res.body.slice(0, 500);
       // Each refusal is retried once: the next request leaves out what was refused.
-      if (temperature !== undefined && refusesTemperature(res.body)) {
-        memory.noTemperature.add(llm.url);
-        continue;
-      }
-      if (
-        format === "json_schema" &&
-        config.responseFormat === "auto" &&
-        /response_format|schema/i.test(said)
-      ) {
+      if (temperature !== undefined && refusesTemperature(res.body)) memory.noTemperature.add(llm.url);
+      else if (auto && format === "json_schema" && /response_format|schema/i.test(said))
         memory.noJsonSchema.add(llm.url);
-        continue;
-      }
-      throw new Rejected(`the LLM rejected the request (HTTP ${res.status}: ${oneLine(said)})`);
+      else return failed(`the LLM rejected the request (HTTP ${res.status}: ${oneLine(said)})`);
     }
   };
 
-  const messages: Message[] = [
-    { role: "system", content: ask.system },
-    { role: "user", content: ask.user },
-  ];
+  const messages = buildPrompt(ask);
   try {
     for (let round = 0; ; round++) {
       const completion = await send(messages);
+      if (!("choices" in completion)) return completion;
       const choice = completion.choices[0]!;
       const model = completion.model ?? llm.model;
       if (choice.message.refusal) return failed(`the model refused: ${oneLine(choice.message.refusal)}`);
@@ -167,7 +130,8 @@ export const askLlm = async (
         return failed("the reply was blocked by the content filter");
       const content = choice.message.content ?? choice.message.tool_calls?.[0]?.function.arguments ?? "";
       const cutOff = choice.finish_reason === "length";
-      const { questions, problem } = readReply(content, ask.type, ask.difficulty, cutOff);
+      const { questions, problem: bad } = readReply(content, ask);
+      const problem = [cutOff && "the reply was cut off before the end", bad].filter(Boolean).join(" and ");
       if (!problem || (round === 1 && questions.length > 0))
         return { ok: true as const, questions, format: formatNow(), repaired: round > 0, model };
       if (round === 1) return failed(`the model's reply was unusable after one repair round: ${problem}`);
@@ -182,9 +146,6 @@ export const askLlm = async (
       );
     }
   } catch (error) {
-    if (error instanceof Rejected) return failed(error.message);
-    if (error instanceof z.ZodError)
-      return failed("the LLM answered in an unexpected shape (no choices[].message)");
     if (ToolFailure.isInstance(error)) return failed(`the LLM request failed: ${error.message}`);
     throw error;
   }

@@ -5,7 +5,6 @@ import type { GenerateTestInput } from "../tools/generate-test.js";
 import { askLlm } from "./chat-completions.js";
 import { ground } from "./grounding.js";
 import { fetchPreferences, type Preferences } from "./preferences.js";
-import { buildPrompt } from "./prompt.js";
 import { ruleQuestions } from "./rule-questions.js";
 
 const GROUNDED_IN = {
@@ -27,10 +26,7 @@ export const runGenerateTest = async (
 ) => {
   const asignatura = args.asignatura?.trim() || undefined;
   const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
-  const prefs: Preferences =
-    needPrefs && asignatura && ctx.config.backendUrl
-      ? await fetchPreferences(ctx, ctx.config.backendUrl, asignatura)
-      : {};
+  const prefs: Preferences = needPrefs && asignatura ? await fetchPreferences(ctx, asignatura) : {};
   // Neither the arguments nor the professor's preferences say: 5 questions, medium.
   const count = args.num_questions ?? prefs.numQuestions ?? 5;
   const difficulty = args.difficulty ?? prefs.difficulty ?? "medium";
@@ -52,14 +48,13 @@ export const runGenerateTest = async (
   const notesText = notes.length ? ` Note: ${notes.join("; ")}.` : "";
   const groundedIn = GROUNDED_IN[grounding.kind];
 
-  const rules = () =>
-    ruleQuestions({ topic: args.topic, material: grounding.material, count, difficulty, type });
+  const ask = { topic: args.topic, material: grounding.material, count, difficulty, type, asignatura };
   const byRules = (why: string) => {
-    const questions = rules();
-    const mcNote =
-      type === "multiple_choice" && questions.some((q) => q.type === "open")
-        ? " Some are open questions: multiple choice needs more material."
-        : "";
+    const questions = ruleQuestions(ask);
+    // Rules make multiple choice only where the material gives options.
+    const mcNote = questions.some((q) => q.type !== type)
+      ? " Some are open questions: multiple choice needs more material."
+      : "";
     return partial(
       { ...base, questions, generated_by: "rules" as const },
       `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notesText}`,
@@ -70,28 +65,21 @@ export const runGenerateTest = async (
   if (!llm.ok) return byRules(`No LLM configured (${llm.reason})`);
   ctx.reportPartial(byRules("The LLM did not answer in time").data);
   ctx.progress({ progress: 1, total: 2, message: "asking the LLM" });
-  const prompt = buildPrompt({
-    topic: args.topic,
-    count,
-    difficulty,
-    type,
-    asignatura,
-    material: grounding.material,
-  });
-  const answer = await askLlm(llm, { ...prompt, type, difficulty }, ctx);
+  const answer = await askLlm(llm, ask, ctx);
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
 
   const given = answer.questions.slice(0, count);
-  const questions = [...given, ...(given.length < count ? rules().slice(0, count - given.length) : [])];
+  // Fewer than asked: the rest built by rules.
+  const missing = count - given.length;
+  const questions = missing > 0 ? [...given, ...ruleQuestions(ask).slice(0, missing)] : given;
   const data = { ...base, questions, generated_by: "llm" as const };
   const how = `${answer.model} via ${answer.format}${answer.repaired ? " after one repair round" : ""}`;
-  if (given.length < count) {
+  if (missing > 0)
     return partial(
       data,
       `The LLM returned ${answer.questions.length} of ${count} questions; the rest were built without it from ${groundedIn}.${notesText}`,
       { source: how },
     );
-  }
   return outcome(data, {
     message: `${questions.length} ${type === "multiple_choice" ? "multiple-choice" : "open"} ${difficulty} questions on "${args.topic}" from ${how}, based on ${groundedIn}.${notesText}`,
     source: how,

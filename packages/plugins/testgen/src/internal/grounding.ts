@@ -1,5 +1,5 @@
 import type { ToolContext } from "@quiver/core";
-import type { Material } from "./rule-questions.js";
+import type { Material } from "./questions.js";
 
 /** The material questions are based on, and where it came from. */
 export interface Grounding {
@@ -22,14 +22,10 @@ export const ground = async (
   asignatura: string | undefined,
   ctx: Pick<ToolContext, "hasTool" | "callTool">,
 ): Promise<Grounding> => {
-  if (context && context.trim() !== "")
-    return { kind: "context", material: [{ text: context, source: "context" }] };
+  if (context?.trim()) return { kind: "context", material: [{ text: context, source: "context" }] };
   if (!ctx.hasTool(RAG_TOOL)) return { kind: "none", material: [] };
-  const result = await ctx.callTool(RAG_TOOL, {
-    query: topic,
-    top_k: 6,
-    ...(asignatura ? { asignatura } : {}),
-  });
+  const search = { query: topic, top_k: 6, ...(asignatura ? { asignatura } : {}) };
+  const result = await ctx.callTool(RAG_TOOL, search);
   const results = (result.data as { results?: unknown } | undefined)?.results;
   if ((result.status !== "success" && result.status !== "partial") || !Array.isArray(results))
     return { kind: "none", material: [], note: `${RAG_TOOL} answered ${result.status}: ${result.message}` };

@@ -10,19 +10,19 @@ export interface Preferences {
 }
 
 /**
- * GET {backend}/users/subject/{subject}/preferences (the original backend's endpoint, answering
+ * GET {backendUrl}/users/subject/{subject}/preferences (the original backend's endpoint, answering
  * `{default_test_questions, default_test_difficulty}`, maybe under `preferences`), with its own short
- * deadline. Never throws: a timeout, a refused connection or a bad answer mean "use the defaults", with
+ * deadline; none without a backend URL. Never throws: a timeout, a refused connection or a bad answer mean "use the defaults", with
  * `failed` saying why.
  */
 export const fetchPreferences = async (
   { http, config, signal }: Pick<ToolContext<TestgenConfig>, "http" | "config" | "signal">,
-  backendUrl: string,
   subject: string,
 ): Promise<Preferences> => {
+  if (!config.backendUrl) return {};
   try {
     const res = await http.request({
-      baseUrl: backendUrl,
+      baseUrl: config.backendUrl,
       url: `/users/subject/${encodeURIComponent(subject)}/preferences`,
       timeoutMs: config.preferencesTimeoutMs,
       signal,

@@ -1,17 +1,12 @@
-import type { Difficulty, QuestionType } from "./questions.js";
-import type { Material } from "./rule-questions.js";
+import type { QuestionAsk } from "./questions.js";
 
 const MAX_MATERIAL_CHARS = 12_000;
 
+/** One chat message. */
+export type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string };
+
 /** The system and user messages asking for review questions as JSON. */
-export const buildPrompt = (ask: {
-  readonly topic: string;
-  readonly count: number;
-  readonly difficulty: Difficulty;
-  readonly type: QuestionType;
-  readonly asignatura: string | undefined;
-  readonly material: ReadonlyArray<Material>;
-}): { system: string; user: string } => {
+export const buildPrompt = (ask: QuestionAsk): Message[] => {
   let budget = MAX_MATERIAL_CHARS;
   const excerpts: string[] = [];
   ask.material.forEach((m, i) => {
@@ -38,5 +33,8 @@ export const buildPrompt = (ask: {
   ]
     .filter((s) => s !== "")
     .join("\n\n");
-  return { system, user };
+  return [
+    { role: "system", content: system },
+    { role: "user", content: user },
+  ];
 };

@@ -8,6 +8,19 @@ export type Difficulty = (typeof DIFFICULTIES)[number];
 /** open | multiple_choice */
 export type QuestionType = "open" | "multiple_choice";
 
+/** A piece of course material: text and where it came from. */
+export type Material = Readonly<{ text: string; source?: string | undefined }>;
+
+/** The questions asked for: on what and from which material, how many, how hard, of which type, for which subject. */
+export type QuestionAsk = Readonly<{
+  topic: string;
+  material: ReadonlyArray<Material>;
+  count: number;
+  difficulty: Difficulty;
+  type: QuestionType;
+  asignatura?: string | undefined;
+}>;
+
 /** One question as the tool returns it. */
 export const questionSchema = z.object({
   question: z.string().describe("The question text"),
@@ -56,18 +69,14 @@ const text = z.string().trim().min(1);
 const llmQuestion = z.preprocess(
   (raw) => {
     if (!raw || typeof raw !== "object") return raw;
-    const r = raw as Record<string, unknown>;
-    const options = Array.isArray(r.options)
-      ? r.options.map((o) =>
-          o && typeof o === "object"
-            ? ((o as Record<string, unknown>).answer_text ?? (o as Record<string, unknown>).text)
-            : o,
-        )
-      : r.options;
+    const r = raw as Record<string, any>;
     return {
       ...r,
       question: r.question ?? r.question_text ?? r.text,
-      options,
+      // Options as objects: their text.
+      options: Array.isArray(r.options)
+        ? r.options.map((o: any) => (o && typeof o === "object" ? (o.answer_text ?? o.text) : o))
+        : r.options,
       correct_index: r.correct_index ?? r.answer_index ?? r.correct_option ?? null,
       answer: r.answer ?? r.correct_answer ?? r.expected_answer,
     };
@@ -88,81 +97,59 @@ export const llmResponseSchema = z.preprocess(
   z.object({ questions: z.array(llmQuestion).min(1) }),
 );
 
-/** The model's questions as the tool's, checked for the type asked: options and a valid correct answer. */
-const fromLlm = (
-  raw: z.output<typeof llmResponseSchema>,
-  type: QuestionType,
-  difficulty: Difficulty,
-): { readonly questions: Question[]; readonly problems: string[] } => {
-  const questions: Question[] = [];
-  const problems: string[] = [];
-  const choice = type === "multiple_choice";
-  for (const [i, q] of raw.questions.entries()) {
+/** The model's questions as the tool's, checked for the type asked (options, a valid correct answer), or what is wrong. */
+const fromLlm = (raw: z.output<typeof llmResponseSchema>, ask: Pick<QuestionAsk, "type" | "difficulty">) =>
+  raw.questions.map((q, i): Question | string => {
+    const choice = ask.type === "multiple_choice";
     const options = choice ? (q.options ?? []) : [];
     // An index out of range is looked up by the answer's text instead.
     const byText = options.findIndex((o) => o.trim().toLowerCase() === q.answer?.trim().toLowerCase());
-    const given = q.correct_index ?? -1;
-    const index = !choice ? null : given >= 0 && given < options.length ? given : byText >= 0 ? byText : null;
-    const problem = !choice
-      ? undefined
-      : options.length < 2
-        ? `questions[${i}] needs at least 2 options`
-        : index === null
-          ? `questions[${i}].correct_index must be an index into its ${options.length} options`
-          : undefined;
-    if (problem) {
-      problems.push(problem);
-      continue;
-    }
-    questions.push({
+    const index = options[q.correct_index ?? -1] !== undefined ? q.correct_index! : byText;
+    if (choice && options.length < 2) return `questions[${i}] needs at least 2 options`;
+    if (choice && index < 0)
+      return `questions[${i}].correct_index must be an index into its ${options.length} options`;
+    return {
       question: q.question,
-      type,
-      difficulty: q.difficulty ?? difficulty,
+      type: ask.type,
+      difficulty: q.difficulty ?? ask.difficulty,
       options,
-      correct_index: index ?? undefined,
-      correct_answer: index === null ? q.answer : options[index]!,
+      correct_index: choice ? index : undefined,
+      correct_answer: choice ? options[index]! : q.answer,
       explanation: q.explanation?.trim() || undefined,
-    });
-  }
-  return { questions, problems };
-};
+    };
+  });
 
 /**
  * A reply that should be JSON read as questions, and what is wrong with it (for the repair round):
- * code fences and prose around one object or array are tolerated; `cutOff` when the token limit ended it.
+ * code fences and prose around one object or array are tolerated.
  */
 export const readReply = (
   content: string,
-  type: QuestionType,
-  difficulty: Difficulty,
-  cutOff: boolean,
+  ask: Pick<QuestionAsk, "type" | "difficulty">,
 ): { readonly questions: Question[]; readonly problem?: string | undefined } => {
-  const read = (): { questions: Question[]; problem?: string | undefined } => {
-    let text = content.trim();
-    if (text === "") return { questions: [], problem: "the reply was empty" };
-    text = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(text)?.[1] ?? text;
-    if (!text.startsWith("{") && !text.startsWith("[")) {
-      const start = text.search(/[[{]/);
-      const end = Math.max(text.lastIndexOf("}"), text.lastIndexOf("]"));
-      if (start >= 0 && end > start) text = text.slice(start, end + 1);
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return { questions: [], problem: `it is not valid JSON (${(error as Error).message})` };
-    }
-    const checked = llmResponseSchema.safeParse(value);
-    if (!checked.success) {
-      const issues = checked.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join(".") || "root"}: ${i.message}`);
-      return { questions: [], problem: `it does not match the schema (${issues.join("; ")})` };
-    }
-    const { questions, problems } = fromLlm(checked.data, type, difficulty);
-    return { questions, problem: problems.slice(0, 3).join("; ") || undefined };
+  let text = content.trim();
+  if (text === "") return { questions: [], problem: "the reply was empty" };
+  text = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(text)?.[1] ?? text;
+  if (!text.startsWith("{") && !text.startsWith("[")) {
+    const start = text.search(/[[{]/);
+    const end = Math.max(text.lastIndexOf("}"), text.lastIndexOf("]"));
+    if (start >= 0 && end > start) text = text.slice(start, end + 1);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { questions: [], problem: `it is not valid JSON (${(error as Error).message})` };
+  }
+  const checked = llmResponseSchema.safeParse(value);
+  if (!checked.success) {
+    const issues = checked.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "root"}: ${i.message}`);
+    return { questions: [], problem: `it does not match the schema (${issues.join("; ")})` };
+  }
+  const read = fromLlm(checked.data, ask);
+  const problems = read.filter((q) => typeof q === "string");
+  return {
+    questions: read.filter((q) => typeof q !== "string"),
+    problem: problems.slice(0, 3).join("; ") || undefined,
   };
-  const { questions, problem } = read();
-  if (!cutOff) return { questions, problem };
-  return { questions, problem: `the reply was cut off before the end${problem ? ` and ${problem}` : ""}` };
 };

@@ -1,12 +1,6 @@
 import { detectLanguage, fold, isStopword, words } from "./language.js";
-import type { Difficulty, Question, QuestionType } from "./questions.js";
+import type { Material, Question, QuestionAsk } from "./questions.js";
 import { T, TEMPLATES } from "./rule-texts.js";
-
-/** A piece of course material: text and where it came from. */
-export interface Material {
-  readonly text: string;
-  readonly source?: string | undefined;
-}
 
 const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
   es: /^(?<term>[^,;:()«»"]{3,70}?)\s+(?<verb>es|son|se define como|se denomina|consiste en|se basa en)\s+(?<rest>.{15,})$/iu,
@@ -23,16 +17,12 @@ const startsLikeANoun = (term: string): boolean => {
 const PRONOUN =
   /^(esto|esta|este|estos|estas|ello|eso|it|this|that|these|those|they|there|which|lo que|la que|el que)\b/i;
 
-const hash = (s: string): number => {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
-};
-
-/** A deterministic shuffle (same material, same questions). */
-const shuffle = <T>(items: T[], seed: number): T[] => {
+/** A deterministic shuffle seeded by an FNV-1a hash of `key` (same material, same questions). */
+const shuffle = <T>(items: T[], key: string): T[] => {
+  let s = 2166136261;
+  for (let i = 0; i < key.length; i++) s = Math.imul(s ^ key.charCodeAt(i), 16777619);
+  s = s >>> 0 || 1;
   const out = [...items];
-  let s = seed || 1;
   for (let i = out.length - 1; i > 0; i--) {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
     const j = s % (i + 1);
@@ -81,13 +71,7 @@ const BLANK = "_____";
  * X?"), cloze questions with distractors drawn from the material's other keywords, or explanation
  * questions (hard); without material, varied questions about the topic. Deterministic.
  */
-export const ruleQuestions = (ask: {
-  readonly topic: string;
-  readonly material: ReadonlyArray<Material>;
-  readonly count: number;
-  readonly difficulty: Difficulty;
-  readonly type: QuestionType;
-}): Question[] => {
+export const ruleQuestions = (ask: QuestionAsk): Question[] => {
   const materialText = ask.material.map((m) => m.text).join("\n");
   const lang = detectLanguage(ask.material.length > 0 ? materialText : ask.topic);
   const t = T[lang];
@@ -133,34 +117,27 @@ export const ruleQuestions = (ask: {
   type Sentence = (typeof sentences)[number];
   const chosen: Sentence[] = [];
   for (const s of [...sentences].sort((a, b) => b.score - a.score)) {
-    if (chosen.length >= ask.count) break;
-    if (chosen.some((c) => jaccard(c.terms, s.terms) > 0.5)) continue;
-    chosen.push(s);
+    // The best sentences, each sharing at most half its terms with one chosen before.
+    if (chosen.length < ask.count && !chosen.some((c) => jaccard(c.terms, s.terms) > 0.5)) chosen.push(s);
   }
 
   const keywords = [...tf.keys()]
     .filter((k) => !topicTerms.has(k))
     .sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
   /** A question (on a sentence, when given): multiple choice with `options`, else open with `answer` as model answer. */
-  const on = (
-    s: Sentence | undefined,
-    question: string,
-    answer: string | null,
-    options: string[] = [],
-  ): Question => ({
-    question,
+  const on = (s: Sentence | undefined, q: string, answer?: string, options: string[] = []): Question => ({
+    question: q,
     type: options.length > 0 ? "multiple_choice" : "open",
     difficulty: ask.difficulty,
     options,
     correct_index: options.length > 0 ? options.indexOf(answer!) : undefined,
-    correct_answer: answer ?? undefined,
+    correct_answer: answer,
     explanation: s ? t.from(s.text) : undefined,
     source: s?.source,
   });
 
   /** The question on the `i`-th chosen sentence: definition, explanation (every other one for hard) or cloze. */
   const questionOn = (s: Sentence, i: number): Question => {
-    const seed = hash(s.text);
     if (s.definition && ask.difficulty !== "hard") {
       const { term, plural, rest } = s.definition;
       if (ask.type === "open") return on(s, t.what(term, plural), rest);
@@ -170,12 +147,11 @@ export const ruleQuestions = (ask: {
         .filter((x, i, all) => all.indexOf(x) === i)
         .slice(0, 3);
       if (others.length >= 2) {
-        const options = shuffle([rest, ...others], seed).map((o) => o.replace(/[.]$/, ""));
+        const options = shuffle([rest, ...others], s.text).map((o) => o.replace(/[.]$/, ""));
         return on(s, t.which(term), rest.replace(/[.]$/, ""), options);
       }
     }
-    if (ask.difficulty === "hard" && ask.type === "open" && i % 2 === 0)
-      return on(s, t.explain(s.text), null);
+    if (ask.difficulty === "hard" && ask.type === "open" && i % 2 === 0) return on(s, t.explain(s.text));
     // Cloze: blank a keyword specific to the sentence (central ones for easy), not a topic word, not used before.
     const inSentence = [...new Set(words(s.text).filter((w) => s.terms.has(fold(w)) && fold(w).length >= 5))];
     const rank = (w: string) =>
@@ -185,7 +161,7 @@ export const ruleQuestions = (ask: {
       (ask.difficulty === "easy" ? -(tf.get(fold(w)) ?? 0) : (df.get(fold(w)) ?? 0)) -
       w.length / 20;
     const answer = inSentence.sort((a, b) => rank(a) - rank(b))[0];
-    if (!answer) return on(s, t.explain(s.text), null);
+    if (!answer) return on(s, t.explain(s.text));
     used.add(fold(answer));
     // A word is letters, digits, ' and -: nothing to escape in a pattern.
     const cloze = s.text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])`, "u"), BLANK);
@@ -196,7 +172,7 @@ export const ruleQuestions = (ask: {
         .slice(0, 3)
         .map((k) => display.get(k) ?? k);
       if (distractors.length >= 2)
-        return on(s, t.fill(cloze), answer, shuffle([answer, ...distractors], seed));
+        return on(s, t.fill(cloze), answer, shuffle([answer, ...distractors], s.text));
     }
     return on(s, t.fill(cloze), answer);
   };
@@ -207,12 +183,12 @@ export const ruleQuestions = (ask: {
   for (let i = 0; questions.length < ask.count && i + 1 < top.length && i < 6; i += 2) {
     const [a, b] = [top[i]!, top[i + 1]!];
     const both = sentences.find((s) => s.terms.has(fold(a)) && s.terms.has(fold(b)));
-    questions.push(on(both, t.relation(a, b), both?.text ?? null));
+    questions.push(on(both, t.relation(a, b), both?.text));
   }
   const templates = TEMPLATES[lang];
   const offset = { easy: 0, medium: 2, hard: 4 }[ask.difficulty];
   for (let i = 0; questions.length < ask.count && i < templates.length; i++) {
-    questions.push(on(undefined, templates[(i + offset) % templates.length]!(ask.topic.trim()), null));
+    questions.push(on(undefined, templates[(i + offset) % templates.length]!(ask.topic.trim())));
   }
   return questions.slice(0, ask.count);
 };

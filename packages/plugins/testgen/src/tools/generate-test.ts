@@ -106,7 +106,6 @@ export const generateTest = defineToolWith<TestgenConfig, TestgenResources>()({
   instruction:
     "Ask the questions one at a time. Do not reveal correct answers or explanations until the student has " +
     "answered; then correct them using the explanation.",
-  inject: { asignatura: { from: "asignatura", mode: "default" } },
   // The body (LLM client, grounding, rules) is loaded at the first call, not when the tool is listed.
   run: (args, ctx) => import("../internal/generate-test-run.js").then((m) => m.runGenerateTest(args, ctx)),
 });
