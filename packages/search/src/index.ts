@@ -24,7 +24,11 @@ export type {
   ChunkOptions,
   CollectionInfo,
   CountOptions,
+  DocumentOptions,
+  DocumentPage,
+  DocumentSummary,
   IndexStats,
+  ListDocumentsOptions,
   MetadataValue,
   OpenPostgresSearchIndexOptions,
   OpenSearchIndexOptions,
@@ -37,6 +41,7 @@ export type {
   SearchIndex,
   SearchOptions,
   SearchResponse,
+  StoredDocument,
   TextRange,
 } from "./types.js";
 

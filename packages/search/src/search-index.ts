@@ -23,6 +23,8 @@ import {
 } from "./internal/rescore.js";
 import { migrate, numericMeta, setMeta } from "./internal/schema.js";
 import { fieldValue, type ScopeSql, scopeSql } from "./internal/scope.js";
+import { listSqliteDocuments, readSqliteDocument } from "./internal/sqlite-documents.js";
+import { checkDocument, checkPage, originalOf } from "./internal/stored-documents.js";
 import { collectionProblem } from "./internal/validate.js";
 import type {
   AddOptions,
@@ -30,7 +32,10 @@ import type {
   ChunkOptions,
   CollectionInfo,
   CountOptions,
+  DocumentOptions,
+  DocumentPage,
   IndexStats,
+  ListDocumentsOptions,
   OpenPostgresSearchIndexOptions,
   OpenSearchIndexOptions,
   RemoveOptions,
@@ -39,6 +44,7 @@ import type {
   SearchIndex,
   SearchOptions,
   SearchResponse,
+  StoredDocument,
 } from "./types.js";
 
 /** The PostgreSQL store, loaded (with its `pg` driver) only by those who ask for it. */
@@ -269,6 +275,17 @@ class SqliteSearchIndex implements SearchIndex {
     return rows.map(({ name, documents, chunks }) => ({ name, documents, chunks }));
   }
 
+  async document(id: string, options: DocumentOptions = {}): Promise<StoredDocument | undefined> {
+    this.assertOpen();
+    const document = checkDocument(id, options);
+    return readSqliteDocument((sql) => this.statement(sql), document.collection, document.id);
+  }
+
+  async documents(options: ListDocumentsOptions = {}): Promise<DocumentPage> {
+    this.assertOpen();
+    return listSqliteDocuments((sql) => this.statement(sql), checkPage(options));
+  }
+
   async stats(): Promise<IndexStats> {
     this.assertOpen();
     const one = (sql: string) => Number((this.statement(sql).get() as { n: number }).n);
@@ -335,10 +352,12 @@ class SqliteSearchIndex implements SearchIndex {
     const authors = (doc.authors ?? []).map(authorName).filter((a) => a !== undefined);
     const tags = doc.tags ?? [];
     const nullable = (value: string | undefined) => value ?? null;
+    const original = originalOf(doc.text);
     const docRowid = Number(
       this.statement(
-        `INSERT INTO documents (collection, id, title, date, date_key, doi, authors, tags, metadata, chunks)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO documents (collection, id, title, date, date_key, doi, authors, tags, metadata, chunks,
+           original, original_size, original_bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         collection,
         doc.id,
@@ -350,6 +369,9 @@ class SqliteSearchIndex implements SearchIndex {
         tags.length > 0 ? JSON.stringify(tags) : null,
         JSON.stringify(doc.metadata ?? {}),
         pieces.length,
+        original.text,
+        original.size,
+        original.bytes,
       ).lastInsertRowid,
     );
 

@@ -224,6 +224,72 @@ export interface IndexStats {
   readonly chunking: ChunkOptions;
 }
 
+/** Options of {@link SearchIndex.document}. */
+export interface DocumentOptions {
+  /** The collection holding the document. Default `"default"`. */
+  readonly collection?: string;
+}
+
+/**
+ * A document as {@link SearchIndex.document} reads it back: its fields as added, its chunk count and its
+ * original text. A document indexed before the index kept original texts (an index migrated from schema 1)
+ * has no `text`, and `textMissing` says so: add it again to read it whole.
+ *
+ * @example
+ * const doc = await index.document("lecture-3", { collection: "bio101" });
+ * if (doc?.text !== undefined) console.log(doc.size, doc.text.slice(0, 80));
+ */
+export interface StoredDocument {
+  readonly id: string;
+  readonly collection: string;
+  readonly title?: string;
+  readonly metadata: Readonly<Record<string, MetadataValue>>;
+  readonly authors?: readonly string[];
+  readonly date?: string;
+  readonly tags?: readonly string[];
+  readonly doi?: string;
+  /** Number of chunks the text was split into. */
+  readonly chunks: number;
+  /** The text exactly as given to `add` (stored as UTF-8: a lone surrogate, which is not Unicode, reads as U+FFFD). */
+  readonly text?: string;
+  /** Length of `text` in characters (UTF-16 code units, JavaScript's `length`). */
+  readonly size?: number;
+  /** Length of `text` in UTF-8 bytes (what an MCP resource's `size` counts). */
+  readonly bytes?: number;
+  /** Present only when `text` is absent: why, and what to do. */
+  readonly textMissing?: string;
+}
+
+/** Options of {@link SearchIndex.documents}. */
+export interface ListDocumentsOptions {
+  /** The collection to list. Default `"default"`. */
+  readonly collection?: string;
+  /** Documents per page, 1 to 1000. Default 100. */
+  readonly limit?: number;
+  /** The `nextCursor` of the previous page; omit for the first page. */
+  readonly cursor?: string;
+}
+
+/** One document of a {@link DocumentPage}: enough to list it, without its text. */
+export interface DocumentSummary {
+  readonly id: string;
+  readonly title?: string;
+  readonly date?: string;
+  /** Characters of the original text; absent when it was not kept (see {@link StoredDocument.textMissing}). */
+  readonly size?: number;
+  /** UTF-8 bytes of the original text; absent when it was not kept. */
+  readonly bytes?: number;
+  /** Present only when the original text was not kept. */
+  readonly textMissing?: string;
+}
+
+/** A page of {@link SearchIndex.documents}, ordered by id (code point order, the same in both stores). */
+export interface DocumentPage {
+  readonly documents: readonly DocumentSummary[];
+  /** Pass it as `cursor` for the next page; absent on the last page. */
+  readonly nextCursor?: string;
+}
+
 /**
  * A document index: SQLite FTS5 or PostgreSQL storage, BM25 ranking with pseudo-relevance feedback, filters
  * and collections. Both stores implement this one interface and rank with the same code; the SQLite one writes
@@ -240,6 +306,10 @@ export interface SearchIndex {
   remove(ids: string | readonly string[], options?: RemoveOptions): Promise<number>;
   /** Removes a whole collection; resolves to the number of documents removed. */
   removeCollection(name: string): Promise<number>;
+  /** Reads one document with its original text; undefined when the collection holds no such id. */
+  document(id: string, options?: DocumentOptions): Promise<StoredDocument | undefined>;
+  /** Lists a collection's documents a page at a time, by id, without their texts. */
+  documents(options?: ListDocumentsOptions): Promise<DocumentPage>;
   /** Lists collections with their sizes, by name. */
   collections(): Promise<readonly CollectionInfo[]>;
   /** Sizes and settings. */

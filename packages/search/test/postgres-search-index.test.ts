@@ -1,7 +1,8 @@
 import { startTcpRelay, testPostgres } from "@quiver/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSearchIndex, SearchError, shareSearchIndex, unshareSearchIndex } from "../src/index.js";
-import { searchIndexConformance } from "./conformance.js";
+import { type StoreUnderTest, searchIndexConformance } from "./conformance.js";
+import { documentsConformance } from "./documents-conformance.js";
 import { scifactSubset } from "./scifact-subset.js";
 
 // The PostgreSQL store, on the server of QUIVER_TEST_DATABASE_URL (or DATABASE_URL, or the local test server).
@@ -17,7 +18,7 @@ afterAll(async () => {
 
 let count = 0;
 describe.skipIf(reason !== undefined)("the PostgreSQL store", () => {
-  searchIndexConformance({
+  const postgresStore: StoreUnderTest = {
     fresh: () => {
       const name = `index-${++count}`;
       return {
@@ -29,7 +30,9 @@ describe.skipIf(reason !== undefined)("the PostgreSQL store", () => {
         },
       };
     },
-  });
+  };
+  searchIndexConformance(postgresStore);
+  documentsConformance(postgresStore);
 
   describe("row-level security", () => {
     const secrets = (owner: string) => [

@@ -2,8 +2,15 @@ import type { DatabaseSync } from "node:sqlite";
 import { SearchError } from "../errors.js";
 import { ANALYZER_VERSION } from "./analyzer.js";
 
-/** Bumped when tables change shape; an index of another version is refused with a clear message. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Bumped when tables change shape. An index of schema 1 is migrated in place (its documents gain the original
+ * text columns, empty for the documents it holds); an index of any other version is refused with a clear message.
+ * 2: `documents.original` (the text as added), `original_size` (characters) and `original_bytes` (UTF-8 bytes).
+ */
+export const SCHEMA_VERSION = 2;
+
+/** Columns schema 2 added to `documents`: NULL in the rows of documents added before them. */
+const ORIGINAL_COLUMNS = ["original TEXT", "original_size INTEGER", "original_bytes INTEGER"];
 
 /**
  * Documents and their filterable fields are plain tables; chunk texts live in `chunks`; their analysed terms
@@ -25,6 +32,7 @@ CREATE TABLE IF NOT EXISTS documents (
   tags TEXT,
   metadata TEXT NOT NULL,
   chunks INTEGER NOT NULL,
+  ${ORIGINAL_COLUMNS.join(",\n  ")},
   UNIQUE (collection, id)
 );
 CREATE INDEX IF NOT EXISTS documents_date ON documents (date_key);
@@ -70,7 +78,11 @@ export function numericMeta(db: DatabaseSync, key: string): number | undefined {
   return value === undefined ? undefined : Number(value);
 }
 
-/** Creates the tables of a new index, or checks that an existing one has this version's schema and analyzer. */
+/**
+ * Creates the tables of a new index, migrates one of schema 1 (adding the original text columns), or checks
+ * that an existing one has this version's schema and analyzer; in one transaction, so a failed migration
+ * leaves the file as it was.
+ */
 export function migrate(db: DatabaseSync, path: string): void {
   db.exec("BEGIN IMMEDIATE");
   try {
@@ -80,6 +92,9 @@ export function migrate(db: DatabaseSync, path: string): void {
     if (schema === undefined) {
       setMeta(db, "schema_version", SCHEMA_VERSION);
       setMeta(db, "analyzer_version", ANALYZER_VERSION);
+    } else if (Number(schema) === 1 && Number(analyzer) === ANALYZER_VERSION) {
+      for (const column of ORIGINAL_COLUMNS) db.exec(`ALTER TABLE documents ADD COLUMN ${column}`);
+      setMeta(db, "schema_version", SCHEMA_VERSION);
     } else if (Number(schema) !== SCHEMA_VERSION || Number(analyzer) !== ANALYZER_VERSION) {
       throw new SearchError(
         "incompatible_index",

@@ -21,6 +21,7 @@ import {
   toHits,
 } from "../internal/rescore.js";
 import { fieldValue, parseScope } from "../internal/scope.js";
+import { checkDocument, checkPage, originalOf } from "../internal/stored-documents.js";
 import type { ShareSearchIndexOptions } from "../search-index.js";
 import type {
   AddOptions,
@@ -28,16 +29,21 @@ import type {
   ChunkOptions,
   CollectionInfo,
   CountOptions,
+  DocumentOptions,
+  DocumentPage,
   IndexStats,
+  ListDocumentsOptions,
   OpenPostgresSearchIndexOptions,
   RemoveOptions,
   SearchDocument,
   SearchIndex,
   SearchOptions,
   SearchResponse,
+  StoredDocument,
 } from "../types.js";
 import { Connection } from "./connection.js";
-import { PG_SCHEMA_VERSION, quoteIdent } from "./schema.js";
+import { type IndexRows, listPgDocuments, originalParams, readPgDocument } from "./documents.js";
+import { MIGRATED_PG_SCHEMA_VERSIONS, PG_SCHEMA_VERSION, quoteIdent } from "./schema.js";
 import { fieldPair, noNul, type PgScope, pgScope } from "./scope.js";
 
 const DEFAULT_CHUNKING: ChunkOptions = { size: 300, overlap: 50 };
@@ -162,7 +168,9 @@ function checkVersions(
   name: string,
   where: string,
 ) {
-  if (row.schema_version !== PG_SCHEMA_VERSION || row.analyzer_version !== ANALYZER_VERSION) {
+  const schemaKnown =
+    row.schema_version === PG_SCHEMA_VERSION || MIGRATED_PG_SCHEMA_VERSIONS.includes(row.schema_version);
+  if (!schemaKnown || row.analyzer_version !== ANALYZER_VERSION) {
     throw new SearchError(
       "incompatible_index",
       `the index ${JSON.stringify(name)} at ${where} was built by another version of @quiver/search (schema ` +
@@ -172,7 +180,7 @@ function checkVersions(
   }
 }
 
-/** Creates the index's row or checks its versions; stores chunking given in the options. */
+/** Creates the index's row or checks its versions (migrating an older one); stores chunking given in the options. */
 async function openIndexRow(
   client: pg.PoolClient,
   s: string,
@@ -194,6 +202,13 @@ async function openIndexRow(
     )
   ).rows[0]!;
   checkVersions(row, name, where);
+  if (row.schema_version !== PG_SCHEMA_VERSION) {
+    await client.query(`UPDATE ${s}.indexes SET schema_version = $3 WHERE name = $1 AND principal = $2`, [
+      name,
+      principal,
+      PG_SCHEMA_VERSION,
+    ]);
+  }
   const chunking: ChunkOptions = { size: row.size, overlap: row.overlap, ...chunk };
   const problem = chunkOptionsProblem(chunking);
   if (problem) throw new SearchError("invalid_option", problem);
@@ -376,6 +391,23 @@ class PostgresSearchIndex implements SearchIndex {
         chunks: Number(r.chunks),
       }));
     });
+  }
+
+  /** Where this index's rows are, for the document readers. */
+  private get rows(): IndexRows {
+    return { s: this.s, name: this.name, principal: this.principal };
+  }
+
+  async document(id: string, options: DocumentOptions = {}): Promise<StoredDocument | undefined> {
+    this.assertOpen();
+    const document = checkDocument(id, options);
+    return this.transaction((client) => readPgDocument(client, this.rows, document.collection, document.id));
+  }
+
+  async documents(options: ListDocumentsOptions = {}): Promise<DocumentPage> {
+    this.assertOpen();
+    const page = checkPage(options);
+    return this.transaction((client) => listPgDocuments(client, this.rows, page));
   }
 
   async stats(): Promise<IndexStats> {
@@ -663,16 +695,18 @@ class PostgresSearchIndex implements SearchIndex {
     );
     const inserted = await client.query<{ rowid: string }>(
       `INSERT INTO ${this.s}.documents (index_name, principal, collection, id, title, date, date_key, doi,
-         authors, tags, metadata, chunks, author_names, author_lasts, tag_keys, fields)
+         authors, tags, metadata, chunks, author_names, author_lasts, tag_keys, fields, original, original_size,
+         original_bytes)
        SELECT $1, $2, $3, x.id, x.title, x.date, x.date_key, x.doi, x.authors, x.tags, x.metadata, x.chunks,
          ARRAY(SELECT jsonb_array_elements_text(x.author_names::jsonb)),
          ARRAY(SELECT jsonb_array_elements_text(x.author_lasts::jsonb)),
          ARRAY(SELECT jsonb_array_elements_text(x.tag_keys::jsonb)),
-         ARRAY(SELECT jsonb_array_elements_text(x.fields::jsonb))
+         ARRAY(SELECT jsonb_array_elements_text(x.fields::jsonb)), x.original, x.size, x.bytes
        FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-         $11::text[], $12::integer[], $13::text[], $14::text[], $15::text[], $16::text[])
+         $11::text[], $12::integer[], $13::text[], $14::text[], $15::text[], $16::text[], $17::bytea[],
+         $18::integer[], $19::integer[])
          WITH ORDINALITY AS x (id, title, date, date_key, doi, authors, tags, metadata, chunks, author_names,
-           author_lasts, tag_keys, fields, n)
+           author_lasts, tag_keys, fields, original, size, bytes, n)
        ORDER BY x.n
        RETURNING rowid`,
       [
@@ -694,6 +728,7 @@ class PostgresSearchIndex implements SearchIndex {
         column((_, i) => JSON.stringify(authorsOf[i]!.map((a) => a.last))),
         column((doc) => JSON.stringify([...new Set((doc.tags ?? []).map((t) => clean(tagKey(t))))])),
         column((doc) => JSON.stringify(metadataPairs(doc))),
+        ...originalParams(docRows.map((doc) => originalOf(doc.text))),
       ],
     );
     // Rows come back in insertion order (one sequence, one statement, ordered by the input position).

@@ -1,7 +1,24 @@
 import type pg from "pg";
 
-/** Bumped when the PostgreSQL tables change shape; an index of another version is refused. */
-export const PG_SCHEMA_VERSION = 1;
+/**
+ * Bumped when the PostgreSQL tables change shape. A schema of version 1 is migrated in place (see
+ * {@link migrate}), and so is each index of version 1 when its owner opens it; any other version is refused.
+ * 2: `documents.original` (the text as added, UTF-8 bytes), `original_size` (characters), `original_bytes`.
+ */
+export const PG_SCHEMA_VERSION = 2;
+
+/** Index versions this one opens, migrating them: their documents simply have no original text. */
+export const MIGRATED_PG_SCHEMA_VERSIONS: readonly number[] = [1];
+
+/**
+ * Schema 2's additions to `documents`: the original text as UTF-8 bytes (bytea keeps every character, NUL
+ * included, whatever the database's encoding) with its sizes, and an index listing a collection by id in
+ * code point order (`COLLATE "C"`, the SQLite store's order).
+ */
+const originalColumns = (s: string) => `
+ALTER TABLE ${s}.documents ADD COLUMN original bytea, ADD COLUMN original_size integer,
+  ADD COLUMN original_bytes integer;
+CREATE INDEX documents_listing ON ${s}.documents (index_name, principal, collection, id COLLATE "C");`;
 
 /**
  * The role transactions switch to when the login role would bypass row-level security (a superuser, or a role
@@ -33,8 +50,8 @@ export function quoteIdent(name: string): string {
  *
  * - `indexes`: one row per index and principal: versions, chunking, corpus statistics (chunks, terms) and a
  *   write counter that readers compare to drop cached document frequencies.
- * - `documents`: fields as the SQLite store keeps them, plus arrays of the compared author names, tag keys and
- *   `[key, value]` metadata pairs, each with a GIN index for the filters.
+ * - `documents`: fields as the SQLite store keeps them (the original text included), plus arrays of the compared
+ *   author names, tag keys and `[key, value]` metadata pairs, each with a GIN index for the filters.
  * - `chunks`: the text, the analysed terms (title and body, as the SQLite store's FTS5 columns hold them) and a
  *   `tsvector` of those terms, indexed with GIN: one position per occurrence, title occurrences from 1 and
  *   body occurrences from 8193, so the first pass computes FTS5's BM25 (title weight included) from it.
@@ -81,6 +98,7 @@ CREATE INDEX documents_author_names ON ${s}.documents USING gin (author_names);
 CREATE INDEX documents_author_lasts ON ${s}.documents USING gin (author_lasts);
 CREATE INDEX documents_tag_keys ON ${s}.documents USING gin (tag_keys);
 CREATE INDEX documents_fields ON ${s}.documents USING gin (fields);
+${originalColumns(s)}
 CREATE TABLE ${s}.chunks (
   rowid bigserial PRIMARY KEY,
   doc bigint NOT NULL REFERENCES ${s}.documents (rowid) ON DELETE CASCADE,
@@ -128,9 +146,10 @@ CREATE POLICY own_delete ON ${s}.${t} FOR DELETE USING (principal = ${CURRENT});
 }
 
 /**
- * Creates a schema's tables and policies when missing, under an advisory lock so that concurrent first opens
- * do not race. With a login role that bypasses RLS, also creates RLS_ROLE (once per cluster) and grants it the
- * tables.
+ * Creates a schema's tables and policies when missing, or migrates a schema of version 1 (adds the original
+ * text columns, NULL for the documents already there), under an advisory lock in one transaction so that
+ * concurrent first opens do not race and a failed migration changes nothing. With a login role that bypasses
+ * RLS, also creates RLS_ROLE (once per cluster) and grants it the tables.
  */
 export async function migrate(client: pg.PoolClient, schema: string, bypass: boolean): Promise<void> {
   const s = quoteIdent(schema);
@@ -141,6 +160,13 @@ export async function migrate(client: pg.PoolClient, schema: string, bypass: boo
     if (exists.rows[0]?.t == null) {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
       await client.query(ddl(s));
+    } else {
+      // Checked first: ALTER TABLE locks the table out even when it has nothing to add.
+      const original = await client.query(
+        "SELECT 1 FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'original' AND NOT attisdropped",
+        [`${s}.documents`],
+      );
+      if (original.rowCount === 0) await client.query(originalColumns(s));
     }
     if (bypass) {
       const role = await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [RLS_ROLE]);
