@@ -215,6 +215,16 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     await http?.close();
     throw new ConfigError([`aliases: ${(error as Error).message}`]);
   }
+  // The MCP module that knows alias sets loads only when one is asked for.
+  const badSets =
+    settings.aliasSets.length > 0
+      ? (await import("./check-alias-sets.js")).aliasSetProblems(settings, inner)
+      : [];
+  if (badSets.length > 0) {
+    await inner.close();
+    await http?.close();
+    throw new ConfigError(badSets);
+  }
 
   const reload = async (): Promise<ReloadReport> => {
     const next = await discover();
