@@ -106,6 +106,7 @@ describe("quiver serve --alias-set context7-mcp", () => {
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`)));
       await checkServed(client);
+      expect(serve.stderr()).toContain("alias sets over MCP: context7-mcp");
     } finally {
       await client.close();
       serve.child.kill("SIGTERM");
