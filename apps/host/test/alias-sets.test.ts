@@ -100,19 +100,25 @@ const checkServed = async (client: Client) => {
 };
 
 describe("quiver serve --alias-set context7-mcp", () => {
-  it("over Streamable HTTP: lists and calls the official server's names", async () => {
+  it("over Streamable HTTP, in both protocol eras: lists and calls the official server's names", async () => {
     const serve: ServeProcess = await startServe(["--alias-set", "context7-mcp"], { cwd: project.dir, env });
-    const client = new Client({ name: "alias-test", version: "1.0.0" });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`)));
-      await checkServed(client);
+      // The 2025 handshake (a session) and the 2026-07-28 opening (a server per request).
+      for (const mode of ["legacy", { pin: "2026-07-28" }] as const) {
+        const client = new Client({ name: "alias-test", version: "1.0.0" }, { versionNegotiation: { mode } });
+        try {
+          await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`)));
+          await checkServed(client);
+        } finally {
+          await client.close();
+        }
+      }
       expect(serve.stderr()).toContain("alias sets over MCP: context7-mcp");
     } finally {
-      await client.close();
       serve.child.kill("SIGTERM");
       await serve.exited;
     }
-  }, 60_000);
+  }, 90_000);
 
   it("over stdio, from the config file's aliasSets", async () => {
     const dir = makeProject({ workspace: ["@quiver/plugin-context7"] });
