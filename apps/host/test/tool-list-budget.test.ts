@@ -67,6 +67,20 @@ afterAll(async () => {
   await up?.close();
 });
 
+/**
+ * Runs the MCP Inspector's own CLI, as users run it (`npx @modelcontextprotocol/inspector --cli`),
+ * against a host's `/mcp` with JSON output; rejects when it exits non-zero.
+ */
+const inspector = (url: string, args: ReadonlyArray<string>) => {
+  const launcher = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json");
+  const bin = join(launcher, "..", "clients", "launcher", "build", "index.js");
+  return promisify(execFile)(
+    process.execPath,
+    [bin, "--cli", `${url}/mcp`, "--transport", "http", ...args, "--format", "json"],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+};
+
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? ""));
 
 describe("the demo host's tools/list (2026-07-28)", () => {
@@ -122,17 +136,7 @@ describe("the demo host's tools/list (2026-07-28)", () => {
   }, 120_000);
 
   it("passes the MCP Inspector CLI's --strict schema portability check with no finding", async () => {
-    // The Inspector's own CLI, as users run it (`npx @modelcontextprotocol/inspector --cli`).
-    const launcher = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector/package.json");
-    const bin = join(launcher, "..", "clients", "launcher", "build", "index.js");
-    const args = [bin, "--cli", `${serve.url}/mcp`, "--transport", "http", "--method", "tools/list"];
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [...args, "--strict", "--format", "json"],
-      {
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    );
+    const { stdout } = await inspector(serve.url, ["--method", "tools/list", "--strict"]);
     const answer = JSON.parse(stdout) as { result: { tools: unknown[] }; schemaFindings?: unknown[] };
     expect(answer.result.tools.length).toBe(13);
     expect(answer.schemaFindings ?? []).toEqual([]);
@@ -151,5 +155,41 @@ describe("the demo host's tools/list (2026-07-28)", () => {
     } finally {
       await server.close();
     }
+  }, 60_000);
+});
+
+// A partial answer is an answer (issue 37): the Inspector CLI exits 5 on `isError: true`, so it must
+// exit 0 on testgen's rule-based questions when no LLM is configured, and print them.
+describe("the MCP Inspector CLI calling a tool that answers partial", () => {
+  let bare: { project: Project; serve: ServeProcess };
+  beforeAll(async () => {
+    const p = makeProject({ workspace: ["@quiver/plugin-testgen"] });
+    bare = { project: p, serve: await startServe([], { cwd: p.dir }) };
+  }, 60_000);
+  afterAll(async () => {
+    bare?.serve.child.kill("SIGTERM");
+    await bare?.serve.exited;
+    bare?.project.cleanup();
+  });
+
+  it("exits 0 and prints the partial's questions", async () => {
+    const call = ["--method", "tools/call", "--tool-name", "testgen_generate_test"];
+    const args = ["--tool-args-json", JSON.stringify({ topic: "Turing machines", num_questions: 2 })];
+    // execFile rejects on a non-zero exit, with the code and both streams in the error.
+    const { stdout } = await inspector(bare.serve.url, [...call, ...args]);
+    const answer = JSON.parse(stdout) as {
+      result: {
+        isError?: boolean;
+        content: Array<{ type: string; text?: string }>;
+        structuredContent?: { status?: string; data?: { questions?: Array<{ question?: string }> } };
+      };
+    };
+    expect(answer.result.isError ?? false).toBe(false);
+    const envelope = answer.result.structuredContent;
+    expect(envelope?.status).toBe("partial");
+    expect(envelope?.data?.questions).toHaveLength(2);
+    const text = answer.result.content.map((c) => c.text ?? "").join("\n");
+    expect(text).toMatch(/No LLM configured/);
+    for (const q of envelope?.data?.questions ?? []) expect(q.question).toMatch(/Turing/i);
   }, 60_000);
 });

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress, ToolResult } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
+import { aliasEnvelope, argumentsForTool } from "./alias-sets.js";
 import { type ExtraMcpTool, usesAllowed } from "./extra-tools.js";
 import { identityExtras, principalOf } from "./internal/principal.js";
 import { serverInstructions } from "./internal/server-instructions.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
-import { stderrReporter, toolListing } from "./internal/tool-listing.js";
+import { aliasedListing, stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 
 /** Options of an MCP server built over a catalog. */
@@ -59,6 +60,13 @@ export interface CatalogMcpServerOptions {
    * hides a catalog tool of the same name.
    */
   readonly extraTools?: ReadonlyArray<ExtraMcpTool>;
+  /**
+   * Alias sets to serve (plugins declare them in their `aliasSets` slot, e.g. context7's
+   * "context7-mcp"): tools/list shows each aliased tool under its alias, with the alias's parameter
+   * names in its input schema, and tools/call by the alias renames the arguments back and answers in
+   * the alias's names. The tool's own name stays callable. See {@link availableAliasSets}.
+   */
+  readonly aliasSets?: ReadonlyArray<string>;
 }
 
 /** The envelope of a call refused because the caller's token lacks scopes the tool requires. */
@@ -130,7 +138,7 @@ const clientRequests = (
 export const createMcpServer = (catalog: Catalog, options: CatalogMcpServerOptions = {}): Server =>
   createServerOver(Promise.resolve({ catalog, extraTools: options.extraTools ?? [] }), {
     ...options,
-    instructions: serverInstructions(options.instructions, catalog),
+    instructions: serverInstructions(options.instructions, catalog, options.aliasSets),
   });
 
 /** What a server serves once its host is ready: the catalog and the tools beside it. */
@@ -175,6 +183,7 @@ export const createServerOver = (
     const { catalog, extras } = await served;
     const principal = principalOf(options, ctx.http?.authInfo);
     const listing = toolListing(catalog, report);
+    const shown = aliasedListing(catalog, listing, options.aliasSets ?? []).tools;
     const allowed = (name: string) => {
       const listed = listing.get(name);
       return listed && visible(listed.info, principal, ctx.http?.authInfo);
@@ -187,7 +196,7 @@ export const createServerOver = (
           description: t.description,
           inputSchema: t.inputSchema as { type: "object"; [k: string]: unknown },
         })),
-      ...[...listing.values()]
+      ...[...shown.values()]
         .filter((t) => !extras.has(t.info.name) && visible(t.info, principal, ctx.http?.authInfo))
         .map((t) => t.definition),
     ];
@@ -196,11 +205,11 @@ export const createServerOver = (
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { catalog, extras } = await served;
-    const { name, arguments: args } = request.params;
+    const { name: asked, arguments: sent } = request.params;
     const principal = principalOf(options, ctx.http?.authInfo);
-    const extra = extras.get(name);
+    const extra = extras.get(asked);
     if (extra) {
-      return extra.call((args ?? {}) as Record<string, unknown>, {
+      return extra.call((sent ?? {}) as Record<string, unknown>, {
         sessionId: ctx.sessionId ?? connectionId,
         principal,
         signal: ctx.mcpReq.signal,
@@ -208,11 +217,17 @@ export const createServerOver = (
         headers: ctx.http?.req?.headers,
       });
     }
-    const listed = toolListing(catalog, report).get(name);
+    const listing = toolListing(catalog, report);
+    const { aliases } = aliasedListing(catalog, listing, options.aliasSets ?? []);
+    // A call by an alias runs its tool with the arguments under the tool's parameter names.
+    const alias = aliases.byAlias.get(asked);
+    const name = alias?.tool ?? asked;
+    const args = alias ? argumentsForTool(alias, sent) : sent;
+    const listed = listing.get(name);
     if (!listed || (options.filter && !options.filter(listed.info, principal))) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${name}. Call tools/list for the tools this server offers.`,
+        `Unknown tool: ${asked}. Call tools/list for the tools this server offers.`,
       );
     }
     const missing = options.missingScopes?.(listed.info, ctx.http?.authInfo) ?? [];
@@ -267,7 +282,7 @@ export const createServerOver = (
       ...toolCallTrace(name, ctx),
     });
     return server.projectCallToolResult(
-      toCallToolResult(envelope, options.textContent),
+      toCallToolResult(alias ? aliasEnvelope(envelope, alias, aliases) : envelope, options.textContent),
       listed.definition.outputSchema,
     );
   });

@@ -61,7 +61,7 @@ export const serveStdio = (
   const server = async () => {
     const served = await ready.catch(() => undefined);
     const instructions = served
-      ? serverInstructions(serverOptions.instructions, served.catalog)
+      ? serverInstructions(serverOptions.instructions, served.catalog, serverOptions.aliasSets)
       : serverOptions.instructions;
     return createServerOver(ready, { ...serverOptions, instructions });
   };

@@ -3,6 +3,7 @@
 // client SDK (about 1.7 MB of JavaScript); the package root exports all of it as well.
 import pkg from "../package.json" with { type: "json" };
 
+export { availableAliasSets, type OfferedAliasSet, unknownAliasSets } from "./alias-sets.js";
 export { createOAuthGate, type OAuthGate, type OAuthGateOptions } from "./auth/create-oauth-gate.js";
 export type { IntrospectionOptions, OidcOptions, TokenIdentity } from "./auth/oauth-options.js";
 export { requiredScopes, type ToolScopes } from "./auth/tool-scopes.js";

@@ -165,6 +165,7 @@ export const runCli = async (
           maxSessionsPerPrincipal: flags["max-sessions-per-principal"] as string | undefined,
           sessionIdleTimeout: flags["session-idle-timeout"] as string | undefined,
           profile: flags.profile as string | undefined,
+          aliasSet: flags["alias-set"] as string[] | undefined,
         },
         env,
       ),

@@ -63,6 +63,7 @@ export const runServe = async (ctx: CommandContext): Promise<number> => {
         `profile ${p.name}: ${p.tools.map((t) => t.name).join(", ")}${p.name === "co-scientist" ? " (and POST /external-tools/execute, GET /external-tools)" : ""}`,
       );
     }
+    if (settings.aliasSets.length > 0) log(`alias sets over MCP: ${settings.aliasSets.join(", ")}`);
   };
 
   if (ctx.flags.stdio) {

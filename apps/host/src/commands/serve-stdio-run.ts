@@ -54,6 +54,7 @@ export const serveStdioUntilStopped = async (
       transport: new StdioServerTransport(input, stdout.channel),
       ...(settings.principal !== undefined ? { principal: settings.principal } : {}),
       onError: (e) => log(`mcp: ${e.message}`),
+      ...(settings.aliasSets.length > 0 ? { aliasSets: settings.aliasSets } : {}),
       extraTools: hostReady.then((h) => h.profile?.mcpTools() ?? []),
     },
   );

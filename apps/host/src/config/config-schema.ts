@@ -149,6 +149,8 @@ export const configFileSchema = z
     discover: z.boolean().optional(),
     /** A seed system's profile to serve (`code-agent`, `chatbot`, `co-scientist`); `--profile` wins. */
     profile: z.string().min(1).optional(),
+    /** Alias sets the plugins declare, served over MCP (e.g. `["context7-mcp"]`); `--alias-set` wins. */
+    aliasSets: z.array(z.string().min(1)).optional(),
     projects: z.array(z.string().min(1)).min(1).optional(),
     plugins: z.record(z.string(), pluginEntry).optional(),
     load: z.array(z.string().min(1)).optional(),

@@ -111,4 +111,9 @@ export interface HostSettings {
   readonly warnings: ReadonlyArray<string>;
   /** The seed system's profile served beside the tools (`--profile`, else the file's `profile`). */
   readonly profile?: SeedProfileName | undefined;
+  /**
+   * Alias sets served over MCP (`--alias-set`, else the file's `aliasSets`): a plugin's other names
+   * for its tools and parameters, e.g. context7's `context7-mcp`. Checked against the plugins at start.
+   */
+  readonly aliasSets: ReadonlyArray<string>;
 }

@@ -35,6 +35,8 @@ export interface HostFlags {
   readonly sessionIdleTimeout?: string | undefined;
   /** `--profile` (serve): a seed system's profile. */
   readonly profile?: string | undefined;
+  /** `--alias-set` (serve, repeatable): alias sets to serve over MCP. */
+  readonly aliasSet?: ReadonlyArray<string> | undefined;
 }
 
 /** Default port of `quiver serve`. */
@@ -286,6 +288,7 @@ export const resolveSettings = async (
     env,
     warnings,
     profile: await profileName(flags.profile, config.profile, fileName),
+    aliasSets: [...new Set(flags.aliasSet ?? config.aliasSets ?? [])],
   };
 };
 

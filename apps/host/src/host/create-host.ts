@@ -11,7 +11,6 @@ import {
   type StoreDriver,
   type ToolPolicy,
 } from "@quiver/core";
-import { createCassetteHttpClient } from "@quiver/record";
 import { ConfigError } from "../config/config-error.js";
 import type { HostSettings } from "../config/host-settings.js";
 import type { LoadedPlugin, PluginProblem } from "../discovery/types.js";
@@ -134,8 +133,12 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
   const store: StoreDriver = settings.stores.redis
     ? await (await import("../stores/open-stores.js")).openRedisStore(settings.stores.redis, runtimeLog)
     : memoryDriver();
+  // The record package (cassettes) loads only when cassettes are on.
   const http: HttpClient | undefined = settings.cassettes
-    ? createCassetteHttpClient({ ...settings.cassettes, ...(options.log ? { onError: options.log } : {}) })
+    ? (await import("@quiver/record")).createCassetteHttpClient({
+        ...settings.cassettes,
+        ...(options.log ? { onError: options.log } : {}),
+      })
     : undefined;
   // The scope rules (and the MCP module they come from) load only when `auth.scopes` names any: a
   // plain `quiver list` or `serve` starts without the MCP SDK.
@@ -211,6 +214,16 @@ export const createHost = async (settings: HostSettings, options: CreateHostOpti
     await inner.close();
     await http?.close();
     throw new ConfigError([`aliases: ${(error as Error).message}`]);
+  }
+  // The MCP module that knows alias sets loads only when one is asked for.
+  const badSets =
+    settings.aliasSets.length > 0
+      ? (await import("./check-alias-sets.js")).aliasSetProblems(settings, inner)
+      : [];
+  if (badSets.length > 0) {
+    await inner.close();
+    await http?.close();
+    throw new ConfigError(badSets);
   }
 
   const reload = async (): Promise<ReloadReport> => {

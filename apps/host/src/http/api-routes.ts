@@ -3,7 +3,6 @@ import type { Catalog, SchemaTarget } from "@quiver/core";
 import { usesAllowed } from "@quiver/mcp/server";
 import type { ApiCaller } from "../auth/api-caller.js";
 import type { HttpApiOptions } from "./api-options.js";
-import { externalToolRoutes } from "./external-tool-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
 import { callToolRoute } from "./tool-call-route.js";
@@ -142,8 +141,9 @@ export const apiRoutes = (options: HttpApiOptions): ReadonlyArray<ApiRoute> => [
     ? [
         {
           path: ["external-tools", "*"],
-          handle: ({ req, res, parts, method, caller }: ApiRequest, { maxBodyBytes }: ApiServices) =>
-            externalToolRoutes(options.profile!, {
+          // The co-scientist's catalogue and adapters load at its first request, not at start.
+          handle: async ({ req, res, parts, method, caller }: ApiRequest, { maxBodyBytes }: ApiServices) =>
+            (await import("./external-tool-routes.js")).externalToolRoutes(options.profile!, {
               req,
               res,
               parts,

@@ -60,6 +60,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     onError: (error) => log(`mcp: ${error.message}`),
     ...(server.stateless ? { stateless: true } : {}),
     ...(host.profile ? { extraTools: host.profile.mcpTools() } : {}),
+    ...(settings.aliasSets.length > 0 ? { aliasSets: settings.aliasSets } : {}),
   });
   const api = createHttpApi(catalog, {
     tokens: settings.tokens,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { type SessionContext, type TraceContext, traceContextOf } from "@quiver/core";
 import type { ApiCaller } from "../auth/api-caller.js";
-import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/host-profile.js";
+import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/session-values.js";
 import type { ApiRoute } from "./api-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { readJsonBody } from "./request-guard.js";

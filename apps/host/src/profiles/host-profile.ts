@@ -1,11 +1,7 @@
 import { SEED_PROFILES, type SeedProfile, type SeedProfileName, type SeedTool } from "@quiver/adapters/seeds";
 import type { Catalog, SessionContext } from "@quiver/core";
 import type { ExtraMcpTool, ExtraToolResult } from "@quiver/mcp/server";
-
-/** The header carrying session values (a JSON object), e.g. the chatbot's `{"asignatura": "..."}`. */
-export const SESSION_VALUES_HEADER = "x-quiver-session-values";
-/** The `_meta` key of an MCP tools/call carrying session values. */
-export const SESSION_VALUES_META = "quiver/session-values";
+import { parseSessionValues, SESSION_VALUES_HEADER, SESSION_VALUES_META } from "./session-values.js";
 
 /** A seed tool as GET /tools lists it. */
 export interface ProfileToolInfo {
@@ -34,22 +30,6 @@ export interface HostProfile {
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
-
-/**
- * Session values from the `X-Quiver-Session-Values` header: a JSON object, or an Error saying why not.
- */
-export const parseSessionValues = (
-  header: string | null | undefined,
-): Record<string, unknown> | undefined | Error => {
-  if (header === null || header === undefined || header.trim() === "") return undefined;
-  try {
-    const v = JSON.parse(header) as unknown;
-    if (isObject(v)) return v;
-  } catch {
-    /* answered below */
-  }
-  return new Error(`${SESSION_VALUES_HEADER} must be a JSON object, e.g. {"asignatura": "metaheuristicas"}.`);
-};
 
 /**
  * The MCP result of a seed's value: the text as the seed would print it (a str as itself, anything

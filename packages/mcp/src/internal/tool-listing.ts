@@ -1,4 +1,5 @@
 import type { Catalog, ToolInfo } from "@quiver/core";
+import { aliasInputSchema, type ServedAliases, serveAliases } from "../alias-sets.js";
 import { toMcpAnnotations } from "./annotations.js";
 import { envelopeOutputSchema } from "./envelope-schema.js";
 
@@ -78,4 +79,56 @@ export const toolListing = (catalog: Catalog, report: SchemaErrorReporter): Map<
 /** The default reporter: one line on stderr (never stdout, which carries the stdio protocol). */
 export const stderrReporter: SchemaErrorReporter = (tool, error) => {
   process.stderr.write(`quiver mcp: tool "${tool}" is left out of tools/list: ${error.message}\n`);
+};
+
+/** The listing as served with alias sets on: by served name (an alias, or the tool's own name). */
+export interface AliasedListing {
+  readonly aliases: ServedAliases;
+  readonly tools: ReadonlyMap<string, ListedTool>;
+}
+
+// Per listing (rebuilt when the catalog changes) and set names: the renamed schemas are made once.
+const aliased = new WeakMap<Map<string, ListedTool>, Map<string, AliasedListing>>();
+
+/**
+ * The catalog's listing under the alias sets in `names`: each aliased tool under its alias, with
+ * its input schema and description in the alias's names; every other description naming aliased
+ * tools by their aliases. The listing itself when no set is on.
+ */
+export const aliasedListing = (
+  catalog: Catalog,
+  listing: Map<string, ListedTool>,
+  names: ReadonlyArray<string>,
+): AliasedListing => {
+  const key = names.join("\u0000");
+  let byNames = aliased.get(listing);
+  if (!byNames) {
+    byNames = new Map();
+    aliased.set(listing, byNames);
+  }
+  let found = byNames.get(key);
+  if (found) return found;
+  const aliases = serveAliases(catalog, names);
+  const tools = new Map<string, ListedTool>();
+  for (const t of listing.values()) {
+    const alias = aliases.byTool.get(t.info.name);
+    if (!alias && aliases.byTool.size === 0) {
+      tools.set(t.info.name, t);
+      continue;
+    }
+    const definition = {
+      ...t.definition,
+      description: aliases.text(t.definition.description, alias),
+      ...(alias
+        ? {
+            name: alias.alias,
+            inputSchema: aliasInputSchema(t.definition.inputSchema, alias, aliases) as ObjectSchema,
+          }
+        : {}),
+    };
+    tools.set(definition.name, { info: t.info, definition });
+  }
+  found = { aliases, tools };
+  byNames.set(key, found);
+  return found;
 };
