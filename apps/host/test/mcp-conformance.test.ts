@@ -4,9 +4,9 @@ import { expect, it } from "vitest";
 import { HOST_DIR } from "./helpers.js";
 
 // The official MCP conformance server suite against `quiver serve` with the conformance fixture
-// plugin (the same run as `pnpm test:conformance`): every scenario passes but those about
-// resources, prompts and completions, which conformance/expected-failures.yml lists with the reason.
-it("passes the MCP conformance server suite except the baselined resources, prompts and completions", async () => {
+// plugin (the same run as `pnpm test:conformance`): every scenario passes but the resource
+// subscriptions that conformance/expected-failures.yml lists with the reason.
+it("passes the MCP conformance server suite except the baselined resource subscriptions", async () => {
   const child = spawn(process.execPath, [join(HOST_DIR, "conformance", "run.mjs")], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
   });

@@ -13,6 +13,16 @@ export type {
   ToolInfo,
 } from "./catalog/catalog-types.js";
 export { createCatalog } from "./catalog/create-catalog.js";
+export type {
+  CompletionTarget,
+  PromptAnswer,
+  PromptInfo,
+  ResourceInfo,
+  ResourceTemplateInfo,
+  SlotAnswer,
+  SlotCallOptions,
+  SlotFailureKind,
+} from "./catalog/slot-types.js";
 export {
   type AnyPlugin,
   definePlugin,
@@ -138,6 +148,7 @@ export {
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
 export type { ToolStats } from "./runtime/tool-stats.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
+export { matchTemplate } from "./runtime/uri-template.js";
 export { type ClosestMatchesOptions, closestMatches, editDistance } from "./schema/edit-distance.js";
 export type { ToolInputIssue } from "./schema/format-issues.js";
 export { toJsonSchema } from "./schema/json-schema.js";

@@ -1,10 +1,12 @@
 import type { Caller } from "./caller.js";
 import type { ContentPart } from "./envelope.js";
 import type { HttpClient } from "./http/index.js";
+import { templateProblem } from "./runtime/uri-template.js";
 
 // Named places in the plugin contract for what later issues add (VERSIONING.md, "Reserved slots").
 // Their shapes are settled; `definePlugin` checks their names, registration carries them to the
-// catalog (`PluginInfo.slots`, `ToolInfo.task`/`view`), and no host serves them yet.
+// catalog (`PluginInfo.slots`, `ToolInfo.task`/`view`). The catalog lists and serves resources,
+// templates, prompts and completions (`catalog.readResource` ...); hosts serve the rest later.
 
 /** What a slot's function (a resource read, a prompt, a completion) receives. */
 export interface SlotContext<Config = unknown, Resources = unknown> {
@@ -210,6 +212,10 @@ export const slotProblems = (
     "view",
     (slots.views ?? []).map((v) => v.name),
   );
+  for (const t of slots.resourceTemplates ?? []) {
+    const problem = templateProblem(t.uriTemplate);
+    if (problem) problems.push(problem);
+  }
   const views = new Set((slots.views ?? []).map((v) => v.name));
   for (const t of tools)
     if (t.view !== undefined && !views.has(t.view))

@@ -184,6 +184,29 @@ describe("calls that wait in Effect, and calls that do not wait", () => {
     await catalog.close();
   });
 
+  it("a call that joined another's run stops when its own caller aborts; the run goes on for the others", async () => {
+    const { plugin, state } = makeProbe({ retry: false, cache: { ttl: "1m" } });
+    const catalog = createCatalog();
+    catalog.register(plugin);
+    const held = gate();
+    state.hold = held.promise;
+    const runner = catalog.call("probe", { q: "same" });
+    await vi.waitFor(() => expect(state.runs).toBe(1));
+    const controller = new AbortController();
+    const joiner = catalog.call("probe", { q: "same" }, { signal: controller.signal });
+    await new Promise((r) => setImmediate(r));
+    controller.abort();
+    const stopped = await joiner;
+    expect(stopped.status).toBe("unavailable");
+    expect(stopped.message).toMatch(/cancelled by the caller/);
+    state.hold = undefined;
+    held.open();
+    expect((await runner).status).toBe("success");
+    expect(state.runs).toBe(1);
+    expect(state.aborted).toBe(0);
+    await catalog.close();
+  });
+
   it("a run cancelled by its caller answers the calls that joined it, and the next call runs again", async () => {
     const { plugin, state } = makeProbe({ retry: false, cache: { ttl: "1m" } });
     const catalog = createCatalog();

@@ -6,6 +6,7 @@ import { aliasEnvelope, argumentsForTool } from "./alias-sets.js";
 import { type ExtraMcpTool, usesAllowed } from "./extra-tools.js";
 import { identityExtras, principalOf } from "./internal/principal.js";
 import { serverInstructions } from "./internal/server-instructions.js";
+import { serveSlots } from "./internal/slot-handlers.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { aliasedListing, stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
@@ -166,7 +167,13 @@ export const createServerOver = (
   const server = new Server(
     { name: options.name ?? "quiver", version: options.version ?? pkg.version },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: {},
+        prompts: {},
+        completions: {},
+        logging: {},
+      },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       debouncedNotificationMethods: ["notifications/tools/list_changed"],
     },
@@ -178,6 +185,20 @@ export const createServerOver = (
     (options.missingScopes?.(tool, authInfo).length ?? 0) === 0;
 
   const report = options.onSchemaError ?? stderrReporter;
+  /** Who a request comes from and in which conversation, as the catalog reads it. */
+  const sessionOf = (ctx: {
+    readonly http?: { readonly authInfo?: AuthInfo } | undefined;
+    readonly sessionId?: string;
+  }) => {
+    const principal = principalOf(options, ctx.http?.authInfo);
+    return {
+      id: ctx.sessionId ?? connectionId,
+      ...(principal !== undefined ? { principal } : {}),
+      ...identityExtras(ctx.http?.authInfo),
+      ...(options.sessionValues ? { values: options.sessionValues } : {}),
+    };
+  };
+  serveSlots(server, async () => (await served).catalog, sessionOf);
 
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     const { catalog, extras } = await served;
@@ -270,12 +291,7 @@ export const createServerOver = (
     const envelope = await catalog.call(name, args ?? {}, {
       onLog,
       client: clientRequests(server, ctx.mcpReq),
-      session: {
-        id: ctx.sessionId ?? connectionId,
-        ...(principal !== undefined ? { principal } : {}),
-        ...identityExtras(ctx.http?.authInfo),
-        ...(options.sessionValues ? { values: options.sessionValues } : {}),
-      },
+      session: sessionOf(ctx),
       signal: ctx.mcpReq.signal,
       ...(onProgress ? { onProgress } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs: timeoutMs as number } : {}),

@@ -50,6 +50,24 @@ let runs = 0;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** What a call that was waiting for another's run gets when its own caller aborts. */
+const STOPPED: CacheAnswer = { exit: Exit.interrupt(), cache: "hit" };
+
+/** The joined run's answer, as a hit, or {@link STOPPED} as soon as the joiner's own signal aborts. */
+const joined = (running: Promise<CacheAnswer>, signal: AbortSignal | undefined): Promise<CacheAnswer> => {
+  const answer = running.then(({ exit }): CacheAnswer => ({ exit, cache: "hit" }));
+  if (signal === undefined) return answer;
+  if (signal.aborted) return Promise.resolve(STOPPED);
+  return new Promise((resolve) => {
+    const stop = () => resolve(STOPPED);
+    signal.addEventListener("abort", stop, { once: true });
+    void answer.then((a) => {
+      signal.removeEventListener("abort", stop);
+      resolve(a);
+    });
+  });
+};
+
 /**
  * The cache step: a tool's successful results by cache id (tool, caller, canonical input) for the
  * policy's time to live, identical calls coalesced into one run. Plain promises, outside Effect: the
@@ -82,17 +100,20 @@ export class ResultCache {
    * The answer for `id`: kept here (at once, no promise), joined from the same call in flight, found
    * in the store, or run (`run` is called at most once) and kept when it succeeds. `startedAt` (the
    * clock's monotonic time) is when the call started: a result is as old as the request that got it.
+   * A call waiting for another's run stops waiting when its own `signal` aborts (its exit is then
+   * an interruption), and the run goes on for the others.
    */
   through(
     id: string,
     startedAt: number,
     run: () => Promise<Exit.Exit<RunOutput, ToolFailure>>,
+    signal?: AbortSignal,
   ): CacheAnswer | Promise<CacheAnswer> {
     const kept = this.#kept.get(id);
     if (kept !== undefined) return { exit: Exit.succeed(kept), cache: "hit" };
     const running = this.#inflight.get(id);
-    if (running) return running.then(({ exit }) => ({ exit, cache: "hit" }));
-    const answer = this.#throughStore(id, run).then((found) => {
+    if (running) return joined(running, signal);
+    const answer = this.#throughStore(id, run, signal).then((found) => {
       this.#inflight.delete(id);
       if (Exit.isSuccess(found.exit))
         this.#kept.set(
@@ -114,6 +135,7 @@ export class ResultCache {
   async #throughStore(
     id: string,
     run: () => Promise<Exit.Exit<RunOutput, ToolFailure>>,
+    signal: AbortSignal | undefined,
   ): Promise<StoreAnswer> {
     const { store } = this.#options;
     const key = `cache:${store.key(id)}`;
@@ -125,7 +147,8 @@ export class ResultCache {
       !text?.startsWith(LEASE) && (await store.compareAndSet(key, text, holder, this.#options.leaseMs));
     if (!leased) {
       // Another process runs it: its result, once stored, or this process runs it when the lease ends.
-      const other = await this.#await(key);
+      const other = await this.#await(key, signal);
+      if (signal?.aborted) return STOPPED;
       if (other) return other;
     }
     const exit = await run();
@@ -153,9 +176,9 @@ export class ResultCache {
    * polling loop rather than effect's Schedule: the cache step runs outside Effect (plain promises,
    * so a local hit costs no fiber), and this wait happens only while another replica holds the lease.
    */
-  async #await(key: string): Promise<StoreAnswer | undefined> {
+  async #await(key: string, signal: AbortSignal | undefined): Promise<StoreAnswer | undefined> {
     const until = Date.now() + this.#options.leaseMs;
-    while (Date.now() < until) {
+    while (Date.now() < until && !signal?.aborted) {
       await pause(POLL_MS);
       const found = this.#entry(await this.#options.store.get(key));
       if (found) return found;

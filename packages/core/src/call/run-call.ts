@@ -154,7 +154,7 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     // 2. Cache, around 3–7: rate limit → breaker → timeout → retry → run, one Effect in one fiber.
     const run = () => runInFiber(context, policies(steps, state), callOptions.signal);
     const through = steps.cache
-      ? steps.cache.through(cacheId, started, run)
+      ? steps.cache.through(cacheId, started, run, callOptions.signal)
       : run().then((exit) => ({ exit, cache: undefined }));
     const { exit, cache } = through instanceof Promise ? await through : through;
     const cached = cache === "hit";
@@ -167,9 +167,11 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
       if (!cached) rememberSuccess(reg, callKey, exit.value.data, store, clock.now());
       return answer(successEnvelope(reg, exit.value, facts(attempts, cached, repairs)), cache);
     }
+    // Interrupted: this call's own caller aborted, or else the run it joined was stopped.
+    const joinedStopped = cached && !callOptions.signal?.aborted;
     let failure =
       failureOf(exit.cause, reg.name) ??
-      (cached ? joinedRunStopped(reg.name) : stoppedFailure(reg, callOptions, catalog));
+      (joinedStopped ? joinedRunStopped(reg.name) : stoppedFailure(reg, callOptions, catalog));
     const fallback = await fallbackAnswer(reg, failure, state, { call, has: (n) => !!registry.lookup(n) });
     if (fallback && (fallback.answer.status === "success" || fallback.answer.status === "partial"))
       return answer(fallbackEnvelope(reg, failure, fallback.tool, fallback.answer), cache);
@@ -243,8 +245,5 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
 const PROCESS = crypto.randomUUID().slice(0, 13);
 let sequence = 0;
 
-/**
- * A call's id: unique in this process (a counter) and across processes (a random prefix drawn once),
- * in the shape of a UUID's first groups. Not a random UUID per call: nothing needs it unguessable.
- */
+/** A call's id: a counter after a random prefix drawn once per process (nothing needs it unguessable). */
 const nextCallId = (): string => `${PROCESS}-${(++sequence).toString(36).padStart(6, "0")}`;

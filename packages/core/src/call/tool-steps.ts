@@ -69,7 +69,8 @@ export const toolSteps = (
   };
 };
 
-const breakerOf = (
+/** The circuit of a breaker policy: one per key and settings in the catalog, made at its first need. */
+export const breakerOf = (
   policy: RegisteredTool["policy"]["breaker"],
   context: Context.Context<never>,
   sources: StepSources,

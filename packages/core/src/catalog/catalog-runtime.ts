@@ -10,6 +10,7 @@ import * as CircuitBreaker from "effect/persistence/CircuitBreaker";
 import * as RateLimiter from "effect/persistence/RateLimiter";
 import * as Scope from "effect/Scope";
 import { createCallRunner } from "../call/run-call.js";
+import { createSlotRunner, type SlotRunner } from "../call/run-slot.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import { policyClock } from "../policies/policy-clock.js";
@@ -22,7 +23,7 @@ import type { CatalogOptions } from "./catalog-types.js";
 import type { Registry } from "./registry.js";
 
 /** What a catalog runs calls with. */
-export interface CatalogRuntime {
+export interface CatalogRuntime extends SlotRunner {
   /** Calls a tool; always resolves with an envelope. */
   readonly call: (name: string, input: unknown, options?: CallOptions) => Promise<ToolResult>;
   readonly stats: () => Promise<ReadonlyArray<ToolStats>>;
@@ -76,6 +77,15 @@ export const createCatalogRuntime = (
     requiredScopes: options.requiredScopes,
   });
 
+  const slots = createSlotRunner({
+    registry,
+    runtime,
+    http,
+    sources,
+    policies: options.policies,
+    requiredScopes: options.requiredScopes,
+  });
+
   const stats = async (): Promise<ReadonlyArray<ToolStats>> => {
     const figures = summarise(await runtime.runPromise(Metric.snapshot));
     const out: ToolStats[] = [];
@@ -89,6 +99,7 @@ export const createCatalogRuntime = (
 
   return {
     call: runner.call,
+    ...slots,
     stats,
     metrics: () => runtime.runPromise(Metric.snapshot),
     stop: runner.stop,

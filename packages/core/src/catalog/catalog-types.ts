@@ -5,7 +5,7 @@ import type { AnyPlugin, HealthReport } from "../define-plugin.js";
 import type { ToolAnnotations, ToolCategory, ToolExample } from "../define-tool.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
-import type { PluginSlots, ToolTaskSupport } from "../plugin-slots.js";
+import type { PluginSlots, ResourceContents, ToolTaskSupport } from "../plugin-slots.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import type { RuntimeLog } from "../runtime/runtime-log.js";
@@ -13,6 +13,15 @@ import type { ToolStats } from "../runtime/tool-stats.js";
 import type { SchemaTarget } from "../schema/json-schema-types.js";
 import type { StoreDriver } from "../store/store-driver.js";
 import type { ToolPolicy } from "../tool-policy.js";
+import type {
+  CompletionTarget,
+  PromptAnswer,
+  PromptInfo,
+  ResourceInfo,
+  ResourceTemplateInfo,
+  SlotAnswer,
+  SlotCallOptions,
+} from "./slot-types.js";
 
 /** Options of a catalog: the world it runs in and the host's overrides. */
 export interface CatalogOptions {
@@ -150,6 +159,29 @@ export interface Catalog {
   schemaErrors(target: SchemaTarget): ReadonlyArray<{ readonly tool: string; readonly message: string }>;
   /** The whole catalog as data: plugins, tools with schemas, categories and capabilities. */
   export(target?: SchemaTarget): CatalogExport;
+  /** The plugins' resources at fixed URIs (MCP `resources/list`). */
+  resources(): ReadonlyArray<ResourceInfo>;
+  /** The plugins' resource templates (MCP `resources/templates/list`). */
+  resourceTemplates(): ReadonlyArray<ResourceTemplateInfo>;
+  /** The plugins' prompts (MCP `prompts/list`). */
+  prompts(): ReadonlyArray<PromptInfo>;
+  /**
+   * Reads a resource by URI (a fixed one, or one a template names) under the caller's identity and
+   * the plugin's policies; never rejects (an unknown URI is `not_found`).
+   */
+  readResource(uri: string, options?: SlotCallOptions): Promise<SlotAnswer<ReadonlyArray<ResourceContents>>>;
+  /** A prompt's messages for `args`; never rejects. */
+  getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>>,
+    options?: SlotCallOptions,
+  ): Promise<SlotAnswer<PromptAnswer>>;
+  /** Values for a prompt argument or a template variable starting with `value` (empty when it completes nothing). */
+  complete(
+    target: CompletionTarget,
+    value: string,
+    options?: SlotCallOptions,
+  ): Promise<SlotAnswer<ReadonlyArray<string>>>;
   /** Calls, successes, failures by kind, latency quantiles, cache hit rate and breaker state per tool. */
   stats(): Promise<ReadonlyArray<ToolStats>>;
   /** The raw metric snapshot (for a Prometheus endpoint). */

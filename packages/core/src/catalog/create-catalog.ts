@@ -5,6 +5,7 @@ import type { Catalog, CatalogOptions } from "./catalog-types.js";
 import { openPlugin, pluginHealth } from "./plugin-health.js";
 import { createRegistry, toolInfo } from "./registry.js";
 import { createSchemaExport } from "./schema-export.js";
+import { promptsOf, resourcesOf, templatesOf } from "./slot-lists.js";
 
 /**
  * Creates a catalog: register plugins, then list, describe and call their tools by name.
@@ -64,6 +65,12 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     has: (name) => registry.lookup(name) !== undefined,
     describe: schemas.describe,
     call,
+    resources: () => resourcesOf(registry),
+    resourceTemplates: () => templatesOf(registry),
+    prompts: () => promptsOf(registry),
+    readResource: async (uri, opts) => (await load()).readResource(uri, opts),
+    getPrompt: async (name, args, opts) => (await load()).getPrompt(name, args, opts),
+    complete: async (target, value, opts) => (await load()).complete(target, value, opts),
     callMany: (calls, opts = {}) => callConcurrently(call, calls, opts),
     schemas: schemas.schemas,
     schemaErrors: schemas.schemaErrors,

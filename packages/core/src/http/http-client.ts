@@ -19,6 +19,7 @@ import type {
   HttpHeaders,
   HttpRequestOptions,
   HttpResponse,
+  Secret,
 } from "./types.js";
 
 /** Defaults of {@link createHttpClient}. */
@@ -133,8 +134,16 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
 
   /** One request: sent through the client's dispatcher, its response read, any failure mapped. */
   const send = async (opts: HttpRequestOptions, accept: string): Promise<HttpResponse> => {
-    const secrets = collectSecrets([...(options.secrets ?? []), ...(opts.secrets ?? [])], opts);
-    const redact = makeRedactor(secrets);
+    // The request's secrets and their redactor, worked out at their first need (a failure's message,
+    // the answer's URL when it is read): a request that succeeds unread never scans for secrets.
+    let found: { readonly secrets: Secret[]; readonly redact: Redactor } | undefined;
+    const redaction = () => {
+      if (found) return found;
+      const secrets = collectSecrets([...(options.secrets ?? []), ...(opts.secrets ?? [])], opts);
+      found = { secrets, redact: makeRedactor(secrets) };
+      return found;
+    };
+    const redact: Redactor = (text) => redaction().redact(text);
     const url = buildUrl(opts, redact);
     const headers = headersOf(opts, accept, userAgent);
     const service = options.service ?? url.host;
@@ -184,7 +193,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
         trace,
         service,
         maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? defaults.maxBodyBytes,
-        sentCredentials: secrets.length > 0,
+        sentCredentials: () => redaction().secrets.length > 0,
         apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
         redact,
       });

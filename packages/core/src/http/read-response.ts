@@ -60,8 +60,10 @@ export interface ResponseToRead {
   readonly trace: HopTrace;
   readonly service: string;
   readonly maxBodyBytes: number;
-  readonly sentCredentials: boolean;
+  /** Whether the request carried a credential (asked only for a refusal's message). */
+  readonly sentCredentials: () => boolean;
   readonly apiKeyVar: string | undefined;
+  /** Redacts the request's secrets from a text (built at its first use). */
   readonly redact: Redactor;
 }
 
@@ -106,7 +108,6 @@ const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | 
 export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => {
   const { trace, headers, status, redact } = r;
   const contentType = headerValue(headers, "content-type");
-  const url = redact(trace.url.href);
   if (!isAnswer(trace, status)) {
     const errorBody = await readDecoded(r, ERROR_BODY_BYTES, "truncate").catch(() => Buffer.alloc(0));
     await letPoolSettle();
@@ -115,9 +116,9 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
       headers,
       body: bodyText(errorBody, contentType),
       method: trace.method,
-      url,
+      url: redact(trace.url.href),
       service: r.service,
-      sentCredentials: r.sentCredentials,
+      sentCredentials: r.sentCredentials(),
       apiKeyVar: r.apiKeyVar,
       redact,
     });
@@ -129,18 +130,24 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
   }
   const text = bodyText(await readDecoded(r, r.maxBodyBytes, "fail"), contentType);
   await letPoolSettle();
+  // The URL redacted when it is read (by a plugin, or for a failure's message), not on every answer.
+  const url = () => redact(trace.url.href);
   const asJson: JsonBody = {
     body: text,
     contentType,
     status,
     service: r.service,
-    where: `${trace.method} ${url}`,
+    get where() {
+      return `${trace.method} ${url()}`;
+    },
     redact,
   };
   return {
     status,
     headers,
-    url,
+    get url() {
+      return url();
+    },
     body: text,
     header: (name) => headerValue(headers, name),
     json: <T>(schema?: z.ZodType<T>): T => {

@@ -14,6 +14,16 @@ describe("guardInput", () => {
   it("passes plain input, tabs and newlines included", () => {
     expect(guardInput({ query: "a\tb\nc\r\n", list: [1, "x", { y: null }] })).toBeUndefined();
     expect(guardInput(deep(MAX_INPUT_DEPTH - 1))).toBeUndefined();
+    expect(guardInput({ when: new Date(0), seen: new Map([["a", "\u0000"]]) })).toBeUndefined();
+  });
+
+  it("checks the fields of an object of any class, as an in-process caller may pass one", () => {
+    class Query {
+      constructor(readonly text: string) {}
+    }
+    expect(guardInput({ q: new Query("a\u0000b") })?.message).toContain(
+      "q.text contains the character U+0000",
+    );
   });
 
   it("refuses input nested 100,000 levels deep, naming the limit, without exhausting the stack", () => {

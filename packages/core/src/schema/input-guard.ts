@@ -1,4 +1,4 @@
-import { formatPath, isPlainObject, type ValuePath } from "./value-path.js";
+import { formatPath, type ValuePath } from "./value-path.js";
 
 /** How deep a tool input may nest (objects and arrays); tool schemas are a few levels deep. */
 export const MAX_INPUT_DEPTH = 64;
@@ -58,9 +58,10 @@ export function guardInput(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputGua
       if (bad) return characterProblem(pathOf(frame), bad);
       continue;
     }
+    // Objects and arrays are walked; any other object (a Date, a Map) has no own enumerable keys a
+    // schema reads, so walking its keys finds nothing to refuse.
     if (typeof current !== "object" || current === null) continue;
     const isArray = Array.isArray(current);
-    if (!isArray && !isPlainObject(current)) continue;
     if (frame.depth >= maxDepth) {
       const path = pathOf(frame);
       const at = formatPath(path) || "input";

@@ -1,0 +1,66 @@
+import type { ErrorKind } from "../error-kinds.js";
+import type { PromptMessage, ResourceDescriptor } from "../plugin-slots.js";
+import type { SessionContext } from "../runtime/call-types.js";
+
+/** A resource at a fixed URI, as the catalog lists it. */
+export interface ResourceInfo extends ResourceDescriptor {
+  readonly uri: string;
+  /** The plugin serving it. */
+  readonly plugin: string;
+}
+
+/** A resource template (RFC 6570, `{name}` and `{+name}`), as the catalog lists it. */
+export interface ResourceTemplateInfo extends ResourceDescriptor {
+  readonly uriTemplate: string;
+  readonly plugin: string;
+  /** The variables it completes (MCP `completion/complete`). */
+  readonly completes: ReadonlyArray<string>;
+}
+
+/** A prompt, as the catalog lists it. */
+export interface PromptInfo {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string;
+    readonly required?: boolean;
+    /** Whether it completes from real data. */
+    readonly completes: boolean;
+  }>;
+  readonly plugin: string;
+}
+
+/** A prompt's messages for the arguments given. */
+export interface PromptAnswer {
+  readonly description?: string;
+  readonly messages: ReadonlyArray<PromptMessage>;
+}
+
+/** Why a resource read, a prompt or a completion gave nothing: a call's kinds, and `not_found`. */
+export type SlotFailureKind = ErrorKind | "not_found";
+
+/**
+ * How a read, a prompt or a completion ended: its value, or why not (never thrown; the message is
+ * for the model, the plugin's secrets redacted).
+ */
+export type SlotAnswer<T> =
+  | { readonly ok: true; readonly value: T }
+  | {
+      readonly ok: false;
+      readonly kind: SlotFailureKind;
+      readonly message: string;
+      readonly retryAfterMs?: number;
+    };
+
+/** Who asks (as for a call: the principal reads only what it may) and when to give up. */
+export interface SlotCallOptions {
+  readonly session?: SessionContext;
+  readonly signal?: AbortSignal;
+}
+
+/** What a completion completes: a prompt's argument or a resource template's variable. */
+export type CompletionTarget =
+  | { readonly prompt: string; readonly argument: string }
+  | { readonly uriTemplate: string; readonly argument: string };
