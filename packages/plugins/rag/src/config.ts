@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { reveal, secret, setting } from "@quiver/core";
+import type { OpenPostgresSearchIndexOptions, OpenSearchIndexOptions } from "@quiver/search";
 import { z } from "zod";
 
 const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
@@ -57,9 +58,7 @@ export const backendOf = (config: RagConfig): "http" | "embedded" =>
   config.backend ?? (config.serviceUrl ? "http" : "embedded");
 
 /** Where the embedded index lives: a SQLite file, or an index in a PostgreSQL schema. */
-export type IndexLocation =
-  | { readonly path: string }
-  | { readonly databaseUrl: string; readonly schema: string; readonly name: string };
+export type IndexLocation = OpenSearchIndexOptions | OpenPostgresSearchIndexOptions;
 
 /** The embedded index's location: PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file (absolute). */
 export const indexLocationOf = (

@@ -4,7 +4,7 @@ import { CommandUsageError, type PluginCommand } from "@quiver/core";
 import type { GuiaConfig } from "../config.js";
 import { type ImportReport, importGuides } from "../internal/import-guides.js";
 import { openGuideStore } from "../internal/open-guide-store.js";
-import type { GuiaResources } from "../setup.js";
+import type { GuiaResources } from "../internal/stores/guide-store.js";
 
 /**
  * `quiver guia import <path…>`: validates teaching guides (JSON/YAML files or folders) and loads them

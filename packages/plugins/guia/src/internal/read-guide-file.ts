@@ -31,6 +31,9 @@ export const fallbackIdFor = (path: string): string => {
   return GENERIC.has(slug(stem)) ? basename(dirname(path)) : stem;
 };
 
+/** A file, or an item of a file, that was not imported, and why. */
+export type Skipped = { source: string; reason: string };
+
 /**
  * Reads a JSON or YAML file holding one guide, or an array of guides, and validates each: the file's
  * guides, and what in it was not a guide. Never throws for bad content: unreadable or invalid parts
@@ -53,7 +56,7 @@ export const readGuideFile = async (path: string) => {
   // A file's own name is the fallback id of its one guide, not of the guides in an array.
   const list = Array.isArray(parsed);
   const guides: Guide[] = [];
-  const skipped: { source: string; reason: string }[] = [];
+  const skipped: Skipped[] = [];
   (list ? (parsed as unknown[]) : [parsed]).forEach((doc, i) => {
     const checked = validateGuide(doc, list ? undefined : fallbackIdFor(path));
     if (checked.ok) guides.push(checked.guide);

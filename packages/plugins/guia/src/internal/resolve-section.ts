@@ -29,10 +29,7 @@ const ALIASES: Readonly<Record<string, ReadonlyArray<string>>> = Object.fromEntr
 );
 
 /** A section found in a guide: its real path and its value. */
-export interface Section {
-  readonly path: string;
-  readonly value: unknown;
-}
+type Section = { readonly path: string; readonly value: unknown };
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
@@ -45,20 +42,16 @@ const child = (node: unknown, segment: string): { key: string; value: unknown } 
     return i < node.length ? { key: String(i), value: node[i] } : undefined;
   }
   if (!isObject(node)) return undefined;
-  const keys = Object.keys(node);
   const s = slug(segment);
   if (!s) return undefined;
+  const keys = Object.keys(node);
   const bySlug = new Map(keys.map((k) => [slug(k), k]));
-  const pick = (k: string | undefined) => (k === undefined ? undefined : { key: k, value: node[k] });
-  if (bySlug.has(s)) return pick(bySlug.get(s));
-  for (const alias of ALIASES[s] ?? []) if (bySlug.has(alias)) return pick(bySlug.get(alias));
-  const affix = keys.filter((k) => slug(k).endsWith(`_${s}`) || slug(k).startsWith(`${s}_`));
-  if (affix.length === 1) return pick(affix[0]);
-  if (s.length >= 4) {
-    const inner = keys.filter((k) => slug(k).includes(s));
-    if (inner.length === 1) return pick(inner[0]);
-  }
-  return undefined;
+  const only = (found: string[]) => (found.length === 1 ? found[0] : undefined);
+  const key =
+    [s, ...(ALIASES[s] ?? [])].map((a) => bySlug.get(a)).find((k) => k !== undefined) ??
+    only(keys.filter((k) => slug(k).endsWith(`_${s}`) || slug(k).startsWith(`${s}_`))) ??
+    (s.length >= 4 ? only(keys.filter((k) => slug(k).includes(s))) : undefined);
+  return key === undefined ? undefined : { key, value: node[key] };
 };
 
 /** The sections under the top level whose key matches `segment` (so `evaluación_ordinaria` finds `evaluación.evaluación_ordinaria`). */

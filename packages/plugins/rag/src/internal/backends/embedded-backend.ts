@@ -1,15 +1,11 @@
 import { existsSync } from "node:fs";
 import { fail, slug } from "@quiver/core";
-import type { IndexStats, SearchIndex } from "@quiver/search";
+import type { SearchIndex } from "@quiver/search";
 import { describeLocation, type IndexLocation } from "../../config.js";
 import type { RagOutput, RagQuery } from "../output.js";
 
 /** The embedded backend: an open @quiver/search index. */
-export interface EmbeddedBackend {
-  search(q: RagQuery): Promise<RagOutput>;
-  stats(): Promise<IndexStats>;
-  close(): Promise<void>;
-}
+export type EmbeddedBackend = Awaited<ReturnType<typeof openEmbeddedBackend>>;
 
 const missing = (where: string) =>
   fail.unavailable(`There is no course-material index at ${where}.`, {
@@ -18,27 +14,24 @@ const missing = (where: string) =>
       "Ask the operator to run `quiver rag index <folder>` (or set RAG_INDEX_PATH to an existing index).",
   });
 
-/** A database that cannot be reached as `unavailable` (retryable); any other error unchanged. */
-const databaseDown = (
-  error: unknown,
-  isSearchError: (e: unknown) => e is { code: string; message: string },
-) =>
-  isSearchError(error) && error.code === "unavailable"
-    ? fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
-        retryable: true,
-        suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
-      })
-    : error;
-
 /**
  * Opens the index (a SQLite file, or an index in PostgreSQL) for searching. A missing file, or an empty
  * PostgreSQL index, is `unavailable` with the command that builds it (the index is never created empty
  * behind the user's back); a database that cannot be reached is `unavailable` and retryable.
  */
-export const openEmbeddedBackend = async (location: IndexLocation): Promise<EmbeddedBackend> => {
+export const openEmbeddedBackend = async (location: IndexLocation) => {
   if ("path" in location && !existsSync(location.path)) throw missing(location.path);
   // Loaded when the index is opened (at the first call), not when the plugin is.
   const { openSearchIndex, SearchError } = await import("@quiver/search");
+  /** A database that cannot be reached as `unavailable` (retryable); any other error unchanged. */
+  const databaseDown = (error: unknown) =>
+    SearchError.isInstance(error) && error.code === "unavailable"
+      ? fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
+          retryable: true,
+          suggestion:
+            "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
+        })
+      : error;
   let index: SearchIndex;
   try {
     index = await openSearchIndex(location);
@@ -47,16 +40,16 @@ export const openEmbeddedBackend = async (location: IndexLocation): Promise<Embe
       throw missing(describeLocation(location));
     }
   } catch (error) {
-    throw databaseDown(error, SearchError.isInstance);
+    throw databaseDown(error);
   }
   return {
-    search: async (q) => {
+    search: async (q: RagQuery): Promise<RagOutput> => {
       const metadata = Object.fromEntries(
         (["asignatura", "tipo_documento"] as const).flatMap((k) => (q[k] ? [[k, slug(q[k])]] : [])),
       );
       const filters = Object.keys(metadata).length > 0 ? { filters: { metadata } } : {};
       const res = await index.search(q.query, { topK: q.topK, ...filters }).catch((error: unknown) => {
-        throw databaseDown(error, SearchError.isInstance);
+        throw databaseDown(error);
       });
       return {
         query: q.query,

@@ -6,12 +6,6 @@ import type { RagOutput, RagQuery } from "../output.js";
 /** Network codes of a connection that could not be made (refused, DNS, no route). */
 const CONNECT_CODES = /^(?:ECONNREFUSED|ENOTFOUND|EAI_|EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN)/;
 
-/** The network code core's client keeps on a failure's cause, if any. */
-const codeOf = (error: ToolFailure): string => {
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" ? code : "";
-};
-
 /**
  * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
  * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
@@ -36,7 +30,8 @@ const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFai
   const at = `The RAG service at ${origin}`;
   const bad = error.status !== undefined && error.status >= 400;
   // Only a connection that could not be made is about RAG_SERVICE_URL; a 503 or a dropped connection means it was reached.
-  const unreachable = error.status === undefined && CONNECT_CODES.test(codeOf(error));
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  const unreachable = error.status === undefined && typeof code === "string" && CONNECT_CODES.test(code);
   const rewrites: Partial<Record<ToolFailure["kind"], readonly [string, string | undefined]>> = {
     timeout: [
       `${at} did not answer within ${timeoutMs} ms.`,
@@ -60,15 +55,11 @@ const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFai
   if (!rewrite) return error;
   const [message, suggestion] = rewrite;
   const { kind, retryable, retryAfterMs, status } = error;
-  return ToolFailure.make({
-    kind,
-    message,
-    cause: error,
-    ...(retryable === undefined ? {} : { retryable }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    ...(status === undefined ? {} : { status }),
-    ...(suggestion === undefined ? {} : { suggestion }),
-  });
+  // Only the fields the failure has: an absent one stays absent (exactOptionalPropertyTypes).
+  const kept = Object.entries({ retryable, retryAfterMs, status, suggestion }).filter(
+    ([, v]) => v !== undefined,
+  );
+  return ToolFailure.make({ ...Object.fromEntries(kept), kind, message, cause: error });
 };
 
 /**
