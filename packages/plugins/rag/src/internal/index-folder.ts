@@ -17,11 +17,7 @@ export interface IndexFolderOptions {
   readonly collection?: string | undefined;
   /** Called as files are read and documents are indexed (for a progress bar). */
   readonly onProgress?:
-    | ((progress: {
-        readonly phase: "read" | "index";
-        readonly done: number;
-        readonly total: number;
-      }) => void)
+    | ((progress: { phase: "read" | "index"; done: number; total: number }) => void)
     | undefined;
 }
 
@@ -33,18 +29,14 @@ const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
 /** Subject and type from the path `<asignatura>/<tipo_documento>/<file>`, the record, or the options. */
 const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument => {
   const m = doc.metadata ?? {};
-  const source = typeof m.source === "string" ? m.source : "";
-  const folders = source.split("/").slice(0, -1);
-  const pick = (own: unknown, option: string | undefined, fromPath: string | undefined) => {
-    const v = typeof own === "string" && own.trim() !== "" ? own : (option ?? fromPath);
-    return v ? slug(v) : undefined;
+  const folders = (typeof m.source === "string" ? m.source : "").split("/").slice(0, -1);
+  /** The field's value as a slug: the record's own, else the option, else the folder at `level`. */
+  const pick = (key: "asignatura" | "tipo_documento", level: number) => {
+    const own = m[key];
+    const v = typeof own === "string" && own.trim() !== "" ? own : (options[key] ?? folders[level]);
+    return v ? { [key]: slug(v) } : {};
   };
-  const asignatura = pick(m.asignatura, options.asignatura, folders[0]);
-  const tipo = pick(m.tipo_documento, options.tipo_documento, folders[1]);
-  return {
-    ...doc,
-    metadata: { ...m, ...(asignatura ? { asignatura } : {}), ...(tipo ? { tipo_documento: tipo } : {}) },
-  };
+  return { ...doc, metadata: { ...m, ...pick("asignatura", 0), ...pick("tipo_documento", 1) } };
 };
 
 /** A folder's (or file's) documents, teaching guides turned into one document per section. */
@@ -58,17 +50,13 @@ const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/
   for (const error of loaded.errors) {
     if (extname(error.path).toLowerCase() === ".json" && error.line === undefined) {
       try {
-        const value: unknown = JSON.parse(await readFile(join(dir, error.path), "utf8"));
+        const file = join(dir, error.path);
+        const value: unknown = JSON.parse(await readFile(file, "utf8"));
         if (isGuide(value)) {
-          const stem = slug(basename(error.path, extname(error.path)));
-          const subject = slug(
-            typeof value.subject === "string"
-              ? value.subject
-              : GENERIC_GUIDE_NAMES.has(stem)
-                ? basename(dirname(join(dir, error.path)))
-                : stem,
-          );
-          documents.push(...guideDocuments(value, subject, error.path));
+          const stem = slug(basename(file, extname(file)));
+          const named = typeof value.subject === "string" ? value.subject : undefined;
+          const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
+          documents.push(...guideDocuments(value, slug(subject), error.path));
           continue;
         }
       } catch {

@@ -4,11 +4,12 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const firstString = (...vs: unknown[]): string | undefined =>
   vs.find((v): v is string => typeof v === "string" && v.trim() !== "");
-/** A finite number, or a numeric string read as one. */
-const num = (v: unknown): number | undefined =>
-  (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) && Number.isFinite(Number(v))
-    ? Number(v)
-    : undefined;
+/** The first finite number, or numeric string read as one, among `vs`. */
+const firstNumber = (...vs: unknown[]): number | undefined =>
+  vs
+    .filter((v) => typeof v === "number" || (typeof v === "string" && v.trim() !== ""))
+    .map(Number)
+    .find(Number.isFinite);
 
 const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
 /** The text of an object under one of the content keys. */
@@ -39,10 +40,8 @@ const hitsOf = (body: unknown): unknown[] | undefined => {
 
 const totalOf = (body: unknown): number | undefined =>
   isObj(body)
-    ? (num(body.total_results) ??
-      num(body.total) ??
-      num(body.count) ??
-      (isObj(body.total) ? num(body.total.value) : (totalOf(body.hits) ?? totalOf(body.result))))
+    ? (firstNumber(body.total_results, body.total, body.count) ??
+      (isObj(body.total) ? firstNumber(body.total.value) : (totalOf(body.hits) ?? totalOf(body.result))))
     : undefined;
 
 /** Merges metadata found at several depths: payload fields, payload.metadata, meta, metadata, metadata.metadata. */
@@ -85,11 +84,10 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
     ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
   const asignatura =
     firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
-  const given = "score similarity relevance_score _score rerank_score"
-    .split(" ")
-    .map((k) => num(hit[k]))
-    .find((v) => v !== undefined);
-  const distance = num(hit.distance) ?? num(hit._distance) ?? num(metadata.distance);
+  const given = firstNumber(
+    ..."score similarity relevance_score _score rerank_score".split(" ").map((k) => hit[k]),
+  );
+  const distance = firstNumber(hit.distance, hit._distance, metadata.distance);
   // A distance is smaller-is-better and unbounded: 1 / (1 + d) turns it into a similarity in (0, 1].
   const score = given ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
   return { content, metadata: { ...metadata, source, asignatura }, score };

@@ -24,9 +24,11 @@ const errorInBody = (body: unknown): string | undefined => {
 
 /**
  * Rewrites a client failure so the three cases a model must tell apart read differently:
- * the service too slow (timeout), not reachable (unavailable), or answering badly (upstream / status).
+ * the service too slow (timeout), not reachable (unavailable), or answering badly (upstream / status,
+ * a 404 meaning RAG_SERVICE_URL names no search endpoint).
  */
-const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFailure => {
+const explain = (error: ToolFailure, url: URL, timeoutMs: number): ToolFailure => {
+  const { origin } = url;
   const at = `The RAG service at ${origin}`;
   const bad = error.status !== undefined && error.status >= 400;
   // Only a connection that could not be made is about RAG_SERVICE_URL; a 503 or a dropped connection means it was reached.
@@ -43,12 +45,18 @@ const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFai
           "Check RAG_SERVICE_URL and that the RAG service is running.",
         ]
       : [`${at} is unavailable: ${error.message}`, error.suggestion ?? "Try again in a moment."],
-    upstream: [
-      bad
-        ? `${at} answered with a bad status (HTTP ${error.status}): ${error.message}`
-        : `${at} sent an unusable answer: ${error.message}`,
-      error.suggestion,
-    ],
+    upstream:
+      error.status === 404
+        ? [
+            `${at} has no ${url.pathname} endpoint (HTTP 404).`,
+            "Check RAG_SERVICE_URL: it should be the service's base URL, without /search.",
+          ]
+        : [
+            bad
+              ? `${at} answered with a bad status (HTTP ${error.status}): ${error.message}`
+              : `${at} sent an unusable answer: ${error.message}`,
+            error.suggestion,
+          ],
     access_denied: [`${at} refused the credentials: ${error.message}`, "Check RAG_API_KEY."],
   };
   const rewrite = rewrites[error.kind];
@@ -84,20 +92,12 @@ export const searchHttp = async (
       bearer: config.apiKey,
       signal,
       timeoutMs: config.timeoutMs,
-      acceptStatus: [404],
       apiKeyVar: "RAG_API_KEY",
     })
-    .then((res) => ({ status: res.status, body: res.status === 404 ? undefined : res.json() }))
+    .then((res) => ({ status: res.status, body: res.json() }))
     .catch((error: unknown) => {
-      throw ToolFailure.isInstance(error) ? explain(error, origin, config.timeoutMs) : error;
+      throw ToolFailure.isInstance(error) ? explain(error, new URL(url), config.timeoutMs) : error;
     });
-  if (status === 404) {
-    throw fail.upstream(`The RAG service at ${origin} has no ${new URL(url).pathname} endpoint (HTTP 404).`, {
-      retryable: false,
-      status,
-      suggestion: "Check RAG_SERVICE_URL: it should be the service's base URL, without /search.",
-    });
-  }
   // Only a real list of results, even an empty one, is an answer: an error object, `null`, `{}`, `"ok"`
   // or `{"status": "ok"}` under HTTP 200 say nothing about the material. Never "no course material
   // matches" for them: the model would tell a student the material lacks the topic.
