@@ -21,22 +21,17 @@ export const guiaDemo: PluginDemo = {
     const store = createFolderGuideStore({ dir: build.path, seed: false });
     try {
       if (build.fresh) {
-        const guides = await store.list();
-        const subjects = guides.map((g) => g.subject).join(", ");
-        return {
-          options,
-          message: `${guides.length} teaching guides reused from ${build.path} (${subjects})`,
-        };
+        const subjects = (await store.list()).map((g) => g.subject);
+        const message = `${subjects.length} teaching guides reused from ${build.path} (${subjects.join(", ")})`;
+        return { options, message };
       }
       await rm(build.path, { recursive: true, force: true });
       const report = await importGuides(SEED_GUIDES_DIR, store);
       await build.markFresh();
       const subjects = report.imported.map((i) => i.subject).join(", ");
       const skipped = report.skipped.length > 0 ? `, skipped ${report.skipped.length}` : "";
-      return {
-        options,
-        message: `${report.imported.length} teaching guides imported into ${build.path} (${subjects}${skipped})`,
-      };
+      const message = `${report.imported.length} teaching guides imported into ${build.path} (${subjects}${skipped})`;
+      return { options, message };
     } finally {
       await store.close();
     }

@@ -25,12 +25,6 @@ export const guideFilesUnder = async (dir: string): Promise<string[]> => {
 /** File names that say nothing about the subject: the id then comes from the folder name. */
 const GENERIC = new Set(["guia_docente", "guia", "guide", "index", "data", "teaching_guide"]);
 
-/** The id a file's guide gets when the guide has no `subject` field. */
-export const fallbackIdFor = (path: string): string => {
-  const stem = basename(path, extname(path));
-  return GENERIC.has(slug(stem)) ? basename(dirname(path)) : stem;
-};
-
 /** A file, or an item of a file, that was not imported, and why. */
 export type Skipped = { source: string; reason: string };
 
@@ -40,6 +34,8 @@ export type Skipped = { source: string; reason: string };
  * are reported as skipped.
  */
 export const readGuideFile = async (path: string) => {
+  const guides: Guide[] = [];
+  const skipped: Skipped[] = [];
   let parsed: unknown;
   try {
     const text = await readFile(path, "utf8");
@@ -48,17 +44,16 @@ export const readGuideFile = async (path: string) => {
       ? (await import("yaml")).parse(text, { maxAliasCount: 100 })
       : JSON.parse(text);
   } catch (error) {
-    return {
-      guides: [],
-      skipped: [{ source: path, reason: `cannot be read or parsed: ${(error as Error).message}` }],
-    };
+    skipped.push({ source: path, reason: `cannot be read or parsed: ${(error as Error).message}` });
+    return { guides, skipped };
   }
-  // A file's own name is the fallback id of its one guide, not of the guides in an array.
+  // A file's own name (its folder's, for a generic name) is the fallback id of its one guide, not of
+  // the guides in an array.
   const list = Array.isArray(parsed);
-  const guides: Guide[] = [];
-  const skipped: Skipped[] = [];
+  const stem = basename(path, extname(path));
+  const fallback = list ? undefined : GENERIC.has(slug(stem)) ? basename(dirname(path)) : stem;
   (list ? (parsed as unknown[]) : [parsed]).forEach((doc, i) => {
-    const checked = validateGuide(doc, list ? undefined : fallbackIdFor(path));
+    const checked = validateGuide(doc, fallback);
     if (checked.ok) guides.push(checked.guide);
     else skipped.push({ source: list ? `${path}[${i}]` : path, reason: checked.reason });
   });

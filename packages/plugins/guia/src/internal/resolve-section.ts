@@ -33,6 +33,8 @@ type Section = { readonly path: string; readonly value: unknown };
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
+/** The one element of `found`, if there is exactly one. */
+const only = <T>(found: T[]) => (found.length === 1 ? found[0] : undefined);
 
 /** The child of `node` a segment names: exact, alias, then a unique partial match. */
 const child = (node: unknown, segment: string): { key: string; value: unknown } | undefined => {
@@ -46,7 +48,6 @@ const child = (node: unknown, segment: string): { key: string; value: unknown } 
   if (!s) return undefined;
   const keys = Object.keys(node);
   const bySlug = new Map(keys.map((k) => [slug(k), k]));
-  const only = (found: string[]) => (found.length === 1 ? found[0] : undefined);
   const key =
     [s, ...(ALIASES[s] ?? [])].map((a) => bySlug.get(a)).find((k) => k !== undefined) ??
     only(keys.filter((k) => slug(k).endsWith(`_${s}`) || slug(k).startsWith(`${s}_`))) ??
@@ -73,31 +74,21 @@ export const resolveSection = (
   guide: Readonly<Record<string, unknown>>,
   key: string,
 ): Section | undefined => {
-  const segments = key
-    .split(/[./]/)
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  if (segments.length === 0) return undefined;
+  const segments = key.split(/[./]/).flatMap((s) => (s.trim() ? [s.trim()] : []));
   let node: unknown = guide;
   const path: string[] = [];
   for (const segment of segments) {
     const next = child(node, segment);
-    if (!next) {
-      const found = segments.length === 1 ? nested(guide, segment) : [];
-      return found.length === 1 ? found[0] : undefined;
-    }
+    if (!next) return segments.length === 1 ? only(nested(guide, segment)) : undefined;
     path.push(next.key);
     node = next.value;
   }
-  return { path: path.join("."), value: node };
+  return path.length > 0 ? { path: path.join("."), value: node } : undefined;
 };
 
 /** Every section a guide has: top-level keys, and `section.child` for object sections. */
-export const sectionPaths = (guide: Readonly<Record<string, unknown>>): string[] => {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(guide)) {
-    out.push(k);
-    if (isObject(v)) for (const c of Object.keys(v)) out.push(`${k}.${c}`);
-  }
-  return out;
-};
+export const sectionPaths = (guide: Readonly<Record<string, unknown>>): string[] =>
+  Object.entries(guide).flatMap(([k, v]) => [
+    k,
+    ...(isObject(v) ? Object.keys(v).map((c) => `${k}.${c}`) : []),
+  ]);

@@ -7,15 +7,11 @@ export const cleanText = (text: string): string =>
     .replace(/[ \t]{2,}/g, " ")
     .trim();
 
-/** A copy of a JSON value with every string cleaned by {@link cleanText}. */
-export const cleanValue = (value: unknown): unknown => {
-  if (typeof value === "string") return cleanText(value);
-  if (Array.isArray(value)) return value.map(cleanValue);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanValue(v)]));
-  }
-  return value;
-};
+/** A copy of a JSON value with every string cleaned by {@link cleanText} (a JSON round trip with a reviver). */
+export const cleanValue = (value: unknown): unknown =>
+  value === undefined
+    ? value
+    : JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === "string" ? cleanText(v) : v));
 
 /**
  * The candidates closest to `wanted` (by slug), best first: those containing it or contained in it,

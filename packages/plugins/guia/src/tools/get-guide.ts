@@ -1,7 +1,7 @@
 import { defineToolWith, fail, outcome, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
-import { describeGuide, type Guide, type GuideListing } from "../internal/guide.js";
+import type { Guide, GuideListing } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
 import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
 import type { GuiaResources, GuideStore } from "../internal/stores/guide-store.js";
@@ -137,10 +137,9 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
         { suggestion: `Call guia_get_guide again with asignatura set to one of: ${subjectIds(listings)}.` },
       );
     }
-    const match = resolveSubject(wanted, listings);
-    const guide = await fromStore(store, () => store.get(match.subject));
-    if (!guide) throw fail.outOfDomain(`The guide for "${match.subject}" is no longer stored.`);
-    const listing = describeGuide(guide);
+    const listing = resolveSubject(wanted, listings);
+    const guide = await fromStore(store, () => store.get(listing.subject));
+    if (!guide) throw fail.outOfDomain(`The guide for "${listing.subject}" is no longer stored.`);
     const name = `${listing.name}${listing.code ? ` (${listing.code})` : ""}`;
     const source = `guía docente ${name}`;
     if (args.key === undefined) {

@@ -41,6 +41,4 @@ export function assertSubjectId(subject: unknown): asserts subject is string {
 }
 
 /** What the guia plugin's tool, command and health check share: the guide store. */
-export interface GuiaResources {
-  readonly store: GuideStore;
-}
+export type GuiaResources = { readonly store: GuideStore };
