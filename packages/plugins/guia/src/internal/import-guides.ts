@@ -22,11 +22,11 @@ export const importGuides = async (
   options: { readonly onProgress?: (done: number, total: number, file: string) => void } = {},
 ) => {
   const root = resolve(pathOrFolder);
-  const info = await stat(root);
-  const files = info.isDirectory() ? await guideFilesUnder(root) : [root];
+  const files = (await stat(root)).isDirectory() ? await guideFilesUnder(root) : [root];
   const imported: Array<{ subject: string; name: string; source: string; action: "created" | "replaced" }> =
     [];
   const skipped: Skipped[] = [];
+  const skip = (source: string, reason: string) => skipped.push({ source, reason });
   const seen = new Map<string, string>();
   let done = 0;
   for (const file of files) {
@@ -35,10 +35,7 @@ export const importGuides = async (
     for (const guide of read.guides) {
       const earlier = seen.get(guide.subject);
       if (earlier) {
-        skipped.push({
-          source: file,
-          reason: `same subject "${guide.subject}" as ${earlier}, imported first`,
-        });
+        skip(file, `same subject "${guide.subject}" as ${earlier}, imported first`);
         continue;
       }
       try {
@@ -46,14 +43,11 @@ export const importGuides = async (
         seen.set(guide.subject, file);
         imported.push({ subject: guide.subject, name: describeGuide(guide).name, source: file, action });
       } catch (error) {
-        skipped.push({
-          source: file,
-          reason: `the ${store.kind} store refused it: ${(error as Error).message}`,
-        });
+        skip(file, `the ${store.kind} store refused it: ${(error as Error).message}`);
       }
     }
     options.onProgress?.(++done, files.length, file);
   }
-  if (files.length === 0) skipped.push({ source: root, reason: "no .json, .yaml or .yml files found" });
+  if (files.length === 0) skip(root, "no .json, .yaml or .yml files found");
   return { imported, skipped };
 };

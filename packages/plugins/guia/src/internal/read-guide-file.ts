@@ -8,10 +8,9 @@ import { type Guide, validateGuide } from "./guide.js";
  * none when the folder does not exist.
  */
 export const guideFilesUnder = async (dir: string): Promise<string[]> => {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [];
-    throw error;
-  });
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? [] : Promise.reject(error),
+  );
   const out: string[] = [];
   for (const d of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, d.name);

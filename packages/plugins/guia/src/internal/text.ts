@@ -14,16 +14,17 @@ export const cleanValue = (value: unknown): unknown =>
     : JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === "string" ? cleanText(v) : v));
 
 /**
- * The candidates closest to `wanted` (by slug), best first: those containing it or contained in it,
+ * The three candidates closest to `wanted` (by slug), best first: those containing it or contained in it,
  * then the nearest by edit distance.
  */
-export const closest = (wanted: string, candidates: ReadonlyArray<string>, n = 3): string[] => {
+export const closest = (wanted: string, candidates: ReadonlyArray<string>): string[] => {
   const w = slug(wanted);
   const overlaps = (c: string) => slug(c).includes(w) || w.includes(slug(c));
+  const options = { key: slug, limit: 3, maxDistance: Math.max(3, Math.floor(w.length / 2)) };
   const near = closestMatches(
     candidates.filter((c) => !overlaps(c)),
     w,
-    { key: slug, limit: n, maxDistance: Math.max(3, Math.floor(w.length / 2)) },
+    options,
   );
-  return [...candidates.filter(overlaps), ...near].slice(0, n);
+  return [...candidates.filter(overlaps), ...near].slice(0, 3);
 };

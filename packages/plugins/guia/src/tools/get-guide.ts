@@ -1,7 +1,7 @@
 import { defineToolWith, fail, outcome, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
-import type { Guide, GuideListing } from "../internal/guide.js";
+import type { Guide } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
 import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
 import type { GuiaResources, GuideStore } from "../internal/stores/guide-store.js";
@@ -56,18 +56,10 @@ const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? cleanTex
 const strings = (v: unknown): string[] =>
   (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string").map(cleanText);
 
-/** The start of an answer: its type and which guide it comes from (`guideFields`). */
-const answer = <T extends "summary" | "section">(type: T, listing: GuideListing) => ({
-  type,
-  subject: listing.subject,
-  asignatura: listing.name,
-  codigo: listing.code ?? undefined,
-});
-
-const summarise = (d: Guide["data"], listing: GuideListing) => {
+/** What a summary reads from the guide, besides which guide it is. */
+const summarise = (d: Guide["data"]) => {
   const staff = Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : [];
   return {
-    ...answer("summary", listing),
     titulo: str(d.asignatura),
     grado: str(d.grado),
     curso: str(d.curso) ?? str(d.curso_académico) ?? str(d.curso_academico),
@@ -140,10 +132,12 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
     const listing = resolveSubject(wanted, listings);
     const guide = await fromStore(store, () => store.get(listing.subject));
     if (!guide) throw fail.outOfDomain(`The guide for "${listing.subject}" is no longer stored.`);
+    // Which guide the answer comes from (`guideFields`).
+    const head = { subject: listing.subject, asignatura: listing.name, codigo: listing.code ?? undefined };
     const name = `${listing.name}${listing.code ? ` (${listing.code})` : ""}`;
     const source = `guía docente ${name}`;
     if (args.key === undefined) {
-      const data = summarise(guide.data, listing);
+      const data = { type: "summary" as const, ...head, ...summarise(guide.data) };
       const message = `Teaching guide of ${name}: summary; ${data.secciones.length} sections available.`;
       return outcome(data, { message, source });
     }
@@ -159,6 +153,6 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
     }
     const message = `Section ${found.path} of the teaching guide of ${listing.name}.`;
     const value = cleanValue(found.value);
-    return outcome({ ...answer("section", listing), key: found.path, value }, { message, source });
+    return outcome({ type: "section" as const, ...head, key: found.path, value }, { message, source });
   },
 });

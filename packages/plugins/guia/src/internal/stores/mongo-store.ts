@@ -15,11 +15,6 @@ export interface MongoGuideStoreOptions {
   readonly serverSelectionTimeoutMs?: number | undefined;
 }
 
-const databaseFromUri = (uri: string): string | undefined => {
-  const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri);
-  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
-};
-
 /**
  * The MongoDB guide store (official `mongodb` driver): one document per guide with a `subject` field,
  * as the original chatbot kept them. Ids are checked before every query and matched with `$eq`, so an
@@ -39,9 +34,9 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
     const { MongoClient } = await import("mongodb");
     client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
     await client.connect();
-    return client
-      .db(options.database ?? databaseFromUri(uri) ?? "quiver")
-      .collection(options.collection ?? "guias");
+    const inUri = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri)?.[1];
+    const database = options.database ?? (inUri ? decodeURIComponent(inUri) : "quiver");
+    return client.db(database).collection(options.collection ?? "guias");
   };
 
   /**
