@@ -101,28 +101,18 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
  *
  * @example
  * unusableAnswer({ results: [] }) // undefined: a real empty result list
- * unusableAnswer({ status: "ok" }) // "no list of results (an object with status)"
+ * unusableAnswer({ status: "ok" }) // 'no list of results (got {"status":"ok"})'
  */
 export const unusableAnswer = (body: unknown): string | undefined => {
   const hits = hitsOf(body);
   if (hits === undefined) {
-    if (isObj(body) && textOf(body)) return undefined;
-    return `no list of results (${describeBody(body)})`;
+    // A short excerpt of the body for the message, never the whole of it.
+    const got = JSON.stringify(body)?.slice(0, 120) ?? typeof body;
+    return isObj(body) && textOf(body) ? undefined : `no list of results (got ${got})`;
   }
   if (hits.length > 0 && hits.every((h) => normalizeHit(h) === undefined))
     return `${hits.length} results without any text (the service may not return the payload)`;
   return undefined;
-};
-
-/** A short description of a body that held no results, for the error message (never the whole body). */
-const describeBody = (body: unknown): string => {
-  if (body === null) return "null";
-  if (Array.isArray(body)) return "an array";
-  if (!isObj(body)) return `${typeof body} ${JSON.stringify(body)?.slice(0, 60)}`;
-  const keys = Object.keys(body);
-  if (keys.length === 0) return "an empty object";
-  const said = typeof body.message === "string" ? `: ${JSON.stringify(body.message.slice(0, 120))}` : "";
-  return `an object with ${keys.slice(0, 5).join(", ")}${said}`;
 };
 
 /**

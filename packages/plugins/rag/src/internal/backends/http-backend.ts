@@ -102,19 +102,16 @@ export const searchHttp = async (
   // or `{"status": "ok"}` under HTTP 200 say nothing about the material. Never "no course material
   // matches" for them: the model would tell a student the material lacks the topic.
   const failed = errorInBody(body);
-  const said =
-    failed !== undefined
-      ? `an error instead of results: ${failed}`
-      : unusableAnswer(body)?.concat(", not search results.");
-  if (said !== undefined) {
+  const unusable = failed === undefined ? unusableAnswer(body) : undefined;
+  if (failed !== undefined || unusable !== undefined) {
+    const said = unusable ? `${unusable}, not search results.` : `an error instead of results: ${failed}`;
+    const hint = unusable
+      ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
+      : "";
     throw fail.upstream(`The RAG service at ${origin} answered HTTP ${status} with ${said}`, {
       status,
       retryable: true,
-      suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${
-        failed === undefined
-          ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
-          : ""
-      }`,
+      suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${hint}`,
     });
   }
   return normalizeResults(body, q.query, q.topK);
