@@ -3,12 +3,12 @@ import pkg from "../package.json" with { type: "json" };
 import { indexCommand } from "./commands/index.js";
 import { backendOf, describeLocation, indexLocationOf, type RagConfig, ragConfigSchema } from "./config.js";
 import { ragDemo } from "./demo.js";
-import type { RagResources } from "./setup.js";
+import type { RagResources } from "./internal/backends/embedded-backend.js";
 import { ragSearch } from "./tools/search.js";
 
 export { DEFAULT_INDEX_PATH, type RagConfig, ragConfigSchema } from "./config.js";
+export type { RagResources } from "./internal/backends/embedded-backend.js";
 export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./internal/output.js";
-export type { RagResources } from "./setup.js";
 /**
  * Options of `createRagPlugin`: defaults for the settings (`ragConfigSchema`; environment and host
  * config win), and how the session's `asignatura` is used (default `default`): `default` keeps the
@@ -40,7 +40,7 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
     defaults,
     tools: [{ ...ragSearch, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
     // Loaded at the first call, not at import: `quiver list` never opens the embedded index.
-    setup: (ctx) => import("./setup.js").then((m) => m.setupRag(ctx)),
+    setup: (ctx) => import("./internal/backends/embedded-backend.js").then((m) => m.setupRag(ctx)),
     commands: [indexCommand],
     demo: ragDemo,
     health: async ({ config: c, resources, http, signal }) => {

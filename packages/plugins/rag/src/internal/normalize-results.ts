@@ -12,6 +12,7 @@ const firstNumber = (...vs: unknown[]): number | undefined =>
     .find(Number.isFinite);
 
 const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
+const SCORE_KEYS = "score similarity relevance_score _score rerank_score".split(" ");
 /** The text of an object under one of the content keys. */
 const textOf = (o: Obj): string | undefined => firstString(...CONTENT_KEYS.map((k) => o[k]));
 
@@ -64,11 +65,9 @@ const metadataOf = (item: Obj, payload: Obj | undefined): Obj => {
 };
 
 /** One hit as `{content, metadata: {source, asignatura, ...}, score}`; undefined when it has no text at all. */
-export const normalizeHit = (hit: unknown): RagResult | undefined => {
-  if (typeof hit === "string")
-    return hit.trim()
-      ? { content: hit, metadata: { source: null, asignatura: null }, score: null }
-      : undefined;
+export const normalizeHit = (given: unknown): RagResult | undefined => {
+  // A bare string is a hit with only its text.
+  const hit = typeof given === "string" ? { content: given } : given;
   if (!isObj(hit)) return undefined;
   const payload = [hit.payload, hit._source, hit.document, hit.node, hit.fields].find(isObj);
   const content =
@@ -84,12 +83,10 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
     ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
   const asignatura =
     firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
-  const given = firstNumber(
-    ..."score similarity relevance_score _score rerank_score".split(" ").map((k) => hit[k]),
-  );
+  const similarity = firstNumber(...SCORE_KEYS.map((k) => hit[k]));
   const distance = firstNumber(hit.distance, hit._distance, metadata.distance);
   // A distance is smaller-is-better and unbounded: 1 / (1 + d) turns it into a similarity in (0, 1].
-  const score = given ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
+  const score = similarity ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
   return { content, metadata: { ...metadata, source, asignatura }, score };
 };
 

@@ -1,8 +1,8 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import { backendOf, type RagConfig } from "../config.js";
+import type { RagResources } from "../internal/backends/embedded-backend.js";
 import { type RagQuery, ragOutputSchema } from "../internal/output.js";
-import type { RagResources } from "../setup.js";
 
 /** An optional filter of the search: a name of at most `max` characters. */
 const filter = (max: number, description: string) =>
