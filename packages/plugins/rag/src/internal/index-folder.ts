@@ -39,6 +39,9 @@ const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument =
   return { ...doc, metadata: { ...m, ...pick("asignatura", 0), ...pick("tipo_documento", 1) } };
 };
 
+/** A file's JSON value. */
+const readJson = async (file: string): Promise<unknown> => JSON.parse(await readFile(file, "utf8"));
+
 /** A folder's (or file's) documents, teaching guides turned into one document per section. */
 const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/search").loadDocuments) => {
   const root = resolve(folder);
@@ -48,22 +51,18 @@ const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/
   const dir = (await stat(root)).isDirectory() ? root : dirname(root);
   // Teaching guides have no text field, so loadDocuments reports them: turn each into section documents.
   for (const error of loaded.errors) {
-    if (extname(error.path).toLowerCase() === ".json" && error.line === undefined) {
-      try {
-        const file = join(dir, error.path);
-        const value: unknown = JSON.parse(await readFile(file, "utf8"));
-        if (isGuide(value)) {
-          const stem = slug(basename(file, extname(file)));
-          const named = typeof value.subject === "string" ? value.subject : undefined;
-          const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
-          documents.push(...guideDocuments(value, slug(subject), error.path));
-          continue;
-        }
-      } catch {
-        /* reported below as it was */
-      }
+    const file = join(dir, error.path);
+    const whole = extname(file).toLowerCase() === ".json" && error.line === undefined;
+    // Unreadable or not a guide: reported as loadDocuments reported it.
+    const value = whole ? await readJson(file).catch(() => undefined) : undefined;
+    if (!isGuide(value)) {
+      errors.push(error);
+      continue;
     }
-    errors.push(error);
+    const stem = slug(basename(file, extname(file)));
+    const named = typeof value.subject === "string" ? value.subject : undefined;
+    const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
+    documents.push(...guideDocuments(value, slug(subject), error.path));
   }
   return { documents, errors, skipped: loaded.skipped };
 };
@@ -95,16 +94,14 @@ export const indexFolders = async (folders: ReadonlyArray<string>, options: Inde
   if ("path" in location) await mkdir(dirname(resolve(location.path)), { recursive: true });
   const index = await openSearchIndex(location);
   try {
-    const { added, replaced, chunks } = await index.add(tagged, {
+    const counts = await index.add(tagged, {
       ...(options.collection ? { collection: options.collection } : {}),
       onProgress: (done, total) => options.onProgress?.({ phase: "index", done, total }),
     });
     return {
       indexPath: describeLocation(location),
       documents: tagged.length,
-      added,
-      replaced,
-      chunks,
+      ...counts, // added, replaced, chunks
       errors: read.flatMap((r) => r.errors),
       skipped: read.flatMap((r) => r.skipped),
       durationMs: Math.round(performance.now() - started),

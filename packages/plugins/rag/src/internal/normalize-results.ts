@@ -51,12 +51,11 @@ const metadataOf = (item: Obj, payload: Obj | undefined): Obj => {
   const merge = (m: unknown) => {
     if (!isObj(m)) return;
     for (const [k, v] of Object.entries(m)) {
-      if (k === "metadata" || k === "meta") continue;
-      if (CONTENT_KEYS.includes(k) && typeof v === "string" && v.length > 200) continue;
-      out[k] = v;
+      const longText = CONTENT_KEYS.includes(k) && typeof v === "string" && v.length > 200;
+      if (k !== "metadata" && k !== "meta" && !longText) out[k] = v;
     }
-    if (isObj(m.metadata)) merge(m.metadata);
-    if (isObj(m.meta)) merge(m.meta);
+    merge(m.metadata);
+    merge(m.meta);
   };
   if (payload) merge(Object.fromEntries(Object.entries(payload).filter(([k]) => !CONTENT_KEYS.includes(k))));
   const nested = [item.document, item.node].map((o) => (isObj(o) ? o.metadata : undefined));

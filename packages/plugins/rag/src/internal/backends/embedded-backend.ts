@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { fail, type PluginSetup, slug } from "@quiver/core";
-import type { SearchIndex } from "@quiver/search";
 import { describeLocation, type IndexLocation, indexLocationOf, type RagConfig } from "../../config.js";
 import type { RagOutput, RagQuery } from "../output.js";
 
@@ -23,24 +22,18 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
   if ("path" in location && !existsSync(location.path)) throw missing(location.path);
   // Loaded when the index is opened (at the first call), not when the plugin is.
   const { openSearchIndex, SearchError } = await import("@quiver/search");
-  /** A database that cannot be reached as `unavailable` (retryable); any other error unchanged. */
-  const databaseDown = (error: unknown) =>
-    SearchError.isInstance(error) && error.code === "unavailable"
-      ? fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
-          retryable: true,
-          suggestion:
-            "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
-        })
-      : error;
-  let index: SearchIndex;
-  try {
-    index = await openSearchIndex(location);
-    if (!("path" in location) && (await index.stats()).documents === 0) {
-      await index.close();
-      throw missing(describeLocation(location));
-    }
-  } catch (error) {
-    throw databaseDown(error);
+  /** Rethrows a database that cannot be reached as `unavailable` (retryable), any other error as it is. */
+  const rethrow = (error: unknown): never => {
+    if (!SearchError.isInstance(error) || error.code !== "unavailable") throw error;
+    throw fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
+      retryable: true,
+      suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
+    });
+  };
+  const index = await openSearchIndex(location).catch(rethrow);
+  if (!("path" in location) && (await index.stats().catch(rethrow)).documents === 0) {
+    await index.close();
+    throw missing(describeLocation(location));
   }
   return {
     search: async (q: RagQuery): Promise<RagOutput> => {
@@ -48,9 +41,7 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
         (["asignatura", "tipo_documento"] as const).flatMap((k) => (q[k] ? [[k, slug(q[k])]] : [])),
       );
       const filters = Object.keys(metadata).length > 0 ? { filters: { metadata } } : {};
-      const res = await index.search(q.query, { topK: q.topK, ...filters }).catch((error: unknown) => {
-        throw databaseDown(error);
-      });
+      const res = await index.search(q.query, { topK: q.topK, ...filters }).catch(rethrow);
       return {
         query: q.query,
         total_results: res.total,
