@@ -38,7 +38,7 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
         "Give a JSON/YAML guide or a folder of them.",
       );
     const dir =
-      typeof ctx.flags.dir === "string" && ctx.flags.dir !== "" ? resolve(ctx.cwd, ctx.flags.dir) : undefined;
+      typeof ctx.flags.dir === "string" && ctx.flags.dir ? resolve(ctx.cwd, ctx.flags.dir) : undefined;
     const settings = dir ? { ...ctx.config, guidesDir: dir } : ctx.config;
     const store = dir ? openGuideStore(settings) : ctx.resources.store;
     try {

@@ -27,20 +27,18 @@ export const importGuides = async (
     [];
   const skipped: Skipped[] = [];
   const skip = (source: string, reason: string) => skipped.push({ source, reason });
-  const seen = new Map<string, string>();
   let done = 0;
   for (const file of files) {
     const read = await readGuideFile(file);
     skipped.push(...read.skipped);
     for (const guide of read.guides) {
-      const earlier = seen.get(guide.subject);
+      const earlier = imported.find((i) => i.subject === guide.subject)?.source;
       if (earlier) {
         skip(file, `same subject "${guide.subject}" as ${earlier}, imported first`);
         continue;
       }
       try {
         const action = await store.put(guide);
-        seen.set(guide.subject, file);
         imported.push({ subject: guide.subject, name: describeGuide(guide).name, source: file, action });
       } catch (error) {
         skip(file, `the ${store.kind} store refused it: ${(error as Error).message}`);

@@ -4,7 +4,7 @@ import type { GuiaConfig } from "../config.js";
 import type { Guide } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
 import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
-import type { GuiaResources, GuideStore } from "../internal/stores/guide-store.js";
+import type { GuiaResources } from "../internal/stores/guide-store.js";
 import { cleanText, cleanValue, closest } from "../internal/text.js";
 
 /** A subject or section name: what both input fields accept. */
@@ -72,14 +72,6 @@ const summarise = (d: Guide["data"]) => {
   };
 };
 
-/** Store failures other than ours become `unavailable` (a broken folder, a dropped connection). */
-const fromStore = <T>(store: GuideStore, read: () => Promise<T>): Promise<T> =>
-  read().catch((error: Error) => {
-    throw ToolFailure.isInstance(error)
-      ? error
-      : fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
-  });
-
 /**
  * `guia_get_guide`: the teaching guide of a subject from the store `setup` opened, as a summary or one
  * section. The session's `asignatura` fills the field when the model leaves it out
@@ -115,7 +107,12 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
     "you used, and say so when the guide does not cover the question.",
   run: async (args, ctx) => {
     const store = ctx.resources.store;
-    const listings = await fromStore(store, () => store.list());
+    // Store failures other than ours become `unavailable` (a broken folder, a dropped connection).
+    const failed = (error: Error): never => {
+      if (ToolFailure.isInstance(error)) throw error;
+      throw fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
+    };
+    const listings = await store.list().catch(failed);
     if (listings.length === 0) {
       throw fail.unavailable(`The ${store.kind} guide store holds no guides.`, {
         retryable: false,
@@ -130,7 +127,7 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
       );
     }
     const listing = resolveSubject(wanted, listings);
-    const guide = await fromStore(store, () => store.get(listing.subject));
+    const guide = await store.get(listing.subject).catch(failed);
     if (!guide) throw fail.outOfDomain(`The guide for "${listing.subject}" is no longer stored.`);
     // Which guide the answer comes from (`guideFields`).
     const head = { subject: listing.subject, asignatura: listing.name, codigo: listing.code ?? undefined };

@@ -81,10 +81,7 @@ export const ragSearch = defineToolWith<RagConfig, RagResources>()({
             m.searchHttp(ctx.http, ctx.config, q, ctx.signal),
           )
         : await (await ctx.resources.embedded()).search(q);
-    const scope = [
-      asignatura && `subject ${asignatura}`,
-      args.tipo_documento && `type ${args.tipo_documento}`,
-    ];
+    const scope = [asignatura && `subject ${asignatura}`, q.tipo_documento && `type ${q.tipo_documento}`];
     const inScope = scope.some(Boolean) ? ` in ${scope.filter(Boolean).join(", ")}` : "";
     const { results, total_results: total } = data;
     const of = total > results.length ? ` (of ${total})` : "";

@@ -15,6 +15,8 @@ export interface FolderGuideStoreOptions {
 
 export { SEED_GUIDES_DIR };
 
+const NO_FOLDER = "This guide store has no folder to write to: set GUIA_DIR (or the guidesDir option).";
+
 /**
  * The embedded guide store: a folder of JSON or YAML guides (one per file, or an array per file),
  * plus the two real guides shipped with the package. Files are re-read only when they change.
@@ -56,10 +58,7 @@ export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): G
     },
     put: async (guide) => {
       assertSubjectId(guide.subject);
-      if (!dir)
-        throw new Error(
-          "This guide store has no folder to write to: set GUIA_DIR (or the guidesDir option).",
-        );
+      if (!dir) throw new Error(NO_FOLDER);
       const existing = (await load()).get(guide.subject);
       const inOwnDir = existing?.file.startsWith(dir) && extname(existing.file) === ".json";
       const target = inOwnDir && existing ? existing.file : join(dir, `${basename(guide.subject)}.json`);

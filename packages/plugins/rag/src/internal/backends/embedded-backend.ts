@@ -65,14 +65,12 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
   };
 };
 
-/** What the rag plugin's tools, command and health check share: the embedded index, opened once. */
-export interface RagResources {
-  /**
-   * The embedded index of this registration, opened at the first use and closed with the catalog.
-   * A missing index file rejects (`unavailable`) and is tried again at the next call.
-   */
-  readonly embedded: () => Promise<EmbeddedBackend>;
-}
+/**
+ * What the rag plugin's tools, command and health check share: `embedded()`, the embedded index of this
+ * registration, opened at the first use and closed with the catalog. A missing index file rejects
+ * (`unavailable`) and is tried again at the next call.
+ */
+export type RagResources = { readonly embedded: () => Promise<EmbeddedBackend> };
 
 /**
  * Opens the embedded index lazily: a registration on the HTTP backend never touches it, and a
