@@ -27,8 +27,7 @@ export const importGuides = async (
     [];
   const skipped: Skipped[] = [];
   const skip = (source: string, reason: string) => skipped.push({ source, reason });
-  let done = 0;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     const read = await readGuideFile(file);
     skipped.push(...read.skipped);
     for (const guide of read.guides) {
@@ -44,7 +43,7 @@ export const importGuides = async (
         skip(file, `the ${store.kind} store refused it: ${(error as Error).message}`);
       }
     }
-    options.onProgress?.(++done, files.length, file);
+    options.onProgress?.(i + 1, files.length, file);
   }
   if (files.length === 0) skip(root, "no .json, .yaml or .yml files found");
   return { imported, skipped };

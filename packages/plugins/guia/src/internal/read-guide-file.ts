@@ -13,10 +13,9 @@ export const guideFilesUnder = async (dir: string): Promise<string[]> => {
   );
   const out: string[] = [];
   for (const d of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = join(dir, d.name);
     if (d.name.startsWith(".")) continue;
-    if (d.isDirectory()) out.push(...(await guideFilesUnder(path)));
-    else if (d.isFile() && /\.(json|ya?ml)$/i.test(d.name)) out.push(path);
+    if (d.isDirectory()) out.push(...(await guideFilesUnder(join(dir, d.name))));
+    else if (d.isFile() && /\.(json|ya?ml)$/i.test(d.name)) out.push(join(dir, d.name));
   }
   return out;
 };

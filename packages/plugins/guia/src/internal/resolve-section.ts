@@ -2,30 +2,28 @@ import { slug } from "@quiver/core";
 
 /** Names people and models use for a section → the keys real guides use (as slugs, first found wins). */
 const ALIASES: Readonly<Record<string, ReadonlyArray<string>>> = Object.fromEntries(
-  [
-    ["objetivos objectives", "objetivos resultados_de_aprendizaje"],
-    ["resultados learning_outcomes", "resultados_de_aprendizaje"],
-    [
-      "competencias competences competencies",
+  Object.entries({
+    "objetivos objectives": "objetivos resultados_de_aprendizaje",
+    "resultados learning_outcomes": "resultados_de_aprendizaje",
+    "competencias competences competencies":
       "competencias resultados_del_proceso_de_formacion_y_de_aprendizaje",
-    ],
-    ["generales general", "competencias_generales general_competences generales"],
-    ["especificas", "competencias_especificas specific_competences especificas"],
-    ["transversales", "competencias_transversales transversal_competences transversales"],
-    ["contenidos", "programa_de_contenidos_teoricos_y_practicos contenidos"],
-    ["programa temario syllabus contents", "programa_de_contenidos_teoricos_y_practicos"],
-    ["descripcion breve_descripcion description", "breve_descripcion_de_contenidos"],
-    ["profesorado profesores", "profesorado_y_tutorias profesorado"],
-    ["tutorias staff lecturers teachers", "profesorado_y_tutorias"],
-    ["prerrequisitos requisitos recomendaciones prerequisites", "prerrequisitos_o_recomendaciones"],
-    ["enlaces links", "enlaces_recomendados"],
-    ["metodologia methodology", "metodologia_docente"],
-    ["evaluation assessment sistema_de_evaluacion", "evaluacion"],
-    ["bibliography references", "bibliografia"],
-    ["informacion additional_information", "informacion_adicional"],
-    ["teoria", "teorico"],
-    ["practicas", "practico"],
-  ].flatMap(([names, keys]) => names!.split(" ").map((name) => [name, keys!.split(" ")])),
+    "generales general": "competencias_generales general_competences generales",
+    especificas: "competencias_especificas specific_competences especificas",
+    transversales: "competencias_transversales transversal_competences transversales",
+    contenidos: "programa_de_contenidos_teoricos_y_practicos contenidos",
+    "programa temario syllabus contents": "programa_de_contenidos_teoricos_y_practicos",
+    "descripcion breve_descripcion description": "breve_descripcion_de_contenidos",
+    "profesorado profesores": "profesorado_y_tutorias profesorado",
+    "tutorias staff lecturers teachers": "profesorado_y_tutorias",
+    "prerrequisitos requisitos recomendaciones prerequisites": "prerrequisitos_o_recomendaciones",
+    "enlaces links": "enlaces_recomendados",
+    "metodologia methodology": "metodologia_docente",
+    "evaluation assessment sistema_de_evaluacion": "evaluacion",
+    "bibliography references": "bibliografia",
+    "informacion additional_information": "informacion_adicional",
+    teoria: "teorico",
+    practicas: "practico",
+  }).flatMap(([names, keys]) => names.split(" ").map((name) => [name, keys.split(" ")])),
 );
 
 /** A section found in a guide: its real path and its value. */
@@ -39,8 +37,7 @@ const only = <T>(found: T[]) => (found.length === 1 ? found[0] : undefined);
 /** The child of `node` a segment names: exact, alias, then a unique partial match. */
 const child = (node: unknown, segment: string): { key: string; value: unknown } | undefined => {
   if (Array.isArray(node)) {
-    if (!/^\d+$/.test(segment)) return undefined;
-    const i = Number(segment);
+    const i = /^\d+$/.test(segment) ? Number(segment) : node.length;
     return i < node.length ? { key: String(i), value: node[i] } : undefined;
   }
   if (!isObject(node)) return undefined;
