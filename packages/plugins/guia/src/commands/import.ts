@@ -19,11 +19,7 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
     "when MONGODB_URI is set. Exit code 1 when nothing could be imported.",
   positionals: { min: 1, names: "<path…>" },
   options: {
-    dir: {
-      type: "string",
-      value: "<folder>",
-      description: "Guide folder to write to (overrides GUIA_DIR for this run)",
-    },
+    dir: { type: "string", value: "<folder>", description: "Guide folder to write to (overrides GUIA_DIR)" },
   },
   examples: [
     "GUIA_DIR=./guias quiver guia import ./more-guides",

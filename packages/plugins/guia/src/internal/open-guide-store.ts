@@ -17,11 +17,8 @@ export const openGuideStore = (settings: Partial<GuiaConfig> = {}): GuideStore =
   const kind = settings.store ?? (settings.mongodbUri ? "mongodb" : "folder");
   if (kind === "mongodb") {
     if (!settings.mongodbUri) throw new Error("The mongodb guide store needs MONGODB_URI.");
-    return createMongoGuideStore({
-      uri: settings.mongodbUri,
-      database: settings.mongodbDatabase,
-      collection: settings.mongodbCollection ?? "guias",
-    });
+    const { mongodbUri: uri, mongodbDatabase: database, mongodbCollection: collection } = settings;
+    return createMongoGuideStore({ uri, database, collection });
   }
-  return createFolderGuideStore({ dir: settings.guidesDir, seed: settings.seed ?? true });
+  return createFolderGuideStore({ dir: settings.guidesDir, seed: settings.seed });
 };

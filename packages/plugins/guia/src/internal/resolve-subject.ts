@@ -36,10 +36,8 @@ export const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideList
     if (matches.length > 1) throw ambiguous(wanted, matches);
     if (matches.length === 1) return matches[0]!;
   }
-  const names = closest(
-    wanted,
-    listings.flatMap((l) => [l.subject, l.name]),
-  );
+  const candidates = listings.flatMap((l) => [l.subject, l.name]);
+  const names = closest(wanted, candidates);
   const near = listings.filter((l) => names.includes(l.subject) || names.includes(l.name));
   throw fail.outOfDomain(
     `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`,

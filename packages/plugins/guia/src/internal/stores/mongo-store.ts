@@ -83,12 +83,11 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
     put: async (guide) => {
       assertSubjectId(guide.subject);
       return guarded(async (c) => {
-        const result = await c.replaceOne(
-          { subject: { $eq: guide.subject } },
-          { subject: guide.subject, ...guide.data },
-          { upsert: true },
-        );
-        return result.upsertedCount > 0 ? "created" : "replaced";
+        const doc = { subject: guide.subject, ...guide.data };
+        const { upsertedCount } = await c.replaceOne({ subject: { $eq: guide.subject } }, doc, {
+          upsert: true,
+        });
+        return upsertedCount > 0 ? "created" : "replaced";
       });
     },
     close: async () => {
