@@ -38,12 +38,11 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
     const settings = dir ? { ...ctx.config, guidesDir: dir } : ctx.config;
     const store = dir ? openGuideStore(settings) : ctx.resources.store;
     try {
-      if (store.kind === "folder" && !settings.guidesDir) {
+      if (store.kind === "folder" && !settings.guidesDir)
         throw new CommandUsageError(
           "No guide folder is configured, so imported guides would not be served.",
           "Set GUIA_DIR (or plugins.guia.options.guidesDir in quiver.config.json), or pass --dir <folder>.",
         );
-      }
       const reports: ImportReport[] = [];
       for (const path of paths) reports.push(await importGuides(path, store, { onProgress: ctx.progress }));
       const imported = reports.flatMap((r) => r.imported);

@@ -113,19 +113,17 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
       throw fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
     };
     const listings = await store.list().catch(failed);
-    if (listings.length === 0) {
+    if (listings.length === 0)
       throw fail.unavailable(`The ${store.kind} guide store holds no guides.`, {
         retryable: false,
         suggestion: "Import guides with `quiver guia import <file|folder>`.",
       });
-    }
     const wanted = args.asignatura?.trim();
-    if (!wanted) {
+    if (!wanted)
       throw fail.invalidInput(
         `No subject given and the session has none. Guides available: ${describeListings(listings)}.`,
         { suggestion: `Call guia_get_guide again with asignatura set to one of: ${subjectIds(listings)}.` },
       );
-    }
     const listing = resolveSubject(wanted, listings);
     const guide = await store.get(listing.subject).catch(failed);
     if (!guide) throw fail.outOfDomain(`The guide for "${listing.subject}" is no longer stored.`);

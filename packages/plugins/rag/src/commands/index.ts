@@ -37,22 +37,20 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
   run: async (ctx) => {
     const folders = ctx.args.map((f) => resolve(ctx.cwd, f));
     const missing = ctx.args.filter((_, i) => !existsSync(folders[i]!));
-    if (missing.length > 0) {
+    if (missing.length > 0)
       throw new CommandUsageError(
         `${missing.join(", ")} does not exist.`,
         "Give a folder (or file) of course material, e.g. quiver rag index ./material.",
       );
-    }
     const flagged = text(ctx.flags.index);
     // An explicit --index file wins; otherwise the configured location (PostgreSQL when DATABASE_URL is set).
     const location = flagged
       ? { path: resolve(ctx.cwd, flagged) }
       : indexLocationOf({ ...ctx.config, indexPath: resolve(ctx.cwd, ctx.config.indexPath) });
-    if (backendOf(ctx.config) === "http") {
+    if (backendOf(ctx.config) === "http")
       ctx.warn(
         "note: rag is set to the HTTP backend (RAG_SERVICE_URL); the embedded index built here is not what it serves.",
       );
-    }
     const report = await indexFolders(folders, {
       location,
       asignatura: text(ctx.flags.asignatura),
