@@ -20,23 +20,18 @@ export const guiaDemo: PluginDemo = {
     const options = { store: "folder", guidesDir: build.path, seed: false };
     const store = createFolderGuideStore({ dir: build.path, seed: false });
     try {
-      if (build.fresh) {
-        const guides = await store.list();
-        const subjects = guides.map((g) => g.subject).join(", ");
-        return {
-          options,
-          message: `${guides.length} teaching guides reused from ${build.path} (${subjects})`,
-        };
+      let done = `reused from ${build.path}`;
+      let skipped = "";
+      if (!build.fresh) {
+        await rm(build.path, { recursive: true, force: true });
+        const report = await importGuides(SEED_GUIDES_DIR, store);
+        await build.markFresh();
+        done = `imported into ${build.path}`;
+        if (report.skipped.length > 0) skipped = `, skipped ${report.skipped.length}`;
       }
-      await rm(build.path, { recursive: true, force: true });
-      const report = await importGuides(SEED_GUIDES_DIR, store);
-      await build.markFresh();
-      const subjects = report.imported.map((i) => i.subject).join(", ");
-      const skipped = report.skipped.length > 0 ? `, skipped ${report.skipped.length}` : "";
-      return {
-        options,
-        message: `${report.imported.length} teaching guides imported into ${build.path} (${subjects}${skipped})`,
-      };
+      const subjects = (await store.list()).map((g) => g.subject);
+      const message = `${subjects.length} teaching guides ${done} (${subjects.join(", ")}${skipped})`;
+      return { options, message };
     } finally {
       await store.close();
     }

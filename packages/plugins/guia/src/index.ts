@@ -3,28 +3,15 @@ import pkg from "../package.json" with { type: "json" };
 import { importCommand } from "./commands/import.js";
 import { type GuiaConfig, guiaConfigSchema } from "./config.js";
 import { guiaDemo } from "./demo.js";
-import type { GuideStore } from "./internal/stores/guide-store.js";
-import { type GuiaResources, setupGuia } from "./setup.js";
+import { openGuideStore } from "./internal/open-guide-store.js";
+import type { GuiaResources, GuideStore } from "./internal/stores/guide-store.js";
 import { getGuide } from "./tools/get-guide.js";
 
 export { type GuiaConfig, guiaConfigSchema } from "./config.js";
-export {
-  describeGuide,
-  type Guide,
-  type GuideListing,
-  type GuideValidation,
-  isSubjectId,
-  subjectId,
-  validateGuide,
-} from "./internal/guide.js";
-export {
-  createFolderGuideStore,
-  type FolderGuideStoreOptions,
-  SEED_GUIDES_DIR,
-} from "./internal/stores/folder-store.js";
-export { assertSubjectId, type GuideStore } from "./internal/stores/guide-store.js";
-export { createMongoGuideStore, type MongoGuideStoreOptions } from "./internal/stores/mongo-store.js";
-export type { GuiaResources } from "./setup.js";
+export * from "./internal/guide.js";
+export * from "./internal/stores/folder-store.js";
+export * from "./internal/stores/guide-store.js";
+export * from "./internal/stores/mongo-store.js";
 export type { GetGuideOutput } from "./tools/get-guide.js";
 /**
  * Options of `createGuiaPlugin`: defaults for the settings (`guiaConfigSchema`; environment and host
@@ -60,25 +47,26 @@ export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaCo
     defaults,
     tools: [{ ...getGuide, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
     // A store is opened at the first call, not at import: `quiver list` never opens one.
-    setup: guideStore ? () => ({ store: guideStore }) : setupGuia,
+    setup: ({ config, onClose }) => {
+      if (guideStore) return { store: guideStore };
+      const store = openGuideStore(config);
+      onClose(() => store.close());
+      return { store };
+    },
     commands: [importCommand],
     demo: guiaDemo,
     health: async ({ resources: { store } }) => {
-      const subjects = await store.list().then(
-        (listings) => listings.map((l) => l.subject),
-        (error: Error) => error,
-      );
-      if (subjects instanceof Error) {
-        const message = `${store.kind} store failed: ${subjects.message}`;
+      const where = `${store.kind} store`;
+      try {
+        const subjects = (await store.list()).map((l) => l.subject);
+        if (subjects.length > 0)
+          return { ok: true, message: `${where}: ${subjects.length} guides (${subjects.join(", ")}).` };
+        const fix = "Run `quiver guia import <file|folder>`.";
+        return { ok: false, message: `${where} holds no guides.`, fix };
+      } catch (error) {
+        const message = `${where} failed: ${(error as Error).message}`;
         return { ok: false, message, fix: "Check GUIA_DIR or MONGODB_URI." };
       }
-      return subjects.length > 0
-        ? { ok: true, message: `${store.kind} store: ${subjects.length} guides (${subjects.join(", ")}).` }
-        : {
-            ok: false,
-            message: `${store.kind} store holds no guides.`,
-            fix: "Run `quiver guia import <file|folder>`.",
-          };
     },
   });
 };

@@ -1,8 +1,12 @@
 import { resolve } from "node:path";
 import { reveal, secret, setting } from "@quiver/core";
+import type { OpenPostgresSearchIndexOptions, OpenSearchIndexOptions } from "@quiver/search";
 import { z } from "zod";
 
 const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
+const identifier = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)");
 
 /** Where the embedded index lives when RAG_INDEX_PATH is not set: `.quiver/rag-index.db` in the working directory. */
 export const DEFAULT_INDEX_PATH = ".quiver/rag-index.db";
@@ -30,13 +34,9 @@ export const ragConfigSchema = z
       .describe(
         "PostgreSQL URL (postgres://...): the embedded index lives there instead of the SQLite file, shared by every replica.",
       ),
-    databaseSchema: setting(
-      z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "expected a plain identifier (letters, digits, _)")
-        .default("quiver_search"),
-      { env: "QUIVER_SEARCH_SCHEMA" },
-    ).describe("The PostgreSQL schema of the index, created when missing."),
+    databaseSchema: setting(identifier.default("quiver_search"), { env: "QUIVER_SEARCH_SCHEMA" }).describe(
+      "The PostgreSQL schema of the index, created when missing.",
+    ),
     indexName: setting(z.string().min(1).default("rag"), { env: "RAG_INDEX_NAME" }).describe(
       "The index's name in the PostgreSQL schema (several indexes can share one schema).",
     ),
@@ -57,9 +57,7 @@ export const backendOf = (config: RagConfig): "http" | "embedded" =>
   config.backend ?? (config.serviceUrl ? "http" : "embedded");
 
 /** Where the embedded index lives: a SQLite file, or an index in a PostgreSQL schema. */
-export type IndexLocation =
-  | { readonly path: string }
-  | { readonly databaseUrl: string; readonly schema: string; readonly name: string };
+export type IndexLocation = OpenSearchIndexOptions | OpenPostgresSearchIndexOptions;
 
 /** The embedded index's location: PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file (absolute). */
 export const indexLocationOf = (

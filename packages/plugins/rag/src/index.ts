@@ -3,13 +3,12 @@ import pkg from "../package.json" with { type: "json" };
 import { indexCommand } from "./commands/index.js";
 import { backendOf, describeLocation, indexLocationOf, type RagConfig, ragConfigSchema } from "./config.js";
 import { ragDemo } from "./demo.js";
-import type { RagResources } from "./setup.js";
+import type { RagResources } from "./internal/backends/embedded-backend.js";
 import { ragSearch } from "./tools/search.js";
 
 export { DEFAULT_INDEX_PATH, type RagConfig, ragConfigSchema } from "./config.js";
-export type { RagOutput, RagQuery, RagResult } from "./internal/output.js";
-export { ragOutputSchema } from "./internal/output.js";
-export type { RagResources } from "./setup.js";
+export type { RagResources } from "./internal/backends/embedded-backend.js";
+export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./internal/output.js";
 /**
  * Options of `createRagPlugin`: defaults for the settings (`ragConfigSchema`; environment and host
  * config win), and how the session's `asignatura` is used (default `default`): `default` keeps the
@@ -41,28 +40,25 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
     defaults,
     tools: [{ ...ragSearch, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
     // Loaded at the first call, not at import: `quiver list` never opens the embedded index.
-    setup: (ctx) => import("./setup.js").then((m) => m.setupRag(ctx)),
+    setup: (ctx) => import("./internal/backends/embedded-backend.js").then((m) => m.setupRag(ctx)),
     commands: [indexCommand],
     demo: ragDemo,
     health: async ({ config: c, resources, http, signal }) => {
       if (backendOf(c) === "http") {
         // Loaded only for the check: the HTTP client is not needed to list the plugin.
         const { searchHttp } = await import("./internal/backends/http-backend.js");
+        const fix = "Check RAG_SERVICE_URL and that the service is running.";
         return searchHttp(http, c, { query: "health check", topK: 1 }, signal).then(
           () => ({ ok: true, message: `RAG service ${new URL(c.serviceUrl!).origin} answers.` }),
-          (error: Error) => ({
-            ok: false,
-            message: error.message,
-            fix: "Check RAG_SERVICE_URL and that the service is running.",
-          }),
+          (error: Error) => ({ ok: false, message: error.message, fix }),
         );
       }
       const where = `Embedded index ${describeLocation(indexLocationOf(c))}`;
       try {
         const { documents, chunks } = await (await resources.embedded()).stats();
-        return documents > 0
-          ? { ok: true, message: `${where}: ${documents} documents, ${chunks} chunks.` }
-          : { ok: false, message: `${where} is empty.`, fix: "Run `quiver rag index <folder>`." };
+        if (documents > 0)
+          return { ok: true, message: `${where}: ${documents} documents, ${chunks} chunks.` };
+        return { ok: false, message: `${where} is empty.`, fix: "Run `quiver rag index <folder>`." };
       } catch (error) {
         const fix = "Run `quiver rag index <folder>` or set RAG_INDEX_PATH.";
         return { ok: false, message: (error as Error).message, fix };

@@ -4,7 +4,7 @@ import { CommandUsageError, type PluginCommand } from "@quiver/core";
 import type { GuiaConfig } from "../config.js";
 import { type ImportReport, importGuides } from "../internal/import-guides.js";
 import { openGuideStore } from "../internal/open-guide-store.js";
-import type { GuiaResources } from "../setup.js";
+import type { GuiaResources } from "../internal/stores/guide-store.js";
 
 /**
  * `quiver guia import <path…>`: validates teaching guides (JSON/YAML files or folders) and loads them
@@ -19,11 +19,7 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
     "when MONGODB_URI is set. Exit code 1 when nothing could be imported.",
   positionals: { min: 1, names: "<path…>" },
   options: {
-    dir: {
-      type: "string",
-      value: "<folder>",
-      description: "Guide folder to write to (overrides GUIA_DIR for this run)",
-    },
+    dir: { type: "string", value: "<folder>", description: "Guide folder to write to (overrides GUIA_DIR)" },
   },
   examples: [
     "GUIA_DIR=./guias quiver guia import ./more-guides",
@@ -38,16 +34,15 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
         "Give a JSON/YAML guide or a folder of them.",
       );
     const dir =
-      typeof ctx.flags.dir === "string" && ctx.flags.dir !== "" ? resolve(ctx.cwd, ctx.flags.dir) : undefined;
+      typeof ctx.flags.dir === "string" && ctx.flags.dir ? resolve(ctx.cwd, ctx.flags.dir) : undefined;
     const settings = dir ? { ...ctx.config, guidesDir: dir } : ctx.config;
     const store = dir ? openGuideStore(settings) : ctx.resources.store;
     try {
-      if (store.kind === "folder" && !settings.guidesDir) {
+      if (store.kind === "folder" && !settings.guidesDir)
         throw new CommandUsageError(
           "No guide folder is configured, so imported guides would not be served.",
           "Set GUIA_DIR (or plugins.guia.options.guidesDir in quiver.config.json), or pass --dir <folder>.",
         );
-      }
       const reports: ImportReport[] = [];
       for (const path of paths) reports.push(await importGuides(path, store, { onProgress: ctx.progress }));
       const imported = reports.flatMap((r) => r.imported);

@@ -99,24 +99,20 @@ const checkValue = (value: unknown, path: string, depth: number): string | undef
  * if (!checked.ok) console.log(checked.reason)
  */
 export const validateGuide = (raw: unknown, fallbackId?: string): GuideValidation => {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    return { ok: false, reason: "not a JSON object" };
-  }
+  const no = (reason: string) => ({ ok: false, reason }) as const;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return no("not a JSON object");
   const problem = checkValue(raw, "", 0);
-  if (problem) return { ok: false, reason: problem };
+  if (problem) return no(problem);
   const { _id, subject: explicit, ...doc } = raw as Record<string, unknown>;
-  if (explicit !== undefined && typeof explicit !== "string")
-    return { ok: false, reason: "field subject must be a string" };
-  if (!str(doc.asignatura) && !str(doc.nombre) && !str(doc.name)) {
-    return { ok: false, reason: "missing the subject's name (field asignatura, nombre or name)" };
-  }
-  if (Object.keys(doc).length < 2) return { ok: false, reason: "has no sections besides the subject's name" };
-  if (JSON.stringify(doc).length > MAX_BYTES) return { ok: false, reason: `larger than ${MAX_BYTES} bytes` };
+  if (explicit !== undefined && typeof explicit !== "string") return no("field subject must be a string");
+  if (!str(doc.asignatura) && !str(doc.nombre) && !str(doc.name))
+    return no("missing the subject's name (field asignatura, nombre or name)");
+  if (Object.keys(doc).length < 2) return no("has no sections besides the subject's name");
+  if (JSON.stringify(doc).length > MAX_BYTES) return no(`larger than ${MAX_BYTES} bytes`);
   const candidate =
     (explicit && subjectId(explicit)) ||
     (fallbackId && subjectId(fallbackId)) ||
     subjectId(describeGuide({ subject: "", data: doc }).name);
-  if (!isSubjectId(candidate))
-    return { ok: false, reason: `cannot derive a valid subject id (got "${candidate}")` };
+  if (!isSubjectId(candidate)) return no(`cannot derive a valid subject id (got "${candidate}")`);
   return { ok: true, guide: { subject: candidate, data: doc } };
 };

@@ -3,27 +3,22 @@ import { createFolderGuideStore } from "./stores/folder-store.js";
 import type { GuideStore } from "./stores/guide-store.js";
 import { createMongoGuideStore } from "./stores/mongo-store.js";
 
-/** The settings that choose a store; every field optional (the plugin's config fits). */
-export type GuideStoreSettings = Partial<GuiaConfig>;
-
 /**
- * Opens the store the settings name: MongoDB when `store` is `mongodb` (or a URI is given and no store
- * is named), else the folder store over `guidesDir` plus the shipped guides. Use it to give the
- * host's `quiver guia import` the same store the tool reads.
+ * Opens the store the settings name (every field optional: the plugin's config fits): MongoDB when
+ * `store` is `mongodb` (or a URI is given and no store is named), else the folder store over
+ * `guidesDir` plus the shipped guides. Use it to give the host's `quiver guia import` the same store
+ * the tool reads.
  *
  * @example
  * const store = openGuideStore({ guidesDir: process.env.GUIA_DIR })
  * console.log(await importGuides("./more-guides", store))
  */
-export const openGuideStore = (settings: GuideStoreSettings = {}): GuideStore => {
+export const openGuideStore = (settings: Partial<GuiaConfig> = {}): GuideStore => {
   const kind = settings.store ?? (settings.mongodbUri ? "mongodb" : "folder");
   if (kind === "mongodb") {
     if (!settings.mongodbUri) throw new Error("The mongodb guide store needs MONGODB_URI.");
-    return createMongoGuideStore({
-      uri: settings.mongodbUri,
-      database: settings.mongodbDatabase,
-      collection: settings.mongodbCollection ?? "guias",
-    });
+    const { mongodbUri: uri, mongodbDatabase: database, mongodbCollection: collection } = settings;
+    return createMongoGuideStore({ uri, database, collection });
   }
-  return createFolderGuideStore({ dir: settings.guidesDir, seed: settings.seed ?? true });
+  return createFolderGuideStore({ dir: settings.guidesDir, seed: settings.seed });
 };

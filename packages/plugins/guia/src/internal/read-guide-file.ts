@@ -8,16 +8,14 @@ import { type Guide, validateGuide } from "./guide.js";
  * none when the folder does not exist.
  */
 export const guideFilesUnder = async (dir: string): Promise<string[]> => {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [];
-    throw error;
-  });
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? [] : Promise.reject(error),
+  );
   const out: string[] = [];
   for (const d of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const path = join(dir, d.name);
     if (d.name.startsWith(".")) continue;
-    if (d.isDirectory()) out.push(...(await guideFilesUnder(path)));
-    else if (d.isFile() && /\.(json|ya?ml)$/i.test(d.name)) out.push(path);
+    if (d.isDirectory()) out.push(...(await guideFilesUnder(join(dir, d.name))));
+    else if (d.isFile() && /\.(json|ya?ml)$/i.test(d.name)) out.push(join(dir, d.name));
   }
   return out;
 };
@@ -25,11 +23,8 @@ export const guideFilesUnder = async (dir: string): Promise<string[]> => {
 /** File names that say nothing about the subject: the id then comes from the folder name. */
 const GENERIC = new Set(["guia_docente", "guia", "guide", "index", "data", "teaching_guide"]);
 
-/** The id a file's guide gets when the guide has no `subject` field. */
-export const fallbackIdFor = (path: string): string => {
-  const stem = basename(path, extname(path));
-  return GENERIC.has(slug(stem)) ? basename(dirname(path)) : stem;
-};
+/** A file, or an item of a file, that was not imported, and why. */
+export type Skipped = { source: string; reason: string };
 
 /**
  * Reads a JSON or YAML file holding one guide, or an array of guides, and validates each: the file's
@@ -37,6 +32,8 @@ export const fallbackIdFor = (path: string): string => {
  * are reported as skipped.
  */
 export const readGuideFile = async (path: string) => {
+  const guides: Guide[] = [];
+  const skipped: Skipped[] = [];
   let parsed: unknown;
   try {
     const text = await readFile(path, "utf8");
@@ -45,17 +42,16 @@ export const readGuideFile = async (path: string) => {
       ? (await import("yaml")).parse(text, { maxAliasCount: 100 })
       : JSON.parse(text);
   } catch (error) {
-    return {
-      guides: [],
-      skipped: [{ source: path, reason: `cannot be read or parsed: ${(error as Error).message}` }],
-    };
+    skipped.push({ source: path, reason: `cannot be read or parsed: ${(error as Error).message}` });
+    return { guides, skipped };
   }
-  // A file's own name is the fallback id of its one guide, not of the guides in an array.
+  // A file's own name (its folder's, for a generic name) is the fallback id of its one guide, not of
+  // the guides in an array.
   const list = Array.isArray(parsed);
-  const guides: Guide[] = [];
-  const skipped: { source: string; reason: string }[] = [];
+  const stem = basename(path, extname(path));
+  const fallback = list ? undefined : GENERIC.has(slug(stem)) ? basename(dirname(path)) : stem;
   (list ? (parsed as unknown[]) : [parsed]).forEach((doc, i) => {
-    const checked = validateGuide(doc, list ? undefined : fallbackIdFor(path));
+    const checked = validateGuide(doc, fallback);
     if (checked.ok) guides.push(checked.guide);
     else skipped.push({ source: list ? `${path}[${i}]` : path, reason: checked.reason });
   });

@@ -2,63 +2,54 @@ import { slug } from "@quiver/core";
 
 /** Names people and models use for a section → the keys real guides use (as slugs, first found wins). */
 const ALIASES: Readonly<Record<string, ReadonlyArray<string>>> = Object.fromEntries(
-  [
-    ["objetivos objectives", "objetivos resultados_de_aprendizaje"],
-    ["resultados learning_outcomes", "resultados_de_aprendizaje"],
-    [
-      "competencias competences competencies",
+  Object.entries({
+    "objetivos objectives": "objetivos resultados_de_aprendizaje",
+    "resultados learning_outcomes": "resultados_de_aprendizaje",
+    "competencias competences competencies":
       "competencias resultados_del_proceso_de_formacion_y_de_aprendizaje",
-    ],
-    ["generales general", "competencias_generales general_competences generales"],
-    ["especificas", "competencias_especificas specific_competences especificas"],
-    ["transversales", "competencias_transversales transversal_competences transversales"],
-    ["contenidos", "programa_de_contenidos_teoricos_y_practicos contenidos"],
-    ["programa temario syllabus contents", "programa_de_contenidos_teoricos_y_practicos"],
-    ["descripcion breve_descripcion description", "breve_descripcion_de_contenidos"],
-    ["profesorado profesores", "profesorado_y_tutorias profesorado"],
-    ["tutorias staff lecturers teachers", "profesorado_y_tutorias"],
-    ["prerrequisitos requisitos recomendaciones prerequisites", "prerrequisitos_o_recomendaciones"],
-    ["enlaces links", "enlaces_recomendados"],
-    ["metodologia methodology", "metodologia_docente"],
-    ["evaluation assessment sistema_de_evaluacion", "evaluacion"],
-    ["bibliography references", "bibliografia"],
-    ["informacion additional_information", "informacion_adicional"],
-    ["teoria", "teorico"],
-    ["practicas", "practico"],
-  ].flatMap(([names, keys]) => names!.split(" ").map((name) => [name, keys!.split(" ")])),
+    "generales general": "competencias_generales general_competences generales",
+    especificas: "competencias_especificas specific_competences especificas",
+    transversales: "competencias_transversales transversal_competences transversales",
+    contenidos: "programa_de_contenidos_teoricos_y_practicos contenidos",
+    "programa temario syllabus contents": "programa_de_contenidos_teoricos_y_practicos",
+    "descripcion breve_descripcion description": "breve_descripcion_de_contenidos",
+    "profesorado profesores": "profesorado_y_tutorias profesorado",
+    "tutorias staff lecturers teachers": "profesorado_y_tutorias",
+    "prerrequisitos requisitos recomendaciones prerequisites": "prerrequisitos_o_recomendaciones",
+    "enlaces links": "enlaces_recomendados",
+    "metodologia methodology": "metodologia_docente",
+    "evaluation assessment sistema_de_evaluacion": "evaluacion",
+    "bibliography references": "bibliografia",
+    "informacion additional_information": "informacion_adicional",
+    teoria: "teorico",
+    practicas: "practico",
+  }).flatMap(([names, keys]) => names.split(" ").map((name) => [name, keys.split(" ")])),
 );
 
 /** A section found in a guide: its real path and its value. */
-export interface Section {
-  readonly path: string;
-  readonly value: unknown;
-}
+type Section = { readonly path: string; readonly value: unknown };
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
+/** The one element of `found`, if there is exactly one. */
+const only = <T>(found: T[]) => (found.length === 1 ? found[0] : undefined);
 
 /** The child of `node` a segment names: exact, alias, then a unique partial match. */
 const child = (node: unknown, segment: string): { key: string; value: unknown } | undefined => {
   if (Array.isArray(node)) {
-    if (!/^\d+$/.test(segment)) return undefined;
-    const i = Number(segment);
+    const i = /^\d+$/.test(segment) ? Number(segment) : node.length;
     return i < node.length ? { key: String(i), value: node[i] } : undefined;
   }
   if (!isObject(node)) return undefined;
-  const keys = Object.keys(node);
   const s = slug(segment);
   if (!s) return undefined;
+  const keys = Object.keys(node);
   const bySlug = new Map(keys.map((k) => [slug(k), k]));
-  const pick = (k: string | undefined) => (k === undefined ? undefined : { key: k, value: node[k] });
-  if (bySlug.has(s)) return pick(bySlug.get(s));
-  for (const alias of ALIASES[s] ?? []) if (bySlug.has(alias)) return pick(bySlug.get(alias));
-  const affix = keys.filter((k) => slug(k).endsWith(`_${s}`) || slug(k).startsWith(`${s}_`));
-  if (affix.length === 1) return pick(affix[0]);
-  if (s.length >= 4) {
-    const inner = keys.filter((k) => slug(k).includes(s));
-    if (inner.length === 1) return pick(inner[0]);
-  }
-  return undefined;
+  const key =
+    [s, ...(ALIASES[s] ?? [])].map((a) => bySlug.get(a)).find((k) => k !== undefined) ??
+    only(keys.filter((k) => slug(k).endsWith(`_${s}`) || slug(k).startsWith(`${s}_`))) ??
+    (s.length >= 4 ? only(keys.filter((k) => slug(k).includes(s))) : undefined);
+  return key === undefined ? undefined : { key, value: node[key] };
 };
 
 /** The sections under the top level whose key matches `segment` (so `evaluación_ordinaria` finds `evaluación.evaluación_ordinaria`). */
@@ -80,31 +71,21 @@ export const resolveSection = (
   guide: Readonly<Record<string, unknown>>,
   key: string,
 ): Section | undefined => {
-  const segments = key
-    .split(/[./]/)
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  if (segments.length === 0) return undefined;
+  const segments = key.split(/[./]/).flatMap((s) => (s.trim() ? [s.trim()] : []));
   let node: unknown = guide;
   const path: string[] = [];
   for (const segment of segments) {
     const next = child(node, segment);
-    if (!next) {
-      const found = segments.length === 1 ? nested(guide, segment) : [];
-      return found.length === 1 ? found[0] : undefined;
-    }
+    if (!next) return segments.length === 1 ? only(nested(guide, segment)) : undefined;
     path.push(next.key);
     node = next.value;
   }
-  return { path: path.join("."), value: node };
+  return path.length > 0 ? { path: path.join("."), value: node } : undefined;
 };
 
 /** Every section a guide has: top-level keys, and `section.child` for object sections. */
-export const sectionPaths = (guide: Readonly<Record<string, unknown>>): string[] => {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(guide)) {
-    out.push(k);
-    if (isObject(v)) for (const c of Object.keys(v)) out.push(`${k}.${c}`);
-  }
-  return out;
-};
+export const sectionPaths = (guide: Readonly<Record<string, unknown>>): string[] =>
+  Object.entries(guide).flatMap(([k, v]) => [
+    k,
+    ...(isObject(v) ? Object.keys(v).map((c) => `${k}.${c}`) : []),
+  ]);

@@ -22,29 +22,22 @@ const ambiguous = (wanted: string, matches: ReadonlyArray<GuideListing>) =>
  */
 export const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideListing>): GuideListing => {
   const s = slug(wanted);
-  const code = /\(([0-9A-Za-z]{4,12})\)\s*$/.exec(wanted)?.[1];
-  const exact = listings.filter(
-    (l) =>
-      l.subject === s ||
-      slug(l.name) === s ||
-      (l.code && (slug(l.code) === s || (code && slug(l.code) === slug(code)))),
-  );
-  if (exact.length > 1) throw ambiguous(wanted, exact);
-  if (exact.length === 1) return exact[0]!;
-  const partial = s
-    ? listings.filter((l) => {
-        const n = slug(l.name);
-        return (
-          l.subject.includes(s) || n.includes(s) || (n.length >= 4 && s.includes(n)) || s.includes(l.subject)
-        );
-      })
-    : [];
-  if (partial.length > 1) throw ambiguous(wanted, partial);
-  if (partial.length === 1) return partial[0]!;
-  const names = closest(
-    wanted,
-    listings.flatMap((l) => [l.subject, l.name]),
-  );
+  // A code as given, or at the end of a title line ("Guía docente de X (296113E)").
+  const codes = [s, slug(/\(([0-9A-Za-z]{4,12})\)\s*$/.exec(wanted)?.[1] ?? s)];
+  const exact = (l: GuideListing) =>
+    l.subject === s || slug(l.name) === s || (l.code !== null && codes.includes(slug(l.code)));
+  const partial = (l: GuideListing) => {
+    const n = slug(l.name);
+    return (
+      l.subject.includes(s) || n.includes(s) || (n.length >= 4 && s.includes(n)) || s.includes(l.subject)
+    );
+  };
+  for (const matches of [listings.filter(exact), s ? listings.filter(partial) : []]) {
+    if (matches.length > 1) throw ambiguous(wanted, matches);
+    if (matches.length === 1) return matches[0]!;
+  }
+  const candidates = listings.flatMap((l) => [l.subject, l.name]);
+  const names = closest(wanted, candidates);
   const near = listings.filter((l) => names.includes(l.subject) || names.includes(l.name));
   throw fail.outOfDomain(
     `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`,

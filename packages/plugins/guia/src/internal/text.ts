@@ -7,27 +7,24 @@ export const cleanText = (text: string): string =>
     .replace(/[ \t]{2,}/g, " ")
     .trim();
 
-/** A copy of a JSON value with every string cleaned by {@link cleanText}. */
-export const cleanValue = (value: unknown): unknown => {
-  if (typeof value === "string") return cleanText(value);
-  if (Array.isArray(value)) return value.map(cleanValue);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanValue(v)]));
-  }
-  return value;
-};
+/** A copy of a JSON value with every string cleaned by {@link cleanText} (a JSON round trip with a reviver). */
+export const cleanValue = (value: unknown): unknown =>
+  value === undefined
+    ? value
+    : JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === "string" ? cleanText(v) : v));
 
 /**
- * The candidates closest to `wanted` (by slug), best first: those containing it or contained in it,
+ * The three candidates closest to `wanted` (by slug), best first: those containing it or contained in it,
  * then the nearest by edit distance.
  */
-export const closest = (wanted: string, candidates: ReadonlyArray<string>, n = 3): string[] => {
+export const closest = (wanted: string, candidates: ReadonlyArray<string>): string[] => {
   const w = slug(wanted);
   const overlaps = (c: string) => slug(c).includes(w) || w.includes(slug(c));
+  const options = { key: slug, limit: 3, maxDistance: Math.max(3, Math.floor(w.length / 2)) };
   const near = closestMatches(
     candidates.filter((c) => !overlaps(c)),
     w,
-    { key: slug, limit: n, maxDistance: Math.max(3, Math.floor(w.length / 2)) },
+    options,
   );
-  return [...candidates.filter(overlaps), ...near].slice(0, n);
+  return [...candidates.filter(overlaps), ...near].slice(0, 3);
 };

@@ -1,39 +1,36 @@
 import { defineToolWith, fail, outcome, ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
-import { describeGuide, type Guide, type GuideListing } from "../internal/guide.js";
+import type { Guide } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
 import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
-import type { GuideStore } from "../internal/stores/guide-store.js";
+import type { GuiaResources } from "../internal/stores/guide-store.js";
 import { cleanText, cleanValue, closest } from "../internal/text.js";
-import type { GuiaResources } from "../setup.js";
+
+/** A subject or section name: what both input fields accept. */
+const name = (description: string) => z.string().min(1).max(200).optional().describe(description);
 
 const input = z.object({
-  asignatura: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      "The subject: its id (metaheuristicas), name (Metaheurísticas) or code (296113E). Leave it out to use the student's current subject.",
-    ),
-  key: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      "Section to return, e.g. evaluación, bibliografía, competencias, objetivos, metodología docente, profesorado y tutorías, " +
-        "breve descripción de contenidos, programa de contenidos, prerrequisitos, enlaces, or a dot path such as " +
-        "evaluación.evaluación_ordinaria or competencias.generales. Leave it out for a summary of the guide.",
-    ),
+  asignatura: name(
+    "The subject: its id (metaheuristicas), name (Metaheurísticas) or code (296113E). Leave it out to use the student's current subject.",
+  ),
+  key: name(
+    "Section to return, e.g. evaluación, bibliografía, competencias, objetivos, metodología docente, profesorado y tutorías, " +
+      "breve descripción de contenidos, programa de contenidos, prerrequisitos, enlaces, or a dot path such as " +
+      "evaluación.evaluación_ordinaria or competencias.generales. Leave it out for a summary of the guide.",
+  ),
 });
 
-const summary = z.object({
-  type: z.literal("summary"),
+/** The fields both answers start with: which guide they come from. */
+const guideFields = {
   subject: z.string().describe("Subject id"),
   asignatura: z.string().describe("Subject name"),
   codigo: z.string().optional().describe("University subject code, when the guide gives it"),
+};
+
+const summary = z.object({
+  type: z.literal("summary"),
+  ...guideFields,
   titulo: z.string().optional().describe("The guide's title line"),
   grado: z.string().optional().describe("Degree"),
   curso: z.string().optional().describe("Academic year, when the guide gives it"),
@@ -45,9 +42,7 @@ const summary = z.object({
 
 const section = z.object({
   type: z.literal("section"),
-  subject: z.string().describe("Subject id"),
-  asignatura: z.string().describe("Subject name"),
-  codigo: z.string().optional().describe("University subject code, when the guide gives it"),
+  ...guideFields,
   key: z.string().describe("The section's path in the guide"),
   value: z.unknown().describe("The section as the guide gives it"),
 });
@@ -61,16 +56,10 @@ const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? cleanTex
 const strings = (v: unknown): string[] =>
   (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string").map(cleanText);
 
-const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary> => {
-  const d = guide.data;
-  const staff: Array<{ nombre?: unknown; rol?: unknown } | null> = Array.isArray(d.profesorado_y_tutorias)
-    ? d.profesorado_y_tutorias
-    : [];
+/** What a summary reads from the guide, besides which guide it is. */
+const summarise = (d: Guide["data"]) => {
+  const staff = Array.isArray(d.profesorado_y_tutorias) ? d.profesorado_y_tutorias : [];
   return {
-    type: "summary",
-    subject: guide.subject,
-    asignatura: listing.name,
-    codigo: listing.code ?? undefined,
     titulo: str(d.asignatura),
     grado: str(d.grado),
     curso: str(d.curso) ?? str(d.curso_académico) ?? str(d.curso_academico),
@@ -82,14 +71,6 @@ const summarise = (guide: Guide, listing: GuideListing): z.input<typeof summary>
     secciones: Object.keys(d),
   };
 };
-
-/** Store failures other than ours become `unavailable` (a broken folder, a dropped connection). */
-const fromStore = <T>(store: GuideStore, read: () => Promise<T>): Promise<T> =>
-  read().catch((error: Error) => {
-    throw ToolFailure.isInstance(error)
-      ? error
-      : fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
-  });
 
 /**
  * `guia_get_guide`: the teaching guide of a subject from the store `setup` opened, as a summary or one
@@ -124,31 +105,34 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
   instruction:
     "Answer from this official guide. Quote percentages, minimum marks and requirements exactly, name the section " +
     "you used, and say so when the guide does not cover the question.",
-  inject: { asignatura: { from: "asignatura", mode: "default" } },
   run: async (args, ctx) => {
     const store = ctx.resources.store;
-    const listings = await fromStore(store, () => store.list());
-    if (listings.length === 0) {
+    // Store failures other than ours become `unavailable` (a broken folder, a dropped connection).
+    const failed = (error: Error): never => {
+      if (ToolFailure.isInstance(error)) throw error;
+      throw fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
+    };
+    const listings = await store.list().catch(failed);
+    if (listings.length === 0)
       throw fail.unavailable(`The ${store.kind} guide store holds no guides.`, {
         retryable: false,
         suggestion: "Import guides with `quiver guia import <file|folder>`.",
       });
-    }
     const wanted = args.asignatura?.trim();
-    if (!wanted) {
+    if (!wanted)
       throw fail.invalidInput(
         `No subject given and the session has none. Guides available: ${describeListings(listings)}.`,
         { suggestion: `Call guia_get_guide again with asignatura set to one of: ${subjectIds(listings)}.` },
       );
-    }
-    const match = resolveSubject(wanted, listings);
-    const guide = await fromStore(store, () => store.get(match.subject));
-    if (!guide) throw fail.outOfDomain(`The guide for "${match.subject}" is no longer stored.`);
-    const listing = describeGuide(guide);
+    const listing = resolveSubject(wanted, listings);
+    const guide = await store.get(listing.subject).catch(failed);
+    if (!guide) throw fail.outOfDomain(`The guide for "${listing.subject}" is no longer stored.`);
+    // Which guide the answer comes from (`guideFields`).
+    const head = { subject: listing.subject, asignatura: listing.name, codigo: listing.code ?? undefined };
     const name = `${listing.name}${listing.code ? ` (${listing.code})` : ""}`;
     const source = `guía docente ${name}`;
     if (args.key === undefined) {
-      const data = summarise(guide, listing);
+      const data = { type: "summary" as const, ...head, ...summarise(guide.data) };
       const message = `Teaching guide of ${name}: summary; ${data.secciones.length} sections available.`;
       return outcome(data, { message, source });
     }
@@ -156,25 +140,14 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
     if (!found) {
       const paths = sectionPaths(guide.data);
       const near = closest(args.key, paths)[0];
-      throw fail.outOfDomain(
-        `The guide of ${listing.name} has no section "${args.key}". Sections: ${paths.join(", ")}.`,
-        {
-          suggestion: near
-            ? `Did you mean key "${near}"?`
-            : "Leave key out to see the summary and its sections.",
-        },
-      );
+      const suggestion = near
+        ? `Did you mean key "${near}"?`
+        : "Leave key out to see the summary and its sections.";
+      const message = `The guide of ${listing.name} has no section "${args.key}". Sections: ${paths.join(", ")}.`;
+      throw fail.outOfDomain(message, { suggestion });
     }
-    return outcome(
-      {
-        type: "section" as const,
-        subject: guide.subject,
-        asignatura: listing.name,
-        codigo: listing.code ?? undefined,
-        key: found.path,
-        value: cleanValue(found.value),
-      },
-      { message: `Section ${found.path} of the teaching guide of ${listing.name}.`, source },
-    );
+    const message = `Section ${found.path} of the teaching guide of ${listing.name}.`;
+    const value = cleanValue(found.value);
+    return outcome({ type: "section" as const, ...head, key: found.path, value }, { message, source });
   },
 });

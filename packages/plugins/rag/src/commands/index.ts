@@ -2,11 +2,14 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { CommandUsageError, type PluginCommand } from "@quiver/core";
 import { backendOf, indexLocationOf, type RagConfig } from "../config.js";
+import type { RagResources } from "../internal/backends/embedded-backend.js";
 import { indexFolders } from "../internal/index-folder.js";
-import type { RagResources } from "../setup.js";
 
 const text = (value: string | boolean | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value : undefined;
+
+/** A string option with its help placeholder (`<file>`) and description. */
+const option = (value: string, description: string) => ({ type: "string" as const, value, description });
 
 /**
  * `quiver rag index <folder…>`: builds the embedded index `rag_search` reads from folders (or files)
@@ -22,18 +25,10 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
     ".quiver/rag-index.db); documents with the same id are replaced. Exit code 1 when nothing was indexed.",
   positionals: { min: 1, names: "<folder…>" },
   options: {
-    index: {
-      type: "string",
-      value: "<file>",
-      description: "Index file to write (overrides RAG_INDEX_PATH and DATABASE_URL for this run)",
-    },
-    asignatura: { type: "string", value: "<id>", description: "Subject of documents that do not name one" },
-    tipo: { type: "string", value: "<type>", description: "Document type of documents that do not name one" },
-    collection: {
-      type: "string",
-      value: "<name>",
-      description: "Collection inside the index (default: default)",
-    },
+    index: option("<file>", "Index file to write (overrides RAG_INDEX_PATH and DATABASE_URL for this run)"),
+    asignatura: option("<id>", "Subject of documents that do not name one"),
+    tipo: option("<type>", "Document type of documents that do not name one"),
+    collection: option("<name>", "Collection inside the index (default: default)"),
   },
   examples: [
     "quiver rag index ./material",
@@ -42,22 +37,20 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
   run: async (ctx) => {
     const folders = ctx.args.map((f) => resolve(ctx.cwd, f));
     const missing = ctx.args.filter((_, i) => !existsSync(folders[i]!));
-    if (missing.length > 0) {
+    if (missing.length > 0)
       throw new CommandUsageError(
         `${missing.join(", ")} does not exist.`,
         "Give a folder (or file) of course material, e.g. quiver rag index ./material.",
       );
-    }
     const flagged = text(ctx.flags.index);
     // An explicit --index file wins; otherwise the configured location (PostgreSQL when DATABASE_URL is set).
     const location = flagged
       ? { path: resolve(ctx.cwd, flagged) }
       : indexLocationOf({ ...ctx.config, indexPath: resolve(ctx.cwd, ctx.config.indexPath) });
-    if (backendOf(ctx.config) === "http") {
+    if (backendOf(ctx.config) === "http")
       ctx.warn(
         "note: rag is set to the HTTP backend (RAG_SERVICE_URL); the embedded index built here is not what it serves.",
       );
-    }
     const report = await indexFolders(folders, {
       location,
       asignatura: text(ctx.flags.asignatura),

@@ -13,16 +13,13 @@ const flatten = (value: unknown, depth = 0): string => {
   if (typeof value === "string") return clean(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return value.map((v) => `- ${flatten(v, depth + 1)}`).join("\n");
-  if (isObj(value)) {
-    return Object.entries(value)
-      .map(([k, v]) =>
-        typeof v === "string" || typeof v === "number"
-          ? `${label(k)}: ${flatten(v)}`
-          : `${label(k)}:\n${flatten(v, depth + 1)}`,
-      )
-      .join(depth === 0 ? "\n" : "; ");
-  }
-  return "";
+  if (!isObj(value)) return "";
+  // A scalar after its label on the line, anything else below it.
+  const entry = ([k, v]: [string, unknown]) =>
+    `${label(k)}:${typeof v === "string" || typeof v === "number" ? " " : "\n"}${flatten(v, depth + 1)}`;
+  return Object.entries(value)
+    .map(entry)
+    .join(depth === 0 ? "\n" : "; ");
 };
 
 /** True for a UGR-style teaching guide: a JSON object whose `asignatura` is the guide's title and which has sections. */

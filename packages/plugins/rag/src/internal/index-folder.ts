@@ -17,11 +17,7 @@ export interface IndexFolderOptions {
   readonly collection?: string | undefined;
   /** Called as files are read and documents are indexed (for a progress bar). */
   readonly onProgress?:
-    | ((progress: {
-        readonly phase: "read" | "index";
-        readonly done: number;
-        readonly total: number;
-      }) => void)
+    | ((progress: { phase: "read" | "index"; done: number; total: number }) => void)
     | undefined;
 }
 
@@ -33,19 +29,18 @@ const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
 /** Subject and type from the path `<asignatura>/<tipo_documento>/<file>`, the record, or the options. */
 const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument => {
   const m = doc.metadata ?? {};
-  const source = typeof m.source === "string" ? m.source : "";
-  const folders = source.split("/").slice(0, -1);
-  const pick = (own: unknown, option: string | undefined, fromPath: string | undefined) => {
-    const v = typeof own === "string" && own.trim() !== "" ? own : (option ?? fromPath);
-    return v ? slug(v) : undefined;
+  const folders = (typeof m.source === "string" ? m.source : "").split("/").slice(0, -1);
+  /** The field's value as a slug: the record's own, else the option, else the folder at `level`. */
+  const pick = (key: "asignatura" | "tipo_documento", level: number) => {
+    const own = m[key];
+    const v = typeof own === "string" && own.trim() !== "" ? own : (options[key] ?? folders[level]);
+    return v ? { [key]: slug(v) } : {};
   };
-  const asignatura = pick(m.asignatura, options.asignatura, folders[0]);
-  const tipo = pick(m.tipo_documento, options.tipo_documento, folders[1]);
-  return {
-    ...doc,
-    metadata: { ...m, ...(asignatura ? { asignatura } : {}), ...(tipo ? { tipo_documento: tipo } : {}) },
-  };
+  return { ...doc, metadata: { ...m, ...pick("asignatura", 0), ...pick("tipo_documento", 1) } };
 };
+
+/** A file's JSON value. */
+const readJson = async (file: string): Promise<unknown> => JSON.parse(await readFile(file, "utf8"));
 
 /** A folder's (or file's) documents, teaching guides turned into one document per section. */
 const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/search").loadDocuments) => {
@@ -56,26 +51,18 @@ const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/
   const dir = (await stat(root)).isDirectory() ? root : dirname(root);
   // Teaching guides have no text field, so loadDocuments reports them: turn each into section documents.
   for (const error of loaded.errors) {
-    if (extname(error.path).toLowerCase() === ".json" && error.line === undefined) {
-      try {
-        const value: unknown = JSON.parse(await readFile(join(dir, error.path), "utf8"));
-        if (isGuide(value)) {
-          const stem = slug(basename(error.path, extname(error.path)));
-          const subject = slug(
-            typeof value.subject === "string"
-              ? value.subject
-              : GENERIC_GUIDE_NAMES.has(stem)
-                ? basename(dirname(join(dir, error.path)))
-                : stem,
-          );
-          documents.push(...guideDocuments(value, subject, error.path));
-          continue;
-        }
-      } catch {
-        /* reported below as it was */
-      }
+    const file = join(dir, error.path);
+    const whole = extname(file).toLowerCase() === ".json" && error.line === undefined;
+    // Unreadable or not a guide: reported as loadDocuments reported it.
+    const value = whole ? await readJson(file).catch(() => undefined) : undefined;
+    if (!isGuide(value)) {
+      errors.push(error);
+      continue;
     }
-    errors.push(error);
+    const stem = slug(basename(file, extname(file)));
+    const named = typeof value.subject === "string" ? value.subject : undefined;
+    const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
+    documents.push(...guideDocuments(value, slug(subject), error.path));
   }
   return { documents, errors, skipped: loaded.skipped };
 };
@@ -107,16 +94,14 @@ export const indexFolders = async (folders: ReadonlyArray<string>, options: Inde
   if ("path" in location) await mkdir(dirname(resolve(location.path)), { recursive: true });
   const index = await openSearchIndex(location);
   try {
-    const { added, replaced, chunks } = await index.add(tagged, {
+    const counts = await index.add(tagged, {
       ...(options.collection ? { collection: options.collection } : {}),
       onProgress: (done, total) => options.onProgress?.({ phase: "index", done, total }),
     });
     return {
       indexPath: describeLocation(location),
       documents: tagged.length,
-      added,
-      replaced,
-      chunks,
+      ...counts, // added, replaced, chunks
       errors: read.flatMap((r) => r.errors),
       skipped: read.flatMap((r) => r.skipped),
       durationMs: Math.round(performance.now() - started),

@@ -4,13 +4,15 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const firstString = (...vs: unknown[]): string | undefined =>
   vs.find((v): v is string => typeof v === "string" && v.trim() !== "");
-/** A finite number, or a numeric string read as one. */
-const num = (v: unknown): number | undefined =>
-  (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) && Number.isFinite(Number(v))
-    ? Number(v)
-    : undefined;
+/** The first finite number, or numeric string read as one, among `vs`. */
+const firstNumber = (...vs: unknown[]): number | undefined =>
+  vs
+    .filter((v) => typeof v === "number" || (typeof v === "string" && v.trim() !== ""))
+    .map(Number)
+    .find(Number.isFinite);
 
 const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
+const SCORE_KEYS = "score similarity relevance_score _score rerank_score".split(" ");
 /** The text of an object under one of the content keys. */
 const textOf = (o: Obj): string | undefined => firstString(...CONTENT_KEYS.map((k) => o[k]));
 
@@ -39,10 +41,8 @@ const hitsOf = (body: unknown): unknown[] | undefined => {
 
 const totalOf = (body: unknown): number | undefined =>
   isObj(body)
-    ? (num(body.total_results) ??
-      num(body.total) ??
-      num(body.count) ??
-      (isObj(body.total) ? num(body.total.value) : (totalOf(body.hits) ?? totalOf(body.result))))
+    ? (firstNumber(body.total_results, body.total, body.count) ??
+      (isObj(body.total) ? firstNumber(body.total.value) : (totalOf(body.hits) ?? totalOf(body.result))))
     : undefined;
 
 /** Merges metadata found at several depths: payload fields, payload.metadata, meta, metadata, metadata.metadata. */
@@ -51,12 +51,11 @@ const metadataOf = (item: Obj, payload: Obj | undefined): Obj => {
   const merge = (m: unknown) => {
     if (!isObj(m)) return;
     for (const [k, v] of Object.entries(m)) {
-      if (k === "metadata" || k === "meta") continue;
-      if (CONTENT_KEYS.includes(k) && typeof v === "string" && v.length > 200) continue;
-      out[k] = v;
+      const longText = CONTENT_KEYS.includes(k) && typeof v === "string" && v.length > 200;
+      if (k !== "metadata" && k !== "meta" && !longText) out[k] = v;
     }
-    if (isObj(m.metadata)) merge(m.metadata);
-    if (isObj(m.meta)) merge(m.meta);
+    merge(m.metadata);
+    merge(m.meta);
   };
   if (payload) merge(Object.fromEntries(Object.entries(payload).filter(([k]) => !CONTENT_KEYS.includes(k))));
   const nested = [item.document, item.node].map((o) => (isObj(o) ? o.metadata : undefined));
@@ -65,11 +64,9 @@ const metadataOf = (item: Obj, payload: Obj | undefined): Obj => {
 };
 
 /** One hit as `{content, metadata: {source, asignatura, ...}, score}`; undefined when it has no text at all. */
-export const normalizeHit = (hit: unknown): RagResult | undefined => {
-  if (typeof hit === "string")
-    return hit.trim()
-      ? { content: hit, metadata: { source: null, asignatura: null }, score: null }
-      : undefined;
+export const normalizeHit = (given: unknown): RagResult | undefined => {
+  // A bare string is a hit with only its text.
+  const hit = typeof given === "string" ? { content: given } : given;
   if (!isObj(hit)) return undefined;
   const payload = [hit.payload, hit._source, hit.document, hit.node, hit.fields].find(isObj);
   const content =
@@ -85,13 +82,10 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
     ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
   const asignatura =
     firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
-  const given = "score similarity relevance_score _score rerank_score"
-    .split(" ")
-    .map((k) => num(hit[k]))
-    .find((v) => v !== undefined);
-  const distance = num(hit.distance) ?? num(hit._distance) ?? num(metadata.distance);
+  const similarity = firstNumber(...SCORE_KEYS.map((k) => hit[k]));
+  const distance = firstNumber(hit.distance, hit._distance, metadata.distance);
   // A distance is smaller-is-better and unbounded: 1 / (1 + d) turns it into a similarity in (0, 1].
-  const score = given ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
+  const score = similarity ?? (distance !== undefined ? 1 / (1 + Math.max(0, distance)) : null);
   return { content, metadata: { ...metadata, source, asignatura }, score };
 };
 
@@ -103,28 +97,18 @@ export const normalizeHit = (hit: unknown): RagResult | undefined => {
  *
  * @example
  * unusableAnswer({ results: [] }) // undefined: a real empty result list
- * unusableAnswer({ status: "ok" }) // "no list of results (an object with status)"
+ * unusableAnswer({ status: "ok" }) // 'no list of results (got {"status":"ok"})'
  */
 export const unusableAnswer = (body: unknown): string | undefined => {
   const hits = hitsOf(body);
   if (hits === undefined) {
-    if (isObj(body) && textOf(body)) return undefined;
-    return `no list of results (${describeBody(body)})`;
+    // A short excerpt of the body for the message, never the whole of it.
+    const got = JSON.stringify(body)?.slice(0, 120) ?? typeof body;
+    return isObj(body) && textOf(body) ? undefined : `no list of results (got ${got})`;
   }
   if (hits.length > 0 && hits.every((h) => normalizeHit(h) === undefined))
     return `${hits.length} results without any text (the service may not return the payload)`;
   return undefined;
-};
-
-/** A short description of a body that held no results, for the error message (never the whole body). */
-const describeBody = (body: unknown): string => {
-  if (body === null) return "null";
-  if (Array.isArray(body)) return "an array";
-  if (!isObj(body)) return `${typeof body} ${JSON.stringify(body)?.slice(0, 60)}`;
-  const keys = Object.keys(body);
-  if (keys.length === 0) return "an empty object";
-  const said = typeof body.message === "string" ? `: ${JSON.stringify(body.message.slice(0, 120))}` : "";
-  return `an object with ${keys.slice(0, 5).join(", ")}${said}`;
 };
 
 /**

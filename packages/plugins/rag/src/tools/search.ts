@@ -1,8 +1,12 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import { backendOf, type RagConfig } from "../config.js";
+import type { RagResources } from "../internal/backends/embedded-backend.js";
 import { type RagQuery, ragOutputSchema } from "../internal/output.js";
-import type { RagResources } from "../setup.js";
+
+/** An optional filter of the search: a name of at most `max` characters. */
+const filter = (max: number, description: string) =>
+  z.string().min(1).max(max).optional().describe(description);
 
 const input = z.object({
   query: z
@@ -11,20 +15,11 @@ const input = z.object({
     .min(1)
     .max(1000)
     .describe("What to look for in the course material, in the student's words."),
-  asignatura: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      "Only material of this subject (e.g. metaheuristicas). Leave it out to use the student's current subject.",
-    ),
-  tipo_documento: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe("Only this kind of document (e.g. guia_docente, apuntes, examen, practicas)."),
+  asignatura: filter(
+    200,
+    "Only material of this subject (e.g. metaheuristicas). Leave it out to use the student's current subject.",
+  ),
+  tipo_documento: filter(100, "Only this kind of document (e.g. guia_docente, apuntes, examen, practicas)."),
   top_k: z.number().int().min(1).max(50).optional().describe("How many results, 1 to 50 (default 5)."),
 });
 
@@ -70,7 +65,6 @@ export const ragSearch = defineToolWith<RagConfig, RagResources>()({
   instruction:
     "Answer from these passages and cite each one you use by its source. If none is relevant, say the course " +
     "material does not cover it rather than guessing.",
-  inject: { asignatura: { from: "asignatura", mode: "default" } },
   run: async (args, ctx) => {
     const asignatura = args.asignatura?.trim() || undefined;
     const q: RagQuery = {
@@ -87,17 +81,15 @@ export const ragSearch = defineToolWith<RagConfig, RagResources>()({
             m.searchHttp(ctx.http, ctx.config, q, ctx.signal),
           )
         : await (await ctx.resources.embedded()).search(q);
-    const scope = [
-      asignatura ? `subject ${asignatura}` : "",
-      args.tipo_documento ? `type ${args.tipo_documento}` : "",
-    ]
-      .filter(Boolean)
-      .join(", ");
+    const scope = [asignatura && `subject ${asignatura}`, q.tipo_documento && `type ${q.tipo_documento}`];
+    const inScope = scope.some(Boolean) ? ` in ${scope.filter(Boolean).join(", ")}` : "";
+    const { results, total_results: total } = data;
+    const of = total > results.length ? ` (of ${total})` : "";
     return outcome(data, {
       message:
-        data.results.length > 0
-          ? `Found ${data.results.length} passages${data.total_results > data.results.length ? ` (of ${data.total_results})` : ""} for "${args.query}"${scope ? ` in ${scope}` : ""}.`
-          : `No course material matches "${args.query}"${scope ? ` in ${scope}` : ""}.`,
+        results.length > 0
+          ? `Found ${results.length} passages${of} for "${args.query}"${inScope}.`
+          : `No course material matches "${args.query}"${inScope}.`,
       source: backend === "http" ? `RAG service ${new URL(ctx.config.serviceUrl!).origin}` : "embedded index",
     });
   },

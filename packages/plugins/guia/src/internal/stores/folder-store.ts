@@ -15,6 +15,8 @@ export interface FolderGuideStoreOptions {
 
 export { SEED_GUIDES_DIR };
 
+const NO_FOLDER = "This guide store has no folder to write to: set GUIA_DIR (or the guidesDir option).";
+
 /**
  * The embedded guide store: a folder of JSON or YAML guides (one per file, or an array per file),
  * plus the two real guides shipped with the package. Files are re-read only when they change.
@@ -28,21 +30,20 @@ export { SEED_GUIDES_DIR };
 export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): GuideStore => {
   const dir = options.dir ? resolve(options.dir) : undefined;
   const dirs = [...(dir ? [dir] : []), ...(options.seed === false ? [] : [SEED_GUIDES_DIR])];
-  const cache = new Map<string, { mtimeMs: number; size: number; guides: ReadonlyArray<Guide> }>();
+  // Each file's guides, with the modification time and size they were read at.
+  const cache = new Map<string, { version: string; guides: ReadonlyArray<Guide> }>();
 
-  const load = async (): Promise<Map<string, Guide & { readonly file: string }>> => {
+  /** Every guide by id, the first found winning (your folder before the shipped one), with its file. */
+  const load = async () => {
     const out = new Map<string, Guide & { readonly file: string }>();
-    for (const d of dirs) {
-      for (const file of await guideFilesUnder(d)) {
-        const s = await stat(file);
-        let entry = cache.get(file);
-        if (!entry || entry.mtimeMs !== s.mtimeMs || entry.size !== s.size) {
-          const read = await readGuideFile(file);
-          entry = { mtimeMs: s.mtimeMs, size: s.size, guides: read.guides };
-          cache.set(file, entry);
-        }
-        for (const g of entry.guides) if (!out.has(g.subject)) out.set(g.subject, { ...g, file });
+    for (const file of (await Promise.all(dirs.map(guideFilesUnder))).flat()) {
+      const { mtimeMs, size } = await stat(file);
+      let entry = cache.get(file);
+      if (entry?.version !== `${mtimeMs}:${size}`) {
+        entry = { version: `${mtimeMs}:${size}`, guides: (await readGuideFile(file)).guides };
+        cache.set(file, entry);
       }
+      for (const g of entry.guides) if (!out.has(g.subject)) out.set(g.subject, { ...g, file });
     }
     return out;
   };
@@ -57,10 +58,7 @@ export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): G
     },
     put: async (guide) => {
       assertSubjectId(guide.subject);
-      if (!dir)
-        throw new Error(
-          "This guide store has no folder to write to: set GUIA_DIR (or the guidesDir option).",
-        );
+      if (!dir) throw new Error(NO_FOLDER);
       const existing = (await load()).get(guide.subject);
       const inOwnDir = existing?.file.startsWith(dir) && extname(existing.file) === ".json";
       const target = inOwnDir && existing ? existing.file : join(dir, `${basename(guide.subject)}.json`);
@@ -69,8 +67,6 @@ export const createFolderGuideStore = (options: FolderGuideStoreOptions = {}): G
       cache.delete(target);
       return existing ? "replaced" : "created";
     },
-    close: async () => {
-      cache.clear();
-    },
+    close: async () => cache.clear(),
   };
 };

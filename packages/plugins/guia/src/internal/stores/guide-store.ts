@@ -33,9 +33,12 @@ export interface GuideStore {
  * assertSubjectId(input) // then query with { subject: { $eq: input } }
  */
 export function assertSubjectId(subject: unknown): asserts subject is string {
-  if (!isSubjectId(subject)) {
-    throw fail.invalidInput(
-      `A subject id must be a short lower-case slug such as "metaheuristicas" (got ${typeof subject === "string" ? JSON.stringify(subject.slice(0, 60)) : typeof subject}).`,
-    );
-  }
+  if (isSubjectId(subject)) return;
+  const got = typeof subject === "string" ? JSON.stringify(subject.slice(0, 60)) : typeof subject;
+  throw fail.invalidInput(
+    `A subject id must be a short lower-case slug such as "metaheuristicas" (got ${got}).`,
+  );
 }
+
+/** What the guia plugin's tool, command and health check share: the guide store. */
+export type GuiaResources = { readonly store: GuideStore };

@@ -15,11 +15,6 @@ export interface MongoGuideStoreOptions {
   readonly serverSelectionTimeoutMs?: number | undefined;
 }
 
-const databaseFromUri = (uri: string): string | undefined => {
-  const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri);
-  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
-};
-
 /**
  * The MongoDB guide store (official `mongodb` driver): one document per guide with a `subject` field,
  * as the original chatbot kept them. Ids are checked before every query and matched with `$eq`, so an
@@ -39,9 +34,9 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
     const { MongoClient } = await import("mongodb");
     client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5000 });
     await client.connect();
-    return client
-      .db(options.database ?? databaseFromUri(uri) ?? "quiver")
-      .collection(options.collection ?? "guias");
+    const inUri = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri)?.[1];
+    const database = options.database ?? (inUri ? decodeURIComponent(inUri) : "quiver");
+    return client.db(database).collection(options.collection ?? "guias");
   };
 
   /**
@@ -88,12 +83,11 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
     put: async (guide) => {
       assertSubjectId(guide.subject);
       return guarded(async (c) => {
-        const result = await c.replaceOne(
-          { subject: { $eq: guide.subject } },
-          { subject: guide.subject, ...guide.data },
-          { upsert: true },
-        );
-        return result.upsertedCount > 0 ? "created" : "replaced";
+        const doc = { subject: guide.subject, ...guide.data };
+        const { upsertedCount } = await c.replaceOne({ subject: { $eq: guide.subject } }, doc, {
+          upsert: true,
+        });
+        return upsertedCount > 0 ? "created" : "replaced";
       });
     },
     close: async () => {

@@ -1,15 +1,10 @@
 import { existsSync } from "node:fs";
-import { fail, slug } from "@quiver/core";
-import type { IndexStats, SearchIndex } from "@quiver/search";
-import { describeLocation, type IndexLocation } from "../../config.js";
+import { fail, type PluginSetup, slug } from "@quiver/core";
+import { describeLocation, type IndexLocation, indexLocationOf, type RagConfig } from "../../config.js";
 import type { RagOutput, RagQuery } from "../output.js";
 
 /** The embedded backend: an open @quiver/search index. */
-export interface EmbeddedBackend {
-  search(q: RagQuery): Promise<RagOutput>;
-  stats(): Promise<IndexStats>;
-  close(): Promise<void>;
-}
+export type EmbeddedBackend = Awaited<ReturnType<typeof openEmbeddedBackend>>;
 
 const missing = (where: string) =>
   fail.unavailable(`There is no course-material index at ${where}.`, {
@@ -18,46 +13,35 @@ const missing = (where: string) =>
       "Ask the operator to run `quiver rag index <folder>` (or set RAG_INDEX_PATH to an existing index).",
   });
 
-/** A database that cannot be reached as `unavailable` (retryable); any other error unchanged. */
-const databaseDown = (
-  error: unknown,
-  isSearchError: (e: unknown) => e is { code: string; message: string },
-) =>
-  isSearchError(error) && error.code === "unavailable"
-    ? fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
-        retryable: true,
-        suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
-      })
-    : error;
-
 /**
  * Opens the index (a SQLite file, or an index in PostgreSQL) for searching. A missing file, or an empty
  * PostgreSQL index, is `unavailable` with the command that builds it (the index is never created empty
  * behind the user's back); a database that cannot be reached is `unavailable` and retryable.
  */
-export const openEmbeddedBackend = async (location: IndexLocation): Promise<EmbeddedBackend> => {
+export const openEmbeddedBackend = async (location: IndexLocation) => {
   if ("path" in location && !existsSync(location.path)) throw missing(location.path);
   // Loaded when the index is opened (at the first call), not when the plugin is.
   const { openSearchIndex, SearchError } = await import("@quiver/search");
-  let index: SearchIndex;
-  try {
-    index = await openSearchIndex(location);
-    if (!("path" in location) && (await index.stats()).documents === 0) {
-      await index.close();
-      throw missing(describeLocation(location));
-    }
-  } catch (error) {
-    throw databaseDown(error, SearchError.isInstance);
+  /** Rethrows a database that cannot be reached as `unavailable` (retryable), any other error as it is. */
+  const rethrow = (error: unknown): never => {
+    if (!SearchError.isInstance(error) || error.code !== "unavailable") throw error;
+    throw fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
+      retryable: true,
+      suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
+    });
+  };
+  const index = await openSearchIndex(location).catch(rethrow);
+  if (!("path" in location) && (await index.stats().catch(rethrow)).documents === 0) {
+    await index.close();
+    throw missing(describeLocation(location));
   }
   return {
-    search: async (q) => {
+    search: async (q: RagQuery): Promise<RagOutput> => {
       const metadata = Object.fromEntries(
         (["asignatura", "tipo_documento"] as const).flatMap((k) => (q[k] ? [[k, slug(q[k])]] : [])),
       );
       const filters = Object.keys(metadata).length > 0 ? { filters: { metadata } } : {};
-      const res = await index.search(q.query, { topK: q.topK, ...filters }).catch((error: unknown) => {
-        throw databaseDown(error, SearchError.isInstance);
-      });
+      const res = await index.search(q.query, { topK: q.topK, ...filters }).catch(rethrow);
       return {
         query: q.query,
         total_results: res.total,
@@ -78,5 +62,28 @@ export const openEmbeddedBackend = async (location: IndexLocation): Promise<Embe
     },
     stats: () => index.stats(),
     close: () => index.close(),
+  };
+};
+
+/**
+ * What the rag plugin's tools, command and health check share: `embedded()`, the embedded index of this
+ * registration, opened at the first use and closed with the catalog. A missing index file rejects
+ * (`unavailable`) and is tried again at the next call.
+ */
+export type RagResources = { readonly embedded: () => Promise<EmbeddedBackend> };
+
+/**
+ * Opens the embedded index lazily: a registration on the HTTP backend never touches it, and a
+ * missing file is reported at the call (never created empty).
+ */
+export const setupRag: PluginSetup<RagConfig, RagResources> = ({ config, onClose }) => {
+  let opened: Promise<EmbeddedBackend> | undefined;
+  onClose(() => opened?.then((index) => index.close()).catch(() => undefined));
+  return {
+    embedded: () =>
+      (opened ??= openEmbeddedBackend(indexLocationOf(config)).catch((error: unknown) => {
+        opened = undefined;
+        throw error;
+      })),
   };
 };

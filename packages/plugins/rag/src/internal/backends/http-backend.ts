@@ -6,12 +6,6 @@ import type { RagOutput, RagQuery } from "../output.js";
 /** Network codes of a connection that could not be made (refused, DNS, no route). */
 const CONNECT_CODES = /^(?:ECONNREFUSED|ENOTFOUND|EAI_|EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN)/;
 
-/** The network code core's client keeps on a failure's cause, if any. */
-const codeOf = (error: ToolFailure): string => {
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" ? code : "";
-};
-
 /**
  * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
  * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
@@ -30,13 +24,16 @@ const errorInBody = (body: unknown): string | undefined => {
 
 /**
  * Rewrites a client failure so the three cases a model must tell apart read differently:
- * the service too slow (timeout), not reachable (unavailable), or answering badly (upstream / status).
+ * the service too slow (timeout), not reachable (unavailable), or answering badly (upstream / status,
+ * a 404 meaning RAG_SERVICE_URL names no search endpoint).
  */
-const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFailure => {
+const explain = (error: ToolFailure, url: URL, timeoutMs: number): ToolFailure => {
+  const { origin } = url;
   const at = `The RAG service at ${origin}`;
   const bad = error.status !== undefined && error.status >= 400;
   // Only a connection that could not be made is about RAG_SERVICE_URL; a 503 or a dropped connection means it was reached.
-  const unreachable = error.status === undefined && CONNECT_CODES.test(codeOf(error));
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  const unreachable = error.status === undefined && typeof code === "string" && CONNECT_CODES.test(code);
   const rewrites: Partial<Record<ToolFailure["kind"], readonly [string, string | undefined]>> = {
     timeout: [
       `${at} did not answer within ${timeoutMs} ms.`,
@@ -48,27 +45,29 @@ const explain = (error: ToolFailure, origin: string, timeoutMs: number): ToolFai
           "Check RAG_SERVICE_URL and that the RAG service is running.",
         ]
       : [`${at} is unavailable: ${error.message}`, error.suggestion ?? "Try again in a moment."],
-    upstream: [
-      bad
-        ? `${at} answered with a bad status (HTTP ${error.status}): ${error.message}`
-        : `${at} sent an unusable answer: ${error.message}`,
-      error.suggestion,
-    ],
+    upstream:
+      error.status === 404
+        ? [
+            `${at} has no ${url.pathname} endpoint (HTTP 404).`,
+            "Check RAG_SERVICE_URL: it should be the service's base URL, without /search.",
+          ]
+        : [
+            bad
+              ? `${at} answered with a bad status (HTTP ${error.status}): ${error.message}`
+              : `${at} sent an unusable answer: ${error.message}`,
+            error.suggestion,
+          ],
     access_denied: [`${at} refused the credentials: ${error.message}`, "Check RAG_API_KEY."],
   };
   const rewrite = rewrites[error.kind];
   if (!rewrite) return error;
   const [message, suggestion] = rewrite;
   const { kind, retryable, retryAfterMs, status } = error;
-  return ToolFailure.make({
-    kind,
-    message,
-    cause: error,
-    ...(retryable === undefined ? {} : { retryable }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    ...(status === undefined ? {} : { status }),
-    ...(suggestion === undefined ? {} : { suggestion }),
-  });
+  // Only the fields the failure has: an absent one stays absent (exactOptionalPropertyTypes).
+  const kept = Object.entries({ retryable, retryAfterMs, status, suggestion }).filter(
+    ([, v]) => v !== undefined,
+  );
+  return ToolFailure.make({ ...Object.fromEntries(kept), kind, message, cause: error });
 };
 
 /**
@@ -93,37 +92,26 @@ export const searchHttp = async (
       bearer: config.apiKey,
       signal,
       timeoutMs: config.timeoutMs,
-      acceptStatus: [404],
       apiKeyVar: "RAG_API_KEY",
     })
-    .then((res) => ({ status: res.status, body: res.status === 404 ? undefined : res.json() }))
+    .then((res) => ({ status: res.status, body: res.json() }))
     .catch((error: unknown) => {
-      throw ToolFailure.isInstance(error) ? explain(error, origin, config.timeoutMs) : error;
+      throw ToolFailure.isInstance(error) ? explain(error, new URL(url), config.timeoutMs) : error;
     });
-  if (status === 404) {
-    throw fail.upstream(`The RAG service at ${origin} has no ${new URL(url).pathname} endpoint (HTTP 404).`, {
-      retryable: false,
-      status,
-      suggestion: "Check RAG_SERVICE_URL: it should be the service's base URL, without /search.",
-    });
-  }
   // Only a real list of results, even an empty one, is an answer: an error object, `null`, `{}`, `"ok"`
   // or `{"status": "ok"}` under HTTP 200 say nothing about the material. Never "no course material
   // matches" for them: the model would tell a student the material lacks the topic.
   const failed = errorInBody(body);
-  const said =
-    failed !== undefined
-      ? `an error instead of results: ${failed}`
-      : unusableAnswer(body)?.concat(", not search results.");
-  if (said !== undefined) {
+  const unusable = failed === undefined ? unusableAnswer(body) : undefined;
+  if (failed !== undefined || unusable !== undefined) {
+    const said = unusable ? `${unusable}, not search results.` : `an error instead of results: ${failed}`;
+    const hint = unusable
+      ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
+      : "";
     throw fail.upstream(`The RAG service at ${origin} answered HTTP ${status} with ${said}`, {
       status,
       retryable: true,
-      suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${
-        failed === undefined
-          ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
-          : ""
-      }`,
+      suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${hint}`,
     });
   }
   return normalizeResults(body, q.query, q.topK);
