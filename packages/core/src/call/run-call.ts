@@ -28,7 +28,7 @@ import {
   unknownTool,
 } from "./runtime-failures.js";
 import { confirmationEnvelope, failureEnvelope, fallbackEnvelope, successEnvelope } from "./to-envelope.js";
-import { type StepSources, type ToolSteps, toolSteps } from "./tool-steps.js";
+import { type StepSources, stepsCache, type ToolSteps } from "./tool-steps.js";
 
 /** What calls are run with. */
 export interface CallRunnerOptions {
@@ -71,10 +71,7 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
   const { registry, runtime, services, clock, store, confirmations } = options;
   const inflight = new Set<Fiber.Fiber<RunOutput, ToolFailure>>();
   const catalog = { stopping: false };
-  const built = new WeakMap<RegisteredTool, ToolSteps>();
-  /** A tool's steps, built at its first call. */
-  const stepsOf = (reg: RegisteredTool, context: Context.Context<never>): ToolSteps =>
-    built.get(reg) ?? built.set(reg, toolSteps(reg, context, options.sources)).get(reg)!;
+  const stepsOf = stepsCache(options.sources);
 
   const call = async (name: string, raw: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
     const reg = registry.lookup(name);
@@ -86,7 +83,8 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     let steps: ToolSteps;
     try {
       context = (runtime.cachedContext ?? (await runtime.context())) as Context.Context<never>;
-      steps = stepsOf(reg, context);
+      const made = stepsOf(reg, context);
+      steps = made instanceof Promise ? await made : made;
     } catch {
       const facts = { callId: "", durationMs: clock.monotonic() - started, attempts: 0, cached: false };
       return failureEnvelope(reg, stoppedFailure(reg, callOptions, catalog), NOTHING_RECALLED, facts);

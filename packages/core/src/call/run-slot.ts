@@ -113,7 +113,7 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
       duration: policy.timeoutMs,
       orElse: () => Effect.fail(timedOut(name, policy.timeoutMs, undefined)),
     });
-    const breaker = breakerOf(policy.breaker, context, sources);
+    const breaker = policy.breaker && breakerOf(policy.breaker, await sources.policyKit(), sources);
     const guarded = breaker ? breaker.guard(timed, name) : timed;
     const exit = await Effect.runPromiseExitWith(context)(
       guarded,

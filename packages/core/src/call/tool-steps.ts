@@ -2,9 +2,10 @@ import * as Context from "effect/Context";
 import * as References from "effect/References";
 import type * as Scope from "effect/Scope";
 import * as Tracer from "effect/Tracer";
-import { type Breaker, makeBreaker } from "../policies/breaker-policy.js";
+import type { Breaker } from "../policies/breaker-policy.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
-import { type RateLimitStep, rateLimitStep } from "../policies/rate-limit-policy.js";
+import type { PolicyKit } from "../policies/policy-kit.js";
+import type { RateLimitStep } from "../policies/rate-limit-policy.js";
 import { type RetryPlan, retryPlan } from "../policies/retry-policy.js";
 import { ToolMetrics } from "../runtime/metrics.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
@@ -36,16 +37,40 @@ export interface StepSources {
   readonly breakers: Map<string, Breaker>;
   /** Each tool's metric series, by name and plugin. */
   readonly series: Map<string, ToolMetrics>;
+  /** The breaker and rate-limit builders, loaded at the first need (`policy-kit.ts`). */
+  readonly policyKit: () => Promise<PolicyKit>;
 }
 
 /** Longest a process's run keeps the others waiting for its result (then they run it themselves). */
 const MAX_LEASE_MS = 60_000;
 
+/** Whether a tool's steps need effect/persistence (a breaker or a rate limit). */
+const needsKit = (reg: RegisteredTool): boolean =>
+  reg.policy.breaker !== undefined || (reg.policy.rateLimit?.length ?? 0) > 0;
+
+/**
+ * Each tool's steps, built once at its first call (with the policy kit loaded first when the tool
+ * has a breaker or a rate limit): at once afterwards, a promise only the first time.
+ */
+export const stepsCache = (sources: StepSources) => {
+  const built = new WeakMap<RegisteredTool, ToolSteps>();
+  const keep = (reg: RegisteredTool, steps: ToolSteps) => built.set(reg, steps).get(reg)!;
+  return (reg: RegisteredTool, context: Context.Context<never>): ToolSteps | Promise<ToolSteps> => {
+    const made = built.get(reg);
+    if (made) return made;
+    if (!needsKit(reg)) return keep(reg, toolSteps(reg, context, sources, undefined));
+    return sources
+      .policyKit()
+      .then((kit) => built.get(reg) ?? keep(reg, toolSteps(reg, context, sources, kit)));
+  };
+};
+
 /** Builds a tool's steps from its resolved policy (each step absent when the policy has none). */
-export const toolSteps = (
+const toolSteps = (
   reg: RegisteredTool,
   context: Context.Context<never>,
   sources: StepSources,
+  kit: PolicyKit | undefined,
 ): ToolSteps => {
   const { policy } = reg;
   const tracer = Context.get(context, Tracer.Tracer);
@@ -61,8 +86,8 @@ export const toolSteps = (
           redact: reg.redactData,
         })
       : undefined,
-    rateLimit: rateLimitStep(context, policy.rateLimit, reg.name),
-    breaker: breakerOf(policy.breaker, context, sources),
+    rateLimit: kit?.rateLimitStep(kit.context, policy.rateLimit, reg.name),
+    breaker: kit && breakerOf(policy.breaker, kit, sources),
     retry: retryPlan(policy.retry),
     metrics: metricsOf(reg, context, sources),
     spans: traced ? Spans.of(context) : undefined,
@@ -72,15 +97,15 @@ export const toolSteps = (
 /** The circuit of a breaker policy: one per key and settings in the catalog, made at its first need. */
 export const breakerOf = (
   policy: RegisteredTool["policy"]["breaker"],
-  context: Context.Context<never>,
+  kit: PolicyKit,
   sources: StepSources,
 ): Breaker | undefined => {
   if (!policy) return undefined;
   const id = `${policy.key}|${policy.failures}|${policy.openForMs}`;
   let breaker = sources.breakers.get(id);
   if (!breaker) {
-    breaker = makeBreaker(policy, sources.scope, context);
-    registerBreakerState(policy.key, context, breaker.state);
+    breaker = kit.makeBreaker(policy, sources.scope, kit.context);
+    registerBreakerState(policy.key, kit.context, breaker.state);
     sources.breakers.set(id, breaker);
   }
   return breaker;

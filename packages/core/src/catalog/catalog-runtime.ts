@@ -2,18 +2,19 @@
 // `stats`, `metrics`, `callMany`): a host that only lists, describes or exports tools never loads
 // Effect's runtime (its start-up cost is in bench/README.md).
 import * as Clock from "effect/Clock";
+import type * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Metric from "effect/Metric";
-import * as CircuitBreaker from "effect/persistence/CircuitBreaker";
-import * as RateLimiter from "effect/persistence/RateLimiter";
 import * as Scope from "effect/Scope";
 import { createCallRunner } from "../call/run-call.js";
 import { createSlotRunner, type SlotRunner } from "../call/run-slot.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import { policyClock } from "../policies/policy-clock.js";
+import type { PolicyKit } from "../policies/policy-kit.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
 import { logToStderr, runtimeLogLayer } from "../runtime/runtime-log.js";
@@ -35,9 +36,10 @@ export interface CatalogRuntime extends SlotRunner {
 }
 
 /**
- * Builds the runtime for a catalog's registry: the Effect services its calls run on (the rate
- * limiter and the circuits' store, on the store driver's `policyStores` when it has them, else in
- * this process's memory; the metric registry; the clock; the log) and the call runner.
+ * Builds the runtime for a catalog's registry: the Effect services its calls run on (the metric
+ * registry, the clock, the log; the rate limiter and the circuits' store, on the store driver's
+ * `policyStores` when it has them, else in this process's memory, built at the first call that needs
+ * them: `policy-kit.ts`) and the call runner.
  */
 export const createCatalogRuntime = (
   options: CatalogOptions,
@@ -46,10 +48,7 @@ export const createCatalogRuntime = (
 ): CatalogRuntime => {
   const clock = policyClock(options.clock);
   const store = options.store ?? memoryDriver({ now: clock.monotonic });
-  const policyStores =
-    store.policyStores ?? Layer.mergeAll(RateLimiter.layerStoreMemory, CircuitBreaker.layerStoreMemory());
   const base = Layer.mergeAll(
-    RateLimiter.layer.pipe(Layer.provideMerge(policyStores)),
     Layer.succeed(Metric.MetricRegistry, new Map()),
     options.clock ? Layer.succeed(Clock.Clock, options.clock) : Layer.empty,
     runtimeLogLayer(options.log ?? logToStderr),
@@ -59,7 +58,14 @@ export const createCatalogRuntime = (
   const layer = options.layer ? Layer.provideMerge(options.layer, base) : base;
   const runtime = ManagedRuntime.make(layer as Layer.Layer<never>);
   const scope = Scope.makeUnsafe();
-  const sources = { clock, store, scope, breakers: new Map(), series: new Map() };
+  let kit: Promise<PolicyKit> | undefined;
+  /** The breaker and rate-limit builders with their stores, loaded and built at the first need. */
+  const policyKit = () =>
+    (kit ??= import("../policies/policy-kit.js").then(async (m) => {
+      const context = (await runtime.context()) as Context.Context<never>;
+      return Effect.runPromiseWith(context)(m.buildPolicyKit(context, store.policyStores, scope));
+    }));
+  const sources = { clock, store, scope, breakers: new Map(), series: new Map(), policyKit };
   const runner = createCallRunner({
     registry,
     runtime,
