@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes every bundled MCP server package (packages/servers/<plugin>) from its plugin: package.json,
 // src/main.ts, the build configs, README.md, LICENSE, server.json (MCP Registry) and manifest.json
-// (.mcpb), all from one template and the plugin's declared settings, so none is kept by hand.
+// (.mcpb), all from one template and the plugin's declared settings, so none is kept by hand; and the
+// last section of the plugin's own README ("Use in an MCP client", between markers).
 // The version is the one changesets wrote in the package.json (0.0.0 for a new server).
 //
 // Usage: node scripts/servers/generate-servers.mjs [--check]
@@ -12,7 +13,7 @@ import { dirname, join, relative } from "node:path";
 import { serverJsonProblems } from "./check-server-json.mjs";
 import { renderMcpbManifest, renderServerJson } from "./render-manifests.mjs";
 import { renderMain, renderPackageJson, renderRolldownConfig, renderTsconfig } from "./render-package.mjs";
-import { renderServerReadme } from "./render-readme.mjs";
+import { renderServerReadme, withClientSection } from "./render-readme.mjs";
 import { loadServedPlugins, root } from "./served-plugins.mjs";
 
 /** Every file of one server package, by path inside its folder. */
@@ -41,8 +42,12 @@ export const generateServers = async ({ check = false } = {}) => {
   for (const server of await loadServedPlugins()) {
     const version = versionOf(server.dir);
     const files = serverFiles(server, version);
-    for (const [path, content] of files) {
-      const file = join(server.dir, path);
+    const pluginReadme = join(root, "packages", "plugins", server.id, "README.md");
+    const outputs = [
+      ...[...files].map(([path, content]) => [join(server.dir, path), content]),
+      [pluginReadme, withClientSection(readFileSync(pluginReadme, "utf8"), server)],
+    ];
+    for (const [file, content] of outputs) {
       const now = existsSync(file) ? readFileSync(file, "utf8") : undefined;
       if (now === content) continue;
       if (check) problems.push(`${relative(root, file)} is ${now === undefined ? "missing" : "stale"}`);

@@ -219,6 +219,19 @@ describe("the generated files", () => {
     expect(problems.some((p) => p.startsWith("schema: /description"))).toBe(true);
   });
 
+  it("each plugin's README ends with client configs that launch its server package", () => {
+    for (const id of SERVED_PLUGINS) {
+      const readme = readFileSync(join(root, "packages", "plugins", id, "README.md"), "utf8");
+      const section = readme.slice(readme.lastIndexOf("## Use in an MCP client"));
+      const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
+      expect(blocks).toHaveLength(2);
+      const [desktop, vscode] = blocks;
+      expect(desktop.mcpServers[id]).toMatchObject({ command: "npx", args: ["-y", `@quiver/${id}-mcp`] });
+      expect(vscode.servers[id]).toMatchObject({ type: "stdio", args: ["-y", `@quiver/${id}-mcp`] });
+      expect(section).toContain(`[mcp_servers.${id}]`);
+    }
+  });
+
   it("mcpb validate accepts every manifest.json", async () => {
     for (const id of SERVED_PLUGINS) {
       const manifest = join(root, "packages", "servers", id, "manifest.json");
