@@ -9,10 +9,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /**
- * The plugin folders (packages/plugins/<id>) served one per package. Not yet: guia (it reads the
- * guides shipped beside its module, which a bundle does not carry), rag and private-repo (SQLite,
- * PostgreSQL and the search index: native code and files a one-file server cannot hold), testgen (its
- * description, which the registry entry repeats, is 112 characters; the registry takes 100).
+ * The plugin folders (packages/plugins/<id>) served one per package. Not yet: guia (its seed guides
+ * are read from the package's demo/ folder beside its module, which the bundle does not carry), and
+ * testgen, rag and private-repo, whose plugin descriptions (repeated as the registry entry's) are
+ * 112, 117 and 104 characters where the MCP Registry takes at most 100.
  */
 export const SERVED_PLUGINS = ["alphafold", "context7", "fda", "perplexity"];
 
