@@ -8,6 +8,8 @@
 //   - publint (strict) and @arethetypeswrong/cli (`--profile esm-only`);
 // then compiles a consumer TypeScript project (moduleResolution nodenext, skipLibCheck false) that
 // imports every public entry point of every tarball, installed with npm into a temporary folder;
+// checks the bundled MCP servers (generated files fresh, server.json accepted by the registry's schema
+// and rules, no dependencies, install ≤ 15 MB, `mcpb validate` and a .mcpb ≤ 10 MB);
 // and checks the workspace's dependency ranges (the manypkg rules Quiver relies on).
 //
 // Usage: node scripts/check-artifacts.mjs [--keep] [--only <dir>...] [--skip-consumer]
@@ -209,7 +211,8 @@ tarballs.sort(
 );
 
 // 4. a consumer project compiled against the packed types
-if (!skipConsumer && tarballs.length > 0) {
+// (A bundled server is a command, not a module: a set of servers alone has nothing to compile.)
+if (!skipConsumer && tarballs.some(({ dir }) => !relative(root, dir).startsWith("packages/servers/"))) {
   const t = Date.now();
   console.log("\n== consumer project (npm install of the tarballs, tsc nodenext, skipLibCheck false)");
   const consumer = join(tmp, "consumer");
@@ -219,6 +222,8 @@ if (!skipConsumer && tarballs.length > 0) {
   const imports = [];
   for (const { tarball } of tarballs) {
     const man = JSON.parse((await sh("tar", ["xzfO", tarball, "package/package.json"])).out);
+    // A bundled MCP server (packages/servers/*) is a command only: nothing to import.
+    if (man.exports === undefined && man.bin !== undefined) continue;
     for (const [dep, meta] of Object.entries(man.peerDependenciesMeta ?? {}))
       if (meta.optional) optionalPeers.add(`${dep}@${man.peerDependencies[dep]}`);
     for (const key of Object.keys(man.exports ?? { ".": "" })) {
@@ -309,7 +314,56 @@ if (!skipConsumer && tarballs.length > 0) {
   }
 }
 
-// 5. dependency ranges across the workspace (manypkg's rules, with pnpm's catalog: and workspace:)
+// 5. the bundled MCP servers (packages/servers/*, issue 40): their generated files are fresh and the
+// registry would take their server.json; each tarball has no dependencies and installs within the
+// budget; each manifest.json passes `mcpb validate` and packs into a .mcpb within its budget; the
+// command in the tarball runs.
+const SERVER_INSTALL_BUDGET = 15 * 1024 * 1024;
+const MCPB_BUDGET = 10 * 1024 * 1024;
+const servers = tarballs.filter(({ dir }) => relative(root, dir).startsWith("packages/servers/"));
+if (only.length === 0 || servers.length > 0) {
+  const t = Date.now();
+  console.log("\n== bundled MCP servers (generated files, no dependencies, size budgets, mcpb)");
+  const { generateServers } = await import("./servers/generate-servers.mjs");
+  const { packBundle } = await import("./servers/pack-bundles.mjs");
+  const { problems } = await generateServers({ check: true }).catch((e) => ({ problems: [e.message] }));
+  for (const p of problems) fail("servers", `${p} (node scripts/servers/generate-servers.mjs writes them)`);
+  /** Bytes of every file under a folder (what npm installs for a package with no dependencies). */
+  const bytes = (dir) => walk(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+  const mb = (n) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+  for (const { name, dir } of servers) {
+    const pdir = join(tmp, "unpacked", name.replace("/", "+"), "package");
+    const man = readJson(join(pdir, "package.json"));
+    for (const field of ["dependencies", "peerDependencies", "optionalDependencies"])
+      if (Object.keys(man[field] ?? {}).length > 0)
+        fail(name, `${field} is not empty: a bundled server installs nothing beside itself`);
+    const installed = bytes(pdir);
+    if (installed > SERVER_INSTALL_BUDGET) fail(name, `installs ${mb(installed)}, over the 15 MB budget`);
+    const validated = await sh(bin("mcpb"), ["validate", join(dir, "manifest.json")]);
+    if (!validated.ok) fail(name, `mcpb validate manifest.json:\n${validated.out.trim()}`);
+    const bundle = await packBundle(dir, join(tmp, "mcpb")).catch((e) => ({ error: e }));
+    if (bundle.error) fail(name, `mcpb pack failed: ${bundle.error.stderr ?? bundle.error.message}`);
+    else if (bundle.bytes > MCPB_BUDGET)
+      fail(name, `its .mcpb is ${mb(bundle.bytes)}, over the 10 MB budget`);
+    const entry = Object.values(man.bin ?? {})[0];
+    const version = entry
+      ? await sh(process.execPath, [join(pdir, entry), "--version"])
+      : { ok: false, out: "no bin" };
+    if (!version.ok || version.out.trim() !== man.version)
+      fail(
+        name,
+        `${entry} --version from the tarball answered ${JSON.stringify(version.out.trim())}, not ${man.version}`,
+      );
+    console.log(
+      `  ${name}: installs ${mb(installed)} (no dependencies), .mcpb ${bundle.bytes ? mb(bundle.bytes) : "FAILED"}, mcpb validate ${validated.ok ? "ok" : "FAILED"}, --version ${version.ok ? "ok" : "FAILED"}`,
+    );
+  }
+  console.log(
+    `  ${problems.length === 0 ? "generated files fresh, server.json accepted" : `${problems.length} generated-file problem(s)`} (${seconds(t)})`,
+  );
+}
+
+// 6. dependency ranges across the workspace (manypkg's rules, with pnpm's catalog: and workspace:)
 // An internal peer range must hold the current version and stop before the next major: an unbounded
 // ">=0.1.0" lets `npm update` put a breaking core under plugins built for the old one.
 /** Examples that users copy out of the repository (no workspace:, no catalog:). */

@@ -19,11 +19,16 @@
 //   6. `npx @quiver/host` in an empty folder, and an MCP client launching it through npx;
 //   7. a breaking @quiver/core (a major changeset): every dependent is released as a major, the
 //      peer ranges stay bounded, `npm update` in the npm project keeps the 0.x set together, and
-//      installing only the new host does not load the old plugins against the new core silently.
+//      installing only the new host does not load the old plugins against the new core silently;
+//   8. each bundled server's one-liner (`npx -y @quiver/<plugin>-mcp`) launched by the MCP SDK's
+//      stdio client from an empty npx cache, its tools listed; each .mcpb unpacked and started as its
+//      mcp_config says, a tool called against an emulator; the cold start and installed size printed
+//      beside the official @upstash/context7-mcp launched the same way (interleaved runs, medians).
 // Prints each step's time and the total. Always stops Verdaccio and the servers it started.
 //
-// Usage: node scripts/release-test.mjs [--keep] [--as-released]
+// Usage: node scripts/release-test.mjs [--keep] [--as-released] [--servers-only]
 //   --keep         leaves the temporary folder for a look
+//   --servers-only after the first publish, only step 8 (the bundled servers)
 //   --as-released  versions the copy first (as after the repository's own first release), so the
 //                  first publish has no pending changesets
 import { execFile, spawn } from "node:child_process";
@@ -39,6 +44,7 @@ import { peerRangeProblem, semver } from "./workspace.mjs";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const keep = process.argv.includes("--keep");
 const asReleased = process.argv.includes("--as-released");
+const serversOnly = process.argv.includes("--servers-only");
 const VERDACCIO = "6.10.4";
 const tmp = mkdtempSync(join(tmpdir(), "quiver-release-"));
 const children = new Set();
@@ -173,6 +179,9 @@ const startVerdaccio = async () => {
       "  npmjs:",
       "    url: https://registry.npmjs.org/",
       "    timeout: 60s",
+      // A package's metadata fetched once stays for the run: the cold-start comparison then times
+      // npx's install from this registry, not Verdaccio's refresh of each packument from npmjs.
+      "    maxage: 60m",
       "packages:",
       "  '@quiver/*':",
       "    access: $all",
@@ -743,6 +752,166 @@ const breakingCore = async ({ dir, plugins }) => {
   });
 };
 
+// --- the bundled one-plugin servers (packages/servers/*) -------------------------------------------
+/** Thrown after the steps `--servers-only` asks for: not a failure. */
+class StepsDone extends Error {}
+const serverFigures = [];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Spawns `command args` with the MCP SDK's stdio client as an MCP client's config says, times the
+ * spawn to the first tools/list, and closes it. `cache` is npx's cache folder (a new one: cold).
+ */
+const firstToolsList = async ({ command, args, env = {}, cache, cwd }) => {
+  const fromHost = createRequire(join(root, "apps/host/package.json"));
+  const { Client } = await import(pathToFileURL(fromHost.resolve("@modelcontextprotocol/client")).href);
+  const { StdioClientTransport } = await import(
+    pathToFileURL(fromHost.resolve("@modelcontextprotocol/client/stdio")).href
+  );
+  const t0 = Date.now();
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    env: { ...process.env, ...clientEnv, ...(cache ? { npm_config_cache: cache } : {}), ...env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d) => (stderr += d));
+  const client = new Client({ name: "release-test", version: "1.0.0" });
+  try {
+    await client.connect(transport, { timeout: 300_000 });
+    const { tools } = await client.listTools(undefined, { timeout: 300_000 });
+    return { ms: Date.now() - t0, names: tools.map((t) => t.name), client, stderr };
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new StepError(`${command} ${args.join(" ")}: ${error.message}\n${stderr}`);
+  }
+};
+
+/** Disk use of what npx installed into a cache (its `_npx` folder), in MB. */
+const npxInstallMb = (cache) => sizeMb(join(cache, "_npx"));
+
+const bundledServers = async () => {
+  const { SERVED_PLUGINS, loadServedPlugin } = await import(
+    pathToFileURL(join(repo, "scripts/servers/served-plugins.mjs")).href
+  );
+  const servers = await Promise.all(SERVED_PLUGINS.map(loadServedPlugin));
+  const dir = newProject("servers");
+  await step("bundled servers: each one-liner through npx from an empty cache lists its tools", async () => {
+    for (const server of servers) {
+      const env = Object.fromEntries(
+        server.settings.filter((s) => s.required).map((s) => [s.env, "test-value"]),
+      );
+      const cache = join(tmp, `npx-cache-${server.id}`);
+      const run = await firstToolsList({ command: "npx", args: ["-y", server.name], env, cache, cwd: dir });
+      await run.client.close();
+      const want = server.plugin.tools.map((t) => t.name).sort();
+      check(
+        JSON.stringify(run.names.sort()) === JSON.stringify(want),
+        `npx -y ${server.name} listed ${run.names.join(", ")}, its plugin defines ${want.join(", ")}:\n${run.stderr}`,
+      );
+      const mb = await npxInstallMb(cache);
+      check(mb <= 15, `npx -y ${server.name} installed ${mb.toFixed(1)} MB, over the 15 MB budget`);
+      const line = `${server.name}: ${run.names.length} tools, cold npx start to first tools/list ${secs(run.ms)}, installed ${mb.toFixed(1)} MB`;
+      serverFigures.push(line);
+      console.log(`   ${line}`);
+    }
+  });
+
+  await step(
+    "bundled servers: each .mcpb, unpacked and started as its mcp_config says, calls a tool",
+    async () => {
+      const { packBundle } = await import(pathToFileURL(join(repo, "scripts/servers/pack-bundles.mjs")).href);
+      const { startEmulator } = await import(
+        pathToFileURL(createRequire(join(root, "package.json")).resolve("@quiver/testing")).href
+      );
+      const up = await startEmulator();
+      try {
+        const search = JSON.parse(
+          readFileSync(join(repo, "packages/plugins/context7/test/fixtures/search-react.json"), "utf8"),
+        );
+        up.route("GET", "/api/v2/libs/search", { json: search });
+        for (const server of servers) {
+          const { file, bytes } = await packBundle(server.dir, join(tmp, "mcpb"));
+          check(bytes <= 10 * 1024 * 1024, `${file} is ${(bytes / 1024 / 1024).toFixed(1)} MB, over 10 MB`);
+          const unpacked = join(tmp, "mcpb-unpacked", server.id);
+          await sh(join(repo, "node_modules/.bin/mcpb"), ["unpack", file, unpacked]);
+          const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8"));
+          // The user's answers to the bundle's questions: a dummy key, Context7 pointed at the emulator.
+          const answers = Object.fromEntries(
+            server.settings.map((s) => [
+              s.field,
+              s.env === "CONTEXT7_API_URL" ? `${up.url}/api` : s.required ? "test-value" : "",
+            ]),
+          );
+          const fill = (text) =>
+            text
+              .replaceAll("$" + "{__dirname}", unpacked)
+              .replace(/\$\{user_config\.(\w+)\}/g, (_, k) => String(answers[k] ?? ""));
+          const { command, args, env } = manifest.server.mcp_config;
+          const run = await firstToolsList({
+            command: command === "node" ? process.execPath : command,
+            args: args.map(fill),
+            env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, fill(v)])),
+            cwd: dir,
+          });
+          try {
+            let called = "";
+            if (server.id === "context7") {
+              const result = await run.client.callTool({
+                name: "context7_resolve_library_id",
+                arguments: { library_name: "react", query: "hooks" },
+              });
+              const text = result.content.map((c) => c.text ?? "").join("");
+              check(
+                !result.isError && text.includes("/facebook/react"),
+                `the context7 bundle's call answered ${text}`,
+              );
+              called = ", context7_resolve_library_id answered from the emulator";
+            }
+            console.log(
+              `   ${file.split("/").pop()} (${(bytes / 1024 / 1024).toFixed(2)} MB): ${run.names.length} tools${called}`,
+            );
+          } finally {
+            await run.client.close();
+          }
+        }
+      } finally {
+        await up.close();
+      }
+    },
+  );
+
+  await step(
+    "cold start and installed size beside the official @upstash/context7-mcp (medians of interleaved runs)",
+    async () => {
+      // Both packages are in the registry's storage first (a warm-up each), so the runs time npx's
+      // install from the same local registry, not the proxy's fetch from npmjs.
+      const ours = { command: "npx", args: ["-y", "@quiver/context7-mcp"] };
+      const theirs = { command: "npx", args: ["-y", "@upstash/context7-mcp"] };
+      const times = { ours: [], theirs: [] };
+      const sizes = {};
+      for (let i = -1; i < 3; i++) {
+        for (const [key, cmd] of [
+          ["ours", ours],
+          ["theirs", theirs],
+        ]) {
+          const cache = join(tmp, `cold-${key}-${i + 1}`);
+          const run = await firstToolsList({ ...cmd, cache, cwd: dir });
+          await run.client.close();
+          if (i >= 0) times[key].push(run.ms);
+          sizes[key] ??= await npxInstallMb(cache);
+        }
+      }
+      const ratio = median(times.ours) / median(times.theirs);
+      const line = `cold npx start to first tools/list: @quiver/context7-mcp ${secs(median(times.ours))}, @upstash/context7-mcp ${secs(median(times.theirs))} (${ratio.toFixed(2)}x, target <= 0.5x); installed ${sizes.ours.toFixed(1)} MB vs ${sizes.theirs.toFixed(1)} MB`;
+      serverFigures.push(line);
+      console.log(`   ${line}`);
+    },
+  );
+};
+
 // ---------------------------------------------------------------------------------------------
 // Ctrl-C or a CI timeout: stop the registry and servers before leaving.
 for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -758,6 +927,10 @@ try {
   await step("start Verdaccio and register a publisher", startVerdaccio);
   await step("copy the repository and install it", copyRepo);
   await step("version-packages, build, changeset publish (first release)", versionAndPublish);
+  if (serversOnly) {
+    await bundledServers();
+    throw new StepsDone();
+  }
   const npmProject = await flow(
     "npm",
     ["@quiver/plugin-fda"],
@@ -845,14 +1018,19 @@ try {
     );
   });
   await breakingCore(npmProject);
+  await bundledServers();
 } catch (error) {
-  failed = true;
-  console.error(
-    `\n!! release test failed: ${error instanceof StepError ? error.message : (error?.stack ?? error)}`,
-  );
-  const verdaccio = registryProcess;
-  if (verdaccio?.output)
-    console.error(`\n-- registry log (last lines):\n${verdaccio.output.split("\n").slice(-20).join("\n")}`);
+  if (error instanceof StepsDone) {
+    // --servers-only: the steps asked for are done.
+  } else {
+    failed = true;
+    console.error(
+      `\n!! release test failed: ${error instanceof StepError ? error.message : (error?.stack ?? error)}`,
+    );
+    const verdaccio = registryProcess;
+    if (verdaccio?.output)
+      console.error(`\n-- registry log (last lines):\n${verdaccio.output.split("\n").slice(-20).join("\n")}`);
+  }
 } finally {
   await Promise.all([...children].map(stop));
   if (keep || failed) console.log(`\ntemporary folder kept: ${tmp}`);
@@ -862,5 +1040,6 @@ try {
   console.log(`   ${secs(Date.now() - started).padStart(7)}  total${failed ? " (FAILED)" : ""}`);
   for (const [kind, mb] of Object.entries(installSizes))
     console.log(`   install size, @quiver/host + @quiver/plugin-fda with ${kind}: ${mb.toFixed(1)} MB`);
+  for (const line of serverFigures) console.log(`   ${line}`);
 }
 process.exit(failed ? 1 : 0);

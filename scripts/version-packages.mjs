@@ -14,12 +14,21 @@
 // host follows @quiver/redis, which follows core). After `changeset version` it bounds the peer
 // ranges changesets leaves open (below) and checks each holds the current version.
 //
+// The bundled MCP servers (packages/servers/*) carry their plugin and core inside their build, named
+// as devDependencies, which changesets does not follow: a changeset releases each server whose
+// bundle changes (scripts/servers/servers-follow.mjs). After versioning, every server's generated
+// files (server.json, manifest.json, package.json ...) are written again with the new versions
+// (scripts/servers/generate-servers.mjs; it reads the plugins' settings from their builds, so the
+// served plugins are built first).
+//
 // Usage: node scripts/version-packages.mjs   (in the repository root; pnpm version-packages)
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVED_PLUGINS } from "./servers/served-plugins.mjs";
+import { serversToFollow } from "./servers/servers-follow.mjs";
 import { effectiveRange, peerRangeProblem, semver, workspacePackages } from "./workspace.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -64,6 +73,18 @@ for (let round = 0; pending && round < 10; round++) {
 }
 if (written.length > 0)
   console.log(`version-packages: released as majors with their dependency: ${written.join(", ")}`);
+if (pending) {
+  const follow = serversToFollow(releasePlan(), packages);
+  if (follow.size > 0) {
+    writeFileSync(
+      join(root, ".changeset", `servers-follow-${Date.now().toString(36)}.md`),
+      `---\n${[...follow].map(([name, type]) => `"${name}": ${type}`).join("\n")}\n---\n\nBuilt with this release of the plugin it serves and of @quiver/core and @quiver/mcp, bundled in.\n`,
+    );
+    console.log(
+      `version-packages: bundled servers released with what they bundle: ${[...follow.keys()].join(", ")}`,
+    );
+  }
+}
 
 // `changeset version` exits 1 when there is nothing to version: here that is not a failure (the
 // release after a release publishes what package.json says).
@@ -97,5 +118,30 @@ if (problems.length > 0) {
   console.error(
     `version-packages: unsafe internal peer ranges after changeset version:\n  ${problems.join("\n  ")}`,
   );
+  process.exit(1);
+}
+
+// The servers' generated files, with this release's versions.
+execFileSync(
+  "pnpm",
+  [
+    "--silent",
+    "turbo",
+    "run",
+    "build",
+    ...SERVED_PLUGINS.flatMap((id) => ["--filter", `@quiver/plugin-${id}`]),
+  ],
+  {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+  },
+);
+const { generateServers } = await import("./servers/generate-servers.mjs");
+const generated = await generateServers();
+if (generated.written.length > 0)
+  console.log(`version-packages: wrote ${generated.written.length} generated server file(s)`);
+if (generated.problems.length > 0) {
+  console.error(`version-packages: the servers' files:\n  ${generated.problems.join("\n  ")}`);
   process.exit(1);
 }
