@@ -20,7 +20,9 @@
 //   7. a breaking @quiver/core (a major changeset): every dependent is released as a major, the
 //      peer ranges stay bounded, `npm update` in the npm project keeps the 0.x set together, and
 //      installing only the new host does not load the old plugins against the new core silently;
-//   8. each bundled server's one-liner (`npx -y @quiver/<plugin>-mcp`) launched by the MCP SDK's
+//   8. the installed size of @quiver/host with each first-party plugin (npm, an empty project each),
+//      beside the official @upstash/context7-mcp and @perplexity-ai/mcp-server installed the same way;
+//   9. each bundled server's one-liner (`npx -y @quiver/<plugin>-mcp`) launched by the MCP SDK's
 //      stdio client from an empty npx cache, its tools listed; each .mcpb unpacked and started as its
 //      mcp_config says, a tool called against an emulator; the cold start and installed size printed
 //      beside the official @upstash/context7-mcp launched the same way (interleaved runs, medians).
@@ -28,11 +30,20 @@
 //
 // Usage: node scripts/release-test.mjs [--keep] [--as-released] [--servers-only]
 //   --keep         leaves the temporary folder for a look
-//   --servers-only after the first publish, only step 8 (the bundled servers)
+//   --servers-only after the first publish, only step 9 (the bundled servers)
 //   --as-released  versions the copy first (as after the repository's own first release), so the
 //                  first publish has no pending changesets
 import { execFile, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -755,6 +766,41 @@ const breakingCore = async ({ dir, plugins }) => {
 // --- the bundled one-plugin servers (packages/servers/*) -------------------------------------------
 /** Thrown after the steps `--servers-only` asks for: not a failure. */
 class StepsDone extends Error {}
+/** The first-party plugin packages, from the repository's own folders (every one is published). */
+const firstPartyPlugins = () =>
+  readdirSync(join(root, "packages", "plugins"))
+    .map((d) => JSON.parse(readFileSync(join(root, "packages", "plugins", d, "package.json"), "utf8")))
+    .filter((m) => !m.private)
+    .map((m) => m.name)
+    .sort();
+
+/** The official servers a user would otherwise pick, installed the same way for comparison. */
+const OFFICIAL_SERVERS = ["@upstash/context7-mcp", "@perplexity-ai/mcp-server"];
+
+/**
+ * For those who compose their own host: `npm install @quiver/host <plugin>` in an empty project for
+ * each first-party plugin, and each official server installed the same way, the size of what npm
+ * installed (du of node_modules) printed side by side. The size targets belong to the bundled
+ * servers (`bundledServers`); this prints the figures, it does not judge them.
+ */
+const hostSizes = () =>
+  step(
+    "installed size of @quiver/host with each plugin, beside the official servers (npm, empty project)",
+    async () => {
+      const sized = async (label, pkgs) => {
+        const dir = newProject(`size-${label.replace(/[^a-z0-9]+/gi, "-")}`);
+        await run(...pm.npm.add(pkgs), dir);
+        const line = `${label}: ${(await sizeMb(join(dir, "node_modules"))).toFixed(1)} MB`;
+        serverFigures.push(`install size, ${line}`);
+        console.log(`   ${line}`);
+        rmSync(dir, { recursive: true, force: true });
+      };
+      for (const plugin of firstPartyPlugins())
+        await sized(`@quiver/host + ${plugin}`, ["@quiver/host", plugin]);
+      for (const server of OFFICIAL_SERVERS) await sized(server, [server]);
+    },
+  );
+
 const serverFigures = [];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -1018,6 +1064,7 @@ try {
     );
   });
   await breakingCore(npmProject);
+  await hostSizes();
   await bundledServers();
 } catch (error) {
   if (error instanceof StepsDone) {

@@ -28,7 +28,7 @@ import {
   unknownTool,
 } from "./runtime-failures.js";
 import { confirmationEnvelope, failureEnvelope, fallbackEnvelope, successEnvelope } from "./to-envelope.js";
-import { type StepSources, stepsCache, type ToolSteps } from "./tool-steps.js";
+import { buildSteps, type StepSources, type ToolSteps } from "./tool-steps.js";
 
 /** What calls are run with. */
 export interface CallRunnerOptions {
@@ -71,7 +71,10 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
   const { registry, runtime, services, clock, store, confirmations } = options;
   const inflight = new Set<Fiber.Fiber<RunOutput, ToolFailure>>();
   const catalog = { stopping: false };
-  const stepsOf = stepsCache(options.sources);
+  const built = new WeakMap<RegisteredTool, ToolSteps>();
+  const stepsOf = (reg: RegisteredTool, context: Context.Context<never>): ToolSteps | Promise<ToolSteps> =>
+    built.get(reg) ??
+    buildSteps(reg, context, options.sources).then((s) => built.get(reg) ?? built.set(reg, s).get(reg)!);
 
   const call = async (name: string, raw: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
     const reg = registry.lookup(name);

@@ -48,22 +48,13 @@ const MAX_LEASE_MS = 60_000;
 const needsKit = (reg: RegisteredTool): boolean =>
   reg.policy.breaker !== undefined || (reg.policy.rateLimit?.length ?? 0) > 0;
 
-/**
- * Each tool's steps, built once at its first call (with the policy kit loaded first when the tool
- * has a breaker or a rate limit): at once afterwards, a promise only the first time.
- */
-export const stepsCache = (sources: StepSources) => {
-  const built = new WeakMap<RegisteredTool, ToolSteps>();
-  const keep = (reg: RegisteredTool, steps: ToolSteps) => built.set(reg, steps).get(reg)!;
-  return (reg: RegisteredTool, context: Context.Context<never>): ToolSteps | Promise<ToolSteps> => {
-    const made = built.get(reg);
-    if (made) return made;
-    if (!needsKit(reg)) return keep(reg, toolSteps(reg, context, sources, undefined));
-    return sources
-      .policyKit()
-      .then((kit) => built.get(reg) ?? keep(reg, toolSteps(reg, context, sources, kit)));
-  };
-};
+/** A tool's steps, built at its first call: the policy kit loaded first when it has a breaker or a rate limit. */
+export const buildSteps = async (
+  reg: RegisteredTool,
+  context: Context.Context<never>,
+  sources: StepSources,
+): Promise<ToolSteps> =>
+  toolSteps(reg, context, sources, needsKit(reg) ? await sources.policyKit() : undefined);
 
 /** Builds a tool's steps from its resolved policy (each step absent when the policy has none). */
 const toolSteps = (
