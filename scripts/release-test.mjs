@@ -1024,32 +1024,15 @@ try {
     // The MCP SDK's own stdio client spawns npx; the host must discover the plugin npx installed
     // beside it, whatever the working directory.
     const dir = newProject("npx-stdio");
-    const fromHost = createRequire(join(root, "apps/host/package.json"));
-    const { Client } = await import(pathToFileURL(fromHost.resolve("@modelcontextprotocol/client")).href);
-    const { StdioClientTransport } = await import(
-      pathToFileURL(fromHost.resolve("@modelcontextprotocol/client/stdio")).href
-    );
     const firstList = async (cache) => {
-      const t0 = Date.now();
-      const transport = new StdioClientTransport({
+      const run = await firstToolsList({
         command: "npx",
         args: ["-y", "-p", "@quiver/host", "-p", "@quiver/plugin-fda", "quiver", "serve", "--stdio"],
         cwd: dir,
-        env: { ...process.env, ...clientEnv, npm_config_cache: cache },
-        stderr: "pipe",
+        cache,
       });
-      let stderr = "";
-      transport.stderr?.on("data", (d) => (stderr += d));
-      const client = new Client({ name: "release-test", version: "1.0.0" });
-      try {
-        // The first launch includes npx's install of the host and the plugin from the registry, which
-        // on a loaded machine can pass the SDK's default 60 s request timeout: bounded at 5 minutes.
-        await client.connect(transport, { timeout: 300_000 });
-        const { tools } = await client.listTools(undefined, { timeout: 300_000 });
-        return { ms: Date.now() - t0, names: tools.map((t) => t.name), stderr };
-      } finally {
-        await client.close().catch(() => {});
-      }
+      await run.client.close().catch(() => {});
+      return run;
     };
     const cache = join(tmp, "npx-stdio-cache");
     const cold = await firstList(cache);

@@ -6,7 +6,7 @@ import type {
   MetadataValue,
   StoredDocument,
 } from "../types.js";
-import { checkCollection } from "./rescore.js";
+import { checkCollection, type HitRow } from "./rescore.js";
 
 /**
  * What both stores share to read documents back: option checks, the page cursor and the shape of a stored
@@ -70,16 +70,7 @@ export function checkPage(options: ListDocumentsOptions): PageRequest {
 }
 
 /** A document's row as both stores read it; `text` is null for a document added before originals were kept. */
-export interface DocumentRow {
-  readonly id: string;
-  readonly collection: string;
-  readonly title: string | null;
-  readonly date: string | null;
-  readonly doi: string | null;
-  readonly authors: string | null;
-  readonly tags: string | null;
-  readonly metadata: string;
-  readonly chunks: number;
+export interface DocumentRow extends Omit<HitRow, "chunk" | "ord" | "text"> {
   readonly text: string | null;
   readonly size: number | null;
   readonly bytes: number | null;
