@@ -127,19 +127,5 @@ export type ToolResult<T = unknown> = Readonly<
 };
 
 /** The envelope status for an error kind. */
-export const statusForKind = (kind: ErrorKind): ToolStatus => {
-  switch (kind) {
-    case "timeout":
-      return "timeout";
-    case "access_denied":
-      return "access_denied";
-    case "unavailable":
-      return "unavailable";
-    default:
-      return "error";
-  }
-};
-
-/** True when the call produced usable data (success or partial). */
-export const isOk = <T>(result: ToolResult<T>): result is ToolResult<T> & { readonly data: T } =>
-  (result.status === "success" || result.status === "partial") && result.data !== undefined;
+export const statusForKind = (kind: ErrorKind): ToolStatus =>
+  kind === "timeout" || kind === "access_denied" || kind === "unavailable" ? kind : "error";

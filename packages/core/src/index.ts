@@ -48,7 +48,7 @@ export {
   type ToolDefinition,
   type ToolExample,
 } from "./define-tool.js";
-export { createDemoContext, type DemoContextOptions, demoFingerprint } from "./demo-context.js";
+export { createDemoContext, type DemoContextOptions } from "./demo-context.js";
 export { type DurationInput, toMillis } from "./duration.js";
 export {
   type ConfirmationRequest,
@@ -60,7 +60,6 @@ export {
   envelopeErrorSchema,
   envelopeMetadataSchema,
   envelopeSchema,
-  isOk,
   statusForKind,
   type ToolResult,
   type ToolStatus,
@@ -74,24 +73,7 @@ export {
   UPSTREAM_FAILURE_KINDS,
 } from "./error-kinds.js";
 export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
-export {
-  bodyText,
-  CREDENTIAL_HEADERS,
-  collectSecrets,
-  createHttpClient,
-  type HttpClient,
-  type HttpClientOptions,
-  type HttpJsonOptions,
-  type HttpRequestOptions,
-  type HttpResponse,
-  makeRedactor,
-  parseRetryAfter,
-  REDACTED,
-  type Redactor,
-  type Secret,
-  statusToKind,
-  type ToolCallInfo,
-} from "./http/index.js";
+export * from "./http/index.js";
 export {
   type CommandContext,
   CommandUsageError,

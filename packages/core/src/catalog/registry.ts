@@ -101,10 +101,8 @@ export const createRegistry = (options: RegistryOptions): Registry => {
   };
 
   const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
-    aliases.checkTools(
-      plugin.id,
-      plugin.tools.map((t: AnyTool) => t.name),
-    );
+    const toolNames = plugin.tools.map((t: AnyTool) => t.name);
+    aliases.checkTools(plugin.id, toolNames);
     if (plugins.has(plugin.id)) unregister(plugin.id);
     const resolved = resolvePluginConfig(plugin, pluginOptions, options.env);
     const resources = new PluginResources(

@@ -33,55 +33,42 @@ export const requestFailure = (error: unknown, at: FailedRequest) => {
   if (error instanceof DOMException && error.name === "TimeoutError") {
     return fail.timeout(redact(`${service} did not complete ${where} within ${at.timeoutMs} ms`), withStatus);
   }
+  const upstream = (message: string, retryable: boolean, suggestion: string) =>
+    fail.upstream(redact(message), { ...withStatus, retryable, suggestion });
   if (error instanceof RedirectRefused) {
-    return fail.upstream(redact(`${service} redirected ${where} ${error.why}; not followed`), {
-      ...withStatus,
-      retryable: false,
-      suggestion: error.crossOrigin
+    return upstream(
+      `${service} redirected ${where} ${error.why}; not followed`,
+      false,
+      error.crossOrigin
         ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
         : "The service answered with a broken redirect; retrying will not help. Use another source.",
-    });
-  }
-  if (error instanceof BodyTooLargeError) {
-    const decoded = error.codings.length > 0;
-    return fail.upstream(
-      redact(
-        decoded
-          ? `${service} sent a ${error.codings.join(", ")}-compressed response that decodes to more than ${error.limit} bytes (the body limit) for ${where}; refused`
-          : `${service} sent a response larger than ${error.limit} bytes for ${where}`,
-      ),
-      {
-        retryable: false,
-        suggestion: decoded
-          ? "Ask for less data (a narrower query, fewer results or a smaller page); if a small request decodes this large, the service is misbehaving: use another source."
-          : "Ask for less data: a narrower query, fewer results or a smaller page.",
-        ...withStatus,
-      },
     );
   }
+  if (error instanceof BodyTooLargeError) {
+    return error.codings.length > 0
+      ? upstream(
+          `${service} sent a ${error.codings.join(", ")}-compressed response that decodes to more than ${error.limit} bytes (the body limit) for ${where}; refused`,
+          false,
+          "Ask for less data (a narrower query, fewer results or a smaller page); if a small request decodes this large, the service is misbehaving: use another source.",
+        )
+      : upstream(
+          `${service} sent a response larger than ${error.limit} bytes for ${where}`,
+          false,
+          "Ask for less data: a narrower query, fewer results or a smaller page.",
+        );
+  }
   if (error instanceof UnsupportedEncodingError) {
-    return fail.upstream(
-      redact(
-        `${service} sent a body in content-encoding "${error.encoding}", which the client cannot decode (it accepts ${ACCEPT_ENCODING}), for ${where}`,
-      ),
-      {
-        retryable: false,
-        suggestion:
-          "The service ignores the encodings the client accepts; retrying will not help. Use another source, or report it to the plugin's maintainers.",
-        ...withStatus,
-      },
+    return upstream(
+      `${service} sent a body in content-encoding "${error.encoding}", which the client cannot decode (it accepts ${ACCEPT_ENCODING}), for ${where}`,
+      false,
+      "The service ignores the encodings the client accepts; retrying will not help. Use another source, or report it to the plugin's maintainers.",
     );
   }
   if (error instanceof BodyDecodeError) {
-    return fail.upstream(
-      redact(
-        `${service} sent a ${error.encoding}-compressed body that does not decode (corrupt or cut short) for ${where}`,
-      ),
-      {
-        retryable: true,
-        suggestion: "Try again in a moment; if it keeps failing, the service is sending broken data.",
-        ...withStatus,
-      },
+    return upstream(
+      `${service} sent a ${error.encoding}-compressed body that does not decode (corrupt or cut short) for ${where}`,
+      true,
+      "Try again in a moment; if it keeps failing, the service is sending broken data.",
     );
   }
   return failureForTransportError({
