@@ -28,10 +28,10 @@ const HTTP_CLIENT_DEFAULTS = {
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
   maxBodyBytes: 5 * 1024 * 1024,
-  connectionsPerOrigin: 16,
-  keepAliveMs: 10_000,
-  userAgent: `quiver/${pkg.version}`,
 } as const;
+
+/** The `User-Agent` of every request. */
+const USER_AGENT = `quiver/${pkg.version}`;
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -79,9 +79,9 @@ const buildUrl = (opts: HttpRequestOptions, redact: Redactor): URL => {
  * `bearer` as `authorization: Bearer <token>`, then the request's own (names lower-cased, so an
  * `authorization` among them wins; `undefined` dropped, `Redacted` values unwrapped).
  */
-const headersOf = (opts: HttpRequestOptions, accept: string, userAgent: string) => {
+const headersOf = (opts: HttpRequestOptions, accept: string) => {
   const headers: Record<string, string> = {
-    "user-agent": userAgent,
+    "user-agent": USER_AGENT,
     accept,
     "accept-encoding": ACCEPT_ENCODING,
   };
@@ -121,15 +121,14 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
   const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
   const headersTimeoutMs = options.headersTimeoutMs ?? defaults.headersTimeoutMs;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? defaults.bodyTimeoutMs;
-  const userAgent = options.userAgent ?? defaults.userAgent;
   let made: Promise<ClientDispatcher> | undefined;
   const dispatcherOf = () =>
     (made ??= makeDispatcher(options, {
       connect: { timeout: connectTimeoutMs },
       headersTimeout: headersTimeoutMs,
       bodyTimeout: bodyTimeoutMs,
-      keepAliveTimeout: options.keepAliveMs ?? defaults.keepAliveMs,
-      connections: options.connectionsPerOrigin ?? defaults.connectionsPerOrigin,
+      keepAliveTimeout: 10_000,
+      connections: 16,
     }));
 
   /** One request: sent through the client's dispatcher, its response read, any failure mapped. */
@@ -145,7 +144,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
     };
     const redact: Redactor = (text) => redaction().redact(text);
     const url = buildUrl(opts, redact);
-    const headers = headersOf(opts, accept, userAgent);
+    const headers = headersOf(opts, accept);
     const service = options.service ?? url.host;
     if (opts.signal?.aborted) throw opts.signal.reason;
     const { dispatcher } = await dispatcherOf();

@@ -4,7 +4,6 @@ import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema, ToJsonSchemaOptions } from "./json-schema-types.js";
 import { SchemaExportError } from "./schema-export-error.js";
 import { isZodSchema, type ToolSchema, type ZodSchema } from "./standard-schema.js";
-import { fieldOf } from "./subschemas.js";
 
 /** The formats JSON Schema 2020-12 defines; others (zod's "cuid", "starts_with" ...) are zod-only. */
 const STANDARD_FORMATS: ReadonlySet<string> = new Set([
@@ -59,11 +58,9 @@ const zodJsonSchema = (schema: ZodSchema, io: "input" | "output"): JsonSchema =>
     reused: "inline",
     cycles: "ref",
     unrepresentable: ({ path, message }) => {
-      const field = fieldOf(path);
-      throw new SchemaExportError(
-        field,
-        `Cannot export the input schema: field "${field || "(root)"}" has no JSON form (${message}). ` +
-          "Tool inputs must be JSON: use z.iso.datetime() rather than z.date(), a string rather than z.bigint().",
+      throw SchemaExportError.at(
+        path,
+        `has no JSON form (${message}). Tool inputs must be JSON: use z.iso.datetime() rather than z.date(), a string rather than z.bigint().`,
       );
     },
     override: ({ zodSchema, jsonSchema }) => trimNoise(zodSchema, jsonSchema as JsonSchema),
