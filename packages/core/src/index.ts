@@ -40,7 +40,6 @@ export {
   type InjectMode,
   type InjectSpec,
   type InputSchema,
-  isTool,
   type OutputSchema,
   type Tool,
   type ToolAnnotations,
@@ -53,24 +52,17 @@ export { type DurationInput, toMillis } from "./duration.js";
 export {
   type ConfirmationRequest,
   type ContentPart,
-  confirmationRequestSchema,
   contentPartSchema,
   type EnvelopeError,
   type EnvelopeMetadata,
-  envelopeErrorSchema,
-  envelopeMetadataSchema,
   envelopeSchema,
-  statusForKind,
   type ToolResult,
   type ToolStatus,
-  toolStatusSchema,
 } from "./envelope.js";
 export {
   ERROR_KINDS,
   type ErrorKind,
   errorKindSchema,
-  TRANSIENT_KINDS,
-  UPSTREAM_FAILURE_KINDS,
 } from "./error-kinds.js";
 export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
 export * from "./http/index.js";
@@ -113,12 +105,10 @@ export type {
   ToolAlias,
   ToolTaskSupport,
 } from "./plugin-slots.js";
-export { applyOutputBudget, type TruncationReport } from "./policies/output-budget.js";
 export {
   DEFAULT_POLICY,
   type ResolvedPolicy,
   type ResolvedRateLimit,
-  resolvePolicy,
 } from "./policies/resolve-policy.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
 export {
@@ -160,7 +150,7 @@ export type {
   ToolLogLevel,
   ToolProgress,
 } from "./tool-context.js";
-export { isOutcome, outcome, partial, type RunResult, type ToolOutcome } from "./tool-outcome.js";
+export { outcome, partial, type RunResult, type ToolOutcome } from "./tool-outcome.js";
 export type {
   BreakerPolicy,
   CachePolicy,

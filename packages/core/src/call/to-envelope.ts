@@ -21,8 +21,6 @@ export interface CallFacts {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const FALLBACK_GUIDANCE_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
-
 const DEFAULT_GUIDANCE: Partial<Record<string, string>> = {
   unavailable:
     "The service is unavailable. Answer from your own knowledge if you can, say clearly that the tool could not be reached, and do not call it again more than once.",
@@ -145,7 +143,7 @@ export const failureEnvelope = (
   // A tool's fallback guidance is for when it cannot answer at all, not for a bad argument.
   const guidance =
     failure.guidance ??
-    (FALLBACK_GUIDANCE_KINDS.has(failure.kind)
+    (TRANSIENT_KINDS.has(failure.kind)
       ? (reg.policy.fallback?.guidance ?? DEFAULT_GUIDANCE[failure.kind])
       : undefined);
   const meta = metadata(reg, facts);

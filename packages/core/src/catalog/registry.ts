@@ -128,7 +128,6 @@ export const createRegistry = (options: RegistryOptions): Registry => {
         name,
         tool,
         pluginId: plugin.id,
-        pluginVersion: plugin.version,
         policy,
         destructive: Boolean(tool.annotations?.destructive),
         keysResults: policy.cache !== undefined || Boolean(policy.fallback?.stale),

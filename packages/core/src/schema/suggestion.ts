@@ -5,7 +5,7 @@ import { cloneJson, deleteAt, formatPath, getAt, isPlainObject, setAt } from "./
 import { type AnySchema, checksOf, defOf, isOptionalField, unwrap } from "./zod-introspect.js";
 
 /** Longest corrected call shown as JSON; past it the suggestion describes the fields instead. */
-export const DEFAULT_MAX_SUGGESTION = 1_000;
+const MAX_SUGGESTION = 1_000;
 
 /** The candidate closest to `input` (case-insensitive), e.g. "Oral" → "oral"; undefined when none. */
 function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined {
@@ -87,7 +87,6 @@ export function buildSuggestion(
   schema: AnySchema,
   input: unknown,
   located: ReadonlyArray<LocatedIssue>,
-  maxLength = DEFAULT_MAX_SUGGESTION,
 ): string {
   let corrected: unknown = isPlainObject(input) ? cloneJson(input) : skeleton(schema);
   let placeholders = !isPlainObject(input);
@@ -106,7 +105,7 @@ export function buildSuggestion(
     corrected = setAt(corrected, issue.path, fix.value);
   }
   const json = JSON.stringify(corrected);
-  if (json === undefined || json.length > maxLength) return describeFields(schema, located);
+  if (json === undefined || json.length > MAX_SUGGESTION) return describeFields(schema, located);
   const note = placeholders ? " Replace each <field: type> placeholder with a real value." : "";
   return `Call the tool again with: ${json}.${note}`;
 }
