@@ -49,8 +49,7 @@ const outputJsonSchema = (reg: RegisteredTool): Record<string, unknown> => {
 export const createSchemaExport = (registry: Registry): SchemaExport => {
   const inputs = new WeakMap<RegisteredTool, Map<SchemaTarget, Exported>>();
   const exported = (reg: RegisteredTool, target: SchemaTarget): Exported => {
-    let schemas = inputs.get(reg);
-    if (!schemas) inputs.set(reg, (schemas = new Map()));
+    const schemas = inputs.get(reg) ?? inputs.set(reg, new Map()).get(reg)!;
     let entry = schemas.get(target);
     if (!entry) {
       try {

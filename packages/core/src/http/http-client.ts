@@ -156,6 +156,8 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       url,
       method: opts.method ?? "GET",
       status: undefined,
+      service,
+      redact,
       codings: [],
       rawBytes: 0,
       visited: new Set(),
@@ -190,11 +192,9 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
         headers: response.headers as HttpHeaders,
         body: response.body as Readable,
         trace,
-        service,
         maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? defaults.maxBodyBytes,
         sentCredentials: () => redaction().secrets.length > 0,
         apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
-        redact,
       });
       span?.succeeded(read.status);
       return read;
@@ -202,12 +202,9 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       // The caller's abort stays an abort (interruption belongs to the runtime).
       const failure = opts.signal?.aborted
         ? opts.signal.reason
-        : requestFailure(signal.aborted ? signal.reason : error, {
-            service,
-            trace,
+        : requestFailure(signal.aborted ? signal.reason : error, trace, {
             timeoutMs: opts.timeoutMs,
             connectTimeoutMs,
-            redact,
           });
       span?.failed(failure);
       throw failure;
