@@ -105,13 +105,8 @@ export const createRegistry = (options: RegistryOptions): Registry => {
     aliases.checkTools(plugin.id, toolNames);
     if (plugins.has(plugin.id)) unregister(plugin.id);
     const resolved = resolvePluginConfig(plugin, pluginOptions, options.env);
-    const resources = new PluginResources(
-      plugin,
-      resolved.ok ? resolved.config : undefined,
-      options.http,
-      options.env,
-      options.clock,
-    );
+    const config = resolved.ok ? resolved.config : undefined;
+    const resources = new PluginResources(plugin, config, options.http, options.env, options.clock);
     const names: string[] = [];
     const secrets = resolved.ok ? resolved.secrets : [];
     // Built once per plugin: every tool of it hides the same secrets.
@@ -153,13 +148,7 @@ export const createRegistry = (options: RegistryOptions): Registry => {
       tools: names,
       ...(slots ? { slots } : {}),
     };
-    plugins.set(plugin.id, {
-      plugin,
-      info,
-      config: resolved.ok ? resolved.config : undefined,
-      resources,
-      redact,
-    });
+    plugins.set(plugin.id, { plugin, info, config, resources, redact });
     notify([]);
     return info;
   };

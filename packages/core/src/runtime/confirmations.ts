@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { whenReady } from "../store/maybe-promise.js";
 import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
 import { fromStoredJson } from "../store/stored-json.js";
@@ -68,6 +68,4 @@ export class ConfirmationStore {
 }
 
 const fingerprint = (tool: string, input: string, principal: string | undefined) =>
-  createHash("sha256")
-    .update(`${tool}\u0000${principal ?? ""}\u0000${input}`)
-    .digest("base64url");
+  hash("sha256", `${tool}\u0000${principal ?? ""}\u0000${input}`, "base64url");

@@ -3,14 +3,11 @@ import * as Metric from "effect/Metric";
 import type { ToolStatus } from "../envelope.js";
 import type { ErrorKind } from "../errors.js";
 
-const CALLS = {
-  description: "Tool calls by tool, plugin and status",
-  incremental: true,
-} as const;
-const FAILURES = {
-  description: "Failed tool calls by tool and error kind",
-  incremental: true,
-} as const;
+/** The options of a counter that only goes up. */
+const counting = (description: string) => ({ description, incremental: true }) as const;
+
+const CALLS = counting("Tool calls by tool, plugin and status");
+const FAILURES = counting("Failed tool calls by tool and error kind");
 const LATENCY = {
   description: "Tool call duration in milliseconds",
   boundaries: [1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000],
@@ -22,10 +19,7 @@ const LATENCY_SUMMARY = {
   quantiles: [0.5, 0.95, 0.99],
 } as const;
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
-const CACHE_LOOKUPS = {
-  description: "Cache lookups by tool and result",
-  incremental: true,
-} as const;
+const CACHE_LOOKUPS = counting("Cache lookups by tool and result");
 
 /** Calls per tool and status. */
 export const toolCalls = Metric.counter("quiver_tool_calls_total", CALLS);
