@@ -92,7 +92,11 @@ export const fallbackEnvelope = (
   metadata: { ...answer.metadata, tool: reg.name, plugin: reg.pluginId, fallbackTool },
 });
 
-const metadata = (reg: RegisteredTool, facts: CallFacts): Mutable<EnvelopeMetadata> => {
+/** The envelope's metadata: the tool (by name and plugin) and the facts of the call. */
+export const metadata = (
+  reg: Pick<RegisteredTool, "name" | "pluginId">,
+  facts: CallFacts,
+): Mutable<EnvelopeMetadata> => {
   const meta: Mutable<EnvelopeMetadata> = {
     tool: reg.name,
     plugin: reg.pluginId,
