@@ -127,10 +127,6 @@ export type Tool<
 /** Any tool, whatever its types (for lists of tools). */
 export type AnyTool = Tool<any, any, any, any>;
 
-/** True for a value built by `defineTool` (from any copy of @quiver/core). */
-export const isTool = (u: unknown): u is AnyTool =>
-  typeof u === "object" && u !== null && (u as Record<symbol, unknown>)[toolMarker] === true;
-
 /**
  * Defines a tool: input and output schemas, description, category, examples, annotations and
  * policies. `run` receives the parsed input; it may return a value, a Promise or an Effect, and may

@@ -101,16 +101,14 @@ export const envelopeSchema = z.object({
   metadata: envelopeMetadataSchema,
 });
 
-type DeepReadonly<T> = { readonly [K in keyof T]: T[K] };
-
 /** The error part of an envelope. */
-export type EnvelopeError = DeepReadonly<z.infer<typeof envelopeErrorSchema>> & { readonly kind: ErrorKind };
+export type EnvelopeError = Readonly<z.infer<typeof envelopeErrorSchema>> & { readonly kind: ErrorKind };
 
 /** Facts about how a call ran; never holds a secret. */
-export type EnvelopeMetadata = DeepReadonly<z.infer<typeof envelopeMetadataSchema>>;
+export type EnvelopeMetadata = Readonly<z.infer<typeof envelopeMetadataSchema>>;
 
 /** A pending confirmation of a destructive tool: call again with the token to run it. */
-export type ConfirmationRequest = DeepReadonly<z.infer<typeof confirmationRequestSchema>>;
+export type ConfirmationRequest = Readonly<z.infer<typeof confirmationRequestSchema>>;
 
 /**
  * The one result shape of every tool call. A call never throws: invalid input, upstream failures,
