@@ -1,28 +1,13 @@
 import pkg from "../package.json" with { type: "json" };
 
+// The modules that are the contract itself (every export public: the catalog's, a tool context's,
+// a policy's and a plugin capability's types) are exported whole; the others name what is public.
+
 export { CONFIRMATION_FIELD } from "./call/call-input.js";
 export type { Caller, CallInfo } from "./caller.js";
-export type {
-  Catalog,
-  CatalogExport,
-  CatalogOptions,
-  PluginInfo,
-  ProviderToolSchema,
-  ToolCall,
-  ToolDescription,
-  ToolInfo,
-} from "./catalog/catalog-types.js";
+export * from "./catalog/catalog-types.js";
 export { createCatalog } from "./catalog/create-catalog.js";
-export type {
-  CompletionTarget,
-  PromptAnswer,
-  PromptInfo,
-  ResourceInfo,
-  ResourceTemplateInfo,
-  SlotAnswer,
-  SlotCallOptions,
-  SlotFailureKind,
-} from "./catalog/slot-types.js";
+export * from "./catalog/slot-types.js";
 export {
   type AnyPlugin,
   definePlugin,
@@ -66,18 +51,7 @@ export {
 } from "./error-kinds.js";
 export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
 export * from "./http/index.js";
-export {
-  type CommandContext,
-  CommandUsageError,
-  type DemoCacheEntry,
-  type DemoContext,
-  type DemoResult,
-  type PluginCommand,
-  type PluginCommandOption,
-  type PluginDemo,
-  type PluginSetup,
-  type SetupContext,
-} from "./plugin-capabilities.js";
+export * from "./plugin-capabilities.js";
 export { type PluginConfigResult, resolvePluginConfig } from "./plugin-config.js";
 export {
   type PluginOptions,
@@ -111,12 +85,7 @@ export {
   type ResolvedRateLimit,
 } from "./policies/resolve-policy.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
-export {
-  type CallOptions,
-  DEFAULT_SESSION_ID,
-  type SessionContext,
-  type TransportSpan,
-} from "./runtime/call-types.js";
+export * from "./runtime/call-types.js";
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
 export type { ToolStats } from "./runtime/tool-stats.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
@@ -143,21 +112,8 @@ export { slug } from "./slug.js";
 export { type MemoryDriverOptions, memoryDriver } from "./store/memory-driver.js";
 export type { MaybePromise, StoreDriver, StoreStatus, Unsubscribe } from "./store/store-driver.js";
 export { storeKey } from "./store/store-key.js";
-export type {
-  ClientRequests,
-  ToolContext,
-  ToolLogEntry,
-  ToolLogLevel,
-  ToolProgress,
-} from "./tool-context.js";
+export * from "./tool-context.js";
 export { outcome, partial, type RunResult, type ToolOutcome } from "./tool-outcome.js";
-export type {
-  BreakerPolicy,
-  CachePolicy,
-  FallbackPolicy,
-  RateLimitPolicy,
-  RetryPolicy,
-  ToolPolicy,
-} from "./tool-policy.js";
+export * from "./tool-policy.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;
