@@ -1,7 +1,8 @@
 import pkg from "../package.json" with { type: "json" };
 
 // The modules that are the contract itself (every export public: the catalog's, a tool context's,
-// a policy's and a plugin capability's types) are exported whole; the others name what is public.
+// a policy's and a plugin capability's types, `defineTool`, the plugin settings and
+// `parseToolInput`) are exported whole; the others name what is public.
 
 export { CONFIRMATION_FIELD } from "./call/call-input.js";
 export type { Caller, CallInfo } from "./caller.js";
@@ -18,20 +19,7 @@ export {
   type PluginDefinition,
   SPECIFICATION_VERSION,
 } from "./define-plugin.js";
-export {
-  type AnyTool,
-  defineTool,
-  defineToolWith,
-  type InjectMode,
-  type InjectSpec,
-  type InputSchema,
-  type OutputSchema,
-  type Tool,
-  type ToolAnnotations,
-  type ToolCategory,
-  type ToolDefinition,
-  type ToolExample,
-} from "./define-tool.js";
+export * from "./define-tool.js";
 export { createDemoContext, type DemoContextOptions } from "./demo-context.js";
 export { type DurationInput, toMillis } from "./duration.js";
 export {
@@ -53,16 +41,7 @@ export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
 export * from "./http/index.js";
 export * from "./plugin-capabilities.js";
 export { type PluginConfigResult, resolvePluginConfig } from "./plugin-config.js";
-export {
-  type PluginOptions,
-  type PluginSetting,
-  pluginSettings,
-  reveal,
-  type SettingMeta,
-  secret,
-  setting,
-  settingsRegistry,
-} from "./plugin-settings.js";
+export * from "./plugin-settings.js";
 export type {
   AliasSet,
   Completer,
@@ -94,13 +73,7 @@ export { type ClosestMatchesOptions, closestMatches, editDistance } from "./sche
 export type { ToolInputIssue } from "./schema/format-issues.js";
 export { toJsonSchema } from "./schema/json-schema.js";
 export type { JsonSchema, SchemaTarget, ToJsonSchemaOptions } from "./schema/json-schema-types.js";
-export {
-  type ParsedToolInput,
-  type ParseToolInputOptions,
-  type ParseToolInputResult,
-  parseToolInput,
-  type RejectedToolInput,
-} from "./schema/repair.js";
+export * from "./schema/repair.js";
 export { SchemaExportError } from "./schema/schema-export-error.js";
 export {
   isToolSchema,
