@@ -127,12 +127,8 @@ const watchWire =
 
 /** Where a redirect from the trace's hop goes, or why it is not followed. */
 const nextHop = (trace: HopTrace, location: string | undefined): URL | ToolFailure => {
-  let next: URL | undefined;
-  try {
-    next = location === undefined ? undefined : new URL(location, trace.url);
-  } catch {
-    next = undefined;
-  }
+  const valid = location !== undefined && URL.canParse(location, trace.url.href);
+  const next = valid ? new URL(location, trace.url) : undefined;
   if (next === undefined) return redirectRefused(trace, "without a valid Location header", false);
   if (next.origin !== trace.url.origin)
     return redirectRefused(trace, `to another origin (${next.origin})`, true);

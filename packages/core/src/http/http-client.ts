@@ -56,12 +56,8 @@ export const joinUrl = (baseUrl: string | undefined, url: string | URL): string 
  */
 const buildUrl = (opts: HttpRequestOptions, redact: Redactor): URL => {
   const url = joinUrl(opts.baseUrl, opts.url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
-  }
+  if (!URL.canParse(String(url))) throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
+  const parsed = new URL(url);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw fail.internal(redact(`Unsupported URL scheme ${parsed.protocol} in ${parsed.href}`));
   }

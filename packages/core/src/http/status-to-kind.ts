@@ -82,13 +82,13 @@ export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
       ? retryAfterFromHeaders(input.headers, input.now ?? Date.now())
       : undefined;
   const base = { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
-  const make = (message: string, extra: { retryable?: boolean; suggestion?: string } = {}) =>
+  const make = (message: string, extra: { readonly retryable?: boolean; readonly suggestion: string }) =>
     ToolFailure.make({
       kind,
       message: redact(message),
       ...base,
-      ...(extra.retryable === undefined ? {} : { retryable: extra.retryable }),
-      ...(extra.suggestion === undefined ? {} : { suggestion: redact(extra.suggestion) }),
+      ...extra,
+      suggestion: redact(extra.suggestion),
     });
 
   switch (kind) {
