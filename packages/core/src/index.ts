@@ -1,42 +1,21 @@
 import pkg from "../package.json" with { type: "json" };
 
-// The modules that are the contract itself (every export public: the catalog's, a tool context's,
-// a policy's and a plugin capability's types, `defineTool`, the plugin settings and
-// `parseToolInput`) are exported whole; the others name what is public.
+// The modules that are the contract itself (every export public: the catalog's, the envelope's, the
+// error kinds', a tool context's, a policy's and a plugin capability's types, `defineTool`,
+// `definePlugin`, the plugin settings and `parseToolInput`) are exported whole; the others name
+// what is public.
 
 export { CONFIRMATION_FIELD } from "./call/call-input.js";
 export type { Caller, CallInfo } from "./caller.js";
 export * from "./catalog/catalog-types.js";
 export { createCatalog } from "./catalog/create-catalog.js";
 export * from "./catalog/slot-types.js";
-export {
-  type AnyPlugin,
-  definePlugin,
-  type HealthContext,
-  type HealthReport,
-  isPlugin,
-  type Plugin,
-  type PluginDefinition,
-  SPECIFICATION_VERSION,
-} from "./define-plugin.js";
+export * from "./define-plugin.js";
 export * from "./define-tool.js";
 export { createDemoContext, type DemoContextOptions } from "./demo-context.js";
 export { type DurationInput, toMillis } from "./duration.js";
-export {
-  type ConfirmationRequest,
-  type ContentPart,
-  contentPartSchema,
-  type EnvelopeError,
-  type EnvelopeMetadata,
-  envelopeSchema,
-  type ToolResult,
-  type ToolStatus,
-} from "./envelope.js";
-export {
-  ERROR_KINDS,
-  type ErrorKind,
-  errorKindSchema,
-} from "./error-kinds.js";
+export * from "./envelope.js";
+export * from "./error-kinds.js";
 export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
 export * from "./http/index.js";
 export * from "./plugin-capabilities.js";
