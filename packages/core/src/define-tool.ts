@@ -114,7 +114,7 @@ export interface ToolDefinition<
 }
 
 const toolMarker = Symbol.for("@quiver/core/Tool");
-const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** A defined tool. */
 export type Tool<
@@ -154,9 +154,9 @@ export const defineTool = <
 >(
   definition: ToolDefinition<I, O, Config, Resources>,
 ): Tool<I, O, Config, Resources> => {
-  if (!NAME.test(definition.name)) {
+  if (!TOOL_NAME.test(definition.name)) {
     throw new TypeError(
-      `Tool name "${definition.name}" must match ${NAME} (OpenAI, Anthropic, Gemini and MCP accept only that).`,
+      `Tool name "${definition.name}" must match ${TOOL_NAME} (OpenAI, Anthropic, Gemini and MCP accept only that).`,
     );
   }
   if (definition.description.trim().length === 0)
