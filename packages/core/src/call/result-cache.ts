@@ -116,12 +116,9 @@ export class ResultCache {
     if (running) return joined(running, signal);
     const answer = this.#throughStore(id, run, signal).then((found) => {
       this.#inflight.delete(id);
-      if (Exit.isSuccess(found.exit))
-        this.#kept.set(
-          id,
-          found.exit.value,
-          found.ttl === undefined ? { start: startedAt } : { ttl: found.ttl },
-        );
+      // Kept for the rest of its time to live: from the call's start, or what the store's entry has left.
+      const age = found.ttl === undefined ? { start: startedAt } : { ttl: found.ttl };
+      if (Exit.isSuccess(found.exit)) this.#kept.set(id, found.exit.value, age);
       return { exit: found.exit, cache: found.cache };
     });
     this.#inflight.set(id, answer);

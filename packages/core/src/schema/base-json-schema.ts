@@ -94,12 +94,9 @@ export const exportJsonSchema = (schema: ToolSchema, io: "input" | "output"): Js
 export function baseJsonSchema(schema: ToolSchema, options: ToJsonSchemaOptions = {}): JsonSchema {
   const { $schema: _schema, ...root } = inlineRefs(exportJsonSchema(schema, "input"));
   if (root.type !== "object") {
-    throw new SchemaExportError(
-      "",
-      isZodSchema(schema)
-        ? "Cannot export the input schema: a tool's input must be a z.object, not a union or a scalar."
-        : "Cannot export the input schema: a tool's input must be an object schema, not a union or a scalar.",
-    );
+    const object = isZodSchema(schema) ? "a z.object" : "an object schema";
+    const message = `Cannot export the input schema: a tool's input must be ${object}, not a union or a scalar.`;
+    throw new SchemaExportError("", message);
   }
   const omit = options.omit ?? [];
   const add = Object.entries(options.add ?? {});
