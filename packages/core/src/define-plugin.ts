@@ -103,12 +103,9 @@ export const definePlugin = <Config, Resources = unknown>(
   definition: PluginDefinition<Config, Resources>,
 ): Plugin<Config, Resources> => {
   if (!ID.test(definition.id)) throw new TypeError(`Plugin id "${definition.id}" must match ${ID}.`);
-  const seen = new Set<string>();
-  for (const tool of definition.tools) {
-    if (seen.has(tool.name))
-      throw new TypeError(`Plugin "${definition.id}" defines tool "${tool.name}" twice.`);
-    seen.add(tool.name);
-  }
+  const names = definition.tools.map((t) => t.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new TypeError(`Plugin "${definition.id}" defines tool "${twice}" twice.`);
   const commands = new Set<string>();
   for (const command of definition.commands ?? []) {
     if (!COMMAND.test(command.name))

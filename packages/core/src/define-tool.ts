@@ -114,7 +114,7 @@ export interface ToolDefinition<
 }
 
 const toolMarker = Symbol.for("@quiver/core/Tool");
-const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** A defined tool. */
 export type Tool<
@@ -126,10 +126,6 @@ export type Tool<
 
 /** Any tool, whatever its types (for lists of tools). */
 export type AnyTool = Tool<any, any, any, any>;
-
-/** True for a value built by `defineTool` (from any copy of @quiver/core). */
-export const isTool = (u: unknown): u is AnyTool =>
-  typeof u === "object" && u !== null && (u as Record<symbol, unknown>)[toolMarker] === true;
 
 /**
  * Defines a tool: input and output schemas, description, category, examples, annotations and
@@ -158,9 +154,9 @@ export const defineTool = <
 >(
   definition: ToolDefinition<I, O, Config, Resources>,
 ): Tool<I, O, Config, Resources> => {
-  if (!NAME.test(definition.name)) {
+  if (!TOOL_NAME.test(definition.name)) {
     throw new TypeError(
-      `Tool name "${definition.name}" must match ${NAME} (OpenAI, Anthropic, Gemini and MCP accept only that).`,
+      `Tool name "${definition.name}" must match ${TOOL_NAME} (OpenAI, Anthropic, Gemini and MCP accept only that).`,
     );
   }
   if (definition.description.trim().length === 0)

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { DemoCacheEntry, DemoContext } from "./plugin-capabilities.js";
+import type { DemoContext } from "./plugin-capabilities.js";
 
 /** What {@link createDemoContext} needs: the plugin's own cache folder and the demo principal. */
 export interface DemoContextOptions {
@@ -38,10 +38,7 @@ export const demoFingerprint = (tag: string, files: ReadonlyArray<string>): stri
  */
 export const createDemoContext = async (options: DemoContextOptions): Promise<DemoContext> => {
   await mkdir(options.cacheDir, { recursive: true });
-  const cached = (
-    name: string,
-    inputs: { readonly tag: string; readonly files: ReadonlyArray<string> },
-  ): DemoCacheEntry => {
+  const cached: DemoContext["cached"] = (name, inputs) => {
     const path = join(options.cacheDir, name);
     const stamp = `${path}.stamp`;
     const key = demoFingerprint(inputs.tag, inputs.files);

@@ -101,16 +101,14 @@ export const envelopeSchema = z.object({
   metadata: envelopeMetadataSchema,
 });
 
-type DeepReadonly<T> = { readonly [K in keyof T]: T[K] };
-
 /** The error part of an envelope. */
-export type EnvelopeError = DeepReadonly<z.infer<typeof envelopeErrorSchema>> & { readonly kind: ErrorKind };
+export type EnvelopeError = Readonly<z.infer<typeof envelopeErrorSchema>> & { readonly kind: ErrorKind };
 
 /** Facts about how a call ran; never holds a secret. */
-export type EnvelopeMetadata = DeepReadonly<z.infer<typeof envelopeMetadataSchema>>;
+export type EnvelopeMetadata = Readonly<z.infer<typeof envelopeMetadataSchema>>;
 
 /** A pending confirmation of a destructive tool: call again with the token to run it. */
-export type ConfirmationRequest = DeepReadonly<z.infer<typeof confirmationRequestSchema>>;
+export type ConfirmationRequest = Readonly<z.infer<typeof confirmationRequestSchema>>;
 
 /**
  * The one result shape of every tool call. A call never throws: invalid input, upstream failures,
@@ -127,19 +125,5 @@ export type ToolResult<T = unknown> = Readonly<
 };
 
 /** The envelope status for an error kind. */
-export const statusForKind = (kind: ErrorKind): ToolStatus => {
-  switch (kind) {
-    case "timeout":
-      return "timeout";
-    case "access_denied":
-      return "access_denied";
-    case "unavailable":
-      return "unavailable";
-    default:
-      return "error";
-  }
-};
-
-/** True when the call produced usable data (success or partial). */
-export const isOk = <T>(result: ToolResult<T>): result is ToolResult<T> & { readonly data: T } =>
-  (result.status === "success" || result.status === "partial") && result.data !== undefined;
+export const statusForKind = (kind: ErrorKind): ToolStatus =>
+  kind === "timeout" || kind === "access_denied" || kind === "unavailable" ? kind : "error";

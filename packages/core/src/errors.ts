@@ -4,8 +4,6 @@ import { type ErrorKind, TRANSIENT_KINDS } from "./error-kinds.js";
 
 export { ERROR_KINDS, type ErrorKind } from "./error-kinds.js";
 
-const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorKind> = TRANSIENT_KINDS;
-
 const marker = Symbol.for("@quiver/core/ToolFailure");
 
 /** What a tool (or the HTTP client) says when it fails: everything the envelope needs. */
@@ -42,31 +40,31 @@ export class ToolFailure extends Data.TaggedError("ToolFailure")<ToolFailureProp
   }
   /** Builds a failure, filling `retryable` from the kind when not given. */
   static make(props: ToolFailureProps): ToolFailure {
-    return new ToolFailure({ ...props, retryable: props.retryable ?? RETRYABLE_BY_DEFAULT.has(props.kind) });
+    return new ToolFailure({ ...props, retryable: props.retryable ?? TRANSIENT_KINDS.has(props.kind) });
   }
   /** Whether the runtime may retry this failure (for idempotent tools). */
   get isRetryable(): boolean {
-    return this.retryable ?? RETRYABLE_BY_DEFAULT.has(this.kind);
+    return this.retryable ?? TRANSIENT_KINDS.has(this.kind);
   }
 }
 
 type Extra = Omit<ToolFailureProps, "kind" | "message">;
 
+/** A shorthand that builds a failure of one kind. */
+const failureOf =
+  (kind: ErrorKind) =>
+  (message: string, extra: Extra = {}): ToolFailure =>
+    ToolFailure.make({ kind, message, ...extra });
+
 /** Shorthands for the common failures: `throw fail.invalidInput("top_k must be ≤ 100")`. */
 export const fail = {
-  invalidInput: (message: string, extra: Extra = {}) =>
-    ToolFailure.make({ kind: "invalid_input", message, ...extra }),
-  unavailable: (message: string, extra: Extra = {}) =>
-    ToolFailure.make({ kind: "unavailable", message, ...extra }),
-  timeout: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "timeout", message, ...extra }),
-  accessDenied: (message: string, extra: Extra = {}) =>
-    ToolFailure.make({ kind: "access_denied", message, ...extra }),
-  rateLimited: (message: string, extra: Extra = {}) =>
-    ToolFailure.make({ kind: "rate_limited", message, ...extra }),
-  upstream: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "upstream", message, ...extra }),
-  outOfDomain: (message: string, extra: Extra = {}) =>
-    ToolFailure.make({ kind: "out_of_domain", message, ...extra }),
-  constraintViolation: (message: string, extra: Extra = {}) =>
-    ToolFailure.make({ kind: "constraint_violation", message, ...extra }),
-  internal: (message: string, extra: Extra = {}) => ToolFailure.make({ kind: "internal", message, ...extra }),
+  invalidInput: failureOf("invalid_input"),
+  unavailable: failureOf("unavailable"),
+  timeout: failureOf("timeout"),
+  accessDenied: failureOf("access_denied"),
+  rateLimited: failureOf("rate_limited"),
+  upstream: failureOf("upstream"),
+  outOfDomain: failureOf("out_of_domain"),
+  constraintViolation: failureOf("constraint_violation"),
+  internal: failureOf("internal"),
 } as const;

@@ -1,120 +1,26 @@
 import pkg from "../package.json" with { type: "json" };
 
+// The modules that are the contract itself (every export public: the catalog's, the envelope's, the
+// error kinds', a tool context's, a policy's and a plugin capability's types, `defineTool`,
+// `definePlugin`, the plugin settings and `parseToolInput`) are exported whole; the others name
+// what is public.
+
 export { CONFIRMATION_FIELD } from "./call/call-input.js";
 export type { Caller, CallInfo } from "./caller.js";
-export type {
-  Catalog,
-  CatalogExport,
-  CatalogOptions,
-  PluginInfo,
-  ProviderToolSchema,
-  ToolCall,
-  ToolDescription,
-  ToolInfo,
-} from "./catalog/catalog-types.js";
+export * from "./catalog/catalog-types.js";
 export { createCatalog } from "./catalog/create-catalog.js";
-export type {
-  CompletionTarget,
-  PromptAnswer,
-  PromptInfo,
-  ResourceInfo,
-  ResourceTemplateInfo,
-  SlotAnswer,
-  SlotCallOptions,
-  SlotFailureKind,
-} from "./catalog/slot-types.js";
-export {
-  type AnyPlugin,
-  definePlugin,
-  type HealthContext,
-  type HealthReport,
-  isPlugin,
-  type Plugin,
-  type PluginDefinition,
-  SPECIFICATION_VERSION,
-} from "./define-plugin.js";
-export {
-  type AnyTool,
-  defineTool,
-  defineToolWith,
-  type InjectMode,
-  type InjectSpec,
-  type InputSchema,
-  isTool,
-  type OutputSchema,
-  type Tool,
-  type ToolAnnotations,
-  type ToolCategory,
-  type ToolDefinition,
-  type ToolExample,
-} from "./define-tool.js";
-export { createDemoContext, type DemoContextOptions, demoFingerprint } from "./demo-context.js";
+export * from "./catalog/slot-types.js";
+export * from "./define-plugin.js";
+export * from "./define-tool.js";
+export { createDemoContext, type DemoContextOptions } from "./demo-context.js";
 export { type DurationInput, toMillis } from "./duration.js";
-export {
-  type ConfirmationRequest,
-  type ContentPart,
-  confirmationRequestSchema,
-  contentPartSchema,
-  type EnvelopeError,
-  type EnvelopeMetadata,
-  envelopeErrorSchema,
-  envelopeMetadataSchema,
-  envelopeSchema,
-  isOk,
-  statusForKind,
-  type ToolResult,
-  type ToolStatus,
-  toolStatusSchema,
-} from "./envelope.js";
-export {
-  ERROR_KINDS,
-  type ErrorKind,
-  errorKindSchema,
-  TRANSIENT_KINDS,
-  UPSTREAM_FAILURE_KINDS,
-} from "./error-kinds.js";
+export * from "./envelope.js";
+export * from "./error-kinds.js";
 export { fail, ToolFailure, type ToolFailureProps } from "./errors.js";
-export {
-  bodyText,
-  CREDENTIAL_HEADERS,
-  collectSecrets,
-  createHttpClient,
-  type HttpClient,
-  type HttpClientOptions,
-  type HttpJsonOptions,
-  type HttpRequestOptions,
-  type HttpResponse,
-  makeRedactor,
-  parseRetryAfter,
-  REDACTED,
-  type Redactor,
-  type Secret,
-  statusToKind,
-  type ToolCallInfo,
-} from "./http/index.js";
-export {
-  type CommandContext,
-  CommandUsageError,
-  type DemoCacheEntry,
-  type DemoContext,
-  type DemoResult,
-  type PluginCommand,
-  type PluginCommandOption,
-  type PluginDemo,
-  type PluginSetup,
-  type SetupContext,
-} from "./plugin-capabilities.js";
+export * from "./http/index.js";
+export * from "./plugin-capabilities.js";
 export { type PluginConfigResult, resolvePluginConfig } from "./plugin-config.js";
-export {
-  type PluginOptions,
-  type PluginSetting,
-  pluginSettings,
-  reveal,
-  type SettingMeta,
-  secret,
-  setting,
-  settingsRegistry,
-} from "./plugin-settings.js";
+export * from "./plugin-settings.js";
 export type {
   AliasSet,
   Completer,
@@ -131,20 +37,13 @@ export type {
   ToolAlias,
   ToolTaskSupport,
 } from "./plugin-slots.js";
-export { applyOutputBudget, type TruncationReport } from "./policies/output-budget.js";
 export {
   DEFAULT_POLICY,
   type ResolvedPolicy,
   type ResolvedRateLimit,
-  resolvePolicy,
 } from "./policies/resolve-policy.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
-export {
-  type CallOptions,
-  DEFAULT_SESSION_ID,
-  type SessionContext,
-  type TransportSpan,
-} from "./runtime/call-types.js";
+export * from "./runtime/call-types.js";
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";
 export type { ToolStats } from "./runtime/tool-stats.js";
 export { type TraceCarrier, type TraceContext, traceContextOf } from "./runtime/trace-context.js";
@@ -153,13 +52,7 @@ export { type ClosestMatchesOptions, closestMatches, editDistance } from "./sche
 export type { ToolInputIssue } from "./schema/format-issues.js";
 export { toJsonSchema } from "./schema/json-schema.js";
 export type { JsonSchema, SchemaTarget, ToJsonSchemaOptions } from "./schema/json-schema-types.js";
-export {
-  type ParsedToolInput,
-  type ParseToolInputOptions,
-  type ParseToolInputResult,
-  parseToolInput,
-  type RejectedToolInput,
-} from "./schema/repair.js";
+export * from "./schema/repair.js";
 export { SchemaExportError } from "./schema/schema-export-error.js";
 export {
   isToolSchema,
@@ -171,21 +64,8 @@ export { slug } from "./slug.js";
 export { type MemoryDriverOptions, memoryDriver } from "./store/memory-driver.js";
 export type { MaybePromise, StoreDriver, StoreStatus, Unsubscribe } from "./store/store-driver.js";
 export { storeKey } from "./store/store-key.js";
-export type {
-  ClientRequests,
-  ToolContext,
-  ToolLogEntry,
-  ToolLogLevel,
-  ToolProgress,
-} from "./tool-context.js";
-export { isOutcome, outcome, partial, type RunResult, type ToolOutcome } from "./tool-outcome.js";
-export type {
-  BreakerPolicy,
-  CachePolicy,
-  FallbackPolicy,
-  RateLimitPolicy,
-  RetryPolicy,
-  ToolPolicy,
-} from "./tool-policy.js";
+export * from "./tool-context.js";
+export { outcome, partial, type RunResult, type ToolOutcome } from "./tool-outcome.js";
+export * from "./tool-policy.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

@@ -170,6 +170,8 @@ export const slotsOf = (definition: PluginSlots<any, any>): PluginSlots | undefi
   return filled.length === 0 ? undefined : Object.fromEntries(filled.map((k) => [k, definition[k]]));
 };
 
+const namesOf = (items: ReadonlyArray<{ readonly name: string }> = []) => items.map((i) => i.name);
+
 const duplicates = (names: ReadonlyArray<string>): string[] =>
   [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].map((n) => `"${n}"`);
 
@@ -187,36 +189,22 @@ export const slotProblems = (
     if (twice.length > 0) problems.push(`${what} ${twice.join(", ")} declared twice`);
   };
   const toolNames = new Set(tools.map((t) => t.name));
-  unique(
-    "alias set",
-    (slots.aliasSets ?? []).map((s) => s.name),
-  );
+  unique("alias set", namesOf(slots.aliasSets));
   for (const set of slots.aliasSets ?? []) {
-    unique(
-      `alias (set "${set.name}")`,
-      set.tools.map((a) => a.alias),
-    );
+    const aliases = set.tools.map((a) => a.alias);
+    unique(`alias (set "${set.name}")`, aliases);
     for (const a of set.tools)
       if (!toolNames.has(a.tool))
         problems.push(`alias "${a.alias}" stands for "${a.tool}", not one of its tools`);
   }
-  unique(
-    "resource",
-    [...(slots.resources ?? []), ...(slots.resourceTemplates ?? [])].map((r) => r.name),
-  );
-  unique(
-    "prompt",
-    (slots.prompts ?? []).map((p) => p.name),
-  );
-  unique(
-    "view",
-    (slots.views ?? []).map((v) => v.name),
-  );
+  unique("resource", [...namesOf(slots.resources), ...namesOf(slots.resourceTemplates)]);
+  unique("prompt", namesOf(slots.prompts));
+  unique("view", namesOf(slots.views));
   for (const t of slots.resourceTemplates ?? []) {
     const problem = templateProblem(t.uriTemplate);
     if (problem) problems.push(problem);
   }
-  const views = new Set((slots.views ?? []).map((v) => v.name));
+  const views = new Set(namesOf(slots.views));
   for (const t of tools)
     if (t.view !== undefined && !views.has(t.view))
       problems.push(

@@ -55,18 +55,15 @@ export const readInput = (
   options: CallOptions,
   confirmations: ConfirmationStore,
 ): InputStep | Promise<InputStep> => {
-  if (!reg.config.ok) return { _tag: "Refused", failure: unconfigured(reg.config) };
+  const refused = (failure: ToolFailure): InputStep => ({ _tag: "Refused", failure });
+  if (!reg.config.ok) return refused(unconfigured(reg.config));
   const limit = options.timeoutMs;
-  if (limit !== undefined && !(typeof limit === "number" && limit > 0 && !Number.isNaN(limit))) {
-    return {
-      _tag: "Refused",
-      failure: fail.invalidInput(
-        `timeoutMs must be a positive number of milliseconds, got ${String(limit)}.`,
-        {
-          suggestion: `Give a positive timeout, at most the tool's ${reg.policy.timeoutMs} ms, or none.`,
-        },
-      ),
-    };
+  if (limit !== undefined && !(typeof limit === "number" && limit > 0)) {
+    return refused(
+      fail.invalidInput(`timeoutMs must be a positive number of milliseconds, got ${String(limit)}.`, {
+        suggestion: `Give a positive timeout, at most the tool's ${reg.policy.timeoutMs} ms, or none.`,
+      }),
+    );
   }
   const session = options.session;
   const principal = session?.principal;
@@ -90,7 +87,7 @@ export const readInput = (
   }
   const parsed = validated(reg, input);
   if (!parsed.ok) {
-    return { _tag: "Refused", failure: fail.invalidInput(parsed.message, { suggestion: parsed.suggestion }) };
+    return refused(fail.invalidInput(parsed.message, { suggestion: parsed.suggestion }));
   }
   const value = parsed.value as Record<string, unknown>;
   const canonical = reg.keysResults || reg.destructive ? canonicalJson(value) : "";

@@ -4,6 +4,7 @@ import { DEFAULT_SESSION_ID } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { whenReady } from "../store/maybe-promise.js";
 import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
+import { fromStoredJson, toStoredJson } from "../store/stored-json.js";
 
 /** What the memory step adds to a failed call's envelope: escalation and the last good result. */
 export interface Recalled {
@@ -75,7 +76,7 @@ export const rememberFailure = (
     const escalate = count >= reg.policy.escalateAfter;
     if (!key) return escalate ? { escalate, stale: undefined } : NOTHING_RECALLED;
     return whenReady(store.get(key), (text): Recalled => {
-      const kept = parseStale(text);
+      const kept = fromStoredJson<{ data: unknown; at: number }>(text);
       const stale = kept ? { ...kept, ageMs: Math.max(0, now() - kept.at) } : undefined;
       return escalate || stale ? { escalate, stale } : NOTHING_RECALLED;
     });
@@ -90,20 +91,6 @@ const keepStale = (
   data: unknown,
   at: number,
 ): MaybePromise<void> => {
-  let text: string;
-  try {
-    text = JSON.stringify({ data, at });
-  } catch {
-    return undefined;
-  }
-  return store.set(key, reg.redactData(text), STALE_TTL_MS);
-};
-
-const parseStale = (text: string | undefined): { data: unknown; at: number } | undefined => {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as { data: unknown; at: number };
-  } catch {
-    return undefined;
-  }
+  const text = toStoredJson({ data, at });
+  return text === undefined ? undefined : store.set(key, reg.redactData(text), STALE_TTL_MS);
 };

@@ -5,8 +5,6 @@ import type { CallOptions } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import type { AttemptState } from "./run-tool.js";
 
-const FALLBACK_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
-
 /**
  * The fallback step, after a failure: the answer of the tool's fallback tool (`policy.fallback.tool`,
  * called with the same input and session) to a transient failure; undefined when it has none, the
@@ -23,7 +21,7 @@ export const fallbackAnswer = async (
 ): Promise<{ readonly tool: string; readonly answer: ToolResult } | undefined> => {
   const tool = reg.policy.fallback?.tool;
   const { options, trace } = state;
-  if (!tool || options.viaFallback || !FALLBACK_KINDS.has(failure.kind) || !catalog.has(tool))
+  if (!tool || options.viaFallback || !TRANSIENT_KINDS.has(failure.kind) || !catalog.has(tool))
     return undefined;
   const answer = await catalog.call(tool, state.input, {
     ...options,

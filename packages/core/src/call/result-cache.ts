@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import type { ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import type { StoreDriver } from "../store/store-driver.js";
+import { fromStoredJson, toStoredJson } from "../store/stored-json.js";
 import type { RunOutput } from "./run-tool.js";
 
 /** What a tool's result cache is made of. */
@@ -115,12 +116,9 @@ export class ResultCache {
     if (running) return joined(running, signal);
     const answer = this.#throughStore(id, run, signal).then((found) => {
       this.#inflight.delete(id);
-      if (Exit.isSuccess(found.exit))
-        this.#kept.set(
-          id,
-          found.exit.value,
-          found.ttl === undefined ? { start: startedAt } : { ttl: found.ttl },
-        );
+      // Kept for the rest of its time to live: from the call's start, or what the store's entry has left.
+      const age = found.ttl === undefined ? { start: startedAt } : { ttl: found.ttl };
+      if (Exit.isSuccess(found.exit)) this.#kept.set(id, found.exit.value, age);
       return { exit: found.exit, cache: found.cache };
     });
     this.#inflight.set(id, answer);
@@ -159,13 +157,8 @@ export class ResultCache {
 
   /** The stored entry for `key`, if any and not expired by the clock, as a hit. */
   #entry(text: string | undefined): StoreAnswer | undefined {
-    if (text === undefined || text.startsWith(LEASE)) return undefined;
-    let entry: StoredEntry;
-    try {
-      entry = JSON.parse(text) as StoredEntry;
-    } catch {
-      return undefined;
-    }
+    const entry = text?.startsWith(LEASE) ? undefined : fromStoredJson<StoredEntry>(text);
+    if (!entry) return undefined;
     const ttl = entry.expiresAt - this.#options.clock.now();
     if (!(ttl > 0)) return undefined;
     return { exit: Exit.succeed(entry.executed), cache: "hit", ttl: Math.min(ttl, this.#options.ttlMs) };
@@ -189,14 +182,10 @@ export class ResultCache {
   /** Writes a result to the store, redacted; false for one not JSON or too large (kept here only). */
   async #write(key: string, executed: RunOutput): Promise<boolean> {
     const { store, ttlMs, clock, redact } = this.#options;
-    let text: string;
-    try {
-      text = redact(JSON.stringify({ executed, expiresAt: clock.now() + ttlMs } satisfies StoredEntry));
-    } catch {
-      // Not JSON (a BigInt, a cycle): kept in this process only.
-      return false;
-    }
-    if (text.length > MAX_STORED_CHARS) return false;
+    const json = toStoredJson({ executed, expiresAt: clock.now() + ttlMs } satisfies StoredEntry);
+    const text = json === undefined ? undefined : redact(json);
+    // Not JSON (a BigInt, a cycle) or too large: kept in this process only.
+    if (text === undefined || text.length > MAX_STORED_CHARS) return false;
     await store.set(key, text, ttlMs);
     return true;
   }

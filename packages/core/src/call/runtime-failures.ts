@@ -5,6 +5,7 @@ import type { CallOptions } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { closestMatches } from "../schema/edit-distance.js";
 import { toFailure } from "./run-tool.js";
+import { metadata } from "./to-envelope.js";
 
 // The failures the runtime itself reports, rather than a tool: a call it stopped, refused or could
 // not find a tool for.
@@ -77,14 +78,6 @@ export const unknownTool = (name: string, names: ReadonlyArray<string>): ToolRes
     message: failure.message,
     error: { kind: "invalid_input", message: failure.message, retryable: false },
     ...(failure.suggestion ? { suggestion: failure.suggestion } : {}),
-    metadata: {
-      tool: name,
-      plugin: "",
-      callId: "",
-      durationMs: 0,
-      attempts: 0,
-      cached: false,
-      truncated: false,
-    },
+    metadata: metadata({ name, pluginId: "" }, { callId: "", durationMs: 0, attempts: 0, cached: false }),
   };
 };

@@ -21,8 +21,6 @@ export interface CallFacts {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const FALLBACK_GUIDANCE_KINDS: ReadonlySet<string> = TRANSIENT_KINDS;
-
 const DEFAULT_GUIDANCE: Partial<Record<string, string>> = {
   unavailable:
     "The service is unavailable. Answer from your own knowledge if you can, say clearly that the tool could not be reached, and do not call it again more than once.",
@@ -94,7 +92,11 @@ export const fallbackEnvelope = (
   metadata: { ...answer.metadata, tool: reg.name, plugin: reg.pluginId, fallbackTool },
 });
 
-const metadata = (reg: RegisteredTool, facts: CallFacts): Mutable<EnvelopeMetadata> => {
+/** The envelope's metadata: the tool (by name and plugin) and the facts of the call. */
+export const metadata = (
+  reg: Pick<RegisteredTool, "name" | "pluginId">,
+  facts: CallFacts,
+): Mutable<EnvelopeMetadata> => {
   const meta: Mutable<EnvelopeMetadata> = {
     tool: reg.name,
     plugin: reg.pluginId,
@@ -145,7 +147,7 @@ export const failureEnvelope = (
   // A tool's fallback guidance is for when it cannot answer at all, not for a bad argument.
   const guidance =
     failure.guidance ??
-    (FALLBACK_GUIDANCE_KINDS.has(failure.kind)
+    (TRANSIENT_KINDS.has(failure.kind)
       ? (reg.policy.fallback?.guidance ?? DEFAULT_GUIDANCE[failure.kind])
       : undefined);
   const meta = metadata(reg, facts);

@@ -6,6 +6,7 @@ import type { ToolAnnotations, ToolCategory, ToolExample } from "../define-tool.
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import type { PluginSlots, ResourceContents, ToolTaskSupport } from "../plugin-slots.js";
+import type { BatchCall } from "../runtime/call-many.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import type { RuntimeLog } from "../runtime/runtime-log.js";
@@ -122,12 +123,8 @@ export interface PluginInfo {
   readonly setupError?: string;
 }
 
-/** A call in `callMany`. */
-export interface ToolCall {
-  readonly name: string;
-  readonly input: unknown;
-  readonly options?: CallOptions;
-}
+/** A call in `callMany`: a tool name, its input and call options. */
+export type ToolCall = BatchCall;
 
 /** A provider-ready tool definition. */
 export interface ProviderToolSchema {

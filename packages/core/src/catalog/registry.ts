@@ -101,19 +101,12 @@ export const createRegistry = (options: RegistryOptions): Registry => {
   };
 
   const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
-    aliases.checkTools(
-      plugin.id,
-      plugin.tools.map((t: AnyTool) => t.name),
-    );
+    const toolNames = plugin.tools.map((t: AnyTool) => t.name);
+    aliases.checkTools(plugin.id, toolNames);
     if (plugins.has(plugin.id)) unregister(plugin.id);
     const resolved = resolvePluginConfig(plugin, pluginOptions, options.env);
-    const resources = new PluginResources(
-      plugin,
-      resolved.ok ? resolved.config : undefined,
-      options.http,
-      options.env,
-      options.clock,
-    );
+    const config = resolved.ok ? resolved.config : undefined;
+    const resources = new PluginResources(plugin, config, options.http, options.env, options.clock);
     const names: string[] = [];
     const secrets = resolved.ok ? resolved.secrets : [];
     // Built once per plugin: every tool of it hides the same secrets.
@@ -130,7 +123,6 @@ export const createRegistry = (options: RegistryOptions): Registry => {
         name,
         tool,
         pluginId: plugin.id,
-        pluginVersion: plugin.version,
         policy,
         destructive: Boolean(tool.annotations?.destructive),
         keysResults: policy.cache !== undefined || Boolean(policy.fallback?.stale),
@@ -156,13 +148,7 @@ export const createRegistry = (options: RegistryOptions): Registry => {
       tools: names,
       ...(slots ? { slots } : {}),
     };
-    plugins.set(plugin.id, {
-      plugin,
-      info,
-      config: resolved.ok ? resolved.config : undefined,
-      resources,
-      redact,
-    });
+    plugins.set(plugin.id, { plugin, info, config, resources, redact });
     notify([]);
     return info;
   };

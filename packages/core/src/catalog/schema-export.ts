@@ -43,40 +43,27 @@ const outputJsonSchema = (reg: RegisteredTool): Record<string, unknown> => {
 
 /**
  * Exports the registry's tools. A tool's input schema for a target, and its output schema, are pure
- * functions of the tool: computed once, kept until the tool is unregistered.
+ * functions of the tool: computed once, kept as long as its registration (a re-registered tool is a
+ * new one).
  */
 export const createSchemaExport = (registry: Registry): SchemaExport => {
-  const cache = new Map<string, Exported>();
-  registry.onChange((removed) => {
-    for (const name of removed)
-      for (const key of cache.keys()) if (key.endsWith(`\u0000${name}`)) cache.delete(key);
-  });
+  const inputs = new WeakMap<RegisteredTool, Map<SchemaTarget, Exported>>();
   const exported = (reg: RegisteredTool, target: SchemaTarget): Exported => {
-    const key = `${target}\u0000${reg.name}`;
-    let entry = cache.get(key);
+    const schemas = inputs.get(reg) ?? inputs.set(reg, new Map()).get(reg)!;
+    let entry = schemas.get(target);
     if (!entry) {
       try {
         entry = { schema: modelSchema(reg, target) };
       } catch (error) {
         entry = { error: error instanceof Error ? error.message : String(error) };
       }
-      cache.set(key, entry);
+      schemas.set(target, entry);
     }
     return entry;
   };
-
-  const outputs = new Map<string, Record<string, unknown>>();
-  registry.onChange((removed) => {
-    for (const name of removed) outputs.delete(name);
-  });
-  const outputSchema = (reg: RegisteredTool): Record<string, unknown> => {
-    let schema = outputs.get(reg.name);
-    if (!schema) {
-      schema = outputJsonSchema(reg);
-      outputs.set(reg.name, schema);
-    }
-    return schema;
-  };
+  const outputs = new WeakMap<RegisteredTool, Record<string, unknown>>();
+  const outputSchema = (reg: RegisteredTool): Record<string, unknown> =>
+    outputs.get(reg) ?? outputs.set(reg, outputJsonSchema(reg)).get(reg)!;
 
   const describe = (name: string, target: SchemaTarget = "mcp"): ToolDescription | undefined => {
     const reg = registry.lookup(name);

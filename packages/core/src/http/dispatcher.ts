@@ -1,6 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import type { Agent, Dispatcher } from "undici";
-import { RedirectRefused, UnsupportedEncodingError } from "./client-errors.js";
+import type { ToolFailure } from "../errors.js";
+import { type RequestAt, redirectRefused, unsupportedEncoding } from "./refusals.js";
 import type { HttpClientOptions } from "./types.js";
 
 /** The content codings the client asks for, as fetch does (`zstd` is decoded too when sent). */
@@ -23,12 +24,7 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 30
  * codings its body came in, and its headers / body-idle timers. Handed down with the dispatch
  * options, so every hop of a redirect shares it.
  */
-export interface HopTrace {
-  /** The URL and method of the current hop. */
-  url: URL;
-  method: string;
-  /** The status of the last response, if one came. */
-  status: number | undefined;
+export interface HopTrace extends RequestAt {
   /** The content codings of the last response, as applied (`identity` dropped). */
   codings: string[];
   /** Bytes of the last response as received, before decoding. */
@@ -106,7 +102,8 @@ const watchWire =
           codings.length > MAX_CODINGS ? codings.join(", ") : codings.find((c) => !DECODABLE.has(c));
         if (bodyless || unknown === undefined)
           return handler.onResponseStart?.(controller, status, headers, message);
-        if (isAnswer(trace, status)) return controller.abort(new UnsupportedEncodingError(unknown));
+        if (isAnswer(trace, status))
+          return controller.abort(unsupportedEncoding(trace, unknown, ACCEPT_ENCODING));
         // An error page in a coding we cannot decode: read as is, its status still says what happened.
         const { "content-encoding": _, ...rest } = headers;
         trace.codings = [];
@@ -129,17 +126,14 @@ const watchWire =
   };
 
 /** Where a redirect from the trace's hop goes, or why it is not followed. */
-const nextHop = (trace: HopTrace, location: string | undefined): URL | RedirectRefused => {
-  let next: URL | undefined;
-  try {
-    next = location === undefined ? undefined : new URL(location, trace.url);
-  } catch {
-    next = undefined;
-  }
-  if (next === undefined) return new RedirectRefused("without a valid Location header", false);
+const nextHop = (trace: HopTrace, location: string | undefined): URL | ToolFailure => {
+  const valid = location !== undefined && URL.canParse(location, trace.url.href);
+  const next = valid ? new URL(location, trace.url) : undefined;
+  if (next === undefined) return redirectRefused(trace, "without a valid Location header", false);
   if (next.origin !== trace.url.origin)
-    return new RedirectRefused(`to another origin (${next.origin})`, true);
-  if (trace.followed >= MAX_REDIRECTS) return new RedirectRefused(`more than ${MAX_REDIRECTS} times`, false);
+    return redirectRefused(trace, `to another origin (${next.origin})`, true);
+  if (trace.followed >= MAX_REDIRECTS)
+    return redirectRefused(trace, `more than ${MAX_REDIRECTS} times`, false);
   next.hash = "";
   return next;
 };
@@ -155,7 +149,7 @@ const keepsMethod = (status: number, method: string): boolean =>
 /**
  * Interceptor under undici's `redirect` (above `options.interceptors`, so a replayed hop is checked
  * too): keeps the trace at the current hop, counts redirects, and refuses (aborts with
- * {@link RedirectRefused}) one off the origin, without a valid `Location`, past
+ * {@link redirectRefused}) one off the origin, without a valid `Location`, past
  * {@link MAX_REDIRECTS} or back to an earlier URL. A redirect to the same URL that keeps the method
  * (a server's "try again") it sends again itself. Why not undici's alone: it follows redirects to
  * any origin (stripping only some credential headers), while the client's requests never leave the
@@ -184,11 +178,12 @@ const guardRedirects: Interceptor = (dispatch) => {
             trace,
             Array.isArray(headers.location) ? headers.location[0] : headers.location,
           );
-          if (next instanceof RedirectRefused) return controller.abort(next);
+          if (!(next instanceof URL)) return controller.abort(next);
           trace.followed++;
           again = next.href === trace.url.href && keepsMethod(status, opts.method);
           if (again) return;
-          if (trace.visited.has(next.href)) return controller.abort(new RedirectRefused("in a loop", false));
+          if (trace.visited.has(next.href))
+            return controller.abort(redirectRefused(trace, "in a loop", false));
         }
         handler.onResponseStart?.(controller, status, headers, message);
       },

@@ -28,10 +28,10 @@ const HTTP_CLIENT_DEFAULTS = {
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
   maxBodyBytes: 5 * 1024 * 1024,
-  connectionsPerOrigin: 16,
-  keepAliveMs: 10_000,
-  userAgent: `quiver/${pkg.version}`,
 } as const;
+
+/** The `User-Agent` of every request. */
+const USER_AGENT = `quiver/${pkg.version}`;
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -56,12 +56,8 @@ export const joinUrl = (baseUrl: string | undefined, url: string | URL): string 
  */
 const buildUrl = (opts: HttpRequestOptions, redact: Redactor): URL => {
   const url = joinUrl(opts.baseUrl, opts.url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
-  }
+  if (!URL.canParse(String(url))) throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
+  const parsed = new URL(url);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw fail.internal(redact(`Unsupported URL scheme ${parsed.protocol} in ${parsed.href}`));
   }
@@ -79,9 +75,9 @@ const buildUrl = (opts: HttpRequestOptions, redact: Redactor): URL => {
  * `bearer` as `authorization: Bearer <token>`, then the request's own (names lower-cased, so an
  * `authorization` among them wins; `undefined` dropped, `Redacted` values unwrapped).
  */
-const headersOf = (opts: HttpRequestOptions, accept: string, userAgent: string) => {
+const headersOf = (opts: HttpRequestOptions, accept: string) => {
   const headers: Record<string, string> = {
-    "user-agent": userAgent,
+    "user-agent": USER_AGENT,
     accept,
     "accept-encoding": ACCEPT_ENCODING,
   };
@@ -121,15 +117,14 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
   const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
   const headersTimeoutMs = options.headersTimeoutMs ?? defaults.headersTimeoutMs;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? defaults.bodyTimeoutMs;
-  const userAgent = options.userAgent ?? defaults.userAgent;
   let made: Promise<ClientDispatcher> | undefined;
   const dispatcherOf = () =>
     (made ??= makeDispatcher(options, {
       connect: { timeout: connectTimeoutMs },
       headersTimeout: headersTimeoutMs,
       bodyTimeout: bodyTimeoutMs,
-      keepAliveTimeout: options.keepAliveMs ?? defaults.keepAliveMs,
-      connections: options.connectionsPerOrigin ?? defaults.connectionsPerOrigin,
+      keepAliveTimeout: 10_000,
+      connections: 16,
     }));
 
   /** One request: sent through the client's dispatcher, its response read, any failure mapped. */
@@ -145,7 +140,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
     };
     const redact: Redactor = (text) => redaction().redact(text);
     const url = buildUrl(opts, redact);
-    const headers = headersOf(opts, accept, userAgent);
+    const headers = headersOf(opts, accept);
     const service = options.service ?? url.host;
     if (opts.signal?.aborted) throw opts.signal.reason;
     const { dispatcher } = await dispatcherOf();
@@ -157,6 +152,8 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       url,
       method: opts.method ?? "GET",
       status: undefined,
+      service,
+      redact,
       codings: [],
       rawBytes: 0,
       visited: new Set(),
@@ -191,11 +188,9 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
         headers: response.headers as HttpHeaders,
         body: response.body as Readable,
         trace,
-        service,
         maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? defaults.maxBodyBytes,
         sentCredentials: () => redaction().secrets.length > 0,
         apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
-        redact,
       });
       span?.succeeded(read.status);
       return read;
@@ -203,12 +198,9 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       // The caller's abort stays an abort (interruption belongs to the runtime).
       const failure = opts.signal?.aborted
         ? opts.signal.reason
-        : requestFailure(signal.aborted ? signal.reason : error, {
-            service,
-            trace,
+        : requestFailure(signal.aborted ? signal.reason : error, trace, {
             timeoutMs: opts.timeoutMs,
             connectTimeoutMs,
-            redact,
           });
       span?.failed(failure);
       throw failure;

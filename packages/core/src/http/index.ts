@@ -14,15 +14,4 @@ export {
 export { parseRetryAfter } from "./retry-after.js";
 export { statusToKind } from "./status-to-kind.js";
 export type { ToolCallInfo } from "./tool-call.js";
-export type {
-  HeaderValue,
-  HttpClient,
-  HttpClientOptions,
-  HttpHeaders,
-  HttpJsonOptions,
-  HttpMethod,
-  HttpRequestOptions,
-  HttpResponse,
-  QueryValue,
-  Secret,
-} from "./types.js";
+export type * from "./types.js";

@@ -31,45 +31,38 @@ export const notJsonFailure = (input: JsonBody, parseError?: unknown) => {
   const { body, status, service, where, redact } = input;
   const contentType = input.contentType?.toLowerCase() ?? "";
   const isJsonType = /[/+]json\b/.test(contentType);
+  const upstream = (message: string, retryable: boolean, suggestion: string) =>
+    fail.upstream(redact(message), { status, retryable, suggestion });
   if (!isJsonType && (/html/.test(contentType) || HTML.test(body))) {
     const title = htmlTitle(body);
-    return fail.upstream(
-      redact(
-        `${service} returned an HTML page instead of JSON (HTTP ${status}` +
-          (title === undefined ? ")" : `, "${title}")`) +
-          ` for ${where}`,
-      ),
-      {
-        status,
-        retryable: false,
-        suggestion:
-          "The service may be down for maintenance or blocking automated clients; try another source.",
-      },
+    return upstream(
+      `${service} returned an HTML page instead of JSON (HTTP ${status}` +
+        (title === undefined ? ")" : `, "${title}")`) +
+        ` for ${where}`,
+      false,
+      "The service may be down for maintenance or blocking automated clients; try another source.",
     );
   }
   if (!isJsonType && /xml/.test(contentType)) {
-    return fail.upstream(redact(`${service} returned XML instead of JSON (HTTP ${status}) for ${where}`), {
-      status,
-      retryable: false,
-      suggestion: "The service answered in a format the tool does not read; try another source.",
-    });
+    return upstream(
+      `${service} returned XML instead of JSON (HTTP ${status}) for ${where}`,
+      false,
+      "The service answered in a format the tool does not read; try another source.",
+    );
   }
   if (body.trim() === "") {
-    return fail.upstream(
-      redact(`${service} returned an empty body instead of JSON (HTTP ${status}) for ${where}`),
-      {
-        status,
-        suggestion:
-          "The service answered with nothing; try again in a moment. An empty answer is not a result.",
-      },
+    return upstream(
+      `${service} returned an empty body instead of JSON (HTTP ${status}) for ${where}`,
+      true,
+      "The service answered with nothing; try again in a moment. An empty answer is not a result.",
     );
   }
   const reason = parseError instanceof Error ? `: ${parseError.message}` : "";
-  return fail.upstream(redact(`${service} returned invalid JSON (HTTP ${status}) for ${where}${reason}`), {
-    status,
-    retryable: true,
-    suggestion: "The response was broken or cut short; try again in a moment.",
-  });
+  return upstream(
+    `${service} returned invalid JSON (HTTP ${status}) for ${where}${reason}`,
+    true,
+    "The response was broken or cut short; try again in a moment.",
+  );
 };
 
 /** The `upstream` failure (not retryable) of JSON that does not match the schema, naming its first issues. */

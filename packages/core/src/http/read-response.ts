@@ -1,9 +1,8 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
-import { BodyDecodeError, BodyTooLargeError } from "./client-errors.js";
 import { type HopTrace, isAnswer } from "./dispatcher.js";
 import { type JsonBody, notJsonFailure, shapeFailure } from "./json-failure.js";
-import type { Redactor } from "./redact.js";
+import { bodyDecodeFailed, bodyTooLarge } from "./refusals.js";
 import { failureForStatus } from "./status-to-kind.js";
 import { errorCode } from "./transport-error.js";
 import type { HttpHeaders, HttpResponse } from "./types.js";
@@ -56,22 +55,19 @@ export interface ResponseToRead {
   readonly headers: HttpHeaders;
   /** The body as undici's `decompress` interceptor gives it: decoded. */
   readonly body: Readable;
-  /** The request's hop, last status and the codings its body came in. */
+  /** The request's hop, last status, the codings its body came in, its service and redactor. */
   readonly trace: HopTrace;
-  readonly service: string;
   readonly maxBodyBytes: number;
   /** Whether the request carried a credential (asked only for a refusal's message). */
   readonly sentCredentials: () => boolean;
   readonly apiKeyVar: string | undefined;
-  /** Redacts the request's secrets from a text (built at its first use). */
-  readonly redact: Redactor;
 }
 
 /**
  * Reads the decoded body into memory, at most `limit` bytes: over it the body is discarded and,
- * with `"fail"`, a `BodyTooLargeError` thrown; with `"truncate"` its first `limit` bytes are kept
+ * with `"fail"`, its `bodyTooLarge` failure thrown; with `"truncate"` its first `limit` bytes are kept
  * (enough of an error page to find its message). A body that does not decode throws
- * `BodyDecodeError`; an empty body that declares a coding is an empty body (servers do send those).
+ * `bodyDecodeFailed`; an empty body that declares a coding is an empty body (servers do send those).
  * Why by hand: undici's `body.bytes()` has no limit, its `dump` interceptor counts bytes on the
  * wire, and `decompress`'s `maxSize` is one per dispatcher, not per request.
  */
@@ -83,7 +79,7 @@ const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | 
       size += chunk.length;
       if (size > limit) {
         discard(r.body);
-        if (overflow === "fail") throw new BodyTooLargeError(limit, r.trace.codings);
+        if (overflow === "fail") throw bodyTooLarge(r.trace, limit, r.trace.codings);
         chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
         break;
       }
@@ -94,7 +90,7 @@ const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | 
     const code = errorCode(error);
     if (codings.length === 0 || code === undefined || !DECODER_CODES.test(code)) throw error;
     if (r.trace.rawBytes === 0) return Buffer.alloc(0);
-    throw new BodyDecodeError(codings.join(", "), error);
+    throw bodyDecodeFailed(r.trace, codings.join(", "));
   }
   return Buffer.concat(chunks);
 };
@@ -106,7 +102,8 @@ const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | 
  * (`failureForStatus`), with the upstream's message read from the first 64 KiB of its body.
  */
 export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => {
-  const { trace, headers, status, redact } = r;
+  const { trace, headers, status } = r;
+  const { service, redact } = trace;
   const contentType = headerValue(headers, "content-type");
   if (!isAnswer(trace, status)) {
     const errorBody = await readDecoded(r, ERROR_BODY_BYTES, "truncate").catch(() => Buffer.alloc(0));
@@ -117,7 +114,7 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
       body: bodyText(errorBody, contentType),
       method: trace.method,
       url: redact(trace.url.href),
-      service: r.service,
+      service,
       sentCredentials: r.sentCredentials(),
       apiKeyVar: r.apiKeyVar,
       redact,
@@ -126,7 +123,7 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
   const declared = Number(headerValue(headers, "content-length"));
   if (trace.method !== "HEAD" && Number.isFinite(declared) && declared > r.maxBodyBytes) {
     discard(r.body);
-    throw new BodyTooLargeError(r.maxBodyBytes);
+    throw bodyTooLarge(trace, r.maxBodyBytes);
   }
   const text = bodyText(await readDecoded(r, r.maxBodyBytes, "fail"), contentType);
   await letPoolSettle();
@@ -136,7 +133,7 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
     body: text,
     contentType,
     status,
-    service: r.service,
+    service,
     get where() {
       return `${trace.method} ${url()}`;
     },

@@ -4,6 +4,18 @@ import type { Redactor } from "./redact.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import type { HttpHeaders } from "./types.js";
 
+/** The statuses whose kind is not `upstream`. */
+const KIND_BY_STATUS: Readonly<Record<number, ErrorKind>> = {
+  400: "invalid_input",
+  422: "invalid_input",
+  401: "access_denied",
+  403: "access_denied",
+  408: "timeout",
+  504: "timeout",
+  429: "rate_limited",
+  503: "unavailable",
+};
+
 /**
  * The failure kind for an HTTP status the caller did not accept: 400/422 → `invalid_input`,
  * 401/403 → `access_denied`, 408/504 → `timeout`, 429 → `rate_limited`, 503 → `unavailable`,
@@ -12,26 +24,8 @@ import type { HttpHeaders } from "./types.js";
  * @example
  * statusToKind(429) // "rate_limited"
  */
-export const statusToKind = (status: number): ErrorKind | undefined => {
-  if (status < 300) return undefined;
-  switch (status) {
-    case 400:
-    case 422:
-      return "invalid_input";
-    case 401:
-    case 403:
-      return "access_denied";
-    case 408:
-    case 504:
-      return "timeout";
-    case 429:
-      return "rate_limited";
-    case 503:
-      return "unavailable";
-    default:
-      return "upstream";
-  }
-};
+export const statusToKind = (status: number): ErrorKind | undefined =>
+  status < 300 ? undefined : (KIND_BY_STATUS[status] ?? "upstream");
 
 /** What {@link failureForStatus} needs to know about the response and the request. */
 export interface StatusFailureInput {
@@ -88,13 +82,13 @@ export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
       ? retryAfterFromHeaders(input.headers, input.now ?? Date.now())
       : undefined;
   const base = { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
-  const make = (message: string, extra: { retryable?: boolean; suggestion?: string } = {}) =>
+  const make = (message: string, extra: { readonly retryable?: boolean; readonly suggestion: string }) =>
     ToolFailure.make({
       kind,
       message: redact(message),
       ...base,
-      ...(extra.retryable === undefined ? {} : { retryable: extra.retryable }),
-      ...(extra.suggestion === undefined ? {} : { suggestion: redact(extra.suggestion) }),
+      ...extra,
+      suggestion: redact(extra.suggestion),
     });
 
   switch (kind) {

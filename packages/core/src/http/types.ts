@@ -28,12 +28,6 @@ export interface HttpClientOptions {
   readonly bodyTimeoutMs?: number | undefined;
   /** Largest response body accepted. Default 5 MiB. */
   readonly maxBodyBytes?: number | undefined;
-  /** Most sockets kept per origin. Default 16. */
-  readonly connectionsPerOrigin?: number | undefined;
-  /** How long an idle socket is kept for reuse. Default 10000. */
-  readonly keepAliveMs?: number | undefined;
-  /** `User-Agent` header. Default `quiver/<version of @quiver/core>`. */
-  readonly userAgent?: string | undefined;
   /**
    * Name of the upstream service in messages ("openFDA returned HTTP 503"). Default: the host name.
    */

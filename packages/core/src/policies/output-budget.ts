@@ -93,7 +93,6 @@ const longestString = (root: unknown): StringHolder | undefined => {
       } else visit(v);
     }
   };
-  if (typeof root === "string") return undefined;
   visit(root);
   return best;
 };

@@ -84,9 +84,7 @@ const resolveRateLimits = (
   declared: ToolPolicy["rateLimit"],
 ): ReadonlyArray<ResolvedRateLimit> | undefined => {
   if (!declared) return undefined;
-  const list: ReadonlyArray<RateLimitPolicy> = Array.isArray(declared)
-    ? declared
-    : [declared as RateLimitPolicy];
+  const list: ReadonlyArray<RateLimitPolicy> = Array.isArray(declared) ? declared : [declared];
   if (list.length === 0) return undefined;
   const seen = new Set<string>();
   return list.map((r) => {
@@ -94,14 +92,12 @@ const resolveRateLimits = (
     let key = r.key ?? pluginId;
     if (seen.has(key)) key = `${key}:${toMillis(r.window)}ms`;
     seen.add(key);
-    return resolveRateLimit(key, r);
+    return {
+      key,
+      limit: r.limit,
+      windowMs: toMillis(r.window),
+      perPrincipal: r.perPrincipal ?? false,
+      onExceeded: r.onExceeded ?? "fail",
+    };
   });
 };
-
-const resolveRateLimit = (key: string, r: RateLimitPolicy): ResolvedRateLimit => ({
-  key,
-  limit: r.limit,
-  windowMs: toMillis(r.window),
-  perPrincipal: r.perPrincipal ?? false,
-  onExceeded: r.onExceeded ?? "fail",
-});

@@ -20,12 +20,6 @@ export interface AttemptSpan {
   readonly enter: <T>(f: () => T) => T;
 }
 
-/** What the spans of a call may say beyond the conventions' own attributes. */
-export interface CallTraceSettings {
-  /** Record the caller's principal as `quiver.principal` (off by default: it names a person). */
-  readonly principal: boolean;
-}
-
 /**
  * The spans of one traced call, per the OpenTelemetry GenAI conventions: the transport's server span
  * when the caller describes one (an MCP `tools/call`), an `execute_tool <tool>` span (INTERNAL) with
@@ -45,7 +39,8 @@ export class CallTrace {
     callId: string,
     options: CallOptions,
     session: SessionContext,
-    settings: CallTraceSettings,
+    /** `principal`: record the caller's principal as `quiver.principal` (off by default: it names a person). */
+    settings: { readonly principal: boolean },
   ) {
     const caller = parentOf(options.trace);
     this.tracestate = options.trace?.tracestate;

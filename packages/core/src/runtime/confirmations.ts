@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { whenReady } from "../store/maybe-promise.js";
 import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
+import { fromStoredJson } from "../store/stored-json.js";
 
 /** What the store keeps for a token: what it was issued for, and until when. */
 interface Pending {
@@ -54,7 +55,7 @@ export class ConfirmationStore {
     const key = this.#key(token);
     const print = fingerprint(tool, canonicalInput, principal);
     return whenReady(this.store.get(key), (text) => {
-      const pending = parse(text);
+      const pending = fromStoredJson<Pending>(text);
       if (pending === undefined || pending.expiresAt < this.now() || pending.fingerprint !== print)
         return false;
       return whenReady(this.store.take(key), (taken) => taken !== undefined);
@@ -66,16 +67,5 @@ export class ConfirmationStore {
   }
 }
 
-const parse = (text: string | undefined): Pending | undefined => {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as Pending;
-  } catch {
-    return undefined;
-  }
-};
-
 const fingerprint = (tool: string, input: string, principal: string | undefined) =>
-  createHash("sha256")
-    .update(`${tool}\u0000${principal ?? ""}\u0000${input}`)
-    .digest("base64url");
+  hash("sha256", `${tool}\u0000${principal ?? ""}\u0000${input}`, "base64url");

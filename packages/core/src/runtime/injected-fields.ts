@@ -30,9 +30,7 @@ export const injectedFields = (tool: AnyTool): InjectedField[] =>
 
 /** The fields left out of the model's schema: those in `override` mode. */
 export const hiddenFields = (tool: AnyTool): string[] =>
-  injectedFields(tool)
-    .filter((f) => f.mode === "override")
-    .map((f) => f.field);
+  injectedFields(tool).flatMap((f) => (f.mode === "override" ? [f.field] : []));
 
 /** Absent, null (the OpenAI strict encoding of "left out") or a blank string. */
 const leftOut = (value: unknown): boolean =>

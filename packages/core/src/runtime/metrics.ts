@@ -3,14 +3,11 @@ import * as Metric from "effect/Metric";
 import type { ToolStatus } from "../envelope.js";
 import type { ErrorKind } from "../errors.js";
 
-const CALLS = {
-  description: "Tool calls by tool, plugin and status",
-  incremental: true,
-} as const;
-const FAILURES = {
-  description: "Failed tool calls by tool and error kind",
-  incremental: true,
-} as const;
+/** The options of a counter that only goes up. */
+const counting = (description: string) => ({ description, incremental: true }) as const;
+
+const CALLS = counting("Tool calls by tool, plugin and status");
+const FAILURES = counting("Failed tool calls by tool and error kind");
 const LATENCY = {
   description: "Tool call duration in milliseconds",
   boundaries: [1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000],
@@ -22,10 +19,7 @@ const LATENCY_SUMMARY = {
   quantiles: [0.5, 0.95, 0.99],
 } as const;
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
-const CACHE_LOOKUPS = {
-  description: "Cache lookups by tool and result",
-  incremental: true,
-} as const;
+const CACHE_LOOKUPS = counting("Cache lookups by tool and result");
 
 /** Calls per tool and status. */
 export const toolCalls = Metric.counter("quiver_tool_calls_total", CALLS);
@@ -62,24 +56,30 @@ class Count {
   readonly state = (): Metric.CounterState<number> => ({ count: this.value, incremental: true });
 }
 
+/** The count, sum, min and max of the durations seen, as Effect's histogram and summary states hold them. */
+class Totals {
+  protected totals = { count: 0, sum: 0, min: Number.MAX_VALUE, max: -Number.MAX_VALUE };
+
+  protected add(ms: number): void {
+    const t = this.totals;
+    t.count += 1;
+    t.sum += ms;
+    if (ms < t.min) t.min = ms;
+    if (ms > t.max) t.max = ms;
+  }
+}
+
 /** Durations counted in the histogram's buckets, read as Effect's `HistogramState`. */
-class LatencyBuckets {
+class LatencyBuckets extends Totals {
   // One more than the boundaries: the values above the last one.
   readonly #counts = new Float64Array(LATENCY.boundaries.length + 1);
-  #count = 0;
-  #sum = 0;
-  #min = Number.MAX_VALUE;
-  #max = -Number.MAX_VALUE;
 
   observe(ms: number): void {
     const bounds = LATENCY.boundaries;
     let i = 0;
     while (i < bounds.length && ms > bounds[i]!) i++;
     this.#counts[i]! += 1;
-    this.#count += 1;
-    this.#sum += ms;
-    if (ms < this.#min) this.#min = ms;
-    if (ms > this.#max) this.#max = ms;
+    this.add(ms);
   }
 
   readonly state = (): Metric.HistogramState => {
@@ -88,7 +88,7 @@ class LatencyBuckets {
       cumulated += this.#counts[i]!;
       return [boundary, cumulated];
     });
-    return { buckets, count: this.#count, min: this.#min, max: this.#max, sum: this.#sum };
+    return { buckets, ...this.totals };
   };
 }
 
@@ -97,27 +97,22 @@ class LatencyBuckets {
  * those no older than `maxAge`, ranked as Effect's summary ranks them. Kept in two typed arrays, so a
  * call stores two numbers and allocates nothing.
  */
-class LatencyWindow {
+class LatencyWindow extends Totals {
   readonly #values = new Float64Array(LATENCY_SUMMARY.maxSize);
   readonly #times = new Float64Array(LATENCY_SUMMARY.maxSize);
   #next = 0;
   #filled = 0;
-  #count = 0;
-  #sum = 0;
-  #min = Number.MAX_VALUE;
-  #max = -Number.MAX_VALUE;
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number) {
+    super();
+  }
 
   observe(ms: number, at: number): void {
     this.#values[this.#next] = ms;
     this.#times[this.#next] = at;
     this.#next = (this.#next + 1) % LATENCY_SUMMARY.maxSize;
     if (this.#filled < LATENCY_SUMMARY.maxSize) this.#filled += 1;
-    this.#count += 1;
-    this.#sum += ms;
-    if (ms < this.#min) this.#min = ms;
-    if (ms > this.#max) this.#max = ms;
+    this.add(ms);
   }
 
   readonly state = (): Metric.SummaryState => {
@@ -134,7 +129,7 @@ class LatencyWindow {
       q,
       n === 0 ? undefined : samples[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))],
     ]);
-    return { quantiles, count: this.#count, min: this.#min, max: this.#max, sum: this.#sum };
+    return { quantiles, ...this.totals };
   };
 }
 

@@ -11,7 +11,6 @@ export interface RegisteredTool {
   readonly name: string;
   readonly tool: AnyTool;
   readonly pluginId: string;
-  readonly pluginVersion: string;
   readonly policy: ResolvedPolicy;
   /** Annotated `destructive`: a call runs only once its preview is confirmed. */
   readonly destructive: boolean;

@@ -1,3 +1,4 @@
+import { TOOL_NAME } from "../define-tool.js";
 /** What {@link toolAliases} answers: the alias map and its checks. */
 export interface ToolAliases {
   /** The aliases, as `[alias, tool]` pairs in the order given. */
@@ -9,8 +10,6 @@ export interface ToolAliases {
   /** Throws, naming every one, when an alias stands for a tool that is not registered. */
   readonly checkTargets: (isTool: (name: string) => boolean) => void;
 }
-
-const ALIAS_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * Other names for tools (`{ search_web: "perplexity_search_web" }`), so clients written against older
@@ -25,7 +24,7 @@ export const toolAliases = (map: Readonly<Record<string, string>> = {}): ToolAli
   const entries = Object.entries(map);
   const problems: string[] = [];
   for (const [alias, tool] of entries) {
-    if (!ALIAS_NAME.test(alias))
+    if (!TOOL_NAME.test(alias))
       problems.push(`alias "${alias}": a tool name has 1-64 letters, digits, "_" or "-".`);
     if (alias === tool) problems.push(`alias "${alias}" stands for itself.`);
     else if (Object.hasOwn(map, tool))

@@ -49,35 +49,34 @@ export interface ToolStats {
   readonly breaker?: "Closed" | "Open" | "HalfOpen";
 }
 
+/** What `summarise` adds up for one tool. */
+interface Tally {
+  readonly plugin: string;
+  calls: number;
+  successes: number;
+  readonly failuresByKind: Partial<Record<ErrorKind, number>>;
+  quantiles: ReadonlyMap<number, number | undefined>;
+  hits: number;
+  misses: number;
+}
+
 /** Folds the metric snapshot into per-tool stats. */
 export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): ToolStats[] => {
-  const byTool = new Map<
-    string,
-    {
-      plugin: string;
-      calls: number;
-      successes: number;
-      failuresByKind: Partial<Record<ErrorKind, number>>;
-      p50?: number;
-      p95?: number;
-      p99?: number;
-      hits: number;
-      misses: number;
-    }
-  >();
-  const entry = (tool: string, plugin: string) => {
-    let e = byTool.get(tool);
-    if (!e) {
-      e = { plugin, calls: 0, successes: 0, failuresByKind: {}, hits: 0, misses: 0 };
-      byTool.set(tool, e);
-    }
-    return e;
-  };
+  const byTool = new Map<string, Tally>();
   for (const s of snapshot) {
     const a = s.attributes;
     const tool = a?.tool;
     if (!tool || !a.plugin) continue;
-    const e = entry(tool, a.plugin);
+    const fresh: Tally = {
+      plugin: a.plugin,
+      calls: 0,
+      successes: 0,
+      failuresByKind: {},
+      quantiles: new Map(),
+      hits: 0,
+      misses: 0,
+    };
+    const e = byTool.get(tool) ?? byTool.set(tool, fresh).get(tool)!;
     if (s.type === "Counter") {
       const count = Number(s.state.count);
       if (s.id === toolCalls.id) {
@@ -91,11 +90,7 @@ export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): Tool
         else e.misses += count;
       }
     } else if (s.type === "Summary" && s.id === toolLatencySummary.id) {
-      for (const [q, v] of s.state.quantiles) {
-        if (q === 0.5 && v !== undefined) e.p50 = v;
-        if (q === 0.95 && v !== undefined) e.p95 = v;
-        if (q === 0.99 && v !== undefined) e.p99 = v;
-      }
+      e.quantiles = new Map(s.state.quantiles);
     }
   }
   return [...byTool.entries()].map(([tool, e]) => ({
@@ -105,9 +100,9 @@ export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): Tool
     successes: e.successes,
     failures: e.calls - e.successes,
     failuresByKind: e.failuresByKind,
-    p50Ms: e.p50,
-    p95Ms: e.p95,
-    p99Ms: e.p99,
+    p50Ms: e.quantiles.get(0.5),
+    p95Ms: e.quantiles.get(0.95),
+    p99Ms: e.quantiles.get(0.99),
     cacheHitRate: e.hits + e.misses > 0 ? e.hits / (e.hits + e.misses) : undefined,
   }));
 };

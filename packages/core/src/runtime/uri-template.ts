@@ -10,9 +10,9 @@ const EXPRESSION = /\{(\+?)([A-Za-z0-9_]+)\}/g;
 /** The problem with a template's expressions, or undefined when every one is `{name}` or `{+name}`. */
 export const templateProblem = (template: string): string | undefined => {
   const rest = template.replace(EXPRESSION, "");
-  if (/[{}]/.test(rest))
-    return `resource template "${template}" uses an expression other than {name} or {+name}`;
-  return undefined;
+  return /[{}]/.test(rest)
+    ? `resource template "${template}" uses an expression other than {name} or {+name}`
+    : undefined;
 };
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

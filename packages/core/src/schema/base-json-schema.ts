@@ -4,7 +4,6 @@ import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema, ToJsonSchemaOptions } from "./json-schema-types.js";
 import { SchemaExportError } from "./schema-export-error.js";
 import { isZodSchema, type ToolSchema, type ZodSchema } from "./standard-schema.js";
-import { fieldOf } from "./subschemas.js";
 
 /** The formats JSON Schema 2020-12 defines; others (zod's "cuid", "starts_with" ...) are zod-only. */
 const STANDARD_FORMATS: ReadonlySet<string> = new Set([
@@ -59,11 +58,9 @@ const zodJsonSchema = (schema: ZodSchema, io: "input" | "output"): JsonSchema =>
     reused: "inline",
     cycles: "ref",
     unrepresentable: ({ path, message }) => {
-      const field = fieldOf(path);
-      throw new SchemaExportError(
-        field,
-        `Cannot export the input schema: field "${field || "(root)"}" has no JSON form (${message}). ` +
-          "Tool inputs must be JSON: use z.iso.datetime() rather than z.date(), a string rather than z.bigint().",
+      throw SchemaExportError.at(
+        path,
+        `has no JSON form (${message}). Tool inputs must be JSON: use z.iso.datetime() rather than z.date(), a string rather than z.bigint().`,
       );
     },
     override: ({ zodSchema, jsonSchema }) => trimNoise(zodSchema, jsonSchema as JsonSchema),
@@ -97,12 +94,9 @@ export const exportJsonSchema = (schema: ToolSchema, io: "input" | "output"): Js
 export function baseJsonSchema(schema: ToolSchema, options: ToJsonSchemaOptions = {}): JsonSchema {
   const { $schema: _schema, ...root } = inlineRefs(exportJsonSchema(schema, "input"));
   if (root.type !== "object") {
-    throw new SchemaExportError(
-      "",
-      isZodSchema(schema)
-        ? "Cannot export the input schema: a tool's input must be a z.object, not a union or a scalar."
-        : "Cannot export the input schema: a tool's input must be an object schema, not a union or a scalar.",
-    );
+    const object = isZodSchema(schema) ? "a z.object" : "an object schema";
+    const message = `Cannot export the input schema: a tool's input must be ${object}, not a union or a scalar.`;
+    throw new SchemaExportError("", message);
   }
   const omit = options.omit ?? [];
   const add = Object.entries(options.add ?? {});

@@ -1,4 +1,11 @@
-import { type AnySchema, checksOf, defOf, type LooseCheck, unwrap } from "./zod-introspect.js";
+import {
+  type AnySchema,
+  checksOf,
+  defOf,
+  isIntegerCheck,
+  type LooseCheck,
+  unwrap,
+} from "./zod-introspect.js";
 
 /** How each zod string format is named to a model, with an example where one helps. */
 const FORMAT_NAMES: Readonly<Record<string, string>> = {
@@ -86,8 +93,7 @@ function describeInner(schema: AnySchema, depth: number): string {
     case "string":
       return describeString(checks);
     case "number": {
-      const integer = checks.some((c) => c.check === "number_format" && String(c.format).includes("int"));
-      return `${integer ? "integer" : "number"}${numberRange(checks)}`;
+      return `${checks.some(isIntegerCheck) ? "integer" : "number"}${numberRange(checks)}`;
     }
     case "enum":
     case "literal":

@@ -2,6 +2,7 @@ import type * as z from "zod";
 import { describeSchema, listValues } from "./describe-schema.js";
 import { closestMatches } from "./edit-distance.js";
 import { describeReceived } from "./preview.js";
+import type { RepairScope } from "./repair-issue.js";
 import { formatPath, getAt, type ValuePath } from "./value-path.js";
 import { type AnySchema, knownKeys, schemaAt, unionOptions } from "./zod-introspect.js";
 
@@ -33,12 +34,6 @@ export interface LocatedIssue {
   readonly value: unknown;
 }
 
-interface Scope {
-  readonly schema: AnySchema;
-  readonly basePath: ValuePath;
-  readonly root: unknown;
-}
-
 /** How far an option of a union got: a type mismatch at its top means the model did not mean it. */
 function optionScore(errors: ReadonlyArray<z.core.$ZodIssue>): number {
   const mismatch = errors.some(
@@ -55,7 +50,7 @@ function closestKey(allowed: ReadonlyArray<string>, key: string): string | undef
 }
 
 /** Resolves zod's issues into located ones (exported for the suggestion builder). */
-export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: Scope): LocatedIssue[] {
+export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: RepairScope): LocatedIssue[] {
   const out: LocatedIssue[] = [];
   const base = getAt(scope.root, scope.basePath);
   for (const issue of issues) {
@@ -93,16 +88,8 @@ export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: Sco
 function boundText(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall): string {
   const big = issue.code === "too_big";
   const limit = Number(big ? issue.maximum : issue.minimum);
-  const exact = issue.exact === true;
-  const op = exact
-    ? "exactly"
-    : big
-      ? issue.inclusive
-        ? "at most"
-        : "less than"
-      : issue.inclusive
-        ? "at least"
-        : "more than";
+  const [inclusive, exclusive] = big ? ["at most", "less than"] : ["at least", "more than"];
+  const op = issue.exact === true ? "exactly" : issue.inclusive ? inclusive : exclusive;
   if (issue.origin === "string") return `string of ${op} ${limit} characters`;
   if (issue.origin === "array" || issue.origin === "set") return `array of ${op} ${limit} items`;
   const symbol = big ? (issue.inclusive ? "<=" : "<") : issue.inclusive ? ">=" : ">";

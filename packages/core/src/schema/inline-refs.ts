@@ -28,11 +28,9 @@ export function inlineRefs(root: JsonSchema): JsonSchema {
     const { $ref, ...siblings } = node;
     const name = defName($ref);
     if (open.has(name)) {
-      const field = fieldOf(path);
-      throw new SchemaExportError(
-        field,
-        `Cannot export the input schema: field "${field || "(root)"}" is recursive (it contains itself). ` +
-          "Tool schemas are sent inline, without $ref; replace the recursion with a fixed depth or a JSON string field.",
+      throw SchemaExportError.at(
+        path,
+        "is recursive (it contains itself). Tool schemas are sent inline, without $ref; replace the recursion with a fixed depth or a JSON string field.",
       );
     }
     const target = name === ROOT ? body : defs[name];

@@ -4,6 +4,14 @@ import type { JsonSchema, SchemaTarget, ToJsonSchemaOptions } from "./json-schem
 import { toOpenAiSchema } from "./openai-schema.js";
 import type { ToolSchema } from "./standard-schema.js";
 
+/** The rewrite of the base schema per target (MCP and Anthropic take it as it is). */
+const FOR_TARGET: Readonly<Record<SchemaTarget, (base: JsonSchema) => JsonSchema>> = {
+  mcp: (base) => base,
+  anthropic: (base) => base,
+  openai: toOpenAiSchema,
+  gemini: toGeminiSchema,
+};
+
 /**
  * Exports a tool's input schema (zod, or any Standard Schema with `~standard.jsonSchema`: valibot,
  * ArkType, effect Schema) as the JSON Schema a model provider expects. Descriptions and defaults are
@@ -29,14 +37,5 @@ export function toJsonSchema(
   target: SchemaTarget,
   options: ToJsonSchemaOptions = {},
 ): JsonSchema {
-  const base = baseJsonSchema(schema, options);
-  switch (target) {
-    case "mcp":
-    case "anthropic":
-      return base;
-    case "openai":
-      return toOpenAiSchema(base);
-    case "gemini":
-      return toGeminiSchema(base);
-  }
+  return FOR_TARGET[target](baseJsonSchema(schema, options));
 }

@@ -71,17 +71,17 @@ function fixInvalidType(expected: string, relPath: ValuePath, scope: RepairScope
   const path = [...scope.basePath, ...relPath];
   const value = getAt(scope.root, path);
   const at = label(path);
-
+  const set = (value: unknown, note: string): Fix => ({ op: "set", path, value, note });
   const empty = value === undefined || value === null || (typeof value === "string" && value.trim() === "");
   if (path.length === 0 && expected === "object" && empty) {
-    return { op: "set", path, value: {}, note: "input: no arguments sent, treated as {}" };
+    return set({}, "input: no arguments sent, treated as {}");
   }
 
   if (typeof value === "string" && CONTAINERS.has(expected)) {
     const parsed = parseJsonContainer(value, expected);
     if (parsed !== undefined) {
       const kind = Array.isArray(parsed) ? "array" : "object";
-      return { op: "set", path, value: parsed, note: `${at}: parsed the JSON string into an ${kind}` };
+      return set(parsed, `${at}: parsed the JSON string into an ${kind}`);
     }
   }
 
@@ -91,39 +91,24 @@ function fixInvalidType(expected: string, relPath: ValuePath, scope: RepairScope
     NUMERIC.test(value.trim())
   ) {
     const number = Number(value.trim());
-    return {
-      op: "set",
-      path,
-      value: number,
-      note: `${at}: converted ${describeReceived(value)} to number ${number}`,
-    };
+    return set(number, `${at}: converted ${describeReceived(value)} to number ${number}`);
   }
 
   if (typeof value === "string" && expected === "boolean" && /^(?:true|false)$/i.test(value.trim())) {
     const bool = value.trim().toLowerCase() === "true";
-    return {
-      op: "set",
-      path,
-      value: bool,
-      note: `${at}: converted ${describeReceived(value)} to boolean ${bool}`,
-    };
+    return set(bool, `${at}: converted ${describeReceived(value)} to boolean ${bool}`);
   }
 
   if (expected === "record" && Array.isArray(value) && value.every(isEntry)) {
     const object = Object.fromEntries(value.map((entry) => [String(entry.key), entry.value]));
-    return {
-      op: "set",
-      path,
-      value: object,
-      note: `${at}: converted a list of {key, value} entries into an object`,
-    };
+    return set(object, `${at}: converted a list of {key, value} entries into an object`);
   }
 
   if (expected === "array" && value !== undefined && !Array.isArray(value)) {
     const field = schemaAt(scope.schema, relPath, getAt(scope.root, scope.basePath));
     const def = field ? defOf(unwrap(field).schema) : undefined;
     if (def?.type === "array" && z.safeParse(def.element as AnySchema, value).success) {
-      return { op: "set", path, value: [value], note: `${at}: wrapped the single value in an array` };
+      return set([value], `${at}: wrapped the single value in an array`);
     }
   }
   return undefined;

@@ -11,7 +11,7 @@ import {
   validateSync,
 } from "./standard-schema.js";
 import { decodeStrictEncoding } from "./strict-encoding.js";
-import { buildSuggestion, DEFAULT_MAX_SUGGESTION } from "./suggestion.js";
+import { buildSuggestion } from "./suggestion.js";
 import { unknownFields } from "./unknown-fields.js";
 import { cloneJson, deleteAt, getAt, setAt } from "./value-path.js";
 import type { AnySchema } from "./zod-introspect.js";
@@ -22,8 +22,6 @@ export type { RejectedToolInput } from "./standard-issues.js";
 export interface ParseToolInputOptions {
   /** Repair common model mistakes before rejecting (default true; zod schemas only). */
   readonly repair?: boolean;
-  /** Longest corrected call quoted in `suggestion` (default 1000 characters); longer ones are described. */
-  readonly maxSuggestionLength?: number;
 }
 
 /**
@@ -63,21 +61,11 @@ function reject(
   schema: AnySchema,
   input: unknown,
   issues: ReadonlyArray<z.core.$ZodIssue>,
-  options: ParseToolInputOptions,
 ): RejectedToolInput {
   const located = locateIssues(issues, { schema, basePath: [], root: input });
   const worded = located.map(toToolInputIssue);
-  return {
-    ok: false,
-    issues: worded,
-    message: invalidInputMessage(worded),
-    suggestion: buildSuggestion(
-      schema,
-      input,
-      located,
-      options.maxSuggestionLength ?? DEFAULT_MAX_SUGGESTION,
-    ),
-  };
+  const suggestion = buildSuggestion(schema, input, located);
+  return { ok: false, issues: worded, message: invalidInputMessage(worded), suggestion };
 }
 
 /** A non-zod input, refused: retried once with the OpenAI strict encoding undone, else rejected. */
@@ -131,7 +119,7 @@ export function parseToolInput<S extends ToolSchema>(
       ? { ok: true, value: first.value, repairs: [] }
       : retryStandard(schema, raw, first.issues, options);
   if (first.ok) return { ok: true, value: first.value, repairs: ignored(schema, raw) };
-  if (options.repair === false) return reject(schema, raw, zodIssues(first.issues), options);
+  if (options.repair === false) return reject(schema, raw, zodIssues(first.issues));
 
   const repairs: string[] = [];
   let input: unknown = cloneJson(raw);
@@ -155,5 +143,5 @@ export function parseToolInput<S extends ToolSchema>(
     if (next.ok) return { ok: true, value: next.value, repairs: [...repairs, ...ignored(schema, input)] };
     issues = zodIssues(next.issues);
   }
-  return reject(schema, input, issues, options);
+  return reject(schema, input, issues);
 }

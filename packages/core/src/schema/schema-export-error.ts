@@ -1,3 +1,5 @@
+import { fieldOf, type SchemaPath } from "./subschemas.js";
+
 const marker = Symbol.for("@quiver/core/SchemaExportError");
 
 /**
@@ -17,6 +19,13 @@ export class SchemaExportError extends Error {
   constructor(field: string, message: string) {
     super(message);
     this.field = field;
+  }
+
+  /** The error for the input field at a schema location: `Cannot export … field "<field>" <problem>`. */
+  static at(path: SchemaPath, problem: string, target?: string): SchemaExportError {
+    const field = fieldOf(path);
+    const schema = target === undefined ? "the input schema" : `the input schema for ${target}`;
+    return new SchemaExportError(field, `Cannot export ${schema}: field "${field || "(root)"}" ${problem}`);
   }
 
   /** True for a SchemaExportError from any copy of @quiver/core (survives duplicate installs). */

@@ -1,6 +1,6 @@
 import type { JsonSchema } from "./json-schema-types.js";
 import { SchemaExportError } from "./schema-export-error.js";
-import { fieldOf, isSchema, type SchemaPath } from "./subschemas.js";
+import { isSchema, type SchemaPath } from "./subschemas.js";
 
 /** True for a `z.record` / catch-all map: an object whose keys are not listed but described. */
 export function isRecordSchema(node: JsonSchema): boolean {
@@ -43,11 +43,7 @@ function mergeAllOf(node: JsonSchema, path: SchemaPath): JsonSchema {
   const { allOf = [], ...rest } = node;
   const parts = [rest, ...allOf].filter((part) => Object.keys(part).length > 0);
   if (!parts.every((part) => part.type === "object" || (part.type === undefined && part.properties))) {
-    const field = fieldOf(path);
-    throw new SchemaExportError(
-      field,
-      `Cannot export the input schema: field "${field || "(root)"}" is an intersection of non-object types.`,
-    );
+    throw SchemaExportError.at(path, "is an intersection of non-object types.");
   }
   const merged: JsonSchema = { ...rest, type: "object", properties: {}, required: [] };
   for (const part of parts) {

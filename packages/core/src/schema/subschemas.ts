@@ -56,6 +56,9 @@ export function mapSubschemas(
   return out;
 }
 
+/** Steps whose next step (an index, a definition's name) names no field. */
+const INDEXED: ReadonlySet<string> = new Set(["anyOf", "oneOf", "allOf", "$defs", "definitions"]);
+
 /**
  * The input field a schema location describes, as a dotted path a tool author recognises:
  * `["properties","filters","properties","tags","items"]` → `filters.tags[]`. Empty for the root.
@@ -72,13 +75,7 @@ export function fieldOf(path: SchemaPath): string {
       out += `[${String(path[++i])}]`;
     } else if (step === "additionalProperties") {
       out += "[*]";
-    } else if (
-      step === "anyOf" ||
-      step === "oneOf" ||
-      step === "allOf" ||
-      step === "$defs" ||
-      step === "definitions"
-    ) {
+    } else if (INDEXED.has(String(step))) {
       i++;
     }
   }

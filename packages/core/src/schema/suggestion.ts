@@ -2,10 +2,17 @@ import { describeSchema } from "./describe-schema.js";
 import { closestMatches } from "./edit-distance.js";
 import { expectedOf, type LocatedIssue } from "./format-issues.js";
 import { cloneJson, deleteAt, formatPath, getAt, isPlainObject, setAt } from "./value-path.js";
-import { type AnySchema, checksOf, defOf, isOptionalField, unwrap } from "./zod-introspect.js";
+import {
+  type AnySchema,
+  checksOf,
+  defOf,
+  isIntegerCheck,
+  isOptionalField,
+  unwrap,
+} from "./zod-introspect.js";
 
 /** Longest corrected call shown as JSON; past it the suggestion describes the fields instead. */
-export const DEFAULT_MAX_SUGGESTION = 1_000;
+const MAX_SUGGESTION = 1_000;
 
 /** The candidate closest to `input` (case-insensitive), e.g. "Oral" → "oral"; undefined when none. */
 function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined {
@@ -15,13 +22,6 @@ function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined
 
 function placeholder(located: LocatedIssue): string {
   return `<${formatPath(located.path) || "input"}: ${expectedOf(located)}>`;
-}
-
-function isInteger(schema: AnySchema | undefined): boolean {
-  if (!schema) return false;
-  return checksOf(unwrap(schema).schema).some(
-    (c) => c.check === "number_format" && String(c.format).includes("int"),
-  );
 }
 
 /** The value that fixes one located issue, or a placeholder naming what to send. */
@@ -44,7 +44,8 @@ function correction(located: LocatedIssue): { value: unknown } | { delete: true;
       const limit = Number(big ? issue.maximum : issue.minimum);
       if (typeof value === "number") {
         if (issue.inclusive) return { value: limit };
-        if (isInteger(schema) || issue.origin === "int") return { value: big ? limit - 1 : limit + 1 };
+        const integer = schema !== undefined && checksOf(unwrap(schema).schema).some(isIntegerCheck);
+        if (integer || issue.origin === "int") return { value: big ? limit - 1 : limit + 1 };
       }
       if (big && typeof value === "string") return { value: value.slice(0, limit) };
       if (big && Array.isArray(value)) return { value: value.slice(0, limit) };
@@ -87,7 +88,6 @@ export function buildSuggestion(
   schema: AnySchema,
   input: unknown,
   located: ReadonlyArray<LocatedIssue>,
-  maxLength = DEFAULT_MAX_SUGGESTION,
 ): string {
   let corrected: unknown = isPlainObject(input) ? cloneJson(input) : skeleton(schema);
   let placeholders = !isPlainObject(input);
@@ -106,7 +106,7 @@ export function buildSuggestion(
     corrected = setAt(corrected, issue.path, fix.value);
   }
   const json = JSON.stringify(corrected);
-  if (json === undefined || json.length > maxLength) return describeFields(schema, located);
+  if (json === undefined || json.length > MAX_SUGGESTION) return describeFields(schema, located);
   const note = placeholders ? " Replace each <field: type> placeholder with a real value." : "";
   return `Call the tool again with: ${json}.${note}`;
 }

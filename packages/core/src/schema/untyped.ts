@@ -1,6 +1,6 @@
 import type { JsonSchema } from "./json-schema-types.js";
 import { SchemaExportError } from "./schema-export-error.js";
-import { fieldOf, type SchemaPath } from "./subschemas.js";
+import type { SchemaPath } from "./subschemas.js";
 
 /**
  * Throws when a node says nothing about its type (`z.any()`, `z.unknown()`): OpenAI strict mode and
@@ -8,10 +8,9 @@ import { fieldOf, type SchemaPath } from "./subschemas.js";
  */
 export function assertTyped(node: JsonSchema, path: SchemaPath, target: string): void {
   if (node.type !== undefined || node.anyOf !== undefined || node.enum !== undefined) return;
-  const field = fieldOf(path);
-  throw new SchemaExportError(
-    field,
-    `Cannot export the input schema for ${target}: field "${field || "(root)"}" has no type (z.any() or z.unknown()). ` +
-      "Give it a concrete type, or a JSON string the tool parses itself.",
+  throw SchemaExportError.at(
+    path,
+    "has no type (z.any() or z.unknown()). Give it a concrete type, or a JSON string the tool parses itself.",
+    target,
   );
 }

@@ -23,6 +23,11 @@ export function checksOf(schema: AnySchema): LooseCheck[] {
   return [...own, ...checks.map((check) => check._zod.def as unknown as LooseCheck)];
 }
 
+/** True when the checks make a number an integer (`z.int()`, `.int()`). */
+export function isIntegerCheck(check: LooseCheck): boolean {
+  return check.check === "number_format" && String(check.format).includes("int");
+}
+
 const WRAPPERS: ReadonlySet<string> = new Set([
   "optional",
   "nullable",

@@ -81,11 +81,7 @@ export const memoryDriver = (options: MemoryDriverOptions = {}): StoreDriver => 
         });
     },
     subscribe: (channel, listener): Unsubscribe => {
-      let listeners = channels.get(channel);
-      if (!listeners) {
-        listeners = new Set();
-        channels.set(channel, listeners);
-      }
+      const listeners = channels.get(channel) ?? channels.set(channel, new Set()).get(channel)!;
       const own = (message: string) => listener(message);
       listeners.add(own);
       return () => {
