@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Catalog, StoreDriver } from "@quiver/core";
-import { type LocalRun, runTask } from "./internal/run-task.js";
 import { settleOrphan, sweepOrphans } from "./internal/orphans.js";
+import { type LocalRun, runTask } from "./internal/run-task.js";
 import { listTasks, taskResult } from "./internal/task-reads.js";
 import {
   CANCEL_CHANNEL,
@@ -13,7 +13,14 @@ import {
   toInfo,
   updateRecord,
 } from "./internal/task-store.js";
-import type { StartTaskOptions, TaskAnswer, TaskInfo, TaskPage, TaskRecord, TaskResult } from "./task-types.js";
+import type {
+  StartTaskOptions,
+  TaskAnswer,
+  TaskInfo,
+  TaskPage,
+  TaskRecord,
+  TaskResult,
+} from "./task-types.js";
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -59,7 +66,10 @@ export interface TaskRunner {
     options?: { readonly wait?: boolean; readonly signal?: AbortSignal },
   ): Promise<TaskResult>;
   /** The caller's tasks, newest first; nothing without a principal (the ids are the only guard there). */
-  list(principal?: string, options?: { readonly cursor?: string; readonly limit?: number }): Promise<TaskPage>;
+  list(
+    principal?: string,
+    options?: { readonly cursor?: string; readonly limit?: number },
+  ): Promise<TaskPage>;
   /** Cancels the caller's working task on whichever replica runs it; `finished` once it ended. */
   cancel(id: string, principal?: string): Promise<TaskAnswer>;
   /** Ends every working task whose replica stopped (see `onOrphan`); answers how many. */

@@ -4,7 +4,6 @@ export { createTaskRunner, type TaskRunner, type TaskRunnerOptions } from "./cre
 export { ORPHAN_MESSAGE } from "./internal/orphans.js";
 export {
   type StartTaskOptions,
-  TERMINAL_STATUSES,
   type TaskAnswer,
   type TaskError,
   type TaskInfo,
@@ -12,6 +11,7 @@ export {
   type TaskRecord,
   type TaskResult,
   type TaskStatus,
+  TERMINAL_STATUSES,
 } from "./task-types.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

@@ -83,7 +83,9 @@ export type TaskResult =
   | ({ readonly ok: false } & TaskError);
 
 /** A task, or why the caller cannot see or change it. */
-export type TaskAnswer = { readonly ok: true; readonly task: TaskInfo } | ({ readonly ok: false } & TaskError);
+export type TaskAnswer =
+  | { readonly ok: true; readonly task: TaskInfo }
+  | ({ readonly ok: false } & TaskError);
 
 /** One page of a caller's tasks. */
 export interface TaskPage {

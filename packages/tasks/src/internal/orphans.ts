@@ -24,7 +24,8 @@ export const settleOrphan = async (ctx: OrphanContext, record: StoredTask): Prom
   if (record.status !== "working" || ctx.runsHere(record.id)) return record;
   if ((await ctx.store.get(taskKeys.lease(record.id))) !== undefined) return record;
   const key = taskKeys.record(record.owner, record.id);
-  if (ctx.onOrphan && (await ctx.onOrphan(record))) return (await readRecord(ctx.store, key))?.record ?? record;
+  if (ctx.onOrphan && (await ctx.onOrphan(record)))
+    return (await readRecord(ctx.store, key))?.record ?? record;
   const ended = await updateRecord(ctx.store, key, (r) =>
     r.status !== "working"
       ? undefined

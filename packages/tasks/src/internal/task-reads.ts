@@ -48,14 +48,21 @@ export const taskResult = async (
         return { ok: false, code: "working", message: `Task ${id} is still ${record.status}.`, task };
       }
       const running = ctx.running(id);
-      await (running ? Promise.race([running, pause(record.pollIntervalMs, options.signal)]) : pause(record.pollIntervalMs, options.signal));
+      await (running
+        ? Promise.race([running, pause(record.pollIntervalMs, options.signal)])
+        : pause(record.pollIntervalMs, options.signal));
       continue;
     }
     if (record.status === "cancelled") {
       return { ok: false, code: "cancelled", message: `Task ${id} was cancelled; it has no result.`, task };
     }
     if (!record.hasResult) {
-      return { ok: false, code: "failed", message: `Task ${id} failed: ${record.statusMessage ?? "no result"}.`, task };
+      return {
+        ok: false,
+        code: "failed",
+        message: `Task ${id} failed: ${record.statusMessage ?? "no result"}.`,
+        task,
+      };
     }
     const raw = await ctx.store.get(taskKeys.result(record.owner, id));
     if (raw === undefined) {
@@ -97,6 +104,7 @@ export const listTasks = async (
   const offset = offsetOf(options.cursor);
   const limit = Math.max(1, Math.min(options.limit ?? 100, 1_000));
   const page = records.slice(offset, offset + limit);
-  const next = offset + limit < records.length ? Buffer.from(String(offset + limit)).toString("base64url") : undefined;
+  const next =
+    offset + limit < records.length ? Buffer.from(String(offset + limit)).toString("base64url") : undefined;
   return { tasks: page.map(toInfo), ...(next !== undefined ? { nextCursor: next } : {}) };
 };

@@ -1,5 +1,5 @@
 import type { StoreDriver } from "@quiver/core";
-import { TERMINAL_STATUSES, type TaskInfo, type TaskRecord } from "../task-types.js";
+import { type TaskInfo, type TaskRecord, TERMINAL_STATUSES } from "../task-types.js";
 
 /** A record as stored: the task, and whether its final envelope was stored beside it. */
 export interface StoredTask extends TaskRecord {
