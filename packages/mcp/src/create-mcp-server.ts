@@ -1,12 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { type AuthInfo, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import type { Catalog, ClientRequests, ToolInfo, ToolLogEntry, ToolProgress, ToolResult } from "@quiver/core";
+import type { TaskRunner } from "@quiver/tasks";
 import pkg from "../package.json" with { type: "json" };
 import { aliasEnvelope, argumentsForTool } from "./alias-sets.js";
 import { type ExtraMcpTool, usesAllowed } from "./extra-tools.js";
 import { identityExtras, principalOf } from "./internal/principal.js";
 import { serverInstructions } from "./internal/server-instructions.js";
 import { serveSlots } from "./internal/slot-handlers.js";
+import { withTaskSupport } from "./internal/tasks-call.js";
+import { serveTasks } from "./internal/tasks-serve.js";
+import { TASK_CAPABILITIES } from "./internal/tasks-wire.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { aliasedListing, stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
@@ -68,6 +72,12 @@ export interface CatalogMcpServerOptions {
    * the alias's names. The tool's own name stays callable. See {@link availableAliasSets}.
    */
   readonly aliasSets?: ReadonlyArray<string>;
+  /**
+   * Serve MCP 2025-11-25 tasks with this runner (`createTaskRunner` of @quiver/tasks):
+   * `capabilities.tasks`, `execution.taskSupport: "optional"` on each tool whose `task` slot says
+   * so, task-augmented `tools/call` and `tasks/get|result|list|cancel`, owned by the principal.
+   */
+  readonly tasks?: TaskRunner;
 }
 
 /** The envelope of a call refused because the caller's token lacks scopes the tool requires. */
@@ -173,6 +183,7 @@ export const createServerOver = (
         prompts: {},
         completions: {},
         logging: {},
+        ...(options.tasks ? { tasks: TASK_CAPABILITIES } : {}),
       },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       debouncedNotificationMethods: ["notifications/tools/list_changed"],
@@ -199,6 +210,7 @@ export const createServerOver = (
     };
   };
   serveSlots(server, async () => (await served).catalog, sessionOf);
+  if (options.tasks) serveTasks(server, { runner: options.tasks, served, options, report, sessionOf });
 
   server.setRequestHandler("tools/list", async (_request, ctx) => {
     const { catalog, extras } = await served;
@@ -219,7 +231,7 @@ export const createServerOver = (
         })),
       ...[...shown.values()]
         .filter((t) => !extras.has(t.info.name) && visible(t.info, principal, ctx.http?.authInfo))
-        .map((t) => t.definition),
+        .map((t) => withTaskSupport(t, options.tasks !== undefined)),
     ];
     return { tools };
   });
