@@ -93,7 +93,11 @@ const notFound = (id: string) => ({
  * another principal finds nothing.
  *
  * @example
- * const runner = createTaskRunner({ catalog, store: memoryDriver() });
+ * import { createCatalog, memoryDriver } from "@quiver/core"
+ *
+ * const store = memoryDriver()
+ * const catalog = createCatalog({ store })
+ * const runner = createTaskRunner({ catalog, store });
  * const task = await runner.start("fda_search_drugs", { query: "aspirin" }, { principal: "alice" });
  * const answer = await runner.result(task.id, "alice", { wait: true });
  */
