@@ -121,10 +121,12 @@ describe("MCP 2025-11-25 tasks over Streamable HTTP, with the official ext-tasks
       { task: { preference: "require" } },
     );
     expect(execution.kind).toBe("task");
-    const taskId = execution.handle?.taskId as string;
+    const handle = execution.handle;
+    if (!handle) throw new Error("no task was started");
+    const taskId: string = handle.taskId;
     // Poll as any client would: working, with the tool's progress.
     await eventually(() => waiting.has("settle"));
-    const status = await session.task(taskId).snapshot();
+    const status = await session.task(handle.taskId).snapshot();
     expect(status).toMatchObject({ taskId, status: "working", statusMessage: "settle: halfway" });
     await release("settle");
     const { outcome } = await execution.settle();
