@@ -10,7 +10,7 @@ import { serverInstructions } from "./internal/server-instructions.js";
 import { serveSlots } from "./internal/slot-handlers.js";
 import { withTaskSupport } from "./internal/tasks-call.js";
 import { serveTasks } from "./internal/tasks-serve.js";
-import { TASK_CAPABILITIES } from "./internal/tasks-wire.js";
+import { TASK_SERVER_CAPABILITIES } from "./internal/tasks-wire.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { aliasedListing, stderrReporter, toolListing } from "./internal/tool-listing.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
@@ -183,7 +183,7 @@ export const createServerOver = (
         prompts: {},
         completions: {},
         logging: {},
-        ...(options.tasks ? { tasks: TASK_CAPABILITIES } : {}),
+        ...(options.tasks ? TASK_SERVER_CAPABILITIES : {}),
       },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       debouncedNotificationMethods: ["notifications/tools/list_changed"],

@@ -1,55 +1,12 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, type TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
-import { type Catalog, createCatalog, definePlugin, defineTool, memoryDriver } from "@quiver/core";
+import { type Catalog, createCatalog, memoryDriver } from "@quiver/core";
 import { createTaskRunner, type TaskRunner } from "@quiver/tasks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
+import { aborted, plugin, release, waiting } from "./fixtures/tasks-plugin.js";
 import { eventually, listen } from "./helpers.js";
-
-// A slow task-capable tool: it reports progress, then waits until the test releases it (or its
-// signal aborts, which it records: proof that a cancel stopped the work itself).
-const waiting = new Map<string, () => void>();
-const aborted = new Set<string>();
-const slow = defineTool({
-  name: "tasky_slow",
-  description: "Reports progress, then waits to be released. Use this to test MCP tasks.",
-  category: "computational_service",
-  input: z.object({ label: z.string().describe("Which run") }),
-  output: z.object({ label: z.string(), done: z.boolean() }),
-  examples: [{ input: { label: "a" } }],
-  annotations: { readOnly: true },
-  policy: { timeout: "10 minutes", retry: false },
-  task: "optional",
-  run: async ({ label }, ctx) => {
-    ctx.progress({ progress: 1, total: 2, message: `${label}: halfway` });
-    await new Promise<void>((resolve, reject) => {
-      waiting.set(label, resolve);
-      ctx.signal.addEventListener("abort", () => {
-        aborted.add(label);
-        reject(ctx.signal.reason);
-      });
-    });
-    return { label, done: true };
-  },
-});
-const quick = defineTool({
-  name: "tasky_quick",
-  description: "Answers at once; it may not run as a task. Use this to test plain tools.",
-  category: "computational_service",
-  input: z.object({ n: z.number().describe("A number") }),
-  output: z.object({ n: z.number() }),
-  examples: [{ input: { n: 1 } }],
-  annotations: { readOnly: true },
-  run: ({ n }) => ({ n }),
-});
-const plugin = definePlugin({
-  specificationVersion: "v1",
-  id: "tasky",
-  version: "1.0.0",
-  description: "Tools for the MCP task tests.",
-  tools: [slow, quick],
-});
 
 let catalog: Catalog;
 let runner: TaskRunner;
@@ -74,11 +31,6 @@ const tasksOf = (client: Client): TaskEnabledSession => {
   open.unshift(session);
   return session;
 };
-const release = async (label: string) => {
-  await eventually(() => waiting.has(label));
-  waiting.get(label)?.();
-};
-
 beforeAll(async () => {
   catalog = createCatalog();
   catalog.register(plugin);

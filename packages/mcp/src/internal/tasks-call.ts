@@ -1,10 +1,10 @@
 import type { CallToolRequestV1 } from "@modelcontextprotocol/ext-tasks/core/v1";
 import type { AuthInfo, CallToolResult, MessageExtraInfo } from "@modelcontextprotocol/server";
 import type { Catalog, SessionContext, ToolInfo } from "@quiver/core";
-import type { TaskResult, TaskRunner } from "@quiver/tasks";
+import type { TaskInfo, TaskResult, TaskRunner } from "@quiver/tasks";
 import { type TextContentMode, toCallToolResult } from "../to-call-tool-result.js";
 import { type PrincipalOptions, principalOf } from "./principal.js";
-import { RELATED_TASK_META, RPC, taskRpcError, toTaskV1 } from "./tasks-wire.js";
+import { RELATED_TASK_META, RPC, taskRpcError } from "./tasks-wire.js";
 import { aliasedListing, type ListedTool, type SchemaErrorReporter, toolListing } from "./tool-listing.js";
 
 /** What serving task requests needs from the MCP server it runs beside (see `serveTasks`). */
@@ -38,9 +38,9 @@ export interface TaskCallContext extends TaskServing {
   readonly sessionId: () => string | undefined;
 }
 
-/** What a task-augmented call answers: a JSON-RPC result or error, or `"plain"` to let the SDK answer it as a plain call. */
+/** What a task-augmented call answers: the started task, a JSON-RPC error, or `"plain"` to let the SDK answer it as a plain call. */
 export type TaskCallAnswer =
-  | { readonly result: Record<string, unknown> }
+  | { readonly task: TaskInfo }
   | { readonly error: { readonly code: number; readonly message: string } }
   | "plain";
 
@@ -80,7 +80,7 @@ export const startTaskCall = async (
     session,
     ...(params.task?.ttl !== undefined ? { ttlMs: params.task.ttl } : {}),
   });
-  return { result: { task: toTaskV1(task) } };
+  return { task };
 };
 
 const notTaskCapable = (name: string): TaskCallAnswer => ({

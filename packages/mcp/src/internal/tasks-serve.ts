@@ -8,6 +8,7 @@ import {
 import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from "@modelcontextprotocol/server";
 import { principalOf } from "./principal.js";
 import { startTaskCall, type TaskCallContext, type TaskServing, taskCallResult } from "./tasks-call.js";
+import { answerV2, isTaskRequestV2 } from "./tasks-v2.js";
 import { progressMeta, RPC, taskRpcError, toTaskV1 } from "./tasks-wire.js";
 
 /** A JSON-RPC answer: a result or an error. */
@@ -21,13 +22,15 @@ const MODERN_META = "io.modelcontextprotocol/protocolVersion";
 
 type Request = { jsonrpc: "2.0"; id: string | number; method: string; params?: Record<string, unknown> };
 
-/** True for a 2025-11-25 task request: a task-augmented `tools/call`, or a `tasks/*` method. */
-const isTaskRequest = (message: JSONRPCMessage): message is Request & JSONRPCMessage => {
+/** The era a task request belongs to, or undefined for a message this layer leaves to the SDK. */
+const taskEra = (message: JSONRPCMessage): "v1" | "v2" | undefined => {
   const m = message as Partial<Request>;
-  if (typeof m.method !== "string" || m.id === undefined) return false;
+  if (typeof m.method !== "string" || m.id === undefined) return undefined;
   const meta = m.params?._meta as Record<string, unknown> | undefined;
-  if (meta && MODERN_META in meta) return false;
-  return TASK_METHODS.has(m.method) || (m.method === "tools/call" && typeof m.params?.task === "object");
+  if (meta && MODERN_META in meta) return isTaskRequestV2(m as Request) ? "v2" : undefined;
+  return TASK_METHODS.has(m.method) || (m.method === "tools/call" && typeof m.params?.task === "object")
+    ? "v1"
+    : undefined;
 };
 
 const invalid = (error: { message: string }): RpcAnswer => ({
@@ -46,7 +49,11 @@ const answer = async (
   switch (request.method) {
     case "tools/call": {
       const parsed = CallToolRequestV1Schema.safeParse(request);
-      return parsed.success ? startTaskCall(ctx, parsed.data.params, extra) : invalid(parsed.error);
+      if (!parsed.success) return invalid(parsed.error);
+      const started = await startTaskCall(ctx, parsed.data.params, extra);
+      return started === "plain" || "error" in started
+        ? started
+        : { result: { task: toTaskV1(started.task) } };
     }
     case "tasks/list": {
       const parsed = ListTasksRequestV1Schema.safeParse(request);
@@ -90,7 +97,8 @@ const answer = async (
  * `tools/call` result validator refuses a `CreateTaskResult`, so a thin JSON-RPC layer on each
  * connection's transport answers task-augmented `tools/call` and `tasks/get|result|list|cancel`
  * itself (with the extension's own wire schemas) and hands every other message to the SDK.
- * 2026-07-28 requests (their `_meta` envelope) pass through untouched.
+ * 2026-07-28 requests (their `_meta` envelope) are answered as the `io.modelcontextprotocol/tasks`
+ * extension says when they are task requests (`tasks-v2.ts`), and left to the SDK otherwise.
  */
 export const serveTasks = (server: Server, serving: TaskServing): void => {
   const closing = new AbortController();
@@ -109,14 +117,16 @@ export const serveTasks = (server: Server, serving: TaskServing): void => {
     };
     const sdk = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if (!isTaskRequest(message)) return sdk?.(message, extra);
-      void answer(ctx, message, extra, closing.signal)
+      const era = taskEra(message);
+      if (!era) return sdk?.(message, extra);
+      const request = message as Request;
+      void (era === "v1" ? answer(ctx, request, extra, closing.signal) : answerV2(ctx, request, extra))
         // A defect: its text may name internals, so the caller gets a fixed line.
         .catch((): RpcAnswer => ({ error: { code: RPC.internal, message: "Internal error" } }))
         .then((a) =>
           a === "plain"
             ? sdk?.(message, extra)
-            : transport.send({ jsonrpc: "2.0", id: message.id, ...a } as JSONRPCMessage),
+            : transport.send({ jsonrpc: "2.0", id: request.id, ...a } as JSONRPCMessage),
         )
         .catch((error: unknown) =>
           transport.onerror?.(error instanceof Error ? error : new Error(String(error))),

@@ -1,11 +1,18 @@
 import type { TaskV1 } from "@modelcontextprotocol/ext-tasks/core/v1";
+import { TASKS_EXTENSION_ID_V2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { TaskError, TaskInfo } from "@quiver/tasks";
 
 /** The `_meta` key that ties a result to its task (MCP 2025-11-25). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 
-/** The server's `capabilities.tasks` (2025-11-25): list, cancel, and task-augmented `tools/call`. */
-export const TASK_CAPABILITIES = { list: {}, cancel: {}, requests: { tools: { call: {} } } } as const;
+/**
+ * The server's task capabilities: `tasks` for 2025-11-25 (list, cancel, task-augmented `tools/call`)
+ * and the `io.modelcontextprotocol/tasks` extension for 2026-07-28 (the SDK drops `tasks` there).
+ */
+export const TASK_SERVER_CAPABILITIES = {
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  extensions: { [TASKS_EXTENSION_ID_V2]: {} },
+};
 
 /** JSON-RPC error codes the task methods answer with. */
 export const RPC = { methodNotFound: -32601, invalidParams: -32602, internal: -32603 } as const;
