@@ -74,7 +74,7 @@ export interface TaskRunner {
   cancel(id: string, principal?: string): Promise<TaskAnswer>;
   /** Ends every working task whose replica stopped (see `onOrphan`); answers how many. */
   sweep(): Promise<number>;
-  /** Stops the sweep and this replica's runs (they fail: "the replica running it shut down"). */
+  /** Stops the sweep and this replica's runs (they fail: "the replica running it shut down"); `start` then throws. */
   close(): Promise<void>;
 }
 
@@ -108,6 +108,7 @@ export const createTaskRunner = (options: TaskRunnerOptions): TaskRunner => {
   const maxTtl = options.maxTtlMs ?? 24 * 60 * 60 * 1000;
   const leaseMs = options.leaseMs ?? 30_000;
   const local = new Map<string, LocalRun>();
+  let closed = false;
   const orphans = { store, runsHere: (id: string) => local.has(id), onOrphan: options.onOrphan };
   const ctx = {
     catalog,
@@ -134,6 +135,7 @@ export const createTaskRunner = (options: TaskRunnerOptions): TaskRunner => {
   return {
     replicaId: replica,
     async start(name, input, startOptions = {}) {
+      if (closed) throw new Error("This task runner is closed: it starts no more tasks.");
       await subscribed;
       const principal = startOptions.principal ?? startOptions.session?.principal;
       const now = Date.now();
@@ -194,6 +196,7 @@ export const createTaskRunner = (options: TaskRunnerOptions): TaskRunner => {
     },
     sweep: () => sweepOrphans(orphans),
     async close() {
+      closed = true;
       if (sweeper) clearInterval(sweeper);
       const runs = [...local.values()];
       for (const run of runs) run.stop("shutdown");

@@ -100,6 +100,18 @@ describe("createTaskRunner over one memory driver (two replicas)", () => {
     release(l);
   });
 
+  it("lists a caller's tasks newest first, a page at a time", async () => {
+    const a = replica();
+    const first = await a.runner.start("refuse", { why: "1" }, { principal: "carol" });
+    await a.runner.result(first.id, "carol", { wait: true });
+    const second = await a.runner.start("refuse", { why: "2" }, { principal: "carol" });
+    const page = await a.runner.list("carol", { limit: 1 });
+    expect(page.tasks.map((t) => t.id)).toEqual([second.id]);
+    expect(page.nextCursor).toBeDefined();
+    const next = await a.runner.list("carol", { limit: 1, cursor: page.nextCursor as string });
+    expect(next).toEqual({ tasks: [expect.objectContaining({ id: first.id, status: "failed" })] });
+  });
+
   it("without a principal the id alone guards a task, and list shows nothing", async () => {
     const a = replica();
     const l = label();
@@ -172,6 +184,30 @@ describe("createTaskRunner over one memory driver (two replicas)", () => {
     const answer = await a.runner.result(task.id, "alice");
     expect(answer).toMatchObject({ ok: false, code: "expired", task: { status: "failed" } });
     expect(answer.ok ? "" : answer.message).toMatch(/expired at .*call the tool again/);
+  });
+
+  it("the sweep clears the marker of a task cancelled after its replica lost it", async () => {
+    const a = replica({ leaseMs: 60 });
+    const b = replica();
+    const l = label();
+    const task = await a.runner.start("slow_job", { label: l }, { principal: "alice" });
+    await eventually(() => started.has(l));
+    await store.delete(`task-lease:${task.id}`);
+    await eventually(() => aborted.has(l)); // A lost the lease: it stopped and wrote nothing
+    expect(await b.runner.cancel(task.id, "alice")).toMatchObject({
+      ok: true,
+      task: { status: "cancelled" },
+    });
+    expect(await store.keys("task-live:")).toEqual([`task-live:${task.id}`]);
+    expect(await b.runner.sweep()).toBe(0);
+    expect(await store.keys("task-live:")).toEqual([]);
+    expect(await b.runner.get(task.id, "alice")).toMatchObject({ ok: true, task: { status: "cancelled" } });
+  });
+
+  it("a closed runner starts no more tasks", async () => {
+    const a = replica();
+    await a.runner.close();
+    await expect(a.runner.start("refuse", { why: "late" })).rejects.toThrow(/closed/);
   });
 
   it("close() stops its runs: they fail, saying the replica shut down", async () => {

@@ -46,6 +46,11 @@ export const sweepOrphans = async (ctx: OrphanContext): Promise<number> => {
       await ctx.store.delete(liveKey);
       continue;
     }
+    if (read.record.status !== "working" && read.record.status !== "input_required") {
+      // Ended without removing its marker (cancelled while its replica was gone): nothing to guard.
+      await ctx.store.delete(liveKey);
+      continue;
+    }
     const after = await settleOrphan(ctx, read.record);
     if (after.status === "failed" && read.record.status === "working") ended++;
   }
