@@ -3,10 +3,19 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually, PACKAGE_DIR, TS_NODE_ARGS } from "./helpers.js";
+import { PACKAGE_DIR, TS_NODE_ARGS } from "./helpers.js";
 
 const SERVER = fileURLToPath(new URL("./fixtures/tasks-stdio-server.ts", import.meta.url));
 const open: Array<{ close: () => Promise<void> }> = [];
+
+/** Polls a task as a client would until its status message is `message` (a wait, not a timing assertion). */
+const untilMessage = async (read: () => Promise<{ statusMessage?: string }>, message: string) => {
+  for (let i = 0; i < 500; i++) {
+    if ((await read()).statusMessage === message) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`the task never said "${message}"`);
+};
 
 afterEach(async () => {
   for (const c of open.splice(0)) await c.close().catch(() => {});
@@ -40,9 +49,7 @@ describe("MCP 2025-11-25 tasks over stdio (a spawned host process)", () => {
     expect(execution.kind).toBe("task");
     const handle = execution.handle;
     if (!handle) throw new Error("no task was started");
-    await eventually(
-      async () => (await session.task(handle.taskId).snapshot()).statusMessage === "stdio-settle: halfway",
-    );
+    await untilMessage(() => session.task(handle.taskId).snapshot(), "stdio-settle: halfway");
     process.kill(pid, "SIGUSR2");
     const { outcome } = await execution.settle();
     expect(outcome.status).toBe("completed");
@@ -59,10 +66,7 @@ describe("MCP 2025-11-25 tasks over stdio (a spawned host process)", () => {
     );
     const secondHandle = second.handle;
     if (!secondHandle) throw new Error("no task was started");
-    await eventually(
-      async () =>
-        (await session.task(secondHandle.taskId).snapshot()).statusMessage === "stdio-cancel: halfway",
-    );
+    await untilMessage(() => session.task(secondHandle.taskId).snapshot(), "stdio-cancel: halfway");
     await second.cancel();
     expect((await second.settle()).outcome.status).toBe("cancelled");
   });
