@@ -4,6 +4,7 @@ import {
   type RawClientDispatch,
   type TaskEnabledSession,
 } from "@modelcontextprotocol/ext-tasks/client";
+import { TASKS_EXTENSION_ID_V2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { type Catalog, createCatalog, memoryDriver } from "@quiver/core";
 import { createTaskRunner, type TaskRunner } from "@quiver/tasks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -100,7 +101,7 @@ describe("the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks), with r
   it("declares the extension in server/discover and settles a task to the result a plain call gives", async () => {
     const { client, session } = await connect("tok-a");
     expect(client.getProtocolEra()).toBe("modern");
-    expect(client.getServerCapabilities()?.extensions).toMatchObject({ "io.modelcontextprotocol/tasks": {} });
+    expect(client.getServerCapabilities()?.extensions).toMatchObject({ [TASKS_EXTENSION_ID_V2]: {} });
     const execution = await session.callTool(
       "tasky_slow",
       { label: "v2-settle" },

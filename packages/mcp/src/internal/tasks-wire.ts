@@ -1,9 +1,14 @@
 import type { TaskV1 } from "@modelcontextprotocol/ext-tasks/core/v1";
-import { TASKS_EXTENSION_ID_V2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { TaskError, TaskInfo } from "@quiver/tasks";
 
 /** The `_meta` key that ties a result to its task (MCP 2025-11-25). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
+
+/**
+ * The 2026-07-28 extension's id (`TASKS_EXTENSION_ID_V2` of the extension package, written out here
+ * so that listing tools and declaring capabilities never load its schemas).
+ */
+export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
 
 /**
  * The server's task capabilities: `tasks` for 2025-11-25 (list, cancel, task-augmented `tools/call`)
@@ -11,7 +16,7 @@ export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
  */
 export const TASK_SERVER_CAPABILITIES = {
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-  extensions: { [TASKS_EXTENSION_ID_V2]: {} },
+  extensions: { [TASKS_EXTENSION_ID]: {} },
 };
 
 /** JSON-RPC error codes the task methods answer with. */
