@@ -59,7 +59,6 @@ export interface CallRunner {
 }
 
 const NO_SESSION: SessionContext = Object.freeze({});
-
 /**
  * The call, in one function (`call` below), step by step: input → cache → rate limit → breaker →
  * timeout → retry → run → memory → envelope (with its output budget) → metrics. Each step is a
@@ -77,7 +76,7 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     buildSteps(reg, context, options.sources).then((s) => built.get(reg) ?? built.set(reg, s).get(reg)!);
 
   const call = async (name: string, raw: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
-    const reg = registry.lookup(name);
+    const reg = registry.named.get(name);
     if (!reg) return unknownTool(name, registry.names());
     // The call's one reading of the clock before it runs: its duration and its cache entry's age.
     const started = clock.monotonic();
@@ -109,7 +108,7 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     };
 
     // Refused before anything runs: the catalog is closing, or the caller's token lacks a scope.
-    const missing = missingScopes(reg, session);
+    const missing = missingScopes(options.requiredScopes, { name: reg.name, plugin: reg.pluginId }, session);
     if (catalog.stopping || missing.length > 0) {
       const failure = catalog.stopping
         ? stoppedFailure(reg, callOptions, catalog)
@@ -224,15 +223,6 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     });
   };
 
-  /** The scopes the caller's token lacks for this tool (none when its session is not scope-limited). */
-  const missingScopes = (reg: RegisteredTool, session: SessionContext): ReadonlyArray<string> => {
-    const scopes = session.scopes;
-    if (scopes === undefined || !options.requiredScopes) return [];
-    return options
-      .requiredScopes({ name: reg.name, plugin: reg.pluginId })
-      .filter((s) => !scopes.includes(s));
-  };
-
   return {
     call,
     stepsOf: async (reg) => stepsOf(reg, (await runtime.context()) as Context.Context<never>),
@@ -241,6 +231,16 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
       await Effect.runPromise(Fiber.interruptAll([...inflight]));
     },
   };
+};
+
+/** The scopes the caller's token lacks for a tool or slot (none when its session is not scope-limited). */
+export const missingScopes = (
+  required: CatalogOptions["requiredScopes"] | undefined,
+  target: { readonly name: string; readonly plugin: string },
+  session: SessionContext,
+): ReadonlyArray<string> => {
+  const scopes = session.scopes;
+  return scopes === undefined || !required ? [] : required(target).filter((s) => !scopes.includes(s));
 };
 
 const PROCESS = crypto.randomUUID().slice(0, 13);

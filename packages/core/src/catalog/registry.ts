@@ -40,6 +40,8 @@ export interface Registry {
   unregister(pluginId: string): boolean;
   /** The registered tool a name (or an alias) stands for. */
   lookup(name: string): RegisteredTool | undefined;
+  /** Every tool and live alias by the name a call gives: what a call looks its tool up in. */
+  readonly named: ReadonlyMap<string, RegisteredTool>;
   /** Every registered tool. */
   tools(): IterableIterator<RegisteredTool>;
   /** Tool names and live aliases, for suggestions. */
@@ -73,21 +75,19 @@ export const createRegistry = (options: RegistryOptions): Registry => {
   const plugins = new Map<string, PluginEntry>();
   const aliases = toolAliases(options.aliases);
   const listeners = new Set<(removed: ReadonlyArray<string>) => void>();
-  const notify = (removed: ReadonlyArray<string>) => {
-    for (const l of listeners) l(removed);
-  };
-
-  const lookup = (name: string): RegisteredTool | undefined => {
-    const found = tools.get(name);
-    if (found) return found;
-    const target = aliases.target(name);
-    return target === undefined ? undefined : tools.get(target);
-  };
   const liveAliases = () =>
     aliases.entries.flatMap(([alias, target]) => {
       const reg = tools.get(target);
       return reg ? [{ alias, reg }] : [];
     });
+  // Rebuilt on every change, so a call's lookup is one Map read (a tool's own name before an alias).
+  const named = new Map<string, RegisteredTool>();
+  const notify = (removed: ReadonlyArray<string>) => {
+    named.clear();
+    for (const { alias, reg } of liveAliases()) named.set(alias, reg);
+    for (const [name, reg] of tools) named.set(name, reg);
+    for (const l of listeners) l(removed);
+  };
 
   const unregister = (pluginId: string): boolean => {
     const entry = plugins.get(pluginId);
@@ -156,7 +156,8 @@ export const createRegistry = (options: RegistryOptions): Registry => {
   return {
     register,
     unregister,
-    lookup,
+    lookup: (name) => named.get(name),
+    named,
     tools: () => tools.values(),
     names: () => [...tools.keys(), ...liveAliases().map((a) => a.alias)],
     liveAliases,
