@@ -1,9 +1,8 @@
 import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
-import type * as ManagedRuntime from "effect/ManagedRuntime";
 import type { Catalog, CatalogOptions } from "../catalog/catalog-types.js";
-import type { PluginEntry, Registry } from "../catalog/registry.js";
+import type { PluginEntry } from "../catalog/registry.js";
 import type {
   CompletionTarget,
   SlotAnswer,
@@ -17,19 +16,18 @@ import { resolvePolicy } from "../policies/resolve-policy.js";
 import { retryAfter, retryPlan } from "../policies/retry-policy.js";
 import { timedOut } from "../policies/timeout-policy.js";
 import { matchTemplate } from "../runtime/uri-template.js";
-import { missingScopes } from "./run-call.js";
+import { type CallRunnerOptions, missingScopes } from "./run-call.js";
 import { callerOf, toFailure } from "./run-tool.js";
-import { breakerOf, type StepSources } from "./tool-steps.js";
+import { breakerOf } from "./tool-steps.js";
 
 /** What the plugins' resources, prompts and completions are served with: the calls' runtime. */
-export interface SlotRunnerOptions {
-  readonly registry: Registry;
-  readonly runtime: ManagedRuntime.ManagedRuntime<never, never>;
+export type SlotRunnerOptions = Pick<
+  CallRunnerOptions,
+  "registry" | "runtime" | "sources" | "requiredScopes"
+> & {
   readonly http: HttpClient;
-  readonly sources: StepSources;
   readonly policies: CatalogOptions["policies"];
-  readonly requiredScopes: CatalogOptions["requiredScopes"] | undefined;
-}
+};
 
 /** Reads resources, gets prompts and completes their arguments; every answer a {@link SlotAnswer}. */
 export type SlotRunner = Pick<Catalog, "readResource" | "getPrompt" | "complete">;

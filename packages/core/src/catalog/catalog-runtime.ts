@@ -11,11 +11,9 @@ import * as Metric from "effect/Metric";
 import * as Scope from "effect/Scope";
 import { createCallRunner } from "../call/run-call.js";
 import { createSlotRunner, type SlotRunner } from "../call/run-slot.js";
-import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import { policyClock } from "../policies/policy-clock.js";
 import type { PolicyKit } from "../policies/policy-kit.js";
-import type { CallOptions } from "../runtime/call-types.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
 import { logToStderr, runtimeLogLayer } from "../runtime/runtime-log.js";
 import { summarise, type ToolStats } from "../runtime/tool-stats.js";
@@ -71,8 +69,6 @@ export const createCatalogRuntime = (
       callTool: (name, input, callOptions) => runner.call(name, input, callOptions),
       hasTool: (name) => registry.lookup(name) !== undefined,
     },
-    clock,
-    store,
     confirmations: new ConfirmationStore(store, 5 * 60_000, clock.now),
     sources,
     tracePrincipal: options.tracePrincipal ?? false,
