@@ -8,7 +8,7 @@
 // Usage: node scripts/servers/generate-servers.mjs [--check]
 //   --check  writes nothing; exits 1 naming each file that is stale or missing, or each server.json
 //            the registry would refuse (check:artifacts runs this). The plugins must be built.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { serverJsonProblems } from "./check-server-json.mjs";
 import { renderMcpbManifest, renderServerJson } from "./render-manifests.mjs";
@@ -27,7 +27,22 @@ export const serverFiles = (server, version) =>
     ["LICENSE", readFileSync(join(root, "LICENSE"), "utf8")],
     ["server.json", renderServerJson(server, version)],
     ["manifest.json", renderMcpbManifest(server, version)],
+    ...shippedFiles(server),
   ]);
+
+/** The files of the plugin's folder the served code reads beside its module (guia's seed guides), copied. */
+const shippedFiles = (server) => {
+  if (!server.shipped) return [];
+  const from = join(root, "packages", "plugins", server.id, server.shipped.folder);
+  return readdirSync(from, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name))
+    .sort()
+    .map((file) => [
+      relative(join(root, "packages", "plugins", server.id), file),
+      readFileSync(file, "utf8"),
+    ]);
+};
 
 /** The version on disk (changesets owns it), 0.0.0 before the first. */
 const versionOf = (dir) => {

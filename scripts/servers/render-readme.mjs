@@ -112,6 +112,7 @@ export const renderServerReadme = (server) =>
     "",
     "A required setting that is missing stops the server before it serves, with one line on stderr naming the variable (exit code 78).",
     "",
+    ...(server.dataNote ? ["## Data", server.dataNote, ""] : []),
     "## Why a package of its own",
     `The plugin's own package stays a library for hosts you compose (\`@quiver/core\` and the plugin, with your own servers); this package is the plugin, \`@quiver/core\`, \`@quiver/mcp\`, the MCP SDK and their dependencies bundled into \`dist/\` at release, with no dependencies to install, so a cold \`npx\` downloads one small tarball. It serves this one plugin; for several plugins in one server, with the console, profiles and the HTTP API, use \`@quiver/host\`.`,
     "",
