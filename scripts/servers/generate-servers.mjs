@@ -3,11 +3,13 @@
 // src/main.ts, the build configs, README.md, LICENSE, server.json (MCP Registry) and manifest.json
 // (.mcpb), all from one template and the plugin's declared settings, so none is kept by hand; and the
 // last section of the plugin's own README ("Use in an MCP client", between markers).
-// The version is the one changesets wrote in the package.json (0.0.0 for a new server).
+// The version is the one changesets wrote in the package.json (0.0.0 for a new server); the tool
+// digests in server.json are read from the built server's tools/list (tool-digests.mjs), so a new
+// server is generated, built, then generated again.
 //
 // Usage: node scripts/servers/generate-servers.mjs [--check]
 //   --check  writes nothing; exits 1 naming each file that is stale or missing, or each server.json
-//            the registry would refuse (check:artifacts runs this). The plugins must be built.
+//            the registry would refuse (check:artifacts runs this). The plugins and servers must be built.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { serverJsonProblems } from "./check-server-json.mjs";
@@ -15,9 +17,10 @@ import { renderMcpbManifest, renderServerJson } from "./render-manifests.mjs";
 import { renderMain, renderPackageJson, renderRolldownConfig, renderTsconfig } from "./render-package.mjs";
 import { renderServerReadme, withClientSection } from "./render-readme.mjs";
 import { loadServedPlugins, root } from "./served-plugins.mjs";
+import { listedToolDigests } from "./tool-digests.mjs";
 
 /** Every file of one server package, by path inside its folder. */
-export const serverFiles = (server, version) =>
+export const serverFiles = (server, version, digests) =>
   new Map([
     ["package.json", renderPackageJson(server, version)],
     ["src/main.ts", renderMain(server)],
@@ -25,7 +28,7 @@ export const serverFiles = (server, version) =>
     ["tsconfig.json", renderTsconfig()],
     ["README.md", renderServerReadme(server)],
     ["LICENSE", readFileSync(join(root, "LICENSE"), "utf8")],
-    ["server.json", renderServerJson(server, version)],
+    ["server.json", renderServerJson(server, version, digests)],
     ["manifest.json", renderMcpbManifest(server, version)],
     ...shippedFiles(server),
   ]);
@@ -56,7 +59,12 @@ export const generateServers = async ({ check = false } = {}) => {
   const written = [];
   for (const server of await loadServedPlugins()) {
     const version = versionOf(server.dir);
-    const files = serverFiles(server, version);
+    const digests = await listedToolDigests(server);
+    if (!digests)
+      problems.push(
+        `${server.relDir} is not built, so its server.json has no tool digests: pnpm turbo run build --filter ${server.name}, then run this again`,
+      );
+    const files = serverFiles(server, version, digests);
     const pluginReadme = join(root, "packages", "plugins", server.id, "README.md");
     const outputs = [
       ...[...files].map(([path, content]) => [join(server.dir, path), content]),
