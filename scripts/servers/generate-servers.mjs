@@ -2,7 +2,8 @@
 // Writes every bundled MCP server package (packages/servers/<plugin>) from its plugin: package.json,
 // src/main.ts, the build configs, README.md, LICENSE, server.json (MCP Registry) and manifest.json
 // (.mcpb), all from one template and the plugin's declared settings, so none is kept by hand; and the
-// last section of the plugin's own README ("Use in an MCP client", between markers).
+// last section of the plugin's own README ("Use in an MCP client", between markers), and the host
+// README's list of the one-line servers (between markers).
 // The version is the one changesets wrote in the package.json (0.0.0 for a new server); the tool
 // digests in server.json are read from the built server's tools/list (tool-digests.mjs), so a new
 // server is generated, built, then generated again.
@@ -15,7 +16,7 @@ import { dirname, join, relative } from "node:path";
 import { serverJsonProblems } from "./check-server-json.mjs";
 import { renderMcpbManifest, renderServerJson } from "./render-manifests.mjs";
 import { renderMain, renderPackageJson, renderRolldownConfig, renderTsconfig } from "./render-package.mjs";
-import { renderServerReadme, withClientSection } from "./render-readme.mjs";
+import { renderServerReadme, withClientSection, withServersList } from "./render-readme.mjs";
 import { loadServedPlugins, root } from "./served-plugins.mjs";
 import { listedToolDigests } from "./tool-digests.mjs";
 
@@ -57,7 +58,10 @@ const versionOf = (dir) => {
 export const generateServers = async ({ check = false } = {}) => {
   const problems = [];
   const written = [];
-  for (const server of await loadServedPlugins()) {
+  const servers = await loadServedPlugins();
+  const hostReadme = join(root, "apps", "host", "README.md");
+  const hostOutput = [hostReadme, withServersList(readFileSync(hostReadme, "utf8"), servers)];
+  for (const [index, server] of servers.entries()) {
     const version = versionOf(server.dir);
     const digests = await listedToolDigests(server);
     if (!digests)
@@ -69,6 +73,7 @@ export const generateServers = async ({ check = false } = {}) => {
     const outputs = [
       ...[...files].map(([path, content]) => [join(server.dir, path), content]),
       [pluginReadme, withClientSection(readFileSync(pluginReadme, "utf8"), server)],
+      ...(index === 0 ? [hostOutput] : []),
     ];
     for (const [file, content] of outputs) {
       const now = existsSync(file) ? readFileSync(file, "utf8") : undefined;

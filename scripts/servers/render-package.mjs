@@ -55,6 +55,7 @@ export const renderMain = (server) =>
     "  name: pkg.name,",
     "  version: pkg.version,",
     `  bin: "${server.bin}",`,
+    ...(server.settings.some((s) => s.env === "QUIVER_PRINCIPAL") ? ["  needsPrincipal: true,"] : []),
     "});",
     "",
   ].join("\n");

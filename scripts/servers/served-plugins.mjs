@@ -35,16 +35,17 @@ export const SHIPPED_FOLDERS = {
 
 /**
  * The setting the server itself reads (not its plugin): the principal of every call, as the host's
- * `QUIVER_PRINCIPAL`, given to the plugins that answer per caller (private-repo refuses a call with
- * no principal). A one-plugin server has no tokens to map, so the person it runs for is this setting.
+ * `QUIVER_PRINCIPAL`, required by the servers of plugins that answer per caller (private-repo refuses
+ * a call with no principal). A one-plugin server has no tokens to map, so the person it runs for is
+ * this setting; the kit stops without it as it does for a missing plugin setting.
  */
 export const PRINCIPAL_SETTING = {
   field: "principal",
   env: "QUIVER_PRINCIPAL",
-  required: false,
+  required: true,
   secret: false,
   description:
-    "Who every call is made as (the server runs for one person): the owner of the collections searched. Without it every call is access_denied.",
+    "Who every call is made as (the server runs for one person): the scientist whose collections, and those shared with them, are searched.",
 };
 /** The served plugins whose tools need a principal. */
 const NEEDS_PRINCIPAL = new Set(["private-repo"]);
@@ -56,7 +57,7 @@ const NEEDS_PRINCIPAL = new Set(["private-repo"]);
 export const DATA_NOTES = {
   rag: "The embedded index is a SQLite file (`RAG_INDEX_PATH`, default `.quiver/rag-index.db` in the folder the client starts the server in: give an absolute path in a client's config) opened with Node's built-in `node:sqlite` (no native addon, so the bundle carries it), or a PostgreSQL database (`DATABASE_URL`, the pure-JavaScript `pg` driver, bundled). Build the index with the host's command: `npx -y -p @quiver/host -p @quiver/plugin-rag quiver rag index <folder>` (with the same `RAG_INDEX_PATH`); or set `RAG_SERVICE_URL` to search an HTTP RAG service instead.",
   "private-repo":
-    "The repository is a folder (`QUIVER_PRIVATE_REPO`, default `.quiver/private-repo` in the folder the client starts the server in: give an absolute path in a client's config) of SQLite files opened with Node's built-in `node:sqlite` (no native addon, so the bundle carries it), or a PostgreSQL database (`DATABASE_URL`, the pure-JavaScript `pg` driver, bundled). Add documents with the host's command: `npx -y -p @quiver/host -p @quiver/plugin-private-repo quiver private-repo add ...` (with the same `QUIVER_PRIVATE_REPO`). Every call needs the caller's principal, which a host maps from its tokens; see the plugin's README.",
+    "The repository is a folder (`QUIVER_PRIVATE_REPO`, default `.quiver/private-repo` in the folder the client starts the server in: give an absolute path in a client's config) of SQLite files opened with Node's built-in `node:sqlite` (no native addon, so the bundle carries it), or a PostgreSQL database (`DATABASE_URL`, the pure-JavaScript `pg` driver, bundled). Add documents with the host's command: `npx -y -p @quiver/host -p @quiver/plugin-private-repo quiver private-repo add ...` (with the same `QUIVER_PRIVATE_REPO`). Every call is made as `QUIVER_PRINCIPAL` (required: the server runs for one person; a host maps its tokens to principals instead).",
 };
 
 /** The MCP Registry namespace: `io.github.<owner>` is proven by the publisher's GitHub login. */

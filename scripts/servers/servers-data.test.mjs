@@ -2,14 +2,18 @@
 // bundled server started as an MCP client starts it and a tool called, so the bundle is proven to
 // carry what the call needs (guia's seed guides, node:sqlite for rag and private-repo, the fda
 // base-URL setting an emulator or a mirror needs, the principal a one-person server runs as).
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launch, textOf } from "./launch-server.mjs";
+import { envOf, launch, mainOf, textOf } from "./launch-server.mjs";
 import { root } from "./served-plugins.mjs";
+
+const run = promisify(execFile);
 
 /** Calls one tool on a freshly launched server; resolves with the result and the server's stderr. */
 const callOnce = async (id, env, name, args, cwd) => {
@@ -50,10 +54,13 @@ describe("servers that need data", () => {
     expect(textOf(result)).toContain("mutan una población");
   });
 
-  it("private-repo: QUIVER_PRINCIPAL is who the calls are made as; without it they are refused", async () => {
+  it("private-repo: QUIVER_PRINCIPAL is who the calls are made as; without it the server does not start", async () => {
     const env = { QUIVER_PRIVATE_REPO: join(tmp, "repo") };
-    const refused = await callOnce("private-repo", env, "private_repo_list_collections", {});
-    expect(textOf(refused.result)).toContain("access_denied");
+    const stopped = await run(process.execPath, [mainOf("private-repo")], { env: envOf(env) }).catch(
+      (e) => e,
+    );
+    expect(stopped.code).toBe(78);
+    expect(stopped.stderr).toContain("QUIVER_PRINCIPAL is not set");
     const { result } = await callOnce(
       "private-repo",
       { ...env, QUIVER_PRINCIPAL: "alice" },

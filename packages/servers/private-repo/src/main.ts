@@ -7,4 +7,5 @@ process.exitCode = await runServerCli(plugin, {
   name: pkg.name,
   version: pkg.version,
   bin: "quiver-private-repo-mcp",
+  needsPrincipal: true,
 });
