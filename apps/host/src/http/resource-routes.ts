@@ -1,6 +1,7 @@
 import type { SessionContext, SlotFailureKind } from "@quiver/core";
 import type { ApiCaller } from "../auth/api-caller.js";
 import type { ApiRoute } from "./api-routes.js";
+import type { ResourceList, ResourceRead } from "./console-resource-types.js";
 import { sendError, sendJson } from "./json-response.js";
 
 /** The HTTP status of each way a read can fail (anything not listed is the server's: 500). */
@@ -33,10 +34,11 @@ export const resourcesRoute: ApiRoute["handle"] = async ({ res, url, caller }, {
   const uri = url.searchParams.get("uri");
   const allowed = (r: { name: string; plugin: string }) => caller.missingScopes(r).length === 0;
   if (uri === null) {
-    return sendJson(res, 200, {
+    const list: ResourceList = {
       resources: catalog.resources().filter(allowed),
       resourceTemplates: catalog.resourceTemplates().filter(allowed),
-    });
+    };
+    return sendJson(res, 200, list);
   }
   if (!URL.canParse(uri))
     return sendError(res, 400, "invalid_uri", `Not a URI: ${JSON.stringify(uri.slice(0, 200))}.`, {
@@ -50,7 +52,7 @@ export const resourcesRoute: ApiRoute["handle"] = async ({ res, url, caller }, {
   const read = await catalog.readResource(uri, { session: sessionOf(caller), signal: controller.signal });
   res.off("close", onClose);
   if (res.destroyed) return;
-  if (read.ok) return sendJson(res, 200, { uri, contents: read.value });
+  if (read.ok) return sendJson(res, 200, { uri, contents: read.value } satisfies ResourceRead);
   const status = STATUS[read.kind] ?? 500;
   return sendError(res, status, read.kind, read.message, {
     ...(read.kind === "not_found" ? { fix: "GET /resources lists what this host serves." } : {}),
