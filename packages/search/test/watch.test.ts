@@ -180,6 +180,30 @@ describe.skipIf(db.skipReason !== undefined)("watch on PostgreSQL", () => {
     await writer.close();
   });
 
+  it("listens again when its connection is lost, and says something may have changed", async () => {
+    const erin = await openSearchIndex({ ...where, principal: "erin" });
+    const heard: IndexChange[] = [];
+    const stop = erin.watch((c) => heard.push(c));
+    await listening(erin);
+    heard.length = 0;
+    // The server drops the listening connection (a restart, a proxy timeout): the index listens again.
+    const dropped = await db.admin(
+      async (c) =>
+        (
+          await c.query(
+            "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+            ["quiver_search_watch"],
+          )
+        ).rows,
+    );
+    expect(dropped.length).toBeGreaterThan(0);
+    while (heard.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard[0]).toEqual({});
+    await listening(erin);
+    stop();
+    await erin.close();
+  });
+
   it("closing the index ends its listening connection: a process that watched exits by itself", async () => {
     const run = promisify(execFile)(
       process.execPath,

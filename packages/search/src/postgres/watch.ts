@@ -3,6 +3,8 @@ import type { ChangeSource } from "../internal/change-feed.js";
 
 /** The one channel every index of a database notifies on; listeners keep the notifications of their own index. */
 export const CHANNEL = "quiver_search_changes";
+/** The listening connection's name in `pg_stat_activity`. */
+export const APPLICATION_NAME = "quiver_search_watch";
 /** Wait before listening again after the listening connection was lost. */
 const RECONNECT_MS = 1_000;
 
@@ -33,6 +35,7 @@ export function listenForChanges(url: string, index: WatchedIndex): ChangeSource
     let retry: NodeJS.Timeout | undefined;
     let stopped = false;
     let lost = false;
+    let current: Promise<void> = Promise.resolve();
     const onNotification = (message: pg.Notification) => {
       if (message.channel !== CHANNEL || message.payload === undefined) return;
       try {
@@ -48,10 +51,16 @@ export function listenForChanges(url: string, index: WatchedIndex): ChangeSource
       client = undefined;
       lost = true;
       void dead.end().catch(() => undefined);
-      retry = setTimeout(() => void listen(), RECONNECT_MS);
+      retry = setTimeout(() => {
+        current = listen();
+      }, RECONNECT_MS);
     };
     const listen = async () => {
-      const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+      const next = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: 5_000,
+        application_name: APPLICATION_NAME,
+      });
       client = next;
       next.on("notification", onNotification);
       next.on("error", () => again(next));
@@ -59,17 +68,18 @@ export function listenForChanges(url: string, index: WatchedIndex): ChangeSource
       try {
         await next.connect();
         await next.query(`LISTEN ${CHANNEL}`);
-        if (lost && !stopped) emit({});
+        if (stopped) return; // stop() ends it
+        if (lost) emit({});
         lost = false;
       } catch {
         again(next);
       }
     };
-    const started = listen();
+    current = listen();
     return async () => {
       stopped = true;
       clearTimeout(retry);
-      await started;
+      await current;
       await client?.end().catch(() => undefined);
     };
   };
