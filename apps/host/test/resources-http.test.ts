@@ -122,8 +122,16 @@ describe("GET /resources", () => {
     const token = await as.token("reader", serve.url);
     const refused = await read("shelf://readme", token);
     expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe("access_denied");
-    expect(refused.body.error.message).toContain("shelf:read");
+    expect(refused.body.error.code).toBe("insufficient_scope");
+    expect(refused.body.error.message).toBe(
+      "Reading shelf://readme needs the scope shelf:read, which your access token does not carry.",
+    );
+    // A template's URI too, with the challenge an OAuth client reads (RFC 6750).
+    const response = await fetch(`${serve.url}/resources?uri=${encodeURIComponent("shelf://notes/reader")}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("www-authenticate")).toMatch(/insufficient_scope.*shelf:read/);
     const listed = await get("/resources", token);
     expect(listed.body.resources.map((r: { plugin: string }) => r.plugin)).not.toContain("shelf");
     expect(listed.body.resources.map((r: { uri: string }) => r.uri)).toContain("test://static-text");

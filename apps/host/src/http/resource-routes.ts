@@ -1,4 +1,4 @@
-import type { SessionContext, SlotFailureKind } from "@quiver/core";
+import { type Catalog, matchTemplate, type SessionContext, type SlotFailureKind } from "@quiver/core";
 import type { ApiCaller } from "../auth/api-caller.js";
 import type { ApiRoute } from "./api-routes.js";
 import type { ResourceList, ResourceRead } from "./console-resource-types.js";
@@ -23,14 +23,19 @@ const sessionOf = ({ principal, groups, clientId, scopes }: ApiCaller): SessionC
   ...(scopes !== undefined ? { scopes } : {}),
 });
 
+/** The resource a URI names, as the catalog resolves it: a fixed resource by its URI, else the first template it matches. */
+const resourceAt = (catalog: Catalog, uri: string) =>
+  catalog.resources().find((r) => r.uri === uri) ??
+  catalog.resourceTemplates().find((t) => matchTemplate(t.uriTemplate, uri) !== undefined);
+
 /**
  * `GET /resources`: the catalog's resources and resource templates the caller's scopes allow, each with
  * its plugin (and a template's completable variables). `GET /resources?uri=…`: reads one, under the
  * caller's identity as a tool call runs, and answers `{ uri, contents }` as MCP's `resources/read` does
  * (text as `text`, binary as a base64 `blob`). A URI nothing serves (or the caller may not read) is 404, a
- * malformed one 400, missing scopes 403; the body is the API's error shape with the plugin's redacted message.
+ * malformed one 400, missing scopes 403 `insufficient_scope` (with its `WWW-Authenticate` challenge); the body is the API's error shape with the plugin's redacted message.
  */
-export const resourcesRoute: ApiRoute["handle"] = async ({ res, url, caller }, { catalog }) => {
+export const resourcesRoute: ApiRoute["handle"] = async ({ res, url, caller }, { catalog, options }) => {
   const uri = url.searchParams.get("uri");
   const allowed = (r: { name: string; plugin: string }) => caller.missingScopes(r).length === 0;
   if (uri === null) {
@@ -44,6 +49,15 @@ export const resourcesRoute: ApiRoute["handle"] = async ({ res, url, caller }, {
     return sendError(res, 400, "invalid_uri", `Not a URI: ${JSON.stringify(uri.slice(0, 200))}.`, {
       fix: "Give an absolute URI such as test://static-text; GET /resources lists them.",
     });
+  // Only OAuth callers can lack scopes; refused as a tool call is (403 insufficient_scope, its challenge).
+  const found = options.auth && resourceAt(catalog, uri);
+  const missing = found ? caller.missingScopes(found) : [];
+  if (options.auth && missing.length > 0) {
+    const refusal = options.auth.insufficientScope(missing);
+    const scopes = missing.join(" ");
+    const message = `Reading ${uri} needs the scope${missing.length === 1 ? "" : "s"} ${scopes}, which your access token does not carry.`;
+    return sendError(res, refusal.status, refusal.code, message, refusal);
+  }
   const controller = new AbortController();
   const onClose = () => {
     if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
