@@ -18,8 +18,8 @@
 // as devDependencies, which changesets does not follow: a changeset releases each server whose
 // bundle changes (scripts/servers/servers-follow.mjs). After versioning, every server's generated
 // files (server.json, manifest.json, package.json ...) are written again with the new versions
-// (scripts/servers/generate-servers.mjs; it reads the plugins' settings from their builds, so the
-// served plugins are built first).
+// (scripts/servers/generate-servers.mjs; it reads the plugins' settings from their builds and the
+// tool digests from the servers' builds, so both are built first).
 //
 // Usage: node scripts/version-packages.mjs   (in the repository root; pnpm version-packages)
 import { execFileSync } from "node:child_process";
@@ -121,26 +121,22 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-// The servers' generated files, with this release's versions.
-execFileSync(
-  "pnpm",
-  [
-    "--silent",
-    "turbo",
-    "run",
-    "build",
-    ...SERVED_PLUGINS.flatMap((id) => ["--filter", `@quiver/plugin-${id}`]),
-  ],
-  {
+// The servers' generated files, with this release's versions: the plugins built, the files written
+// (package.json with the new version), the servers built from them, then written again, since each
+// server.json carries the tool digests its built server lists (scripts/servers/tool-digests.mjs).
+const build = (filters) =>
+  execFileSync("pnpm", ["--silent", "turbo", "run", "build", ...filters.flatMap((f) => ["--filter", f])], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
-  },
-);
+  });
+build(SERVED_PLUGINS.map((id) => `@quiver/plugin-${id}`));
 const { generateServers } = await import("./servers/generate-servers.mjs");
+const first = await generateServers();
+build(["./packages/servers/*"]);
 const generated = await generateServers();
-if (generated.written.length > 0)
-  console.log(`version-packages: wrote ${generated.written.length} generated server file(s)`);
+const serverFiles = new Set([...first.written, ...generated.written]).size;
+if (serverFiles > 0) console.log(`version-packages: wrote ${serverFiles} generated server file(s)`);
 if (generated.problems.length > 0) {
   console.error(`version-packages: the servers' files:\n  ${generated.problems.join("\n  ")}`);
   process.exit(1);

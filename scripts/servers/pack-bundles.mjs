@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Packs each built server into an MCP Bundle (.mcpb) with the official CLI (@anthropic-ai/mcpb):
 // the generated manifest.json, the bundle in dist/ (it has no dependencies, so no node_modules),
-// README.md and LICENSE. Claude Desktop installs the file from a double-click and asks for the
-// settings its manifest's user_config declares.
+// README.md, LICENSE and a folder the served code reads (guia's seed guides). Claude Desktop
+// installs the file from a double-click and asks for the settings its manifest's user_config declares.
 //
 // Usage: node scripts/servers/pack-bundles.mjs [outdir]   (default .artifacts/mcpb; build first)
 import { execFile } from "node:child_process";
@@ -14,8 +14,9 @@ import { root, SERVED_PLUGINS } from "./served-plugins.mjs";
 
 const run = promisify(execFile);
 const mcpb = join(root, "node_modules", ".bin", "mcpb");
-/** What a bundle carries from the server's folder. */
-const CONTENTS = ["manifest.json", "dist", "README.md", "LICENSE"];
+/** What a bundle carries from the server's folder: the manifest and what the npm package carries. */
+const contentsOf = (dir, pkg) =>
+  ["manifest.json", ...pkg.files].filter((f) => f !== "CHANGELOG.md" && existsSync(join(dir, f)));
 
 /**
  * Packs the server in `dir` into `outDir`; resolves with the .mcpb's path and size in bytes.
@@ -28,7 +29,7 @@ export const packBundle = async (dir, outDir) => {
     throw new Error(`${pkg.name} is not built (no dist/main.js)`);
   const stage = mkdtempSync(join(tmpdir(), `quiver-mcpb-${bin}-`));
   try {
-    for (const f of CONTENTS) cpSync(join(dir, f), join(stage, f), { recursive: true });
+    for (const f of contentsOf(dir, pkg)) cpSync(join(dir, f), join(stage, f), { recursive: true });
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, `${bin}-${pkg.version}.mcpb`);
     await run(mcpb, ["pack", stage, file], { maxBuffer: 16 * 1024 * 1024 });

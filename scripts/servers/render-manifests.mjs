@@ -4,6 +4,7 @@
 //   - manifest.json of the .mcpb bundle (manifest_version 0.3): `user_config` from the same
 //     settings (secrets `sensitive`), passed to the server as its environment variables.
 import { NODE_RANGE, REPOSITORY_URL } from "./served-plugins.mjs";
+import { SERVER_JSON_DIGESTS_KEY } from "./tool-digests.mjs";
 
 export const SERVER_SCHEMA_URL =
   "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
@@ -13,8 +14,11 @@ const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 const plainDefault = (value) => ["string", "number", "boolean"].includes(typeof value);
 const describe = (setting) => setting.description ?? `The ${setting.field} setting.`;
 
-/** server.json for the MCP Registry. */
-export const renderServerJson = (server, version) =>
+/**
+ * server.json for the MCP Registry; `digests` (tool name to digest, as the built server lists them)
+ * go in the publisher-provided metadata, the baseline for the AI SDK's detectToolDrift.
+ */
+export const renderServerJson = (server, version, digests) =>
   json({
     $schema: SERVER_SCHEMA_URL,
     name: server.mcpName,
@@ -42,6 +46,13 @@ export const renderServerJson = (server, version) =>
         })),
       },
     ],
+    ...(digests
+      ? {
+          _meta: {
+            "io.modelcontextprotocol.registry/publisher-provided": { [SERVER_JSON_DIGESTS_KEY]: digests },
+          },
+        }
+      : {}),
   });
 
 /** "apiKey" -> "API key", "baseUrl" -> "Base URL": a setting's title in Claude Desktop's form. */

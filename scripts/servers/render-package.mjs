@@ -20,7 +20,13 @@ export const renderPackageJson = (server, version) =>
     engines: { node: NODE_RANGE },
     mcpName: server.mcpName,
     bin: { [server.bin]: "./dist/main.js" },
-    files: ["dist", "README.md", "CHANGELOG.md", "LICENSE"],
+    files: [
+      "dist",
+      ...(server.shipped ? [server.shipped.folder] : []),
+      "README.md",
+      "CHANGELOG.md",
+      "LICENSE",
+    ],
     publishConfig: { access: "public" },
     scripts: {
       build: "rolldown -c rolldown.config.mjs",
@@ -49,6 +55,7 @@ export const renderMain = (server) =>
     "  name: pkg.name,",
     "  version: pkg.version,",
     `  bin: "${server.bin}",`,
+    ...(server.settings.some((s) => s.env === "QUIVER_PRINCIPAL") ? ["  needsPrincipal: true,"] : []),
     "});",
     "",
   ].join("\n");

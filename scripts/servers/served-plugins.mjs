@@ -8,13 +8,57 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** The plugin folders (packages/plugins/<id>) served one per package. */
+export const SERVED_PLUGINS = [
+  "alphafold",
+  "context7",
+  "fda",
+  "perplexity",
+  "testgen",
+  "rag",
+  "private-repo",
+  "guia",
+];
+
 /**
- * The plugin folders (packages/plugins/<id>) served one per package. Not yet: guia (its seed guides
- * are read from the package's demo/ folder beside its module, which the bundle does not carry), and
- * testgen, rag and private-repo, whose plugin descriptions (repeated as the registry entry's) are
- * 112, 117 and 104 characters where the MCP Registry takes at most 100.
+ * Folders of a plugin's package that its served code reads beside its module (so the bundle, which
+ * carries code only, needs them too): copied into the server package (and its .mcpb) by the
+ * generator, with the note its README gives. guia serves the two real UGR guides of its demo/ folder
+ * as seed guides, so the one-liner answers with no setting at all, as the plugin does in a host.
  */
-export const SERVED_PLUGINS = ["alphafold", "context7", "fda", "perplexity"];
+export const SHIPPED_FOLDERS = {
+  guia: {
+    folder: "demo",
+    note: "The package carries the plugin's two seed guides (two real UGR teaching guides, `demo/`, see its SOURCE.md), so `npx -y @quiver/guia-mcp` answers with no setting, as the plugin does in a host. Your own guides: `GUIA_DIR` (a folder of JSON/YAML guides, yours win on the same subject) or `MONGODB_URI` (a MongoDB collection); `GUIA_SEED=false` leaves the shipped ones out. Why not a required folder: the plugin needs none (its seed guides are its default), and a required setting would make the first start fail for a user who only wants to try it; the plugin reads no guides from a URL.",
+  },
+};
+
+/**
+ * The setting the server itself reads (not its plugin): the principal of every call, as the host's
+ * `QUIVER_PRINCIPAL`, required by the servers of plugins that answer per caller (private-repo refuses
+ * a call with no principal). A one-plugin server has no tokens to map, so the person it runs for is
+ * this setting; the kit stops without it as it does for a missing plugin setting.
+ */
+export const PRINCIPAL_SETTING = {
+  field: "principal",
+  env: "QUIVER_PRINCIPAL",
+  required: true,
+  secret: false,
+  description:
+    "Who every call is made as (the server runs for one person): the scientist whose collections, and those shared with them, are searched.",
+};
+/** The served plugins whose tools need a principal. */
+const NEEDS_PRINCIPAL = new Set(["private-repo"]);
+
+/**
+ * What a server's README says of the data its plugin reads (no folder to ship: the user points the
+ * settings at it).
+ */
+export const DATA_NOTES = {
+  rag: "The embedded index is a SQLite file (`RAG_INDEX_PATH`, default `.quiver/rag-index.db` in the folder the client starts the server in: give an absolute path in a client's config) opened with Node's built-in `node:sqlite` (no native addon, so the bundle carries it), or a PostgreSQL database (`DATABASE_URL`, the pure-JavaScript `pg` driver, bundled). Build the index with the host's command: `npx -y -p @quiver/host -p @quiver/plugin-rag quiver rag index <folder>` (with the same `RAG_INDEX_PATH`); or set `RAG_SERVICE_URL` to search an HTTP RAG service instead.",
+  "private-repo":
+    "The repository is a folder (`QUIVER_PRIVATE_REPO`, default `.quiver/private-repo` in the folder the client starts the server in: give an absolute path in a client's config) of SQLite files opened with Node's built-in `node:sqlite` (no native addon, so the bundle carries it), or a PostgreSQL database (`DATABASE_URL`, the pure-JavaScript `pg` driver, bundled). Add documents with the host's command: `npx -y -p @quiver/host -p @quiver/plugin-private-repo quiver private-repo add <files…> --owner <principal> --collection <name>` (with the same `QUIVER_PRIVATE_REPO`, and your `QUIVER_PRINCIPAL` as the owner). Every call is made as `QUIVER_PRINCIPAL` (required: the server runs for one person; a host maps its tokens to principals instead).",
+};
 
 /** The MCP Registry namespace: `io.github.<owner>` is proven by the publisher's GitHub login. */
 export const REGISTRY_NAMESPACE = "io.github.quiver-tools";
@@ -49,7 +93,12 @@ export const loadServedPlugin = async (id) => {
     mcpName: `${REGISTRY_NAMESPACE}/${id}`,
     pluginPkg,
     plugin,
-    settings: pluginSettings(plugin).filter((s) => s.env !== undefined),
+    settings: [
+      ...pluginSettings(plugin).filter((s) => s.env !== undefined),
+      ...(NEEDS_PRINCIPAL.has(id) ? [PRINCIPAL_SETTING] : []),
+    ],
+    shipped: SHIPPED_FOLDERS[id],
+    dataNote: SHIPPED_FOLDERS[id]?.note ?? DATA_NOTES[id],
   };
 };
 

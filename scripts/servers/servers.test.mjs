@@ -7,42 +7,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadJson, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverJsonProblems } from "./check-server-json.mjs";
 import { generateServers } from "./generate-servers.mjs";
+import { envOf, launch, mainOf, textOf } from "./launch-server.mjs";
 import { packBundle } from "./pack-bundles.mjs";
 import { loadServedPlugin, root, SERVED_PLUGINS } from "./served-plugins.mjs";
 
 const run = promisify(execFile);
-const main = (id) => join(root, "packages", "servers", id, "dist", "main.js");
 const fixture = (plugin, name) => join(root, "packages", "plugins", plugin, "test", "fixtures", name);
-/** Only PATH from this process: no key of the machine's environment reaches the server. */
-const envOf = (extra = {}) => ({ PATH: process.env.PATH ?? "", ...extra });
-
-/**
- * Starts a server with the SDK's stdio client (the built `dist/main.js`, or `command`/`args` as a
- * bundle's manifest says); returns the connected client and its stderr.
- */
-const launch = async (id, env = {}, command = process.execPath, args = [main(id)]) => {
-  const transport = new StdioClientTransport({ command, args, env: envOf(env), stderr: "pipe" });
-  const out = { stderr: "" };
-  transport.stderr?.on("data", (d) => {
-    out.stderr += d;
-  });
-  const client = new Client({ name: "servers-test", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, out };
-};
-
-/** The text of a tool result's content blocks. */
-const textOf = (result) => result.content.map((c) => c.text ?? "").join("\n");
 
 beforeAll(() => {
   for (const id of SERVED_PLUGINS)
-    if (!existsSync(main(id)))
-      throw new Error(`${main(id)} is missing: pnpm turbo run build --filter "./packages/servers/*"`);
+    if (!existsSync(mainOf(id)))
+      throw new Error(`${mainOf(id)} is missing: pnpm turbo run build --filter "./packages/servers/*"`);
 });
 
 describe("each bundled server over stdio", () => {
@@ -158,17 +137,17 @@ describe("calls reach the plugin's upstream (its emulator, through the plugin's 
 
 describe("the command line", () => {
   it("a missing required setting stops the server with exit 78, naming the variable", async () => {
-    const error = await run(process.execPath, [main("perplexity")], { env: envOf() }).catch((e) => e);
+    const error = await run(process.execPath, [mainOf("perplexity")], { env: envOf() }).catch((e) => e);
     expect(error.code).toBe(78);
     expect(error.stderr).toContain("PERPLEXITY_API_KEY is not set");
     expect(error.stdout).toBe("");
   });
 
   it("--help lists the settings with their variables; a wrong argument is exit 2", async () => {
-    const { stdout } = await run(process.execPath, [main("perplexity"), "--help"], { env: envOf() });
+    const { stdout } = await run(process.execPath, [mainOf("perplexity"), "--help"], { env: envOf() });
     expect(stdout).toMatch(/PERPLEXITY_API_KEY\s+\(required, secret\)/);
     expect(stdout).toMatch(/PERPLEXITY_BASE_URL\s+\(optional, default https:\/\/api\.perplexity\.ai\)/);
-    const wrong = await run(process.execPath, [main("fda"), "--port", "http"], { env: envOf() }).catch(
+    const wrong = await run(process.execPath, [mainOf("fda"), "--port", "http"], { env: envOf() }).catch(
       (e) => e,
     );
     expect(wrong.code).toBe(2);
@@ -176,7 +155,7 @@ describe("the command line", () => {
   });
 
   it("--port serves Streamable HTTP: an MCP client lists the tools at /mcp", async () => {
-    const child = spawn(process.execPath, [main("fda"), "--port", "0"], { env: envOf() });
+    const child = spawn(process.execPath, [mainOf("fda"), "--port", "0"], { env: envOf() });
     try {
       const url = await new Promise((resolve, reject) => {
         let err = "";

@@ -2,6 +2,9 @@ import type { Catalog, SessionContext, ToolInfo, ToolProgress, ToolResult } from
 import { jsonSchema, type Tool, tool } from "ai";
 import { envelopeText, isErrorResult } from "./envelope-text.js";
 import { exportTools, type SchemaErrorHandler } from "./internal/provider-schemas.js";
+import { READ_RESOURCE_TOOL, readAnswer, readResourceLink } from "./resource-links.js";
+
+export { type ResourceLink, readResourceLink, resourceLinks } from "./resource-links.js";
 
 /** Options of `toAiSdkTools`. */
 export interface AiSdkToolsOptions {
@@ -61,3 +64,29 @@ export const toAiSdkTools = (catalog: Catalog, options: AiSdkToolsOptions = {}):
   }
   return tools;
 };
+
+/**
+ * An AI SDK tool that reads a resource by URI from the catalog, under `session`: add it beside the catalog's
+ * tools so the model can follow a `resource_link` a result gave (the envelope's `metadata.content`).
+ *
+ * @example
+ * const session = { principal: "alice" };
+ * const tools = { ...toAiSdkTools(catalog, { session }), read_resource: aiSdkResourceReader(catalog, { session }) };
+ */
+export const aiSdkResourceReader = (
+  catalog: Pick<Catalog, "readResource">,
+  options: Pick<AiSdkToolsOptions, "session"> = {},
+): Tool<{ uri: string }, ReturnType<typeof readAnswer>, Record<string, unknown>> =>
+  tool<{ uri: string }, ReturnType<typeof readAnswer>, Record<string, unknown>>({
+    description: READ_RESOURCE_TOOL.description,
+    inputSchema: jsonSchema<{ uri: string }>(READ_RESOURCE_TOOL.parameters),
+    execute: async ({ uri }, { abortSignal }) =>
+      readAnswer(
+        await readResourceLink(catalog, uri, {
+          ...(options.session ? { session: options.session } : {}),
+          ...(abortSignal ? { signal: abortSignal } : {}),
+        }),
+      ),
+    toModelOutput: ({ output }) =>
+      "error" in output ? { type: "error-json", value: output } : { type: "json", value: output },
+  });

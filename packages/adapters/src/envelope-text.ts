@@ -1,9 +1,11 @@
 import type { ToolResult } from "@quiver/core";
+import { resourceLinks } from "./resource-links.js";
 
 /**
  * The envelope as the text a model reads in a tool result: compact JSON of the whole envelope
  * (status, message, data, instruction, error, suggestion, guidance, escalate), without the call
- * bookkeeping in `metadata` except what helps the model (tool, cached, truncated, stale, source).
+ * bookkeeping in `metadata` except what helps the model (tool, cached, truncated, stale, source, and the
+ * `resource_link` items of `content`, where the rest of a result is).
  *
  * Use it when you build tool-result messages yourself; the dispatcher and adapters use it.
  *
@@ -16,6 +18,9 @@ export const envelopeText = (r: ToolResult): string => {
   for (const k of ["cached", "truncated", "stale", "source", "fallbackTool"] as const) {
     if (metadata[k] !== undefined && metadata[k] !== false) keep[k] = metadata[k];
   }
+  // Resource links say where the rest of the result is: the model needs them to follow it (other media stay out).
+  const links = resourceLinks(r);
+  if (links.length > 0) keep.content = links;
   return JSON.stringify({ ...rest, metadata: keep });
 };
 

@@ -26,5 +26,6 @@ export {
   toOpenAIResponsesTools,
   toOpenAITools,
 } from "./openai-tools.js";
+export { type ResourceLink, readResourceLink, resourceLinks } from "./resource-links.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

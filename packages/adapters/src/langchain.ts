@@ -2,6 +2,9 @@ import { DynamicStructuredTool, type ToolSchemaBase } from "@langchain/core/tool
 import type { Catalog, SessionContext, ToolInfo, ToolProgress } from "@quiver/core";
 import { envelopeText } from "./envelope-text.js";
 import { exportTools } from "./internal/provider-schemas.js";
+import { READ_RESOURCE_TOOL, readAnswer, readResourceLink } from "./resource-links.js";
+
+export { type ResourceLink, readResourceLink, resourceLinks } from "./resource-links.js";
 
 /** Options of `toLangChainTools`. */
 export interface LangChainToolsOptions {
@@ -52,3 +55,30 @@ export const toLangChainTools = (
         },
       }),
   );
+
+/**
+ * A LangChain.js tool (`read_resource`) that reads a resource by URI from the catalog, under `session`: give
+ * it to the agent beside the catalog's tools so it can follow a `resource_link` a result gave. Answers the
+ * contents (or the failure) as JSON text.
+ *
+ * @example
+ * const session = { principal: "alice" };
+ * const agent = createAgent({ model, tools: [...toLangChainTools(catalog, { session }), langChainResourceReader(catalog, { session })] });
+ */
+export const langChainResourceReader = (
+  catalog: Pick<Catalog, "readResource">,
+  options: Pick<LangChainToolsOptions, "session"> = {},
+): DynamicStructuredTool =>
+  new DynamicStructuredTool({
+    name: READ_RESOURCE_TOOL.name,
+    description: READ_RESOURCE_TOOL.description,
+    schema: READ_RESOURCE_TOOL.parameters as unknown as ToolSchemaBase,
+    func: async (input: unknown, _runManager, config) => {
+      const { uri } = input as { uri: string };
+      const answer = await readResourceLink(catalog, uri, {
+        ...(options.session ? { session: options.session } : {}),
+        ...(config?.signal ? { signal: config.signal } : {}),
+      });
+      return JSON.stringify(readAnswer(answer));
+    },
+  });

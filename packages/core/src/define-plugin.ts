@@ -103,18 +103,10 @@ export const definePlugin = <Config, Resources = unknown>(
   definition: PluginDefinition<Config, Resources>,
 ): Plugin<Config, Resources> => {
   if (!ID.test(definition.id)) throw new TypeError(`Plugin id "${definition.id}" must match ${ID}.`);
-  const names = definition.tools.map((t) => t.name);
-  const twice = names.find((name, i) => names.indexOf(name) !== i);
-  if (twice !== undefined) throw new TypeError(`Plugin "${definition.id}" defines tool "${twice}" twice.`);
-  const commands = new Set<string>();
-  for (const command of definition.commands ?? []) {
-    if (!COMMAND.test(command.name))
-      throw new TypeError(`Plugin "${definition.id}": command name "${command.name}" must match ${COMMAND}.`);
-    if (commands.has(command.name))
-      throw new TypeError(`Plugin "${definition.id}" defines command "${command.name}" twice.`);
-    commands.add(command.name);
-  }
-  const problems = slotProblems(definition, definition.tools);
+  const bad = definition.commands?.find((c) => !COMMAND.test(c.name));
+  if (bad)
+    throw new TypeError(`Plugin "${definition.id}": command name "${bad.name}" must match ${COMMAND}.`);
+  const problems = slotProblems(definition, definition.tools, definition.commands);
   if (problems.length > 0) throw new TypeError(`Plugin "${definition.id}": ${problems.join("; ")}.`);
   return {
     ...definition,

@@ -176,12 +176,14 @@ const duplicates = (names: ReadonlyArray<string>): string[] =>
   [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].map((n) => `"${n}"`);
 
 /**
- * The problems of a plugin's slots: names repeated within a slot (aliases, sets, resources,
- * prompts, views), aliases for tools it does not have, tools naming a view it does not declare.
+ * The problems of a plugin's slots, tools and commands: names repeated within one of them (tools,
+ * commands, aliases, sets, resources, prompts, views), aliases for tools it does not have, tools
+ * naming a view it does not declare.
  */
 export const slotProblems = (
   slots: PluginSlots<any, any>,
   tools: ReadonlyArray<{ readonly name: string; readonly view?: string | undefined }>,
+  commands: ReadonlyArray<{ readonly name: string }> = [],
 ): string[] => {
   const problems: string[] = [];
   const unique = (what: string, names: ReadonlyArray<string>) => {
@@ -189,6 +191,8 @@ export const slotProblems = (
     if (twice.length > 0) problems.push(`${what} ${twice.join(", ")} declared twice`);
   };
   const toolNames = new Set(tools.map((t) => t.name));
+  unique("tool", namesOf(tools));
+  unique("command", namesOf(commands));
   unique("alias set", namesOf(slots.aliasSets));
   for (const set of slots.aliasSets ?? []) {
     const aliases = set.tools.map((a) => a.alias);

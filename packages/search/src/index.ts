@@ -27,6 +27,8 @@ export type {
   DocumentOptions,
   DocumentPage,
   DocumentSummary,
+  IndexChange,
+  IndexChangeListener,
   IndexStats,
   ListDocumentsOptions,
   MetadataValue,

@@ -1,6 +1,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { SearchError } from "./errors.js";
 import { analyze } from "./internal/analyzer.js";
+import { ChangeFeed, DEFAULT_WATCH_INTERVAL_MS, pollDataVersion } from "./internal/change-feed.js";
 import { chunkOptionsProblem, chunkText } from "./internal/chunker.js";
 import { dateKey } from "./internal/dates.js";
 import { authorName, tagKey } from "./internal/normalize.js";
@@ -34,6 +35,7 @@ import type {
   CountOptions,
   DocumentOptions,
   DocumentPage,
+  IndexChangeListener,
   IndexStats,
   ListDocumentsOptions,
   OpenPostgresSearchIndexOptions,
@@ -131,14 +133,21 @@ class SqliteSearchIndex implements SearchIndex {
   private cacheVersion: number | undefined;
   private corpus: { chunks: number; averageLength: number } | undefined;
   private readonly frequencies = new Map<string, number>();
+  private readonly changes: ChangeFeed;
 
   private constructor(
     private readonly db: DatabaseSync,
     private readonly path: string,
     private readonly chunking: ChunkOptions,
-  ) {}
+    watchIntervalMs: number,
+  ) {
+    this.changes = new ChangeFeed(pollDataVersion(() => this.dataVersion(), watchIntervalMs));
+  }
 
   static open(options: OpenSearchIndexOptions): SqliteSearchIndex {
+    const interval = options.watchIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
+    if (!Number.isInteger(interval) || interval < 1)
+      throw new SearchError("invalid_option", "watchIntervalMs must be a positive integer (milliseconds)");
     const db = new DatabaseSync(options.path);
     try {
       db.exec("PRAGMA busy_timeout = 5000");
@@ -159,7 +168,7 @@ class SqliteSearchIndex implements SearchIndex {
         setMeta(db, "chunk_size", chunking.size);
         setMeta(db, "chunk_overlap", chunking.overlap);
       }
-      return new SqliteSearchIndex(db, options.path, chunking);
+      return new SqliteSearchIndex(db, options.path, chunking, interval);
     } catch (error) {
       db.close();
       throw error;
@@ -174,7 +183,7 @@ class SqliteSearchIndex implements SearchIndex {
       let replaced = 0;
       let chunks = 0;
       for (let start = 0; start < docs.length; start += BATCH_SIZE) {
-        this.transaction(() => {
+        this.transaction(collection, () => {
           for (const doc of docs.slice(start, start + BATCH_SIZE)) {
             const written = this.writeDocument(collection, doc);
             if (written.replaced) replaced++;
@@ -234,7 +243,7 @@ class SqliteSearchIndex implements SearchIndex {
     const collection = checkCollection(options.collection);
     const list = typeof ids === "string" ? [ids] : [...ids];
     return this.exclusive(async () =>
-      this.transaction(() => {
+      this.transaction(collection, () => {
         let removed = 0;
         const find = this.statement("SELECT rowid FROM documents WHERE collection = ? AND id = ?");
         for (const id of list) {
@@ -254,7 +263,7 @@ class SqliteSearchIndex implements SearchIndex {
     const problem = collectionProblem(name);
     if (problem) throw new SearchError("invalid_option", problem);
     return this.exclusive(async () =>
-      this.transaction(() => {
+      this.transaction(name, () => {
         const docs = "SELECT rowid FROM documents WHERE collection = ?";
         this.statement(
           `DELETE FROM chunk_terms WHERE rowid IN (SELECT rowid FROM chunks WHERE doc IN (${docs}))`,
@@ -299,9 +308,15 @@ class SqliteSearchIndex implements SearchIndex {
     };
   }
 
+  watch(listener: IndexChangeListener): () => void {
+    this.assertOpen();
+    return this.changes.watch(listener);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.changes.close();
     await this.writes.catch(() => undefined);
     this.db.close();
   }
@@ -317,11 +332,13 @@ class SqliteSearchIndex implements SearchIndex {
     return run;
   }
 
-  private transaction<T>(work: () => T): T {
+  /** Runs a write; after its commit, this handle's watchers hear of it (data_version sees other connections only). */
+  private transaction<T>(collection: string, work: () => T): T {
     this.db.exec("BEGIN IMMEDIATE");
     try {
       const result = work();
       this.db.exec("COMMIT");
+      this.changes.emit({ collection });
       return result;
     } catch (error) {
       this.db.exec("ROLLBACK");
@@ -455,9 +472,7 @@ class SqliteSearchIndex implements SearchIndex {
 
   /** Drops cached statistics when this or another connection has written since they were read. */
   private refreshCache(): void {
-    const version = Number(
-      (this.statement("PRAGMA data_version").get() as { data_version: number }).data_version,
-    );
+    const version = this.dataVersion();
     if (version === this.cacheVersion) return;
     this.cacheVersion = version;
     this.frequencies.clear();
@@ -468,6 +483,11 @@ class SqliteSearchIndex implements SearchIndex {
       total: number;
     };
     this.corpus = { chunks: Number(row.n), averageLength: Number(row.total) / Math.max(1, Number(row.n)) };
+  }
+
+  /** PRAGMA data_version: changes when another connection commits to the file. */
+  private dataVersion(): number {
+    return Number((this.statement("PRAGMA data_version").get() as { data_version: number }).data_version);
   }
 
   /** IDF of a term over all chunks. */

@@ -53,6 +53,8 @@ export interface OpenSearchIndexOptions {
   readonly path: string;
   /** Chunking of texts added from now on; stored in the index, so later opens reuse it when omitted. */
   readonly chunk?: Partial<ChunkOptions>;
+  /** How often {@link SearchIndex.watch} polls the file for other connections' writes. Default 1000 ms. */
+  readonly watchIntervalMs?: number;
 }
 
 /**
@@ -314,6 +316,27 @@ export interface SearchIndex {
   collections(): Promise<readonly CollectionInfo[]>;
   /** Sizes and settings. */
   stats(): Promise<IndexStats>;
-  /** Closes the database; later calls reject. */
+  /**
+   * Calls `listener` after the index's content changes, whoever changed it: this handle, another handle or
+   * another process (the CLI adding documents to the file or database a host serves). SQLite polls the file's
+   * `PRAGMA data_version` (see `watchIntervalMs`); PostgreSQL uses `LISTEN`/`NOTIFY`, its writers notifying in
+   * the transaction that writes. A change may be announced once for several writes, or for a write that
+   * changed nothing. Returns the function that stops this listener; {@link close} stops them all.
+   *
+   * @example
+   * const stop = index.watch(({ collection }) => console.log("changed", collection ?? "(some collection)"));
+   * stop();
+   */
+  watch(listener: IndexChangeListener): () => void;
+  /** Closes the database and stops every watcher; later calls reject. */
   close(): Promise<void>;
 }
+
+/** What {@link SearchIndex.watch} says about a change: never a document's text. */
+export interface IndexChange {
+  /** The collection written, when known (a SQLite write by another connection says only that the file changed). */
+  readonly collection?: string;
+}
+
+/** A listener of {@link SearchIndex.watch}. */
+export type IndexChangeListener = (change: IndexChange) => void;

@@ -15,6 +15,13 @@ export type {
   ToolDescription,
   ToolStats,
 } from "../../src/http/api-types.js";
+export type {
+  ResourceContents,
+  ResourceInfo,
+  ResourceList,
+  ResourceRead,
+  ResourceTemplateInfo,
+} from "../../src/http/console-resource-types.js";
 
 import type { ApiErrorBody } from "../../src/http/api-types.js";
 

@@ -3,6 +3,7 @@ import { ApiError, api, type ConsoleState, type ConsoleStats, getToken, setToken
 import { CatalogNav } from "./catalog-nav";
 import { addSample, type Sample } from "./history";
 import { RecentCalls } from "./recent-calls";
+import { ResourceViewer } from "./resource-viewer";
 import { ToolCharts } from "./tool-charts";
 import { ToolView } from "./tool-view";
 
@@ -170,6 +171,10 @@ export const App = () => {
                 schemas, call it and watch its metrics.
               </p>
             )}
+            <section aria-labelledby="resources-title" class="panel">
+              <h2 id="resources-title">Resources</h2>
+              <ResourceViewer principal={state.principal} />
+            </section>
             <RecentCalls calls={stats?.recent ?? []} onPick={select} />
           </main>
         </div>

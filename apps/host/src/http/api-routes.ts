@@ -5,6 +5,7 @@ import type { ApiCaller } from "../auth/api-caller.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { sendError, sendJson } from "./json-response.js";
 import { PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
+import { resourcesRoute } from "./resource-routes.js";
 import { callToolRoute } from "./tool-call-route.js";
 
 /** An authenticated request, as the API's routes read it. */
@@ -52,6 +53,7 @@ const index: ApiRoute["handle"] = ({ res }, { options }) =>
       "GET /tools",
       "GET /tools/:name",
       "POST /tools/:name/call",
+      "GET /resources[?uri=]",
       "GET /find?need=",
       "GET /health",
       "GET /metrics",
@@ -157,4 +159,5 @@ export const apiRoutes = (options: HttpApiOptions): ReadonlyArray<ApiRoute> => [
   { path: ["tools"], methods: READ, handle: listTools },
   { path: ["tools", ":name"], methods: READ, handle: describeTool },
   { path: ["tools", ":name", "call"], handle: callToolRoute },
+  { path: ["resources"], methods: READ, handle: resourcesRoute },
 ];

@@ -113,10 +113,6 @@ export const callToolRoute: ApiRoute["handle"] = async (
     }
   }
   const seed = options.profile?.find(name);
-  if (!seed && !catalog.has(name)) {
-    const r = await catalog.call(name, {});
-    return sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
-  }
   const request = readCallRequest(req, await readJsonBody(req, maxBodyBytes), caller);
   if (!request.ok) return sendError(res, 400, "invalid_session", request.message);
   const controller = new AbortController();
@@ -134,5 +130,15 @@ export const callToolRoute: ApiRoute["handle"] = async (
   }
   const result = await catalog.call(name, request.input, settings);
   res.off("close", onClose);
-  if (!res.destroyed) sendJson(res, 200, result, { "x-quiver-status": result.status });
+  if (res.destroyed) return;
+  // The call looked the tool up; an error from a name no tool has is the route's 404.
+  if (result.status === "error" && !catalog.has(name))
+    return sendError(
+      res,
+      404,
+      "unknown_tool",
+      result.message,
+      result.suggestion ? { fix: result.suggestion } : {},
+    );
+  sendJson(res, 200, result, { "x-quiver-status": result.status });
 };

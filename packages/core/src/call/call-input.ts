@@ -4,9 +4,8 @@ import type { CallOptions } from "../runtime/call-types.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
 import { fillInjected } from "../runtime/injected-fields.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
-import { guardInput } from "../schema/input-guard.js";
 import { parseToolInput } from "../schema/repair.js";
-import { isZodSchema, validateSync } from "../schema/standard-schema.js";
+import { guardInput, isZodSchema, validateSync } from "../schema/validate.js";
 
 /**
  * JSON with object keys sorted at every depth (safe-stable-stringify), so equal inputs give equal

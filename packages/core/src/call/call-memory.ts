@@ -4,7 +4,7 @@ import { DEFAULT_SESSION_ID } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { whenReady } from "../store/maybe-promise.js";
 import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson, toStoredJson } from "../store/stored-json.js";
+import { fromStoredJson } from "../store/stored-json.js";
 
 /** What the memory step adds to a failed call's envelope: escalation and the last good result. */
 export interface Recalled {
@@ -84,13 +84,8 @@ export const rememberFailure = (
 };
 
 /** Stores a last good result, the plugin's secrets redacted (one that is not JSON is not kept). */
-const keepStale = (
-  reg: RegisteredTool,
-  store: StoreDriver,
-  key: string,
-  data: unknown,
-  at: number,
-): MaybePromise<void> => {
-  const text = toStoredJson({ data, at });
-  return text === undefined ? undefined : store.set(key, reg.redactData(text), STALE_TTL_MS);
+const keepStale = (reg: RegisteredTool, store: StoreDriver, key: string, data: unknown, at: number) => {
+  try {
+    store.set(key, reg.redactData(JSON.stringify({ data, at })), STALE_TTL_MS);
+  } catch {} // not JSON (a BigInt, a cycle): nothing kept
 };

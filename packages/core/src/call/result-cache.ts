@@ -4,7 +4,7 @@ import { LRUCache } from "lru-cache";
 import type { ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
 import type { StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson, toStoredJson } from "../store/stored-json.js";
+import { fromStoredJson } from "../store/stored-json.js";
 import type { RunOutput } from "./run-tool.js";
 
 /** What a tool's result cache is made of. */
@@ -157,7 +157,8 @@ export class ResultCache {
 
   /** The stored entry for `key`, if any and not expired by the clock, as a hit. */
   #entry(text: string | undefined): StoreAnswer | undefined {
-    const entry = text?.startsWith(LEASE) ? undefined : fromStoredJson<StoredEntry>(text);
+    const entry =
+      text === undefined || text.startsWith(LEASE) ? undefined : fromStoredJson<StoredEntry>(text);
     if (!entry) return undefined;
     const ttl = entry.expiresAt - this.#options.clock.now();
     if (!(ttl > 0)) return undefined;
@@ -182,10 +183,13 @@ export class ResultCache {
   /** Writes a result to the store, redacted; false for one not JSON or too large (kept here only). */
   async #write(key: string, executed: RunOutput): Promise<boolean> {
     const { store, ttlMs, clock, redact } = this.#options;
-    const json = toStoredJson({ executed, expiresAt: clock.now() + ttlMs } satisfies StoredEntry);
-    const text = json === undefined ? undefined : redact(json);
-    // Not JSON (a BigInt, a cycle) or too large: kept in this process only.
-    if (text === undefined || text.length > MAX_STORED_CHARS) return false;
+    let text: string;
+    try {
+      text = redact(JSON.stringify({ executed, expiresAt: clock.now() + ttlMs } satisfies StoredEntry));
+    } catch {
+      return false; // not JSON (a BigInt, a cycle): kept in this process only
+    }
+    if (text.length > MAX_STORED_CHARS) return false;
     await store.set(key, text, ttlMs);
     return true;
   }

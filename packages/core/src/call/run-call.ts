@@ -7,14 +7,12 @@ import type { CatalogOptions } from "../catalog/catalog-types.js";
 import type { Registry } from "../catalog/registry.js";
 import type { ToolResult } from "../envelope.js";
 import type { ToolFailure } from "../errors.js";
-import type { PolicyClock } from "../policies/policy-clock.js";
 import { retryAfter } from "../policies/retry-policy.js";
 import { timedOut } from "../policies/timeout-policy.js";
 import { CallTrace } from "../runtime/call-trace.js";
 import type { CallOptions, SessionContext } from "../runtime/call-types.js";
 import type { ConfirmationStore } from "../runtime/confirmations.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
-import type { StoreDriver } from "../store/store-driver.js";
 import { readInput } from "./call-input.js";
 import { NOTHING_RECALLED, rememberFailure, rememberSuccess } from "./call-memory.js";
 import { previewOf } from "./confirmation-preview.js";
@@ -36,11 +34,8 @@ export interface CallRunnerOptions {
   readonly runtime: ManagedRuntime.ManagedRuntime<never, never>;
   /** What a tool's context hands on: the HTTP client, the clock, the other tools. */
   readonly services: ContextServices;
-  readonly clock: PolicyClock;
-  /** The catalog's store: failure counts and last good results (the memory step). */
-  readonly store: StoreDriver;
   readonly confirmations: ConfirmationStore;
-  /** What each tool's steps are built from. */
+  /** What each tool's steps are built from; its clock and store (failure counts, last good results) serve every call. */
   readonly sources: StepSources;
   /** Record the caller's principal on the call's span (`quiver.principal`). */
   readonly tracePrincipal: boolean;
@@ -49,17 +44,9 @@ export interface CallRunnerOptions {
 }
 
 /** Runs calls by name, and stops the calls in flight. */
-export interface CallRunner {
-  /** Calls a tool; always resolves with an envelope, never rejects. */
-  readonly call: (name: string, input: unknown, options?: CallOptions) => Promise<ToolResult>;
-  /** A tool's steps (built now if it has not been called yet), for `stats()`. */
-  readonly stepsOf: (reg: RegisteredTool) => Promise<ToolSteps>;
-  /** Interrupts every call in flight (each resolves with `unavailable`); later calls are refused. */
-  readonly stop: () => Promise<void>;
-}
+export type CallRunner = ReturnType<typeof createCallRunner>;
 
 const NO_SESSION: SessionContext = Object.freeze({});
-
 /**
  * The call, in one function (`call` below), step by step: input → cache → rate limit → breaker →
  * timeout → retry → run → memory → envelope (with its output budget) → metrics. Each step is a
@@ -67,8 +54,9 @@ const NO_SESSION: SessionContext = Object.freeze({});
  * the call's own: the one boundary into Effect and out of it. The tool's `run`, a Promise or an
  * Effect, is lifted into it once (`runTool`).
  */
-export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
-  const { registry, runtime, services, clock, store, confirmations } = options;
+export const createCallRunner = (options: CallRunnerOptions) => {
+  const { registry, runtime, services, confirmations } = options;
+  const { clock, store } = options.sources;
   const inflight = new Set<Fiber.Fiber<RunOutput, ToolFailure>>();
   const catalog = { stopping: false };
   const built = new WeakMap<RegisteredTool, ToolSteps>();
@@ -77,7 +65,7 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     buildSteps(reg, context, options.sources).then((s) => built.get(reg) ?? built.set(reg, s).get(reg)!);
 
   const call = async (name: string, raw: unknown, callOptions: CallOptions = {}): Promise<ToolResult> => {
-    const reg = registry.lookup(name);
+    const reg = registry.named.get(name);
     if (!reg) return unknownTool(name, registry.names());
     // The call's one reading of the clock before it runs: its duration and its cache entry's age.
     const started = clock.monotonic();
@@ -109,7 +97,7 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     };
 
     // Refused before anything runs: the catalog is closing, or the caller's token lacks a scope.
-    const missing = missingScopes(reg, session);
+    const missing = missingScopes(options.requiredScopes, { name: reg.name, plugin: reg.pluginId }, session);
     if (catalog.stopping || missing.length > 0) {
       const failure = catalog.stopping
         ? stoppedFailure(reg, callOptions, catalog)
@@ -224,23 +212,27 @@ export const createCallRunner = (options: CallRunnerOptions): CallRunner => {
     });
   };
 
-  /** The scopes the caller's token lacks for this tool (none when its session is not scope-limited). */
-  const missingScopes = (reg: RegisteredTool, session: SessionContext): ReadonlyArray<string> => {
-    const scopes = session.scopes;
-    if (scopes === undefined || !options.requiredScopes) return [];
-    return options
-      .requiredScopes({ name: reg.name, plugin: reg.pluginId })
-      .filter((s) => !scopes.includes(s));
-  };
-
   return {
+    /** Calls a tool; always resolves with an envelope, never rejects. */
     call,
-    stepsOf: async (reg) => stepsOf(reg, (await runtime.context()) as Context.Context<never>),
+    /** A tool's steps (built now if it has not been called yet), for `stats()`. */
+    stepsOf: async (reg: RegisteredTool) => stepsOf(reg, (await runtime.context()) as Context.Context<never>),
+    /** Interrupts every call in flight (each resolves with `unavailable`); later calls are refused. */
     stop: async () => {
       catalog.stopping = true;
       await Effect.runPromise(Fiber.interruptAll([...inflight]));
     },
   };
+};
+
+/** The scopes the caller's token lacks for a tool or slot (none when its session is not scope-limited). */
+export const missingScopes = (
+  required: CatalogOptions["requiredScopes"] | undefined,
+  target: { readonly name: string; readonly plugin: string },
+  session: SessionContext,
+): ReadonlyArray<string> => {
+  const scopes = session.scopes;
+  return scopes === undefined || !required ? [] : required(target).filter((s) => !scopes.includes(s));
 };
 
 const PROCESS = crypto.randomUUID().slice(0, 13);

@@ -1,53 +1,36 @@
 import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
-import type * as ManagedRuntime from "effect/ManagedRuntime";
-import type { CatalogOptions } from "../catalog/catalog-types.js";
-import type { PluginEntry, Registry } from "../catalog/registry.js";
+import type { Catalog, CatalogOptions } from "../catalog/catalog-types.js";
+import type { PluginEntry } from "../catalog/registry.js";
 import type {
   CompletionTarget,
-  PromptAnswer,
   SlotAnswer,
   SlotCallOptions,
   SlotFailureKind,
 } from "../catalog/slot-types.js";
 import { fail, type ToolFailure } from "../errors.js";
 import type { HttpClient } from "../http/index.js";
-import type { ResourceContents, SlotContext } from "../plugin-slots.js";
+import type { SlotContext } from "../plugin-slots.js";
 import { resolvePolicy } from "../policies/resolve-policy.js";
 import { retryAfter, retryPlan } from "../policies/retry-policy.js";
 import { timedOut } from "../policies/timeout-policy.js";
 import { matchTemplate } from "../runtime/uri-template.js";
+import { type CallRunnerOptions, missingScopes } from "./run-call.js";
 import { callerOf, toFailure } from "./run-tool.js";
-import { breakerOf, type StepSources } from "./tool-steps.js";
+import { breakerOf } from "./tool-steps.js";
 
 /** What the plugins' resources, prompts and completions are served with: the calls' runtime. */
-export interface SlotRunnerOptions {
-  readonly registry: Registry;
-  readonly runtime: ManagedRuntime.ManagedRuntime<never, never>;
+export type SlotRunnerOptions = Pick<
+  CallRunnerOptions,
+  "registry" | "runtime" | "sources" | "requiredScopes"
+> & {
   readonly http: HttpClient;
-  readonly sources: StepSources;
   readonly policies: CatalogOptions["policies"];
-  readonly requiredScopes: CatalogOptions["requiredScopes"] | undefined;
-}
+};
 
 /** Reads resources, gets prompts and completes their arguments; every answer a {@link SlotAnswer}. */
-export interface SlotRunner {
-  readonly readResource: (
-    uri: string,
-    options?: SlotCallOptions,
-  ) => Promise<SlotAnswer<ReadonlyArray<ResourceContents>>>;
-  readonly getPrompt: (
-    name: string,
-    args: Readonly<Record<string, string>>,
-    options?: SlotCallOptions,
-  ) => Promise<SlotAnswer<PromptAnswer>>;
-  readonly complete: (
-    target: CompletionTarget,
-    value: string,
-    options?: SlotCallOptions,
-  ) => Promise<SlotAnswer<ReadonlyArray<string>>>;
-}
+export type SlotRunner = Pick<Catalog, "readResource" | "getPrompt" | "complete">;
 
 type Body<T> = (ctx: SlotContext) => Promise<T> | T;
 
@@ -76,11 +59,7 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
     if (info.status !== "ready")
       return refused("unavailable", `${plugin.id} is not configured here: ${info.message ?? ""}`.trim());
     const session = callOptions.session ?? {};
-    const scopes = session.scopes;
-    const missing =
-      scopes === undefined || !options.requiredScopes
-        ? []
-        : options.requiredScopes({ name, plugin: plugin.id }).filter((s) => !scopes.includes(s));
+    const missing = missingScopes(options.requiredScopes, { name, plugin: plugin.id }, session);
     if (missing.length > 0)
       return refused(
         "access_denied",

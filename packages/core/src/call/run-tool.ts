@@ -8,7 +8,7 @@ import type { HttpClient } from "../http/index.js";
 import type { AttemptSpan, CallTrace } from "../runtime/call-trace.js";
 import type { CallOptions, SessionContext } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
-import { validateSync } from "../schema/standard-schema.js";
+import { validateSync } from "../schema/validate.js";
 import type { ToolContext } from "../tool-context.js";
 import { isOutcome } from "../tool-outcome.js";
 

@@ -2,7 +2,7 @@ import type { ConfirmationRequest, EnvelopeMetadata, ToolResult } from "../envel
 import { statusForKind } from "../envelope.js";
 import { TRANSIENT_KINDS } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
-import { applyOutputBudget, fitsOutputBudget } from "../policies/output-budget.js";
+import { applyOutputBudget } from "../policies/output-budget.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import type { Recalled } from "./call-memory.js";
 import type { RunOutput } from "./run-tool.js";
@@ -38,7 +38,10 @@ const DEFAULT_GUIDANCE: Partial<Record<string, string>> = {
 export const successEnvelope = (reg: RegisteredTool, output: RunOutput, facts: CallFacts): ToolResult => {
   const instruction = output.instruction ?? reg.tool.instruction;
   const maxChars = reg.policy.maxOutputChars;
-  const { data, report } = fitsOutputBudget(output.data, maxChars)
+  // Measured here, once: only data over its budget goes to the truncation step.
+  const fits =
+    maxChars === Number.POSITIVE_INFINITY || (JSON.stringify(output.data)?.length ?? 0) <= maxChars;
+  const { data, report } = fits
     ? { data: output.data, report: undefined }
     : applyOutputBudget(output.data, maxChars);
   const base = output.message ?? `${reg.name} succeeded.`;

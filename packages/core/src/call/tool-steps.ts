@@ -48,21 +48,16 @@ const MAX_LEASE_MS = 60_000;
 const needsKit = (reg: RegisteredTool): boolean =>
   reg.policy.breaker !== undefined || (reg.policy.rateLimit?.length ?? 0) > 0;
 
-/** A tool's steps, built at its first call: the policy kit loaded first when it has a breaker or a rate limit. */
+/**
+ * A tool's steps, built at its first call from its resolved policy (each step absent when the policy
+ * has none): the policy kit loaded first when it has a breaker or a rate limit.
+ */
 export const buildSteps = async (
   reg: RegisteredTool,
   context: Context.Context<never>,
   sources: StepSources,
-): Promise<ToolSteps> =>
-  toolSteps(reg, context, sources, needsKit(reg) ? await sources.policyKit() : undefined);
-
-/** Builds a tool's steps from its resolved policy (each step absent when the policy has none). */
-const toolSteps = (
-  reg: RegisteredTool,
-  context: Context.Context<never>,
-  sources: StepSources,
-  kit: PolicyKit | undefined,
-): ToolSteps => {
+): Promise<ToolSteps> => {
+  const kit = needsKit(reg) ? await sources.policyKit() : undefined;
   const { policy } = reg;
   const tracer = Context.get(context, Tracer.Tracer);
   const traced = tracer !== Tracer.nativeTracer && Context.get(context, References.TracerEnabled);

@@ -11,29 +11,23 @@ import * as Metric from "effect/Metric";
 import * as Scope from "effect/Scope";
 import { createCallRunner } from "../call/run-call.js";
 import { createSlotRunner, type SlotRunner } from "../call/run-slot.js";
-import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import { policyClock } from "../policies/policy-clock.js";
 import type { PolicyKit } from "../policies/policy-kit.js";
-import type { CallOptions } from "../runtime/call-types.js";
 import { ConfirmationStore } from "../runtime/confirmations.js";
 import { logToStderr, runtimeLogLayer } from "../runtime/runtime-log.js";
 import { summarise, type ToolStats } from "../runtime/tool-stats.js";
 import { memoryDriver } from "../store/memory-driver.js";
-import type { CatalogOptions } from "./catalog-types.js";
+import type { Catalog, CatalogOptions } from "./catalog-types.js";
 import type { Registry } from "./registry.js";
 
-/** What a catalog runs calls with. */
-export interface CatalogRuntime extends SlotRunner {
-  /** Calls a tool; always resolves with an envelope. */
-  readonly call: (name: string, input: unknown, options?: CallOptions) => Promise<ToolResult>;
-  readonly stats: () => Promise<ReadonlyArray<ToolStats>>;
-  readonly metrics: () => Promise<ReadonlyArray<Metric.Metric.Snapshot>>;
+/** What a catalog runs calls with: its calls, slots and figures, and how it stops. */
+export type CatalogRuntime = Pick<Catalog, "call" | "stats" | "metrics" | keyof SlotRunner> & {
   /** Interrupts the calls in flight (each answers `unavailable`); later calls are refused. */
   readonly stop: () => Promise<void>;
   /** Releases the runtime's scope and services. */
   readonly dispose: () => Promise<void>;
-}
+};
 
 /**
  * Builds the runtime for a catalog's registry: the Effect services its calls run on (the metric
@@ -75,8 +69,6 @@ export const createCatalogRuntime = (
       callTool: (name, input, callOptions) => runner.call(name, input, callOptions),
       hasTool: (name) => registry.lookup(name) !== undefined,
     },
-    clock,
-    store,
     confirmations: new ConfirmationStore(store, 5 * 60_000, clock.now),
     sources,
     tracePrincipal: options.tracePrincipal ?? false,
@@ -93,14 +85,14 @@ export const createCatalogRuntime = (
   });
 
   const stats = async (): Promise<ReadonlyArray<ToolStats>> => {
-    const figures = summarise(await runtime.runPromise(Metric.snapshot));
-    const out: ToolStats[] = [];
-    for (const reg of registry.tools()) {
-      const figure = figures.find((f) => f.tool === reg.name) ?? emptyStats(reg.name, reg.pluginId);
-      const state = await (await runner.stepsOf(reg)).breaker?.state();
-      out.push(state ? { ...figure, breaker: state } : figure);
-    }
-    return out;
+    const tools = [...registry.tools()];
+    const figures = summarise(await runtime.runPromise(Metric.snapshot), tools);
+    return Promise.all(
+      figures.map(async (figure, i) => {
+        const state = await (await runner.stepsOf(tools[i]!)).breaker?.state();
+        return state ? { ...figure, breaker: state } : figure;
+      }),
+    );
   };
 
   return {
@@ -115,16 +107,3 @@ export const createCatalogRuntime = (
     },
   };
 };
-
-const emptyStats = (tool: string, plugin: string): ToolStats => ({
-  tool,
-  plugin,
-  calls: 0,
-  successes: 0,
-  failures: 0,
-  failuresByKind: {},
-  p50Ms: undefined,
-  p95Ms: undefined,
-  p99Ms: undefined,
-  cacheHitRate: undefined,
-});

@@ -123,9 +123,6 @@ export interface PluginInfo {
   readonly setupError?: string;
 }
 
-/** A call in `callMany`: a tool name, its input and call options. */
-export type ToolCall = BatchCall;
-
 /** A provider-ready tool definition. */
 export interface ProviderToolSchema {
   readonly name: string;
@@ -147,7 +144,7 @@ export interface Catalog {
   call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
   /** Runs several calls at once (at most `concurrency` together); one envelope each, in order. */
   callMany(
-    calls: ReadonlyArray<ToolCall>,
+    calls: ReadonlyArray<BatchCall>,
     options?: { readonly concurrency?: number },
   ): Promise<ReadonlyArray<ToolResult>>;
   /** Tool definitions in a provider's format. */

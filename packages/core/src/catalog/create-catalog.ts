@@ -32,26 +32,26 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   });
   const schemas = createSchemaExport(registry);
   let runtime: Promise<CatalogRuntime> | undefined;
-  let loaded: CatalogRuntime | undefined;
   let closed = false;
   /** The runtime, loaded and built at its first need. */
   const load = (): Promise<CatalogRuntime> => {
     runtime ??= import("./catalog-runtime.js").then((m) => {
-      loaded = m.createCatalogRuntime(options, registry, http);
+      const loaded = m.createCatalogRuntime(options, registry, http);
+      // A call goes from its caller straight into the runtime's steps, with no hop through here.
+      catalog.call = loaded.call;
       return loaded;
     });
     return runtime;
   };
-  const call: Catalog["call"] = (name, input, callOptions) => {
-    if (loaded) return loaded.call(name, input, callOptions);
-    // A call after `close` (which had no runtime to stop) is refused like any call after it.
-    return load().then(async (r) => {
+  /** The first call loads the runtime; from then on the catalog's `call` is the runtime's own. */
+  const firstCall: Catalog["call"] = (name, input, callOptions) =>
+    load().then(async (r) => {
+      // A call after `close` (which had no runtime to stop) is refused like any call after it.
       if (closed) await r.stop();
       return r.call(name, input, callOptions);
     });
-  };
 
-  return {
+  const catalog: { -readonly [K in keyof Catalog]: Catalog[K] } = {
     register: registry.register,
     unregister: registry.unregister,
     plugins: () =>
@@ -64,14 +64,14 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     ],
     has: (name) => registry.lookup(name) !== undefined,
     describe: schemas.describe,
-    call,
+    call: firstCall,
     resources: () => resourcesOf(registry),
     resourceTemplates: () => templatesOf(registry),
     prompts: () => promptsOf(registry),
     readResource: async (uri, opts) => (await load()).readResource(uri, opts),
     getPrompt: async (name, args, opts) => (await load()).getPrompt(name, args, opts),
     complete: async (target, value, opts) => (await load()).complete(target, value, opts),
-    callMany: (calls, opts = {}) => callConcurrently(call, calls, opts),
+    callMany: (calls, opts = {}) => callConcurrently(catalog.call, calls, opts),
     schemas: schemas.schemas,
     schemaErrors: schemas.schemaErrors,
     export: schemas.export,
@@ -94,4 +94,5 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       if (ownsHttp) await http.close();
     },
   };
+  return catalog;
 };

@@ -34,25 +34,7 @@ export interface RegistryOptions {
 }
 
 /** The catalog's registry: plugins, their tools by exposed name, and aliases. */
-export interface Registry {
-  register(plugin: AnyPlugin, options?: Readonly<Record<string, unknown>>): PluginInfo;
-  /** Removes a plugin and its tools, and closes what its setup opened; false when unknown. */
-  unregister(pluginId: string): boolean;
-  /** The registered tool a name (or an alias) stands for. */
-  lookup(name: string): RegisteredTool | undefined;
-  /** Every registered tool. */
-  tools(): IterableIterator<RegisteredTool>;
-  /** Tool names and live aliases, for suggestions. */
-  names(): ReadonlyArray<string>;
-  /** The aliases whose tool is registered, with that tool. */
-  liveAliases(): ReadonlyArray<{ readonly alias: string; readonly reg: RegisteredTool }>;
-  plugin(pluginId: string): PluginEntry | undefined;
-  plugins(): IterableIterator<PluginEntry>;
-  /** Throws, naming each, when an alias stands for a tool that is not registered. */
-  checkAliases(): void;
-  /** Notified when tools are added or removed, with the names removed. */
-  onChange(listener: (removed: ReadonlyArray<string>) => void): () => void;
-}
+export type Registry = ReturnType<typeof createRegistry>;
 
 /** The list entry of a tool. */
 export const toolInfo = (reg: RegisteredTool): ToolInfo => ({
@@ -68,26 +50,24 @@ export const toolInfo = (reg: RegisteredTool): ToolInfo => ({
 });
 
 /** Creates an empty registry. */
-export const createRegistry = (options: RegistryOptions): Registry => {
+export const createRegistry = (options: RegistryOptions) => {
   const tools = new Map<string, RegisteredTool>();
   const plugins = new Map<string, PluginEntry>();
   const aliases = toolAliases(options.aliases);
   const listeners = new Set<(removed: ReadonlyArray<string>) => void>();
-  const notify = (removed: ReadonlyArray<string>) => {
-    for (const l of listeners) l(removed);
-  };
-
-  const lookup = (name: string): RegisteredTool | undefined => {
-    const found = tools.get(name);
-    if (found) return found;
-    const target = aliases.target(name);
-    return target === undefined ? undefined : tools.get(target);
-  };
   const liveAliases = () =>
     aliases.entries.flatMap(([alias, target]) => {
       const reg = tools.get(target);
       return reg ? [{ alias, reg }] : [];
     });
+  // Rebuilt on every change, so a call's lookup is one Map read (a tool's own name before an alias).
+  const named = new Map<string, RegisteredTool>();
+  const notify = (removed: ReadonlyArray<string>) => {
+    named.clear();
+    for (const { alias, reg } of liveAliases()) named.set(alias, reg);
+    for (const [name, reg] of tools) named.set(name, reg);
+    for (const l of listeners) l(removed);
+  };
 
   const unregister = (pluginId: string): boolean => {
     const entry = plugins.get(pluginId);
@@ -155,15 +135,24 @@ export const createRegistry = (options: RegistryOptions): Registry => {
 
   return {
     register,
+    /** Removes a plugin and its tools, and closes what its setup opened; false when unknown. */
     unregister,
-    lookup,
+    /** The registered tool a name (or an alias) stands for. */
+    lookup: (name: string) => named.get(name),
+    /** Every tool and live alias by the name a call gives: what a call looks its tool up in. */
+    named: named as ReadonlyMap<string, RegisteredTool>,
+    /** Every registered tool. */
     tools: () => tools.values(),
+    /** Tool names and live aliases, for suggestions. */
     names: () => [...tools.keys(), ...liveAliases().map((a) => a.alias)],
+    /** The aliases whose tool is registered, with that tool. */
     liveAliases,
-    plugin: (id) => plugins.get(id),
+    plugin: (id: string) => plugins.get(id),
     plugins: () => plugins.values(),
+    /** Throws, naming each, when an alias stands for a tool that is not registered. */
     checkAliases: () => aliases.checkTargets((name) => tools.has(name)),
-    onChange: (listener) => {
+    /** Notified when tools are added or removed, with the names removed. */
+    onChange: (listener: (removed: ReadonlyArray<string>) => void) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

@@ -4,16 +4,11 @@ import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { exportJsonSchema } from "../schema/base-json-schema.js";
 import { toJsonSchema } from "../schema/json-schema.js";
 import type { JsonSchema, SchemaTarget } from "../schema/json-schema-types.js";
-import type { CatalogExport, ProviderToolSchema, ToolDescription } from "./catalog-types.js";
+import type { Catalog, ToolDescription } from "./catalog-types.js";
 import { type Registry, toolInfo } from "./registry.js";
 
 /** The catalog's schemas: tools described for a model provider, and the catalog as data. */
-export interface SchemaExport {
-  describe(name: string, target?: SchemaTarget): ToolDescription | undefined;
-  schemas(target: SchemaTarget): ReadonlyArray<ProviderToolSchema>;
-  schemaErrors(target: SchemaTarget): ReadonlyArray<{ readonly tool: string; readonly message: string }>;
-  export(target?: SchemaTarget): CatalogExport;
-}
+export type SchemaExport = Pick<Catalog, "describe" | "schemas" | "schemaErrors" | "export">;
 
 type Exported = { readonly schema: Record<string, unknown> } | { readonly error: string };
 

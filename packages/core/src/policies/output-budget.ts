@@ -57,13 +57,6 @@ export const applyOutputBudget = <T>(data: T, maxChars: number): { data: T; repo
   };
 };
 
-/**
- * True when data fits the budget as it is (the check `applyOutputBudget` starts with): no budget,
- * or a JSON length within it. Lets the runtime skip building a truncation report for every call.
- */
-export const fitsOutputBudget = (data: unknown, maxChars: number): boolean =>
-  maxChars === Number.POSITIVE_INFINITY || jsonLength(data) <= maxChars;
-
 const jsonLength = (value: unknown): number => JSON.stringify(value)?.length ?? 0;
 
 const collectArrays = (value: unknown, out: { arr: unknown[]; original: number }[]): void => {

@@ -1,5 +1,5 @@
 import type { AnyTool, InjectMode } from "../define-tool.js";
-import { validateSync } from "../schema/standard-schema.js";
+import { validateSync } from "../schema/validate.js";
 
 /** One context-injected field of a tool, normalised from `inject`. */
 export interface InjectedField {

@@ -1,15 +1,6 @@
 import { TOOL_NAME } from "../define-tool.js";
 /** What {@link toolAliases} answers: the alias map and its checks. */
-export interface ToolAliases {
-  /** The aliases, as `[alias, tool]` pairs in the order given. */
-  readonly entries: ReadonlyArray<readonly [alias: string, tool: string]>;
-  /** The tool an alias stands for, or undefined when `name` is no alias. */
-  readonly target: (name: string) => string | undefined;
-  /** Throws when one of a plugin's tools would take an alias's name. */
-  readonly checkTools: (pluginId: string, toolNames: ReadonlyArray<string>) => void;
-  /** Throws, naming every one, when an alias stands for a tool that is not registered. */
-  readonly checkTargets: (isTool: (name: string) => boolean) => void;
-}
+export type ToolAliases = ReturnType<typeof toolAliases>;
 
 /**
  * Other names for tools (`{ search_web: "perplexity_search_web" }`), so clients written against older
@@ -18,9 +9,9 @@ export interface ToolAliases {
  *
  * @example
  * const aliases = toolAliases({ get_guia: "guia_get_guide" })
- * aliases.target("get_guia") // "guia_get_guide"
+ * aliases.entries // [["get_guia", "guia_get_guide"]]
  */
-export const toolAliases = (map: Readonly<Record<string, string>> = {}): ToolAliases => {
+export const toolAliases = (map: Readonly<Record<string, string>> = {}) => {
   const entries = Object.entries(map);
   const problems: string[] = [];
   for (const [alias, tool] of entries) {
@@ -32,9 +23,10 @@ export const toolAliases = (map: Readonly<Record<string, string>> = {}): ToolAli
   }
   if (problems.length > 0) throw new Error(`Invalid tool aliases: ${problems.join(" ")}`);
   return {
-    entries,
-    target: (name) => (Object.hasOwn(map, name) ? map[name] : undefined),
-    checkTools: (pluginId, toolNames) => {
+    /** The aliases, as `[alias, tool]` pairs in the order given. */
+    entries: entries as ReadonlyArray<readonly [alias: string, tool: string]>,
+    /** Throws when one of a plugin's tools would take an alias's name. */
+    checkTools: (pluginId: string, toolNames: ReadonlyArray<string>) => {
       const clashes = toolNames.filter((n) => Object.hasOwn(map, n));
       if (clashes.length > 0) {
         throw new Error(
@@ -42,7 +34,8 @@ export const toolAliases = (map: Readonly<Record<string, string>> = {}): ToolAli
         );
       }
     },
-    checkTargets: (isTool) => {
+    /** Throws, naming every one, when an alias stands for a tool that is not registered. */
+    checkTargets: (isTool: (name: string) => boolean) => {
       const missing = entries.filter(([, tool]) => !isTool(tool));
       if (missing.length > 0) {
         throw new Error(

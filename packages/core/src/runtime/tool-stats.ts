@@ -61,22 +61,25 @@ interface Tally {
 }
 
 /** Folds the metric snapshot into per-tool stats. */
-export const summarise = (snapshot: ReadonlyArray<Metric.Metric.Snapshot>): ToolStats[] => {
+export const summarise = (
+  snapshot: ReadonlyArray<Metric.Metric.Snapshot>,
+  tools: Iterable<{ readonly name: string; readonly pluginId: string }>,
+): ToolStats[] => {
   const byTool = new Map<string, Tally>();
-  for (const s of snapshot) {
-    const a = s.attributes;
-    const tool = a?.tool;
-    if (!tool || !a.plugin) continue;
-    const fresh: Tally = {
-      plugin: a.plugin,
+  for (const { name, pluginId } of tools)
+    byTool.set(name, {
+      plugin: pluginId,
       calls: 0,
       successes: 0,
       failuresByKind: {},
       quantiles: new Map(),
       hits: 0,
       misses: 0,
-    };
-    const e = byTool.get(tool) ?? byTool.set(tool, fresh).get(tool)!;
+    });
+  for (const s of snapshot) {
+    const a = s.attributes ?? {};
+    const e = a.tool === undefined ? undefined : byTool.get(a.tool);
+    if (!e) continue;
     if (s.type === "Counter") {
       const count = Number(s.state.count);
       if (s.id === toolCalls.id) {

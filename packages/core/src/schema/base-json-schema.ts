@@ -3,7 +3,8 @@ import * as z from "zod";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema, ToJsonSchemaOptions } from "./json-schema-types.js";
 import { SchemaExportError } from "./schema-export-error.js";
-import { isZodSchema, type ToolSchema, type ZodSchema } from "./standard-schema.js";
+import type { ToolSchema } from "./standard-schema.js";
+import { isZodSchema, type ZodSchema } from "./validate.js";
 
 /** The formats JSON Schema 2020-12 defines; others (zod's "cuid", "starts_with" ...) are zod-only. */
 const STANDARD_FORMATS: ReadonlySet<string> = new Set([

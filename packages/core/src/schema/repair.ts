@@ -1,18 +1,18 @@
 import type * as z from "zod";
 import { locateIssues, toToolInputIssue } from "./format-issues.js";
-import { guardInput, type InputGuardProblem } from "./input-guard.js";
 import { type Fix, fixesFor } from "./repair-issue.js";
 import { invalidInputMessage, type RejectedToolInput, rejectStandardIssues } from "./standard-issues.js";
-import {
-  isZodSchema,
-  type SchemaIssue,
-  type SchemaOutput,
-  type ToolSchema,
-  validateSync,
-} from "./standard-schema.js";
+import type { SchemaOutput, ToolSchema } from "./standard-schema.js";
 import { decodeStrictEncoding } from "./strict-encoding.js";
 import { buildSuggestion } from "./suggestion.js";
 import { unknownFields } from "./unknown-fields.js";
+import {
+  guardInput,
+  type InputGuardProblem,
+  isZodSchema,
+  type SchemaIssue,
+  validateSync,
+} from "./validate.js";
 import { cloneJson, deleteAt, getAt, setAt } from "./value-path.js";
 import type { AnySchema } from "./zod-introspect.js";
 

@@ -1,6 +1,6 @@
 import type { ToolInputIssue } from "./format-issues.js";
 import { describeReceived } from "./preview.js";
-import type { SchemaIssue } from "./standard-schema.js";
+import type { SchemaIssue } from "./validate.js";
 import { formatPath, getAt, isPlainObject } from "./value-path.js";
 
 /** Issues named in the message; the rest are counted. */

@@ -2,6 +2,7 @@ import type { Catalog, ToolInfo } from "@quiver/core";
 import { aliasInputSchema, type ServedAliases, serveAliases } from "../alias-sets.js";
 import { toMcpAnnotations } from "./annotations.js";
 import { envelopeOutputSchema } from "./envelope-schema.js";
+import { TOOL_DIGEST_META_KEY, toolDigest } from "./tool-digest.js";
 
 type ObjectSchema = { type: "object"; [k: string]: unknown };
 
@@ -18,6 +19,12 @@ export interface ListedTool {
     _meta: Record<string, unknown>;
   };
 }
+
+/** The definition with its digest in `_meta` (of what it is served as: its alias's text too). */
+const withDigest = (definition: ListedTool["definition"]): ListedTool["definition"] => ({
+  ...definition,
+  _meta: { ...definition._meta, [TOOL_DIGEST_META_KEY]: toolDigest(definition) },
+});
 
 /** Reports a tool whose schema could not be exported (it is left out of tools/list). */
 export type SchemaErrorReporter = (tool: string, error: Error) => void;
@@ -40,7 +47,7 @@ const build = (catalog: Catalog, report: SchemaErrorReporter): Map<string, Liste
       const title = d.title ?? d.annotations.title;
       listing.set(info.name, {
         info,
-        definition: {
+        definition: withDigest({
           name: d.name,
           ...(title ? { title } : {}),
           description: d.description,
@@ -52,7 +59,7 @@ const build = (catalog: Catalog, report: SchemaErrorReporter): Map<string, Liste
             "quiver/category": d.category,
             "quiver/available": d.available,
           },
-        },
+        }),
       });
     } catch (error) {
       report(info.name, error instanceof Error ? error : new Error(String(error)));
@@ -116,7 +123,7 @@ export const aliasedListing = (
       tools.set(t.info.name, t);
       continue;
     }
-    const definition = {
+    const definition = withDigest({
       ...t.definition,
       description: aliases.text(t.definition.description, alias),
       ...(alias
@@ -125,7 +132,7 @@ export const aliasedListing = (
             inputSchema: aliasInputSchema(t.definition.inputSchema, alias, aliases) as ObjectSchema,
           }
         : {}),
-    };
+    });
     tools.set(definition.name, { info: t.info, definition });
   }
   found = { aliases, tools };

@@ -1,9 +1,11 @@
-import { secret } from "@quiver/core";
+import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
 /** The plugin's settings: the openFDA base URL (tests point it at an emulator) and an optional key. */
 export const fdaConfigSchema = z.object({
-  baseUrl: z.url().default("https://api.fda.gov").describe("openFDA base URL."),
+  baseUrl: setting(z.url().default("https://api.fda.gov"), { env: "OPENFDA_BASE_URL" }).describe(
+    "openFDA base URL.",
+  ),
   apiKey: secret({ env: "OPENFDA_API_KEY" })
     .optional()
     .describe("openFDA API key (optional): openFDA then allows 120,000 requests a day instead of 1,000."),

@@ -33,7 +33,7 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
     id: "private-repo",
     version: pkg.version,
     description:
-      "Scientists' private document repositories: BM25 search with filters and citations, per-scientist access.",
+      "Scientists' private document repositories: BM25 search, filters and citations, per-scientist access.",
     config: repoConfigSchema,
     defaults: options,
     tools: [privateRepoSearch, privateRepoListCollections],

@@ -33,7 +33,7 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
     id: "rag",
     version: pkg.version,
     description:
-      "Search over course material: an HTTP RAG service or an embedded index (SQLite FTS5, or PostgreSQL with DATABASE_URL).",
+      "Search over course material: an HTTP RAG service or an embedded index (SQLite FTS5 or PostgreSQL).",
     instructions:
       "Use rag_search for passages of the course material (notes, guides, exercises) to ground an answer, citing their source; not for a subject's official grading rules (its teaching guide) nor for news on the web.",
     config: ragConfigSchema,

@@ -54,6 +54,8 @@ export class Connection {
     private readonly key: string,
     private readonly shared: SharedPool,
     readonly where: string,
+    /** The full URL, for the connection that listens for changes (never shown: see `where`). */
+    readonly url: string,
   ) {}
 
   /** Takes (or creates) the pool of a URL. */
@@ -78,7 +80,7 @@ export class Connection {
       pools.set(key, shared);
     }
     shared.users++;
-    return new Connection(key, shared, describeUrl(url));
+    return new Connection(key, shared, describeUrl(url), url);
   }
 
   /** Creates the schema's tables, policies and role once per pool (and checks them on later opens). */

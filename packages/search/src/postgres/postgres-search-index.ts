@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { SearchError } from "../errors.js";
 import { ANALYZER_VERSION, analyze } from "../internal/analyzer.js";
+import { ChangeFeed } from "../internal/change-feed.js";
 import { chunkOptionsProblem, chunkText } from "../internal/chunker.js";
 import { dateKey } from "../internal/dates.js";
 import { authorName, tagKey } from "../internal/normalize.js";
@@ -31,6 +32,7 @@ import type {
   CountOptions,
   DocumentOptions,
   DocumentPage,
+  IndexChangeListener,
   IndexStats,
   ListDocumentsOptions,
   OpenPostgresSearchIndexOptions,
@@ -45,6 +47,7 @@ import { Connection } from "./connection.js";
 import { type IndexRows, listPgDocuments, originalParams, readPgDocument } from "./documents.js";
 import { MIGRATED_PG_SCHEMA_VERSIONS, PG_SCHEMA_VERSION, quoteIdent } from "./schema.js";
 import { fieldPair, noNul, type PgScope, pgScope } from "./scope.js";
+import { listenForChanges, notifyChange } from "./watch.js";
 
 const DEFAULT_CHUNKING: ChunkOptions = { size: 300, overlap: 50 };
 /** Positions kept per term and chunk (PostgreSQL's tsvector limit); BM25 saturates long before. */
@@ -243,6 +246,7 @@ class PostgresSearchIndex implements SearchIndex {
   /** Document frequencies, valid while the index row's `version` is `cacheVersion`. */
   private cacheVersion: string | undefined;
   private readonly frequencies = new Map<string, number>();
+  private readonly changes: ChangeFeed;
 
   constructor(
     private readonly connection: Connection,
@@ -254,7 +258,23 @@ class PostgresSearchIndex implements SearchIndex {
     /** Who the transactions run as: the principal, or a grantee reading the principal's index. */
     private readonly reader: string,
     private readonly chunking: ChunkOptions,
-  ) {}
+  ) {
+    this.changes = new ChangeFeed(listenForChanges(connection.url, { schema, name, principal }));
+  }
+
+  watch(listener: IndexChangeListener): () => void {
+    this.assertOpen();
+    return this.changes.watch(listener);
+  }
+
+  /** Tells every listener of this index, in any process, at the commit of the caller's transaction. */
+  private notify(client: pg.PoolClient, collection: string): Promise<void> {
+    return notifyChange(
+      client,
+      { schema: this.schema, name: this.name, principal: this.principal },
+      collection,
+    );
+  }
 
   async add(documents: Iterable<SearchDocument>, options: AddOptions = {}): Promise<AddResult> {
     this.assertWritable();
@@ -357,6 +377,7 @@ class PostgresSearchIndex implements SearchIndex {
     return this.exclusive(() =>
       this.transaction(async (client) => {
         await this.lockIndex(client);
+        await this.notify(client, collection);
         const removed = await this.deleteDocuments(client, "d.collection = $3 AND d.id = ANY($4::text[])", [
           clean(collection),
           list,
@@ -372,6 +393,7 @@ class PostgresSearchIndex implements SearchIndex {
     return this.exclusive(() =>
       this.transaction(async (client) => {
         await this.lockIndex(client);
+        await this.notify(client, collection);
         return (await this.deleteDocuments(client, "d.collection = $3", [clean(collection)])).documents;
       }),
     );
@@ -442,6 +464,7 @@ class PostgresSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.changes.close();
     await this.writes.catch(() => undefined);
     await this.connection.release();
   }
@@ -646,6 +669,7 @@ class PostgresSearchIndex implements SearchIndex {
     batch: readonly SearchDocument[],
   ): Promise<AddResult> {
     await this.lockIndex(client);
+    await this.notify(client, collection);
     const ids = batch.map((doc) => clean(doc.id));
     const existing = (
       await this.deleteDocuments(client, "d.collection = $3 AND d.id = ANY($4::text[])", [

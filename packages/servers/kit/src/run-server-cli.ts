@@ -38,7 +38,11 @@ export const runServerCli = async (
     process.stdout.write(`${server.version}\n`);
     return EXIT.ok;
   }
-  const problem = settingsProblem(plugin, env);
+  const problem =
+    settingsProblem(plugin, env) ??
+    (server.needsPrincipal && !env.QUIVER_PRINCIPAL?.trim()
+      ? `QUIVER_PRINCIPAL is not set: the plugin "${plugin.id}" answers only a named caller. Set QUIVER_PRINCIPAL (who the calls are made as) in the "env" of this server in your MCP client's configuration.`
+      : undefined);
   if (problem) {
     log(problem);
     return EXIT.config;

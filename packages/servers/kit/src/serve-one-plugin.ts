@@ -29,9 +29,9 @@ export interface OnePluginServer {
 }
 
 /**
- * Serves one plugin over MCP: a catalog of that plugin alone (its settings from `env`), served by
- * @quiver/mcp over stdio or Streamable HTTP. What each bundled `@quiver/<plugin>-mcp` runs; a host
- * of several plugins is @quiver/host.
+ * Serves one plugin over MCP: a catalog of that plugin alone (its settings from `env`, every call
+ * made as `QUIVER_PRINCIPAL` when set), served by @quiver/mcp over stdio or Streamable HTTP. What
+ * each bundled `@quiver/<plugin>-mcp` runs; a host of several plugins is @quiver/host.
  *
  * @example
  * const server = await serveOnePlugin(fdaPlugin, { server: { name: "@quiver/fda-mcp", version: "0.1.0", bin: "quiver-fda-mcp" }, transport: { kind: "stdio" } });
@@ -41,9 +41,16 @@ export const serveOnePlugin = async (
   plugin: AnyPlugin,
   options: ServeOnePluginOptions,
 ): Promise<OnePluginServer> => {
-  const catalog = createCatalog({ env: options.env ?? process.env });
+  const env = options.env ?? process.env;
+  const catalog = createCatalog({ env });
   catalog.register(plugin);
-  const identity = { name: options.server.name, version: options.server.version };
+  // The person the server runs for (a one-plugin server maps no tokens), as the host's QUIVER_PRINCIPAL.
+  const principal = env.QUIVER_PRINCIPAL?.trim() || undefined;
+  const identity = {
+    name: options.server.name,
+    version: options.server.version,
+    ...(principal ? { principal } : {}),
+  };
   const onError = options.onError ?? (() => {});
   if (options.transport.kind === "stdio") {
     const stdio = serveStdio(catalog, { ...identity, onError });

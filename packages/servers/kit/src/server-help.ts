@@ -27,6 +27,8 @@ export const serverHelp = (plugin: AnyPlugin, server: ServerIdentity): string =>
     "  -v, --version    print the version",
     "  -h, --help       print this help",
     "",
+    "QUIVER_PRINCIPAL names who every call is made as (for plugins that answer per caller).",
+    "",
   ];
   if (settings.length === 0) lines.push("Settings: none.");
   else {

@@ -6,4 +6,6 @@ export interface ServerIdentity {
   readonly version: string;
   /** The command its `bin` installs (`quiver-fda-mcp`). */
   readonly bin: string;
+  /** The plugin answers per caller, so the server does not start without `QUIVER_PRINCIPAL`. */
+  readonly needsPrincipal?: boolean;
 }

@@ -1,4 +1,9 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type * as z from "zod";
 import { formatPath, type ValuePath } from "./value-path.js";
+
+// Checking a value for a tool: what no schema checks (`guardInput`), then the schema's own
+// validation (`validateSync`), the two halves of every input check and the output check.
 
 /** How deep a tool input may nest (objects and arrays); tool schemas are a few levels deep. */
 export const MAX_INPUT_DEPTH = 64;
@@ -106,5 +111,56 @@ const characterProblem = (path: ValuePath, bad: string, what = ""): InputGuardPr
     path: formatPath(path),
     message: `Invalid input: ${what}${at} contains the character ${bad}; control and bidirectional-override characters are refused.`,
     suggestion: `Send ${at} as plain text, without control characters (tab and newline are fine).`,
+  };
+};
+
+/**
+ * A zod 4 schema, from any copy of zod 4 (a plugin may bring its own). zod before 4.2 has no
+ * `~standard.jsonSchema`; Quiver exports every zod schema with `z.toJSONSchema` anyway.
+ */
+export type ZodSchema = z.core.$ZodType;
+
+/** True for a zod 4 schema (any copy): the repairs, suggestions and `z.toJSONSchema` export apply. */
+export const isZodSchema = (schema: unknown): schema is ZodSchema =>
+  typeof schema === "object" && schema !== null && "_zod" in schema;
+
+/** One issue of a failed validation, its path flattened to keys. */
+export interface SchemaIssue {
+  readonly path: ValuePath;
+  readonly message: string;
+  /** The library's own issue (a `$ZodIssue` for zod). */
+  readonly raw: StandardSchemaV1.Issue;
+}
+
+/** The outcome of `validateSync`. */
+export type Validated<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: ReadonlyArray<SchemaIssue> };
+
+const issuePath = (issue: StandardSchemaV1.Issue): ValuePath =>
+  (issue.path ?? []).map((segment) =>
+    typeof segment === "object" && segment !== null ? segment.key : segment,
+  );
+
+/**
+ * Validates through the schema's `~standard.validate`. Tool inputs and outputs are checked
+ * synchronously: a schema whose validation is asynchronous (an async refinement; zod also turns a
+ * check that throws into a rejected promise) is a defect and throws.
+ */
+export const validateSync = <S extends StandardSchemaV1>(
+  schema: S,
+  value: unknown,
+): Validated<StandardSchemaV1.InferOutput<S>> => {
+  const result = schema["~standard"].validate(value);
+  if (result instanceof Promise) {
+    result.catch(() => {}); // nobody awaits it: the schema is refused below
+    throw new TypeError(
+      `A tool schema (${schema["~standard"].vendor}) validated asynchronously (an async refinement, or a check that threw); tool schemas must validate synchronously.`,
+    );
+  }
+  if (!result.issues) return { ok: true, value: result.value as StandardSchemaV1.InferOutput<S> };
+  return {
+    ok: false,
+    issues: result.issues.map((raw) => ({ path: issuePath(raw), message: raw.message, raw })),
   };
 };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { guardInput, MAX_INPUT_DEPTH } from "./input-guard.js";
 import { parseToolInput } from "./repair.js";
 import { unknownFields } from "./unknown-fields.js";
+import { guardInput, MAX_INPUT_DEPTH } from "./validate.js";
 
 const deep = (levels: number): unknown => {
   let value: unknown = "leaf";
