@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 /** The `_meta` key of a listed tool's digest (as @quiver/mcp's tool listing writes it). */
-export const TOOL_DIGEST_META_KEY = "io.github.quiver-tools/digest";
+export const TOOL_DIGEST_META_KEY = "quiver/digest";
 /** Where server.json keeps the digests, under the registry's publisher-provided metadata. */
 export const SERVER_JSON_DIGESTS_KEY = "io.github.quiver-tools/tool-digests";
 

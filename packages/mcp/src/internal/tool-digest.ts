@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /** The `_meta` key of each listed tool's digest (the Quiver namespace of the MCP Registry). */
-export const TOOL_DIGEST_META_KEY = "io.github.quiver-tools/digest";
+export const TOOL_DIGEST_META_KEY = "quiver/digest";
 
 /** What of a listed tool the digest pins: what tools/list sends of it. */
 export interface DigestedDefinition {
