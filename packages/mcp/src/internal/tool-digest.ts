@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-/** The `_meta` key of each listed tool's digest (the Quiver namespace of the MCP Registry). */
+/** The `_meta` key of each listed tool's digest (prefix `quiver/`: short, as every listed tool carries it). */
 export const TOOL_DIGEST_META_KEY = "quiver/digest";
 
 /** What of a listed tool the digest pins: what tools/list sends of it. */
