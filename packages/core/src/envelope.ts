@@ -24,8 +24,9 @@ export const envelopeErrorSchema = z.object({
 
 /**
  * One typed part of a tool's answer besides its data, for clients that show media: text, an image
- * or audio clip (base64), or an embedded resource (text or base64 blob at a URI). The MCP adapter
- * maps each part to the MCP content block of the same shape.
+ * or audio clip (base64), an embedded resource (text or base64 blob at a URI), or a link to a
+ * resource (an artifact too large for the answer, spilled by the runtime: MCP's `resource_link`).
+ * The MCP adapter maps each part to the MCP content block of the same shape.
  */
 export const contentPartSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }),
@@ -38,6 +39,17 @@ export const contentPartSchema = z.discriminatedUnion("type", [
       z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string().describe("Base64") }),
     ]),
   }),
+  z
+    .object({
+      type: z.literal("resource_link"),
+      uri: z.string(),
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+      mimeType: z.string().optional(),
+      size: z.number().int().nonnegative().optional().describe("Bytes"),
+    })
+    .describe("Where the rest of the answer is: read it with MCP resources/read (or GET /resources?uri=)."),
 ]);
 
 /** One typed part of a tool's answer (text, image, audio, embedded resource); see {@link contentPartSchema}. */
@@ -70,7 +82,10 @@ export const envelopeMetadataSchema = z.looseObject({
   source: z.string().optional(),
   /** The tool that answered, when a fallback tool did. */
   fallbackTool: z.string().optional(),
-  /** Media the tool returned besides its data (`outcome(data, { content })`): images, audio, resources. */
+  /**
+   * Media the tool returned besides its data (`outcome(data, { content })`): images, audio, resources;
+   * an embedded resource over the output budget is replaced by a `resource_link` to where it is kept.
+   */
   content: z.array(contentPartSchema).optional(),
 });
 

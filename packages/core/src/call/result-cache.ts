@@ -135,14 +135,18 @@ export class ResultCache {
     run: () => Promise<Exit.Exit<RunOutput, ToolFailure>>,
     signal: AbortSignal | undefined,
   ): Promise<StoreAnswer> {
-    const { store } = this.#options;
+    const { store, leaseMs } = this.#options;
     const key = `cache:${store.key(id)}`;
-    const text = await store.get(key);
-    const found = this.#entry(text);
-    if (found) return found;
     const holder = `${LEASE}${PROCESS}:${runs++}`;
-    const leased =
-      !text?.startsWith(LEASE) && (await store.compareAndSet(key, text, holder, this.#options.leaseMs));
+    // The usual miss is an empty key: taking the lease is the one store request before the run.
+    let leased = await store.compareAndSet(key, undefined, holder, leaseMs);
+    if (!leased) {
+      const text = await store.get(key);
+      const found = this.#entry(text);
+      if (found) return found;
+      // An entry past its time, or a lease just given back: replaced by this run's lease.
+      leased = !text?.startsWith(LEASE) && (await store.compareAndSet(key, text, holder, leaseMs));
+    }
     if (!leased) {
       // Another process runs it: its result, once stored, or this process runs it when the lease ends.
       const other = await this.#await(key, signal);
@@ -151,7 +155,7 @@ export class ResultCache {
     }
     const exit = await run();
     const stored = Exit.isSuccess(exit) && (await this.#write(key, exit.value));
-    if (leased && !stored) await store.compareAndSet(key, holder, undefined, this.#options.leaseMs);
+    if (leased && !stored) await store.compareAndSet(key, holder, undefined, leaseMs);
     return { exit, cache: "miss" };
   }
 

@@ -17,6 +17,7 @@ import { readInput } from "./call-input.js";
 import { NOTHING_RECALLED, rememberFailure, rememberSuccess } from "./call-memory.js";
 import { previewOf } from "./confirmation-preview.js";
 import { fallbackAnswer } from "./fallback-tool.js";
+import { spillArtifacts } from "./result-resources.js";
 import { type AttemptState, type ContextServices, type RunOutput, runTool } from "./run-tool.js";
 import {
   failureOf,
@@ -154,7 +155,11 @@ export const createCallRunner = (options: CallRunnerOptions) => {
     if (Exit.isSuccess(exit)) {
       // A hit ran nothing: it neither resets a failure count nor is a newer good result.
       if (!cached) rememberSuccess(reg, callKey, exit.value.data, store, clock.now());
-      return answer(successEnvelope(reg, exit.value, facts(attempts, cached, repairs)), cache);
+      // An answer with media: artifacts over the output budget go to the store, linked (`spillArtifacts`).
+      const output = exit.value.metadata?.content
+        ? await spillArtifacts(reg, exit.value, session, store, options.sources.resultTtlMs)
+        : exit.value;
+      return answer(successEnvelope(reg, output, facts(attempts, cached, repairs)), cache);
     }
     // Interrupted: this call's own caller aborted, or else the run it joined was stopped.
     const joinedStopped = cached && !callOptions.signal?.aborted;

@@ -16,6 +16,7 @@ import { resolvePolicy } from "../policies/resolve-policy.js";
 import { retryAfter, retryPlan } from "../policies/retry-policy.js";
 import { timedOut } from "../policies/timeout-policy.js";
 import { matchTemplate } from "../runtime/uri-template.js";
+import { RESULT_URI_PREFIX, readResultResource } from "./result-resources.js";
 import { type CallRunnerOptions, missingScopes } from "./run-call.js";
 import { callerOf, toFailure } from "./run-tool.js";
 import { breakerOf } from "./tool-steps.js";
@@ -150,6 +151,10 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
 
   return {
     readResource: async (uri, callOptions = {}) => {
+      if (uri.startsWith(RESULT_URI_PREFIX)) {
+        const kept = await readResultResource(uri, callOptions.session ?? {}, sources.store);
+        return kept ? { ok: true, value: [kept] } : refused("not_found", `No resource at ${uri}.`);
+      }
       const found = resourceAt(uri);
       if (!found) return refused("not_found", `No resource at ${uri}.`);
       const answer = await run(found.entry, found.name, callOptions, found.body);

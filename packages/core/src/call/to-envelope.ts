@@ -44,7 +44,8 @@ export const successEnvelope = (reg: RegisteredTool, output: RunOutput, facts: C
   const { data, report } = fits
     ? { data: output.data, report: undefined }
     : applyOutputBudget(output.data, maxChars);
-  const base = output.message ?? `${reg.name} succeeded.`;
+  // Only the tool's own message can hold a secret: the default names the tool, nothing else.
+  const base = output.message === undefined ? `${reg.name} succeeded.` : reg.redact(output.message);
   const message = report?.truncated
     ? `${base} Output truncated to fit ${maxChars} characters (${report.note}).`
     : base;
@@ -60,11 +61,10 @@ export const successEnvelope = (reg: RegisteredTool, output: RunOutput, facts: C
   if (report?.truncated) meta.originalChars = report.originalChars;
   if (output.source) meta.source = output.source;
   const status = output.partial ? "partial" : "success";
-  const text = reg.redact(message);
   // Key order as every envelope has it: instruction before metadata.
   return instruction
-    ? { status, message: text, data, instruction, metadata: meta }
-    : { status, message: text, data, metadata: meta };
+    ? { status, message, data, instruction, metadata: meta }
+    : { status, message, data, metadata: meta };
 };
 
 /** A destructive tool's preview: the call waits for the user's confirmation. */

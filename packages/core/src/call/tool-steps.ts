@@ -31,6 +31,8 @@ export interface StepSources {
   readonly clock: PolicyClock;
   /** The catalog's store: cached results of every process on it. */
   readonly store: StoreDriver;
+  /** How long an artifact spilled out of an answer stays readable (`CatalogOptions.resultTtl`). */
+  readonly resultTtlMs: number;
   /** The runtime's scope: the circuits close with it. */
   readonly scope: Scope.Scope;
   /** One circuit per key and settings, shared by the tools that name it. */

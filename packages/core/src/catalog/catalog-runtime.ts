@@ -9,8 +9,10 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Metric from "effect/Metric";
 import * as Scope from "effect/Scope";
+import { DEFAULT_RESULT_TTL_MS } from "../call/result-resources.js";
 import { createCallRunner } from "../call/run-call.js";
 import { createSlotRunner, type SlotRunner } from "../call/run-slot.js";
+import { toMillis } from "../duration.js";
 import type { HttpClient } from "../http/index.js";
 import { policyClock } from "../policies/policy-clock.js";
 import type { PolicyKit } from "../policies/policy-kit.js";
@@ -59,7 +61,8 @@ export const createCatalogRuntime = (
       const context = (await runtime.context()) as Context.Context<never>;
       return Effect.runPromiseWith(context)(m.buildPolicyKit(context, store.policyStores, scope));
     }));
-  const sources = { clock, store, scope, breakers: new Map(), series: new Map(), policyKit };
+  const resultTtlMs = options.resultTtl === undefined ? DEFAULT_RESULT_TTL_MS : toMillis(options.resultTtl);
+  const sources = { clock, store, resultTtlMs, scope, breakers: new Map(), series: new Map(), policyKit };
   const runner = createCallRunner({
     registry,
     runtime,

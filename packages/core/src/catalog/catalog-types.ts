@@ -3,6 +3,7 @@ import type * as Layer from "effect/Layer";
 import type * as Metric from "effect/Metric";
 import type { AnyPlugin, HealthReport } from "../define-plugin.js";
 import type { ToolAnnotations, ToolCategory, ToolExample } from "../define-tool.js";
+import type { DurationInput } from "../duration.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
 import type { PluginSlots, ResourceContents, ToolTaskSupport } from "../plugin-slots.js";
@@ -41,6 +42,12 @@ export interface CatalogOptions {
    * answered from this process's memory either way. Closed with the catalog.
    */
   readonly store?: StoreDriver;
+  /**
+   * How long an artifact spilled out of an answer (an embedded resource over the tool's output budget,
+   * answered as a `resource_link`) stays readable in the store, by the principal whose call made it.
+   * Default 1 hour.
+   */
+  readonly resultTtl?: DurationInput;
   /**
    * Extra services for every call, e.g. an OTLP tracer and metrics layer (`effect/observability`):
    * with a tracer installed each call makes `execute_tool` spans (see the README's "Telemetry"). It

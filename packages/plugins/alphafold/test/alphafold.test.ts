@@ -4,7 +4,7 @@ import { closedUrl, describePluginConformance, describePluginPackage } from "@qu
 import { describe, expect, it } from "vitest";
 import pkg from "../package.json" with { type: "json" };
 import alphafoldPlugin from "../src/index.js";
-import { q7z6m3, recordedEntry } from "./support/afdb-emulator.js";
+import { esmfoldPdb, q7z6m3, recordedEntry } from "./support/afdb-emulator.js";
 import { at, dataOf, session, useAfdbEmulator } from "./support/catalog.js";
 
 /** `afCatalog`: a catalog with the plugin pointed at the emulator (`at(up)`), closed after the test. */
@@ -75,8 +75,15 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
       format: "pdb",
       url: `${up.url}/files/AF-Q7Z6M3-F1-model_v1.pdb`,
     });
-    expect(linked.structure.url).toBe(`${up.url}/files/AF-Q7Z6M3-F1-model_v1.pdb`);
     expect(linked.structure.text).toBeUndefined();
+    // The whole file is still in the answer: over the output budget, a link to it, read back whole.
+    const first = afCatalog(at(up));
+    const r = await first.call("alphafold_predict_structure", { uniprot_accession: "Q7Z6M3" }, session);
+    const [link] = r.metadata.content ?? [];
+    if (link?.type !== "resource_link") throw new Error(`no link: ${JSON.stringify(r.metadata)}`);
+    expect(link).toMatchObject({ name: "AF-Q7Z6M3-F1-model_v1.pdb", size: Buffer.byteLength(model.pdb) });
+    const read = await first.readResource(link.uri, session);
+    expect(read.ok && read.value[0]).toMatchObject({ mimeType: "chemical/x-pdb", text: model.pdb });
     const catalog = afCatalog(
       { ...at(up), inlineStructureMaxChars: 300_000 },
       { policies: { "*": { maxOutputChars: 400_000 } } },
@@ -84,7 +91,7 @@ describe("alphafold_predict_structure by UniProt accession (AlphaFold DB)", () =
     const inline = dataOf(
       await catalog.call("alphafold_predict_structure", { uniprot_accession: "Q7Z6M3" }, session),
     );
-    expect(inline.structure).toMatchObject({ content: "full_atom", text: model.pdb });
+    expect(inline.structure).toMatchObject({ text: model.pdb });
   });
 
   it("reads the same per-residue pLDDT from the recorded mmCIF (_atom_site.B_iso_or_equiv)", async () => {
@@ -228,24 +235,34 @@ describe("alphafold_predict_structure by sequence", () => {
     expect(d.confidence_scores.per_residue).toEqual(
       profile.map((v) => Math.round(Number((v / 100).toFixed(2)) * 10_000) / 100),
     );
-    expect(d.structure).toMatchObject({ format: "pdb", content: "full_atom" });
+    expect(d.structure).toMatchObject({ format: "pdb", text: expect.stringContaining("ATOM") });
     expect(d.structure.text).toContain("ATOM");
     expect(d.warnings.some((w: string) => w.startsWith("Low confidence for residues 1-32"))).toBe(true);
     expect(r.instruction).toMatch(/ESMFold as Lin et al/);
   });
 
-  it("gives a CA trace inline when an ESMFold model is too large and there is no link", async () => {
+  it("links the whole ESMFold model when it is over the budget, byte-identical to what ESMFold sent", async () => {
     const seq = "ACDEFGHIKLMNPQRSTVWY".repeat(15); // 300 residues, no exact match
-    const d = dataOf(
-      await afCatalog({ ...at(up), inlineStructureMaxChars: 30_000 }).call(
-        "alphafold_predict_structure",
-        { sequence: seq },
-        session,
-      ),
+    // The model (about 49,000 characters) is over a 20,000-character budget.
+    const catalog = afCatalog(
+      { ...at(up), inlineStructureMaxChars: 30_000 },
+      { policies: { alphafold_predict_structure: { maxOutputChars: 20_000 } } },
     );
-    expect(d.structure.content).toBe("ca_trace");
-    expect(d.structure.text.split("\n").filter((l: string) => l.startsWith("ATOM"))).toHaveLength(300);
-    expect(d.warnings.join(" ")).toMatch(/only the CA trace/);
+    const r = await catalog.call("alphafold_predict_structure", { sequence: seq }, session);
+    const d = dataOf(r);
+    expect(d.structure).toEqual({ format: "pdb" });
+    const [link] = r.metadata.content ?? [];
+    if (link?.type !== "resource_link") throw new Error(`no link: ${JSON.stringify(r.metadata)}`);
+    expect(link).toMatchObject({
+      name: expect.stringMatching(/^ESM-[0-9a-f]{12}\.pdb$/),
+      mimeType: "chemical/x-pdb",
+    });
+    const [sent] = up.requestsTo("POST", "/foldSequence/v1/pdb/").slice(-1);
+    const pdb = esmfoldPdb(String(sent?.body), q7z6m3().plddt);
+    expect(link.size).toBe(Buffer.byteLength(pdb));
+    const read = await catalog.readResource(link.uri, session);
+    expect(read.ok && read.value[0]).toEqual({ uri: link.uri, mimeType: "chemical/x-pdb", text: pdb });
+    expect((await catalog.readResource(link.uri, { session: { principal: "bob" } })).ok).toBe(false);
   });
 
   it("still folds with ESMFold when the UniProt lookup fails, and says so", async () => {

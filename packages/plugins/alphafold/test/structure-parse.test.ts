@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { caTrace, plddtFromMmcif, plddtFromPdb, toPercent } from "../src/internal/structure-parse.js";
+import { plddtFromMmcif, plddtFromPdb, toPercent } from "../src/internal/structure-parse.js";
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/structure/${name}`, import.meta.url), "utf8");
@@ -31,12 +31,15 @@ describe("reading pLDDT from the recorded AF-Q7Z6M3-F1 files", () => {
     expect(plddtFromMmcif(noAtoms).plddt).toEqual(plddtFromPdb(pdb).plddt);
   });
 
-  it("keeps only CA atoms in a trace", () => {
-    expect(
-      caTrace(pdb)
-        .split("\n")
-        .filter((l) => l.startsWith("ATOM")),
-    ).toHaveLength(343);
+  it("mmCIF: the same values from _atom_site", () => {
+    const fromCif = plddtFromMmcif(cif);
+    expect(fromCif.plddt).toEqual(plddtFromPdb(pdb).plddt);
+    expect(fromCif.sequence).toBe(plddtFromPdb(pdb).sequence);
+  });
+
+  it("mmCIF without atoms: falls back to _ma_qa_metric_local", () => {
+    const noAtoms = cif.replace(/loop_\n_atom_site\.[\s\S]*$/, "");
+    expect(plddtFromMmcif(noAtoms).plddt).toEqual(plddtFromPdb(pdb).plddt);
   });
 });
 

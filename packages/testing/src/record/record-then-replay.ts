@@ -42,10 +42,18 @@ export interface RecordThenReplayResult {
   readonly cassettes: ReadonlyArray<{ readonly path: string; readonly text: string }>;
 }
 
-/** An envelope without what differs between any two calls: the call id and the duration. */
+/**
+ * An envelope without what differs between any two calls: the call id, the duration, and the
+ * unguessable part of a spilled artifact's link (`quiver://result/<id>/…`).
+ */
 export const comparableEnvelope = (result: ToolResult): ToolResult => {
   const { callId: _id, durationMs: _ms, ...metadata } = result.metadata;
-  return { ...result, metadata: metadata as ToolResult["metadata"] };
+  const content = metadata.content?.map((part) =>
+    part.type === "resource_link"
+      ? { ...part, uri: part.uri.replace(/^(quiver:\/\/result\/)[^/]+/, "$1…") }
+      : part,
+  );
+  return { ...result, metadata: { ...metadata, ...(content ? { content } : {}) } as ToolResult["metadata"] };
 };
 
 const run = async (catalog: Catalog, calls: ReadonlyArray<SessionCall>) => {

@@ -88,11 +88,17 @@ export const predictionFromAfdb = async (
     );
   }
   const sequence_length = entry.sequence?.length ?? scores.plddt.length;
-  const structure = structurePart(format, text, fileUrl, ctx.config.inlineStructureMaxChars);
+  const { structure, artifact } = structurePart(
+    format,
+    text,
+    fileUrl,
+    ctx.config.inlineStructureMaxChars,
+    fileUrl ?? `alphafold://structure/${model}.${format === "pdb" ? "pdb" : "cif"}`,
+  );
   stage(ctx, 4, "Done");
   const message = `AlphaFold DB model ${model} (${sequence_length} residues): ${parts.summary}.`;
   return outcome(
     { ...base, ...parts.fields, sequence_length, warnings, structure },
-    { message, source: "AlphaFold DB" },
+    { message, source: "AlphaFold DB", ...(artifact ? { content: [artifact] } : {}) },
   );
 };

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { fail, outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
 import { type Prediction, structurePart } from "./output.js";
@@ -75,16 +76,18 @@ export const predictionFromEsmfold = async (
       `ESMFold's structure has ${scores.plddt.length} residues for a ${sequence.length}-residue sequence.`,
     );
   }
-  const structure = structurePart("pdb", pdb, undefined, ctx.config.inlineStructureMaxChars);
-  if (structure.content === "ca_trace") {
-    out.push(
-      `The full-atom model (${pdb.length} characters) is larger than the inline limit; only the CA trace is included. ESMFold keeps no copy: fold again to get all atoms.`,
-    );
-  }
+  const id = createHash("sha256").update(sequence).digest("hex").slice(0, 12);
+  const { structure, artifact } = structurePart(
+    "pdb",
+    pdb,
+    undefined,
+    ctx.config.inlineStructureMaxChars,
+    `esmfold://prediction/ESM-${id}.pdb`,
+  );
   stage(ctx, 4, "Done");
   const message = `ESMFold prediction (${sequence.length} residues): ${parts.summary}.`;
   return outcome(
     { ...base, ...parts.fields, warnings: out, structure },
-    { message, source: "ESMFold (ESM Atlas)" },
+    { message, source: "ESMFold (ESM Atlas)", ...(artifact ? { content: [artifact] } : {}) },
   );
 };

@@ -1,5 +1,5 @@
+import type { ContentPart } from "@quiver/core";
 import { z } from "zod";
-import { caTrace } from "./structure-parse.js";
 
 /**
  * The output of `alphafold_predict_structure`. Whether it is complete is the envelope's status
@@ -27,31 +27,35 @@ export const predictionSchema = z.object({
   structure: z
     .object({
       format: z.enum(["pdb", "mmcif"]),
-      content: z
-        .enum(["full_atom", "ca_trace"])
-        .optional()
-        .describe("What `text` holds, when it is included."),
-      text: z.string().optional().describe("The structure file (when small enough)."),
-      url: z.string().optional().describe("Where to download the full structure."),
+      text: z.string().optional().describe("The structure file, when small enough to inline."),
+      url: z.string().optional().describe("AlphaFold DB's download of the file."),
     })
-    .describe("The predicted structure, inline when small, else a link."),
+    .describe(
+      "The predicted structure: the file inline when small, else the whole file as the answer's resource (a resource_link when large: read it with resources/read).",
+    ),
 });
 
 /** What `alphafold_predict_structure` returns. */
 export type Prediction = z.input<typeof predictionSchema>;
 
+/** MIME types of the structure files. */
+const MIME = { pdb: "chemical/x-pdb", mmcif: "chemical/x-mmcif" } as const;
+
 /**
- * The structure part: the text inline when it fits, else the link; with neither (ESMFold keeps no
- * copy), the CA trace of the text (a PDB file) when that fits.
+ * The structure part: the text inline when it fits `maxChars`; else the whole file as an embedded
+ * resource of the answer (at `uri`), which the runtime turns into a `resource_link` when it is over
+ * the tool's output budget, so the full model is never lost (ESMFold keeps no copy of it).
  */
 export const structurePart = (
   format: "pdb" | "mmcif",
   text: string | undefined,
   url: string | undefined,
   maxChars: number,
-): Prediction["structure"] => {
-  if (text !== undefined && text.length <= maxChars) return { format, content: "full_atom", text, url };
-  const trace = url || text === undefined ? undefined : caTrace(text);
-  if (trace !== undefined && trace.length <= maxChars) return { format, content: "ca_trace", text: trace };
-  return { format, url };
+  uri: string,
+): { readonly structure: Prediction["structure"]; readonly artifact?: ContentPart } => {
+  if (text === undefined || text.length <= maxChars) return { structure: { format, text, url } };
+  return {
+    structure: { format, url },
+    artifact: { type: "resource", resource: { uri, mimeType: MIME[format], text } },
+  };
 };

@@ -97,10 +97,3 @@ export const toPercent = (plddt: ReadonlyArray<number>): number[] => {
     ? plddt.map((v) => Math.round(v * 10_000) / 100)
     : plddt.map((v) => Math.round(v * 100) / 100);
 };
-
-/** Only the CA atoms of a PDB file (one line per residue), for when the full model is too large to inline. */
-export const caTrace = (pdb: string): string =>
-  `${pdb
-    .split(/\r?\n/)
-    .filter((l) => (l.startsWith("ATOM") && l.slice(12, 16).trim() === "CA") || l.startsWith("TER"))
-    .join("\n")}\nEND\n`;
