@@ -1,6 +1,7 @@
 import { definePlugin, type InjectMode, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { llmSettings, testgenConfigSchema } from "./config.js";
+import { reviewPrompt } from "./review-prompt.js";
 import { generateTest } from "./tools/generate-test.js";
 
 export type { TestgenConfig } from "./config.js";
@@ -37,6 +38,7 @@ export const createTestgenPlugin = (options: TestgenPluginOptions = {}) => {
     config: testgenConfigSchema,
     defaults,
     tools: [{ ...generateTest, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
+    prompts: [reviewPrompt],
     // Loaded at the first call, not at import: `quiver list` never sets a registration up.
     setup: () => import("./setup.js").then((m) => m.setupTestgen()),
     health: async ({ config: c, http, signal }) => {
