@@ -137,6 +137,29 @@ export interface PluginView {
   readonly html: () => Promise<string> | string;
 }
 
+/**
+ * A change of a plugin's resources: one resource's contents changed (`uri`), or, without a URI, the
+ * list of its resources (a document added to a collection, say).
+ */
+export interface ResourceChange {
+  readonly uri?: string;
+}
+
+/**
+ * Watches a plugin's resources and calls `changed` when they change, including changes this process
+ * did not make (another process writing the same index); returns how to stop. Started, once the
+ * plugin's `setup` has opened, while someone listens (`catalog.onResourceChange`: an MCP client
+ * subscribed to a resource or listening for list changes), stopped when nobody does.
+ *
+ * @example
+ * const watchResources: ResourceWatcher<unknown, { index: SearchIndex }> = (changed, { resources }) =>
+ *   resources.index.watch(({ collection }) => changed(collection ? { uri: `docs://collections/${collection}` } : undefined))
+ */
+export type ResourceWatcher<Config = unknown, Resources = unknown> = (
+  changed: (change?: ResourceChange) => void,
+  ctx: { readonly config: Config; readonly resources: Resources },
+) => (() => void) | Promise<() => void>;
+
 /** Whether a tool may run as an MCP task: `optional` only, so every client can still call it plainly. */
 export type ToolTaskSupport = "optional";
 
@@ -149,6 +172,8 @@ export interface PluginSlots<Config = unknown, Resources = unknown> {
   /** MCP resources at fixed URIs (not `setup`'s `ctx.resources`). */
   readonly resources?: ReadonlyArray<PluginResource<Config, Resources>>;
   readonly resourceTemplates?: ReadonlyArray<PluginResourceTemplate<Config, Resources>>;
+  /** Tells the catalog when its resources change (MCP `resources/updated` and `list_changed`). */
+  readonly watchResources?: ResourceWatcher<Config, Resources>;
   /** Prompts, with completion of their arguments. */
   readonly prompts?: ReadonlyArray<PluginPrompt<Config, Resources>>;
   /** MCP Apps views (`ui://` resources) its tools show results in. */
@@ -160,6 +185,7 @@ const SLOT_KEYS = [
   "aliasSets",
   "resources",
   "resourceTemplates",
+  "watchResources",
   "prompts",
   "views",
 ] as const satisfies ReadonlyArray<keyof PluginSlots>;

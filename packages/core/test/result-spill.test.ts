@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   type Catalog,
   createCatalog,
+  type DurationInput,
   definePlugin,
   defineTool,
   memoryDriver,
@@ -42,7 +43,7 @@ const fold = defineTool({
 const plugin = definePlugin({ specificationVersion: "v1", id: "folds", version: "1.0.0", tools: [fold] });
 
 const open: Catalog[] = [];
-const catalogOn = (store: StoreDriver, resultTtl?: string) => {
+const catalogOn = (store: StoreDriver, resultTtl?: DurationInput) => {
   const catalog = createCatalog({ store, ...(resultTtl ? { resultTtl } : {}) });
   catalog.register(plugin);
   open.push(catalog);

@@ -153,7 +153,12 @@ export const createMcpHttpHandler = (
 
   // 2026-07-28 clients: one server instance per request; list changes go out on the listen bus.
   const modern = createMcpHandler(
-    () => createMcpServer(catalog, { ...serverOptions, notifyListChanged: false }),
+    () =>
+      createMcpServer(catalog, {
+        ...serverOptions,
+        notifyListChanged: false,
+        advertiseResourceChanges: true,
+      }),
     {
       legacy: "reject",
       maxRequestBodySize,
@@ -161,6 +166,10 @@ export const createMcpHttpHandler = (
     },
   );
   const unsubscribe = catalog.onChange(() => modern.notify.toolsChanged());
+  // Resource changes go out on the same bus (`subscriptions/listen` streams filter by URI).
+  const unlisten = catalog.onResourceChange(({ uri }) =>
+    uri === undefined ? modern.notify.resourcesChanged() : modern.notify.resourceUpdated(uri),
+  );
   const statelessServing = stateless
     ? createStatelessServing(catalog, serverOptions, maxRequestBodySize, report)
     : undefined;
@@ -400,6 +409,7 @@ export const createMcpHttpHandler = (
     close: async () => {
       clearInterval(sweep);
       unsubscribe();
+      unlisten();
       await Promise.all([...sessions.keys()].map(closeSession));
       await statelessServing?.close();
       await modern.close().catch(report);

@@ -5,6 +5,7 @@ import type { TaskRunner } from "@quiver/tasks";
 import pkg from "../package.json" with { type: "json" };
 import { aliasEnvelope, argumentsForTool } from "./alias-sets.js";
 import { type ExtraMcpTool, usesAllowed } from "./extra-tools.js";
+import { NOTIFYING_RESOURCES, notifyChanges } from "./internal/change-notifications.js";
 import { identityExtras, principalOf } from "./internal/principal.js";
 import { serverInstructions } from "./internal/server-instructions.js";
 import { serveSlots } from "./internal/slot-handlers.js";
@@ -51,10 +52,16 @@ export interface CatalogMcpServerOptions {
   /** What the text content carries besides `structuredContent` (default "summary-and-data"). */
   readonly textContent?: TextContentMode;
   /**
-   * Send `notifications/tools/list_changed` when the catalog changes (default true). A host that
-   * publishes list changes itself (a per-request server) turns it off.
+   * Send `notifications/tools/list_changed` when the catalog changes, and serve resource
+   * subscriptions with `resources/updated` and `resources/list_changed` (default true). A host that
+   * publishes changes itself (a per-request server) turns it off.
    */
   readonly notifyListChanged?: boolean;
+  /**
+   * Advertise resource subscriptions and list changes (default: as `notifyListChanged`); a host that
+   * publishes them itself on the 2026-07-28 `subscriptions/listen` bus turns it on there.
+   */
+  readonly advertiseResourceChanges?: boolean;
   /**
    * Called for a tool whose JSON Schema cannot be exported; the tool is left out of tools/list
    * (default: one line on stderr).
@@ -174,12 +181,13 @@ export const createServerOver = (
   }));
   // Its requests see a rejection; unhandled here it would end the process before the caller reports it.
   served.catch(() => {});
+  const notifies = options.notifyListChanged !== false;
   const server = new Server(
     { name: options.name ?? "quiver", version: options.version ?? pkg.version },
     {
       capabilities: {
         tools: { listChanged: true },
-        resources: {},
+        resources: (options.advertiseResourceChanges ?? notifies) ? NOTIFYING_RESOURCES : {},
         prompts: {},
         completions: {},
         logging: {},
@@ -315,25 +323,6 @@ export const createServerOver = (
     );
   });
 
-  if (options.notifyListChanged === false) return server;
-  let closed = false;
-  let unsubscribe: (() => void) | undefined;
-  served.then(
-    ({ catalog }) => {
-      if (closed) return;
-      unsubscribe = catalog.onChange(() => {
-        server.sendToolListChanged().catch(() => {
-          /* not connected or not initialised yet: the client lists tools when it connects */
-        });
-      });
-    },
-    () => {},
-  );
-  const previous = server.onclose;
-  server.onclose = () => {
-    closed = true;
-    unsubscribe?.();
-    previous?.();
-  };
+  if (notifies) notifyChanges(server, served);
   return server;
 };

@@ -19,6 +19,7 @@ import type {
   CompletionTarget,
   PromptAnswer,
   PromptInfo,
+  ResourceChangeListener,
   ResourceInfo,
   ResourceTemplateInfo,
   SlotAnswer,
@@ -199,6 +200,12 @@ export interface Catalog {
   checkAliases(): void;
   /** Notified when tools are added or removed. */
   onChange(listener: () => void): () => void;
+  /**
+   * Listens to the plugins' resource changes (their `watchResources`: one resource's contents, or a
+   * plugin's list when `uri` is absent), including changes made by other processes; the watchers run
+   * only while someone listens. Returns how to stop listening.
+   */
+  onResourceChange(listener: ResourceChangeListener): () => void;
   /** Releases the runtime, the HTTP pools and every plugin's resources. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { CatalogRuntime } from "./catalog-runtime.js";
 import type { Catalog, CatalogOptions } from "./catalog-types.js";
 import { openPlugin, pluginHealth } from "./plugin-health.js";
 import { createRegistry, toolInfo } from "./registry.js";
+import { createResourceChanges } from "./resource-changes.js";
 import { createSchemaExport } from "./schema-export.js";
 import { promptsOf, resourcesOf, templatesOf } from "./slot-lists.js";
 
@@ -31,6 +32,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     clock: async () => options.clock ?? (await import("effect/Clock")).Clock.defaultValue(),
   });
   const schemas = createSchemaExport(registry);
+  const changes = createResourceChanges(registry);
   let runtime: Promise<CatalogRuntime> | undefined;
   let closed = false;
   /** The runtime, loaded and built at its first need. */
@@ -81,6 +83,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     open: (pluginId) => openPlugin(registry.plugin(pluginId), pluginId),
     checkAliases: registry.checkAliases,
     onChange: (listener) => registry.onChange(() => listener()),
+    onResourceChange: changes.onResourceChange,
     close: async () => {
       // Calls in flight end first (interrupted, their upstream requests aborted), then what the
       // plugins opened is closed: a call never sees its index or connection closed under it.
@@ -88,6 +91,7 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
       closed = true;
       const running = runtime ? await runtime : undefined;
       await running?.stop();
+      await changes.close();
       for (const { resources } of registry.plugins()) await resources.close();
       await running?.dispose();
       await options.store?.close?.().catch(() => undefined);

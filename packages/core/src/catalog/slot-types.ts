@@ -1,5 +1,5 @@
 import type { ErrorKind } from "../error-kinds.js";
-import type { PromptMessage, ResourceDescriptor } from "../plugin-slots.js";
+import type { PromptMessage, ResourceChange, ResourceDescriptor } from "../plugin-slots.js";
 import type { SessionContext } from "../runtime/call-types.js";
 
 /** A resource at a fixed URI, as the catalog lists it. */
@@ -64,3 +64,11 @@ export interface SlotCallOptions {
 export type CompletionTarget =
   | { readonly prompt: string; readonly argument: string }
   | { readonly uriTemplate: string; readonly argument: string };
+
+/** A change of a plugin's resources, as the catalog tells it: whose, and which (no `uri`: the list). */
+export interface CatalogResourceChange extends ResourceChange {
+  readonly plugin: string;
+}
+
+/** A listener of `catalog.onResourceChange`. */
+export type ResourceChangeListener = (change: CatalogResourceChange) => void;

@@ -1,0 +1,44 @@
+import type { Server } from "@modelcontextprotocol/server";
+import type { Catalog } from "@quiver/core";
+
+/** What a server that notifies advertises of its resources: subscriptions and list changes. */
+export const NOTIFYING_RESOURCES = { subscribe: true, listChanged: true } as const;
+
+/**
+ * A connection's change notifications (one server per connection: stdio, a 2025-era HTTP session):
+ * `tools/list_changed` when the catalog's tools change; `resources/list_changed` when a plugin's list
+ * of resources changes; `resources/updated` for a resource this connection subscribed to
+ * (`resources/subscribe`, `resources/unsubscribe`) when its contents change. The catalog's watchers
+ * run while a connection listens; closing the server stops listening.
+ */
+export const notifyChanges = (server: Server, served: Promise<{ readonly catalog: Catalog }>): void => {
+  const subscribed = new Set<string>();
+  server.setRequestHandler("resources/subscribe", async (request) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler("resources/unsubscribe", async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  // Not connected or not initialised yet: the client lists what it needs when it connects.
+  const ignore = () => {};
+  let closed = false;
+  const stops: Array<() => void> = [];
+  served.then(({ catalog }) => {
+    if (closed) return;
+    stops.push(
+      catalog.onChange(() => server.sendToolListChanged().catch(ignore)),
+      catalog.onResourceChange(({ uri }) => {
+        if (uri === undefined) server.sendResourceListChanged().catch(ignore);
+        else if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(ignore);
+      }),
+    );
+  }, ignore);
+  const previous = server.onclose;
+  server.onclose = () => {
+    closed = true;
+    for (const stop of stops.splice(0)) stop();
+    previous?.();
+  };
+};

@@ -1,0 +1,121 @@
+import { EventEmitter } from "node:events";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type Catalog, createCatalog, definePlugin } from "@quiver/core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
+import { listen } from "./helpers.js";
+
+// A shelf of books whose list and contents change when the test says so, as an index written by
+// another process would: the plugin's watcher hears of it and tells the catalog.
+const shelf = new EventEmitter();
+const books: Record<string, string> = { b1: "first edition" };
+const shelfPlugin = definePlugin({
+  id: "shelf",
+  version: "1.0.0",
+  tools: [],
+  resources: [
+    {
+      uri: "shelf://books",
+      name: "books",
+      read: () => [{ uri: "shelf://books", text: JSON.stringify(Object.keys(books)) }],
+    },
+  ],
+  resourceTemplates: [
+    {
+      uriTemplate: "shelf://book/{id}",
+      name: "book",
+      read: (uri, { id }) => (books[id!] === undefined ? [] : [{ uri, text: books[id!]! }]),
+    },
+  ],
+  watchResources: (changed) => {
+    const onChange = (uri?: string) => changed(uri ? { uri } : undefined);
+    shelf.on("change", onChange);
+    return () => shelf.off("change", onChange);
+  },
+});
+
+let catalog: Catalog;
+let handler: McpHttpHandler;
+let http: Awaited<ReturnType<typeof listen>>;
+const clients: Client[] = [];
+beforeAll(async () => {
+  catalog = createCatalog({ env: {} });
+  catalog.register(shelfPlugin);
+  handler = createMcpHttpHandler(catalog);
+  http = await listen((req, res) => void handler(req, res));
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => {});
+});
+afterAll(async () => {
+  await handler.close();
+  await http.close();
+  await catalog.close();
+});
+
+const connect = async (era?: "2026-07-28") => {
+  const client = new Client(
+    { name: "subs", version: "1.0.0" },
+    era ? { versionNegotiation: { mode: { pin: era } } } : {},
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
+  clients.push(client);
+  return client;
+};
+
+/** The notifications of `method` the client receives, as they come. */
+const heard = (
+  client: Client,
+  method: "notifications/resources/updated" | "notifications/resources/list_changed",
+) => {
+  const got: unknown[] = [];
+  client.setNotificationHandler(method, (n) => {
+    got.push(n.params ?? {});
+  });
+  return got;
+};
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe("resource change notifications", () => {
+  it("2025-11-25: a subscribed resource's update and the list's change reach the client; an unsubscribed one does not", async () => {
+    const client = await connect();
+    expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
+    const updated = heard(client, "notifications/resources/updated");
+    const listed = heard(client, "notifications/resources/list_changed");
+    await client.subscribeResource({ uri: "shelf://book/b1" });
+    books.b1 = "second edition";
+    shelf.emit("change", "shelf://book/b1");
+    shelf.emit("change", "shelf://book/elsewhere");
+    books.b2 = "new";
+    shelf.emit("change");
+    await until(() => updated.length > 0 && listed.length > 0);
+    expect(updated).toEqual([{ uri: "shelf://book/b1" }]);
+    expect(listed).toHaveLength(1);
+    expect((await client.readResource({ uri: "shelf://book/b1" })).contents[0]).toMatchObject({
+      text: "second edition",
+    });
+    await client.unsubscribeResource({ uri: "shelf://book/b1" });
+    shelf.emit("change", "shelf://book/b1");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(updated).toHaveLength(1);
+  });
+
+  it("2026-07-28: subscriptions/listen delivers the updates of the URIs it names and the list changes", async () => {
+    const client = await connect("2026-07-28");
+    const updated = heard(client, "notifications/resources/updated");
+    const listed = heard(client, "notifications/resources/list_changed");
+    const subscription = await client.listen({
+      resourcesListChanged: true,
+      resourceSubscriptions: ["shelf://book/b1"],
+    });
+    shelf.emit("change", "shelf://book/b1");
+    shelf.emit("change", "shelf://book/other");
+    shelf.emit("change");
+    await until(() => updated.length > 0 && listed.length > 0);
+    expect(updated).toEqual([expect.objectContaining({ uri: "shelf://book/b1" })]);
+    expect(listed).toHaveLength(1);
+    await subscription.close();
+  });
+});
