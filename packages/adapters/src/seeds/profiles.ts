@@ -197,14 +197,10 @@ export const EXTERNAL_TOOL_REQUEST_SCHEMA = {
   required: ["tool_type", "tool_name", "query"],
 } as const;
 
-/** Large enough for a whole predicted structure (a 2,700-residue protein's PDB is about 2 MB). */
-const WHOLE_STRUCTURE_CHARS = 4_000_000;
-
 const coScientist: SeedProfile = {
   name: "co-scientist",
-  // ProteinStructureResult.structure_data is the PDB text itself, never a link.
-  pluginDefaults: { alphafold: { inlineStructureMaxChars: WHOLE_STRUCTURE_CHARS } },
-  policyDefaults: { alphafold_predict_structure: { maxOutputChars: WHOLE_STRUCTURE_CHARS + 100_000 } },
+  // ProteinStructureResult.structure_data is the PDB text itself, never a link: a structure over the
+  // answer's budget comes as a resource link, which the executor reads back (`withLinksRead`).
   description:
     "The AI co-scientist's External Tools Interface: POST /external-tools/execute (ExternalToolRequest → ExternalToolResponse).",
   tools: [

@@ -7,7 +7,7 @@ import type { CallOptions, Catalog, SessionContext, ToolResult } from "@quiver/c
  * @example
  * const caller: ToolCaller = catalog;
  */
-export type ToolCaller = Pick<Catalog, "call">;
+export type ToolCaller = Pick<Catalog, "call"> & Partial<Pick<Catalog, "readResource">>;
 
 /** Options shared by the seed mappings' drop-in tools. */
 export interface SeedToolsOptions {

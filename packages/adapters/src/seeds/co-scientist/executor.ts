@@ -1,4 +1,5 @@
 import { callWith, type SeedToolsOptions, type ToolCaller } from "../tool-caller.js";
+import { withLinksRead } from "./follow-links.js";
 import { readRequest } from "./read-request.js";
 import { resolveTool } from "./resolve-tool.js";
 import { failure } from "./responses.js";
@@ -19,7 +20,8 @@ export interface ExternalToolExecutor {
  * limit) and the envelope into an `ExternalToolResponse`. A constraint is applied, checked against
  * the answer, or listed in `metadata.unmet_constraints` (then PARTIAL_SUCCESS); never dropped. A
  * failure answers `results: null` with `metadata.error_type`, `message` and `retry_after`; a timeout
- * keeps what was found, marked `metadata.incomplete`.
+ * keeps what was found, marked `metadata.incomplete`. An artifact the answer links to (a structure
+ * over the output budget) is read back with the caller's `readResource`, so the response holds it.
  *
  * @example
  * const tools = createExternalToolExecutor(catalog, { session: { principal: "scientist-1" } });
@@ -53,6 +55,6 @@ export const createExternalToolExecutor = (
         },
       );
     const r = await callWith(caller, mapping.tool, built.input, options, { timeoutMs: seconds * 1000 });
-    return toResponse(r, name, seconds, constraints, mapping, built);
+    return toResponse(await withLinksRead(r, caller, options), name, seconds, constraints, mapping, built);
   },
 });

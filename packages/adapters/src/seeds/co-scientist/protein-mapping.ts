@@ -1,5 +1,6 @@
 import { defined, isObject, show, strings } from "./json.js";
 import type { SeedTool } from "./seed-tool.js";
+import type { Json } from "./types.js";
 
 /** AlphaFold constraints the adapter applies: checked against the prediction, or passed as input. */
 const PROTEIN_CONSTRAINTS = ["min_plddt", "min_confidence", "source", "structure_format"] as const;
@@ -48,7 +49,7 @@ export const protein = (model: "AlphaFold" | "ESMFold"): SeedTool => ({
       unmet,
     };
   },
-  shape: (d, constraints) => {
+  shape: (d, constraints, metadata) => {
     const scores = isObject(d.confidence_scores) ? d.confidence_scores : {};
     const overall = typeof scores.overall === "number" ? scores.overall : null;
     const unmet: string[] = [];
@@ -64,10 +65,11 @@ export const protein = (model: "AlphaFold" | "ESMFold"): SeedTool => ({
     if (constraints.source !== undefined && constraints.source !== d.source)
       unmet.push(`source: the structure comes from ${show(d.source)}, not ${show(constraints.source)}`);
     const structure = isObject(d.structure) ? d.structure : {};
-    const text = typeof structure.text === "string" ? structure.text : "";
+    // Inline when small; else the answer's resource (a link over the budget, read back by the executor).
+    const text = typeof structure.text === "string" ? structure.text : (structureFile(metadata) ?? "");
     const warnings = strings(d.warnings);
     if (text === "" && typeof structure.url === "string")
-      warnings.push(`The structure is too large to inline: download it from ${structure.url}`);
+      warnings.push(`The structure could not be included: download it from ${structure.url}`);
     return {
       results: {
         confidence_scores: {
@@ -91,3 +93,19 @@ export const protein = (model: "AlphaFold" | "ESMFold"): SeedTool => ({
     };
   },
 });
+
+/** The text of the structure file among the answer's resources (PDB or mmCIF), if it holds one. */
+const structureFile = (metadata: Json): string | undefined => {
+  const parts = isObject(metadata) && Array.isArray(metadata.content) ? metadata.content : [];
+  for (const part of parts) {
+    const resource =
+      isObject(part) && part.type === "resource" && isObject(part.resource) ? part.resource : undefined;
+    if (
+      resource &&
+      typeof resource.text === "string" &&
+      /^chemical\/x-(pdb|mmcif)$/.test(String(resource.mimeType))
+    )
+      return resource.text;
+  }
+  return undefined;
+};
