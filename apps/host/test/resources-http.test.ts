@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BINARY, NOTES } from "./fixtures/plugins/shelf/index.js";
+import { BINARY, INVENTORY, NOTES } from "./fixtures/plugins/shelf/index.js";
 import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
 import { type AuthorizationServer, startAuthorizationServer } from "./oauth/authorization-server.js";
 
@@ -50,6 +50,7 @@ describe("GET /resources", () => {
       "shelf://signature.bin",
       "test://static-binary",
       "test://static-text",
+      "test://watched-resource",
     ]);
     expect(body.resources).toContainEqual(
       expect.objectContaining({ uri: "shelf://signature.bin", plugin: "shelf", size: 8 }),
@@ -105,6 +106,34 @@ describe("GET /resources", () => {
     expect(bob.status).toBe(404);
     expect(bob.body.error.code).toBe("not_found");
     expect(JSON.stringify(bob.body)).not.toContain("cohort");
+  });
+
+  it("reads a call's linked result for the caller who made it; another principal gets a 404", async () => {
+    const response = await fetch(`${serve.url}/tools/shelf_export/call`, {
+      method: "POST",
+      headers: { authorization: "Bearer tok-alice-3e9a", "content-type": "application/json" },
+      body: "{}",
+    });
+    const envelope = (await response.json()) as Record<string, any>;
+    const [link] = envelope.metadata.content;
+    expect(link).toMatchObject({
+      type: "resource_link",
+      name: "inventory.tsv",
+      mimeType: "text/tab-separated-values",
+      size: INVENTORY.length,
+    });
+    expect(JSON.stringify(envelope)).not.toContain("box 7");
+    const mine = await read(link.uri);
+    expect(mine).toEqual({
+      status: 200,
+      body: {
+        uri: link.uri,
+        contents: [{ uri: link.uri, mimeType: "text/tab-separated-values", text: INVENTORY }],
+      },
+    });
+    const bob = await read(link.uri, "tok-bob-5d20");
+    expect(bob.status).toBe(404);
+    expect(JSON.stringify(bob.body)).not.toContain("box 7");
   });
 
   it("answers a URI nothing serves 404, a malformed one and a plugin's refusal 400, as JSON errors", async () => {

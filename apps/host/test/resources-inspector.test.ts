@@ -42,6 +42,7 @@ describe("MCP Inspector's CLI on quiver serve's resources", () => {
       "shelf://signature.bin",
       "test://static-binary",
       "test://static-text",
+      "test://watched-resource",
     ]);
     const templates = await inspector(["--method", "resources/templates/list"]);
     expect(templates.resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate).sort()).toEqual([
