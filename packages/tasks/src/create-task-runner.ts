@@ -24,7 +24,8 @@ import type {
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
-  readonly catalog: Catalog;
+  /** Runs a task's call: a catalog, or anything with its `call` (a host that runs its own tools beside it). */
+  readonly catalog: Pick<Catalog, "call">;
   /** Where tasks, leases and results live: the catalog's store (a `redisStore` shared by replicas). */
   readonly store: StoreDriver;
   /** This replica's name in leases (default: random). */
