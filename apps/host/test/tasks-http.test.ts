@@ -33,6 +33,7 @@ beforeAll(async () => {
       name: "quiver.config.json",
       text: JSON.stringify({
         profile: "co-scientist",
+        tasks: { deadline: "10 minutes", tools: { tasky_slow: "20 minutes" } },
         plugins: { alphafold: { options: pluginSettings(up, KEYS).options.alphafold } },
       }),
     },
@@ -69,15 +70,20 @@ const settle = async (location: string, headers: Record<string, string>) => {
   }
 };
 
+type TaskBody = { task: { id: string; status: string; createdAt: number; deadlineAt: number } };
+/** The task the last `startAsync` started. */
+let lastTask: TaskBody["task"];
+
 /** Starts a call with `Prefer: respond-async` and answers its Location. */
 const startAsync = async (path: string, body: unknown, headers = ALICE) => {
   const r = await post(path, body, { ...headers, ...ASYNC });
   expect(r.status).toBe(202);
   expect(r.headers.get("preference-applied")).toBe("respond-async");
-  const { task } = (await r.json()) as { task: { id: string; status: string } };
+  const { task } = (await r.json()) as TaskBody;
   expect(task.status).toBe("working");
   const location = r.headers.get("location") as string;
   expect(location).toBe(`/tasks/${task.id}`);
+  lastTask = task;
   return location;
 };
 
@@ -91,6 +97,8 @@ const essence = (e: { status: string; message: string; data: unknown }) => ({
 describe("POST /tools/{name}/call with Prefer: respond-async", () => {
   it("answers 202 and a Location; GET polls (202 with progress), then answers the plain call's envelope", async () => {
     const location = await startAsync("/tools/tasky_slow/call", { label: "api-settle" });
+    // The config file's deadline for this tool (`tasks.tools`), over `tasks.deadline`.
+    expect(lastTask.deadlineAt - lastTask.createdAt).toBe(20 * 60_000);
     await eventually(() => hold.held.has("api-settle"));
     const working = await at(location, ALICE);
     expect(working.status).toBe(202);
@@ -130,7 +138,9 @@ describe("POST /tools/{name}/call with Prefer: respond-async", () => {
     const { tasks } = (await (await fetch(`${serve.url}/tasks`, { headers: ALICE })).json()) as {
       tasks: Array<{ id: string; status: string }>;
     };
-    expect(tasks).toContainEqual(expect.objectContaining({ id: location.split("/")[2], status: "cancelled" }));
+    expect(tasks).toContainEqual(
+      expect.objectContaining({ id: location.split("/")[2], status: "cancelled" }),
+    );
   });
 
   it("timeout_seconds is the task's deadline: the call is stopped and the task fails with its envelope", async () => {
@@ -143,10 +153,14 @@ describe("POST /tools/{name}/call with Prefer: respond-async", () => {
     expect(ended.status).toBe(200);
     expect((await ended.json()).message).toMatch(/tasky_slow was cancelled .*the task reached its deadline/);
     expect(hold.aborted.has("api-deadline")).toBe(true);
-    const refused = await post("/tools/tasky_slow/call", { input: { label: "x" }, timeout_seconds: -1 }, {
-      ...ALICE,
-      ...ASYNC,
-    });
+    const refused = await post(
+      "/tools/tasky_slow/call",
+      { input: { label: "x" }, timeout_seconds: -1 },
+      {
+        ...ALICE,
+        ...ASYNC,
+      },
+    );
     expect(refused.status).toBe(400);
     expect((await refused.json()).error.code).toBe("invalid_timeout");
   });
@@ -172,7 +186,9 @@ describe("POST /external-tools/execute with Prefer: respond-async", () => {
   };
 
   it("polls to the ExternalToolResponse the synchronous request answers", async () => {
-    const location = await startAsync("/external-tools/execute", fold);
+    const location = await startAsync("/external-tools/execute", { ...fold, timeout_seconds: 60 });
+    // The request's timeout_seconds, and a grace for the executor's own TIMEOUT answer.
+    expect(lastTask.deadlineAt - lastTask.createdAt).toBe(65_000);
     const done = await settle(location, ALICE);
     expect(done.status).toBe(200);
     const response = await done.json();

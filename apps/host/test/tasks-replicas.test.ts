@@ -63,7 +63,9 @@ describe.skipIf(!up)("tasks on two quiver serve replicas sharing Redis", () => {
         { label: "replica-settle" },
         { task: { preference: "require" } },
       );
-      const taskId = execution.handle?.taskId as string;
+      const handle = execution.handle;
+      if (!handle) throw new Error("no task was started");
+      const { taskId } = handle;
       await eventually(() => hold.held.has("replica-settle"));
       expect(await onB.session.task(taskId).snapshot()).toMatchObject({ status: "working" });
       await hold.release("replica-settle", "shared");

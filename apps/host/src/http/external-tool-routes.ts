@@ -4,8 +4,8 @@ import { externalToolCatalogue } from "@quiver/adapters/seeds";
 import type { TaskRunner } from "@quiver/tasks";
 import type { HostProfile } from "../profiles/host-profile.js";
 import { sendError, sendJson } from "./json-response.js";
-import { deadlineOf, prefersAsync, sendAccepted } from "./respond-async.js";
 import { readJsonBody } from "./request-guard.js";
+import { deadlineOf, prefersAsync, sendAccepted } from "./respond-async.js";
 
 /** One request to the co-scientist's routes, as the API's router has parsed it. */
 export interface ExternalToolRouteRequest {

@@ -18,7 +18,8 @@ export const prefersAsync = (req: IncomingMessage): boolean => {
 export const taskLocation = (id: string): string => `/tasks/${encodeURIComponent(id)}`;
 
 /** Seconds a poller should wait before its next GET, from the task's poll interval (at least 1). */
-export const retryAfter = (task: TaskInfo): string => String(Math.max(1, Math.ceil(task.pollIntervalMs / 1000)));
+export const retryAfter = (task: TaskInfo): string =>
+  String(Math.max(1, Math.ceil(task.pollIntervalMs / 1000)));
 
 /**
  * `202 Accepted` for a started task: its status as the body, `Location` to poll it, and

@@ -20,7 +20,8 @@ const oneTask =
     const id = parts[1]!;
     if (method === "DELETE") {
       const answer = await runner.cancel(id, caller.principal);
-      if (answer.ok) return sendJson(res, 200, { task: answer.task }, { [STATUS_HEADER]: answer.task.status });
+      if (answer.ok)
+        return sendJson(res, 200, { task: answer.task }, { [STATUS_HEADER]: answer.task.status });
       return answer.code === "finished"
         ? sendError(res, 409, "task_finished", answer.message)
         : sendError(res, 404, "not_found", answer.message);

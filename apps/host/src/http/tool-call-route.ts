@@ -23,7 +23,7 @@ type Deadline = { readonly deadlineMs?: number };
 
 /** A call's input and settings, read from its body and headers; or the 400 to answer. */
 type CallRequest =
-  | { readonly ok: true; readonly input: unknown; readonly settings: CallSettings } & Deadline
+  | ({ readonly ok: true; readonly input: unknown; readonly settings: CallSettings } & Deadline)
   | { readonly ok: false; readonly code: string; readonly message: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -5,8 +5,9 @@ import { hostTaskCaller } from "./task-caller.js";
 /**
  * The task runner of `quiver serve`: on the host's store (memory, or the Redis every replica shares,
  * so any replica answers a poll or a cancel), running the catalog's task-capable tools and the
- * profile's seed tools. A task's deadline is 300 s unless its request asks otherwise
- * (`timeout_seconds`). @quiver/tasks loads only here, when a server starts.
+ * profile's seed tools. A task's deadline is the request's `timeout_seconds`, else its tool's in the
+ * config file (`tasks.tools`), else `tasks.deadline` (300 s). @quiver/tasks loads only here, when a
+ * server starts.
  *
  * @example
  * const tasks = await openTaskRunner(host)
@@ -14,7 +15,13 @@ import { hostTaskCaller } from "./task-caller.js";
  */
 export const openTaskRunner = async (host: Host): Promise<TaskRunner> => {
   const { createTaskRunner } = await import("@quiver/tasks");
-  return createTaskRunner({ catalog: hostTaskCaller(host.catalog, host.profile), store: host.store });
+  const { deadlineMs, toolDeadlinesMs } = host.settings.tasks;
+  return createTaskRunner({
+    catalog: hostTaskCaller(host.catalog, host.profile),
+    store: host.store,
+    deadlineMs,
+    toolDeadlineMs: (tool) => (Object.hasOwn(toolDeadlinesMs, tool) ? toolDeadlinesMs[tool] : undefined),
+  });
 };
 
 /**
@@ -27,9 +34,12 @@ export const openTaskRunner = async (host: Host): Promise<TaskRunner> => {
 export const deferredRunner = (ready: Promise<TaskRunner>): TaskRunner => {
   ready.catch(() => {});
   let replicaId = "";
-  void ready.then((r) => {
-    replicaId = r.replicaId;
-  }, () => {});
+  void ready.then(
+    (r) => {
+      replicaId = r.replicaId;
+    },
+    () => {},
+  );
   return {
     get replicaId() {
       return replicaId;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Catalog, CallOptions, ToolResult } from "@quiver/core";
+import type { CallOptions, Catalog, ToolResult } from "@quiver/core";
 import type { HostProfile } from "../profiles/host-profile.js";
 
 /**
@@ -41,7 +41,10 @@ const seedDefect = (tool: string, plugin: string, error: unknown, startedAt: num
  * @example
  * createTaskRunner({ catalog: hostTaskCaller(host.catalog, host.profile), store: host.store })
  */
-export const hostTaskCaller = (catalog: Catalog, profile: HostProfile | undefined): Pick<Catalog, "call"> => ({
+export const hostTaskCaller = (
+  catalog: Catalog,
+  profile: HostProfile | undefined,
+): Pick<Catalog, "call"> => ({
   call: async (name: string, input: unknown, options: CallOptions = {}) => {
     const seed = profile?.find(name);
     if (!profile || !seed) return catalog.call(name, input, options);
