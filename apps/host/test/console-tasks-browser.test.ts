@@ -40,7 +40,11 @@ describe.skipIf(missing !== undefined)("the console's tasks in headless chromium
     const start = (token: string, label: string) =>
       fetch(`${served.server.url}/tools/tasky_slow/call`, {
         method: "POST",
-        headers: { "content-type": "application/json", prefer: "respond-async", authorization: `Bearer ${token}` },
+        headers: {
+          "content-type": "application/json",
+          prefer: "respond-async",
+          authorization: `Bearer ${token}`,
+        },
         body: JSON.stringify({ label }),
       });
     expect((await start("tok-a", "console-alice")).status).toBe(202);

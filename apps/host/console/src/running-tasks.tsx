@@ -36,7 +36,9 @@ export const RunningTasks = (props: { principal: string | null }) => {
     return () => clearInterval(timer);
   }, [read, props.principal]);
   const cancel = (id: string) =>
-    api(`/tasks/${encodeURIComponent(id)}`, { method: "DELETE" }).then(read, (e: Error) => setError(e.message));
+    api(`/tasks/${encodeURIComponent(id)}`, { method: "DELETE" }).then(read, (e: Error) =>
+      setError(e.message),
+    );
 
   if (list === undefined && !error) return null;
   return (
@@ -49,7 +51,7 @@ export const RunningTasks = (props: { principal: string | null }) => {
         </p>
       ) : (
         <div class="table-wrap">
-          <table class="recent" data-tasks>
+          <table class="tasks" data-tasks>
             <thead>
               <tr>
                 <th scope="col">started</th>
