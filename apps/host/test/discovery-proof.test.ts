@@ -18,12 +18,13 @@ const exec = promisify(execFile);
 // The host is installed from its tarball too, beside the plugins, as a user installs it: a host run
 // from this checkout would import another @quiver/core than the installed plugins, which it refuses
 // (two cores in one process; the last test shows it). Its internal dependencies are packed with it;
-// the host depends on @quiver/mcp and @quiver/record. None of them is on the public registry.
+// the host depends on @quiver/mcp, @quiver/record and @quiver/tasks. None of them is on the public registry.
 const PACKED = [
   "packages/core",
   "packages/mcp",
   "packages/record",
   "packages/search",
+  "packages/tasks",
   "packages/adapters",
   "apps/host",
   "packages/plugins/fda",

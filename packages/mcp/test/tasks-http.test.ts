@@ -159,4 +159,23 @@ describe("MCP 2025-11-25 tasks over Streamable HTTP, with the official ext-tasks
     const plain = await client.callTool({ name: "tasky_quick", arguments: { n: 2 } });
     expect(plain.structuredContent).toMatchObject({ status: "success", data: { n: 2 } });
   });
+
+  it("takes the task's deadline from the request's _meta.timeout_seconds", async () => {
+    const client = await connect("tok-a");
+    const started = (await client.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "tasky_slow",
+          arguments: { label: "meta-deadline" },
+          task: {},
+          _meta: { timeout_seconds: 120 },
+        },
+      } as never,
+      z.any() as never,
+    )) as { task: { taskId: string } };
+    const got = await runner.get(started.task.taskId, "alice");
+    expect(got.ok && got.task.deadlineAt - got.task.createdAt).toBe(120_000);
+    await release("meta-deadline");
+  });
 });

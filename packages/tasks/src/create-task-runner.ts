@@ -24,7 +24,8 @@ import type {
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
-  readonly catalog: Catalog;
+  /** Runs a task's call: a catalog, or anything with its `call` (a host that runs its own tools beside it). */
+  readonly catalog: Pick<Catalog, "call">;
   /** Where tasks, leases and results live: the catalog's store (a `redisStore` shared by replicas). */
   readonly store: StoreDriver;
   /** This replica's name in leases (default: random). */
@@ -35,6 +36,8 @@ export interface TaskRunnerOptions {
   readonly maxTtlMs?: number;
   /** How long a task may run before it is stopped and fails (default 300 s, the co-scientist's `timeout_seconds`). */
   readonly deadlineMs?: number;
+  /** A tool's own deadline in milliseconds, over `deadlineMs` (undefined: the default); a request's `deadlineMs` wins. */
+  readonly toolDeadlineMs?: (tool: string) => number | undefined;
   /** The poll interval suggested to callers (default 1 s). */
   readonly pollIntervalMs?: number;
   /** The running replica's lease; renewed every third of it (default 30 s). */
@@ -147,7 +150,12 @@ export const createTaskRunner = (options: TaskRunnerOptions): TaskRunner => {
         updatedAt: now,
         ttlMs: Math.min(positive(startOptions.ttlMs, ttlDefault), maxTtl),
         pollIntervalMs: positive(startOptions.pollIntervalMs, options.pollIntervalMs ?? 1_000),
-        deadlineAt: now + positive(startOptions.deadlineMs, options.deadlineMs ?? 300_000),
+        deadlineAt:
+          now +
+          positive(
+            startOptions.deadlineMs,
+            positive(options.toolDeadlineMs?.(name), options.deadlineMs ?? 300_000),
+          ),
         owner: ownerKey(store, principal),
         replica,
       };

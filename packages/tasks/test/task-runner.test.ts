@@ -149,6 +149,20 @@ describe("createTaskRunner over one memory driver (two replicas)", () => {
     expect(answer.ok && answer.task.statusMessage).toContain("reached its deadline");
   });
 
+  it("a tool's own deadline sits between the runner's default and the request's", async () => {
+    const a = replica({
+      deadlineMs: 90_000,
+      toolDeadlineMs: (tool) => (tool === "slow_job" ? 600_000 : undefined),
+    });
+    const l = label();
+    const own = await a.runner.start("slow_job", { label: l }, { principal: "alice" });
+    expect(own.deadlineAt - own.createdAt).toBe(600_000);
+    const asked = await a.runner.start("slow_job", { label: l }, { principal: "alice", deadlineMs: 5_000 });
+    expect(asked.deadlineAt - asked.createdAt).toBe(5_000);
+    await a.runner.cancel(own.id, "alice");
+    await a.runner.cancel(asked.id, "alice");
+  });
+
   it("a task whose lease ran out fails on read with a clear message, and its replica stops it", async () => {
     const a = replica({ leaseMs: 60 });
     const b = replica();

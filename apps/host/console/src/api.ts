@@ -12,6 +12,8 @@ export type {
   ErrorKind,
   HealthReport,
   RecentCall,
+  TaskList,
+  TaskView,
   ToolDescription,
   ToolStats,
 } from "../../src/http/api-types.js";

@@ -4,6 +4,7 @@ import { CatalogNav } from "./catalog-nav";
 import { addSample, type Sample } from "./history";
 import { RecentCalls } from "./recent-calls";
 import { ResourceViewer } from "./resource-viewer";
+import { RunningTasks } from "./running-tasks";
 import { ToolCharts } from "./tool-charts";
 import { ToolView } from "./tool-view";
 
@@ -175,6 +176,7 @@ export const App = () => {
               <h2 id="resources-title">Resources</h2>
               <ResourceViewer principal={state.principal} />
             </section>
+            <RunningTasks principal={state.principal} />
             <RecentCalls calls={stats?.recent ?? []} onPick={select} />
           </main>
         </div>

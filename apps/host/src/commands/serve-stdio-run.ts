@@ -48,6 +48,9 @@ export const serveStdioUntilStopped = async (
     await turn();
     return parts.startHost();
   })();
+  // Tasks on the host's store, once it is open; requests for them wait for it.
+  const { openTaskRunner, deferredRunner } = await import("../tasks/open-task-runner.js");
+  const tasks = deferredRunner(hostReady.then(openTaskRunner));
   const stdio = serveStdio(
     hostReady.then((h) => h.catalog),
     {
@@ -56,6 +59,7 @@ export const serveStdioUntilStopped = async (
       onError: (e) => log(`mcp: ${e.message}`),
       ...(settings.aliasSets.length > 0 ? { aliasSets: settings.aliasSets } : {}),
       extraTools: hostReady.then((h) => h.profile?.mcpTools() ?? []),
+      tasks,
     },
   );
   const closeInput = async () => {
@@ -89,6 +93,7 @@ export const serveStdioUntilStopped = async (
       await turn();
       await closeInput();
       offHup();
+      await tasks.close();
       await host.close();
       log(`stopped (${reason})`);
       resolve();

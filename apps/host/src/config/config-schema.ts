@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { authSchema } from "./auth-schema.js";
 import { durationSchema as duration } from "./duration-schema.js";
+import { tasksSchema } from "./task-settings.js";
 
 const retry = z.union([
   z.literal(false),
@@ -161,6 +162,8 @@ export const configFileSchema = z
     aliases: aliases.optional(),
     mcpServers: mcpServers.optional(),
     stores: stores.optional(),
+    /** Tasks (`Prefer: respond-async`, MCP tasks): their default deadline and one per tool. */
+    tasks: tasksSchema.optional(),
     auth: authSchema.optional(),
     server: z
       .object({

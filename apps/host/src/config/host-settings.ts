@@ -3,6 +3,7 @@ import type { ToolPolicy } from "@quiver/core";
 import type { McpToolCallerOptions } from "@quiver/mcp";
 import type { CassetteMode, ReplayTiming } from "@quiver/record";
 import type { AuthSettings } from "./auth-settings.js";
+import type { TaskSettings } from "./task-settings.js";
 
 /** Settings of one plugin from the config file and `--set`/`--disable` flags. */
 export interface PluginSettings {
@@ -102,6 +103,8 @@ export interface HostSettings {
   /** MCP servers whose tools are bridged in, by name (`mcpServers`; tools named `<name>_<tool>`). */
   readonly mcpServers: Readonly<Record<string, McpServerSettings>>;
   readonly stores: StoreSettings;
+  /** How long tasks may run: the default deadline and one per tool (`tasks`). */
+  readonly tasks: TaskSettings;
   /** Cassettes: every tool call recorded to, or replayed from, a folder (off when undefined). */
   readonly cassettes: CassetteSettings | undefined;
   readonly server: ServerSettings;

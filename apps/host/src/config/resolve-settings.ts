@@ -6,6 +6,7 @@ import { resolveAuthSettings } from "./auth-settings.js";
 import { ConfigError } from "./config-error.js";
 import type { HostSettings, McpServerSettings, PluginSettings } from "./host-settings.js";
 import { loadConfig } from "./load-config.js";
+import { resolveTaskSettings } from "./task-settings.js";
 
 /** Settings given on the command line (every field optional). */
 export interface HostFlags {
@@ -255,6 +256,7 @@ export const resolveSettings = async (
       ]),
     ),
     stores,
+    tasks: resolveTaskSettings(config.tasks),
     cassettes: cassetteSettings(flags, cwd),
     server: {
       host: flags.host ?? (env.QUIVER_HOST || undefined) ?? server.host ?? DEFAULT_HOST,

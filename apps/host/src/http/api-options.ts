@@ -1,3 +1,4 @@
+import type { TaskRunner } from "@quiver/tasks";
 import type { ApiAuth } from "../auth/api-caller.js";
 import type { ToolIndex } from "../find/rank-tools.js";
 import type { HostProfile } from "../profiles/host-profile.js";
@@ -33,4 +34,9 @@ export interface HttpApiOptions {
   readonly console?: ConsoleSource | false;
   /** A seed system's profile: its tools answer the seed's own shapes (`quiver serve --profile`). */
   readonly profile?: HostProfile | undefined;
+  /**
+   * Runs calls sent with `Prefer: respond-async` as tasks (`202` and a `Location` under /tasks/);
+   * without it, such calls are answered when they are done, as any other.
+   */
+  readonly tasks?: TaskRunner | undefined;
 }

@@ -6,6 +6,7 @@ import type { HttpApiOptions } from "./api-options.js";
 import { sendError, sendJson } from "./json-response.js";
 import { PROMETHEUS_CONTENT_TYPE, toPrometheus } from "./prometheus.js";
 import { resourcesRoute } from "./resource-routes.js";
+import { taskRoutes } from "./task-routes.js";
 import { callToolRoute } from "./tool-call-route.js";
 
 /** An authenticated request, as the API's routes read it. */
@@ -58,6 +59,7 @@ const index: ApiRoute["handle"] = ({ res }, { options }) =>
       "GET /health",
       "GET /metrics",
       "POST /mcp",
+      ...(options.tasks ? ["GET /tasks", "GET /tasks/:id", "DELETE /tasks/:id"] : []),
       ...(options.profile?.profile.name === "co-scientist"
         ? ["GET /external-tools", "POST /external-tools/execute"]
         : []),
@@ -152,6 +154,7 @@ export const apiRoutes = (options: HttpApiOptions): ReadonlyArray<ApiRoute> => [
               method,
               principal: caller.principal,
               maxBodyBytes,
+              tasks: options.tasks,
             }),
         },
       ]
@@ -160,4 +163,5 @@ export const apiRoutes = (options: HttpApiOptions): ReadonlyArray<ApiRoute> => [
   { path: ["tools", ":name"], methods: READ, handle: describeTool },
   { path: ["tools", ":name", "call"], handle: callToolRoute },
   { path: ["resources"], methods: READ, handle: resourcesRoute },
+  ...(options.tasks ? taskRoutes(options.tasks, options.profile) : []),
 ];

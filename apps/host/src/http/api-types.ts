@@ -1,7 +1,9 @@
 // The JSON the HTTP API and the console's routes answer, as types. The browser console imports these
 // (type-only) so a change to an answer breaks the console's typecheck, not its users. This file imports
-// types only, from @quiver/core, because the console's compiler reads it with the browser's libraries.
+// types only, from @quiver/core and @quiver/tasks, because the console's compiler reads it with the
+// browser's libraries.
 import type { ErrorKind, HealthReport, ToolDescription, ToolInfo, ToolResult, ToolStats } from "@quiver/core";
+import type { TaskInfo, TaskPage } from "@quiver/tasks";
 
 export type { ErrorKind, HealthReport, ToolDescription, ToolInfo, ToolStats };
 
@@ -55,6 +57,12 @@ export interface ConsoleStats {
   readonly tools: ReadonlyArray<ToolStats>;
   readonly recent: ReadonlyArray<RecentCall>;
 }
+
+/** A task as `GET /tasks` and `GET /tasks/:id` (while it works) show it. */
+export type TaskView = TaskInfo;
+
+/** GET /tasks: the caller's tasks, newest first. */
+export type TaskList = TaskPage;
 
 /** POST /tools/:name/call: the call's envelope. */
 export type Envelope = ToolResult;

@@ -8,6 +8,7 @@ import type { Host } from "../host/create-host.js";
 import { type PluginState, pluginState } from "../host/plugin-state.js";
 import type { DrainReport } from "../host/track-calls.js";
 import { storeGauges } from "../stores/store-gauges.js";
+import { openTaskRunner } from "../tasks/open-task-runner.js";
 import { createHttpApi } from "./create-http-api.js";
 
 /** A running `quiver serve`. */
@@ -48,6 +49,8 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
   // The public URL defaults to the bound address, known once listening.
   let boundUrl = "";
   const auth = createHostAuth(settings, () => boundUrl);
+  // Tasks on the host's store: MCP (both eras) and the API's `Prefer: respond-async` share them.
+  const tasks = await openTaskRunner(host);
   const mcp = createMcpHttpHandler(catalog, {
     allowedOrigins: server.allowedOrigins,
     allowedHosts: server.allowedHosts,
@@ -61,6 +64,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     ...(server.stateless ? { stateless: true } : {}),
     ...(host.profile ? { extraTools: host.profile.mcpTools() } : {}),
     ...(settings.aliasSets.length > 0 ? { aliasSets: settings.aliasSets } : {}),
+    tasks,
   });
   const api = createHttpApi(catalog, {
     tokens: settings.tokens,
@@ -72,6 +76,7 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
     finder,
     draining: () => draining,
     profile: host.profile,
+    tasks,
     console: { problems: () => host.problems, recent: host.tracker.recent, aliases: settings.aliases },
     health: () => ({
       inflight: host.tracker.inflight().length,
@@ -177,6 +182,8 @@ export const startServer = async (host: Host, options: StartServerOptions = {}):
           new Promise((r) => setTimeout(r, 2_000)),
         ]);
       await mcp.close().catch(() => {});
+      // Tasks still working here end failed ("the replica running it shut down").
+      await tasks.close();
       finder.dispose();
       http.close();
       http.closeAllConnections();

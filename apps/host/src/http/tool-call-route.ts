@@ -6,8 +6,9 @@ import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/session-v
 import type { ApiRoute } from "./api-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { readJsonBody } from "./request-guard.js";
+import { deadlineOf, prefersAsync, sendAccepted } from "./respond-async.js";
 
-const WRAPPER_KEYS = new Set(["input", "session", "timeoutMs"]);
+const WRAPPER_KEYS = new Set(["input", "session", "timeoutMs", "timeout_seconds"]);
 
 /** The options a call is made with, but its signal. */
 interface CallSettings {
@@ -17,16 +18,20 @@ interface CallSettings {
   readonly trace?: TraceContext;
 }
 
+/** How long the request may run in all (`timeout_seconds`): a task's deadline, else the call's limit. */
+type Deadline = { readonly deadlineMs?: number };
+
 /** A call's input and settings, read from its body and headers; or the 400 to answer. */
 type CallRequest =
-  | { readonly ok: true; readonly input: unknown; readonly settings: CallSettings }
-  | { readonly ok: false; readonly message: string };
+  | ({ readonly ok: true; readonly input: unknown; readonly settings: CallSettings } & Deadline)
+  | { readonly ok: false; readonly code: string; readonly message: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * Reads `POST /tools/:name/call`: the body is the input, or a wrapper `{ input, session?, timeoutMs? }`;
+ * Reads `POST /tools/:name/call`: the body is the input, or a wrapper
+ * `{ input, session?, timeoutMs?, timeout_seconds? }`;
  * the session id and values and the time limit may also come as headers (the body's win). The
  * session-values header is parsed only when it is sent.
  */
@@ -34,13 +39,17 @@ const readCallRequest = (req: IncomingMessage, body: unknown, caller: ApiCaller)
   const { principal, groups, clientId, scopes } = caller;
   const wrapper =
     isObject(body) && "input" in body && Object.keys(body).every((k) => WRAPPER_KEYS.has(k))
-      ? (body as { input: unknown; session?: unknown; timeoutMs?: unknown })
+      ? (body as { input: unknown; session?: unknown; timeoutMs?: unknown; timeout_seconds?: unknown })
       : undefined;
   const session = wrapper?.session ?? {};
-  if (!isObject(session)) return { ok: false, message: "session must be an object: { id?, values? }." };
+  if (!isObject(session))
+    return { ok: false, code: "invalid_session", message: "session must be an object: { id?, values? }." };
+  const deadlineMs = deadlineOf(wrapper?.timeout_seconds);
+  if (deadlineMs instanceof Error) return { ok: false, code: "invalid_timeout", message: deadlineMs.message };
   const header = req.headers[SESSION_VALUES_HEADER];
   const headerValues = typeof header === "string" ? parseSessionValues(header) : undefined;
-  if (headerValues instanceof Error) return { ok: false, message: headerValues.message };
+  if (headerValues instanceof Error)
+    return { ok: false, code: "invalid_session", message: headerValues.message };
   const bodyValues =
     typeof session.values === "object" && session.values !== null
       ? (session.values as Record<string, unknown>)
@@ -52,6 +61,7 @@ const readCallRequest = (req: IncomingMessage, body: unknown, caller: ApiCaller)
   return {
     ok: true,
     input: wrapper ? wrapper.input : (body ?? {}),
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
     settings: {
       session: {
         id: sessionId(req, session.id),
@@ -92,7 +102,9 @@ const callTimeout = (req: IncomingMessage, fromBody: unknown): unknown => {
  * `POST /tools/:name/call`: runs the tool (or the profile's seed tool) for the caller and answers its
  * envelope (a seed tool: the seed's own value). Refuses another method (405), a tool the caller's
  * access token lacks the scopes for (403), an unknown tool (404) and a malformed session (400). A
- * client that disconnects cancels the call.
+ * client that disconnects cancels the call. With `Prefer: respond-async`, a task-capable tool runs as
+ * a task: `202` and a `Location` to poll (its deadline `timeout_seconds`, default 300 s); any other
+ * tool is answered when done, as RFC 7240 lets a server do.
  */
 export const callToolRoute: ApiRoute["handle"] = async (
   { req, res, parts, method, caller },
@@ -103,9 +115,10 @@ export const callToolRoute: ApiRoute["handle"] = async (
       headers: { allow: "POST" },
     });
   const name = parts[1]!;
+  const asTask = options.tasks !== undefined && prefersAsync(req);
+  const info = options.auth || asTask ? catalog.list().find((t) => t.name === name) : undefined;
   // Only OAuth callers can lack scopes: static-token callers may call every tool.
   if (options.auth) {
-    const info = catalog.list().find((t) => t.name === name);
     const missing = info ? caller.missingScopes(info) : [];
     if (missing.length > 0) {
       const refusal = options.auth.insufficientScope(missing);
@@ -114,13 +127,28 @@ export const callToolRoute: ApiRoute["handle"] = async (
   }
   const seed = options.profile?.find(name);
   const request = readCallRequest(req, await readJsonBody(req, maxBodyBytes), caller);
-  if (!request.ok) return sendError(res, 400, "invalid_session", request.message);
+  if (!request.ok) return sendError(res, 400, request.code, request.message);
+  if (asTask && !seed && info?.task === "optional") {
+    const { session, timeoutMs, trace } = request.settings;
+    const task = await options.tasks!.start(name, request.input, {
+      session,
+      ...(request.deadlineMs !== undefined ? { deadlineMs: request.deadlineMs } : {}),
+      call: { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(trace ? { trace } : {}) },
+    });
+    return sendAccepted(res, task);
+  }
   const controller = new AbortController();
   const onClose = () => {
     if (!res.writableEnded) controller.abort(new Error("The client disconnected."));
   };
   res.once("close", onClose);
-  const settings = { ...request.settings, signal: controller.signal };
+  // Answered when done, `timeout_seconds` is the call's own limit (when `timeoutMs` is not given).
+  const limit = request.settings.timeoutMs ?? request.deadlineMs;
+  const settings = {
+    ...request.settings,
+    ...(limit !== undefined ? { timeoutMs: limit } : {}),
+    signal: controller.signal,
+  };
   if (seed) {
     // A seed tool answers the seed's own value as the body (a dict, a str, a list), never an envelope.
     const value = await options.profile!.call(seed, request.input, settings);

@@ -52,11 +52,13 @@ export const mayRunAsTask = (t: ListedTool): boolean =>
  * Starts a task for a task-augmented `tools/call`. A call the server answers otherwise (an unknown
  * tool, a tool beside the catalog, a caller lacking scopes) is left to the plain handler; a tool
  * that may not run as a task, or an alias of one, answers -32601 as the specification says.
+ * `meta` is the request's `_meta`: its `timeout_seconds` is the task's deadline.
  */
 export const startTaskCall = async (
   ctx: TaskCallContext,
   params: CallToolRequestV1["params"],
   extra: MessageExtraInfo | undefined,
+  meta?: unknown,
 ): Promise<TaskCallAnswer> => {
   const { catalog, extras } = await ctx.served;
   const authInfo = extra?.authInfo;
@@ -76,9 +78,12 @@ export const startTaskCall = async (
     ...(authInfo ? { http: { authInfo } } : {}),
     ...(sessionId !== undefined ? { sessionId } : {}),
   });
+  // The task's own deadline, per request: `_meta.timeout_seconds` (the co-scientist's name for it).
+  const seconds = (meta as Record<string, unknown> | undefined)?.timeout_seconds;
   const task = await ctx.runner.start(listed.info.name, params.arguments ?? {}, {
     session,
     ...(params.task?.ttl !== undefined ? { ttlMs: params.task.ttl } : {}),
+    ...(typeof seconds === "number" && seconds > 0 ? { deadlineMs: seconds * 1000 } : {}),
   });
   return { task };
 };

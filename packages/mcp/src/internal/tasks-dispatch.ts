@@ -50,7 +50,7 @@ const answer = async (
     case "tools/call": {
       const parsed = CallToolRequestV1Schema.safeParse(request);
       if (!parsed.success) return invalid(parsed.error);
-      const started = await startTaskCall(ctx, parsed.data.params, extra);
+      const started = await startTaskCall(ctx, parsed.data.params, extra, request.params?._meta);
       return started === "plain" || "error" in started
         ? started
         : { result: { task: toTaskV1(started.task) } };

@@ -71,7 +71,7 @@ export const answerV2 = async (
     // The call's own shape is the same in both eras; the V1 schema reads name and arguments.
     const parsed = CallToolRequestV1Schema.safeParse({ jsonrpc: "2.0", id: 0, ...request });
     if (!parsed.success) return "plain";
-    const started = await startTaskCall(ctx, parsed.data.params, extra);
+    const started = await startTaskCall(ctx, parsed.data.params, extra, request.params?._meta);
     if (started === "plain" || "error" in started) return started;
     return { result: { ...toTaskV2(started.task), resultType: "task" } };
   }

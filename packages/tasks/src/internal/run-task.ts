@@ -15,7 +15,7 @@ export interface LocalRun {
 
 /** What a run needs from its runner. */
 export interface RunContext {
-  readonly catalog: Catalog;
+  readonly catalog: Pick<Catalog, "call">;
   readonly store: StoreDriver;
   readonly replica: string;
   readonly leaseMs: number;

@@ -1,0 +1,55 @@
+import type { TaskRunner } from "@quiver/tasks";
+import type { Host } from "../host/create-host.js";
+import { hostTaskCaller } from "./task-caller.js";
+
+/**
+ * The task runner of `quiver serve`: on the host's store (memory, or the Redis every replica shares,
+ * so any replica answers a poll or a cancel), running the catalog's task-capable tools and the
+ * profile's seed tools. A task's deadline is the request's `timeout_seconds`, else its tool's in the
+ * config file (`tasks.tools`), else `tasks.deadline` (300 s). @quiver/tasks loads only here, when a
+ * server starts.
+ *
+ * @example
+ * const tasks = await openTaskRunner(host)
+ * createMcpHttpHandler(host.catalog, { tasks })
+ */
+export const openTaskRunner = async (host: Host): Promise<TaskRunner> => {
+  const { createTaskRunner } = await import("@quiver/tasks");
+  const { deadlineMs, toolDeadlinesMs } = host.settings.tasks;
+  return createTaskRunner({
+    catalog: hostTaskCaller(host.catalog, host.profile),
+    store: host.store,
+    deadlineMs,
+    toolDeadlineMs: (tool) => (Object.hasOwn(toolDeadlinesMs, tool) ? toolDeadlinesMs[tool] : undefined),
+  });
+};
+
+/**
+ * A runner that waits for one still being made (`quiver serve --stdio` answers the client's opening
+ * before the host, and so its store, is ready): each request waits for it, then goes to it.
+ *
+ * @example
+ * serveStdio(hostReady.then((h) => h.catalog), { tasks: deferredRunner(hostReady.then(openTaskRunner)) })
+ */
+export const deferredRunner = (ready: Promise<TaskRunner>): TaskRunner => {
+  ready.catch(() => {});
+  let replicaId = "";
+  void ready.then(
+    (r) => {
+      replicaId = r.replicaId;
+    },
+    () => {},
+  );
+  return {
+    get replicaId() {
+      return replicaId;
+    },
+    start: async (...args) => (await ready).start(...args),
+    get: async (...args) => (await ready).get(...args),
+    result: async (...args) => (await ready).result(...args),
+    list: async (...args) => (await ready).list(...args),
+    cancel: async (...args) => (await ready).cancel(...args),
+    sweep: async () => (await ready).sweep(),
+    close: async () => (await ready.catch(() => undefined))?.close(),
+  };
+};
