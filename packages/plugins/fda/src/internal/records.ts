@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { labelUri } from "./label-uri.js";
 
 /** A field of a record that is left out when it is missing or malformed. */
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
@@ -52,6 +53,10 @@ export const matchSchema = z.object({
   original_approval_date: z.string().optional().describe("Date of original approval (YYYY-MM-DD)."),
   indication: z.string().optional().describe("Start of the label's Indications and Usage section."),
   url: z.string().describe("Where to read more (Drugs@FDA or DailyMed)."),
+  label_uri: z
+    .string()
+    .optional()
+    .describe("The full drug label, an MCP resource (fda://label/{set_id}), when openFDA names one."),
 });
 
 /** One drug in the results. */
@@ -106,6 +111,7 @@ export const fromDrugsfda = (raw: unknown): Match | undefined => {
     pharmacologic_classes: classes(o),
     ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
     url: dafUrl(r.application_number),
+    ...(o?.spl_set_id?.[0] ? { label_uri: labelUri(o.spl_set_id[0]) } : {}),
   };
 };
 
@@ -128,6 +134,7 @@ export const fromLabel = (raw: unknown): Match | undefined => {
     url: setId
       ? `https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid=${encodeURIComponent(setId)}`
       : "https://open.fda.gov/apis/drug/label/",
+    ...(setId ? { label_uri: labelUri(setId) } : {}),
   };
 };
 

@@ -116,7 +116,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: { ...OPENFDA_POLICY, maxOutputChars: 30_000 },
   instruction:
-    "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
+    "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url; a match's label_uri reads its full label (a resource). Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
   run: async ({ search_criteria: c, max_results: max }, ctx) => {
     requireApplicable(c);
     if (givenCriteria(c).length === 0) {
