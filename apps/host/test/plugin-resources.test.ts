@@ -2,7 +2,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addAliceNotes, makeProject, type Project, runQuiver, type ServeProcess, startServe } from "./helpers.js";
+import {
+  addAliceNotes,
+  makeProject,
+  type Project,
+  runQuiver,
+  type ServeProcess,
+  startServe,
+} from "./helpers.js";
 
 // The real plugins' resources on `quiver serve`: a private-repo document read whole over MCP and the HTTP API,
 // to alice only (bob gets MCP's resource error and nothing of it), a rag document of the index
@@ -16,14 +23,20 @@ let project: Project;
 let serve: ServeProcess;
 
 beforeAll(async () => {
-  const plugins = { "private-repo": { options: { indexPath: "repo" } }, rag: { options: { indexPath: "rag.db" } } };
+  const plugins = {
+    "private-repo": { options: { indexPath: "repo" } },
+    rag: { options: { indexPath: "rag.db" } },
+  };
   project = makeProject({
     workspace: ["@quiver/plugin-private-repo", "@quiver/plugin-rag", "@quiver/plugin-guia"],
     config: { name: "quiver.config.json", text: JSON.stringify({ tokens: TOKENS, plugins }) },
   });
   await addAliceNotes(project.dir, "repo", { title: "Unpublished cohort", body: BODY });
   mkdirSync(join(project.dir, "material"));
-  writeFileSync(join(project.dir, "material", "tema1.txt"), "El enfriamiento simulado acepta peores soluciones.");
+  writeFileSync(
+    join(project.dir, "material", "tema1.txt"),
+    "El enfriamiento simulado acepta peores soluciones.",
+  );
   const indexed = await runQuiver(["rag", "index", "material", "--index", "rag.db"], { cwd: project.dir });
   expect(indexed.code, indexed.stderr).toBe(0);
   serve = await startServe([], { cwd: project.dir });
@@ -45,7 +58,9 @@ const read = async (uri: string, token = "tok-alice-3e9a") => {
 const connect = async (token: string) => {
   const client = new Client({ name: "plugin-resources", version: "1.0.0" });
   const headers = { authorization: `Bearer ${token}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers } }),
+  );
   return client;
 };
 
@@ -54,7 +69,9 @@ const ALICE_TEXT = `\n# Unpublished\n\n${BODY}\n`;
 
 describe("the real plugins' resources on quiver serve", () => {
   it("lists each plugin's templates on the HTTP API", async () => {
-    const response = await fetch(`${serve.url}/resources`, { headers: { authorization: "Bearer tok-alice-3e9a" } });
+    const response = await fetch(`${serve.url}/resources`, {
+      headers: { authorization: "Bearer tok-alice-3e9a" },
+    });
     const body = (await response.json()) as { resources: any[]; resourceTemplates: any[] };
     const templates = body.resourceTemplates.map((t) => `${t.plugin} ${t.uriTemplate}`);
     expect(templates).toEqual(
@@ -87,7 +104,10 @@ describe("the real plugins' resources on quiver serve", () => {
         () => undefined,
         (error: { code?: number; message?: string }) => error,
       );
-      expect(refused).toMatchObject({ code: -32602, message: expect.stringContaining(`No resource at ${uri}.`) });
+      expect(refused).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`No resource at ${uri}.`),
+      });
       expect(JSON.stringify(refused)).not.toContain(SECRET);
     }
     await bob.close();
@@ -112,6 +132,9 @@ describe("the real plugins' resources on quiver serve", () => {
     });
     const section = await read(`guia://guides/metaheuristicas/sections/${encodeURIComponent("evaluación")}`);
     expect(section.status).toBe(200);
-    expect(JSON.parse(section.body.contents[0].text)).toMatchObject({ subject: "metaheuristicas", key: "evaluación" });
+    expect(JSON.parse(section.body.contents[0].text)).toMatchObject({
+      subject: "metaheuristicas",
+      key: "evaluación",
+    });
   });
 });

@@ -18,7 +18,11 @@ const contents = (answer: unknown) => (answer as { value: Array<{ text: string; 
 describe("fda://label/{set_id}", () => {
   it("is listed as a JSON resource template", () => {
     expect(fdaCatalog().resourceTemplates()).toEqual([
-      expect.objectContaining({ uriTemplate: "fda://label/{set_id}", mimeType: "application/json", plugin: "fda" }),
+      expect.objectContaining({
+        uriTemplate: "fda://label/{set_id}",
+        mimeType: "application/json",
+        plugin: "fda",
+      }),
     ]);
   });
 

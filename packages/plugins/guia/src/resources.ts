@@ -96,7 +96,12 @@ const sectionTemplate: Template = {
     const found = guide && resolveSection(guide.data, section!);
     if (!found) return [];
     const { name } = describeGuide(guide);
-    const text = JSON.stringify({ subject: guide.subject, asignatura: name, key: found.path, value: found.value });
+    const text = JSON.stringify({
+      subject: guide.subject,
+      asignatura: name,
+      key: found.path,
+      value: found.value,
+    });
     return [{ uri, mimeType: "application/json", text }];
   },
 };

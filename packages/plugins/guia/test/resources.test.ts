@@ -21,7 +21,9 @@ const json = (answer: unknown) =>
 describe("guia resources", () => {
   it("lists the guides resource and the guide and section templates", () => {
     const catalog = open();
-    expect(catalog.resources().map((r) => [r.uri, r.mimeType])).toEqual([["guia://guides", "application/json"]]);
+    expect(catalog.resources().map((r) => [r.uri, r.mimeType])).toEqual([
+      ["guia://guides", "application/json"],
+    ]);
     expect(catalog.resourceTemplates().map((t) => t.uriTemplate)).toEqual([
       "guia://guides/{subject}",
       "guia://guides/{subject}/sections/{section}",
@@ -31,7 +33,12 @@ describe("guia resources", () => {
   it("lists every guide with the URI that reads it", async () => {
     const list = json(await open().readResource("guia://guides"));
     expect(list.guides).toEqual([
-      { subject: "metaheuristicas", name: "Metaheurísticas", code: "296113E", uri: "guia://guides/metaheuristicas" },
+      {
+        subject: "metaheuristicas",
+        name: "Metaheurísticas",
+        code: "296113E",
+        uri: "guia://guides/metaheuristicas",
+      },
       expect.objectContaining({
         subject: "modelos_avanzados_computacion",
         uri: "guia://guides/modelos_avanzados_computacion",
@@ -42,7 +49,7 @@ describe("guia resources", () => {
   it("reads a guide whole: its subject id and every section as the guide file gives it", async () => {
     const read = await open().readResource("guia://guides/metaheuristicas");
     expect(read.ok).toBe(true);
-    expect((read as { value: Array<{ mimeType: string }> }).value[0]!.mimeType).toBe("application/json");
+    expect(read.ok && read.value[0]!.mimeType).toBe("application/json");
     expect(json(read)).toEqual({ subject: "metaheuristicas", ...SHIPPED });
     expect(Object.keys(json(read))).toEqual(["subject", ...Object.keys(SHIPPED)]);
   });
@@ -73,13 +80,17 @@ describe("guia resources", () => {
     expect(await catalog.complete(subject, "zz")).toEqual({ ok: true, value: [] });
     const section = { uriTemplate: "guia://guides/{subject}/sections/{section}", argument: "section" };
     const sections = await catalog.complete(section, "evaluación.");
-    expect((sections as { value: string[] }).value).toContain("evaluación.evaluación_ordinaria");
+    expect(sections.ok && sections.value).toContain("evaluación.evaluación_ordinaria");
   });
 
   it("completes a guide imported into the folder store", async () => {
     const dir = await mkdtemp(join(tmpdir(), "guia-res-"));
     try {
-      const guide = { subject: "algebra", asignatura: "Guía docente de Álgebra (1)", evaluación: ["Examen 100%"] };
+      const guide = {
+        subject: "algebra",
+        asignatura: "Guía docente de Álgebra (1)",
+        evaluación: ["Examen 100%"],
+      };
       await writeFile(join(dir, "algebra.json"), JSON.stringify(guide));
       const catalog = open({ guidesDir: dir, seed: false });
       const subject = { uriTemplate: "guia://guides/{subject}", argument: "subject" };
@@ -92,7 +103,10 @@ describe("guia resources", () => {
 
   it("answers not_found for an unknown guide or section, invalid_input for an id that is not a slug", async () => {
     const catalog = open();
-    expect(await catalog.readResource("guia://guides/algebra")).toMatchObject({ ok: false, kind: "not_found" });
+    expect(await catalog.readResource("guia://guides/algebra")).toMatchObject({
+      ok: false,
+      kind: "not_found",
+    });
     const none = await catalog.readResource("guia://guides/metaheuristicas/sections/recetas");
     expect(none).toMatchObject({ ok: false, kind: "not_found" });
     const bad = await catalog.readResource(`guia://guides/${encodeURIComponent('{"$ne":null}')}`);

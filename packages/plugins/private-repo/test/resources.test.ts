@@ -35,7 +35,8 @@ describe.each(backends)("private-repo resources on %s", (_, database) => {
     catalog.register(createPrivateRepoPlugin(), where);
     return { catalog, where };
   };
-  const text = (answer: unknown) => (answer as { value: Array<{ text: string; mimeType: string }> }).value[0]!;
+  const text = (answer: unknown) =>
+    (answer as { value: Array<{ text: string; mimeType: string }> }).value[0]!;
 
   it.skipIf(database() === undefined)("reads a document back exactly as added, to its owner", async () => {
     const { catalog } = await setup();
@@ -79,7 +80,11 @@ describe.each(backends)("private-repo resources on %s", (_, database) => {
     "answers bob not_found for alice's document and list, says nothing of them, and logs the attempt",
     async () => {
       const { catalog, where } = await setup();
-      for (const uri of [DOC, "private-repo://collections/alice/cohort", "private-repo://collections/alice/none"]) {
+      for (const uri of [
+        DOC,
+        "private-repo://collections/alice/cohort",
+        "private-repo://collections/alice/none",
+      ]) {
         const bob = await catalog.readResource(uri, as("bob"));
         expect(bob).toEqual({ ok: false, kind: "not_found", message: `No resource at ${uri}.` });
       }

@@ -1,11 +1,7 @@
 import { type Completer, fail, type PluginResourceTemplate, type SlotContext } from "@quiver/core";
 import { backendOf, type RagConfig } from "./config.js";
 import type { RagResources } from "./internal/backends/embedded-backend.js";
-import {
-  COLLECTION_TEMPLATE,
-  DOCUMENT_TEMPLATE,
-  documentUri,
-} from "./internal/document-uris.js";
+import { COLLECTION_TEMPLATE, DOCUMENT_TEMPLATE, documentUri } from "./internal/document-uris.js";
 
 type Ctx = SlotContext<RagConfig, RagResources>;
 
