@@ -1,9 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { openSearchIndex } from "@quiver/search";
 import { runPluginCommand, useCatalog } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// A real schema-1 index (as @quiver/search 0.1.0 wrote it), from the search package's migration fixture.
+import { writeSqliteV1 } from "../../../search/test/fixtures/schema-v1.js";
 import { createRagPlugin, type RagOutput } from "../src/index.js";
 
 // The rag plugin's resources through a real catalog: a whole document of the embedded index, byte for byte
@@ -121,5 +124,25 @@ describe("rag resources", () => {
     expect((read as { message: string }).message).toContain("embedded index");
     const missing = await open({ indexPath: join(tmp, "none.db") }).readResource("rag://collections/default");
     expect(missing).toMatchObject({ ok: false, kind: "unavailable" });
+  });
+
+  it("answers a document indexed before texts were kept unavailable, saying so, never rebuilt from chunks", async () => {
+    const path = join(tmp, "v1.db");
+    const db = new DatabaseSync(path);
+    writeSqliteV1(db, [
+      { id: "old", title: "Tabú", text: "La búsqueda tabú prohíbe movimientos recientes." },
+    ]);
+    db.close();
+    const catalog = open({ indexPath: path });
+    const read = await catalog.readResource("rag://documents/default/old");
+    expect(read).toMatchObject({ ok: false, kind: "unavailable" });
+    expect((read as { message: string }).message).toContain(
+      "indexed before @quiver/search kept original texts",
+    );
+    expect(JSON.stringify(read)).not.toContain("prohíbe");
+    const listed = JSON.parse(textOf(await catalog.readResource("rag://collections/default")).text);
+    expect(listed.documents).toEqual([
+      { id: "old", title: "Tabú", textMissing: expect.any(String), uri: "rag://documents/default/old" },
+    ]);
   });
 });
