@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { dataOf, session } from "./support/catalog.js";
+import { dataOf, metaOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 // `fda://label/{set_id}` through a real catalog against the openFDA emulator: the full label record as
@@ -38,16 +38,17 @@ describe("fda://label/{set_id}", () => {
     expect(sent.query.get("limit")).toBe("1");
   });
 
-  it("is named by the search tool's label matches as label_uri", async () => {
+  it("is named for each match of the search tool in metadata.label_uris", async () => {
     const catalog = fdaCatalog();
     const found = await catalog.call(
       "fda_search_drugs",
       { search_criteria: { indication: "type 2 diabetes" } },
       session,
     );
-    const [match] = dataOf(found).matches;
-    expect(match.label_uri).toMatch(/^fda:\/\/label\/[0-9a-f-]{36}$/);
-    const read = await catalog.readResource(match.label_uri, session);
+    expect(dataOf(found).matches[0]).not.toHaveProperty("label_uri");
+    const [uri] = metaOf(found).label_uris;
+    expect(uri).toMatch(/^fda:\/\/label\/[0-9a-f-]{36}$/);
+    const read = await catalog.readResource(uri, session);
     expect(JSON.parse(contents(read)[0]!.text).indications_and_usage[0]).toContain("RYBELSUS");
   });
 

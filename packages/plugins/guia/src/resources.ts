@@ -1,13 +1,8 @@
-import {
-  type Completer,
-  fail,
-  type PluginResource,
-  type PluginResourceTemplate,
-  ToolFailure,
-} from "@quiver/core";
+import type { Completer, PluginResource, PluginResourceTemplate } from "@quiver/core";
 import type { GuiaConfig } from "./config.js";
 import { describeGuide, type Guide, subjectId } from "./internal/guide.js";
 import { resolveSection, sectionPaths } from "./internal/resolve-section.js";
+import { storeFailed } from "./internal/store-failure.js";
 import type { GuiaResources, GuideStore } from "./internal/stores/guide-store.js";
 
 type Template = PluginResourceTemplate<GuiaConfig, GuiaResources>;
@@ -15,17 +10,9 @@ type Template = PluginResourceTemplate<GuiaConfig, GuiaResources>;
 /** The URI of a guide, whole. */
 const guideUri = (subject: string) => `guia://guides/${encodeURIComponent(subject)}`;
 
-/** A store failure other than ours (a broken folder, a dropped connection) as `unavailable`. */
-const failed =
-  (store: GuideStore) =>
-  (error: Error): never => {
-    if (ToolFailure.isInstance(error)) throw error;
-    throw fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
-  };
-
 /** The stored guide of a subject id (a slug, else `invalid_input`), or undefined. */
 const guideOf = (store: GuideStore, subject: string): Promise<Guide | undefined> =>
-  store.get(subject).catch(failed(store));
+  store.get(subject).catch(storeFailed(store));
 
 /** The guide as it was imported: its subject id, then its sections in the guide's order. */
 const whole = (guide: Guide) => JSON.stringify({ subject: guide.subject, ...guide.data });
@@ -33,7 +20,7 @@ const whole = (guide: Guide) => JSON.stringify({ subject: guide.subject, ...guid
 /** Completes `{subject}` from the stored guides: ids starting with what was typed, as an id or a name. */
 const completeSubject: Completer<GuiaConfig, GuiaResources> = async (value, { resources: { store } }) => {
   const typed = subjectId(value);
-  const listings = await store.list().catch(failed(store));
+  const listings = await store.list().catch(storeFailed(store));
   return listings
     .filter((l) => l.subject.startsWith(typed) || subjectId(l.name).startsWith(typed))
     .map((l) => l.subject);
@@ -44,7 +31,7 @@ const completeSubject: Completer<GuiaConfig, GuiaResources> = async (value, { re
  * completes, not the subject chosen beside it).
  */
 const completeSection: Completer<GuiaConfig, GuiaResources> = async (value, { resources: { store } }) => {
-  const listings = await store.list().catch(failed(store));
+  const listings = await store.list().catch(storeFailed(store));
   const guides = await Promise.all(listings.map((l) => guideOf(store, l.subject)));
   const paths = new Set(guides.flatMap((g) => (g ? sectionPaths(g.data) : [])));
   return [...paths].filter((p) => p.startsWith(value));
@@ -58,7 +45,7 @@ const guideList: PluginResource<GuiaConfig, GuiaResources> = {
   description: "Every teaching guide served: subject id, name, code and the URI that reads it whole.",
   mimeType: "application/json",
   read: async ({ resources: { store } }) => {
-    const listings = await store.list().catch(failed(store));
+    const listings = await store.list().catch(storeFailed(store));
     const guides = listings.map((l) => ({ ...l, uri: guideUri(l.subject) }));
     return [{ uri: "guia://guides", mimeType: "application/json", text: JSON.stringify({ guides }) }];
   },

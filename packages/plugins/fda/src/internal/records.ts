@@ -53,14 +53,13 @@ export const matchSchema = z.object({
   original_approval_date: z.string().optional().describe("Date of original approval (YYYY-MM-DD)."),
   indication: z.string().optional().describe("Start of the label's Indications and Usage section."),
   url: z.string().describe("Where to read more (Drugs@FDA or DailyMed)."),
-  label_uri: z
-    .string()
-    .optional()
-    .describe("The full drug label, an MCP resource (fda://label/{set_id}), when openFDA names one."),
 });
 
-/** One drug in the results. */
-export type Match = z.output<typeof matchSchema>;
+/**
+ * One drug in the results, with the URI of its full label (`fda://label/{set_id}`) when openFDA names one: the
+ * answer carries it in `metadata.label_uris`, not in `data`, so the output schema stays within its budget.
+ */
+export type Match = z.output<typeof matchSchema> & { readonly label_uri?: string };
 
 const INDICATION_CHARS = 400;
 
