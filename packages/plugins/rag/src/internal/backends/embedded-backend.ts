@@ -24,8 +24,8 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
   // Loaded when the index is opened (at the first call), not when the plugin is.
   const { openSearchIndex, listAllDocuments, SearchError } = await import("@quiver/search");
   /**
-   * Rethrows a database that cannot be reached as `unavailable` (retryable), a bad collection name as
-   * `invalid_input`, any other error as it is.
+   * Rethrows a database that cannot be reached as `unavailable` (retryable), an option the index refuses
+   * (`invalid_option`) as `invalid_input`, any other error as it is.
    */
   const rethrow = (error: unknown): never => {
     if (SearchError.isInstance(error) && error.code === "invalid_option")
