@@ -2,6 +2,7 @@ import pkg from "../package.json" with { type: "json" };
 
 /** The analyzer documents and queries go through (folding, stop words, Porter stem), for rankers of their own. */
 export { analyze } from "./analyzer.js";
+export { documentMimeType, listAllDocuments } from "./document-reads.js";
 export type { SearchErrorCode } from "./errors.js";
 export { SearchError } from "./errors.js";
 export type { LoadDocumentsOptions, LoadError, LoadedDocuments } from "./load-documents.js";

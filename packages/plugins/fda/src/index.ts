@@ -1,6 +1,7 @@
 import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { fdaConfigSchema } from "./config.js";
+import { labelResource } from "./label-resource.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 
@@ -26,6 +27,8 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     config: fdaConfigSchema,
     defaults: options,
     tools: [searchDrugs, countDrugs],
+    // A drug's full label by its set id (`fda://label/{set_id}`), through the same openFDA client.
+    resourceTemplates: [labelResource],
     // The openFDA client both tools share (`ctx.resources`), loaded at the first call, not at
     // import: `quiver list` never opens it.
     setup: ({ config, http }) =>

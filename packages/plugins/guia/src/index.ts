@@ -5,6 +5,7 @@ import { type GuiaConfig, guiaConfigSchema } from "./config.js";
 import { guiaDemo } from "./demo.js";
 import { openGuideStore } from "./internal/open-guide-store.js";
 import type { GuiaResources, GuideStore } from "./internal/stores/guide-store.js";
+import { guiaResources, guiaResourceTemplates } from "./resources.js";
 import { getGuide } from "./tools/get-guide.js";
 
 export { type GuiaConfig, guiaConfigSchema } from "./config.js";
@@ -45,6 +46,9 @@ export const createGuiaPlugin = (options: GuiaPluginOptions = {}): Plugin<GuiaCo
       "Use guia_get_guide for what a subject's official teaching guide says (grading, syllabus, bibliography, lecturers, rules); for what the course material explains, search the material instead.",
     config: guiaConfigSchema,
     defaults,
+    // The list of guides, a guide whole and each of its sections (see the README's Resources).
+    resources: guiaResources,
+    resourceTemplates: guiaResourceTemplates,
     tools: [{ ...getGuide, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
     // A store is opened at the first call, not at import: `quiver list` never opens one.
     setup: ({ config, onClose }) => {

@@ -3,6 +3,7 @@ import pkg from "../package.json" with { type: "json" };
 import { addCommand } from "./commands/add.js";
 import { repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
+import { privateRepoResourceTemplates } from "./resources.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
 
@@ -37,6 +38,8 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
     config: repoConfigSchema,
     defaults: options,
     tools: [privateRepoSearch, privateRepoListCollections],
+    // Documents whole and collections' lists, read as the caller (see the README's Resources).
+    resourceTemplates: privateRepoResourceTemplates,
     // Loaded at the first call, not at import: `quiver list` never opens the repository.
     setup: (ctx) => import("./setup.js").then((m) => m.setupPrivateRepo(ctx)),
     commands: [addCommand],

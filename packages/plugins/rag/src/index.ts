@@ -4,6 +4,7 @@ import { indexCommand } from "./commands/index.js";
 import { backendOf, describeLocation, indexLocationOf, type RagConfig, ragConfigSchema } from "./config.js";
 import { ragDemo } from "./demo.js";
 import type { RagResources } from "./internal/backends/embedded-backend.js";
+import { ragResourceTemplates } from "./resources.js";
 import { ragSearch } from "./tools/search.js";
 
 export { DEFAULT_INDEX_PATH, type RagConfig, ragConfigSchema } from "./config.js";
@@ -38,6 +39,8 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
       "Use rag_search for passages of the course material (notes, guides, exercises) to ground an answer, citing their source; not for a subject's official grading rules (its teaching guide) nor for news on the web.",
     config: ragConfigSchema,
     defaults,
+    // The embedded index's documents, whole, and each collection's list (see the README's Resources).
+    resourceTemplates: ragResourceTemplates,
     tools: [{ ...ragSearch, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
     // Loaded at the first call, not at import: `quiver list` never opens the embedded index.
     setup: (ctx) => import("./internal/backends/embedded-backend.js").then((m) => m.setupRag(ctx)),

@@ -129,6 +129,15 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
         lastUpdated: body?.meta?.last_updated,
       };
     },
+    /**
+     * The whole drug label with this SPL set id (`/drug/label.json?search=set_id:"…"`, a keyword field: the
+     * exact id), as openFDA sends it; undefined when openFDA has none. The id is checked by the caller.
+     */
+    async label(setId: string, signal: AbortSignal) {
+      const query = { endpoint: "label", search: `set_id:"${setId}"` } as const;
+      const body = (await send(query, { limit: 1 }, signal))?.json(searchBody);
+      return { label: body?.results[0], lastUpdated: body?.meta?.last_updated };
+    },
     /** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
     async count(query: Query, field: string, limit: number, signal: AbortSignal) {
       const body = (await send(query, { count: field, limit }, signal))?.json(countBody);

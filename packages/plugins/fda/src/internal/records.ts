@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { labelUri } from "./label-uri.js";
 
 /** A field of a record that is left out when it is missing or malformed. */
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
@@ -54,8 +55,11 @@ export const matchSchema = z.object({
   url: z.string().describe("Where to read more (Drugs@FDA or DailyMed)."),
 });
 
-/** One drug in the results. */
-export type Match = z.output<typeof matchSchema>;
+/**
+ * One drug in the results, with the URI of its full label (`fda://label/{set_id}`) when openFDA names one: the
+ * answer carries it in `metadata.label_uris`, not in `data`, so the output schema stays within its budget.
+ */
+export type Match = z.output<typeof matchSchema> & { readonly label_uri?: string };
 
 const INDICATION_CHARS = 400;
 
@@ -106,6 +110,7 @@ export const fromDrugsfda = (raw: unknown): Match | undefined => {
     pharmacologic_classes: classes(o),
     ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
     url: dafUrl(r.application_number),
+    ...(o?.spl_set_id?.[0] ? { label_uri: labelUri(o.spl_set_id[0]) } : {}),
   };
 };
 
@@ -128,6 +133,7 @@ export const fromLabel = (raw: unknown): Match | undefined => {
     url: setId
       ? `https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid=${encodeURIComponent(setId)}`
       : "https://open.fda.gov/apis/drug/label/",
+    ...(setId ? { label_uri: labelUri(setId) } : {}),
   };
 };
 

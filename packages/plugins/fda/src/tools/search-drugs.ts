@@ -116,7 +116,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
   annotations: { readOnly: true, idempotent: true, openWorld: true },
   policy: { ...OPENFDA_POLICY, maxOutputChars: 30_000 },
   instruction:
-    "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url. Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
+    "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url; metadata.label_uris[i] reads match i's full label (a resource). Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
   run: async ({ search_criteria: c, max_results: max }, ctx) => {
     requireApplicable(c);
     if (givenCriteria(c).length === 0) {
@@ -158,13 +158,17 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
         ? `No FDA drugs match ${describeCriteria(c)}; see metadata.refinement_suggestions.`
         : `Found ${exact ? total : `up to ${total}`} FDA drug${total === 1 ? "" : "s"} matching ${describeCriteria(c)}; returning ${shown.length}${fully ? "" : " (partial list)"}.`;
     // A criterion not applied makes the answer partial: the matches may not satisfy it.
-    return answer({ matches: shown, total_count: total, fully_searched: fully }, unmet, {
+    // Each match's full label, beside the data (see Match): `label_uris[i]` reads `matches[i]`'s.
+    const label_uris = shown.map((m) => m.label_uri ?? null);
+    const data = shown.map(({ label_uri: _, ...m }) => m);
+    return answer({ matches: data, total_count: total, fully_searched: fully }, unmet, {
       message,
       note: "Not every criterion was applied: see unmet_constraints.",
       source: `openFDA /drug/${built.endpoint}.json`,
       metadata: {
         ...searchedMetadata({ ...built, fields }, page.lastUpdated),
         total_count_exact: exact,
+        label_uris,
         refinement_suggestions:
           total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length),
       },

@@ -1,9 +1,10 @@
-import { defineToolWith, fail, outcome, ToolFailure } from "@quiver/core";
+import { defineToolWith, fail, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
 import type { Guide } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
 import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
+import { storeFailed } from "../internal/store-failure.js";
 import type { GuiaResources } from "../internal/stores/guide-store.js";
 import { cleanText, cleanValue, closest } from "../internal/text.js";
 
@@ -108,10 +109,7 @@ export const getGuide = defineToolWith<GuiaConfig, GuiaResources>()({
   run: async (args, ctx) => {
     const store = ctx.resources.store;
     // Store failures other than ours become `unavailable` (a broken folder, a dropped connection).
-    const failed = (error: Error): never => {
-      if (ToolFailure.isInstance(error)) throw error;
-      throw fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
-    };
+    const failed = storeFailed(store);
     const listings = await store.list().catch(failed);
     if (listings.length === 0)
       throw fail.unavailable(`The ${store.kind} guide store holds no guides.`, {

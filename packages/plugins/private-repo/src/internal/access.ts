@@ -5,6 +5,12 @@ import type { Readable, Repository } from "./repository.js";
 /** Who calls (the tool context's `ctx.caller`), known to have a principal. */
 export type Caller = Pick<ToolCaller, "groups" | "clientId"> & { readonly principal: string };
 
+/** What needs a caller, by action, in the message to an anonymous one. */
+const WHO_NEEDS: Readonly<Record<string, string>> = {
+  search: "private_repo_search",
+  read: "Reading a repository document",
+};
+
 /**
  * The caller, or `access_denied` (logged) for an anonymous call, or for a principal named like a
  * group grantee (`group:…`), which would otherwise read what is shared with that group.
@@ -23,7 +29,7 @@ export const requireCaller = async (
   throw fail.accessDenied(
     named
       ? `The principal "${principal}" is named like a group grantee, which no caller may be.`
-      : `${action === "search" ? "private_repo_search" : "This tool"} needs an authenticated caller: the call carried no principal.`,
+      : `${WHO_NEEDS[action] ?? "This tool"} needs an authenticated caller: the call carried no principal.`,
     { suggestion: "Connect with a token that the host maps to a scientist (principal)." },
   );
 };

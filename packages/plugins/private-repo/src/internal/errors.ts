@@ -1,4 +1,4 @@
-import { fail } from "@quiver/core";
+import { fail, ToolFailure } from "@quiver/core";
 
 /** The failure for a repository database that cannot be reached: retryable. */
 export const databaseUnavailable = () =>
@@ -11,12 +11,14 @@ export const databaseUnavailable = () =>
 /**
  * Runs work on the collections' indexes and turns a search-package error into a tool failure: bad
  * options are invalid input, an unreachable database is `unavailable` (retryable); nothing else leaks
- * details. @quiver/search's error class is loaded on failure only: listing or answering needs none.
+ * details; a tool failure thrown by the work (a refused caller) passes as it is. @quiver/search's error class
+ * is loaded on failure only: listing or answering needs none.
  */
 export const readingIndexes = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (e) {
+    if (ToolFailure.isInstance(e)) throw e;
     const { SearchError } = await import("@quiver/search/errors");
     if (SearchError.isInstance(e) && e.code === "invalid_option") {
       const message = e.message.replace(/\bdateFrom\b/, "date_from").replace(/\bdateTo\b/, "date_to");

@@ -2,6 +2,14 @@ import { describe, expect, it } from "vitest";
 import { parseFrontMatter } from "./front-matter.js";
 
 describe("parseFrontMatter", () => {
+  it("keeps the body after the front matter exactly, CRLF line breaks and all", () => {
+    const { data, body } = parseFrontMatter("---\r\ntitle: T\r\n---\r\n# T\r\n\r\nBody.\r\n\tEnd  \n");
+    expect(data).toEqual({ title: "T" });
+    expect(body).toBe("# T\r\n\r\nBody.\r\n\tEnd  \n");
+    expect(parseFrontMatter("---\ntitle: T\n---").body).toBe("");
+    expect(parseFrontMatter("---\ntitle: T\n---\n").body).toBe("");
+  });
+
   it("reads scalars, lists and block scalars", () => {
     const text = [
       "---",

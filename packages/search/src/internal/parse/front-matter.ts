@@ -23,10 +23,12 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
 export function parseFrontMatter(text: string): FrontMatter {
   const open = OPEN.exec(text);
   if (!open) return { data: {}, body: text, problems: [] };
-  const lines = text.slice(open[0].length).split(/\r?\n/);
+  // Lines and their breaks alternate, so the body after the closing fence keeps its own breaks (CRLF too).
+  const parts = text.slice(open[0].length).split(/(\r?\n)/);
+  const lines = parts.filter((_, i) => i % 2 === 0);
   const closeAt = lines.findIndex((line) => CLOSE.test(line));
   if (closeAt < 0) return { data: {}, body: text, problems: ["front matter is not closed by ---"] };
-  const body = lines.slice(closeAt + 1).join("\n");
+  const body = parts.slice(2 * closeAt + 2).join("");
   const yaml = lines.slice(0, closeAt).join("\n");
   const doc = parseDocument(yaml, { prettyErrors: false });
   // The first line of the YAML is the file's second (after the opening ---).

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fail, type PluginSetup, slug } from "@quiver/core";
 import { describeLocation, type IndexLocation, indexLocationOf, type RagConfig } from "../../config.js";
+import { documentUri } from "../document-uris.js";
 import type { RagOutput, RagQuery } from "../output.js";
 
 /** The embedded backend: an open @quiver/search index. */
@@ -21,9 +22,14 @@ const missing = (where: string) =>
 export const openEmbeddedBackend = async (location: IndexLocation) => {
   if ("path" in location && !existsSync(location.path)) throw missing(location.path);
   // Loaded when the index is opened (at the first call), not when the plugin is.
-  const { openSearchIndex, SearchError } = await import("@quiver/search");
-  /** Rethrows a database that cannot be reached as `unavailable` (retryable), any other error as it is. */
+  const { openSearchIndex, listAllDocuments, SearchError } = await import("@quiver/search");
+  /**
+   * Rethrows a database that cannot be reached as `unavailable` (retryable), an option the index refuses
+   * (`invalid_option`) as `invalid_input`, any other error as it is.
+   */
   const rethrow = (error: unknown): never => {
+    if (SearchError.isInstance(error) && error.code === "invalid_option")
+      throw fail.invalidInput(error.message);
     if (!SearchError.isInstance(error) || error.code !== "unavailable") throw error;
     throw fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
       retryable: true,
@@ -45,10 +51,12 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
       return {
         query: q.query,
         total_results: res.total,
-        results: res.results.map(({ text, metadata: m, title, docId, chunk, chunks, score }) => ({
+        results: res.results.map(({ text, metadata: m, title, docId, collection, chunk, chunks, score }) => ({
           content: text,
           metadata: {
             ...m,
+            // The whole document, for a client that reads resources (the rag plugin's document template).
+            document_uri: documentUri(collection, docId),
             source: typeof m.source === "string" ? m.source : docId,
             asignatura: typeof m.asignatura === "string" ? m.asignatura : null,
             ...(title ? { title } : {}),
@@ -60,6 +68,12 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
         })),
       };
     },
+    /** One document with its original text, or undefined. */
+    document: (collection: string, id: string) => index.document(id, { collection }).catch(rethrow),
+    /** Every document of a collection, without texts. */
+    documents: (collection: string) => listAllDocuments(index, collection).catch(rethrow),
+    /** The index's collections, with sizes. */
+    collections: () => index.collections().catch(rethrow),
     stats: () => index.stats(),
     close: () => index.close(),
   };
