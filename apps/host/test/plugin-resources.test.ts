@@ -137,4 +137,24 @@ describe("the real plugins' resources on quiver serve", () => {
       key: "evaluación",
     });
   });
+
+  it("notifies a subscribed client when `quiver rag index` adds a document from another process", async () => {
+    const client = await connect("tok-alice-3e9a");
+    const updated: string[] = [];
+    client.setNotificationHandler("notifications/resources/updated", (n) => {
+      updated.push(n.params.uri);
+    });
+    await client.subscribeResource({ uri: "rag://collections/default" });
+    writeFileSync(
+      join(project.dir, "material", "tema2.txt"),
+      "La búsqueda tabú prohíbe movimientos recientes.",
+    );
+    const indexed = await runQuiver(["rag", "index", "material", "--index", "rag.db"], { cwd: project.dir });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    for (let i = 0; i < 100 && updated.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(updated).toContain("rag://collections/default");
+    const listed = await client.readResource({ uri: "rag://collections/default" });
+    expect(JSON.parse(String((listed.contents[0] as { text: string }).text)).count).toBe(2);
+    await client.close();
+  }, 30_000);
 });

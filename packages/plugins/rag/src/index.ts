@@ -4,7 +4,7 @@ import { indexCommand } from "./commands/index.js";
 import { backendOf, describeLocation, indexLocationOf, type RagConfig, ragConfigSchema } from "./config.js";
 import { ragDemo } from "./demo.js";
 import type { RagResources } from "./internal/backends/embedded-backend.js";
-import { ragResourceTemplates } from "./resources.js";
+import { ragResourceTemplates, watchRagResources } from "./resources.js";
 import { ragSearch } from "./tools/search.js";
 
 export { DEFAULT_INDEX_PATH, type RagConfig, ragConfigSchema } from "./config.js";
@@ -41,6 +41,7 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
     defaults,
     // The embedded index's documents, whole, and each collection's list (see the README's Resources).
     resourceTemplates: ragResourceTemplates,
+    watchResources: watchRagResources,
     tools: [{ ...ragSearch, inject: { asignatura: { from: "asignatura", mode: sessionAsignatura } } }],
     // Loaded at the first call, not at import: `quiver list` never opens the embedded index.
     setup: (ctx) => import("./internal/backends/embedded-backend.js").then((m) => m.setupRag(ctx)),

@@ -1,7 +1,18 @@
-import { type Completer, fail, type PluginResourceTemplate, type SlotContext } from "@quiver/core";
+import {
+  type Completer,
+  fail,
+  type PluginResourceTemplate,
+  type ResourceWatcher,
+  type SlotContext,
+} from "@quiver/core";
 import { backendOf, type RagConfig } from "./config.js";
 import type { RagResources } from "./internal/backends/embedded-backend.js";
-import { COLLECTION_TEMPLATE, DOCUMENT_TEMPLATE, documentUri } from "./internal/document-uris.js";
+import {
+  COLLECTION_TEMPLATE,
+  collectionUri,
+  DOCUMENT_TEMPLATE,
+  documentUri,
+} from "./internal/document-uris.js";
 
 type Ctx = SlotContext<RagConfig, RagResources>;
 
@@ -65,3 +76,21 @@ const collectionTemplate: PluginResourceTemplate<RagConfig, RagResources> = {
 
 /** The rag plugin's resource templates: a document of the embedded index, and a collection's list. */
 export const ragResourceTemplates = [documentTemplate, collectionTemplate];
+
+/**
+ * Tells the catalog when the embedded index changes, also when another process wrote it (`quiver rag
+ * index` while the host serves): each written collection's list (every collection's when the index
+ * cannot say which) and the list of documents. Nothing to watch on the HTTP backend.
+ */
+export const watchRagResources: ResourceWatcher<RagConfig, RagResources> = async (
+  changed,
+  { config, resources },
+) => {
+  if (backendOf(config) === "http") return () => {};
+  const index = await resources.embedded();
+  return index.watch(async ({ collection }) => {
+    const names = collection ? [collection] : (await index.collections().catch(() => [])).map((c) => c.name);
+    for (const name of names) changed({ uri: collectionUri(name) });
+    changed();
+  });
+};

@@ -12,3 +12,7 @@ export const COLLECTION_TEMPLATE = "rag://collections/{collection}";
 /** The URI of a document of the embedded index. */
 export const documentUri = (collection: string, id: string): string =>
   `rag://documents/${encodeURIComponent(collection)}/${encodeURIComponent(id)}`;
+
+/** The URI of a collection's list. */
+export const collectionUri = (collection: string): string =>
+  `rag://collections/${encodeURIComponent(collection)}`;

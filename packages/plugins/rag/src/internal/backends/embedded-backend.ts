@@ -75,6 +75,8 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
     /** The index's collections, with sizes. */
     collections: () => index.collections().catch(rethrow),
     stats: () => index.stats(),
+    /** Hears of every write to the index, this process's or another's (`quiver rag index`). */
+    watch: (listener: Parameters<typeof index.watch>[0]) => index.watch(listener),
     close: () => index.close(),
   };
 };
