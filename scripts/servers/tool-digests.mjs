@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-// The key @quiver/mcp's tool listing writes, from its build (the one definition).
+// The key @quiver/mcp's tool listing writes, from its build (the one definition): this module, and
+// the generator with it, runs after @quiver/mcp is built (version-packages builds it first).
 import { TOOL_DIGEST_META_KEY } from "@quiver/mcp/server";
 /** Where server.json keeps the digests, under the registry's publisher-provided metadata. */
 export const SERVER_JSON_DIGESTS_KEY = "io.github.quiver-tools/tool-digests";
