@@ -927,7 +927,7 @@ const bundledServers = async () => {
               `the ${server.id} bundle's ${call.tool} answered other data:\n${answer}`,
             );
             console.log(
-              `   ${file.split("/").pop()} (${(bytes / 1024 / 1024).toFixed(2)} MB): ${run.names.length} tools, ${call.tool} answered success from the emulator in ${secs(Date.now() - t0)}`,
+              `   ${file.split("/").pop()} (${(bytes / 1024 / 1024).toFixed(2)} MB): ${run.names.length} tools, ${call.tool} answered success from ${call.from} in ${secs(Date.now() - t0)}`,
             );
           } finally {
             await run.client.close();

@@ -114,7 +114,7 @@ export const startBundleUpstreams = async () => {
 };
 
 /**
- * Each bundle's call, by plugin id. `settings(up, dir)` gives the environment variables the user
+ * Each bundle's call, by plugin id, and what it answers `from`. `settings(up, dir)` gives the environment variables the user
  * sets (a required one it leaves out gets a dummy); `prepare({ dir, quiver })` writes the data first
  * with the host's command, as the server's README says (`quiver(plugin, args, env)` runs
  * `npx -y -p @quiver/host -p <plugin> quiver …` through the test registry); `expect(data)` is true
@@ -122,24 +122,28 @@ export const startBundleUpstreams = async () => {
  */
 export const BUNDLE_CALLS = {
   alphafold: {
+    from: "the emulator",
     tool: "alphafold_predict_structure",
     arguments: { uniprot_accession: "Q7Z6M3" },
     settings: (up) => ({ ALPHAFOLD_BASE_URL: up.url }),
     expect: (d) => d.model_id === "AF-Q7Z6M3-F1" && d.sequence_length === 343,
   },
   context7: {
+    from: "the emulator",
     tool: "context7_resolve_library_id",
     arguments: { library_name: "react", query: "hooks" },
     settings: (up) => ({ CONTEXT7_API_URL: `${up.url}/api` }),
     expect: (d) => JSON.stringify(d).includes("/facebook/react"),
   },
   fda: {
+    from: "the emulator",
     tool: "fda_search_drugs",
     arguments: { search_criteria: { generic_name: "tirzepatide" }, max_results: 1 },
     settings: (up) => ({ OPENFDA_BASE_URL: up.url }),
     expect: (d) => d.matches[0]?.application_number === "NDA215866",
   },
   guia: {
+    from: "its shipped guides",
     tool: "guia_get_guide",
     arguments: { asignatura: "metaheuristicas" },
     settings: () => ({}),
@@ -147,12 +151,14 @@ export const BUNDLE_CALLS = {
     expect: (d) => d.asignatura === "Metaheurísticas" && d.codigo === "296113E",
   },
   perplexity: {
+    from: "the emulator",
     tool: "perplexity_search_web",
     arguments: { query: "population of San Francisco" },
     settings: (up) => ({ PERPLEXITY_BASE_URL: up.url, PERPLEXITY_API_KEY: KEY }),
     expect: (d) => JSON.stringify(d).includes("https://en.wikipedia.org/wiki/San_Francisco"),
   },
   "private-repo": {
+    from: "a document added with `quiver private-repo add`",
     tool: "private_repo_search",
     arguments: { search_terms: "off-target cleavage" },
     settings: (_, dir) => ({ QUIVER_PRIVATE_REPO: join(dir, "repo"), QUIVER_PRINCIPAL: PRINCIPAL }),
@@ -173,6 +179,7 @@ export const BUNDLE_CALLS = {
     expect: (d) => d.results[0]?.title === "Off-target effects of CRISPR",
   },
   rag: {
+    from: "an index built with `quiver rag index`",
     tool: "rag_search",
     arguments: { query: "población cruce mutación", asignatura: "metaheuristicas" },
     settings: (_, dir) => ({ RAG_INDEX_PATH: join(dir, "rag-index.db") }),
@@ -187,6 +194,7 @@ export const BUNDLE_CALLS = {
     expect: (d) => d.results[0]?.content.includes("selección, cruce y mutación"),
   },
   testgen: {
+    from: "the emulator",
     tool: "testgen_generate_test",
     arguments: { topic: "algoritmos genéticos", num_questions: 2, context: COURSE_NOTE },
     settings: (up) => ({ LLM_BASE_URL: `${up.url}/v1`, LLM_MODEL: "gpt-4o-mini", LLM_API_KEY: KEY }),
