@@ -24,7 +24,8 @@
 //      beside the official @upstash/context7-mcp and @perplexity-ai/mcp-server installed the same way;
 //   9. each bundled server's one-liner (`npx -y @quiver/<plugin>-mcp`) launched by the MCP SDK's
 //      stdio client from an empty npx cache, its tools listed; each .mcpb unpacked and started as its
-//      mcp_config says, a tool called against an emulator; the cold start and installed size printed
+//      mcp_config says, one real tool called against an emulator on 127.0.0.1 and its success envelope
+//      checked (scripts/servers/bundle-calls.mjs); the cold start and installed size printed
 //      beside the official @upstash/context7-mcp launched the same way (interleaved runs, medians).
 // Prints each step's time and the total. Always stops Verdaccio and the servers it started.
 //
@@ -866,30 +867,36 @@ const bundledServers = async () => {
   });
 
   await step(
-    "bundled servers: each .mcpb, unpacked and started as its mcp_config says, calls a tool",
+    "bundled servers: each .mcpb, unpacked and started as its mcp_config says, calls a tool against an emulator",
     async () => {
       const { packBundle } = await import(pathToFileURL(join(repo, "scripts/servers/pack-bundles.mjs")).href);
-      const { startEmulator } = await import(
-        pathToFileURL(createRequire(join(root, "package.json")).resolve("@quiver/testing")).href
+      const { BUNDLE_CALLS, startBundleUpstreams } = await import(
+        pathToFileURL(join(repo, "scripts/servers/bundle-calls.mjs")).href
       );
-      const up = await startEmulator();
+      // The host's command, as a server's README says to write its data: through npx and this registry.
+      const quiver = (plugin, args, env = {}) =>
+        sh("npx", ["-y", "-p", "@quiver/host", "-p", plugin, "quiver", ...args], {
+          cwd: dir,
+          env: { ...clientEnv, npm_config_cache: join(tmp, "npx-cache-commands"), ...env },
+        });
+      const up = await startBundleUpstreams();
       try {
-        const search = JSON.parse(
-          readFileSync(join(repo, "packages/plugins/context7/test/fixtures/search-react.json"), "utf8"),
-        );
-        up.route("GET", "/api/v2/libs/search", { json: search });
         for (const server of servers) {
+          const call = BUNDLE_CALLS[server.id];
+          check(call, `scripts/servers/bundle-calls.mjs has no call for the ${server.id} bundle`);
           const { file, bytes } = await packBundle(server.dir, join(tmp, "mcpb"));
           check(bytes <= 10 * 1024 * 1024, `${file} is ${(bytes / 1024 / 1024).toFixed(1)} MB, over 10 MB`);
           const unpacked = join(tmp, "mcpb-unpacked", server.id);
           await sh(join(repo, "node_modules/.bin/mcpb"), ["unpack", file, unpacked]);
           const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8"));
-          // The user's answers to the bundle's questions: a dummy key, Context7 pointed at the emulator.
+          const data = join(tmp, "bundle-data", server.id);
+          mkdirSync(data, { recursive: true });
+          await call.prepare?.({ dir: data, quiver });
+          // The user's answers to the bundle's questions: the call's settings, a dummy for any other
+          // required one, the rest left empty (as a client leaves an optional field).
+          const given = call.settings(up, data);
           const answers = Object.fromEntries(
-            server.settings.map((s) => [
-              s.field,
-              s.env === "CONTEXT7_API_URL" ? `${up.url}/api` : s.required ? "test-value" : "",
-            ]),
+            server.settings.map((s) => [s.field, given[s.env] ?? (s.required ? "test-value" : "")]),
           );
           const fill = (text) =>
             text
@@ -903,21 +910,24 @@ const bundledServers = async () => {
             cwd: dir,
           });
           try {
-            let called = "";
-            if (server.id === "context7") {
-              const result = await run.client.callTool({
-                name: "context7_resolve_library_id",
-                arguments: { library_name: "react", query: "hooks" },
-              });
-              const text = result.content.map((c) => c.text ?? "").join("");
-              check(
-                !result.isError && text.includes("/facebook/react"),
-                `the context7 bundle's call answered ${text}`,
-              );
-              called = ", context7_resolve_library_id answered from the emulator";
-            }
+            const t0 = Date.now();
+            const result = await run.client.callTool(
+              { name: call.tool, arguments: call.arguments },
+              undefined,
+              { timeout: 120_000 },
+            );
+            const envelope = result.structuredContent ?? {};
+            const answer = `${result.content.map((c) => c.text ?? "").join("\n")}\n${run.stderr}`;
+            check(
+              !result.isError && envelope.status === "success",
+              `the ${server.id} bundle's ${call.tool} answered ${envelope.status ?? "no envelope"}:\n${answer}`,
+            );
+            check(
+              call.expect(envelope.data),
+              `the ${server.id} bundle's ${call.tool} answered other data:\n${answer}`,
+            );
             console.log(
-              `   ${file.split("/").pop()} (${(bytes / 1024 / 1024).toFixed(2)} MB): ${run.names.length} tools${called}`,
+              `   ${file.split("/").pop()} (${(bytes / 1024 / 1024).toFixed(2)} MB): ${run.names.length} tools, ${call.tool} answered success from ${call.from} in ${secs(Date.now() - t0)}`,
             );
           } finally {
             await run.client.close();

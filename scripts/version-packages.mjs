@@ -18,8 +18,8 @@
 // as devDependencies, which changesets does not follow: a changeset releases each server whose
 // bundle changes (scripts/servers/servers-follow.mjs). After versioning, every server's generated
 // files (server.json, manifest.json, package.json ...) are written again with the new versions
-// (scripts/servers/generate-servers.mjs; it reads the plugins' settings from their builds and the
-// tool digests from the servers' builds, so both are built first).
+// (scripts/servers/generate-servers.mjs; it reads the plugins' settings from their builds, the
+// digest key from @quiver/mcp's and the tool digests from the servers' builds, so all are built first).
 //
 // Usage: node scripts/version-packages.mjs   (in the repository root; pnpm version-packages)
 import { execFileSync } from "node:child_process";
@@ -130,7 +130,8 @@ const build = (filters) =>
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
   });
-build(SERVED_PLUGINS.map((id) => `@quiver/plugin-${id}`));
+// @quiver/mcp too: the generator reads the tools/list digest key from its build (tool-digests.mjs).
+build([...SERVED_PLUGINS.map((id) => `@quiver/plugin-${id}`), "@quiver/mcp"]);
 const { generateServers } = await import("./servers/generate-servers.mjs");
 const first = await generateServers();
 build(["./packages/servers/*"]);

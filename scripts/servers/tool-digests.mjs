@@ -5,9 +5,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-
-/** The `_meta` key of a listed tool's digest (as @quiver/mcp's tool listing writes it). */
-export const TOOL_DIGEST_META_KEY = "quiver/digest";
+// The key @quiver/mcp's tool listing writes, from its build (the one definition): this module, and
+// the generator with it, runs after @quiver/mcp is built (version-packages builds it first).
+import { TOOL_DIGEST_META_KEY } from "@quiver/mcp/server";
 /** Where server.json keeps the digests, under the registry's publisher-provided metadata. */
 export const SERVER_JSON_DIGESTS_KEY = "io.github.quiver-tools/tool-digests";
 

@@ -21,6 +21,7 @@ export {
   type ExtraToolResult,
   usesAllowed,
 } from "./extra-tools.js";
+export { TOOL_DIGEST_META_KEY } from "./internal/tool-digest.js";
 export { type ReservedStdout, reserveStdout } from "./reserve-stdout.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve-stdio.js";
 export { type EnvelopeCallResult, type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
