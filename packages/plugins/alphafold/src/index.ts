@@ -1,6 +1,7 @@
 import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { alphafoldConfigSchema } from "./config.js";
+import { structureTemplate } from "./structure-resource.js";
 import { predictStructure } from "./tools/predict-structure.js";
 
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings (`alphafoldConfigSchema`). */
@@ -25,6 +26,8 @@ export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}) =>
     config: alphafoldConfigSchema,
     defaults: options,
     tools: [predictStructure],
+    // A model's file whole, by accession (see the README's Resources).
+    resourceTemplates: [structureTemplate],
     health: async ({ config, http, signal }) => {
       const res = await http.request({
         baseUrl: config.alphafoldUrl,
