@@ -157,4 +157,38 @@ describe("the real plugins' resources on quiver serve", () => {
     expect(JSON.parse(String((listed.contents[0] as { text: string }).text)).count).toBe(2);
     await client.close();
   }, 30_000);
+
+  it("notifies alice's subscribed client when `quiver private-repo add` adds to her collection", async () => {
+    const client = await connect("tok-alice-3e9a");
+    const updated: string[] = [];
+    client.setNotificationHandler("notifications/resources/updated", (n) => {
+      updated.push(n.params.uri);
+    });
+    const uri = "private-repo://collections/alice/unpublished";
+    await client.subscribeResource({ uri });
+    // bob may not read alice's collection, so he may not hear when it changes either.
+    const bob = await connect("tok-bob-5d20");
+    await expect(bob.subscribeResource({ uri })).rejects.toMatchObject({ code: -32602 });
+    await bob.close();
+    mkdirSync(join(project.dir, "more-notes"));
+    writeFileSync(join(project.dir, "more-notes", "followup.md"), "# Follow-up\n\nSix more responded.\n");
+    const args = [
+      "private-repo",
+      "add",
+      "more-notes",
+      "--owner",
+      "alice",
+      "--collection",
+      "unpublished",
+      "--repo",
+      "repo",
+    ];
+    const added = await runQuiver(args, { cwd: project.dir });
+    expect(added.code, added.stderr).toBe(0);
+    for (let i = 0; i < 100 && !updated.includes(uri); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(updated).toContain(uri);
+    const listed = await client.readResource({ uri });
+    expect(JSON.parse(String((listed.contents[0] as { text: string }).text)).count).toBe(2);
+    await client.close();
+  }, 30_000);
 });

@@ -323,6 +323,6 @@ export const createServerOver = (
     );
   });
 
-  if (notifies) notifyChanges(server, served);
+  if (notifies) notifyChanges(server, served, sessionOf);
   return server;
 };

@@ -1,5 +1,11 @@
-import type { Server } from "@modelcontextprotocol/server";
-import type { Catalog } from "@quiver/core";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { Catalog, SessionContext } from "@quiver/core";
 
 /** What a server that notifies advertises of its resources: subscriptions and list changes. */
 export const NOTIFYING_RESOURCES = { subscribe: true, listChanged: true } as const;
@@ -8,13 +14,27 @@ export const NOTIFYING_RESOURCES = { subscribe: true, listChanged: true } as con
  * A connection's change notifications (one server per connection: stdio, a 2025-era HTTP session):
  * `tools/list_changed` when the catalog's tools change; `resources/list_changed` when a plugin's list
  * of resources changes; `resources/updated` for a resource this connection subscribed to
- * (`resources/subscribe`, `resources/unsubscribe`) when its contents change. The catalog's watchers
+ * (`resources/subscribe`, only to a resource it may read; `resources/unsubscribe`) when its contents
+ * change. The catalog's watchers
  * run while a connection listens; closing the server stops listening.
  */
-export const notifyChanges = (server: Server, served: Promise<{ readonly catalog: Catalog }>): void => {
+export const notifyChanges = (
+  server: Server,
+  served: Promise<{ readonly catalog: Catalog }>,
+  sessionOf: (ctx: ServerContext) => SessionContext,
+): void => {
   const subscribed = new Set<string>();
-  server.setRequestHandler("resources/subscribe", async (request) => {
-    subscribed.add(request.params.uri);
+  // Only to what the caller may read: another principal's resource is not found, as its read is, so a
+  // subscription never tells anyone when a resource they cannot read changes.
+  server.setRequestHandler("resources/subscribe", async (request, ctx) => {
+    const { uri } = request.params;
+    const read = await (await served).catalog.readResource(uri, {
+      session: sessionOf(ctx),
+      signal: ctx.mcpReq.signal,
+    });
+    if (!read.ok && read.kind === "not_found") throw new ResourceNotFoundError(uri, read.message);
+    if (!read.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, read.message, { kind: read.kind });
+    subscribed.add(uri);
     return {};
   });
   server.setRequestHandler("resources/unsubscribe", async (request) => {

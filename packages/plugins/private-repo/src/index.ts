@@ -6,6 +6,7 @@ import { privateRepoDemo } from "./demo.js";
 import { privateRepoResourceTemplates } from "./resources.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
+import { watchPrivateRepo } from "./watch-resources.js";
 
 export { type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
@@ -40,6 +41,7 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
     tools: [privateRepoSearch, privateRepoListCollections],
     // Documents whole and collections' lists, read as the caller (see the README's Resources).
     resourceTemplates: privateRepoResourceTemplates,
+    watchResources: watchPrivateRepo,
     // Loaded at the first call, not at import: `quiver list` never opens the repository.
     setup: (ctx) => import("./setup.js").then((m) => m.setupPrivateRepo(ctx)),
     commands: [addCommand],

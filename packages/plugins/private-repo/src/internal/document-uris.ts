@@ -14,3 +14,7 @@ const enc = encodeURIComponent;
 /** The URI of a document of `owner`'s collection. */
 export const documentUri = (owner: string, collection: string, id: string): string =>
   `private-repo://documents/${enc(owner)}/${enc(collection)}/${enc(id)}`;
+
+/** The URI of `owner`'s collection's list. */
+export const collectionUri = (owner: string, collection: string): string =>
+  `private-repo://collections/${enc(owner)}/${enc(collection)}`;

@@ -99,6 +99,11 @@ export class Repository {
       );
   }
 
+  /** Every collection of every owner (for the resource watcher, which tells only their readers). */
+  async all(): Promise<CollectionRow[]> {
+    return this.sql.rows<CollectionRow>(`SELECT ${COLLECTION} FROM ${this.sql.tables.collections}`, []);
+  }
+
   /** A collection by owner and name, or undefined. */
   async find(owner: string, name: string): Promise<CollectionRow | undefined> {
     const sql = `SELECT ${COLLECTION} FROM ${this.sql.tables.collections} WHERE owner = ? AND name = ?`;
