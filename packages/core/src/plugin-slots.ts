@@ -152,8 +152,11 @@ export interface ResourceChange {
  * subscribed to a resource or listening for list changes), stopped when nobody does.
  *
  * @example
- * const watchResources: ResourceWatcher<unknown, { index: SearchIndex }> = (changed, { resources }) =>
- *   resources.index.watch(({ collection }) => changed(collection ? { uri: `docs://collections/${collection}` } : undefined))
+ * // The index's list changes every minute, as another process writes it.
+ * const watchResources: ResourceWatcher = (changed) => {
+ *   const timer = setInterval(() => changed({ uri: "notes://index" }), 60_000)
+ *   return () => clearInterval(timer)
+ * }
  */
 export type ResourceWatcher<Config = unknown, Resources = unknown> = (
   changed: (change?: ResourceChange) => void,

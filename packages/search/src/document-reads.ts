@@ -9,7 +9,7 @@ const MARKDOWN = /\.(?:md|markdown)$/i;
  *
  * @example
  * const doc = await index.document("notes/cells.md");
- * if (doc?.text !== undefined) serve(doc.text, documentMimeType(doc)); // "text/markdown"
+ * if (doc) console.log(documentMimeType(doc)); // "text/markdown"
  */
 export function documentMimeType(doc: Pick<StoredDocument, "metadata">): string {
   const source = doc.metadata.source;

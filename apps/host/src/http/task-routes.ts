@@ -64,7 +64,8 @@ const listTasks =
  * The routes of the HTTP API's tasks (`Prefer: respond-async` on a call starts one).
  *
  * @example
- * const routes = [...taskRoutes(runner, host.profile), ...others]
+ * import { createTaskRunner } from "@quiver/tasks"
+ * const routes = taskRoutes(createTaskRunner({ catalog: host.catalog, store: host.store }), host.profile)
  */
 export const taskRoutes = (runner: TaskRunner, profile: HostProfile | undefined): ReadonlyArray<ApiRoute> => [
   { path: ["tasks"], methods: ["GET", "HEAD"], handle: listTasks(runner) },

@@ -29,7 +29,8 @@ export const openTaskRunner = async (host: Host): Promise<TaskRunner> => {
  * before the host, and so its store, is ready): each request waits for it, then goes to it.
  *
  * @example
- * serveStdio(hostReady.then((h) => h.catalog), { tasks: deferredRunner(hostReady.then(openTaskRunner)) })
+ * const ready: Promise<Host> = Promise.resolve(host)
+ * serveStdio(ready.then((h) => h.catalog), { tasks: deferredRunner(ready.then(openTaskRunner)) })
  */
 export const deferredRunner = (ready: Promise<TaskRunner>): TaskRunner => {
   ready.catch(() => {});
