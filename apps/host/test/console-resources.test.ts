@@ -62,7 +62,7 @@ describe.skipIf(missing !== undefined)("the console's resource viewer in headles
 
   it("lists the resources and templates, shows text and JSON pretty-printed, and passes axe-core", async () => {
     const page = await signedIn("tok-alice", "alice");
-    await expect(page.locator("button[data-resource]").count()).resolves.toBe(5);
+    await expect(page.locator("button[data-resource]").count()).resolves.toBe(6);
     await expect(page.locator("form.template-form").count()).resolves.toBe(2);
     await expect(page.locator(".resource-list").textContent()).resolves.toContain("8 bytes");
 
