@@ -64,7 +64,7 @@ const showRegions = (p: Prediction) => {
           const li = document.createElement("li");
           const button = Object.assign(document.createElement("button"), {
             type: "button",
-            textContent: `Residues ${r.start}–${r.end} (mean pLDDT ${r.mean_plddt.toFixed(1)}, ${bandOf(r.mean_plddt).label.split(" (")[0]?.toLowerCase()})`,
+            textContent: `${r.start === r.end ? `Residue ${r.start}` : `Residues ${r.start}–${r.end}`} (mean pLDDT ${r.mean_plddt.toFixed(1)}, ${bandOf(r.mean_plddt).label.split(" (")[0]?.toLowerCase()})`,
           });
           button.addEventListener("click", () => {
             viewer?.zoomTo({ resi: `${r.start}-${r.end}` });

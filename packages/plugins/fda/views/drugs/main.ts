@@ -9,7 +9,7 @@ const $ = <T extends Element>(selector: string) => document.querySelector<T>(sel
 const status = $<HTMLParagraphElement>("#status");
 const unmet = $<HTMLUListElement>("#unmet");
 const body = $<HTMLTableSectionElement>("#drugs tbody");
-const form = $<HTMLFormElement>("#refine");
+const refine = $<HTMLDivElement>("#refine");
 
 let criteria: Record<string, unknown> = {};
 let maxResults: number | undefined;
@@ -82,10 +82,9 @@ for (const th of document.querySelectorAll<HTMLTableCellElement>("th[data-key]")
   });
 }
 
-form.addEventListener("submit", async (e) => {
-  e.preventDefault();
-  const data = new FormData(form);
-  const text = (name: string) => String(data.get(name) ?? "").trim();
+const searchAgain = async () => {
+  const text = (name: string) =>
+    refine.querySelector<HTMLInputElement>(`input[name="${name}"]`)!.value.trim();
   const year = (name: string) => (text(name) ? Number(text(name)) : undefined);
   const next: Record<string, unknown> = { ...criteria };
   if (text("sponsor")) next.sponsor = text("sponsor");
@@ -114,6 +113,10 @@ form.addEventListener("submit", async (e) => {
   } catch (error) {
     status.textContent = `The search failed: ${error instanceof Error ? error.message : String(error)}`;
   }
+};
+$<HTMLButtonElement>("#search-again").addEventListener("click", () => void searchAgain());
+refine.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && e.target instanceof HTMLInputElement) void searchAgain();
 });
 
 app.ontoolinput = ({ arguments: args }) => {
