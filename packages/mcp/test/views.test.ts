@@ -21,6 +21,7 @@ const boardPlugin = definePlugin({
     defineTool({
       name: "board_show",
       description: "Shows the board.",
+      category: "computational_service",
       input: z.object({}),
       output: z.object({ cells: z.number() }),
       view: "board",
@@ -29,6 +30,7 @@ const boardPlugin = definePlugin({
     defineTool({
       name: "board_plain",
       description: "Says hello.",
+      category: "computational_service",
       input: z.object({}),
       output: z.string(),
       run: () => "hello",

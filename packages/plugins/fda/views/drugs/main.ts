@@ -9,7 +9,7 @@ const $ = <T extends Element>(selector: string) => document.querySelector<T>(sel
 const status = $<HTMLParagraphElement>("#status");
 const unmet = $<HTMLUListElement>("#unmet");
 const body = $<HTMLTableSectionElement>("#drugs tbody");
-const refine = $<HTMLDivElement>("#refine");
+const refine = $<HTMLElement>("#refine");
 
 let criteria: Record<string, unknown> = {};
 let maxResults: number | undefined;
