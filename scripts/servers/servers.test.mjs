@@ -44,6 +44,25 @@ describe("each bundled server over stdio", () => {
   }
 });
 
+describe("the MCP Apps views ship inside the bundled servers", () => {
+  for (const [id, uri] of [
+    ["fda", "ui://fda/drugs"],
+    ["alphafold", "ui://alphafold/structure"],
+  ]) {
+    it(`@quiver/${id}-mcp lists ${uri} and reads its page from its own dist/views`, async () => {
+      const { client } = await launch(id, {});
+      try {
+        const { resources } = await client.listResources();
+        expect(resources.find((r) => r.uri === uri)).toMatchObject({ mimeType: "text/html;profile=mcp-app" });
+        const { contents } = await client.readResource({ uri });
+        expect(contents[0].text).toMatch(/^<!doctype html>/i);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
 describe("calls reach the plugin's upstream (its emulator, through the plugin's base-URL setting)", () => {
   let up;
   beforeAll(async () => {

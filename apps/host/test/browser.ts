@@ -23,9 +23,12 @@ export const browserMissing = (): string | undefined => {
 
 /**
  * A fresh headless chromium with its own profile folder. The flags keep it off the network it would
- * otherwise call (updates, sync, QUIC probes), where it stalls on a closed network.
+ * otherwise call (updates, sync, QUIC probes), where it stalls on a closed network. `webgl` renders
+ * WebGL in software (SwiftShader) instead of turning the GPU off.
  */
-export const launchBrowser = async (): Promise<{ context: BrowserContext; close: () => Promise<void> }> => {
+export const launchBrowser = async (
+  options: { readonly webgl?: boolean } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> => {
   const profile = mkdtempSync(join(tmpdir(), "quiver-chromium-"));
   mkdirSync(ARTIFACTS, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {
@@ -35,7 +38,9 @@ export const launchBrowser = async (): Promise<{ context: BrowserContext; close:
     args: [
       "--headless",
       "--no-sandbox",
-      "--disable-gpu",
+      ...(options.webgl
+        ? ["--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
+        : ["--disable-gpu"]),
       "--disable-quic",
       "--no-first-run",
       "--disable-background-networking",

@@ -14,6 +14,7 @@ import { serveTasks } from "./internal/tasks-serve.js";
 import { TASK_SERVER_CAPABILITIES } from "./internal/tasks-wire.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { aliasedListing, stderrReporter, toolListing } from "./internal/tool-listing.js";
+import { clientShowsViews, UI_EXTENSION, viewUriOf, withViewMeta } from "./internal/views.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 
 /** Options of an MCP server built over a catalog. */
@@ -192,6 +193,7 @@ export const createServerOver = (
         completions: {},
         logging: {},
         ...(options.tasks ? TASK_SERVER_CAPABILITIES : {}),
+        extensions: { ...(options.tasks ? TASK_SERVER_CAPABILITIES.extensions : {}), ...UI_EXTENSION },
       },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       debouncedNotificationMethods: ["notifications/tools/list_changed"],
@@ -241,7 +243,15 @@ export const createServerOver = (
         .filter((t) => !extras.has(t.info.name) && visible(t.info, principal, ctx.http?.authInfo))
         .map((t) => withTaskSupport(t, options.tasks !== undefined)),
     ];
-    return { tools };
+    // A client that renders MCP Apps learns each tool's view; any other sees the tools unchanged.
+    if (!clientShowsViews(server, ctx.mcpReq.envelope)) return { tools };
+    return {
+      tools: tools.map((t) => {
+        const info = listing.get(t.name)?.info ?? shown.get(t.name)?.info;
+        const uri = info && viewUriOf(catalog, info);
+        return uri ? withViewMeta(t, uri) : t;
+      }),
+    };
   });
 
   server.setRequestHandler("tools/call", async (request, ctx) => {

@@ -6,6 +6,7 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import type { Catalog, SessionContext, SlotAnswer } from "@quiver/core";
+import { readView, viewResources } from "./views.js";
 
 /** Most completion values one answer holds (MCP's limit). */
 const MAX_VALUES = 100;
@@ -28,7 +29,7 @@ const defined = <T extends object>(value: T): T =>
 /**
  * Serves the catalog's resources, resource templates, prompts and completions on `server`
  * (`resources/list`, `resources/templates/list`, `resources/read`, `prompts/list`, `prompts/get`,
- * `completion/complete`), each request under the caller's session as its tool calls are (`session`).
+ * `completion/complete`), and the plugins' MCP Apps views as `ui://` resources, each request under the caller's session as its tool calls are (`session`).
  * A read, prompt or completion that fails answers an MCP error: the SDK's resource-not-found for a
  * URI nothing serves (-32602 on the wire), invalid params for a prompt that does not exist or lacks
  * an argument, internal error (with the redacted message) otherwise.
@@ -41,14 +42,18 @@ export const serveSlots = (
     readonly sessionId?: string;
   }) => SessionContext,
 ): void => {
-  server.setRequestHandler("resources/list", async () => ({
-    resources: (await catalogOf()).resources().map(({ plugin: _, ...r }) => r),
-  }));
+  server.setRequestHandler("resources/list", async () => {
+    const catalog = await catalogOf();
+    // The plugins' MCP Apps views (`ui://`) after their resources.
+    return { resources: [...catalog.resources().map(({ plugin: _, ...r }) => r), ...viewResources(catalog)] };
+  });
   server.setRequestHandler("resources/templates/list", async () => ({
     resourceTemplates: (await catalogOf()).resourceTemplates().map(({ plugin: _, completes: __, ...t }) => t),
   }));
   server.setRequestHandler("resources/read", async (request, ctx) => {
     const catalog = await catalogOf();
+    const view = await readView(catalog, request.params.uri);
+    if (view) return { contents: view };
     const read = await catalog.readResource(request.params.uri, {
       session: session(ctx),
       signal: ctx.mcpReq.signal,

@@ -4,6 +4,15 @@ import { alphafoldConfigSchema } from "./config.js";
 import { structureTemplate } from "./structure-resource.js";
 import { predictStructure } from "./tools/predict-structure.js";
 
+/**
+ * The page of the view `name`, built into one self-contained HTML file at
+ * `dist/views/<name>/index.html` (`views/`, vite-plugin-singlefile); read from `src/` and `dist/` alike.
+ */
+const viewPage = (name: string) => async () => {
+  const { readFile } = await import("node:fs/promises");
+  return readFile(new URL(`../dist/views/${name}/index.html`, import.meta.url), "utf8");
+};
+
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings (`alphafoldConfigSchema`). */
 export type AlphafoldPluginOptions = PluginOptions<typeof alphafoldConfigSchema>;
 
@@ -25,7 +34,18 @@ export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}) =>
     description: "Protein structure prediction: AlphaFold DB models and ESMFold, with pLDDT confidence.",
     config: alphafoldConfigSchema,
     defaults: options,
-    tools: [predictStructure],
+    // The prediction shows in the structure view (MCP Apps; a client without apps gets the result alone).
+    tools: [{ ...predictStructure, view: "structure" }],
+    views: [
+      {
+        name: "structure",
+        uri: "ui://alphafold/structure",
+        title: "Predicted structure (3D)",
+        description:
+          "alphafold_predict_structure's model in 3D (3Dmol.js): coloured by pLDDT band with AlphaFold's four colours and a legend, rotate and zoom, the low-confidence regions highlighted; a structure over the answer's budget is read through its resource link. One self-contained HTML page (no network), at most 1 MB gzipped.",
+        html: viewPage("structure"),
+      },
+    ],
     // A model's file whole, by accession (see the README's Resources).
     resourceTemplates: [structureTemplate],
     health: async ({ config, http, signal }) => {

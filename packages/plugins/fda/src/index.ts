@@ -5,6 +5,15 @@ import { labelResource } from "./label-resource.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 
+/**
+ * The page of the view `name`, built into one self-contained HTML file at
+ * `dist/views/<name>/index.html` (`views/`, vite-plugin-singlefile); read from `src/` and `dist/` alike.
+ */
+const viewPage = (name: string) => async () => {
+  const { readFile } = await import("node:fs/promises");
+  return readFile(new URL(`../dist/views/${name}/index.html`, import.meta.url), "utf8");
+};
+
 /** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */
 export type FdaPluginOptions = PluginOptions<typeof fdaConfigSchema>;
 
@@ -26,7 +35,18 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     description: "FDA-approved drugs from openFDA (Drugs@FDA and drug labels): search and counts.",
     config: fdaConfigSchema,
     defaults: options,
-    tools: [searchDrugs, countDrugs],
+    // fda_search_drugs shows its matches in the drug table (MCP Apps; a client without apps gets the result alone).
+    tools: [{ ...searchDrugs, view: "drugs" }, countDrugs],
+    views: [
+      {
+        name: "drugs",
+        uri: "ui://fda/drugs",
+        title: "FDA drug table",
+        description:
+          "fda_search_drugs' matches as a table sortable by name, sponsor and approval date, with the unmet constraints, whether the search was complete, and a refinement that searches again. One self-contained HTML page (no network), at most 150 KB gzipped.",
+        html: viewPage("drugs"),
+      },
+    ],
     // A drug's full label by its set id (`fda://label/{set_id}`), through the same openFDA client.
     resourceTemplates: [labelResource],
     // The openFDA client both tools share (`ctx.resources`), loaded at the first call, not at
