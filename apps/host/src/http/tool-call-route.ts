@@ -44,7 +44,8 @@ const readCallRequest = (req: IncomingMessage, body: unknown, caller: ApiCaller)
   const session = wrapper?.session ?? {};
   if (!isObject(session))
     return { ok: false, code: "invalid_session", message: "session must be an object: { id?, values? }." };
-  const deadlineMs = deadlineOf(wrapper?.timeout_seconds);
+  // Read only when sent, as the headers below: a plain call has no task deadline to check.
+  const deadlineMs = wrapper?.timeout_seconds === undefined ? undefined : deadlineOf(wrapper.timeout_seconds);
   if (deadlineMs instanceof Error) return { ok: false, code: "invalid_timeout", message: deadlineMs.message };
   const header = req.headers[SESSION_VALUES_HEADER];
   const headerValues = typeof header === "string" ? parseSessionValues(header) : undefined;
@@ -115,7 +116,7 @@ export const callToolRoute: ApiRoute["handle"] = async (
       headers: { allow: "POST" },
     });
   const name = parts[1]!;
-  const asTask = options.tasks !== undefined && prefersAsync(req);
+  const asTask = options.tasks !== undefined && req.headers.prefer !== undefined && prefersAsync(req);
   const info = options.auth || asTask ? catalog.list().find((t) => t.name === name) : undefined;
   // Only OAuth callers can lack scopes: static-token callers may call every tool.
   if (options.auth) {
