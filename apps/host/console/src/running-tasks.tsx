@@ -32,6 +32,7 @@ export const RunningTasks = (props: { principal: string | null }) => {
   }, []);
   useEffect(() => {
     read();
+    // A plain interval, not effect's Schedule: the console is a small Preact page that ships no effect.
     const timer = setInterval(read, POLL_MS);
     return () => clearInterval(timer);
   }, [read, props.principal]);

@@ -50,6 +50,8 @@ export const watchPrivateRepo: ResourceWatcher<PrivateRepoConfig, RepoResources>
     .then(() => {
       started = true;
     });
+  // A plain interval, not effect's Schedule: plugins are Promise code and never import effect, and
+  // this is a fixed-period look at the registry with nothing to retry or back off.
   const timer = setInterval(() => void first.then(sync).catch(() => {}), NEW_COLLECTIONS_MS);
   timer.unref();
   return () => {
