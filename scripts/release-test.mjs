@@ -29,7 +29,11 @@
 //      beside the official @upstash/context7-mcp launched the same way (interleaved runs, medians).
 // Prints each step's time and the total. Always stops Verdaccio and the servers it started.
 //
-// Usage: node scripts/release-test.mjs [--keep] [--as-released] [--servers-only]
+// Usage: node scripts/release-test.mjs [--short] [--keep] [--as-released] [--servers-only]
+//   --short        CI's tier (.ci/run): every step but the figures and the second package manager,
+//                  i.e. without step 4 (pnpm), step 8 (installed sizes) and step 9's cold-start
+//                  comparison with @upstash/context7-mcp; the whole test runs at release time
+//                  (./dev test:release, the Release workflow) and prints those figures
 //   --keep         leaves the temporary folder for a look
 //   --servers-only after the first publish, only step 9 (the bundled servers)
 //   --as-released  versions the copy first (as after the repository's own first release), so the
@@ -57,6 +61,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const keep = process.argv.includes("--keep");
 const asReleased = process.argv.includes("--as-released");
 const serversOnly = process.argv.includes("--servers-only");
+const short = process.argv.includes("--short");
 const VERDACCIO = "6.10.4";
 const tmp = mkdtempSync(join(tmpdir(), "quiver-release-"));
 const children = new Set();
@@ -939,6 +944,7 @@ const bundledServers = async () => {
     },
   );
 
+  if (short) return;
   await step(
     "cold start and installed size beside the official @upstash/context7-mcp (medians of interleaved runs)",
     async () => {
@@ -994,13 +1000,14 @@ try {
     "@quiver/plugin-alphafold",
     "Release test: a patch published with npm's turn.",
   );
-  await flow(
-    "pnpm",
-    ["@quiver/plugin-fda"],
-    ["@quiver/plugin-alphafold", "@quiver/plugin-context7"],
-    "@quiver/plugin-alphafold",
-    "Release test: a patch published with pnpm's turn.",
-  );
+  if (!short)
+    await flow(
+      "pnpm",
+      ["@quiver/plugin-fda"],
+      ["@quiver/plugin-alphafold", "@quiver/plugin-context7"],
+      "@quiver/plugin-alphafold",
+      "Release test: a patch published with pnpm's turn.",
+    );
   await step(
     "third-party plugin: copied out of the repository, installed from the registry, built, tested, published",
     thirdPartyAuthor,
@@ -1057,7 +1064,7 @@ try {
     );
   });
   await breakingCore(npmProject);
-  await hostSizes();
+  if (!short) await hostSizes();
   await bundledServers();
 } catch (error) {
   if (error instanceof StepsDone) {
