@@ -21,7 +21,11 @@ export const docsPrompt: PluginPrompt<Context7Config, Context7Resources> = {
       required: true,
       complete: (typed, { caller, resources }) => idsMatching(resources.resolved.of(caller), typed),
     },
-    { name: "question", description: "What to answer, e.g. 'protect routes with middleware'", required: true },
+    {
+      name: "question",
+      description: "What to answer, e.g. 'protect routes with middleware'",
+      required: true,
+    },
   ],
   get: ({ library_id, question }) => [
     {

@@ -8,7 +8,10 @@ const CLASSES_TTL_MS = 60 * 60 * 1000;
 const CLASS_FIELD = "openfda.pharm_class_epc.exact";
 
 /** The classes each client read last, and when: one count request serves an hour of completions. */
-const classesRead = new WeakMap<OpenFdaClient, { readonly at: number; readonly classes: Promise<string[]> }>();
+const classesRead = new WeakMap<
+  OpenFdaClient,
+  { readonly at: number; readonly classes: Promise<string[]> }
+>();
 
 /**
  * openFDA's established pharmacologic classes of approved drugs (Drugs@FDA applications), on most
@@ -59,7 +62,8 @@ export const hypothesisPrompt: PluginPrompt<FdaConfig, OpenFdaClient> = {
     },
     {
       name: "condition",
-      description: "Disease or condition it is about, searched in the labels' indications, e.g. 'chronic myeloid leukemia'",
+      description:
+        "Disease or condition it is about, searched in the labels' indications, e.g. 'chronic myeloid leukemia'",
     },
     {
       name: "pharmacologic_class",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { session } from "./support/catalog.js";
+import { metaOf, session } from "./support/catalog.js";
 import { useOpenFdaEmulator } from "./support/use-openfda-emulator.js";
 
 // The co-scientist's `check_hypothesis` prompt through a real catalog against the openFDA emulator: its
@@ -50,7 +50,7 @@ describe("fda's check_hypothesis prompt", () => {
       session,
     );
     expect(search.status, search.message).toBe("success");
-    const uri = (search.metadata as { label_uris: string[] }).label_uris[0]!;
+    const uri = metaOf(search).label_uris[0] as string;
     expect((await catalog.readResource(uri, session)).ok).toBe(true);
 
     const bare = textOf(await catalog.getPrompt("check_hypothesis", { hypothesis: HYPOTHESIS }, session));

@@ -85,12 +85,12 @@ describe("guia resources", () => {
 
   it("completes sections from the guide of the subject already filled in (MCP's context.arguments)", async () => {
     const catalog = open();
-    const section = (given?: Record<string, string>) =>
+    const section = (given: Record<string, string>) =>
       catalog.complete(
         { uriTemplate: "guia://guides/{subject}/sections/{section}", argument: "section", arguments: given },
         "",
       );
-    const all = await section();
+    const all = await section({});
     expect(all.ok && all.value).toEqual(expect.arrayContaining(["competencias", "información_adicional"]));
     const meta = await section({ subject: "metaheuristicas" });
     expect(meta.ok && meta.value).toContain("información_adicional");
