@@ -21,11 +21,14 @@ export interface SlotContext<Config = unknown, Resources = unknown> {
 
 /**
  * Completes an argument (a prompt's, a resource template variable's) from real data: the values
- * starting with what the client has typed, best first.
+ * starting with what the client has typed, best first. `given` holds the other arguments or variables
+ * the client has already filled in (MCP's `context.arguments`, e.g. the subject chosen beside a
+ * section), empty when it sent none.
  */
 export type Completer<Config = unknown, Resources = unknown> = (
   value: string,
   ctx: SlotContext<Config, Resources>,
+  given: Readonly<Record<string, string>>,
 ) => Promise<ReadonlyArray<string>> | ReadonlyArray<string>;
 
 /**

@@ -241,6 +241,42 @@ describe("resource reads run under the plugin's policies", () => {
   });
 });
 
+describe("completers see the arguments already filled in (MCP's context.arguments)", () => {
+  it("passes the others to the completer, never the argument being completed", async () => {
+    const seen: Array<Record<string, string>> = [];
+    const catalog = createCatalog({ env: {} });
+    catalog.register(
+      definePlugin({
+        id: "pairs",
+        version: "1.0.0",
+        tools: [],
+        resourceTemplates: [
+          {
+            uriTemplate: "pairs://{first}/{second}",
+            name: "pair",
+            complete: {
+              // The second of a pair is never the first one chosen.
+              second: (value, _ctx, given) => {
+                seen.push({ ...given });
+                return ["a1", "a2", "b1"].filter((v) => v.startsWith(value) && v !== given.first);
+              },
+            },
+            read: () => [],
+          },
+        ],
+      }),
+    );
+    const target = { uriTemplate: "pairs://{first}/{second}", argument: "second" };
+    expect(await catalog.complete({ ...target, arguments: { first: "a1", second: "a" } }, "a")).toEqual({
+      ok: true,
+      value: ["a2"],
+    });
+    expect(await catalog.complete(target, "a")).toEqual({ ok: true, value: ["a1", "a2"] });
+    expect(seen).toEqual([{ first: "a1" }, {}]);
+    await catalog.close();
+  });
+});
+
 describe("matchTemplate", () => {
   it("matches simple and reserved expressions, percent-decoded", () => {
     expect(matchTemplate("a://doc/{collection}/{id}", "a://doc/lab%20one/42")).toEqual({

@@ -176,7 +176,11 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
       const found = completerOf(target);
       // Nothing to complete is an empty list, as MCP answers it, not an error.
       if (!found) return { ok: true, value: [] };
-      const answer = await run(found.entry, found.name, callOptions, (ctx) => found.complete(value, ctx));
+      // The others already filled in, not the one being completed.
+      const { [target.argument]: _, ...given } = target.arguments ?? {};
+      const answer = await run(found.entry, found.name, callOptions, (ctx) =>
+        found.complete(value, ctx, given),
+      );
       return answer.ok ? { ok: true, value: answer.value.slice(0, MAX_COMPLETIONS) } : answer;
     },
   };

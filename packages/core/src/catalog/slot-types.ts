@@ -60,10 +60,14 @@ export interface SlotCallOptions {
   readonly signal?: AbortSignal;
 }
 
-/** What a completion completes: a prompt's argument or a resource template's variable. */
-export type CompletionTarget =
+/**
+ * What a completion completes: a prompt's argument or a resource template's variable, with the other
+ * arguments or variables the client has already filled in (`arguments`, MCP's `context.arguments`).
+ */
+export type CompletionTarget = (
   | { readonly prompt: string; readonly argument: string }
-  | { readonly uriTemplate: string; readonly argument: string };
+  | { readonly uriTemplate: string; readonly argument: string }
+) & { readonly arguments?: Readonly<Record<string, string>> };
 
 /** A change of a plugin's resources, as the catalog tells it: whose, and which (no `uri`: the list). */
 export interface CatalogResourceChange extends ResourceChange {

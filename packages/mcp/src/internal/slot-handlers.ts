@@ -79,11 +79,13 @@ export const serveSlots = (
   });
   server.setRequestHandler("completion/complete", async (request, ctx) => {
     const catalog = await catalogOf();
-    const { ref, argument } = request.params;
+    const { ref, argument, context } = request.params;
+    // The arguments the client has already filled in, which a completer may narrow by.
+    const given = context?.arguments ? { arguments: context.arguments } : {};
     const target =
       ref.type === "ref/prompt"
-        ? { prompt: ref.name, argument: argument.name }
-        : { uriTemplate: ref.uri, argument: argument.name };
+        ? { prompt: ref.name, argument: argument.name, ...given }
+        : { uriTemplate: ref.uri, argument: argument.name, ...given };
     const values = unwrap(
       await catalog.complete(target, argument.value, { session: session(ctx), signal: ctx.mcpReq.signal }),
     );

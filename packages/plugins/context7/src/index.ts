@@ -1,6 +1,7 @@
 import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { context7ConfigSchema } from "./config.js";
+import { docsPrompt } from "./docs-prompt.js";
 import { setupContext7 } from "./setup.js";
 import { getLibraryDocs } from "./tools/get-library-docs.js";
 import { resolveLibraryId } from "./tools/resolve-library-id.js";
@@ -42,6 +43,8 @@ export const createContext7Plugin = (options: Context7PluginOptions = {}) =>
     config: context7ConfigSchema,
     defaults: options,
     tools: [searchDocumentation, resolveLibraryId, getLibraryDocs],
+    // Answer from a library's docs; its library_id completes from the ids the caller has resolved.
+    prompts: [docsPrompt],
     instructions:
       "Use context7's tools for current documentation whenever the user asks about a specific library, framework, SDK, API, " +
       "CLI or cloud service (its API, setup, configuration, version migration or library-specific errors), even a well-known " +

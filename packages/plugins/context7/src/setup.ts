@@ -3,6 +3,7 @@ import type { Context7Config } from "./config.js";
 import { type DocsClient, unavailableOnError } from "./internal/docs-client.js";
 import { httpDocsClient } from "./internal/http-docs-client.js";
 import { type LibraryCache, libraryCache } from "./internal/library-cache.js";
+import { type ResolvedIds, resolvedIds } from "./internal/resolved-ids.js";
 
 /** What the Context7 tools share for one registration (`ctx.resources`). */
 export interface Context7Resources {
@@ -12,6 +13,8 @@ export interface Context7Resources {
   readonly transport: string;
   /** Resolved library ids by normalised name, kept for `libraryCacheTtl`. */
   readonly libraries: LibraryCache;
+  /** The library ids each caller has resolved, newest first (the `library_id` completions). */
+  readonly resolved: ResolvedIds;
 }
 
 /**
@@ -20,8 +23,9 @@ export interface Context7Resources {
  */
 export const setupContext7 = ({ config, http, clock }: SetupContext<Context7Config>): Context7Resources => {
   const libraries = libraryCache(config.libraryCacheTtl, clock);
+  const resolved = resolvedIds();
   const injected = config.docsClient;
-  if (!injected) return { docs: httpDocsClient(http, config), transport: "HTTP API", libraries };
+  if (!injected) return { docs: httpDocsClient(http, config), transport: "HTTP API", libraries, resolved };
   // Its plain errors are Context7 being unavailable, named after it.
   const failed = "Context7 (injected transport) failed";
   const docs: DocsClient = {
@@ -30,5 +34,5 @@ export const setupContext7 = ({ config, http, clock }: SetupContext<Context7Conf
     getContext: (request, options) =>
       unavailableOnError(failed, options.signal, () => injected.getContext(request, options)),
   };
-  return { docs, transport: "injected transport", libraries };
+  return { docs, transport: "injected transport", libraries, resolved };
 };

@@ -1,6 +1,7 @@
 import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { fdaConfigSchema } from "./config.js";
+import { hypothesisPrompt } from "./hypothesis-prompt.js";
 import { labelResource } from "./label-resource.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
@@ -49,6 +50,8 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     ],
     // A drug's full label by its set id (`fda://label/{set_id}`), through the same openFDA client.
     resourceTemplates: [labelResource],
+    // The co-scientist's "check a hypothesis against approved drugs"; its drug class completes from openFDA.
+    prompts: [hypothesisPrompt],
     // The openFDA client both tools share (`ctx.resources`), loaded at the first call, not at
     // import: `quiver list` never opens it.
     setup: ({ config, http }) =>

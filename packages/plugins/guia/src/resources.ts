@@ -27,12 +27,18 @@ const completeSubject: Completer<GuiaConfig, GuiaResources> = async (value, { re
 };
 
 /**
- * Completes `{section}` from the section paths of every stored guide (a completer sees only the variable it
- * completes, not the subject chosen beside it).
+ * Completes `{section}` from the section paths of the subject the client has already filled in (MCP's
+ * `context.arguments`), or of every stored guide when it has not.
  */
-const completeSection: Completer<GuiaConfig, GuiaResources> = async (value, { resources: { store } }) => {
-  const listings = await store.list().catch(storeFailed(store));
-  const guides = await Promise.all(listings.map((l) => guideOf(store, l.subject)));
+const completeSection: Completer<GuiaConfig, GuiaResources> = async (
+  value,
+  { resources: { store } },
+  { subject },
+) => {
+  const subjects = subject
+    ? [subjectId(subject)]
+    : (await store.list().catch(storeFailed(store))).map((l) => l.subject);
+  const guides = await Promise.all(subjects.map((s) => guideOf(store, s)));
   const paths = new Set(guides.flatMap((g) => (g ? sectionPaths(g.data) : [])));
   return [...paths].filter((p) => p.startsWith(value));
 };

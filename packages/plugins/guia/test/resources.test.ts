@@ -83,6 +83,24 @@ describe("guia resources", () => {
     expect(sections.ok && sections.value).toContain("evaluación.evaluación_ordinaria");
   });
 
+  it("completes sections from the guide of the subject already filled in (MCP's context.arguments)", async () => {
+    const catalog = open();
+    const section = (given: Record<string, string>) =>
+      catalog.complete(
+        { uriTemplate: "guia://guides/{subject}/sections/{section}", argument: "section", arguments: given },
+        "",
+      );
+    const all = await section({});
+    expect(all.ok && all.value).toEqual(expect.arrayContaining(["competencias", "información_adicional"]));
+    const meta = await section({ subject: "metaheuristicas" });
+    expect(meta.ok && meta.value).toContain("información_adicional");
+    expect(meta.ok && meta.value).not.toContain("competencias");
+    const mac = await section({ subject: "modelos_avanzados_computacion" });
+    expect(mac.ok && mac.value).toContain("competencias");
+    expect(mac.ok && mac.value).not.toContain("información_adicional");
+    expect(await section({ subject: "algebra" })).toEqual({ ok: true, value: [] });
+  });
+
   it("completes a guide imported into the folder store", async () => {
     const dir = await mkdtemp(join(tmpdir(), "guia-res-"));
     try {

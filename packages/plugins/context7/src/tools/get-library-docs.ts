@@ -48,6 +48,7 @@ export const getLibraryDocs = tool({
       .catch(async (error) => {
         throw await explainMissingId(client, error, library_id, query, ctx.signal);
       });
+    ctx.resources.resolved.remember(ctx.caller, [docs.libraryId]);
     const moved = docs.redirectedFrom ? ` (${docs.redirectedFrom} has moved to ${docs.libraryId})` : "";
     return outcome(toDocsOutput(docs), {
       message: `Context7 documentation for ${docs.libraryId}${moved}: ${describeDocs(docs)}.`,

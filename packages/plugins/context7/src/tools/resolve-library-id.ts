@@ -71,6 +71,11 @@ export const resolveLibraryId = tool({
     }
     const best = pickLibrary(library_name, results);
     if (best) ctx.resources.libraries.set(normalise(library_name), best);
+    // The caller's resolved ids, the best one first: what its `library_id` arguments complete from.
+    ctx.resources.resolved.remember(ctx.caller, [
+      ...(best ? [best.id] : []),
+      ...results.slice(0, 10).map((l) => l.id),
+    ]);
     // id, title, description, snippets and state as they are (the output schema drops the
     // fields it does not list, such as stars); the others in the output's snake case.
     const libraries = results

@@ -60,6 +60,7 @@ export const searchDocumentation = tool({
     const docs = await client.getContext({ libraryId: chosen.id, query }, { signal }).catch(async (error) => {
       throw byId ? await explainMissingId(client, error, chosen.id, query, signal) : error;
     });
+    ctx.resources.resolved.remember(ctx.caller, [docs.libraryId]);
     const named = chosen.title === chosen.id ? chosen.id : label(chosen);
     const inferred =
       library === undefined
