@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const notesPlugin = (opts: { readonly setupFails?: boolean } = {}) =>
+const notesPlugin = (opts: { readonly setupFails?: boolean; readonly callsPerMinute?: number } = {}) =>
   definePlugin({
     id: "notes",
     version: "1.0.0",
@@ -48,6 +48,9 @@ const notesPlugin = (opts: { readonly setupFails?: boolean } = {}) =>
         input: z.object({}),
         output: z.object({ ok: z.boolean() }),
         annotations: { readOnly: true, openWorld: true },
+        ...(opts.callsPerMinute
+          ? { policy: { rateLimit: { limit: opts.callsPerMinute, window: "1 minute" } } }
+          : {}),
         run: async (_input, ctx) => {
           await ctx.http.request({ baseUrl: ctx.config.baseUrl, url: "/down" });
           return { ok: true };
@@ -213,6 +216,23 @@ describe("resource reads run under the plugin's policies", () => {
     const read = await catalog.readResource("notes://note/n1", alice);
     expect(read).toMatchObject({ ok: false, kind: "unavailable" });
     expect(read.ok ? "" : read.message).toMatch(/paused after repeated upstream failures/);
+    expect(served).toBe(before);
+    await catalog.close();
+  });
+
+  it("reads take the rate limit the plugin's tools share: over it, a read is refused before the upstream", async () => {
+    const catalog = createCatalog({ env: {}, policies: { "*": { breaker: false, retry: false } } });
+    catalog.register(notesPlugin({ callsPerMinute: 3 }), { baseUrl: origin });
+    expect((await catalog.call("notes_ping", {})).status).toBe("unavailable"); // one token, upstream reached
+    expect(await catalog.readResource("notes://note/n1", alice)).toMatchObject({ ok: true });
+    expect(await catalog.readResource("notes://note/n2", alice)).toMatchObject({ ok: true });
+    const before = served;
+    const over = await catalog.readResource("notes://note/n1", alice);
+    expect(over).toMatchObject({ ok: false, kind: "rate_limited" });
+    expect(over.ok ? "" : over.message).toMatch(
+      /the notes plugin is over its rate limit of 3 calls per 60 s/,
+    );
+    expect((await catalog.call("notes_ping", {})).error?.kind).toBe("rate_limited");
     expect(served).toBe(before);
     await catalog.close();
   });

@@ -2,7 +2,7 @@ import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import type { Catalog, CatalogOptions } from "../catalog/catalog-types.js";
-import type { PluginEntry } from "../catalog/registry.js";
+import type { PluginEntry, Registry } from "../catalog/registry.js";
 import type {
   CompletionTarget,
   SlotAnswer,
@@ -12,7 +12,9 @@ import type {
 import { fail, type ToolFailure } from "../errors.js";
 import type { HttpClient } from "../http/index.js";
 import type { SlotContext } from "../plugin-slots.js";
-import { resolvePolicy } from "../policies/resolve-policy.js";
+import type { PolicyKit } from "../policies/policy-kit.js";
+import type { RateLimitStep } from "../policies/rate-limit-policy.js";
+import { type ResolvedRateLimit, resolvePolicy } from "../policies/resolve-policy.js";
 import { retryAfter, retryPlan } from "../policies/retry-policy.js";
 import { timedOut } from "../policies/timeout-policy.js";
 import { matchTemplate } from "../runtime/uri-template.js";
@@ -20,6 +22,22 @@ import { RESULT_URI_PREFIX, readResultResource } from "./result-resources.js";
 import { type CallRunnerOptions, missingScopes } from "./run-call.js";
 import { callerOf, toFailure } from "./run-tool.js";
 import { breakerOf } from "./tool-steps.js";
+
+/**
+ * The rate limits a plugin's tools share (each distinct key once, a per-caller limit per caller):
+ * what a read of its resources takes before it runs, so reads and calls count in the same buckets.
+ */
+const pluginRateLimits = (
+  kit: PolicyKit,
+  registry: Registry,
+  pluginId: string,
+): RateLimitStep | undefined => {
+  const byKey = new Map<string, ResolvedRateLimit>();
+  for (const reg of registry.tools())
+    if (reg.pluginId === pluginId)
+      for (const limit of reg.policy.rateLimit ?? []) byKey.set(limit.key, limit);
+  return kit.rateLimitStep(kit.context, [...byKey.values()], `the ${pluginId} plugin`);
+};
 
 /** What the plugins' resources, prompts and completions are served with: the calls' runtime. */
 export type SlotRunnerOptions = Pick<
@@ -45,16 +63,25 @@ const MAX_COMPLETIONS = 100;
  * the scopes the host requires for `{ plugin, name }`), once the plugin's `setup` has opened its
  * resources, with the plugin's HTTP client, and through the policies a read-only, open-world tool of
  * the plugin gets (its circuit breaker, shared with its tools by key; the timeout; retries of
- * transient failures). A failure is an answer with a kind and a redacted message, never thrown.
+ * transient failures); a resource read also takes the rate limits the plugin's tools share. A failure is an answer with a kind and a redacted message, never thrown.
  */
 export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
   const { registry, runtime, http, sources } = options;
+
+  /** Each plugin's shared rate limits, as its reads take them (built at the first read). */
+  const readLimits = new Map<string, RateLimitStep | undefined>();
+  const limitsOf = (kit: PolicyKit, pluginId: string) => {
+    if (!readLimits.has(pluginId)) readLimits.set(pluginId, pluginRateLimits(kit, registry, pluginId));
+    return readLimits.get(pluginId);
+  };
 
   const run = async <T>(
     entry: PluginEntry,
     name: string,
     callOptions: SlotCallOptions,
     body: Body<T>,
+    /** A resource read reaches the plugin's upstream as its tools do: it takes their rate limits too. */
+    limited = false,
   ): Promise<SlotAnswer<T>> => {
     const { plugin, info, resources } = entry;
     if (info.status !== "ready")
@@ -93,8 +120,12 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
       duration: policy.timeoutMs,
       orElse: () => Effect.fail(timedOut(name, policy.timeoutMs, undefined)),
     });
-    const breaker = policy.breaker && breakerOf(policy.breaker, await sources.policyKit(), sources);
-    const guarded = breaker ? breaker.guard(timed, name) : timed;
+    const kit = policy.breaker || limited ? await sources.policyKit() : undefined;
+    const breaker = kit && breakerOf(policy.breaker, kit, sources);
+    const breakerGuarded = breaker ? breaker.guard(timed, name) : timed;
+    const limits = limited && kit ? limitsOf(kit, plugin.id) : undefined;
+    const tokens = limits && (limits.shared ?? limits.forCaller?.(session.principal));
+    const guarded = tokens ? Effect.andThen(tokens, breakerGuarded) : breakerGuarded;
     const exit = await Effect.runPromiseExitWith(context)(
       guarded,
       callOptions.signal ? { signal: callOptions.signal } : undefined,
@@ -157,7 +188,7 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
       }
       const found = resourceAt(uri);
       if (!found) return refused("not_found", `No resource at ${uri}.`);
-      const answer = await run(found.entry, found.name, callOptions, found.body);
+      const answer = await run(found.entry, found.name, callOptions, found.body, true);
       if (answer.ok && answer.value.length === 0) return refused("not_found", `No resource at ${uri}.`);
       return answer;
     },
