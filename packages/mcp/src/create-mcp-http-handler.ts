@@ -24,7 +24,8 @@ import {
   toWebRequest,
   writeWebResponse,
 } from "./internal/node-http.js";
-import { principalOf } from "./internal/principal.js";
+import { identityExtras, principalOf } from "./internal/principal.js";
+import { readableSubscriptions } from "./internal/readable-subscriptions.js";
 
 /** Options of the Streamable HTTP handler. */
 export interface McpHttpHandlerOptions extends CatalogMcpServerOptions {
@@ -322,7 +323,12 @@ export const createMcpHttpHandler = (
     }
     // Classified from the parsed body: nothing is cloned or read again.
     if (!(await isLegacyRequest(request, parsedBody, { maxRequestBodySize }))) {
-      return modern.fetch(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
+      const session = { ...(principal !== undefined ? { principal } : {}), ...identityExtras(authInfo) };
+      const listened = await readableSubscriptions(
+        parsedBody,
+        async (uri) => (await catalog.readResource(uri, { session })).ok,
+      );
+      return modern.fetch(request, { parsedBody: listened, ...(authInfo ? { authInfo } : {}) });
     }
 
     if (statelessServing) return statelessServing.serve(request, authInfo, parsedBody);

@@ -22,6 +22,12 @@ const shelfPlugin = definePlugin({
   ],
   resourceTemplates: [
     {
+      // Alice's notes: no one else reads them, so no one else may listen to them either.
+      uriTemplate: "shelf://notes/{id}",
+      name: "notes",
+      read: (uri, _vars, ctx) => (ctx.caller.principal === "alice" ? [{ uri, text: "alice's notes" }] : []),
+    },
+    {
       uriTemplate: "shelf://book/{id}",
       name: "book",
       read: (uri, { id }) => (books[id!] === undefined ? [] : [{ uri, text: books[id!]! }]),
@@ -41,7 +47,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   catalog = createCatalog({ env: {} });
   catalog.register(shelfPlugin);
-  handler = createMcpHttpHandler(catalog);
+  handler = createMcpHttpHandler(catalog, { tokens: { "tok-alice": "alice", "tok-bob": "bob" } });
   http = await listen((req, res) => void handler(req, res));
 });
 afterEach(async () => {
@@ -53,12 +59,15 @@ afterAll(async () => {
   await catalog.close();
 });
 
-const connect = async (era?: "2026-07-28") => {
+const connect = async (era?: "2026-07-28", token = "tok-alice") => {
   const client = new Client(
     { name: "subs", version: "1.0.0" },
     era ? { versionNegotiation: { mode: { pin: era } } } : {},
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
+  const headers = { authorization: `Bearer ${token}` };
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit: { headers } }),
+  );
   clients.push(client);
   return client;
 };
@@ -117,5 +126,28 @@ describe("resource change notifications", () => {
     expect(updated).toEqual([expect.objectContaining({ uri: "shelf://book/b1" })]);
     expect(listed).toHaveLength(1);
     await subscription.close();
+  });
+
+  it("2026-07-28: a listen on a resource the caller cannot read is not honoured, and hears nothing of it", async () => {
+    const bob = await connect("2026-07-28", "tok-bob");
+    const alice = await connect("2026-07-28", "tok-alice");
+    const bobHeard = heard(bob, "notifications/resources/updated");
+    const aliceHeard = heard(alice, "notifications/resources/updated");
+    const filter = { resourceSubscriptions: ["shelf://notes/n1", "shelf://book/b1"] };
+    const bobs = await bob.listen(filter);
+    const alices = await alice.listen(filter);
+    expect(bobs.honoredFilter.resourceSubscriptions).toEqual(["shelf://book/b1"]);
+    expect(alices.honoredFilter.resourceSubscriptions).toEqual(["shelf://notes/n1", "shelf://book/b1"]);
+    shelf.emit("change", "shelf://notes/n1");
+    shelf.emit("change", "shelf://book/b1");
+    await until(() => aliceHeard.length >= 2 && bobHeard.length >= 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(aliceHeard.map((n) => (n as { uri: string }).uri)).toEqual([
+      "shelf://notes/n1",
+      "shelf://book/b1",
+    ]);
+    expect(bobHeard.map((n) => (n as { uri: string }).uri)).toEqual(["shelf://book/b1"]);
+    await bobs.close();
+    await alices.close();
   });
 });
