@@ -74,7 +74,10 @@ describe.each(["legacy", "modern"] as const)(
       expect(outcome.status).toBe("completed");
       const settled = outcome.status === "completed" ? outcome.result : undefined;
 
-      const plain = await c.client.callTool({ name: "perplexity_deep_research", arguments: { query: QUERY } });
+      const plain = await c.client.callTool({
+        name: "perplexity_deep_research",
+        arguments: { query: QUERY },
+      });
       expect(envelopeOf(settled)).toEqual(envelopeOf(plain));
       expect(envelopeOf(settled)).toMatchObject({ status: "success", data: { preset: "medium" } });
       // One paid submit per call, each polled to completed.

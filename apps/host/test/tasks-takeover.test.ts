@@ -82,7 +82,10 @@ describe.skipIf(!up)("a replica killed mid-task (two quiver serve replicas on Re
     agent.settings.polls = pollsBeforeTakeover + 3;
 
     // Once A's lease runs out, B (its sweep, or this read) claims the task and polls the same run.
-    await eventually(async () => (await fetch(new URL(research, b.url), { headers: ALICE })).status === 200, 20_000);
+    await eventually(
+      async () => (await fetch(new URL(research, b.url), { headers: ALICE })).status === 200,
+      20_000,
+    );
     const done = await fetch(new URL(research, b.url), { headers: ALICE });
     expect(done.headers.get("x-quiver-task-status")).toBe("completed");
     expect(await done.json()).toMatchObject({ status: "success", data: { preset: "medium" } });

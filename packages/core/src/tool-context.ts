@@ -47,8 +47,12 @@ export interface ClientRequests {
  * when it is such a takeover. A point is small JSON; it is kept with the task, never shown to callers.
  *
  * @example
- * const jobId = typeof ctx.task?.resumeFrom?.jobId === "string" ? ctx.task.resumeFrom.jobId : await submit();
- * await ctx.task?.resume({ jobId }); // stored before it resolves: a takeover polls, never submits again
+ * const startOrResume = async (ctx: ToolContext, submit: () => Promise<string>) => {
+ *   const saved = ctx.task?.resumeFrom?.jobId;
+ *   const jobId = typeof saved === "string" ? saved : await submit();
+ *   await ctx.task?.resume({ jobId }); // stored once it resolves: a takeover polls, never submits again
+ *   return jobId;
+ * };
  */
 export interface ToolTask {
   /** The task's id. */

@@ -134,7 +134,10 @@ describe.skipIf(!up)("tasks on the real Redis (two replicas, two connections)", 
     expect(resumed.get("taken-over")).toEqual({ job: "job-taken-over" });
     expect(await b.result(id, "alice")).toMatchObject({
       ok: true,
-      envelope: { status: "success", data: { label: "taken-over", done: true, resumedFrom: "job-taken-over" } },
+      envelope: {
+        status: "success",
+        data: { label: "taken-over", done: true, resumedFrom: "job-taken-over" },
+      },
     });
   });
 });

@@ -69,7 +69,11 @@ export const routeAgent = (up: Emulator, key: string, settings: Partial<AgentUps
   };
   const submits: number[] = [];
   const authorised = (h: string | undefined) => h === `Bearer ${key}`;
-  const unauthorised = error(401, "forbidden", "Invalid API key: provide a valid key in the Authorization header.");
+  const unauthorised = error(
+    401,
+    "forbidden",
+    "Invalid API key: provide a valid key in the Authorization header.",
+  );
   const owned = (id: string, h: string | undefined) => {
     const run = agent.runs.get(decodeURIComponent(id));
     return run && run.key === h ? run : undefined;

@@ -51,7 +51,11 @@ const taskOf = (resumeFrom?: Record<string, unknown>, handedOver = false) => {
 describe("perplexity_deep_research (Agent API, background mode)", () => {
   it("submits once (preset medium, background), polls to completed with progress, and reports", async () => {
     const progress: unknown[] = [];
-    const r = await catalog().call(TOOL, { query: QUERY }, { ...session, onProgress: (p) => progress.push(p) });
+    const r = await catalog().call(
+      TOOL,
+      { query: QUERY },
+      { ...session, onProgress: (p) => progress.push(p) },
+    );
     expect(r.status, r.message).toBe("success");
     expect(up.requestsTo("POST", SUBMIT).map((q) => q.json)).toEqual([
       { preset: "medium", input: QUERY, background: true },
@@ -60,7 +64,10 @@ describe("perplexity_deep_research (Agent API, background mode)", () => {
     expect(up.requestsTo("GET", POLL)).toHaveLength(2);
     expect(progress).toEqual([
       expect.objectContaining({ progress: 0, message: expect.stringMatching(/^Perplexity research queued/) }),
-      expect.objectContaining({ progress: 1, message: expect.stringMatching(/^Perplexity research in_progress/) }),
+      expect.objectContaining({
+        progress: 1,
+        message: expect.stringMatching(/^Perplexity research in_progress/),
+      }),
     ]);
     const [search, message] = AGENT_COMPLETED.output;
     expect(r.data).toEqual({
@@ -150,14 +157,19 @@ describe("perplexity_deep_research (Agent API, background mode)", () => {
     expect(failed.error?.kind).toBe("upstream");
     expect(failed.message).toContain(`Perplexity's research ${run?.id} ended failed: the run failed.`);
 
-    const denied = await setup({ researchPollMs: 10, apiKey: "pplx-wrong" }).call(TOOL, { query: QUERY }, session);
+    const denied = await setup({ researchPollMs: 10, apiKey: "pplx-wrong" }).call(
+      TOOL,
+      { query: QUERY },
+      session,
+    );
     expect(denied.error?.kind).toBe("access_denied");
     expect(agent.runs.size).toBe(1);
   });
 
   it("keeps to 5 submits a minute: the sixth is refused before it reaches Perplexity", async () => {
     const c = catalog();
-    for (let i = 0; i < 5; i++) expect((await c.call(TOOL, { query: `${QUERY} ${i}` }, session)).status).toBe("success");
+    for (let i = 0; i < 5; i++)
+      expect((await c.call(TOOL, { query: `${QUERY} ${i}` }, session)).status).toBe("success");
     const sixth = await c.call(TOOL, { query: `${QUERY} 5` }, session);
     expect(sixth.status).toBe("error");
     expect(sixth.error?.kind).toBe("rate_limited");

@@ -41,7 +41,11 @@ const fits = (type: string, value: unknown): boolean => {
 };
 
 /** The first problem of `body` against the SDK's fields: unknown, missing or mistyped. */
-export const problem = (fields: Fields, body: Record<string, unknown>, where = ""): [string, string] | undefined => {
+export const problem = (
+  fields: Fields,
+  body: Record<string, unknown>,
+  where = "",
+): [string, string] | undefined => {
   for (const name of Object.keys(body)) {
     if (!(name in fields)) return [`${where}${name}`, `json: unknown field "${where}${name}"`];
   }
@@ -67,4 +71,3 @@ export const record = (json: unknown): Record<string, unknown> | undefined =>
   typeof json === "object" && json !== null && !Array.isArray(json)
     ? (json as Record<string, unknown>)
     : undefined;
-

@@ -1,11 +1,4 @@
-import type {
-  Catalog,
-  SessionContext,
-  StoreDriver,
-  ToolProgress,
-  ToolResult,
-  ToolTask,
-} from "@quiver/core";
+import type { Catalog, SessionContext, StoreDriver, ToolProgress, ToolResult, ToolTask } from "@quiver/core";
 import type { StartTaskOptions } from "../task-types.js";
 import { isTerminal, recordTtl, type StoredTask, taskKeys, updateRecord } from "./task-store.js";
 

@@ -45,10 +45,10 @@ export const AgentResponseSchema = z.looseObject({
   model: z.string().nullish(),
   status: z.string(),
   output: z.array(OutputItemSchema).default([]),
-  error: z.object({ message: z.string(), code: z.unknown().optional(), type: z.string().nullish() }).nullish(),
-  usage: z
-    .looseObject({ cost: z.looseObject({ total_cost: z.number().optional() }).nullish() })
+  error: z
+    .object({ message: z.string(), code: z.unknown().optional(), type: z.string().nullish() })
     .nullish(),
+  usage: z.looseObject({ cost: z.looseObject({ total_cost: z.number().optional() }).nullish() }).nullish(),
 });
 
 /** A background response as Perplexity answers it. */
@@ -59,10 +59,19 @@ export type AgentResponse = z.output<typeof AgentResponseSchema>;
  * the caller never repeats it; a refusal (429 at the account's limit, 401) is the call's answer.
  */
 export const submitResearch = (ctx: PerplexityContext, query: string): Promise<AgentResponse> =>
-  postJson(ctx, "/v1/agent", { preset: DEEP_RESEARCH_PRESET, input: query, background: true }, AgentResponseSchema);
+  postJson(
+    ctx,
+    "/v1/agent",
+    { preset: DEEP_RESEARCH_PRESET, input: query, background: true },
+    AgentResponseSchema,
+  );
 
 /** Reads a background response (`GET /v1/agent/{id}`). */
-export const getResearch = (ctx: PerplexityContext, id: string, signal: AbortSignal): Promise<AgentResponse> =>
+export const getResearch = (
+  ctx: PerplexityContext,
+  id: string,
+  signal: AbortSignal,
+): Promise<AgentResponse> =>
   ctx.http.json({
     method: "GET",
     baseUrl: ctx.config.baseUrl,

@@ -12,10 +12,14 @@ const POLL_RETRIES = 5;
 const POLL_RETRY_BASE_MS = 500;
 
 /** A poll failure worth trying again: only the polls are retried, never the paid submit. */
-const transient = (error: unknown): error is ToolFailure => ToolFailure.isInstance(error) && error.isRetryable;
+const transient = (error: unknown): error is ToolFailure =>
+  ToolFailure.isInstance(error) && error.isRetryable;
 
 /** What polling needs from the tool's context. */
-export type PollContext = Pick<ToolContext<PerplexityConfig>, "http" | "config" | "signal" | "clock" | "progress">;
+export type PollContext = Pick<
+  ToolContext<PerplexityConfig>,
+  "http" | "config" | "signal" | "clock" | "progress"
+>;
 
 /**
  * Polls a background response every `config.researchPollMs` until its status is no longer running,
@@ -55,6 +59,8 @@ export const pollResearch = (ctx: PollContext, first: AgentResponse): Promise<Ag
     signal: ctx.signal,
   }).catch((error: unknown) => {
     if (ctx.signal.aborted || ToolFailure.isInstance(error)) throw error;
-    throw fail.upstream(`Polling Perplexity's research ${first.id} failed: ${String(error)}`, { cause: error });
+    throw fail.upstream(`Polling Perplexity's research ${first.id} failed: ${String(error)}`, {
+      cause: error,
+    });
   });
 };

@@ -8,8 +8,8 @@ import {
   submitResearch,
 } from "../internal/agent-api.js";
 import { DEEP_RESEARCH_POLICY } from "../internal/policy.js";
-import { pollResearch } from "../internal/research-poll.js";
 import { ResearchOutputSchema, researchOutput } from "../internal/research-output.js";
+import { pollResearch } from "../internal/research-poll.js";
 
 /** The resume point the tool stores once Perplexity accepted the run: its response id. */
 const resumeId = (point: Readonly<Record<string, unknown>> | undefined): string | undefined =>
@@ -25,11 +25,7 @@ const ended = (response: AgentResponse) => {
 };
 
 const input = z.object({
-  query: z
-    .string()
-    .min(1)
-    .max(8_000)
-    .describe("The research question, with what the report should cover"),
+  query: z.string().min(1).max(8_000).describe("The research question, with what the report should cover"),
 });
 
 /**
@@ -55,13 +51,19 @@ export const deepResearch = defineToolWith<PerplexityConfig>()({
   category: "web_search",
   input,
   output: ResearchOutputSchema,
-  examples: [{ input: { query: "What is known about the long-term safety of GLP-1 agonists? Summarise the evidence." } }],
+  examples: [
+    {
+      input: { query: "What is known about the long-term safety of GLP-1 agonists? Summarise the evidence." },
+    },
+  ],
   annotations: { readOnly: true, idempotent: false, openWorld: true },
   policy: DEEP_RESEARCH_POLICY,
   task: "optional",
   run: async ({ query }, ctx) => {
     const resumed = resumeId(ctx.task?.resumeFrom);
-    let response: AgentResponse | undefined = resumed ? { id: resumed, status: "queued", output: [] } : undefined;
+    let response: AgentResponse | undefined = resumed
+      ? { id: resumed, status: "queued", output: [] }
+      : undefined;
     let finished = false;
     try {
       if (!response) {
