@@ -61,7 +61,8 @@ export const createPerplexityPlugin = (options: PerplexityPluginOptions = {}) =>
   definePlugin({
     id: "perplexity",
     version: pkg.version,
-    description: "Web search with citations and deep research reports from Perplexity (Search, Sonar, Agent APIs).",
+    description:
+      "Web search with citations and deep research reports from Perplexity (Search, Sonar, Agent APIs).",
     instructions:
       "Use perplexity_search_web for current public information from the web, citing its sources, and perplexity_deep_research (slow, billed per run; best as a task) for broad questions that need a survey of many sources; neither for course material or private documents. Never put confidential or personal data in a query: it goes to Perplexity.",
     config: perplexityConfigSchema,
