@@ -76,6 +76,7 @@ describe("ranking the catalog's tools for a need", () => {
     const finder = indexTools(host.catalog.export().tools);
     expect(finder.rank("search", { category: "web_search" }).map((t) => t.name)).toEqual([
       "perplexity_search_web",
+      "perplexity_deep_research",
     ]);
     expect(finder.rank("web search")[0]).toMatchObject({ name: "perplexity_search_web", available: false });
     expect(finder.rank("zzzz qqqq")).toEqual([]);

@@ -41,6 +41,33 @@ export interface ClientRequests {
   readonly elicit?: (params: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
 }
 
+/**
+ * What a tool running as a task may do with its task (`ctx.task`, present only then): store where
+ * another replica resumes it when this one stops (an upstream job's id), and read that point back
+ * when it is such a takeover. A point is small JSON; it is kept with the task, never shown to callers.
+ *
+ * @example
+ * const startOrResume = async (ctx: ToolContext, submit: () => Promise<string>) => {
+ *   const saved = ctx.task?.resumeFrom?.jobId;
+ *   const jobId = typeof saved === "string" ? saved : await submit();
+ *   await ctx.task?.resume({ jobId }); // stored once it resolves: a takeover polls, never submits again
+ *   return jobId;
+ * };
+ */
+export interface ToolTask {
+  /** The task's id. */
+  readonly id: string;
+  /** The point a previous run stored with `resume`, when this run takes the task over; else undefined. */
+  readonly resumeFrom?: Readonly<Record<string, unknown>>;
+  /** Stores where a takeover resumes (replaces any earlier point); resolves once it is stored. */
+  readonly resume: (point: Readonly<Record<string, unknown>>) => Promise<void>;
+  /**
+   * True once this run handed the task over (it lost its lease to another replica, which resumes
+   * from the stored point): when the signal aborts then, leave the upstream job running.
+   */
+  readonly handedOver: () => boolean;
+}
+
 /** What a tool's `run` receives besides its input. */
 export interface ToolContext<Config = unknown, Resources = unknown> {
   /** Which call this is: id, tool, plugin and attempt. */
@@ -73,4 +100,6 @@ export interface ToolContext<Config = unknown, Resources = unknown> {
    * instead of sleeping.
    */
   readonly clock: Clock.Clock;
+  /** The task this call runs as (a tool with `task: "optional"` started as a task); undefined otherwise. */
+  readonly task?: ToolTask;
 }

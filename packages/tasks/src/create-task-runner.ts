@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { Catalog, StoreDriver } from "@quiver/core";
+import type { Catalog, SessionContext, StoreDriver } from "@quiver/core";
 import { settleOrphan, sweepOrphans } from "./internal/orphans.js";
 import { type LocalRun, runTask } from "./internal/run-task.js";
+import { takeOver } from "./internal/takeover.js";
 import { listTasks, taskResult } from "./internal/task-reads.js";
 import {
   CANCEL_CHANNEL,
@@ -47,9 +48,9 @@ export interface TaskRunnerOptions {
   /** The shortest time between two progress writes of one task (default 1 s). */
   readonly progressIntervalMs?: number;
   /**
-   * Takeover hook (reserved for issue 39): called with a `working` task whose replica stopped
-   * before it is marked failed; answer true once you resumed it (e.g. polling the upstream job whose
-   * id the record's `resume` holds). Default: none, so such a task fails with a message saying why.
+   * Called with a `working` task whose replica stopped and that could not be taken over (its tool
+   * stored no resume point with `ctx.task.resume`), before it is marked failed; answer true once you
+   * dealt with it. Default: none, so such a task fails with a message saying why.
    */
   readonly onOrphan?: (task: TaskRecord) => boolean | Promise<boolean>;
 }
@@ -75,7 +76,7 @@ export interface TaskRunner {
   ): Promise<TaskPage>;
   /** Cancels the caller's working task on whichever replica runs it; `finished` once it ended. */
   cancel(id: string, principal?: string): Promise<TaskAnswer>;
-  /** Ends every working task whose replica stopped (see `onOrphan`); answers how many. */
+  /** Takes over or ends every working task whose replica stopped (see `onOrphan`); answers how many it ended. */
   sweep(): Promise<number>;
   /** Stops the sweep and this replica's runs (they fail: "the replica running it shut down"); `start` then throws. */
   close(): Promise<void>;
@@ -91,8 +92,9 @@ const notFound = (id: string) => ({
  * A task runner over a catalog and a store. A task's record is written before `start` answers; its
  * call runs on this replica with every policy, under an AbortSignal its deadline aborts. A cancel on
  * any replica writes `cancelled` and publishes on the store, and the running replica aborts the
- * call (it also polls the record each lease renewal). A task whose replica stopped is failed once
- * its lease runs out, when it is read or by the periodic sweep. Records are keyed by owner, so
+ * call (it also polls the record each lease renewal). A task whose replica stopped is noticed once
+ * its lease runs out, when it is read or by the periodic sweep: taken over by this replica when its
+ * tool stored a resume point (`ctx.task.resume`), else failed. Records are keyed by owner, so
  * another principal finds nothing.
  *
  * @example
@@ -112,13 +114,37 @@ export const createTaskRunner = (options: TaskRunnerOptions): TaskRunner => {
   const leaseMs = options.leaseMs ?? 30_000;
   const local = new Map<string, LocalRun>();
   let closed = false;
-  const orphans = { store, runsHere: (id: string) => local.has(id), onOrphan: options.onOrphan };
   const ctx = {
     catalog,
     store,
     replica,
     leaseMs,
     progressIntervalMs: options.progressIntervalMs ?? 1_000,
+  };
+  /** Runs a task on this replica until its final state is written. */
+  const launch = (
+    record: StoredTask,
+    input: unknown,
+    startOptions: StartTaskOptions,
+    session: SessionContext,
+  ) => {
+    const run = runTask(ctx, record, input, startOptions, session);
+    local.set(record.id, run);
+    void run.done.finally(() => local.delete(record.id));
+  };
+  const takeover = {
+    store,
+    replica,
+    leaseMs,
+    open: () => !closed,
+    launch: (record: StoredTask, call: { input: unknown; session: SessionContext }) =>
+      launch(record, call.input, {}, call.session),
+  };
+  const orphans = {
+    store,
+    runsHere: (id: string) => local.has(id),
+    onOrphan: options.onOrphan,
+    takeOver: (record: StoredTask) => takeOver(takeover, record),
   };
   // One subscription for every task: a cancel names its task id.
   const subscribed = Promise.resolve(store.subscribe(CANCEL_CHANNEL, (id) => local.get(id)?.stop("cancel")));
@@ -165,9 +191,7 @@ export const createTaskRunner = (options: TaskRunnerOptions): TaskRunner => {
       await store.set(recordKey, JSON.stringify(record), recordTtl(record, now));
       await store.set(taskKeys.live(record.id), recordKey, record.deadlineAt - now + leaseMs);
       const session = { ...startOptions.session, ...(principal !== undefined ? { principal } : {}) };
-      const run = runTask(ctx, record, input, startOptions, session);
-      local.set(record.id, run);
-      void run.done.finally(() => local.delete(record.id));
+      launch(record, input, startOptions, session);
       return toInfo(record);
     },
     async get(id, principal) {

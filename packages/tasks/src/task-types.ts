@@ -33,17 +33,16 @@ export interface TaskInfo {
 }
 
 /**
- * A task as the store keeps it: what the caller sees, plus its owner key and the replica that runs
- * it. `resume` is the hook for taking a task over (issue 39): a tool whose upstream has its own job
- * (Perplexity's asynchronous research) would store that job's id here so another replica can poll
- * it; nothing writes it yet.
+ * A task as the store keeps it: what the caller sees, plus its owner key, the replica that runs it
+ * and its resume point: a tool whose upstream has its own job (Perplexity's background research)
+ * stores that job's id with `ctx.task.resume`, so another replica takes the task over and polls it.
  */
 export interface TaskRecord extends TaskInfo {
   /** The owner's key (a store key of the principal); `""` for a caller without a principal. */
   readonly owner: string;
   /** The replica that started it (whose lease says it still runs it). */
   readonly replica: string;
-  /** Where a takeover would resume (an upstream job id); reserved, see above. */
+  /** Where a takeover resumes (an upstream job id), as the tool stored it with `ctx.task.resume`. */
   readonly resume?: Readonly<Record<string, unknown>>;
 }
 

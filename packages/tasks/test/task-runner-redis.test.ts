@@ -6,7 +6,7 @@ import { redisStore } from "@quiver/redis";
 import { createClient } from "redis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTaskRunner, ORPHAN_MESSAGE, type TaskRunner } from "../src/index.js";
-import { aborted, release, started, taskPlugin } from "./fixtures/task-plugin.js";
+import { aborted, release, resumed, started, taskPlugin } from "./fixtures/task-plugin.js";
 import { eventually } from "./helpers.js";
 
 const REDIS_URL = process.env.QUIVER_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -82,7 +82,8 @@ describe.skipIf(!up)("tasks on the real Redis (two replicas, two connections)", 
     });
   });
 
-  it("a replica killed mid-task: once its lease runs out the task fails, saying why", async () => {
+  /** Starts a replica in a child process running `tool` for `label`; answers it and its task's id. */
+  const childReplica = async (tool: string, label: string) => {
     const child = spawn(
       process.execPath,
       [
@@ -94,12 +95,16 @@ describe.skipIf(!up)("tasks on the real Redis (two replicas, two connections)", 
         fileURLToPath(new URL("./fixtures/replica.ts", import.meta.url)),
       ],
       {
-        env: { ...process.env, REDIS_URL, PREFIX: prefix, LABEL: "killed" },
+        env: { ...process.env, REDIS_URL, PREFIX: prefix, LABEL: label, TOOL: tool },
         stdio: ["ignore", "pipe", "inherit"],
       },
     );
     const [line] = (await once(child.stdout, "data")) as [Buffer];
-    const { id } = JSON.parse(line.toString()) as { id: string };
+    return { child, id: (JSON.parse(line.toString()) as { id: string }).id };
+  };
+
+  it("a replica killed mid-task: once its lease runs out the task fails, saying why", async () => {
+    const { child, id } = await childReplica("slow_job", "killed");
     const b = replica();
     expect(await b.get(id, "alice")).toMatchObject({ ok: true, task: { status: "working" } });
     child.kill("SIGKILL");
@@ -110,5 +115,29 @@ describe.skipIf(!up)("tasks on the real Redis (two replicas, two connections)", 
     });
     expect(await b.get(id, "alice")).toMatchObject({ ok: true, task: { statusMessage: ORPHAN_MESSAGE } });
     expect(await b.result(id, "alice")).toMatchObject({ ok: false, code: "failed" });
+  });
+
+  it("a replica killed after its tool stored a resume point: another replica takes the task over", async () => {
+    const { child, id } = await childReplica("resumable_job", "taken-over");
+    const b = replica();
+    await eventually(async () => {
+      const got = await b.get(id, "alice");
+      return got.ok && got.task.progress !== undefined;
+    });
+    child.kill("SIGKILL");
+    await once(child, "exit");
+    // B's read finds the lease gone: it claims it, and re-runs the tool from the stored point.
+    await eventually(async () => {
+      const got = await b.get(id, "alice");
+      return got.ok && got.task.status === "completed";
+    });
+    expect(resumed.get("taken-over")).toEqual({ job: "job-taken-over" });
+    expect(await b.result(id, "alice")).toMatchObject({
+      ok: true,
+      envelope: {
+        status: "success",
+        data: { label: "taken-over", done: true, resumedFrom: "job-taken-over" },
+      },
+    });
   });
 });

@@ -6,8 +6,9 @@ import { hostTaskCaller } from "./task-caller.js";
  * The task runner of `quiver serve`: on the host's store (memory, or the Redis every replica shares,
  * so any replica answers a poll or a cancel), running the catalog's task-capable tools and the
  * profile's seed tools. A task's deadline is the request's `timeout_seconds`, else its tool's in the
- * config file (`tasks.tools`), else `tasks.deadline` (300 s). @quiver/tasks loads only here, when a
- * server starts.
+ * config file (`tasks.tools`), else `tasks.deadline` (300 s). A replica's lease on a task is
+ * `tasks.lease` (30 s): once it runs out, another replica takes the task over (its tool stored a
+ * resume point) or fails it. @quiver/tasks loads only here, when a server starts.
  *
  * @example
  * const tasks = await openTaskRunner(host)
@@ -15,11 +16,12 @@ import { hostTaskCaller } from "./task-caller.js";
  */
 export const openTaskRunner = async (host: Host): Promise<TaskRunner> => {
   const { createTaskRunner } = await import("@quiver/tasks");
-  const { deadlineMs, toolDeadlinesMs } = host.settings.tasks;
+  const { deadlineMs, toolDeadlinesMs, leaseMs } = host.settings.tasks;
   return createTaskRunner({
     catalog: hostTaskCaller(host.catalog, host.profile),
     store: host.store,
     deadlineMs,
+    leaseMs,
     toolDeadlineMs: (tool) => (Object.hasOwn(toolDeadlinesMs, tool) ? toolDeadlinesMs[tool] : undefined),
   });
 };

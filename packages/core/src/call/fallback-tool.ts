@@ -23,8 +23,10 @@ export const fallbackAnswer = async (
   const { options, trace } = state;
   if (!tool || options.viaFallback || !TRANSIENT_KINDS.has(failure.kind) || !catalog.has(tool))
     return undefined;
+  // The fallback tool is not the task's tool: it gets no `ctx.task` (a resume point is the task tool's).
+  const { task: _task, ...rest } = options;
   const answer = await catalog.call(tool, state.input, {
-    ...options,
+    ...rest,
     viaFallback: true,
     ...(trace ? { trace: trace.childContext(), transportSpan: undefined } : {}),
   });

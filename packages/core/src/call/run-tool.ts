@@ -89,6 +89,7 @@ export const toolContext = (
       }),
     hasTool: services.hasTool,
     clock: services.clock,
+    ...(options.task ? { task: options.task } : {}),
   };
 };
 

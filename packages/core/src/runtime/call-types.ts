@@ -1,4 +1,4 @@
-import type { ClientRequests, ToolLogEntry, ToolProgress } from "../tool-context.js";
+import type { ClientRequests, ToolLogEntry, ToolProgress, ToolTask } from "../tool-context.js";
 import type { TraceContext } from "./trace-context.js";
 
 /** Who is calling and in which conversation; the host fills it from its transport. */
@@ -49,6 +49,8 @@ export interface CallOptions {
   readonly trace?: TraceContext | undefined;
   /** A span the transport that received the call opens around it (an MCP server's `tools/call`). */
   readonly transportSpan?: TransportSpan | undefined;
+  /** The task the call runs as, handed to the tool as `ctx.task` (a task runner sets it). */
+  readonly task?: ToolTask | undefined;
 }
 
 /** A server span a transport describes and the runtime opens (with a tracer installed) around a call. */

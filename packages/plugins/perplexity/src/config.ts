@@ -22,6 +22,9 @@ export const perplexityConfigSchema = z.object({
     .default("sonar")
     .describe("Sonar model for the chat API when the call names none."),
   maxResults: z.int().min(1).max(20).default(5).describe("Results when the call names no max_results."),
+  researchPollMs: setting(z.coerce.number().int().min(10).default(5_000), {
+    env: "PERPLEXITY_RESEARCH_POLL_MS",
+  }).describe("How often perplexity_deep_research polls its background run, in milliseconds."),
 });
 
 /**

@@ -2,9 +2,11 @@ import { definePlugin, type HealthContext, type PluginOptions, ToolFailure } fro
 import pkg from "../package.json" with { type: "json" };
 import { type PerplexityConfig, perplexityConfigSchema } from "./config.js";
 import { KEYS_PAGE } from "./internal/perplexity-api.js";
+import { deepResearch } from "./tools/deep-research.js";
 import { searchWeb } from "./tools/search-web.js";
 
 export type { PerplexityConfig } from "./config.js";
+export type { ResearchOutput } from "./internal/research-output.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
 
 /**
@@ -59,12 +61,13 @@ export const createPerplexityPlugin = (options: PerplexityPluginOptions = {}) =>
   definePlugin({
     id: "perplexity",
     version: pkg.version,
-    description: "Web search with citations from Perplexity (Search API or Sonar chat completions).",
+    description:
+      "Web search with citations and deep research reports from Perplexity (Search, Sonar, Agent APIs).",
     instructions:
-      "Use perplexity_search_web for current public information from the web, citing its sources; not for course material or private documents. Never put confidential or personal data in a query: it goes to Perplexity.",
+      "Use perplexity_search_web for current public information from the web, citing its sources, and perplexity_deep_research (slow, billed per run; best as a task) for broad questions that need a survey of many sources; neither for course material or private documents. Never put confidential or personal data in a query: it goes to Perplexity.",
     config: perplexityConfigSchema,
     defaults: options,
-    tools: [searchWeb],
+    tools: [searchWeb, deepResearch],
     health,
   });
 

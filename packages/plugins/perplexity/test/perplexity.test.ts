@@ -37,11 +37,11 @@ const SF = "What is the current population of San Francisco?";
 
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(createPerplexityPlugin(), {
-  options: () => ({ baseUrl: up.url, apiKey: KEY }),
+  options: () => ({ baseUrl: up.url, apiKey: KEY, researchPollMs: 10 }),
   downOptions: async () => ({ baseUrl: await closedUrl(), apiKey: KEY }),
 });
 describePluginConformance(createPerplexityPlugin({ api: "chat" }), {
-  options: () => ({ baseUrl: up.url, apiKey: KEY }),
+  options: () => ({ baseUrl: up.url, apiKey: KEY, researchPollMs: 10 }),
   downOptions: async () => ({ baseUrl: await closedUrl(), apiKey: KEY }),
 });
 

@@ -13,17 +13,22 @@ export interface OrphanContext {
   readonly runsHere: (id: string) => boolean;
   /** The takeover hook: true when it resumed the task (see `TaskRunnerOptions.onOrphan`). */
   readonly onOrphan?: ((task: TaskRecord) => boolean | Promise<boolean>) | undefined;
+  /** Resumes a task whose tool stored a resume point (see takeover.ts); undefined: it cannot. */
+  readonly takeOver?: (task: StoredTask) => Promise<StoredTask | undefined>;
 }
 
 /**
  * The record as it stands once checked for an orphan: a `working` task whose lease is gone and
- * that no replica runs is offered to the takeover hook, and else marked `failed` with
- * {@link ORPHAN_MESSAGE} (one compare-and-set, so of two replicas that notice it only one writes).
+ * that no replica runs is taken over when its tool stored a resume point, else offered to the
+ * `onOrphan` hook, and else marked `failed` with {@link ORPHAN_MESSAGE} (one compare-and-set, so of
+ * two replicas that notice it only one writes).
  */
 export const settleOrphan = async (ctx: OrphanContext, record: StoredTask): Promise<StoredTask> => {
   if (record.status !== "working" || ctx.runsHere(record.id)) return record;
   if ((await ctx.store.get(taskKeys.lease(record.id))) !== undefined) return record;
   const key = taskKeys.record(record.owner, record.id);
+  const resumed = ctx.takeOver ? await ctx.takeOver(record) : undefined;
+  if (resumed) return resumed;
   if (ctx.onOrphan && (await ctx.onOrphan(record)))
     return (await readRecord(ctx.store, key))?.record ?? record;
   const ended = await updateRecord(ctx.store, key, (r) =>
@@ -32,6 +37,7 @@ export const settleOrphan = async (ctx: OrphanContext, record: StoredTask): Prom
       : { ...r, status: "failed", statusMessage: ORPHAN_MESSAGE, hasResult: false, updatedAt: Date.now() },
   );
   await ctx.store.delete(taskKeys.live(record.id));
+  await ctx.store.delete(taskKeys.takeover(record.owner, record.id));
   return ended?.record ?? record;
 };
 

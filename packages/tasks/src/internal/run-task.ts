@@ -1,6 +1,13 @@
-import type { Catalog, SessionContext, StoreDriver, ToolProgress, ToolResult } from "@quiver/core";
+import type { Catalog, SessionContext, StoreDriver, ToolProgress, ToolResult, ToolTask } from "@quiver/core";
 import type { StartTaskOptions } from "../task-types.js";
-import { isTerminal, type StoredTask, taskKeys, updateRecord } from "./task-store.js";
+import { isTerminal, recordTtl, type StoredTask, taskKeys, updateRecord } from "./task-store.js";
+
+/** What a takeover re-runs a task's tool with: its input, and its session without the principal. */
+export interface TakeoverCall {
+  readonly input: unknown;
+  /** The session minus its principal: the store holds only the owner's key, never a principal. */
+  readonly session: SessionContext;
+}
 
 /** Why a run was stopped before its tool answered. */
 export type StopReason = "cancel" | "deadline" | "lease" | "shutdown";
@@ -43,7 +50,9 @@ const endOf = (envelope: ToolResult, stopped: StopReason | undefined, r: StoredT
  * Runs a task's call in the background on this replica: the call gets an AbortSignal that its
  * deadline, a cancel (published or seen in the record) and a lost lease abort; its progress is
  * written to the record at most every `progressIntervalMs`; the lease is renewed every third of
- * its time; the final envelope is stored with the task's time to live, then the record ends.
+ * its time; the final envelope is stored with the task's time to live, then the record ends. The
+ * tool gets `ctx.task`: `resume(point)` stores the point in the record and the call beside it, so a
+ * takeover ({@link TakeoverCall}) re-runs the tool with `resumeFrom` set to the point.
  */
 export const runTask = (
   ctx: RunContext,
@@ -100,12 +109,29 @@ export const runTask = (
     else trailing ??= setTimeout(flush, wait);
   };
 
+  // `ctx.task`: a resume point is stored with the input a takeover needs (never the principal).
+  const takeoverKey = taskKeys.takeover(start.owner, start.id);
+  const task: ToolTask = {
+    id: start.id,
+    ...(start.resume ? { resumeFrom: start.resume } : {}),
+    resume: async (point) => {
+      const { principal: _principal, ...kept } = session;
+      const call: TakeoverCall = { input, session: kept };
+      await store.set(takeoverKey, JSON.stringify(call), recordTtl(start));
+      await updateRecord(store, recordKey, (r) =>
+        isTerminal(r) ? undefined : { ...r, resume: { ...point }, updatedAt: Date.now() },
+      );
+    },
+    handedOver: () => stopped === "lease",
+  };
+
   const done = (async () => {
     const envelope = await ctx.catalog.call(start.tool, input, {
       ...options.call,
       session,
       signal: controller.signal,
       onProgress,
+      task,
     });
     clearTimeout(deadline);
     clearInterval(renew);
@@ -114,6 +140,7 @@ export const runTask = (
     await writes;
     // A lost lease means another replica may own the task now: write nothing.
     if (stopped === "lease") return;
+    await store.delete(takeoverKey);
     const resultKey = taskKeys.result(start.owner, start.id);
     if (stopped !== "cancel") await store.set(resultKey, JSON.stringify(envelope), start.ttlMs);
     const ended = await updateRecord(store, recordKey, (r) =>

@@ -29,6 +29,8 @@ export const taskKeys = {
   live: (id: string) => `task-live:${id}`,
   /** Every live marker. */
   allLive: "task-live:",
+  /** What a takeover re-runs the tool with (its input and session), kept once the tool stored a resume point. */
+  takeover: (owner: string, id: string) => `task-takeover:${owner}:${id}`,
 } as const;
 
 /**

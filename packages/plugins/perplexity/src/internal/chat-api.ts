@@ -50,7 +50,7 @@ export const chatApi: WebSearchBackend = async (request, ctx) => {
       `Perplexity's ${model} researches for minutes and cannot answer one chat completion within this tool's time limit.`,
       {
         retryable: false,
-        suggestion: `Use ${SONAR_MODELS.join(", ")} (or omit model), or the Search API and write the answer from its sources.`,
+        suggestion: `Use ${SONAR_MODELS.join(", ")} (or omit model), or perplexity_deep_research for a researched report.`,
       },
     );
   const messages = [

@@ -10,9 +10,8 @@ export const KEYS_PAGE = "https://www.perplexity.ai/account/api/keys";
 /**
  * Sonar models the tool offers: those that answer a single, non-streamed chat completion within the
  * tool's time budget. `sonar-deep-research` researches for minutes: a non-streamed call outlives any
- * sensible timeout and a blind retry repeats a slow, expensive run. Perplexity runs it through its
- * asynchronous API or, in its official MCP server, the Agent API streamed; neither is supported here,
- * so it is refused (chat-api.ts).
+ * sensible timeout and a blind retry repeats a slow, expensive run, so it is refused (chat-api.ts);
+ * `perplexity_deep_research` runs its successor, the Agent API's preset `medium`, in background mode.
  */
 export const SONAR_MODELS = ["sonar", "sonar-pro", "sonar-reasoning-pro"] as const;
 

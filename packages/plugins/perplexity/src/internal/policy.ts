@@ -20,3 +20,20 @@ export const SEARCH_WEB_POLICY: ToolPolicy = {
   // The last good answer (marked stale, with its age) beats none while Perplexity is down.
   fallback: { stale: true, guidance: UNAVAILABLE_GUIDANCE },
 };
+
+/**
+ * Policies of `perplexity_deep_research`. `retry: false`: the submit starts a paid run, so the call
+ * is never repeated (the tool retries its polls itself). Submits are limited to 5 a minute, keyed
+ * `perplexity-research`: Perplexity's published Tier-0 limit on asynchronous research submits
+ * (`sonar-deep-research` and `POST /async/chat/completions`, 5 RPM; docs.perplexity.ai, rate limits
+ * and usage tiers), so a burst is refused here (`rate_limited`, with `retryAfterMs`) before Perplexity
+ * refuses it; hosts on higher tiers raise it. 15 minutes per call (a task's own deadline applies
+ * too); reports are not cached.
+ */
+export const DEEP_RESEARCH_POLICY: ToolPolicy = {
+  timeout: "15 minutes",
+  retry: false,
+  cache: false,
+  rateLimit: { key: "perplexity-research", limit: 5, window: "1 minute" },
+  maxOutputChars: 60_000,
+};

@@ -1,0 +1,105 @@
+import { type Emulator, startEmulator } from "@quiver/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentUpstream } from "../../../packages/plugins/perplexity/test/agent-upstream.js";
+import { routePerplexity } from "../../../packages/plugins/perplexity/test/perplexity-upstream.js";
+import { eventually, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { startHoldServer } from "./hold-server.js";
+import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { stopReplicas } from "./replica-helpers.js";
+
+// Two `quiver serve` replicas on one Redis, with a one-second task lease. Replica A is killed
+// (SIGKILL) in the middle of two tasks: its Perplexity deep research, whose tool stored its run's id
+// as the resume point, is taken over by B, which polls that same run to completion (no second paid
+// submit, no cancel); its tasky_slow task, which stored none, ends `failed` saying why.
+const up = hasRedisServer();
+if (!up) console.log("skipped (task takeover tests): redis-server and redis-cli are not installed");
+
+const KEY = "pplx-test-takeover-9e2b";
+const QUERY = "Find the official TypeScript website and describe TypeScript in one sentence with a citation.";
+const ALICE = { authorization: "Bearer tok-a" };
+let redis: Awaited<ReturnType<typeof startRedisServer>>;
+let hold: Awaited<ReturnType<typeof startHoldServer>>;
+let perplexity: Emulator;
+let agent: AgentUpstream;
+let project: Project;
+const replicas: ServeProcess[] = [];
+
+beforeAll(async () => {
+  if (!up) return;
+  redis = await startRedisServer();
+  hold = await startHoldServer();
+  perplexity = await startEmulator();
+  agent = routePerplexity(perplexity, KEY);
+  project = makeProject({
+    fixtures: ["tasky"],
+    workspace: ["@quiver/plugin-perplexity"],
+    config: { name: "quiver.config.json", text: JSON.stringify({ tasks: { lease: "1s" } }) },
+  });
+  const env = {
+    QUIVER_REDIS_URL: redis.url,
+    QUIVER_TOKENS: "tok-a=alice",
+    TASKY_URL: hold.url,
+    PERPLEXITY_API_KEY: KEY,
+    PERPLEXITY_BASE_URL: perplexity.url,
+    PERPLEXITY_RESEARCH_POLL_MS: "50",
+  };
+  replicas.push(...(await Promise.all([0, 1].map(() => startServe([], { cwd: project.dir, env })))));
+}, 60_000);
+afterAll(async () => {
+  await stopReplicas(replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null));
+  await hold?.close();
+  await perplexity?.close();
+  await redis?.stop();
+  project?.cleanup();
+});
+
+/** Starts `tool` as a task on `replica` (`Prefer: respond-async`); answers its Location. */
+const startTask = async (replica: ServeProcess, tool: string, input: unknown) => {
+  const started = await fetch(`${replica.url}/tools/${tool}/call`, {
+    method: "POST",
+    headers: { "content-type": "application/json", prefer: "respond-async", ...ALICE },
+    body: JSON.stringify(input),
+  });
+  expect(started.status).toBe(202);
+  return started.headers.get("location") as string;
+};
+
+describe.skipIf(!up)("a replica killed mid-task (two quiver serve replicas on Redis)", () => {
+  it("B takes over A's Perplexity task and completes it; A's task without a resume point fails, saying why", async () => {
+    const [a, b] = replicas as [ServeProcess, ServeProcess];
+    agent.settings.polls = Number.POSITIVE_INFINITY;
+    const research = await startTask(a, "perplexity_deep_research", { query: QUERY });
+    const slow = await startTask(a, "tasky_slow", { label: "killed-with-a" });
+    await eventually(() => hold.held.has("killed-with-a"));
+    // A has submitted and polled: the run's id is the task's resume point.
+    await eventually(() => [...agent.runs.values()].some((r) => r.status === "in_progress"));
+    const [run] = agent.runs.values();
+    if (!run) throw new Error("no Perplexity run");
+
+    a.child.kill("SIGKILL");
+    await a.exited;
+    const pollsBeforeTakeover = run.polls;
+    agent.settings.polls = pollsBeforeTakeover + 3;
+
+    // Once A's lease runs out, B (its sweep, or this read) claims the task and polls the same run.
+    await eventually(
+      async () => (await fetch(new URL(research, b.url), { headers: ALICE })).status === 200,
+      20_000,
+    );
+    const done = await fetch(new URL(research, b.url), { headers: ALICE });
+    expect(done.headers.get("x-quiver-task-status")).toBe("completed");
+    expect(await done.json()).toMatchObject({ status: "success", data: { preset: "medium" } });
+    expect(agent.runs.size).toBe(1);
+    expect(perplexity.requestsTo("POST", "/v1/agent")).toHaveLength(1);
+    expect(run.polls).toBeGreaterThan(pollsBeforeTakeover);
+    expect(run.status).toBe("completed");
+    expect(agent.cancels).toEqual([]);
+
+    const failed = await fetch(new URL(slow, b.url), { headers: ALICE });
+    expect(failed.status).toBe(410);
+    expect(failed.headers.get("x-quiver-task-status")).toBe("failed");
+    expect(await failed.text()).toContain(
+      "the replica running it stopped before it finished (its lease ran out); call the tool again",
+    );
+  });
+});
