@@ -41,7 +41,9 @@ describe("the console's JavaScript", () => {
     expect(first.length).toBeGreaterThan(0);
     expect(first.some((f) => f.startsWith("view-bridge-"))).toBe(false);
     const { raw, gzip } = size(first);
-    console.log(`console first load: ${raw} bytes raw, ${gzip} gzipped (budget ${BUDGET.raw} / ${BUDGET.gzip})`);
+    console.log(
+      `console first load: ${raw} bytes raw, ${gzip} gzipped (budget ${BUDGET.raw} / ${BUDGET.gzip})`,
+    );
     expect(raw).toBeLessThanOrEqual(BUDGET.raw);
     expect(gzip).toBeLessThanOrEqual(BUDGET.gzip);
   });
@@ -50,7 +52,9 @@ describe("the console's JavaScript", () => {
     const bridge = scripts.filter((f) => f.startsWith("view-bridge-"));
     expect(bridge).toHaveLength(1);
     const { raw, gzip } = size(bridge);
-    console.log(`views' bridge: ${raw} bytes raw, ${gzip} gzipped (budget ${BRIDGE_BUDGET.raw} / ${BRIDGE_BUDGET.gzip})`);
+    console.log(
+      `views' bridge: ${raw} bytes raw, ${gzip} gzipped (budget ${BRIDGE_BUDGET.raw} / ${BRIDGE_BUDGET.gzip})`,
+    );
     expect(raw).toBeLessThanOrEqual(BRIDGE_BUDGET.raw);
     expect(gzip).toBeLessThanOrEqual(BRIDGE_BUDGET.gzip);
     // Every script is either loaded first or is the bridge: no chunk escapes both budgets.

@@ -13,10 +13,13 @@ const TOKEN = { authorization: "Bearer tok-alice" };
 
 beforeAll(async () => {
   project = makeProject({ fixtures: ["counter", "echo"] });
-  const settings = await resolveSettings({ cwd: project.dir, port: "0" }, {
-    QUIVER_TOKENS: "tok-alice=alice",
-    QUIVER_SHUTDOWN_TIMEOUT: "1s",
-  });
+  const settings = await resolveSettings(
+    { cwd: project.dir, port: "0" },
+    {
+      QUIVER_TOKENS: "tok-alice=alice",
+      QUIVER_SHUTDOWN_TIMEOUT: "1s",
+    },
+  );
   host = await createHost(settings);
   server = await startServer(host, { log: () => {} });
 });
@@ -41,7 +44,10 @@ describe("MCP Apps views on the HTTP API", () => {
     expect(names).not.toContain("counter_step");
     const found = await json(`/find?need=${encodeURIComponent("step the counter")}&limit=20`);
     expect(found.body.tools.map((t: { name: string }) => t.name)).not.toContain("counter_step");
-    const called = await json("/tools/counter_step/call", { method: "POST", body: JSON.stringify({ by: 3 }) });
+    const called = await json("/tools/counter_step/call", {
+      method: "POST",
+      body: JSON.stringify({ by: 3 }),
+    });
     expect(called.body).toMatchObject({ status: "success", data: { count: expect.any(Number) } });
   });
 

@@ -30,10 +30,15 @@ const counterPlugin = definePlugin({
       input: z.object({ by: z.number().int() }),
       output: z.object({ count: z.number() }),
       visibility: ["app"],
-      run: ({ by }) => ({ count: (count += by) }),
+      run: ({ by }) => {
+        count += by;
+        return { count };
+      },
     }),
   ],
-  views: [{ name: "counter", uri: "ui://counter/counter", html: () => "<!doctype html><title>Counter</title>" }],
+  views: [
+    { name: "counter", uri: "ui://counter/counter", html: () => "<!doctype html><title>Counter</title>" },
+  ],
 });
 
 let catalog: Catalog;

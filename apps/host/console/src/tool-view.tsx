@@ -118,7 +118,10 @@ export const ToolView = (props: { name: string; principal: string | null; onCall
       setViewCall(undefined);
       if (tool?.viewUri) {
         // A tool with a view: its result as MCP answers it, for the view; the envelope inside, for the page.
-        const mcp = await api<{ structuredContent: Envelope }>(`${path}?result=mcp`, { method: "POST", body: input });
+        const mcp = await api<{ structuredContent: Envelope }>(`${path}?result=mcp`, {
+          method: "POST",
+          body: input,
+        });
         setResult(mcp.structuredContent);
         setViewCall({ input, result: mcp });
       } else setResult(await api<Envelope>(path, { method: "POST", body: input }));

@@ -8,7 +8,7 @@ import type { ViewCall } from "./view-bridge";
  */
 export const ViewFrame = (props: { uri: string; tool: string; call: ViewCall }) => {
   const frame = useRef<HTMLIFrameElement>(null);
-  const [height, setHeight] = useState(480);
+  const [height, setHeight] = useState(600);
   const [error, setError] = useState<string | undefined>();
   const [context, setContext] = useState<string | undefined>();
 
@@ -26,8 +26,10 @@ export const ViewFrame = (props: { uri: string; tool: string; call: ViewCall }) 
       )
       .then(
         (c) => {
-          if (live) close = c;
-          else c();
+          if (!live) return c();
+          close = c;
+          // Brought into sight: a browser throttles a frame out of view (its animation frames stop).
+          frame.current?.scrollIntoView({ block: "nearest" });
         },
         (e: Error) => live && setError(e.message),
       );

@@ -84,7 +84,12 @@ const find: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options }) =>
   const limit = Number(url.searchParams.get("limit") ?? 5);
   const max = Number.isFinite(limit) ? limit : 5;
   // View-only tools are for a view to call, not for an agent to find.
-  const hidden = new Set(catalog.list().filter(viewOnly).map((t) => t.name));
+  const hidden = new Set(
+    catalog
+      .list()
+      .filter(viewOnly)
+      .map((t) => t.name),
+  );
   return sendJson(res, 200, {
     need,
     // Ranked past the limit, then cut after leaving out what the caller's scopes do not allow.

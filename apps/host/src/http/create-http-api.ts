@@ -4,10 +4,10 @@ import type { ApiAuth } from "../auth/api-caller.js";
 import { pluginState } from "../host/plugin-state.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { type ApiRoute, type ApiServices, apiRoutes } from "./api-routes.js";
-import { sendViewPage } from "./view-page.js";
 import { consoleRoutes } from "./console-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { apiAuthenticator, BodyError, checkOrigin } from "./request-guard.js";
+import { sendViewPage } from "./view-page.js";
 
 export type { HttpApiOptions } from "./api-options.js";
 
