@@ -41,7 +41,7 @@ export const viewCsp = (csp: ViewCsp = {}): string => {
  * the console's own files are. A URI no view has is 404.
  *
  * @example
- * if (path === "/views") return sendViewPage(res, catalog, url.searchParams.get("uri"))
+ * http.createServer((req, res) => void sendViewPage(res, catalog, new URL(req.url ?? "/", "http://localhost").searchParams.get("uri")))
  */
 export const sendViewPage = async (res: ServerResponse, catalog: Catalog, uri: string | null) => {
   const contents = uri?.startsWith("ui://") ? await readView(catalog, uri) : undefined;
