@@ -1,18 +1,17 @@
 /// <reference lib="dom" />
 // (The functions given to page.evaluate and frame.evaluate run in the browser.)
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import type { Emulator } from "@quiver/testing";
-import type { Frame, Page } from "playwright-core";
 import { build } from "rolldown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAfdbEmulator } from "../../../packages/plugins/alphafold/test/support/afdb-emulator.js";
 import { startOpenFdaEmulator } from "../../../packages/plugins/fda/test/support/openfda-emulator.js";
 import { ARTIFACTS, browserMissing, launchBrowser } from "./browser.js";
 import { makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
+import { bandPixels, seriousViolations } from "./view-checks.js";
 
 // The plugins' MCP Apps views in headless chromium, hosted by the official AppBridge
 // (fixtures/views-host/page.ts) and fed with real results of `quiver serve` over MCP in the
@@ -22,15 +21,6 @@ if (missing) console.log(`skipping the views' browser tests: ${missing}`);
 
 /** Where the screenshots go (gitignored). */
 const SHOTS = join(ARTIFACTS, "..", "views");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-// AlphaFold DB's band colours (very high, confident, low, very low), as RGB.
-const BAND_RGB = [
-  [0x00, 0x53, 0xd6],
-  [0x65, 0xcb, 0xf3],
-  [0xff, 0xdb, 0x13],
-  [0xff, 0x7d, 0x45],
-] as const;
-
 let fda: Emulator;
 let afdb: Emulator;
 let project: Project;
@@ -134,54 +124,6 @@ const host = async (tool: string, input: Record<string, unknown>) => {
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
   return { page, frame, result, calls };
 };
-
-/** axe-core's serious and critical violations in the frame, as "rule: nodes" lines. */
-const seriousViolations = async (frame: Frame): Promise<string[]> => {
-  await frame.evaluate(AXE);
-  return frame.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: any[] }> } }).axe;
-    const r = await axe.run();
-    return r.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map(
-        (v) =>
-          `${v.id} (${v.impact}): ${v.nodes.map((n: { target: string[] }) => n.target.join(" ")).join(", ")}`,
-      );
-  });
-};
-
-/** How many pixels of the PNG are near each pLDDT band's colour (counted in the browser's own decoder). */
-const bandPixels = (page: Page, png: Buffer) =>
-  page.evaluate(
-    async ({ b64, bands }) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = Object.assign(document.createElement("canvas"), {
-        width: img.width,
-        height: img.height,
-      });
-      const ctx = canvas.getContext("2d")!;
-      ctx.drawImage(img, 0, 0);
-      const { data } = ctx.getImageData(0, 0, img.width, img.height);
-      const counts = bands.map(() => 0);
-      let drawn = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
-        if (r > 245 && g > 245 && b > 245) continue;
-        drawn++;
-        // Shading scales a colour: compare chromaticity (the colour's direction), not brightness.
-        const n = Math.hypot(r, g, b) || 1;
-        bands.forEach(([br = 0, bg = 0, bb = 0], k) => {
-          const m = Math.hypot(br, bg, bb);
-          const cos = (r * br + g * bg + b * bb) / (n * m);
-          if (cos > 0.995) counts[k]!++;
-        });
-      }
-      return { drawn, counts };
-    },
-    { b64: png.toString("base64"), bands: BAND_RGB.map((c) => [...c]) },
-  );
 
 describe.skipIf(missing !== undefined)(
   "MCP Apps views in headless chromium, through the official AppBridge",

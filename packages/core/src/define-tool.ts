@@ -1,4 +1,4 @@
-import type { ToolTaskSupport } from "./plugin-slots.js";
+import type { ToolTaskSupport, ToolVisibility } from "./plugin-slots.js";
 import type { SchemaInput, SchemaOutput, ToolSchema } from "./schema/standard-schema.js";
 import type { ToolContext } from "./tool-context.js";
 import type { RunResult } from "./tool-outcome.js";
@@ -97,8 +97,10 @@ export interface ToolDefinition<
   readonly policy?: ToolPolicy;
   /** Whether the tool may run as an MCP task (`optional`: a client may ask; reserved, not served yet). */
   readonly task?: ToolTaskSupport;
-  /** The plugin view (`views[].name`) that shows this tool's result (MCP Apps; reserved, not served yet). */
+  /** The plugin view (`views[].name`) that shows this tool's result (MCP Apps). */
   readonly view?: string;
+  /** Who may see it (default both): `["app"]` for a tool only a view calls, hidden from the model. */
+  readonly visibility?: ReadonlyArray<ToolVisibility>;
   /** How the model should use successful data (summarise, cite ...). */
   readonly instruction?: string;
   /**

@@ -38,7 +38,9 @@ export type {
   SlotContext,
   ToolAlias,
   ToolTaskSupport,
+  ToolVisibility,
 } from "./plugin-slots.js";
+export { viewOnly } from "./plugin-slots.js";
 export {
   DEFAULT_POLICY,
   type ResolvedPolicy,

@@ -169,6 +169,23 @@ export type ResourceWatcher<Config = unknown, Resources = unknown> = (
 /** Whether a tool may run as an MCP task: `optional` only, so every client can still call it plainly. */
 export type ToolTaskSupport = "optional";
 
+/**
+ * Who may see and call a tool (MCP Apps' `_meta.ui.visibility`): `"model"` the agent, `"app"` a view.
+ * `["app"]` is a view-only tool: left out of the tool lists an agent reads (MCP `tools/list` for a
+ * client without apps, the HTTP API's `GET /tools` and `/find`), listed with `_meta.ui.visibility`
+ * for a client that renders views (whose host keeps it from its model), and callable by name.
+ */
+export type ToolVisibility = "model" | "app";
+
+/**
+ * True for a view-only tool: its visibility is given and leaves out `"model"`.
+ *
+ * @example
+ * catalog.list().filter((t) => !viewOnly(t)) // the tools a model may be shown
+ */
+export const viewOnly = (tool: { readonly visibility?: ReadonlyArray<ToolVisibility> }): boolean =>
+  tool.visibility !== undefined && !tool.visibility.includes("model");
+
 /** The plugin's places for what later issues serve; every one optional and empty for now. */
 export interface PluginSlots<Config = unknown, Resources = unknown> {
   /** The plugin's paragraph of the MCP server's instructions: when to use its tools, and when not. */

@@ -14,7 +14,13 @@ import { serveTasks } from "./internal/tasks-serve.js";
 import { TASK_SERVER_CAPABILITIES } from "./internal/tasks-wire.js";
 import { toolCallTrace } from "./internal/tool-call-trace.js";
 import { aliasedListing, stderrReporter, toolListing } from "./internal/tool-listing.js";
-import { clientShowsViews, UI_EXTENSION, viewUriOf, withViewMeta } from "./internal/views.js";
+import {
+  clientShowsViews,
+  shownWithoutViews,
+  UI_EXTENSION,
+  viewUriOf,
+  withViewMeta,
+} from "./internal/views.js";
 import { type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";
 
 /** Options of an MCP server built over a catalog. */
@@ -243,13 +249,15 @@ export const createServerOver = (
         .filter((t) => !extras.has(t.info.name) && visible(t.info, principal, ctx.http?.authInfo))
         .map((t) => withTaskSupport(t, options.tasks !== undefined)),
     ];
-    // A client that renders MCP Apps learns each tool's view; any other sees the tools unchanged.
-    if (!clientShowsViews(server, ctx.mcpReq.envelope)) return { tools };
+    const infoOf = (name: string) => listing.get(name)?.info ?? shown.get(name)?.info;
+    // A client that renders MCP Apps learns each tool's view and visibility (its host keeps a
+    // view-only tool from its model); any other sees the tools unchanged, less the view-only ones.
+    if (!clientShowsViews(server, ctx.mcpReq.envelope))
+      return { tools: tools.filter((t) => shownWithoutViews(infoOf(t.name))) };
     return {
       tools: tools.map((t) => {
-        const info = listing.get(t.name)?.info ?? shown.get(t.name)?.info;
-        const uri = info && viewUriOf(catalog, info);
-        return uri ? withViewMeta(t, uri) : t;
+        const info = infoOf(t.name);
+        return info ? withViewMeta(t, viewUriOf(catalog, info), info) : t;
       }),
     };
   });

@@ -22,6 +22,7 @@ export {
   usesAllowed,
 } from "./extra-tools.js";
 export { TOOL_DIGEST_META_KEY } from "./internal/tool-digest.js";
+export { readView, viewUriOf } from "./internal/views.js";
 export { type ReservedStdout, reserveStdout } from "./reserve-stdout.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve-stdio.js";
 export { type EnvelopeCallResult, type TextContentMode, toCallToolResult } from "./to-call-tool-result.js";

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, api, type Envelope, type ToolDescription } from "./api";
 import { type Field, fieldsOf, inputOf, valuesOf } from "./schema-form";
+import type { ViewCall } from "./view-bridge";
+import { ViewFrame } from "./view-frame";
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -75,6 +77,7 @@ export const ToolView = (props: { name: string; principal: string | null; onCall
   const [error, setError] = useState<string | undefined>();
   const [values, setValues] = useState<Record<string, string>>({});
   const [result, setResult] = useState<Envelope | undefined>();
+  const [viewCall, setViewCall] = useState<ViewCall | undefined>();
   const [calling, setCalling] = useState(false);
   const [formError, setFormError] = useState<string | undefined>();
   const fields = useMemo(() => (tool ? fieldsOf(tool.inputSchema) : []), [tool]);
@@ -83,6 +86,7 @@ export const ToolView = (props: { name: string; principal: string | null; onCall
     let live = true;
     setTool(undefined);
     setResult(undefined);
+    setViewCall(undefined);
     setError(undefined);
     setFormError(undefined);
     api<ToolDescription>(`/tools/${encodeURIComponent(props.name)}`).then(
@@ -110,9 +114,17 @@ export const ToolView = (props: { name: string; principal: string | null; onCall
     }
     setCalling(true);
     try {
-      setResult(
-        await api<Envelope>(`/tools/${encodeURIComponent(props.name)}/call`, { method: "POST", body: input }),
-      );
+      const path = `/tools/${encodeURIComponent(props.name)}/call`;
+      setViewCall(undefined);
+      if (tool?.viewUri) {
+        // A tool with a view: its result as MCP answers it, for the view; the envelope inside, for the page.
+        const mcp = await api<{ structuredContent: Envelope }>(`${path}?result=mcp`, {
+          method: "POST",
+          body: input,
+        });
+        setResult(mcp.structuredContent);
+        setViewCall({ input, result: mcp });
+      } else setResult(await api<Envelope>(path, { method: "POST", body: input }));
       props.onCalled();
     } catch (err) {
       setFormError(err instanceof ApiError ? `${err.message}${err.fix ? ` ${err.fix}` : ""}` : String(err));
@@ -200,6 +212,7 @@ export const ToolView = (props: { name: string; principal: string | null; onCall
         </button>
       </form>
 
+      {viewCall && tool.viewUri && <ViewFrame uri={tool.viewUri} tool={tool.name} call={viewCall} />}
       {result && (
         <section aria-labelledby="envelope-title" class="envelope" aria-live="polite">
           <h3 id="envelope-title">

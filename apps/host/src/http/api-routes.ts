@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Catalog, SchemaTarget } from "@quiver/core";
-import { usesAllowed } from "@quiver/mcp/server";
+import { type Catalog, type SchemaTarget, viewOnly } from "@quiver/core";
+import { usesAllowed, viewUriOf } from "@quiver/mcp/server";
 import type { ApiCaller } from "../auth/api-caller.js";
 import type { HttpApiOptions } from "./api-options.js";
 import { sendError, sendJson } from "./json-response.js";
@@ -55,6 +55,7 @@ const index: ApiRoute["handle"] = ({ res }, { options }) =>
       "GET /tools/:name",
       "POST /tools/:name/call",
       "GET /resources[?uri=]",
+      "GET /views?uri=",
       "GET /find?need=",
       "GET /health",
       "GET /metrics",
@@ -82,17 +83,27 @@ const find: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options }) =>
   if (!need) return sendError(res, 400, "missing_need", "Give the need in words: /find?need=…");
   const limit = Number(url.searchParams.get("limit") ?? 5);
   const max = Number.isFinite(limit) ? limit : 5;
+  // View-only tools are for a view to call, not for an agent to find.
+  const hidden = new Set(
+    catalog
+      .list()
+      .filter(viewOnly)
+      .map((t) => t.name),
+  );
   return sendJson(res, 200, {
     need,
     // Ranked past the limit, then cut after leaving out what the caller's scopes do not allow.
     tools: options
       .finder!.rank(need, { limit: catalog.list().length })
-      .filter((t) => caller.missingScopes(t).length === 0)
+      .filter((t) => caller.missingScopes(t).length === 0 && !hidden.has(t.name))
       .slice(0, max),
   });
 };
 
-/** GET /tools[?category=]: the seed profile's tools, then the catalog's it does not shadow. */
+/**
+ * GET /tools[?category=]: the seed profile's tools, then the catalog's it does not shadow; not the
+ * view-only ones (visibility `["app"]`: an agent is not shown them, a view calls them by name).
+ */
 const listTools: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options }) => {
   const category = url.searchParams.get("category");
   const seeds = options.profile?.list() ?? [];
@@ -109,6 +120,7 @@ const listTools: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options 
       ...listed.filter(
         (t) =>
           !shadowed.has(t.name) &&
+          !viewOnly(t) &&
           (!category || t.category === category) &&
           caller.missingScopes(t).length === 0,
       ),
@@ -116,7 +128,10 @@ const listTools: ApiRoute["handle"] = ({ res, url, caller }, { catalog, options 
   });
 };
 
-/** GET /tools/:name[?target=]: one tool's description for a model provider. */
+/**
+ * GET /tools/:name[?target=]: one tool's description for a model provider, with the `ui://` URI of
+ * its view (`viewUri`) when it has one (the console frames it from `GET /views?uri=`).
+ */
 const describeTool: ApiRoute["handle"] = async ({ res, url, parts }, { catalog, options }) => {
   const name = parts[1]!;
   const target = (url.searchParams.get("target") ?? "mcp") as SchemaTarget;
@@ -125,7 +140,10 @@ const describeTool: ApiRoute["handle"] = async ({ res, url, parts }, { catalog, 
   const seedInfo = options.profile?.list().find((t) => t.name === name);
   if (seedInfo) return sendJson(res, 200, seedInfo);
   const d = catalog.describe(name, target);
-  if (d) return sendJson(res, 200, d);
+  if (d) {
+    const viewUri = viewUriOf(catalog, d);
+    return sendJson(res, 200, viewUri ? { ...d, viewUri } : d);
+  }
   const r = await catalog.call(name, {});
   return sendError(res, 404, "unknown_tool", r.message, r.suggestion ? { fix: r.suggestion } : {});
 };

@@ -2,10 +2,20 @@
 // (type-only) so a change to an answer breaks the console's typecheck, not its users. This file imports
 // types only, from @quiver/core and @quiver/tasks, because the console's compiler reads it with the
 // browser's libraries.
-import type { ErrorKind, HealthReport, ToolDescription, ToolInfo, ToolResult, ToolStats } from "@quiver/core";
+import type {
+  ToolDescription as CatalogToolDescription,
+  ErrorKind,
+  HealthReport,
+  ToolInfo,
+  ToolResult,
+  ToolStats,
+} from "@quiver/core";
 import type { TaskInfo, TaskPage } from "@quiver/tasks";
 
-export type { ErrorKind, HealthReport, ToolDescription, ToolInfo, ToolStats };
+export type { ErrorKind, HealthReport, ToolInfo, ToolStats };
+
+/** GET /tools/:name: the catalog's description, with the `ui://` URI of the tool's view when it has one. */
+export type ToolDescription = CatalogToolDescription & { readonly viewUri?: string };
 
 /** One finished call, as the console lists it: no input, no data, no secret. */
 export interface RecentCall {

@@ -7,6 +7,7 @@ import { type ApiRoute, type ApiServices, apiRoutes } from "./api-routes.js";
 import { consoleRoutes } from "./console-routes.js";
 import { sendError, sendJson } from "./json-response.js";
 import { apiAuthenticator, BodyError, checkOrigin } from "./request-guard.js";
+import { sendViewPage } from "./view-page.js";
 
 export type { HttpApiOptions } from "./api-options.js";
 
@@ -94,6 +95,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
   const answerWithoutToken = async (
     req: IncomingMessage,
     res: ServerResponse,
+    url: URL,
     path: string,
     method: string,
   ) => {
@@ -106,6 +108,11 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
     if (options.auth && path.startsWith("/.well-known/"))
       return sendMetadata(options.auth, res, method, path);
     if (webConsole && (path === "/" || path.startsWith("/console"))) return webConsole.page(req, res, path);
+    // The console's MCP Apps views: static pages (no data), framed in a sandbox under their own CSP.
+    if (webConsole && path === "/views" && (method === "GET" || method === "HEAD")) {
+      await sendViewPage(res, catalog, url.searchParams.get("uri"));
+      return true;
+    }
     return false;
   };
 
@@ -119,7 +126,7 @@ export const createHttpApi = (catalog: Catalog, options: HttpApiOptions = {}) =>
       return sendError(res, 503, "shutting_down", "The host is shutting down.", {
         headers: { connection: "close", "retry-after": "5" },
       });
-    if (await answerWithoutToken(req, res, path, method)) return;
+    if (await answerWithoutToken(req, res, url, path, method)) return;
     const caller = await authenticate(req.headers.authorization);
     if ("status" in caller) return sendError(res, caller.status, caller.code, caller.message, caller);
     if (

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { type SessionContext, type TraceContext, traceContextOf } from "@quiver/core";
+import { toCallToolResult } from "@quiver/mcp/server";
 import type { ApiCaller } from "../auth/api-caller.js";
 import { parseSessionValues, SESSION_VALUES_HEADER } from "../profiles/session-values.js";
 import type { ApiRoute } from "./api-routes.js";
@@ -105,10 +106,12 @@ const callTimeout = (req: IncomingMessage, fromBody: unknown): unknown => {
  * access token lacks the scopes for (403), an unknown tool (404) and a malformed session (400). A
  * client that disconnects cancels the call. With `Prefer: respond-async`, a task-capable tool runs as
  * a task: `202` and a `Location` to poll (its deadline `timeout_seconds`, default 300 s); any other
- * tool is answered when done, as RFC 7240 lets a server do.
+ * tool is answered when done, as RFC 7240 lets a server do. With `?result=mcp` the answer is the
+ * envelope as MCP's `tools/call` result (`toCallToolResult`: content blocks, the envelope as
+ * `structuredContent`), which the console's views are fed through the MCP Apps bridge.
  */
 export const callToolRoute: ApiRoute["handle"] = async (
-  { req, res, parts, method, caller },
+  { req, res, url, parts, method, caller },
   { catalog, options, maxBodyBytes },
 ) => {
   if (method !== "POST")
@@ -169,5 +172,7 @@ export const callToolRoute: ApiRoute["handle"] = async (
       result.message,
       result.suggestion ? { fix: result.suggestion } : {},
     );
-  sendJson(res, 200, result, { "x-quiver-status": result.status });
+  // `?result=mcp`: the envelope as MCP's tools/call answers it (what an MCP Apps view is fed).
+  const body = url.searchParams.get("result") === "mcp" ? toCallToolResult(result) : result;
+  sendJson(res, 200, body, { "x-quiver-status": result.status });
 };

@@ -47,6 +47,7 @@ export const toolInfo = (reg: RegisteredTool): ToolInfo => ({
   available: reg.config.ok,
   ...(reg.tool.task ? { task: reg.tool.task } : {}),
   ...(reg.tool.view ? { view: reg.tool.view } : {}),
+  ...(reg.tool.visibility ? { visibility: reg.tool.visibility } : {}),
 });
 
 /** Creates an empty registry. */

@@ -5,7 +5,7 @@ import {
   RESOURCE_URI_META_KEY,
 } from "@modelcontextprotocol/ext-apps/server";
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
-import type { Catalog, PluginView, ToolInfo } from "@quiver/core";
+import { type Catalog, type PluginView, type ToolInfo, viewOnly } from "@quiver/core";
 
 /**
  * The MCP Apps extension (`io.modelcontextprotocol/ui`) as the server declares it: under
@@ -14,11 +14,11 @@ import type { Catalog, PluginView, ToolInfo } from "@quiver/core";
 export const UI_EXTENSION = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
 
 /**
- * A view's `_meta.ui`: a content security policy with no origin at all (no `connect-src`, no
+ * A view's `_meta.ui` (as served by `resources/list` and `resources/read`): a content security policy with no origin at all (no `connect-src`, no
  * resource or frame origins), so the page reaches nothing but the host bridge; its data and the
  * tools it calls go through `postMessage`.
  */
-const VIEW_UI_META = {
+export const VIEW_UI_META = {
   csp: { connectDomains: [], resourceDomains: [], frameDomains: [] },
   prefersBorder: true,
 };
@@ -82,14 +82,23 @@ export const viewUriOf = (catalog: Catalog, tool: ToolInfo): string | undefined 
 };
 
 /**
- * A tools/list entry with its view: `_meta.ui.resourceUri`, and the older flat `ui/resourceUri`
- * key that hosts of the first MCP Apps release read (`registerAppTool` of the extension sets both).
+ * A tools/list entry as a client that renders views sees it: `_meta.ui.resourceUri` (and the older
+ * flat `ui/resourceUri` key that hosts of the first MCP Apps release read; `registerAppTool` of the
+ * extension sets both) when it has a view, `_meta.ui.visibility` when the tool gives one (a
+ * view-only tool's `["app"]`, which the host keeps from its model); the entry unchanged otherwise.
  */
-export const withViewMeta = <T extends object>(tool: T, uri: string): T => ({
-  ...tool,
-  _meta: {
-    ...(tool as { readonly _meta?: Record<string, unknown> })._meta,
-    ui: { resourceUri: uri },
-    [RESOURCE_URI_META_KEY]: uri,
-  },
-});
+export const withViewMeta = <T extends object>(tool: T, uri: string | undefined, info?: ToolInfo): T => {
+  const visibility = info?.visibility;
+  if (uri === undefined && visibility === undefined) return tool;
+  return {
+    ...tool,
+    _meta: {
+      ...(tool as { readonly _meta?: Record<string, unknown> })._meta,
+      ui: { ...(uri !== undefined ? { resourceUri: uri } : {}), ...(visibility ? { visibility } : {}) },
+      ...(uri !== undefined ? { [RESOURCE_URI_META_KEY]: uri } : {}),
+    },
+  };
+};
+
+/** Whether a client without apps may be shown the tool: not when it is view-only (it has no view to call it). */
+export const shownWithoutViews = (info: ToolInfo | undefined): boolean => !info || !viewOnly(info);

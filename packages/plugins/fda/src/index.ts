@@ -44,7 +44,7 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
         uri: "ui://fda/drugs",
         title: "FDA drug table",
         description:
-          "fda_search_drugs' matches as a table sortable by name, sponsor and approval date, with the unmet constraints, whether the search was complete, and a refinement that searches again. One self-contained HTML page (no network), at most 150 KB gzipped.",
+          "fda_search_drugs' matches as a table sortable by name, sponsor and approval date, with the unmet constraints, whether the search was complete, a link to each match's label (fda://label/{set_id}, read through the host) and a refinement that searches again. One self-contained HTML page (no network), at most 150 KB gzipped.",
         html: viewPage("drugs"),
       },
     ],

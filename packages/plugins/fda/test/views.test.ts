@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import { createCatalog } from "@quiver/core";
 import { describe, expect, it } from "vitest";
 import { createFdaPlugin } from "../src/index.js";
+import { labelSections, labelTitle } from "../views/drugs/label.js";
 import { sortMatches, statusLine } from "../views/drugs/table.js";
 
 // The drug table view (MCP Apps) as the plugin declares and ships it: built by `pnpm build` into
@@ -60,5 +61,20 @@ describe("the fda drug table view", () => {
         unmet_constraints: [],
       }),
     ).toBe("3 of 7 matching drugs shown; not fully searched: the list is partial.");
+  });
+
+  it("shows a label's text sections under their names, without its bookkeeping fields", () => {
+    const record = {
+      set_id: "0000025c-6dbf-4af7-a741-5cbacaed519a",
+      effective_time: "20180404",
+      openfda: { brand_name: ["RYBELSUS"], generic_name: ["SEMAGLUTIDE"] },
+      indications_and_usage: ["RYBELSUS is indicated as an adjunct to diet and exercise."],
+      boxed_warning: ["Risk of thyroid C-cell tumors."],
+    };
+    expect(labelTitle(record)).toBe("RYBELSUS");
+    expect(labelSections(record)).toEqual([
+      ["Indications and usage", ["RYBELSUS is indicated as an adjunct to diet and exercise."]],
+      ["Boxed warning", ["Risk of thyroid C-cell tumors."]],
+    ]);
   });
 });

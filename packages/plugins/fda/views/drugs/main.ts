@@ -1,4 +1,5 @@
 import { App } from "@modelcontextprotocol/ext-apps";
+import { labelSections, labelTitle } from "./label.js";
 import { type DrugMatch, type DrugSearch, type SortKey, sortMatches, statusLine } from "./table.js";
 
 // The drug table of `fda_search_drugs` as an MCP Apps view: the host sends the call's input and
@@ -10,11 +11,14 @@ const status = $<HTMLParagraphElement>("#status");
 const unmet = $<HTMLUListElement>("#unmet");
 const body = $<HTMLTableSectionElement>("#drugs tbody");
 const refine = $<HTMLElement>("#refine");
+const label = $<HTMLElement>("#label");
 
 let criteria: Record<string, unknown> = {};
 let maxResults: number | undefined;
 let search: DrugSearch | undefined;
 let sort: { key: SortKey; direction: "ascending" | "descending" } | undefined;
+/** Each match's label resource (the envelope's `metadata.label_uris`, by match). */
+let labels = new Map<DrugMatch, string>();
 
 const cell = (row: HTMLTableRowElement, text: string) => {
   const td = row.insertCell();
@@ -30,6 +34,42 @@ const link = (m: DrugMatch): HTMLElement => {
   a.addEventListener("click", (e) => {
     e.preventDefault();
     void app.openLink({ url: m.url }).catch(() => {});
+  });
+  return a;
+};
+
+/** Reads a label through the host (`resources/read`) and shows its sections below the table. */
+const showLabel = async (uri: string) => {
+  const title = label.querySelector("h2")!;
+  const body = label.querySelector("div")!;
+  label.hidden = false;
+  title.textContent = "Reading the label…";
+  body.replaceChildren();
+  try {
+    const { contents } = await app.readServerResource({ uri });
+    const text = contents[0] && "text" in contents[0] ? contents[0].text : undefined;
+    if (!text) throw new Error("the label is empty");
+    const record = JSON.parse(text) as Record<string, unknown>;
+    title.textContent = `Label: ${labelTitle(record)}`;
+    for (const [name, paragraphs] of labelSections(record)) {
+      body.append(Object.assign(document.createElement("h3"), { textContent: name }));
+      for (const p of paragraphs) body.append(Object.assign(document.createElement("p"), { textContent: p }));
+    }
+  } catch (error) {
+    title.textContent = `The label could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  title.focus();
+};
+
+/** The link to a match's label resource (read through the host on click), or a dash without one. */
+const labelLink = (m: DrugMatch): Node => {
+  const uri = labels.get(m);
+  if (!uri) return document.createTextNode("—");
+  const a = Object.assign(document.createElement("a"), { href: uri, textContent: "Label" });
+  a.setAttribute("aria-label", `Label of ${m.brand_names[0] ?? m.generic_names[0] ?? "this drug"}`);
+  a.addEventListener("click", (e) => {
+    e.preventDefault();
+    void showLabel(uri);
   });
   return a;
 };
@@ -51,6 +91,7 @@ const render = () => {
     cell(row, m.original_approval_date ?? "—");
     cell(row, m.routes.join(", "));
     row.insertCell().append(link(m));
+    row.insertCell().append(labelLink(m));
   }
   for (const th of document.querySelectorAll<HTMLTableCellElement>("th[data-key]")) {
     if (sort && th.dataset.key === sort.key) th.setAttribute("aria-sort", sort.direction);
@@ -61,10 +102,14 @@ const render = () => {
 /** Shows a call's result: its envelope's data, or its message when it failed. */
 const show = (result: { readonly structuredContent?: unknown }) => {
   const envelope = result.structuredContent as
-    | { status?: string; message?: string; data?: DrugSearch }
+    | { status?: string; message?: string; data?: DrugSearch; metadata?: { label_uris?: unknown } }
     | undefined;
   if (envelope?.data && Array.isArray(envelope.data.matches)) {
     search = envelope.data;
+    const uris = Array.isArray(envelope.metadata?.label_uris) ? envelope.metadata.label_uris : [];
+    labels = new Map(
+      search.matches.flatMap((m, i) => (typeof uris[i] === "string" ? [[m, uris[i] as string]] : [])),
+    );
     render();
   } else {
     status.textContent = envelope?.message ?? "The search answered no table.";
