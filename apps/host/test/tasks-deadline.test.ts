@@ -15,7 +15,9 @@ beforeAll(async () => {
     fixtures: ["tasky-deadline"],
     config: {
       name: "quiver.config.json",
-      text: JSON.stringify({ tasks: { deadline: "10 minutes", tools: { deadline_configured: "20 minutes" } } }),
+      text: JSON.stringify({
+        tasks: { deadline: "10 minutes", tools: { deadline_configured: "20 minutes" } },
+      }),
     },
   });
   serve = await startServe([], { cwd: project.dir, env: { QUIVER_TOKENS: "tok-a=alice" } });
@@ -40,7 +42,8 @@ const start = async (tool: string, body: unknown) => {
   return { task, location: r.headers.get("location") as string };
 };
 
-const cancel = (location: string) => fetch(new URL(location, serve.url), { method: "DELETE", headers: ALICE });
+const cancel = (location: string) =>
+  fetch(new URL(location, serve.url), { method: "DELETE", headers: ALICE });
 
 describe("a task's deadline", () => {
   it("is the tool's own when the config names none for it, over tasks.deadline; the catalog lists it", async () => {
@@ -63,7 +66,10 @@ describe("a task's deadline", () => {
   });
 
   it("is the request's timeout_seconds over both; reached, the task keeps what was found, marked incomplete", async () => {
-    const { task, location } = await start("deadline_own", { input: { label: "late" }, timeout_seconds: 0.5 });
+    const { task, location } = await start("deadline_own", {
+      input: { label: "late" },
+      timeout_seconds: 0.5,
+    });
     expect(task.deadlineAt - task.createdAt).toBe(500);
     let ended: Response;
     for (;;) {

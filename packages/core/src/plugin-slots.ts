@@ -1,6 +1,6 @@
 import type { Caller } from "./caller.js";
-import type { ContentPart } from "./envelope.js";
 import { type DurationInput, toMillis } from "./duration.js";
+import type { ContentPart } from "./envelope.js";
 import type { HttpClient } from "./http/index.js";
 import { templateProblem } from "./runtime/uri-template.js";
 

@@ -172,7 +172,8 @@ export const createCallRunner = (options: CallRunnerOptions) => {
     if (fallback && (fallback.answer.status === "success" || fallback.answer.status === "partial"))
       return answer(fallbackEnvelope(reg, failure, fallback.tool, fallback.answer), cache);
     // Cancelled while its fallback ran: the call was stopped before it finished.
-    if (fallback && callOptions.signal?.aborted) failure = stoppedFailure(reg, callOptions, catalog, state.partialData);
+    if (fallback && callOptions.signal?.aborted)
+      failure = stoppedFailure(reg, callOptions, catalog, state.partialData);
     const recalled = await rememberFailure(reg, callKey, failure, store, clock.now);
     return answer(failureEnvelope(reg, failure, recalled, facts(attempts, cached, repairs)), cache);
   };
