@@ -69,7 +69,9 @@ const changed = (a: TaskInfo | undefined, b: TaskInfo) =>
  * uses to start a long call, poll it and cancel it. Only task-capable tools (`task` slot) start.
  *
  * @example
+ * import { memoryDriver } from "@quiver/core"
  * import { createTaskRunner } from "@quiver/tasks"
+ * const store = memoryDriver()
  * const tasks = createToolTasks(catalog, createTaskRunner({ catalog, store }), { session: { principal: "alice" } })
  * const task = await tasks.start("alphafold_predict_structure", { sequence: "MKTAYIAKQR" })
  * const { envelope } = await tasks.poll(task.id)
