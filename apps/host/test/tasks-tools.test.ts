@@ -143,7 +143,6 @@ describe("first-party tools as tasks, with progress", () => {
     expect(run.status).toBe(200);
     expect(run.envelope.status, run.envelope.message).toBe("success");
     expect(run.envelope.data).toMatchObject({
-      owner: "alice",
       collection: "editing",
       documents: 3,
       added: 3,

@@ -27,7 +27,7 @@ describe("private_repo_add_folder", () => {
     );
     expect(r.status, r.message).toBe("success");
     const files = Object.keys(SAMPLE_FILES).length;
-    expect(dataOf(r)).toMatchObject({ owner: "alice", collection: "reading", replaced: 0 });
+    expect(dataOf(r)).toMatchObject({ collection: "reading", replaced: 0 });
     expect(dataOf(r).documents).toBeGreaterThanOrEqual(files);
     const reads = progress.filter((p) => p.message?.startsWith("reading ") && p.total === files);
     expect(reads.map((p) => p.progress)).toEqual([...Array(files).keys()]);

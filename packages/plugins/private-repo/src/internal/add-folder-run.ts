@@ -27,7 +27,7 @@ export const runAddFolder = async (
   // A file as the caller named its folder, never the server's path to it.
   const shown = (file: string | undefined) =>
     file?.startsWith(`${folder}/`) ? `${input.folder}/${file.slice(folder.length + 1)}` : input.folder;
-  const result: AddFolderOutput = await readingIndexes(() =>
+  const result = await readingIndexes(() =>
     addDocuments({
       indexPath: ctx.config.indexPath,
       owner: caller.principal,
@@ -52,5 +52,11 @@ export const runAddFolder = async (
     throw fail.invalidInput(`"${input.folder}" holds no document that could be read.${problems}`, {
       suggestion: "Put Markdown, text, BibTeX or JSON Lines files in it, then call again.",
     });
-  return outcome(result, { message });
+  const unread = [
+    ...result.errors.map((e) => `${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`),
+    ...result.skipped.map((f) => `${f}: unsupported type`),
+  ];
+  const { documents, added, replaced } = result;
+  const data: AddFolderOutput = { collection, documents, added, replaced, unread };
+  return outcome(data, { message });
 };

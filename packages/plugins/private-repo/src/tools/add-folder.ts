@@ -4,16 +4,11 @@ import type { PrivateRepoConfig } from "../config.js";
 import type { RepoResources } from "../setup.js";
 
 const output = z.object({
-  owner: z.string().describe("You: the collection's owner."),
   collection: z.string(),
-  documents: z.number().int().describe("Documents read from the folder."),
+  documents: z.number().int().describe("Documents read"),
   added: z.number().int(),
-  replaced: z.number().int().describe("Documents whose id was already in the collection."),
-  chunks: z.number().int(),
-  errors: z
-    .array(z.object({ path: z.string(), line: z.number().int().optional(), message: z.string() }))
-    .describe("Files or records that could not be read; the others were added."),
-  skipped: z.array(z.string()).describe("Files left out: their type is not supported."),
+  replaced: z.number().int(),
+  unread: z.array(z.string()).describe("Files or records not read, and why"),
 });
 
 /** What `private_repo_add_folder` returns. */
@@ -31,14 +26,10 @@ export const privateRepoAddFolder = defineToolWith<PrivateRepoConfig, RepoResour
   name: "private_repo_add_folder",
   title: "Add a folder to my repository",
   description:
-    "Add the documents of a folder in your own import folder (Markdown with front matter, text, BibTeX, JSON Lines; read recursively) to one of your collections, created when missing; a document whose id is already there is replaced. Use this when the scientist has put files in their import folder and asks to add them; it cannot read anyone else's folder or write anyone else's collection.",
+    "Add a folder of your own import folder (Markdown, text, BibTeX, JSON Lines) to one of your collections. Use this when the scientist asks to add files they put there.",
   category: "private_repository",
   input: z.strictObject({
-    folder: z
-      .string()
-      .min(1)
-      .max(500)
-      .describe('The folder inside your import folder, e.g. "papers" or "2024/reviews"; "." for all of it.'),
+    folder: z.string().min(1).max(500).describe('A folder in your import folder, e.g. "papers"; "." for all'),
     collection: z
       .string()
       .min(1)
