@@ -36,8 +36,8 @@ const post = async (tool: string, body: string) => {
 };
 
 describe(`fuzzing the HTTP API of a real quiver serve (${runs} cases per tool)`, () => {
-  it("serves the twelve tools of the eight plugins", () => {
-    expect(tools.length).toBe(12);
+  it("serves the thirteen tools of the eight plugins", () => {
+    expect(tools.length).toBe(13);
   });
 
   it(
