@@ -13,7 +13,8 @@ import { ALL_PLUGINS, makeProject, type Project, type ServeProcess, startServe }
 // Issue 37: what a client pays for the demo host's tool list (2026-07-28 `tools/list`, the JSON of
 // the result), with every tool's structured content of real calls validating against the output
 // schema it advertises, so that no budget is met by dropping the schema.
-// The list's budget grew by one tool's worth (2 000 bytes) with perplexity_deep_research (issue 39).
+// 40,000 for issue 37's 13 tools; issue 39 added two (perplexity_deep_research, private_repo_add_folder),
+// about 2,000 bytes each.
 const BUDGET = { list: 42_000, outputSchema: 1_536, modelFacing: 24_000 };
 const KEYS = {
   CONTEXT7_API_KEY: "ctx7sk-budget-key",
@@ -85,8 +86,8 @@ const inspector = (url: string, args: ReadonlyArray<string>) => {
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? ""));
 
 describe("the demo host's tools/list (2026-07-28)", () => {
-  it("serves the 14 demo tools", () => {
-    expect(listed.tools.length).toBe(14);
+  it("serves the 15 demo tools", () => {
+    expect(listed.tools.length).toBe(15);
   });
 
   it(`fits ${BUDGET.list} bytes in all, ${BUDGET.outputSchema} per output schema, ${BUDGET.modelFacing} model-facing`, () => {
@@ -139,7 +140,7 @@ describe("the demo host's tools/list (2026-07-28)", () => {
   it("passes the MCP Inspector CLI's --strict schema portability check with no finding", async () => {
     const { stdout } = await inspector(serve.url, ["--method", "tools/list", "--strict"]);
     const answer = JSON.parse(stdout) as { result: { tools: unknown[] }; schemaFindings?: unknown[] };
-    expect(answer.result.tools.length).toBe(14);
+    expect(answer.result.tools.length).toBe(15);
     expect(answer.schemaFindings ?? []).toEqual([]);
   }, 60_000);
 
@@ -151,7 +152,7 @@ describe("the demo host's tools/list (2026-07-28)", () => {
         name: string;
         strict?: boolean;
       }>;
-      expect(tools.length).toBe(14);
+      expect(tools.length).toBe(15);
       expect(tools.filter((t) => t.strict !== true).map((t) => t.name)).toEqual([]);
     } finally {
       await server.close();

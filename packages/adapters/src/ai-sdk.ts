@@ -1,8 +1,10 @@
 import type { Catalog, SessionContext, ToolInfo, ToolProgress, ToolResult } from "@quiver/core";
+import type { TaskInfo, TaskRunner } from "@quiver/tasks";
 import { jsonSchema, type Tool, tool } from "ai";
 import { envelopeText, isErrorResult } from "./envelope-text.js";
 import { exportTools, type SchemaErrorHandler } from "./internal/provider-schemas.js";
 import { READ_RESOURCE_TOOL, readAnswer, readResourceLink } from "./resource-links.js";
+import { createToolTasks } from "./tool-tasks.js";
 
 export { type ResourceLink, readResourceLink, resourceLinks } from "./resource-links.js";
 
@@ -21,17 +23,35 @@ export interface AiSdkToolsOptions {
   readonly onProgress?: (tool: string, progress: ToolProgress) => void;
   /** Called for a tool whose schema has no form for `target`; it gets its plain JSON Schema. */
   readonly onSchemaError?: SchemaErrorHandler;
+  /**
+   * Runs each task-capable tool (`task` slot) as a task of this runner (`@quiver/tasks`, on the
+   * catalog), owned by `session.principal`: its `execute` streams the task's progress as preliminary
+   * results (`{ task }`), then the envelope; an aborted step cancels the task.
+   */
+  readonly tasks?: Pick<TaskRunner, "start" | "result" | "cancel">;
 }
 
-/** The AI SDK tool set built from a catalog: each tool's output is the Quiver envelope. */
-export type AiSdkToolSet = Record<string, Tool<Record<string, unknown>, ToolResult, Record<string, unknown>>>;
+/** A preliminary result of a tool run as a task: the task's status and progress so far. */
+export interface AiSdkTaskUpdate {
+  readonly task: TaskInfo;
+}
+
+/**
+ * The AI SDK tool set built from a catalog: each tool's output is the Quiver envelope; with `tasks`,
+ * a task-capable tool's preliminary results are {@link AiSdkTaskUpdate}s.
+ */
+export type AiSdkToolSet = Record<
+  string,
+  Tool<Record<string, unknown>, ToolResult | AiSdkTaskUpdate, Record<string, unknown>>
+>;
 
 /**
  * Turns a catalog into Vercel AI SDK tools (`tool({ description, inputSchema: jsonSchema(...),
  * execute })`) for `generateText`/`streamText`. Each `execute` runs `catalog.call` with the AI SDK's
  * abort signal, so the runtime's policies apply and a failure comes back as an envelope, never as a
  * throw; the model reads the envelope as JSON, marked as an error result for every status but
- * success. Input is validated (and repaired) by the catalog, not by the AI SDK.
+ * success. Input is validated (and repaired) by the catalog, not by the AI SDK. With `tasks`, a
+ * task-capable tool runs as a task and streams its progress as preliminary results.
  *
  * @example
  * import { toAiSdkTools } from "@quiver/adapters/ai-sdk";
@@ -39,6 +59,9 @@ export type AiSdkToolSet = Record<string, Tool<Record<string, unknown>, ToolResu
  */
 export const toAiSdkTools = (catalog: Catalog, options: AiSdkToolsOptions = {}): AiSdkToolSet => {
   const tools: AiSdkToolSet = {};
+  const tasks = options.tasks
+    ? createToolTasks(catalog, options.tasks, options.session ? { session: options.session } : {})
+    : undefined;
   for (const { info, parameters } of exportTools(
     catalog,
     options.target ?? "mcp",
@@ -46,19 +69,42 @@ export const toAiSdkTools = (catalog: Catalog, options: AiSdkToolsOptions = {}):
     options.onSchemaError,
   )) {
     const name = info.name;
-    tools[name] = tool<Record<string, unknown>, ToolResult, Record<string, unknown>>({
+    const plain = (input: Record<string, unknown>, abortSignal: AbortSignal | undefined) =>
+      catalog.call(name, input, {
+        ...(options.session ? { session: options.session } : {}),
+        ...(abortSignal ? { signal: abortSignal } : {}),
+        ...(options.onProgress ? { onProgress: (p: ToolProgress) => options.onProgress!(name, p) } : {}),
+      });
+    // As a task: each change of its progress a preliminary result, the envelope the last one.
+    async function* asTask(
+      input: Record<string, unknown>,
+      abortSignal: AbortSignal | undefined,
+    ): AsyncGenerator<ToolResult | AiSdkTaskUpdate, void> {
+      const started = await tasks!.start(name, input);
+      const follow = tasks!.follow(started.id, abortSignal ? { signal: abortSignal } : {});
+      for (;;) {
+        const next = await follow.next();
+        if (next.done) {
+          yield next.value;
+          return;
+        }
+        if (next.value.progress) options.onProgress?.(name, next.value.progress);
+        yield { task: next.value };
+      }
+    }
+    const runsAsTask = tasks?.mayRunAsTask(name) === true;
+    tools[name] = tool<Record<string, unknown>, ToolResult | AiSdkTaskUpdate, Record<string, unknown>>({
       ...(info.title ? { title: info.title } : {}),
       description: info.description,
       inputSchema: jsonSchema<Record<string, unknown>>(parameters as Parameters<typeof jsonSchema>[0]),
       execute: (input, { abortSignal }) =>
-        catalog.call(name, input, {
-          ...(options.session ? { session: options.session } : {}),
-          ...(abortSignal ? { signal: abortSignal } : {}),
-          ...(options.onProgress ? { onProgress: (p: ToolProgress) => options.onProgress!(name, p) } : {}),
-        }),
+        runsAsTask ? asTask(input, abortSignal) : plain(input, abortSignal),
       toModelOutput: ({ output }) => {
-        const value = JSON.parse(envelopeText(output));
-        return isErrorResult(output) ? { type: "error-json", value } : { type: "json", value };
+        // Only the final result reaches the model: the envelope (a task update is never final).
+        const value = JSON.parse("task" in output ? JSON.stringify(output) : envelopeText(output));
+        return "task" in output || isErrorResult(output)
+          ? { type: "error-json", value }
+          : { type: "json", value };
       },
     });
   }

@@ -27,5 +27,11 @@ export {
   toOpenAITools,
 } from "./openai-tools.js";
 export { type ResourceLink, readResourceLink, resourceLinks } from "./resource-links.js";
+export {
+  createToolTasks,
+  type TaskPoll,
+  type ToolTasks,
+  type ToolTasksOptions,
+} from "./tool-tasks.js";
 /** The package's version, read from its package.json at build time (a JSON import). */
 export const VERSION: string = pkg.version;

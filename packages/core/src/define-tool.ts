@@ -1,4 +1,4 @@
-import type { ToolTaskSupport, ToolVisibility } from "./plugin-slots.js";
+import { type ToolTaskSupport, type ToolVisibility, taskSlotOf } from "./plugin-slots.js";
 import type { SchemaInput, SchemaOutput, ToolSchema } from "./schema/standard-schema.js";
 import type { ToolContext } from "./tool-context.js";
 import type { RunResult } from "./tool-outcome.js";
@@ -95,7 +95,10 @@ export interface ToolDefinition<
   readonly examples?: ReadonlyArray<ToolExample<SchemaInput<I>>>;
   readonly annotations?: ToolAnnotations;
   readonly policy?: ToolPolicy;
-  /** Whether the tool may run as an MCP task (`optional`: a client may ask; reserved, not served yet). */
+  /**
+   * Whether the tool may run as a task (`optional`: a client may ask), and the task's own deadline:
+   * `{ support: "optional", deadline: "10m" }`.
+   */
   readonly task?: ToolTaskSupport;
   /** The plugin view (`views[].name`) that shows this tool's result (MCP Apps). */
   readonly view?: string;
@@ -163,6 +166,11 @@ export const defineTool = <
   }
   if (definition.description.trim().length === 0)
     throw new TypeError(`Tool "${definition.name}" needs a description.`);
+  try {
+    taskSlotOf(definition.task);
+  } catch (error) {
+    throw new TypeError(`Tool "${definition.name}": ${(error as Error).message}`);
+  }
   return { ...definition, [toolMarker]: true };
 };
 

@@ -37,6 +37,7 @@ export type {
   ResourceWatcher,
   SlotContext,
   ToolAlias,
+  ToolTaskOptions,
   ToolTaskSupport,
   ToolVisibility,
 } from "./plugin-slots.js";

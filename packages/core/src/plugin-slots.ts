@@ -1,4 +1,5 @@
 import type { Caller } from "./caller.js";
+import { type DurationInput, toMillis } from "./duration.js";
 import type { ContentPart } from "./envelope.js";
 import type { HttpClient } from "./http/index.js";
 import { templateProblem } from "./runtime/uri-template.js";
@@ -166,8 +167,39 @@ export type ResourceWatcher<Config = unknown, Resources = unknown> = (
   ctx: { readonly config: Config; readonly resources: Resources },
 ) => (() => void) | Promise<() => void>;
 
-/** Whether a tool may run as an MCP task: `optional` only, so every client can still call it plainly. */
-export type ToolTaskSupport = "optional";
+/**
+ * Whether a tool may run as a task (MCP tasks, `Prefer: respond-async`): `optional` only, so every
+ * client can still call it plainly; the object form also declares the task's own deadline.
+ *
+ * @example
+ * const task: ToolTaskSupport = { support: "optional", deadline: "10m" }
+ */
+export type ToolTaskSupport = "optional" | ToolTaskOptions;
+
+/** A tool's task slot with its deadline: how long its task may run before it ends with what it found. */
+export interface ToolTaskOptions {
+  readonly support: "optional";
+  /** The task's deadline (default the host's, 300 s); a host's per-tool setting and a request's `timeout_seconds` win. */
+  readonly deadline?: DurationInput;
+}
+
+/**
+ * A tool's task slot as the catalog lists it: `task: "optional"` and its deadline in milliseconds;
+ * throws (a definition error) on a deadline that is not a positive duration.
+ *
+ * @example
+ * taskSlotOf({ support: "optional", deadline: "10m" }) // { task: "optional", taskDeadlineMs: 600000 }
+ */
+export const taskSlotOf = (
+  task: ToolTaskSupport | undefined,
+): { readonly task?: "optional"; readonly taskDeadlineMs?: number } => {
+  if (task === undefined) return {};
+  if (task === "optional" || task.deadline === undefined) return { task: "optional" };
+  const ms = toMillis(task.deadline);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new TypeError(`A task deadline must be a positive duration, not ${JSON.stringify(task.deadline)}.`);
+  return { task: "optional", taskDeadlineMs: ms };
+};
 
 /**
  * Who may see and call a tool (MCP Apps' `_meta.ui.visibility`): `"model"` the agent, `"app"` a view.

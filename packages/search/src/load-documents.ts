@@ -26,6 +26,12 @@ export interface LoadedDocuments {
 export interface LoadDocumentsOptions {
   /** Descend into sub-folders (hidden ones and `node_modules` excepted). Default true. */
   readonly recursive?: boolean;
+  /** Called before each file is read (`done` files read of `total`), and once all are (`file` absent). */
+  readonly onProgress?: (progress: {
+    readonly done: number;
+    readonly total: number;
+    readonly file?: string;
+  }) => void;
 }
 
 interface Loaded {
@@ -77,7 +83,8 @@ export async function loadDocuments(
   } else {
     files.push({ file: path, name: basename(path) });
   }
-  for (const { file, name } of files) {
+  for (const [done, { file, name }] of files.entries()) {
+    options.onProgress?.({ done, total: files.length, file: name });
     const loader = LOADERS[extname(file).toLowerCase()];
     if (!loader) {
       result.skipped.push(name);
@@ -98,6 +105,7 @@ export async function loadDocuments(
       result.errors.push({ path: name, message: describe(error) });
     }
   }
+  options.onProgress?.({ done: files.length, total: files.length });
   return result;
 }
 

@@ -6,9 +6,10 @@ import { hostTaskCaller } from "./task-caller.js";
  * The task runner of `quiver serve`: on the host's store (memory, or the Redis every replica shares,
  * so any replica answers a poll or a cancel), running the catalog's task-capable tools and the
  * profile's seed tools. A task's deadline is the request's `timeout_seconds`, else its tool's in the
- * config file (`tasks.tools`), else `tasks.deadline` (300 s). A replica's lease on a task is
- * `tasks.lease` (30 s): once it runs out, another replica takes the task over (its tool stored a
- * resume point) or fails it. @quiver/tasks loads only here, when a server starts.
+ * config file (`tasks.tools`), else the one the tool declares (`task: { support, deadline }`), else
+ * `tasks.deadline` (300 s). A replica's lease on a task is `tasks.lease` (30 s): once it runs out,
+ * another replica takes the task over (its tool stored a resume point) or fails it. @quiver/tasks
+ * loads only here, when a server starts.
  *
  * @example
  * const tasks = await openTaskRunner(host)
@@ -22,7 +23,10 @@ export const openTaskRunner = async (host: Host): Promise<TaskRunner> => {
     store: host.store,
     deadlineMs,
     leaseMs,
-    toolDeadlineMs: (tool) => (Object.hasOwn(toolDeadlinesMs, tool) ? toolDeadlinesMs[tool] : undefined),
+    toolDeadlineMs: (tool) =>
+      Object.hasOwn(toolDeadlinesMs, tool)
+        ? toolDeadlinesMs[tool]
+        : host.catalog.list().find((t) => t.name === tool)?.taskDeadlineMs,
   });
 };
 

@@ -33,7 +33,7 @@ const asArguments = (value: unknown): Record<string, unknown> =>
 
 describe(`fuzzing tools/call over MCP Streamable HTTP with the SDK client (${runs} cases per tool)`, () => {
   it("lists the thirteen tools of the eight plugins", () => {
-    expect(tools.length).toBe(13);
+    expect(tools.length).toBe(14);
   });
 
   it(

@@ -165,12 +165,15 @@ export const createCallRunner = (options: CallRunnerOptions) => {
     const joinedStopped = cached && !callOptions.signal?.aborted;
     let failure =
       failureOf(exit.cause, reg.name) ??
-      (joinedStopped ? joinedRunStopped(reg.name) : stoppedFailure(reg, callOptions, catalog));
+      (joinedStopped
+        ? joinedRunStopped(reg.name)
+        : stoppedFailure(reg, callOptions, catalog, state.partialData));
     const fallback = await fallbackAnswer(reg, failure, state, { call, has: (n) => !!registry.lookup(n) });
     if (fallback && (fallback.answer.status === "success" || fallback.answer.status === "partial"))
       return answer(fallbackEnvelope(reg, failure, fallback.tool, fallback.answer), cache);
     // Cancelled while its fallback ran: the call was stopped before it finished.
-    if (fallback && callOptions.signal?.aborted) failure = stoppedFailure(reg, callOptions, catalog);
+    if (fallback && callOptions.signal?.aborted)
+      failure = stoppedFailure(reg, callOptions, catalog, state.partialData);
     const recalled = await rememberFailure(reg, callKey, failure, store, clock.now);
     return answer(failureEnvelope(reg, failure, recalled, facts(attempts, cached, repairs)), cache);
   };

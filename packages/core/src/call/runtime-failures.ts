@@ -26,25 +26,33 @@ export const joinedRunStopped = (tool: string): ToolFailure =>
   fail.unavailable(`${tool} was cancelled before it finished.`, { retryable: true });
 
 /**
- * Why a call was stopped before it finished: the caller's abort (with the reason it gave), the
- * catalog closing (`catalog.stopping`), or else a defect in the runtime.
+ * Why a call was stopped before it finished: the caller's abort (with the reason it gave: a task's
+ * deadline, a shutdown), the catalog closing (`catalog.stopping`), or else a defect in the runtime.
+ * What the tool reported with `ctx.reportPartial` before its caller stopped it is kept as the
+ * failure's data, so the envelope is a `partial` marked incomplete (a task that reached its deadline
+ * keeps what it found).
  */
 export const stoppedFailure = (
   reg: RegisteredTool,
   callOptions: CallOptions,
   catalog: { readonly stopping: boolean },
+  partialData?: unknown,
 ): ToolFailure => {
   if (callOptions.signal?.aborted) {
     // A reason given with the abort says who stopped the call ("The host is shutting down.").
     const reason = callOptions.signal.reason;
     const why =
       reason instanceof Error && reason.name !== "AbortError" && reason.message ? reason.message : undefined;
-    return fail.unavailable(
-      why
-        ? `${reg.name} was cancelled before it finished: ${why}`
-        : `${reg.name} was cancelled by the caller before it finished.`,
-      { retryable: true },
-    );
+    const stopped = why
+      ? `${reg.name} was cancelled before it finished: ${why}`
+      : `${reg.name} was cancelled by the caller before it finished`;
+    return partialData === undefined
+      ? fail.unavailable(`${stopped}.`, { retryable: true })
+      : fail.unavailable(`${stopped}; returning what was found so far.`, {
+          retryable: true,
+          data: partialData,
+          suggestion: "The data is incomplete: say so, or narrow the request.",
+        });
   }
   if (catalog.stopping) {
     return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {

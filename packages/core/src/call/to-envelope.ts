@@ -155,9 +155,10 @@ export const failureEnvelope = (
       : undefined);
   const meta = metadata(reg, facts);
   if (failure.status !== undefined) meta.upstreamStatus = failure.status;
-  // A timeout that kept some results is an answer with caveats (a partial marked incomplete, its
-  // error saying why); a timeout with nothing is an error.
-  const incomplete = failure.kind === "timeout" && failure.data !== undefined;
+  // A timeout, or a call its caller stopped (a task's deadline), that kept some results is an answer
+  // with caveats (a partial marked incomplete, its error saying why); one with nothing is an error.
+  const incomplete =
+    (failure.kind === "timeout" || failure.kind === "unavailable") && failure.data !== undefined;
   if (incomplete) meta.incomplete = true;
   return {
     status: incomplete ? "partial" : statusForKind(failure.kind),

@@ -6,7 +6,7 @@ import type { ToolAnnotations, ToolCategory, ToolExample } from "../define-tool.
 import type { DurationInput } from "../duration.js";
 import type { ToolResult } from "../envelope.js";
 import type { HttpClient } from "../http/index.js";
-import type { PluginSlots, ResourceContents, ToolTaskSupport, ToolVisibility } from "../plugin-slots.js";
+import type { PluginSlots, ResourceContents, ToolVisibility } from "../plugin-slots.js";
 import type { BatchCall } from "../runtime/call-many.js";
 import type { CallOptions } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
@@ -96,8 +96,10 @@ export interface ToolInfo {
   readonly annotations: ToolAnnotations;
   /** False when its plugin is missing a setting; calls answer `unavailable`. */
   readonly available: boolean;
-  /** Set when the tool may run as an MCP task (reserved: not served yet). */
-  readonly task?: ToolTaskSupport;
+  /** Set when the tool may run as a task (MCP tasks, `Prefer: respond-async`). */
+  readonly task?: "optional";
+  /** The task deadline the tool declares (`task: { support, deadline }`), in milliseconds; hosts' settings win. */
+  readonly taskDeadlineMs?: number;
   /** The plugin view that shows its result (MCP Apps). */
   readonly view?: string;
   /** Who may see it, when the tool says (`["app"]`: a view-only tool, hidden from the model). */

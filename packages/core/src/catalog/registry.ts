@@ -4,7 +4,7 @@ import type { AnyTool } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
 import { makeRedactor, type Redactor } from "../http/redact.js";
 import { resolvePluginConfig } from "../plugin-config.js";
-import { slotsOf } from "../plugin-slots.js";
+import { slotsOf, taskSlotOf } from "../plugin-slots.js";
 import { resolvePolicy } from "../policies/resolve-policy.js";
 import { injectedFields } from "../runtime/injected-fields.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
@@ -45,7 +45,7 @@ export const toolInfo = (reg: RegisteredTool): ToolInfo => ({
   category: reg.tool.category,
   annotations: reg.tool.annotations ?? {},
   available: reg.config.ok,
-  ...(reg.tool.task ? { task: reg.tool.task } : {}),
+  ...taskSlotOf(reg.tool.task),
   ...(reg.tool.view ? { view: reg.tool.view } : {}),
   ...(reg.tool.visibility ? { visibility: reg.tool.visibility } : {}),
 });

@@ -8,6 +8,9 @@ export const repoConfigSchema = z.object({
   }).describe(
     "The repository folder (without a database): repo.db (collections, sharing, audit log) and one index per collection.",
   ),
+  importPath: setting(z.string().min(1).optional(), { env: "QUIVER_PRIVATE_REPO_IMPORTS" }).describe(
+    "The folder private_repo_add_folder reads from: each scientist's own sub-folder (<importPath>/<principal>/); default <indexPath>/imports.",
+  ),
   databaseUrl: secret({ env: "DATABASE_URL" })
     .optional()
     .describe(

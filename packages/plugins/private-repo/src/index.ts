@@ -4,6 +4,7 @@ import { addCommand } from "./commands/add.js";
 import { repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
 import { privateRepoResourceTemplates } from "./resources.js";
+import { privateRepoAddFolder } from "./tools/add-folder.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
 import { watchPrivateRepo } from "./watch-resources.js";
@@ -19,7 +20,8 @@ export type PrivateRepoPluginOptions = PluginOptions<typeof repoConfigSchema>;
 
 /**
  * Creates the private-repository plugin: `private_repo_search` and `private_repo_list_collections` over
- * per-scientist collections, the `quiver private-repo add` command and a demo step. Every call needs
+ * per-scientist collections, `private_repo_add_folder` (a folder of the caller's import folder into
+ * their collection, task-capable), the `quiver private-repo add` command and a demo step. Every call needs
  * the caller's principal (from the host's token mapping); a scientist sees only their own collections
  * and those shared with them.
  *
@@ -38,7 +40,7 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
       "Scientists' private document repositories: BM25 search, filters and citations, per-scientist access.",
     config: repoConfigSchema,
     defaults: options,
-    tools: [privateRepoSearch, privateRepoListCollections],
+    tools: [privateRepoSearch, privateRepoListCollections, privateRepoAddFolder],
     // Documents whole and collections' lists, read as the caller (see the README's Resources).
     resourceTemplates: privateRepoResourceTemplates,
     watchResources: watchPrivateRepo,

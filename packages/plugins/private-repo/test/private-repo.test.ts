@@ -17,7 +17,10 @@ let conformanceRepo = "";
 describePluginPackage(new URL("..", import.meta.url));
 describePluginConformance(privateRepoPlugin, {
   options: () => {
-    conformanceRepo ||= tempDir();
+    // The conformance principal's import folder holds the folder private_repo_add_folder's example names.
+    conformanceRepo ||= writeFiles(tempDir(), {
+      "imports/conformance/papers/crispr.md": "# CRISPR off-target effects\n\nGuide RNAs with mismatches.\n",
+    });
     return { indexPath: conformanceRepo };
   },
   // The store "down": a repository folder that cannot be created (its parent is a file).
@@ -43,12 +46,13 @@ const build = async () => {
 };
 
 describe("plugin shape", () => {
-  it("is a v1 plugin with private_repo_search and private_repo_list_collections", () => {
+  it("is a v1 plugin with private_repo_search, private_repo_list_collections and private_repo_add_folder", () => {
     expect(privateRepoPlugin.id).toBe("private-repo");
     expect(privateRepoPlugin.version).toBe(pkg.version);
     expect(privateRepoPlugin.tools.map((t) => t.name)).toEqual([
       "private_repo_search",
       "private_repo_list_collections",
+      "private_repo_add_folder",
     ]);
     expect(privateRepoPlugin.tools.every((t) => t.category === "private_repository")).toBe(true);
   });

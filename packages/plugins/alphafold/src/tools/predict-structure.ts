@@ -52,6 +52,9 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     },
   ],
   annotations: { readOnly: true, idempotent: true, openWorld: true },
+  // An ESMFold fold may take minutes: it may run as a task, reporting its stages as progress. The
+  // deadline is past the timeout, so the tool's own timeout answer (with the facts found) is kept.
+  task: { support: "optional", deadline: "180s" },
   policy: {
     timeout: "150s",
     // Retries: the default two (bounded by the timeout), so a service that answers 503 twice and then

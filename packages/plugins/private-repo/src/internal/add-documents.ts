@@ -2,12 +2,12 @@ import type { LoadedDocuments } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
 import { type Repository, type RepositoryDatabase, withRepository } from "./repository.js";
 
-/** Progress of {@link addDocuments}: files read, then documents indexed. */
+/** Progress of {@link addDocuments}: files read (each of a folder's too), then documents indexed. */
 export interface AddProgress {
   readonly phase: "loading" | "indexing";
   readonly done: number;
   readonly total: number;
-  /** The file being read (loading phase). */
+  /** The file being read (loading phase), as given or within its folder. */
   readonly file?: string;
 }
 
@@ -53,7 +53,12 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
   const loaded: LoadedDocuments[] = [];
   for (const [i, file] of files.entries()) {
     options.onProgress?.({ phase: "loading", done: i, total: files.length, file });
-    loaded.push(await loadDocuments(file));
+    // A folder's files one by one: its own count, each file named within it.
+    const inFolder = ({ done, total, file: name }: { done: number; total: number; file?: string }) =>
+      name !== undefined && total > 1
+        ? options.onProgress?.({ phase: "loading", done, total, file: `${file}/${name}` })
+        : undefined;
+    loaded.push(await loadDocuments(file, { onProgress: inFolder }));
   }
   const documents = loaded.flatMap((l) => l.documents);
   const errors = loaded.flatMap((l) => l.errors);

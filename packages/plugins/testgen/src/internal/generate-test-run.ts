@@ -13,6 +13,9 @@ const GROUNDED_IN = {
   none: "the topic alone (no material)",
 } as const;
 
+/** The steps reported as progress: preferences and material, the LLM's batch, the answer checked. */
+const STEPS = 3;
+
 const from = (given: unknown, professor: unknown) =>
   given !== undefined ? "argument" : professor !== undefined ? "professor" : "default";
 
@@ -25,6 +28,11 @@ export const runGenerateTest = async (
   ctx: ToolContext<TestgenConfig, TestgenResources>,
 ) => {
   const asignatura = args.asignatura?.trim() || undefined;
+  ctx.progress({
+    progress: 0,
+    total: STEPS,
+    message: "reading the professor's preferences and the material",
+  });
   const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
   const prefs: Preferences = needPrefs && asignatura ? await fetchPreferences(ctx, asignatura) : {};
   // Neither the arguments nor the professor's preferences say: 5 questions, medium.
@@ -64,9 +72,14 @@ export const runGenerateTest = async (
   const llm = llmSettings(ctx.config);
   if (!llm.ok) return byRules(`No LLM configured (${llm.reason})`);
   ctx.reportPartial(byRules("The LLM did not answer in time").data);
-  ctx.progress({ progress: 1, total: 2, message: "asking the LLM" });
+  ctx.progress({ progress: 1, total: STEPS, message: `asking the LLM for ${count} questions` });
   const answer = await askLlm(llm, ask, ctx);
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
+  ctx.progress({
+    progress: 2,
+    total: STEPS,
+    message: `the LLM answered ${answer.questions.length} questions`,
+  });
 
   const given = answer.questions.slice(0, count);
   // Fewer than asked: the rest built by rules.

@@ -103,6 +103,9 @@ export const generateTest = defineToolWith<TestgenConfig, TestgenResources>()({
   ],
   annotations: { readOnly: true, idempotent: false, openWorld: true },
   policy: { timeout: "150s", retry: false, cache: false, maxOutputChars: 30_000 },
+  // A batch waits on the LLM for minutes: it may run as a task, reporting its steps as progress; the
+  // deadline is past the timeout, so the timeout's answer (the rule-built questions) is the one kept.
+  task: { support: "optional", deadline: "180s" },
   instruction:
     "Ask the questions one at a time. Do not reveal correct answers or explanations until the student has " +
     "answered; then correct them using the explanation.",
