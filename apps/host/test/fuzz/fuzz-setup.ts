@@ -70,6 +70,6 @@ export const toolSchemas = (catalog: Catalog): Array<{ name: string; schema: Jso
     schema: (catalog.describe(t.name, "mcp")?.inputSchema ?? {}) as JsonSchema,
   }));
 
-/** A test's time limit for `runs` cases per tool at about `msPerCase` each, thirteen tools, with room to spare. */
+/** A test's time limit for `runs` cases per tool at about `msPerCase` each, fourteen tools, with room to spare. */
 export const fuzzTimeout = (runs: number, msPerCase: number): number =>
   Math.max(120_000, runs * 13 * msPerCase * 4);

@@ -36,7 +36,7 @@ const post = async (tool: string, body: string) => {
 };
 
 describe(`fuzzing the HTTP API of a real quiver serve (${runs} cases per tool)`, () => {
-  it("serves the thirteen tools of the eight plugins", () => {
+  it("serves the fourteen tools of the eight plugins", () => {
     expect(tools.length).toBe(14);
   });
 

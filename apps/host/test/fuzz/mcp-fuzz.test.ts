@@ -32,7 +32,7 @@ const asArguments = (value: unknown): Record<string, unknown> =>
     : { input: value };
 
 describe(`fuzzing tools/call over MCP Streamable HTTP with the SDK client (${runs} cases per tool)`, () => {
-  it("lists the thirteen tools of the eight plugins", () => {
+  it("lists the fourteen tools of the eight plugins", () => {
     expect(tools.length).toBe(14);
   });
 

@@ -36,8 +36,14 @@ const STOP_MESSAGES: Record<StopReason, (r: StoredTask) => string> = {
   shutdown: () => "the replica running it shut down",
 };
 
-/** The status an envelope ends a task in: success and partial complete it, any other status fails it. */
+/**
+ * The status an envelope ends a task in: success and partial complete it, any other status fails it.
+ * At its deadline a task completes only with what the tool found so far (a `partial` envelope,
+ * `metadata.incomplete`); stopped by a shutdown it fails, whatever it holds.
+ */
 const endOf = (envelope: ToolResult, stopped: StopReason | undefined, r: StoredTask): Partial<StoredTask> => {
+  if (stopped === "deadline" && envelope.status === "partial")
+    return { status: "completed", statusMessage: envelope.message };
   if (stopped === "deadline" || stopped === "shutdown") {
     return { status: "failed", statusMessage: `${envelope.message} (${STOP_MESSAGES[stopped](r)})` };
   }
