@@ -1,5 +1,6 @@
 import { type Emulator, startEmulator } from "@quiver/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAfdbEmulator } from "../../../packages/plugins/alphafold/test/support/afdb-emulator.js";
 import type { AgentUpstream } from "../../../packages/plugins/perplexity/test/agent-upstream.js";
 import { routePerplexity } from "../../../packages/plugins/perplexity/test/perplexity-upstream.js";
 import { eventually, makeProject, type Project, type ServeProcess, startServe } from "./helpers.js";
@@ -10,16 +11,19 @@ import { stopReplicas } from "./replica-helpers.js";
 // Two `quiver serve` replicas on one Redis, with a one-second task lease. Replica A is killed
 // (SIGKILL) in the middle of two tasks: its Perplexity deep research, whose tool stored its run's id
 // as the resume point, is taken over by B, which polls that same run to completion (no second paid
-// submit, no cancel); its tasky_slow task, which stored none, ends `failed` saying why.
+// submit, no cancel); its ESMFold fold (alphafold_predict_structure of a new sequence, ESMFold
+// answering only when told) and its tasky_slow task, which stored none, end `failed` saying why.
 const up = hasRedisServer();
 if (!up) console.log("skipped (task takeover tests): redis-server and redis-cli are not installed");
 
 const KEY = "pplx-test-takeover-9e2b";
 const QUERY = "Find the official TypeScript website and describe TypeScript in one sentence with a citation.";
 const ALICE = { authorization: "Bearer tok-a" };
+const NEW_SEQUENCE = "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQ";
 let redis: Awaited<ReturnType<typeof startRedisServer>>;
 let hold: Awaited<ReturnType<typeof startHoldServer>>;
 let perplexity: Emulator;
+let afdb: Awaited<ReturnType<typeof startAfdbEmulator>>;
 let agent: AgentUpstream;
 let project: Project;
 const replicas: ServeProcess[] = [];
@@ -30,10 +34,16 @@ beforeAll(async () => {
   hold = await startHoldServer();
   perplexity = await startEmulator();
   agent = routePerplexity(perplexity, KEY);
+  afdb = await startAfdbEmulator();
+  // UniProt (the AlphaFold DB emulator) finds no match for a new sequence; ESMFold is the hold server.
+  const alphafold = { alphafoldUrl: afdb.up.url, uniprotUrl: afdb.up.url, esmfoldUrl: hold.url };
   project = makeProject({
     fixtures: ["tasky"],
-    workspace: ["@quiver/plugin-perplexity"],
-    config: { name: "quiver.config.json", text: JSON.stringify({ tasks: { lease: "1s" } }) },
+    workspace: ["@quiver/plugin-perplexity", "@quiver/plugin-alphafold"],
+    config: {
+      name: "quiver.config.json",
+      text: JSON.stringify({ tasks: { lease: "1s" }, plugins: { alphafold: { options: alphafold } } }),
+    },
   });
   const env = {
     QUIVER_REDIS_URL: redis.url,
@@ -49,6 +59,7 @@ afterAll(async () => {
   await stopReplicas(replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null));
   await hold?.close();
   await perplexity?.close();
+  await afdb?.up.close();
   await redis?.stop();
   project?.cleanup();
 });
@@ -65,12 +76,15 @@ const startTask = async (replica: ServeProcess, tool: string, input: unknown) =>
 };
 
 describe.skipIf(!up)("a replica killed mid-task (two quiver serve replicas on Redis)", () => {
-  it("B takes over A's Perplexity task and completes it; A's task without a resume point fails, saying why", async () => {
+  it("B takes over A's Perplexity task and completes it; A's ESMFold fold and tasky task, with no resume point, fail, saying why", async () => {
     const [a, b] = replicas as [ServeProcess, ServeProcess];
     agent.settings.polls = Number.POSITIVE_INFINITY;
     const research = await startTask(a, "perplexity_deep_research", { query: QUERY });
     const slow = await startTask(a, "tasky_slow", { label: "killed-with-a" });
+    const fold = await startTask(a, "alphafold_predict_structure", { sequence: NEW_SEQUENCE });
     await eventually(() => hold.held.has("killed-with-a"));
+    // ESMFold's request (POST /foldSequence/v1/pdb/, no label) is held: the fold is under way on A.
+    await eventually(() => hold.held.has(""));
     // A has submitted and polled: the run's id is the task's resume point.
     await eventually(() => [...agent.runs.values()].some((r) => r.status === "in_progress"));
     const [run] = agent.runs.values();
@@ -95,11 +109,13 @@ describe.skipIf(!up)("a replica killed mid-task (two quiver serve replicas on Re
     expect(run.status).toBe("completed");
     expect(agent.cancels).toEqual([]);
 
-    const failed = await fetch(new URL(slow, b.url), { headers: ALICE });
-    expect(failed.status).toBe(410);
-    expect(failed.headers.get("x-quiver-task-status")).toBe("failed");
-    expect(await failed.text()).toContain(
-      "the replica running it stopped before it finished (its lease ran out); call the tool again",
-    );
+    for (const location of [fold, slow]) {
+      const failed = await fetch(new URL(location, b.url), { headers: ALICE });
+      expect(failed.status).toBe(410);
+      expect(failed.headers.get("x-quiver-task-status")).toBe("failed");
+      expect(await failed.text()).toContain(
+        "the replica running it stopped before it finished (its lease ran out); call the tool again",
+      );
+    }
   });
 });
