@@ -1,9 +1,8 @@
 import { EventEmitter } from "node:events";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { type Catalog, createCatalog, definePlugin } from "@quiver/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
-import { listen } from "./helpers.js";
+import type { Client } from "@modelcontextprotocol/client";
+import { definePlugin } from "@quiver/core";
+import { describe, expect, it } from "vitest";
+import { useServedPlugin } from "./served-plugin.js";
 
 // A shelf of books whose list and contents change when the test says so, as an index written by
 // another process would: the plugin's watcher hears of it and tells the catalog.
@@ -40,37 +39,10 @@ const shelfPlugin = definePlugin({
   },
 });
 
-let catalog: Catalog;
-let handler: McpHttpHandler;
-let http: Awaited<ReturnType<typeof listen>>;
-const clients: Client[] = [];
-beforeAll(async () => {
-  catalog = createCatalog({ env: {} });
-  catalog.register(shelfPlugin);
-  handler = createMcpHttpHandler(catalog, { tokens: { "tok-alice": "alice", "tok-bob": "bob" } });
-  http = await listen((req, res) => void handler(req, res));
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => {});
-});
-afterAll(async () => {
-  await handler.close();
-  await http.close();
-  await catalog.close();
-});
-
-const connect = async (era?: "2026-07-28", token = "tok-alice") => {
-  const client = new Client(
-    { name: "subs", version: "1.0.0" },
-    era ? { versionNegotiation: { mode: { pin: era } } } : {},
-  );
-  const headers = { authorization: `Bearer ${token}` };
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), { requestInit: { headers } }),
-  );
-  clients.push(client);
-  return client;
-};
+const served = useServedPlugin(shelfPlugin);
+/** An SDK client over Streamable HTTP as `principal`, in the era given (else the SDK's default). */
+const connect = (era?: "2026-07-28", principal: "alice" | "bob" = "alice") =>
+  served.connect({ principal, era });
 
 /** The notifications of `method` the client receives, as they come. */
 const heard = (
@@ -129,8 +101,8 @@ describe("resource change notifications", () => {
   });
 
   it("2026-07-28: a listen on a resource the caller cannot read is not honoured, and hears nothing of it", async () => {
-    const bob = await connect("2026-07-28", "tok-bob");
-    const alice = await connect("2026-07-28", "tok-alice");
+    const bob = await connect("2026-07-28", "bob");
+    const alice = await connect("2026-07-28", "alice");
     const bobHeard = heard(bob, "notifications/resources/updated");
     const aliceHeard = heard(alice, "notifications/resources/updated");
     const filter = { resourceSubscriptions: ["shelf://notes/n1", "shelf://book/b1"] };

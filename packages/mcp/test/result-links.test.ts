@@ -1,9 +1,7 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { type Catalog, createCatalog, definePlugin, defineTool, outcome } from "@quiver/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { definePlugin, defineTool, outcome } from "@quiver/core";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
-import { listen } from "./helpers.js";
+import { useServedPlugin } from "./served-plugin.js";
 
 /** A structure file far over the tool's 5,000-character output budget. */
 const MODEL = `HEADER    PREDICTION\n${"ATOM      1  CA  GLY A   1       1.000   2.000   3.000  1.00 70.00           C\n".repeat(400)}END\n`;
@@ -36,38 +34,9 @@ const foldPlugin = definePlugin({
   ],
 });
 
-let catalog: Catalog;
-let handler: McpHttpHandler;
-let http: Awaited<ReturnType<typeof listen>>;
-const clients: Client[] = [];
-beforeAll(async () => {
-  catalog = createCatalog({ env: {} });
-  catalog.register(foldPlugin);
-  handler = createMcpHttpHandler(catalog, { tokens: { "tok-alice": "alice", "tok-bob": "bob" } });
-  http = await listen((req, res) => void handler(req, res));
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => {});
-});
-afterAll(async () => {
-  await handler.close();
-  await http.close();
-  await catalog.close();
-});
-
-const connect = async (principal: "alice" | "bob", era?: "2026-07-28") => {
-  const client = new Client(
-    { name: "links", version: "1.0.0" },
-    era ? { versionNegotiation: { mode: { pin: era } } } : {},
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer tok-${principal}` } },
-    }),
-  );
-  clients.push(client);
-  return client;
-};
+const served = useServedPlugin(foldPlugin);
+/** An SDK client over Streamable HTTP as `principal`, in the era given (else the SDK's default). */
+const connect = (principal: "alice" | "bob", era?: "2026-07-28") => served.connect({ principal, era });
 
 describe.each([
   ["2025-11-25", undefined],

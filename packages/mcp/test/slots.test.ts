@@ -1,8 +1,6 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { type Catalog, createCatalog, definePlugin, fail } from "@quiver/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
-import { listen } from "./helpers.js";
+import { definePlugin, fail } from "@quiver/core";
+import { describe, expect, it } from "vitest";
+import { useServedPlugin } from "./served-plugin.js";
 
 // Each principal's notes; a read answers only the asking principal's.
 const NOTES: Record<string, Record<string, string>> = {
@@ -60,39 +58,9 @@ const notesPlugin = definePlugin({
   ],
 });
 
-let catalog: Catalog;
-let handler: McpHttpHandler;
-let http: Awaited<ReturnType<typeof listen>>;
-const clients: Client[] = [];
-beforeAll(async () => {
-  catalog = createCatalog({ env: {} });
-  catalog.register(notesPlugin);
-  handler = createMcpHttpHandler(catalog, { tokens: { "tok-alice": "alice", "tok-bob": "bob" } });
-  http = await listen((req, res) => void handler(req, res));
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => {});
-});
-afterAll(async () => {
-  await handler.close();
-  await http.close();
-  await catalog.close();
-});
-
+const served = useServedPlugin(notesPlugin);
 /** An SDK client over Streamable HTTP as `principal`, in the era given (else the SDK's default). */
-const connect = async (principal: "alice" | "bob", era?: "2026-07-28") => {
-  const client = new Client(
-    { name: "slots", version: "1.0.0" },
-    era ? { versionNegotiation: { mode: { pin: era } } } : {},
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer tok-${principal}` } },
-    }),
-  );
-  clients.push(client);
-  return client;
-};
+const connect = (principal: "alice" | "bob", era?: "2026-07-28") => served.connect({ principal, era });
 
 describe.each([
   ["2025-11-25", undefined],

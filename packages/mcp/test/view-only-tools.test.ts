@@ -1,11 +1,8 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { isToolVisibilityAppOnly } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { EXTENSION_ID, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { definePlugin, defineTool } from "@quiver/core";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
-import { listen } from "./helpers.js";
+import { useServedPlugin } from "./served-plugin.js";
 
 // A fixture plugin with a view-only tool: `counter_show` (for the model, shown in the view) and
 // `counter_step` (visibility ["app"]: only the view calls it, to step the count it shows).
@@ -41,44 +38,9 @@ const counterPlugin = definePlugin({
   ],
 });
 
-let catalog: Catalog;
-let handler: McpHttpHandler;
-let http: Awaited<ReturnType<typeof listen>>;
-const clients: Client[] = [];
-beforeAll(async () => {
-  catalog = createCatalog({ env: {} });
-  catalog.register(counterPlugin);
-  handler = createMcpHttpHandler(catalog, { tokens: { "tok-alice": "alice" } });
-  http = await listen((req, res) => void handler(req, res));
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => {});
-});
-afterAll(async () => {
-  await handler.close();
-  await http.close();
-  await catalog.close();
-});
-
+const served = useServedPlugin(counterPlugin);
 /** An SDK client over Streamable HTTP, rendering MCP Apps or not, in the era given (else the SDK's default). */
-const connect = async (apps: boolean, era?: "2026-07-28") => {
-  const client = new Client(
-    { name: "view-only", version: "1.0.0" },
-    {
-      ...(era ? { versionNegotiation: { mode: { pin: era } } } : {}),
-      ...(apps
-        ? { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } }
-        : {}),
-    },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), {
-      requestInit: { headers: { authorization: "Bearer tok-alice" } },
-    }),
-  );
-  clients.push(client);
-  return client;
-};
+const connect = (apps: boolean, era?: "2026-07-28") => served.connect({ apps, era });
 
 describe.each([
   ["2025-11-25", undefined],

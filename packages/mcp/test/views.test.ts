@@ -1,14 +1,12 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   EXTENSION_ID,
   RESOURCE_MIME_TYPE,
   RESOURCE_URI_META_KEY,
 } from "@modelcontextprotocol/ext-apps/server";
-import { type Catalog, createCatalog, definePlugin, defineTool } from "@quiver/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { definePlugin, defineTool } from "@quiver/core";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createMcpHttpHandler, type McpHttpHandler } from "../src/index.js";
-import { listen } from "./helpers.js";
+import { useServedPlugin } from "./served-plugin.js";
 
 const PAGE = "<!doctype html><title>Board</title><p>the board</p>";
 let reads = 0;
@@ -50,44 +48,9 @@ const boardPlugin = definePlugin({
   ],
 });
 
-let catalog: Catalog;
-let handler: McpHttpHandler;
-let http: Awaited<ReturnType<typeof listen>>;
-const clients: Client[] = [];
-beforeAll(async () => {
-  catalog = createCatalog({ env: {} });
-  catalog.register(boardPlugin);
-  handler = createMcpHttpHandler(catalog, { tokens: { "tok-alice": "alice" } });
-  http = await listen((req, res) => void handler(req, res));
-});
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => {});
-});
-afterAll(async () => {
-  await handler.close();
-  await http.close();
-  await catalog.close();
-});
-
+const served = useServedPlugin(boardPlugin);
 /** An SDK client over Streamable HTTP, rendering MCP Apps or not, in the era given (else the SDK's default). */
-const connect = async (apps: boolean, era?: "2026-07-28") => {
-  const client = new Client(
-    { name: "views", version: "1.0.0" },
-    {
-      ...(era ? { versionNegotiation: { mode: { pin: era } } } : {}),
-      ...(apps
-        ? { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } }
-        : {}),
-    },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`), {
-      requestInit: { headers: { authorization: "Bearer tok-alice" } },
-    }),
-  );
-  clients.push(client);
-  return client;
-};
+const connect = (apps: boolean, era?: "2026-07-28") => served.connect({ apps, era });
 
 const CSP = { connectDomains: [], resourceDomains: [], frameDomains: [] };
 
