@@ -82,11 +82,12 @@ describe.skipIf(!up)("a replica killed mid-task (two quiver serve replicas on Re
     const research = await startTask(a, "perplexity_deep_research", { query: QUERY });
     const slow = await startTask(a, "tasky_slow", { label: "killed-with-a" });
     const fold = await startTask(a, "alphafold_predict_structure", { sequence: NEW_SEQUENCE });
-    await eventually(() => hold.held.has("killed-with-a"));
+    // Waits of 30 s: three tasks start on a replica of a machine that may be running other suites.
+    await eventually(() => hold.held.has("killed-with-a"), 30_000);
     // ESMFold's request (POST /foldSequence/v1/pdb/, no label) is held: the fold is under way on A.
-    await eventually(() => hold.held.has(""));
+    await eventually(() => hold.held.has(""), 30_000);
     // A has submitted and polled: the run's id is the task's resume point.
-    await eventually(() => [...agent.runs.values()].some((r) => r.status === "in_progress"));
+    await eventually(() => [...agent.runs.values()].some((r) => r.status === "in_progress"), 30_000);
     const [run] = agent.runs.values();
     if (!run) throw new Error("no Perplexity run");
 
@@ -117,5 +118,5 @@ describe.skipIf(!up)("a replica killed mid-task (two quiver serve replicas on Re
         "the replica running it stopped before it finished (its lease ran out); call the tool again",
       );
     }
-  });
+  }, 120_000);
 });

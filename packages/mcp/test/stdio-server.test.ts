@@ -39,7 +39,8 @@ afterAll(async () => {
   await upstream.close();
 });
 
-describe("MCP over stdio with the SDK client (a spawned host process)", () => {
+// Each test spawns a host from TypeScript sources: on a loaded 2-core machine that alone can take seconds.
+describe("MCP over stdio with the SDK client (a spawned host process)", { timeout: 30_000 }, () => {
   it("lists the catalog's tools with schemas and annotations", async () => {
     const { client } = await spawnServer();
     expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
