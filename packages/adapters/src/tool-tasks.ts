@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Catalog, SessionContext, ToolResult } from "@quiver/core";
 import type { TaskError, TaskInfo, TaskRunner } from "@quiver/tasks";
 
@@ -48,17 +49,6 @@ const noResult = (task: TaskInfo, plugin: string, error: TaskError): ToolResult 
     truncated: false,
   },
 });
-
-const pause = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 
 const changed = (a: TaskInfo | undefined, b: TaskInfo) =>
   a === undefined || a.status !== b.status || JSON.stringify(a.progress) !== JSON.stringify(b.progress);
@@ -112,6 +102,8 @@ export const createToolTasks = (
     },
     poll,
     cancel,
+    // A plain loop, not effect's Schedule: the adapters are Promise code without effect, and each
+    // poll is yielded to the framework's async iteration as it comes.
     async *follow(id, followOptions = {}) {
       const { signal } = followOptions;
       let last: TaskInfo | undefined;
@@ -122,7 +114,8 @@ export const createToolTasks = (
         if (now.envelope) return now.envelope;
         if (changed(last, now.task)) yield now.task;
         last = now.task;
-        await pause(options.pollIntervalMs ?? now.task.pollIntervalMs, signal);
+        // An abort ends the wait at once; the loop's next turn cancels the task.
+        await sleep(options.pollIntervalMs ?? now.task.pollIntervalMs, undefined, { signal }).catch(() => {});
       }
     },
   };
