@@ -1,6 +1,6 @@
-import type { SetupContext } from "@quiver/core";
+import { defineToolWith, fail, type SetupContext, ToolFailure } from "@quiver/core";
 import type { Context7Config } from "./config.js";
-import { type DocsClient, unavailableOnError } from "./internal/docs-client.js";
+import type { DocsClient } from "./internal/docs-client.js";
 import { httpDocsClient } from "./internal/http-docs-client.js";
 import { type LibraryCache, libraryCache } from "./internal/library-cache.js";
 import { type ResolvedIds, resolvedIds } from "./internal/resolved-ids.js";
@@ -17,6 +17,9 @@ export interface Context7Resources {
   readonly resolved: ResolvedIds;
 }
 
+/** Defines a Context7 tool: its `ctx.config` and `ctx.resources` are the plugin's. */
+export const tool = defineToolWith<Context7Config, Context7Resources>();
+
 /**
  * Opens the transport the settings name: an injected `docsClient`, else the HTTP API through the
  * catalog's client.
@@ -26,13 +29,20 @@ export const setupContext7 = ({ config, http, clock }: SetupContext<Context7Conf
   const resolved = resolvedIds();
   const injected = config.docsClient;
   if (!injected) return { docs: httpDocsClient(http, config), transport: "HTTP API", libraries, resolved };
-  // Its plain errors are Context7 being unavailable, named after it.
-  const failed = "Context7 (injected transport) failed";
+  // Its plain errors (not a ToolFailure, not a cancellation) are Context7 being unavailable, named after it.
+  const guard = async <T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (ToolFailure.isInstance(error) || signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw fail.unavailable(`Context7 (injected transport) failed: ${message}`);
+    }
+  };
   const docs: DocsClient = {
     searchLibraries: (request, options) =>
-      unavailableOnError(failed, options.signal, () => injected.searchLibraries(request, options)),
-    getContext: (request, options) =>
-      unavailableOnError(failed, options.signal, () => injected.getContext(request, options)),
+      guard(options.signal, () => injected.searchLibraries(request, options)),
+    getContext: (request, options) => guard(options.signal, () => injected.getContext(request, options)),
   };
   return { docs, transport: "injected transport", libraries, resolved };
 };

@@ -1,5 +1,3 @@
-import { fail, ToolFailure } from "@quiver/core";
-
 /**
  * One library Context7 knows, as a transport's `searchLibraries` returns it.
  *
@@ -95,24 +93,3 @@ export interface DocsClient {
     options: DocsRequestOptions,
   ): Promise<DocsContext>;
 }
-
-/**
- * Runs a transport's request; a plain error (not a ToolFailure, not a cancellation) is Context7 being
- * `unavailable`, as "`what`: its message".
- *
- * @example
- * const signal = ctx.signal;
- * await unavailableOnError("Context7 (injected transport) failed", signal, () => client.searchLibraries({ libraryName: "react", query: "hooks" }, { signal }));
- */
-export const unavailableOnError = async <T>(
-  what: string,
-  signal: AbortSignal,
-  run: () => Promise<T>,
-): Promise<T> => {
-  try {
-    return await run();
-  } catch (error) {
-    if (ToolFailure.isInstance(error) || signal.aborted) throw error;
-    throw fail.unavailable(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-};

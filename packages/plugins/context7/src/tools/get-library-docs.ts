@@ -1,14 +1,11 @@
-import { defineToolWith, outcome } from "@quiver/core";
+import { outcome } from "@quiver/core";
 import { z } from "zod";
-import type { Context7Config } from "../config.js";
 import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
 import { LIBRARY_ID } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId } from "../internal/resolve-library.js";
 import { DOCS_QUERY, queryText } from "../internal/upstream-schemas.js";
-import type { Context7Resources } from "../setup.js";
-
-const tool = defineToolWith<Context7Config, Context7Resources>();
+import { tool } from "../setup.js";
 
 /**
  * `context7_get_library_docs`: the documentation of one Context7 library id for a question.
@@ -42,11 +39,10 @@ export const getLibraryDocs = tool({
   policy: DOCS_POLICY,
   instruction: DOCS_INSTRUCTION,
   run: async ({ library_id, query }, ctx) => {
-    const client = ctx.resources.docs;
-    const docs = await client
+    const docs = await ctx.resources.docs
       .getContext({ libraryId: library_id, query }, { signal: ctx.signal })
       .catch(async (error) => {
-        throw await explainMissingId(client, error, library_id, query, ctx.signal);
+        throw await explainMissingId(ctx, error, library_id, query);
       });
     ctx.resources.resolved.remember(ctx.caller, [docs.libraryId]);
     const moved = docs.redirectedFrom ? ` (${docs.redirectedFrom} has moved to ${docs.libraryId})` : "";

@@ -1,13 +1,10 @@
-import { defineToolWith, outcome } from "@quiver/core";
+import { outcome } from "@quiver/core";
 import { z } from "zod";
-import type { Context7Config } from "../config.js";
 import { label, normalise, pickLibrary } from "../internal/match-library.js";
 import { RESOLVE_POLICY } from "../internal/policy.js";
-import { candidatesFor, libraryNotFound } from "../internal/resolve-library.js";
+import { candidatesFor, libraryNotFound, search } from "../internal/resolve-library.js";
 import { paramText, queryText } from "../internal/upstream-schemas.js";
-import type { Context7Resources } from "../setup.js";
-
-const tool = defineToolWith<Context7Config, Context7Resources>();
+import { tool } from "../setup.js";
 
 const LibraryOut = z.object({
   id: z.string().describe("Context7 library id to pass to context7_get_library_docs"),
@@ -58,35 +55,23 @@ export const resolveLibraryId = tool({
     "Pick the library the user means (prefer 'best', high trust and benchmark scores) and pass its id to context7_get_library_docs; " +
     "append /<version> to the id for a specific version.",
   run: async ({ library_name, query }, ctx) => {
-    const client = ctx.resources.docs;
-    const results = await client.searchLibraries(
-      { libraryName: library_name, query },
-      { signal: ctx.signal },
-    );
-    if (results.length === 0) {
-      throw libraryNotFound(
-        library_name,
-        await candidatesFor(client, library_name, query, results, ctx.signal),
-      );
-    }
+    const results = await search(ctx, library_name, query);
+    if (results.length === 0)
+      throw libraryNotFound(library_name, await candidatesFor(ctx, library_name, query, results));
     const best = pickLibrary(library_name, results);
     if (best) ctx.resources.libraries.set(normalise(library_name), best);
+    const top = results.slice(0, 10);
     // The caller's resolved ids, the best one first: what its `library_id` arguments complete from.
-    ctx.resources.resolved.remember(ctx.caller, [
-      ...(best ? [best.id] : []),
-      ...results.slice(0, 10).map((l) => l.id),
-    ]);
+    ctx.resources.resolved.remember(ctx.caller, [...(best ? [best.id] : []), ...top.map((l) => l.id)]);
     // id, title, description, snippets and state as they are (the output schema drops the
     // fields it does not list, such as stars); the others in the output's snake case.
-    const libraries = results
-      .slice(0, 10)
-      .map(({ trustScore, benchmarkScore, lastUpdated, versions, ...library }) => ({
-        ...library,
-        ...(trustScore === undefined ? {} : { trust_score: trustScore }),
-        ...(benchmarkScore === undefined ? {} : { benchmark_score: benchmarkScore }),
-        ...(lastUpdated ? { last_updated: lastUpdated } : {}),
-        ...(versions ? { versions: [...versions] } : {}),
-      }));
+    const libraries = top.map(({ trustScore, benchmarkScore, lastUpdated, versions, ...library }) => ({
+      ...library,
+      ...(trustScore === undefined ? {} : { trust_score: trustScore }),
+      ...(benchmarkScore === undefined ? {} : { benchmark_score: benchmarkScore }),
+      ...(lastUpdated ? { last_updated: lastUpdated } : {}),
+      ...(versions ? { versions: [...versions] } : {}),
+    }));
     return outcome(
       { ...(best ? { best: best.id } : {}), libraries },
       {

@@ -1,14 +1,11 @@
-import { defineToolWith, outcome } from "@quiver/core";
+import { outcome } from "@quiver/core";
 import { z } from "zod";
-import type { Context7Config } from "../config.js";
 import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
 import { LIBRARY_ID, label } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
 import { explainMissingId, inferLibrary, resolveByName } from "../internal/resolve-library.js";
 import { DOCS_QUERY, paramText, queryText } from "../internal/upstream-schemas.js";
-import type { Context7Resources } from "../setup.js";
-
-const tool = defineToolWith<Context7Config, Context7Resources>();
+import { tool } from "../setup.js";
 
 /**
  * `context7_search_documentation`: resolves a library and returns its documentation for a question,
@@ -48,17 +45,16 @@ export const searchDocumentation = tool({
   policy: DOCS_POLICY,
   instruction: DOCS_INSTRUCTION,
   run: async ({ query, library }, ctx) => {
-    const { docs: client, libraries } = ctx.resources;
-    const signal = ctx.signal;
     const byId = library !== undefined && LIBRARY_ID.test(library);
     const resolved = byId
       ? { library: { id: library, title: library }, alternatives: [], cached: false }
       : library !== undefined
-        ? await resolveByName(client, libraries, library, query, signal)
-        : await inferLibrary(client, query, signal);
+        ? await resolveByName(ctx, library, query)
+        : await inferLibrary(ctx, query);
     const chosen = resolved.library;
-    const docs = await client.getContext({ libraryId: chosen.id, query }, { signal }).catch(async (error) => {
-      throw byId ? await explainMissingId(client, error, chosen.id, query, signal) : error;
+    const request = { libraryId: chosen.id, query };
+    const docs = await ctx.resources.docs.getContext(request, { signal: ctx.signal }).catch(async (error) => {
+      throw byId ? await explainMissingId(ctx, error, chosen.id, query) : error;
     });
     ctx.resources.resolved.remember(ctx.caller, [docs.libraryId]);
     const named = chosen.title === chosen.id ? chosen.id : label(chosen);
