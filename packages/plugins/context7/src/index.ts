@@ -2,6 +2,7 @@ import { definePlugin, type PluginOptions } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { context7ConfigSchema } from "./config.js";
 import { docsPrompt } from "./docs-prompt.js";
+import { search } from "./internal/resolve-library.js";
 import { setupContext7 } from "./setup.js";
 import { getLibraryDocs } from "./tools/get-library-docs.js";
 import { resolveLibraryId } from "./tools/resolve-library-id.js";
@@ -72,10 +73,7 @@ export const createContext7Plugin = (options: Context7PluginOptions = {}) =>
     setup: setupContext7,
     health: async ({ config, resources, signal }) => {
       try {
-        const found = await resources.docs.searchLibraries(
-          { libraryName: "react", query: "react hooks" },
-          { signal },
-        );
+        const found = await search({ resources, signal }, "react", "react hooks");
         return {
           ok: true,
           message: `Context7 (${resources.transport}) answered a library search (${found.length} results)${config.apiKey ? " with an API key" : " anonymously (set CONTEXT7_API_KEY for higher limits)"}.`,

@@ -20,21 +20,18 @@ const namesOf = (library: LibraryMatch): string[] => {
  */
 export const nameScore = (requested: string, library: LibraryMatch): number => {
   const want = normalise(requested);
-  if (want === "") return 0;
-  let best = 0;
-  for (const name of namesOf(library)) {
-    if (name === want) return 1;
-    let score: number;
-    if (name.includes(want) || want.includes(name)) {
-      const shorter = Math.min(name.length, want.length);
-      score = shorter >= 3 ? shorter / Math.max(name.length, want.length) : 0;
-    } else {
-      score = 1 - editDistance(name, want) / Math.max(name.length, want.length);
-    }
-    best = Math.max(best, score);
-  }
-  return best;
+  const score = (name: string) => {
+    const longer = Math.max(name.length, want.length);
+    if (!name.includes(want) && !want.includes(name)) return 1 - editDistance(name, want) / longer;
+    const shorter = Math.min(name.length, want.length);
+    return shorter >= 3 || name === want ? shorter / longer : 0;
+  };
+  return want === "" ? 0 : Math.max(0, ...namesOf(library).map(score));
 };
+
+/** Each result with its Context7 rank and its {@link nameScore} for `requested`. */
+const scored = (requested: string, results: ReadonlyArray<LibraryMatch>) =>
+  results.map((library, rank) => ({ library, rank, score: nameScore(requested, library) }));
 
 /** Below this score a search result is not the library that was asked for. */
 export const MATCH_THRESHOLD = 0.6;
@@ -54,11 +51,9 @@ export const pickLibrary = (
   requested: string,
   results: ReadonlyArray<LibraryMatch>,
 ): LibraryMatch | undefined => {
-  const scored = results
-    .map((library, rank) => ({ library, rank, score: nameScore(requested, library) }))
-    .filter((s) => s.score >= MATCH_THRESHOLD);
-  scored.sort((a, b) => ready(a.library) - ready(b.library) || b.score - a.score || a.rank - b.rank);
-  return scored[0]?.library;
+  const named = scored(requested, results).filter((s) => s.score >= MATCH_THRESHOLD);
+  named.sort((a, b) => ready(a.library) - ready(b.library) || b.score - a.score || a.rank - b.rank);
+  return named[0]?.library;
 };
 
 /** The top result for a task when no library was named: finalized first, then Context7's order. */
@@ -70,8 +65,7 @@ export const label = (library: LibraryMatch): string => `${library.title} (${lib
 
 /** The `n` results closest to `requested` by name, for a "did you mean" suggestion. */
 export const closest = (requested: string, results: ReadonlyArray<LibraryMatch>, n = 5): LibraryMatch[] =>
-  results
-    .map((library, rank) => ({ library, rank, score: nameScore(requested, library) }))
+  scored(requested, results)
     .sort((a, b) => b.score - a.score || a.rank - b.rank)
     .slice(0, n)
     .map((s) => s.library);
