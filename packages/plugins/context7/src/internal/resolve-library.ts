@@ -5,8 +5,10 @@ import type { LibraryMatch } from "./docs-client.js";
 import { closest, label, looserNames, normalise, pickLibrary, topLibrary } from "./match-library.js";
 import { NOT_FOUND_GUIDANCE } from "./policy.js";
 
-/** What resolving reads of a tool's context: the transport, the library cache and the signal. */
-type Call = Pick<ToolContext<Context7Config, Context7Resources>, "resources" | "signal">;
+/** A Context7 tool's context. */
+type ToolCtx = ToolContext<Context7Config, Context7Resources>;
+/** What resolving reads of it: the transport, the library cache and the signal. */
+type Call = Pick<ToolCtx, "resources" | "signal">;
 
 /** Context7's libraries named like `libraryName`, ranked for the task in `query`. */
 export const search = ({ resources, signal }: Call, libraryName: string, query: string) =>
@@ -73,19 +75,23 @@ export const inferLibrary = async (call: Call, query: string) => {
 };
 
 /**
- * Adds the closest names to a 404 for a library id (the id's repository segment is searched), so the
- * model can correct the id. Other failures pass through.
+ * The documentation of `libraryId` for `query`, its id remembered as one the caller resolved. A 404
+ * for an id the caller gave (`givenId`) comes with the closest names (the id's repository segment is
+ * searched), so the model can correct the id; other failures pass through.
  */
-export const explainMissingId = async (call: Call, error: unknown, libraryId: string, query: string) => {
-  if (!ToolFailure.isInstance(error) || error.kind !== "invalid_input" || error.status !== 404) return error;
-  const name = libraryId.split(/[/@]/).filter((s) => s !== "")[1] ?? libraryId;
-  const candidates = await search(call, name, query)
-    .then((found) => candidatesFor(call, name, query, found))
-    // The suggestion is a courtesy: when it cannot be made, the original failure still stands.
-    .catch((): LibraryMatch[] => []);
-  return libraryNotFound(
-    name,
-    candidates.filter((c) => c.id !== libraryId),
-    error.message,
-  );
+export const fetchDocs = async (ctx: ToolCtx, libraryId: string, query: string, givenId: boolean) => {
+  const { signal, resources } = ctx;
+  const found = await resources.docs.getContext({ libraryId, query }, { signal }).catch(async (error) => {
+    if (!givenId || !ToolFailure.isInstance(error) || error.kind !== "invalid_input" || error.status !== 404)
+      throw error;
+    const name = libraryId.split(/[/@]/).filter((s) => s !== "")[1] ?? libraryId;
+    const closest = await search(ctx, name, query)
+      .then((results) => candidatesFor(ctx, name, query, results))
+      // The suggestion is a courtesy: when it cannot be made, the original failure still stands.
+      .catch((): LibraryMatch[] => []);
+    const otherIds = closest.filter((c) => c.id !== libraryId);
+    throw libraryNotFound(name, otherIds, error.message);
+  });
+  resources.resolved.remember(ctx.caller, [found.libraryId]);
+  return found;
 };

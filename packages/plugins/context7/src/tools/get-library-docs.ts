@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
 import { LIBRARY_ID } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
-import { explainMissingId } from "../internal/resolve-library.js";
+import { fetchDocs } from "../internal/resolve-library.js";
 import { DOCS_QUERY, queryText } from "../internal/upstream-schemas.js";
 import { tool } from "../setup.js";
 
@@ -39,12 +39,7 @@ export const getLibraryDocs = tool({
   policy: DOCS_POLICY,
   instruction: DOCS_INSTRUCTION,
   run: async ({ library_id, query }, ctx) => {
-    const docs = await ctx.resources.docs
-      .getContext({ libraryId: library_id, query }, { signal: ctx.signal })
-      .catch(async (error) => {
-        throw await explainMissingId(ctx, error, library_id, query);
-      });
-    ctx.resources.resolved.remember(ctx.caller, [docs.libraryId]);
+    const docs = await fetchDocs(ctx, library_id, query, true);
     const moved = docs.redirectedFrom ? ` (${docs.redirectedFrom} has moved to ${docs.libraryId})` : "";
     return outcome(toDocsOutput(docs), {
       message: `Context7 documentation for ${docs.libraryId}${moved}: ${describeDocs(docs)}.`,

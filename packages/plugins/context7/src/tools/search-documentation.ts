@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DOCS_INSTRUCTION, DocsOutputSchema, describeDocs, toDocsOutput } from "../internal/docs-output.js";
 import { LIBRARY_ID, label } from "../internal/match-library.js";
 import { DOCS_POLICY } from "../internal/policy.js";
-import { explainMissingId, inferLibrary, resolveByName } from "../internal/resolve-library.js";
+import { fetchDocs, inferLibrary, resolveByName } from "../internal/resolve-library.js";
 import { DOCS_QUERY, paramText, queryText } from "../internal/upstream-schemas.js";
 import { tool } from "../setup.js";
 
@@ -52,11 +52,7 @@ export const searchDocumentation = tool({
         ? await resolveByName(ctx, library, query)
         : await inferLibrary(ctx, query);
     const chosen = resolved.library;
-    const request = { libraryId: chosen.id, query };
-    const docs = await ctx.resources.docs.getContext(request, { signal: ctx.signal }).catch(async (error) => {
-      throw byId ? await explainMissingId(ctx, error, chosen.id, query) : error;
-    });
-    ctx.resources.resolved.remember(ctx.caller, [docs.libraryId]);
+    const docs = await fetchDocs(ctx, chosen.id, query, byId);
     const named = chosen.title === chosen.id ? chosen.id : label(chosen);
     const inferred =
       library === undefined
