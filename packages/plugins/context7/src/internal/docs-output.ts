@@ -25,15 +25,12 @@ export const DocsOutputSchema = z.object({
   alternatives: z.array(LibraryRefSchema).optional().describe("Other libraries that matched the name"),
 });
 
-/** The output of the documentation tools. */
-export type DocsOutput = z.input<typeof DocsOutputSchema>;
-
 /** Builds the tool output from a transport's answer. */
 export const toDocsOutput = (
   docs: DocsContext,
   library?: LibraryMatch,
   alternatives: ReadonlyArray<LibraryMatch> = [],
-): DocsOutput => ({
+): z.input<typeof DocsOutputSchema> => ({
   library_id: docs.libraryId,
   ...(library && library.id === (docs.redirectedFrom ?? docs.libraryId)
     ? { library_title: library.title }
@@ -42,9 +39,8 @@ export const toDocsOutput = (
   sources: docs.sources.map((s) => (s.title ? { url: s.url, title: s.title } : { url: s.url })),
   ...(docs.snippets === undefined ? {} : { snippets: docs.snippets }),
   ...(docs.redirectedFrom ? { redirected_from: docs.redirectedFrom } : {}),
-  ...(alternatives.length > 0
-    ? { alternatives: alternatives.map((a) => ({ id: a.id, title: a.title })) }
-    : {}),
+  // Each alternative as it is: the output schema keeps its id and title only.
+  ...(alternatives.length > 0 ? { alternatives: [...alternatives] } : {}),
 });
 
 /** "12 snippets from 5 sources". */

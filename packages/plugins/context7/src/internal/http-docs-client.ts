@@ -14,8 +14,11 @@ import {
 /** The setting that holds the Context7 key, named in fixes. */
 const API_KEY_VAR = "CONTEXT7_API_KEY";
 
-/** The fix for a fault on Context7's side (never "no documentation"). */
-const TRY_LATER = "That is a fault on Context7's side, not a lack of documentation; try again in a moment.";
+/** A fault on Context7's side (never "no documentation"): retryable, and the fix says so. */
+const TRY_LATER = {
+  retryable: true,
+  suggestion: "That is a fault on Context7's side, not a lack of documentation; try again in a moment.",
+} as const;
 
 /** A parameter cut to the length Context7 accepts (the library search uses the whole question). */
 const clip = (s: string) => s.slice(0, MAX_PARAM);
@@ -110,8 +113,7 @@ const context7Failure = (
   }
   return fail.upstream(`Context7 failed for ${libraryId} (HTTP ${status})${detail}`, {
     status,
-    retryable: true,
-    suggestion: TRY_LATER,
+    ...TRY_LATER,
   });
 };
 
@@ -124,11 +126,7 @@ const documentation = (response: HttpResponse, libraryId: string) => {
   const { status } = response;
   const body = response.body.trim();
   const fault = (what: string) =>
-    fail.upstream(`Context7 answered HTTP ${status} with ${what}`, {
-      status,
-      retryable: true,
-      suggestion: TRY_LATER,
-    });
+    fail.upstream(`Context7 answered HTTP ${status} with ${what}`, { status, ...TRY_LATER });
   if (body === "") throw fault(`an empty body for ${libraryId}.`);
   const contentType = response.header("content-type") ?? "";
   // A plain "Internal Server Error", a rate-limit notice; an HTML page gets core's own failure.
