@@ -1,6 +1,6 @@
 import { defineToolWith, fail, type SetupContext, ToolFailure } from "@quiver/core";
 import type { Context7Config } from "./config.js";
-import type { DocsClient } from "./internal/docs-client.js";
+import type { DocsClient, DocsRequestOptions } from "./internal/docs-client.js";
 import { httpDocsClient } from "./internal/http-docs-client.js";
 import { type LibraryCache, libraryCache } from "./internal/library-cache.js";
 import { type ResolvedIds, resolvedIds } from "./internal/resolved-ids.js";
@@ -30,7 +30,7 @@ export const setupContext7 = ({ config, http, clock }: SetupContext<Context7Conf
   const injected = config.docsClient;
   if (!injected) return { docs: httpDocsClient(http, config), transport: "HTTP API", libraries, resolved };
   // Its plain errors (not a ToolFailure, not a cancellation) are Context7 being unavailable, named after it.
-  const guard = async <T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> => {
+  const guard = async <T>({ signal }: DocsRequestOptions, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
@@ -40,9 +40,8 @@ export const setupContext7 = ({ config, http, clock }: SetupContext<Context7Conf
     }
   };
   const docs: DocsClient = {
-    searchLibraries: (request, options) =>
-      guard(options.signal, () => injected.searchLibraries(request, options)),
-    getContext: (request, options) => guard(options.signal, () => injected.getContext(request, options)),
+    searchLibraries: (request, options) => guard(options, () => injected.searchLibraries(request, options)),
+    getContext: (request, options) => guard(options, () => injected.getContext(request, options)),
   };
   return { docs, transport: "injected transport", libraries, resolved };
 };

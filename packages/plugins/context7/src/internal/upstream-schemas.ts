@@ -51,9 +51,7 @@ export const LibrarySchema = z
   });
 
 /** `GET /v2/libs/search` → `SearchResponse`. */
-export const SearchResponseSchema = z.object({
-  results: z.array(LibrarySchema),
-});
+export const SearchResponseSchema = z.object({ results: z.array(LibrarySchema) });
 
 /** A code snippet of `GET /v2/context?type=json`. */
 export const CodeSnippetSchema = z.object({

@@ -72,14 +72,11 @@ export const resolveLibraryId = tool({
       ...(lastUpdated ? { last_updated: lastUpdated } : {}),
       ...(versions ? { versions: [...versions] } : {}),
     }));
-    return outcome(
-      { ...(best ? { best: best.id } : {}), libraries },
-      {
-        message: best
-          ? `"${library_name}" is ${label(best)} in Context7 (${results.length} candidate${results.length === 1 ? "" : "s"}).`
-          : `No Context7 library is clearly named "${library_name}"; ${results.length} related candidate${results.length === 1 ? "" : "s"} listed.`,
-        source: "Context7 library search",
-      },
-    );
+    const plural = results.length === 1 ? "" : "s";
+    const message = best
+      ? `"${library_name}" is ${label(best)} in Context7 (${results.length} candidate${plural}).`
+      : `No Context7 library is clearly named "${library_name}"; ${results.length} related candidate${plural} listed.`;
+    const data = { ...(best ? { best: best.id } : {}), libraries };
+    return outcome(data, { message, source: "Context7 library search" });
   },
 });
