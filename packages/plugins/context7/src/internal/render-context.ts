@@ -7,14 +7,13 @@ type MaybeText = string | null | undefined;
 
 /**
  * Renders a JSON context response as the Markdown Context7 itself serves with `type=txt`
- * (`### title`, `Source: url`, description, fenced code), and lists its sources.
+ * (`### title`, `Source: url`, description, fenced code): its `text`, its `sources` (one per page)
+ * and the number of `snippets`.
  *
  * @example
  * const { text, sources } = renderContext(await response.json(ContextResponseSchema));
  */
-export const renderContext = (
-  context: z.output<typeof ContextResponseSchema>,
-): { text: string; sources: DocsSource[]; snippets: number } => {
+export const renderContext = (context: z.output<typeof ContextResponseSchema>) => {
   // Source links by page (a snippet URL without its `#_snippet_N` anchor), the first title kept.
   const sources = new Map<string, DocsSource>();
   /** One `### heading` section, with its `Source:` line when it has a web link. */
