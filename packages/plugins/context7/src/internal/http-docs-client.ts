@@ -33,27 +33,28 @@ const errorBody = (response: HttpResponse): z.output<typeof ErrorBodySchema> => 
 };
 
 /**
- * Re-labels HTTP failures the way this plugin reports them: a 5xx (after the runtime's retries) is
- * Context7 being `unavailable`, with core's suggestion; 401/402 get Context7-specific fixes. Secrets are already redacted.
+ * Throws an HTTP failure re-labelled the way this plugin reports it: a 5xx (after the runtime's
+ * retries) is Context7 being `unavailable`, with core's suggestion; 401/402 get Context7-specific
+ * fixes. Secrets are already redacted.
  */
-const relabel = (error: unknown): unknown => {
-  if (!ToolFailure.isInstance(error)) return error;
+const throwRelabelled = (error: unknown): never => {
+  if (!ToolFailure.isInstance(error)) throw error;
   const { status } = error;
   if ((error.kind === "upstream" || error.kind === "unavailable") && status !== undefined && status >= 500) {
     const message = `Context7 is unavailable: ${error.message}`;
-    return ToolFailure.make({ ...error, kind: "unavailable", message, retryable: true });
+    throw ToolFailure.make({ ...error, kind: "unavailable", message, retryable: true });
   }
   if (status === 401)
-    return fail.accessDenied(error.message, {
+    throw fail.accessDenied(error.message, {
       status,
       suggestion: `Check ${API_KEY_VAR}: Context7 keys start with "ctx7sk" (create one at https://context7.com/dashboard), or unset it to use the anonymous tier with lower limits.`,
     });
   if (status === 402)
-    return fail.accessDenied(
+    throw fail.accessDenied(
       "Context7 refused the request: the account's spending limit is reached (HTTP 402).",
       { status, suggestion: "Raise the spending limit in the Context7 dashboard, or use another key." },
     );
-  return error;
+  throw error;
 };
 
 /** Context7 knows the library but has nothing for this query (`status`: what Context7 answered). */
@@ -169,9 +170,7 @@ export const httpDocsClient = (
   const get = (url: string, query: Record<string, string>, signal: AbortSignal, acceptStatus: number[]) =>
     http
       .request({ baseUrl, url, bearer, query, signal, acceptStatus, apiKeyVar: API_KEY_VAR })
-      .catch((error) => {
-        throw relabel(error);
-      });
+      .catch(throwRelabelled);
 
   const getContext = async (
     libraryId: string,
