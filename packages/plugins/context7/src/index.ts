@@ -9,13 +9,8 @@ import { resolveLibraryId } from "./tools/resolve-library-id.js";
 import { searchDocumentation } from "./tools/search-documentation.js";
 
 export type { Context7Config } from "./config.js";
-export type {
-  DocsClient,
-  DocsContext,
-  DocsRequestOptions,
-  DocsSource,
-  LibraryMatch,
-} from "./internal/docs-client.js";
+// The transport's types: DocsClient, its requests' options and what it returns.
+export type * from "./internal/docs-client.js";
 export type { Context7Resources } from "./setup.js";
 /**
  * Options of {@link createContext7Plugin}: defaults for the plugin's settings (`context7ConfigSchema`).
