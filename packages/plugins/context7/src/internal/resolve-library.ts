@@ -85,12 +85,12 @@ export const fetchDocs = async (ctx: ToolCtx, libraryId: string, query: string, 
     if (!givenId || !ToolFailure.isInstance(error) || error.kind !== "invalid_input" || error.status !== 404)
       throw error;
     const name = libraryId.split(/[/@]/).filter((s) => s !== "")[1] ?? libraryId;
-    const closest = await search(ctx, name, query)
+    const candidates = await search(ctx, name, query)
       .then((results) => candidatesFor(ctx, name, query, results))
+      .then((found) => found.filter((c) => c.id !== libraryId))
       // The suggestion is a courtesy: when it cannot be made, the original failure still stands.
       .catch((): LibraryMatch[] => []);
-    const otherIds = closest.filter((c) => c.id !== libraryId);
-    throw libraryNotFound(name, otherIds, error.message);
+    throw libraryNotFound(name, candidates, error.message);
   });
   resources.resolved.remember(ctx.caller, [found.libraryId]);
   return found;
