@@ -6,8 +6,8 @@ import { deepResearch } from "./tools/deep-research.js";
 import { searchWeb } from "./tools/search-web.js";
 
 export type { PerplexityConfig } from "./config.js";
-export type { ResearchOutput } from "./internal/research-output.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
+export type { ResearchOutput } from "./tools/deep-research.js";
 
 /**
  * Options of {@link createPerplexityPlugin}: defaults for the plugin's settings (`apiKey`, `baseUrl`,
