@@ -39,9 +39,7 @@ const AgentResponseSchema = z.looseObject({
   model: z.string().nullish(),
   status: z.string(),
   output: z.array(OutputItemSchema).default([]),
-  error: z
-    .object({ message: z.string(), code: z.unknown().optional(), type: z.string().nullish() })
-    .nullish(),
+  error: z.object({ message: z.string() }).nullish(),
   usage: z.looseObject({ cost: z.looseObject({ total_cost: z.number().optional() }).nullish() }).nullish(),
 });
 
@@ -114,18 +112,14 @@ export const pollResearch = (
  * time limit (the call's signal has already aborted). A run that already ended (400) or is gone (404)
  * needs no cancel; any other failure is answered as `false`, never thrown: cancelling is best effort.
  */
-export const cancelResearch = async (ctx: PerplexityContext, id: string): Promise<boolean> => {
+export const cancelResearch = (ctx: PerplexityContext, id: string): Promise<boolean> => {
   const url = `/v1/agent/${encodeURIComponent(id)}/cancel`;
   const cancel = { ...keyed(ctx.config), method: "POST", url, route: "/v1/agent/{id}/cancel" } as const;
-  try {
-    const { status } = await ctx.http.request({
-      ...cancel,
-      acceptStatus: [400, 404],
-      signal: AbortSignal.timeout(10_000),
-    });
-    return status === 200;
-  } catch (error) {
-    if (ToolFailure.isInstance(error)) return false;
-    throw error;
-  }
+  return ctx.http.request({ ...cancel, acceptStatus: [400, 404], signal: AbortSignal.timeout(10_000) }).then(
+    ({ status }) => status === 200,
+    (error: unknown) => {
+      if (ToolFailure.isInstance(error)) return false;
+      throw error;
+    },
+  );
 };

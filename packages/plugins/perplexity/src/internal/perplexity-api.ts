@@ -44,21 +44,18 @@ export const postJson = <T>(ctx: PerplexityContext, url: string, json: unknown, 
     .json({ ...keyed(ctx.config), method: "POST", url, json, schema, signal: ctx.signal })
     .catch((error: unknown) => {
       if (!ToolFailure.isInstance(error)) throw error;
+      const fix =
+        error.kind === "access_denied"
+          ? {
+              suggestion: `Perplexity rejected PERPLEXITY_API_KEY. Set it to a valid key (they start with "pplx-"; create one at ${KEYS_PAGE}), check the account has API credit, and restart the host.`,
+              guidance:
+                "Web search is not available here: answer from your own knowledge and say you could not check current sources.",
+            }
+          : error.kind === "invalid_input" && /model/i.test(error.message)
+            ? { suggestion: `Use one of the Sonar models: ${SONAR_MODELS.join(", ")} (or omit model).` }
+            : undefined;
       // The same failure (kind, status, redacted message) with Perplexity's fix.
-      const fixed = { ...error, message: error.message };
-      if (error.kind === "access_denied")
-        throw ToolFailure.make({
-          ...fixed,
-          suggestion: `Perplexity rejected PERPLEXITY_API_KEY. Set it to a valid key (they start with "pplx-"; create one at ${KEYS_PAGE}), check the account has API credit, and restart the host.`,
-          guidance:
-            "Web search is not available here: answer from your own knowledge and say you could not check current sources.",
-        });
-      if (error.kind === "invalid_input" && /model/i.test(error.message))
-        throw ToolFailure.make({
-          ...fixed,
-          suggestion: `Use one of the Sonar models: ${SONAR_MODELS.join(", ")} (or omit model).`,
-        });
-      throw error;
+      throw fix ? ToolFailure.make({ ...error, message: error.message, ...fix }) : error;
     });
 
 /**

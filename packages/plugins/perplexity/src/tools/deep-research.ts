@@ -30,13 +30,18 @@ export type ResearchOutput = z.input<typeof ResearchOutputSchema>;
 /**
  * The report of a completed response: the text of its `message` items' `output_text` parts, and
  * the sources of its `search_results` items, numbered by their `id` (the report's `[n]`), each once.
+ * A response that ended other than `completed`, or without a report, is the call's failure.
  */
 const researchOutput = (response: agent.AgentResponse): ResearchOutput => {
+  const why = response.error?.message ? `: ${response.error.message}` : "";
+  if (response.status !== "completed")
+    throw fail.upstream(`Perplexity's research ${response.id} ended ${response.status}${why}.`, {
+      retryable: false,
+      suggestion: "Ask again later (a new run is billed again), or use perplexity_search_web for sources.",
+    });
   const report = response.output
-    .filter((item) => item.type === "message")
-    .flatMap((item) => item.content ?? [])
-    .filter((part) => part.type === "output_text")
-    .map((part) => part.text ?? "")
+    .flatMap((item) => (item.type === "message" ? (item.content ?? []) : []))
+    .flatMap((part) => (part.type === "output_text" ? [part.text ?? ""] : []))
     .join("\n\n")
     .trim();
   if (report === "")
@@ -57,15 +62,6 @@ const researchOutput = (response: agent.AgentResponse): ResearchOutput => {
     preset: agent.DEEP_RESEARCH_PRESET,
     ...(cost !== undefined ? { cost_usd: cost } : {}),
   };
-};
-
-/** A response that ended other than `completed`, as the call's failure. */
-const ended = (response: agent.AgentResponse) => {
-  const why = response.error?.message ? `: ${response.error.message}` : "";
-  return fail.upstream(`Perplexity's research ${response.id} ended ${response.status}${why}.`, {
-    retryable: false,
-    suggestion: "Ask again later (a new run is billed again), or use perplexity_search_web for sources.",
-  });
 };
 
 const input = z.object({
@@ -119,7 +115,6 @@ export const deepResearch = defineToolWith<PerplexityConfig>()({
       if (!ctx.task?.handedOver()) await agent.cancelResearch(ctx, first.id);
       throw error;
     });
-    if (final.status !== "completed") throw ended(final);
     const data = researchOutput(final);
     return outcome(data, {
       message: `Perplexity's research (preset ${agent.DEEP_RESEARCH_PRESET}) wrote a report with ${data.sources.length} source${data.sources.length === 1 ? "" : "s"}.`,
