@@ -65,10 +65,7 @@ const POLL_RETRY_BASE_MS = 500;
  * Effect's on the catalog's clock, and the whole loop stops when the call's signal aborts. Answers
  * the final response.
  */
-export const pollResearch = (
-  ctx: Pick<ToolContext<PerplexityConfig>, "http" | "config" | "signal" | "clock" | "progress">,
-  first: AgentResponse,
-): Promise<AgentResponse> => {
+export const pollResearch = (ctx: ToolContext<PerplexityConfig>, first: AgentResponse) => {
   const started = ctx.clock.currentTimeMillisUnsafe();
   const retry = Schedule.exponential(POLL_RETRY_BASE_MS).pipe(
     Schedule.modifyDelay(({ duration, input }) =>
@@ -78,16 +75,12 @@ export const pollResearch = (
     ),
     Schedule.upTo({ times: POLL_RETRIES }),
   );
-  const poll = {
-    ...keyed(ctx.config),
-    url: `/v1/agent/${encodeURIComponent(first.id)}`,
-    route: "/v1/agent/{id}",
-  };
-  const get = (signal: AbortSignal) => ctx.http.json({ ...poll, schema: AgentResponseSchema, signal });
-  // Only the polls are retried, never the paid submit, and only when the failure is transient.
-  const transient = (error: unknown) => ToolFailure.isInstance(error) && error.isRetryable;
+  const url = `/v1/agent/${encodeURIComponent(first.id)}`;
+  const poll = { ...keyed(ctx.config), url, route: "/v1/agent/{id}", schema: AgentResponseSchema };
+  const get = (signal: AbortSignal) => ctx.http.json({ ...poll, signal });
   const pollOnce = Effect.tryPromise({ try: get, catch: (error) => error }).pipe(
-    Effect.retry({ schedule: retry, while: transient }),
+    // Only the polls are retried, never the paid submit, and only when the failure is transient.
+    Effect.retry({ schedule: retry, while: (error) => ToolFailure.isInstance(error) && error.isRetryable }),
   );
   const loop = (response: AgentResponse, polls: number): Effect.Effect<AgentResponse, unknown> => {
     if (!RUNNING_STATUSES.has(response.status)) return Effect.succeed(response);
@@ -117,9 +110,6 @@ export const cancelResearch = (ctx: PerplexityContext, id: string): Promise<bool
   const cancel = { ...keyed(ctx.config), method: "POST", url, route: "/v1/agent/{id}/cancel" } as const;
   return ctx.http.request({ ...cancel, acceptStatus: [400, 404], signal: AbortSignal.timeout(10_000) }).then(
     ({ status }) => status === 200,
-    (error: unknown) => {
-      if (ToolFailure.isInstance(error)) return false;
-      throw error;
-    },
+    (error: unknown) => (ToolFailure.isInstance(error) ? false : Promise.reject(error)),
   );
 };

@@ -101,9 +101,9 @@ export const deepResearch = defineToolWith<PerplexityConfig>()({
   task: "optional",
   run: async ({ query }, ctx) => {
     const saved = ctx.task?.resumeFrom?.response_id;
-    const resumed = typeof saved === "string" && saved !== "" ? saved : undefined;
+    const resumed = typeof saved === "string" && saved !== "";
     const first = resumed
-      ? { id: resumed, status: "queued", output: [] }
+      ? { id: saved, status: "queued", output: [] }
       : await agent.submitResearch(ctx, query);
     const warn = (error: unknown) =>
       ctx.log("warning", "could not store the research's resume point", { error: String(error) });
