@@ -1,9 +1,7 @@
 import type { PluginPrompt } from "@quiver/core";
 import type { TestgenConfig } from "./config.js";
-import { DIFFICULTIES } from "./internal/questions.js";
+import { DIFFICULTIES, QUESTION_TYPES } from "./internal/questions.js";
 import type { TestgenResources } from "./setup.js";
-
-const QUESTION_TYPES = ["open", "multiple_choice"] as const;
 
 /** The values of a closed list starting with what was typed, for a prompt argument's completion. */
 const startingWith = (values: ReadonlyArray<string>) => (typed: string) =>

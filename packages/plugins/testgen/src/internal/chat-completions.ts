@@ -1,11 +1,10 @@
-import { fail, type ToolContext, ToolFailure } from "@quiver/core";
+import { fail, ToolFailure } from "@quiver/core";
 import * as Clock from "effect/Clock";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Schedule from "effect/Schedule";
 import { z } from "zod";
-import type { LlmEndpoint, TestgenConfig } from "../config.js";
-import type { TestgenResources } from "../setup.js";
+import type { LlmEndpoint, TestgenContext } from "../config.js";
 import { buildPrompt, type Message } from "./prompt.js";
 import { llmJsonSchema, type QuestionAsk, readReply } from "./questions.js";
 
@@ -38,17 +37,13 @@ const saysRetryLater = (error: unknown): error is ToolFailure =>
  * and the outcome is a timeout. The waits and the deadline are Effect's (Schedule, timeout) on the
  * catalog's `clock`, so a test clock moves them.
  */
-const withRetries = <T>(
-  { config, clock, signal }: Pick<ToolContext<TestgenConfig>, "config" | "clock" | "signal">,
-  send: (abort: AbortSignal) => Promise<T>,
-): Promise<T> => {
+const withRetries = <T>(ctx: TestgenContext, send: (abort: AbortSignal) => Promise<T>) => {
+  const { config, clock, signal } = ctx;
   const budgetEnds = clock.currentTimeMillisUnsafe() + config.llmTimeoutMs;
   const schedule = Schedule.exponential(RETRY_BASE_MS).pipe(
     Schedule.modifyDelay(({ duration, input, now }) => {
       const waitMs =
-        ToolFailure.isInstance(input) && input.retryAfterMs !== undefined
-          ? input.retryAfterMs
-          : Duration.toMillis(duration);
+        (ToolFailure.isInstance(input) ? input.retryAfterMs : undefined) ?? Duration.toMillis(duration);
       // A wait that ends past the budget is not taken: the LLM's answer is the outcome.
       return now + waitMs > budgetEnds ? Effect.fail(input) : Effect.succeed(waitMs);
     }),
@@ -75,11 +70,7 @@ const withRetries = <T>(
  * more without it. `memory` (the registration's, from `setup`) remembers per endpoint what was
  * rejected, so later calls do not repeat the refused request.
  */
-export const askLlm = async (
-  llm: LlmEndpoint,
-  ask: QuestionAsk,
-  ctx: ToolContext<TestgenConfig, TestgenResources>,
-) => {
+export const askLlm = async (llm: LlmEndpoint, ask: QuestionAsk, ctx: TestgenContext) => {
   const { config, http, resources: memory } = ctx;
   // What an endpoint refused is remembered (`memory`), so each request is built from it.
   const auto = config.responseFormat === "auto";
@@ -87,6 +78,7 @@ export const askLlm = async (
     auto ? (memory.noJsonSchema.has(llm.url) ? "json_object" : "json_schema") : config.responseFormat;
 
   const schema = llmJsonSchema(ask.type);
+  const post = { method: "POST", url: llm.url, bearer: llm.apiKey, apiKeyVar: "LLM_API_KEY" } as const;
   const send = async (messages: ReadonlyArray<Message>) => {
     for (;;) {
       // Sent only when configured: OpenAI's o-series and GPT-5 models refuse any temperature but their default.
@@ -96,17 +88,10 @@ export const askLlm = async (
         format === "json_schema"
           ? { type: format, json_schema: { name: "review_questions", strict: true, schema } }
           : { type: format };
-      const res = await withRetries(ctx, (abort) =>
-        http.request({
-          method: "POST",
-          url: llm.url,
-          bearer: llm.apiKey,
-          json: { model: llm.model, messages, temperature, response_format },
-          // Aborted by the call's signal and by the deadline on the catalog's clock (withRetries).
-          signal: abort,
-          acceptStatus: [400, 422],
-          apiKeyVar: "LLM_API_KEY",
-        }),
+      const json = { model: llm.model, messages, temperature, response_format };
+      // Aborted by the call's signal and by the deadline on the catalog's clock (withRetries).
+      const res = await withRetries(ctx, (signal) =>
+        http.request({ ...post, json, signal, acceptStatus: [400, 422] }),
       );
       if (res.status < 300) return res.json(completionSchema);
       const said = res.body.slice(0, 500);

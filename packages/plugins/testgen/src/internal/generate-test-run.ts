@@ -1,6 +1,5 @@
-import { outcome, partial, type ToolContext } from "@quiver/core";
-import { llmSettings, type TestgenConfig } from "../config.js";
-import type { TestgenResources } from "../setup.js";
+import { outcome, partial } from "@quiver/core";
+import { llmSettings, type TestgenContext } from "../config.js";
 import type { GenerateTestInput } from "../tools/generate-test.js";
 import { askLlm } from "./chat-completions.js";
 import { ground } from "./grounding.js";
@@ -23,16 +22,10 @@ const from = (given: unknown, professor: unknown) =>
  * The body of `testgen_generate_test` (its definition and schemas are in tools/generate-test.ts): kept apart so
  * listing the tool does not load the LLM client, the grounding and the rule-based generator.
  */
-export const runGenerateTest = async (
-  args: GenerateTestInput,
-  ctx: ToolContext<TestgenConfig, TestgenResources>,
-) => {
+export const runGenerateTest = async (args: GenerateTestInput, ctx: TestgenContext) => {
+  const step = (progress: number, message: string) => ctx.progress({ progress, total: STEPS, message });
   const asignatura = args.asignatura?.trim() || undefined;
-  ctx.progress({
-    progress: 0,
-    total: STEPS,
-    message: "reading the professor's preferences and the material",
-  });
+  step(0, "reading the professor's preferences and the material");
   const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
   const prefs: Preferences = needPrefs && asignatura ? await fetchPreferences(ctx, asignatura) : {};
   // Neither the arguments nor the professor's preferences say: 5 questions, medium.
@@ -72,14 +65,10 @@ export const runGenerateTest = async (
   const llm = llmSettings(ctx.config);
   if (!llm.ok) return byRules(`No LLM configured (${llm.reason})`);
   ctx.reportPartial(byRules("The LLM did not answer in time").data);
-  ctx.progress({ progress: 1, total: STEPS, message: `asking the LLM for ${count} questions` });
+  step(1, `asking the LLM for ${count} questions`);
   const answer = await askLlm(llm, ask, ctx);
   if (!answer.ok) return byRules(`The LLM failed (${answer.reason})`);
-  ctx.progress({
-    progress: 2,
-    total: STEPS,
-    message: `the LLM answered ${answer.questions.length} questions`,
-  });
+  step(2, `the LLM answered ${answer.questions.length} questions`);
 
   const given = answer.questions.slice(0, count);
   // Fewer than asked: the rest built by rules.

@@ -1,5 +1,5 @@
-import { type ToolContext, ToolFailure } from "@quiver/core";
-import type { TestgenConfig } from "../config.js";
+import { ToolFailure } from "@quiver/core";
+import type { TestgenContext } from "../config.js";
 import { DIFFICULTIES, type Difficulty } from "./questions.js";
 
 /** A professor's defaults for a subject (none found: empty), or why they could not be read (`failed`). */
@@ -15,10 +15,8 @@ export interface Preferences {
  * deadline; none without a backend URL. Never throws: a timeout, a refused connection or a bad answer mean "use the defaults", with
  * `failed` saying why.
  */
-export const fetchPreferences = async (
-  { http, config, signal }: Pick<ToolContext<TestgenConfig>, "http" | "config" | "signal">,
-  subject: string,
-): Promise<Preferences> => {
+export const fetchPreferences = async (ctx: TestgenContext, subject: string): Promise<Preferences> => {
+  const { http, config, signal } = ctx;
   if (!config.backendUrl) return {};
   try {
     const res = await http.request({

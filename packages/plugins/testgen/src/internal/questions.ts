@@ -5,8 +5,10 @@ import { z } from "zod";
 export const DIFFICULTIES = ["easy", "medium", "hard"] as const;
 /** easy | medium | hard */
 export type Difficulty = (typeof DIFFICULTIES)[number];
+/** Question types: free-text answers, or options with one correct. */
+export const QUESTION_TYPES = ["open", "multiple_choice"] as const;
 /** open | multiple_choice */
-export type QuestionType = "open" | "multiple_choice";
+export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 /** A piece of course material: text and where it came from. */
 export type Material = Readonly<{ text: string; source?: string | undefined }>;
@@ -24,7 +26,7 @@ export type QuestionAsk = Readonly<{
 /** One question as the tool returns it. */
 export const questionSchema = z.object({
   question: z.string().describe("The question text"),
-  type: z.enum(["open", "multiple_choice"]).describe("Open answer or multiple choice"),
+  type: z.enum(QUESTION_TYPES).describe("Open answer or multiple choice"),
   difficulty: z.enum(DIFFICULTIES).describe("Difficulty"),
   options: z.array(z.string()).describe("Answer options (multiple choice; empty for open questions)"),
   correct_index: z.number().int().optional().describe("Index of the correct option (multiple choice)"),

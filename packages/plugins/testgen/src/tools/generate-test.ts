@@ -1,7 +1,7 @@
 import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
 import type { TestgenConfig } from "../config.js";
-import { DIFFICULTIES, questionSchema } from "../internal/questions.js";
+import { DIFFICULTIES, QUESTION_TYPES, questionSchema } from "../internal/questions.js";
 import type { TestgenResources } from "../setup.js";
 
 const input = z.object({
@@ -12,7 +12,6 @@ const input = z.object({
     .max(300)
     .describe("What the questions are about, e.g. 'algoritmos genéticos'."),
   num_questions: z
-    .number()
     .int()
     .min(1)
     .max(10)
@@ -23,7 +22,7 @@ const input = z.object({
     .optional()
     .describe("easy, medium or hard (default: the professor's preference for the subject, else medium)."),
   question_type: z
-    .enum(["open", "multiple_choice"])
+    .enum(QUESTION_TYPES)
     .optional()
     .describe(
       "open (default): free-text answers; multiple_choice: 4 options with the correct answer and an explanation.",
