@@ -5,8 +5,46 @@ import * as Effect from "effect/Effect";
 import * as Schedule from "effect/Schedule";
 import { z } from "zod";
 import type { LlmEndpoint, TestgenContext } from "../config.js";
-import { buildPrompt, type Message } from "./prompt.js";
 import { llmJsonSchema, type QuestionAsk, readReply } from "./questions.js";
+
+const MAX_MATERIAL_CHARS = 12_000;
+
+/** One chat message. */
+type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string };
+
+/** The system and user messages asking for review questions as JSON. */
+const buildPrompt = (ask: QuestionAsk): Message[] => {
+  let budget = MAX_MATERIAL_CHARS;
+  const excerpts: string[] = [];
+  ask.material.forEach((m, i) => {
+    if (budget <= 0) return;
+    const text = m.text.trim().slice(0, budget);
+    budget -= text.length;
+    excerpts.push(`[${i + 1}]${m.source ? ` (${m.source})` : ""} ${text}`);
+  });
+  const system =
+    "You write review questions for university students. Questions test understanding, not trivia, " +
+    "and each has one defensible answer. Reply with a single JSON object and nothing else.";
+  const kind =
+    ask.type === "multiple_choice"
+      ? "multiple-choice questions, each with exactly 4 options (one correct, three plausible distractors), correct_index (0-based), answer (the correct option's text) and a short explanation"
+      : "open-answer questions, each with options [] and correct_index null, answer (a short model answer) and a short explanation";
+  const user = [
+    `Write ${ask.count} ${ask.difficulty} ${kind} about: ${ask.topic}.`,
+    ask.asignatura ? `Subject (asignatura): ${ask.asignatura}.` : "",
+    excerpts.length > 0
+      ? `Base every question on the course material below and cite it in the explanation by its number; do not ask about anything it does not contain.\n\nMaterial:\n${excerpts.join("\n\n")}`
+      : "No course material is given: keep to the standard content of the topic.",
+    "Write the questions in the language of the material (or of the topic when there is none).",
+    'JSON format: {"questions": [{"question": string, "difficulty": "easy"|"medium"|"hard", "options": string[], "correct_index": integer|null, "answer": string, "explanation": string}]}',
+  ]
+    .filter((s) => s !== "")
+    .join("\n\n");
+  return [
+    { role: "system", content: system },
+    { role: "user", content: user },
+  ];
+};
 
 /** Why the model gave no questions (the caller falls back to rules). */
 const failed = (reason: string) => ({ ok: false, reason }) as const;
@@ -120,15 +158,9 @@ export const askLlm = async (llm: LlmEndpoint, ask: QuestionAsk, ctx: TestgenCon
       if (!problem || (round === 1 && questions.length > 0))
         return { ok: true as const, questions, format: formatNow(), repaired: round > 0, model };
       if (round === 1) return failed(`the model's reply was unusable after one repair round: ${problem}`);
-      messages.push(
-        { role: "assistant", content: content.slice(0, 8000) },
-        {
-          role: "user",
-          content: `Your reply was not usable: ${problem}. Reply again with only the complete JSON object {"questions": [...]} as specified${
-            cutOff ? ", keeping each field short" : ""
-          }, and nothing else.`,
-        },
-      );
+      const shorter = cutOff ? ", keeping each field short" : "";
+      const again = `Your reply was not usable: ${problem}. Reply again with only the complete JSON object {"questions": [...]} as specified${shorter}, and nothing else.`;
+      messages.push({ role: "assistant", content: content.slice(0, 8000) }, { role: "user", content: again });
     }
   } catch (error) {
     if (ToolFailure.isInstance(error)) return failed(`the LLM request failed: ${error.message}`);

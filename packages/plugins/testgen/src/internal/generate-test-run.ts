@@ -1,10 +1,88 @@
-import { outcome, partial } from "@quiver/core";
+import { outcome, partial, ToolFailure } from "@quiver/core";
 import { llmSettings, type TestgenContext } from "../config.js";
 import type { GenerateTestInput } from "../tools/generate-test.js";
 import { askLlm } from "./chat-completions.js";
-import { ground } from "./grounding.js";
-import { fetchPreferences, type Preferences } from "./preferences.js";
+import { DIFFICULTIES, type Difficulty, type Material } from "./questions.js";
 import { ruleQuestions } from "./rule-questions.js";
+
+/** A professor's defaults for a subject (none found: empty), or why they could not be read (`failed`). */
+interface Preferences {
+  readonly numQuestions?: number;
+  readonly difficulty?: Difficulty;
+  readonly failed?: string;
+}
+
+/**
+ * GET {backendUrl}/users/subject/{subject}/preferences (the original backend's endpoint, answering
+ * `{default_test_questions, default_test_difficulty}`, maybe under `preferences`), with its own short
+ * deadline; none without a backend URL. Never throws: a timeout, a refused connection or a bad answer mean "use the defaults", with
+ * `failed` saying why.
+ */
+const fetchPreferences = async (ctx: TestgenContext, subject: string): Promise<Preferences> => {
+  const { http, config, signal } = ctx;
+  if (!config.backendUrl) return {};
+  try {
+    const res = await http.request({
+      baseUrl: config.backendUrl,
+      url: `/users/subject/${encodeURIComponent(subject)}/preferences`,
+      timeoutMs: config.preferencesTimeoutMs,
+      signal,
+      acceptStatus: [404],
+      headers: { accept: "application/json" },
+    });
+    if (res.status === 404) return {};
+    const body = res.json() as Record<string, any> | null;
+    const p = body?.preferences && typeof body.preferences === "object" ? body.preferences : (body ?? {});
+    const n = p.default_test_questions ?? p.num_questions ?? p.numQuestions;
+    const d = p.default_test_difficulty ?? p.difficulty;
+    return {
+      ...(Number.isInteger(n) ? { numQuestions: Math.min(10, Math.max(1, n)) } : {}),
+      ...(DIFFICULTIES.includes(d) ? { difficulty: d } : {}),
+    };
+  } catch (error) {
+    if (!ToolFailure.isInstance(error)) throw error;
+    return { failed: error.message };
+  }
+};
+
+/** The material questions are based on, and where it came from. */
+interface Grounding {
+  readonly kind: "context" | "rag" | "none";
+  readonly material: ReadonlyArray<Material>;
+  /** Why rag gave nothing, when it was tried. */
+  readonly note?: string;
+}
+
+/** The companion tool testgen asks for material when no context is given. */
+const RAG_TOOL = "rag_search";
+
+/**
+ * The material to ground questions in: the `context` argument when given; else the results of
+ * `rag_search` (when the rag plugin is in the same catalog) for the topic and subject; else none.
+ */
+const ground = async (
+  ctx: TestgenContext,
+  args: GenerateTestInput,
+  asignatura?: string,
+): Promise<Grounding> => {
+  const { topic, context } = args;
+  if (context?.trim()) return { kind: "context", material: [{ text: context, source: "context" }] };
+  if (!ctx.hasTool(RAG_TOOL)) return { kind: "none", material: [] };
+  const search = { query: topic, top_k: 6, ...(asignatura ? { asignatura } : {}) };
+  const result = await ctx.callTool(RAG_TOOL, search);
+  const results = (result.data as { results?: unknown } | undefined)?.results;
+  if ((result.status !== "success" && result.status !== "partial") || !Array.isArray(results))
+    return { kind: "none", material: [], note: `${RAG_TOOL} answered ${result.status}: ${result.message}` };
+  const material = (results as Array<{ content?: unknown; metadata?: { source?: unknown } }>).flatMap(
+    ({ content, metadata }) =>
+      typeof content === "string" && content.trim() !== ""
+        ? [{ text: content, source: typeof metadata?.source === "string" ? metadata.source : undefined }]
+        : [],
+  );
+  return material.length > 0
+    ? { kind: "rag", material }
+    : { kind: "none", material: [], note: `${RAG_TOOL} found nothing for "${topic}"` };
+};
 
 const GROUNDED_IN = {
   context: "the given material",
@@ -33,7 +111,7 @@ export const runGenerateTest = async (args: GenerateTestInput, ctx: TestgenConte
   const difficulty = args.difficulty ?? prefs.difficulty ?? "medium";
   const type = args.question_type ?? "open";
 
-  const grounding = await ground(args.topic, args.context, asignatura, ctx);
+  const grounding = await ground(ctx, args, asignatura);
   const base = {
     asignatura,
     grounding: grounding.kind,
