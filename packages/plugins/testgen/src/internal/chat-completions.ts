@@ -9,11 +9,8 @@ import { llmJsonSchema, type QuestionAsk, readReply } from "./questions.js";
 
 const MAX_MATERIAL_CHARS = 12_000;
 
-/** One chat message. */
-type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string };
-
 /** The system and user messages asking for review questions as JSON. */
-const buildPrompt = (ask: QuestionAsk): Message[] => {
+const buildPrompt = (ask: QuestionAsk) => {
   let budget = MAX_MATERIAL_CHARS;
   const excerpts: string[] = [];
   ask.material.forEach((m, i) => {
@@ -65,7 +62,7 @@ const RETRY_BASE_MS = 250;
 /** An answer that says "try again later": 429, or a 5xx the client marks retryable. */
 const saysRetryLater = (error: unknown): error is ToolFailure =>
   ToolFailure.isInstance(error) &&
-  (error.kind === "rate_limited" || (error.isRetryable && error.status !== undefined && error.status >= 500));
+  (error.kind === "rate_limited" || (error.isRetryable && (error.status ?? 0) >= 500));
 
 /**
  * Runs `send`, retrying up to `config.llmRetries` times when the LLM answers 429 or 5xx, after its
@@ -117,7 +114,8 @@ export const askLlm = async (llm: LlmEndpoint, ask: QuestionAsk, ctx: TestgenCon
 
   const schema = llmJsonSchema(ask.type);
   const post = { method: "POST", url: llm.url, bearer: llm.apiKey, apiKeyVar: "LLM_API_KEY" } as const;
-  const send = async (messages: ReadonlyArray<Message>) => {
+  const messages = buildPrompt(ask);
+  const send = async () => {
     for (;;) {
       // Sent only when configured: OpenAI's o-series and GPT-5 models refuse any temperature but their default.
       const temperature = memory.noTemperature.has(llm.url) ? undefined : config.llmTemperature;
@@ -141,10 +139,9 @@ export const askLlm = async (llm: LlmEndpoint, ask: QuestionAsk, ctx: TestgenCon
     }
   };
 
-  const messages = buildPrompt(ask);
   try {
     for (let round = 0; ; round++) {
-      const completion = await send(messages);
+      const completion = await send();
       if (!("choices" in completion)) return completion;
       const choice = completion.choices[0]!;
       const model = completion.model ?? llm.model;

@@ -134,10 +134,8 @@ export const runGenerateTest = async (args: GenerateTestInput, ctx: TestgenConte
     const mcNote = questions.some((q) => q.type !== type)
       ? " Some are open questions: multiple choice needs more material."
       : "";
-    return partial(
-      { ...base, questions, generated_by: "rules" as const },
-      `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notesText}`,
-    );
+    const message = `${why}: ${questions.length} questions were built without an LLM from ${groundedIn} (key sentences as definition and fill-in questions).${mcNote}${notesText}`;
+    return partial({ ...base, questions, generated_by: "rules" as const }, message);
   };
 
   const llm = llmSettings(ctx.config);
@@ -154,12 +152,8 @@ export const runGenerateTest = async (args: GenerateTestInput, ctx: TestgenConte
   const questions = missing > 0 ? [...given, ...ruleQuestions(ask).slice(0, missing)] : given;
   const data = { ...base, questions, generated_by: "llm" as const };
   const how = `${answer.model} via ${answer.format}${answer.repaired ? " after one repair round" : ""}`;
-  if (missing > 0)
-    return partial(
-      data,
-      `The LLM returned ${answer.questions.length} of ${count} questions; the rest were built without it from ${groundedIn}.${notesText}`,
-      { source: how },
-    );
+  const toppedUp = `The LLM returned ${answer.questions.length} of ${count} questions; the rest were built without it from ${groundedIn}.${notesText}`;
+  if (missing > 0) return partial(data, toppedUp, { source: how });
   return outcome(data, {
     message: `${questions.length} ${type === "multiple_choice" ? "multiple-choice" : "open"} ${difficulty} questions on "${args.topic}" from ${how}, based on ${groundedIn}.${notesText}`,
     source: how,

@@ -24,11 +24,7 @@ const STOPWORDS: Readonly<Record<"es" | "en", ReadonlySet<string>>> = {
 export const isStopword = (folded: string): boolean => STOPWORDS.es.has(folded) || STOPWORDS.en.has(folded);
 
 /** Lower case without accents (for comparing words). */
-export const fold = (s: string): string =>
-  s
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase();
+export const fold = (s: string): string => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 /** Words of a text (letters and digits, accents kept). */
 export const words = (s: string): string[] => s.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
