@@ -112,7 +112,7 @@ export const askLlm = async (llm: LlmEndpoint, ask: QuestionAsk, ctx: TestgenCon
   const formatNow = () =>
     auto ? (memory.noJsonSchema.has(llm.url) ? "json_object" : "json_schema") : config.responseFormat;
 
-  const schema = llmJsonSchema(ask.type);
+  const json_schema = { name: "review_questions", strict: true, schema: llmJsonSchema(ask.type) };
   const post = { method: "POST", url: llm.url, bearer: llm.apiKey, apiKeyVar: "LLM_API_KEY" } as const;
   const messages = buildPrompt(ask);
   const send = async () => {
@@ -120,10 +120,7 @@ export const askLlm = async (llm: LlmEndpoint, ask: QuestionAsk, ctx: TestgenCon
       // Sent only when configured: OpenAI's o-series and GPT-5 models refuse any temperature but their default.
       const temperature = memory.noTemperature.has(llm.url) ? undefined : config.llmTemperature;
       const format = formatNow();
-      const response_format =
-        format === "json_schema"
-          ? { type: format, json_schema: { name: "review_questions", strict: true, schema } }
-          : { type: format };
+      const response_format = format === "json_schema" ? { type: format, json_schema } : { type: format };
       const json = { model: llm.model, messages, temperature, response_format };
       // Aborted by the call's signal and by the deadline on the catalog's clock (withRetries).
       const res = await withRetries(ctx, (signal) =>
@@ -143,13 +140,12 @@ export const askLlm = async (llm: LlmEndpoint, ask: QuestionAsk, ctx: TestgenCon
     for (let round = 0; ; round++) {
       const completion = await send();
       if (!("choices" in completion)) return completion;
-      const choice = completion.choices[0]!;
+      const { message, finish_reason } = completion.choices[0]!;
       const model = completion.model ?? llm.model;
-      if (choice.message.refusal) return failed(`the model refused: ${oneLine(choice.message.refusal)}`);
-      if (choice.finish_reason === "content_filter")
-        return failed("the reply was blocked by the content filter");
-      const content = choice.message.content ?? choice.message.tool_calls?.[0]?.function.arguments ?? "";
-      const cutOff = choice.finish_reason === "length";
+      if (message.refusal) return failed(`the model refused: ${oneLine(message.refusal)}`);
+      if (finish_reason === "content_filter") return failed("the reply was blocked by the content filter");
+      const content = message.content ?? message.tool_calls?.[0]?.function.arguments ?? "";
+      const cutOff = finish_reason === "length";
       const { questions, problem: bad } = readReply(content, ask);
       const problem = [cutOff && "the reply was cut off before the end", bad].filter(Boolean).join(" and ");
       if (!problem || (round === 1 && questions.length > 0))

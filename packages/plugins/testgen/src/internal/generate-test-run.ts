@@ -45,13 +45,12 @@ const fetchPreferences = async (ctx: TestgenContext, subject: string): Promise<P
   }
 };
 
-/** The material questions are based on, and where it came from. */
-interface Grounding {
-  readonly kind: "context" | "rag" | "none";
-  readonly material: ReadonlyArray<Material>;
-  /** Why rag gave nothing, when it was tried. */
-  readonly note?: string;
-}
+/** The material questions are based on, where it came from, and why rag gave nothing when it was tried. */
+const grounded = (kind: keyof typeof GROUNDED_IN, material: ReadonlyArray<Material> = [], note?: string) => ({
+  kind,
+  material,
+  ...(note ? { note } : {}),
+});
 
 /** The companion tool testgen asks for material when no context is given. */
 const RAG_TOOL = "rag_search";
@@ -60,19 +59,14 @@ const RAG_TOOL = "rag_search";
  * The material to ground questions in: the `context` argument when given; else the results of
  * `rag_search` (when the rag plugin is in the same catalog) for the topic and subject; else none.
  */
-const ground = async (
-  ctx: TestgenContext,
-  args: GenerateTestInput,
-  asignatura?: string,
-): Promise<Grounding> => {
-  const { topic, context } = args;
-  if (context?.trim()) return { kind: "context", material: [{ text: context, source: "context" }] };
-  if (!ctx.hasTool(RAG_TOOL)) return { kind: "none", material: [] };
+const ground = async (ctx: TestgenContext, topic: string, context?: string, asignatura?: string) => {
+  if (context?.trim()) return grounded("context", [{ text: context, source: "context" }]);
+  if (!ctx.hasTool(RAG_TOOL)) return grounded("none");
   const search = { query: topic, top_k: 6, ...(asignatura ? { asignatura } : {}) };
   const result = await ctx.callTool(RAG_TOOL, search);
   const results = (result.data as { results?: unknown } | undefined)?.results;
   if ((result.status !== "success" && result.status !== "partial") || !Array.isArray(results))
-    return { kind: "none", material: [], note: `${RAG_TOOL} answered ${result.status}: ${result.message}` };
+    return grounded("none", [], `${RAG_TOOL} answered ${result.status}: ${result.message}`);
   const material = (results as Array<{ content?: unknown; metadata?: { source?: unknown } }>).flatMap(
     ({ content, metadata }) =>
       typeof content === "string" && content.trim() !== ""
@@ -80,8 +74,8 @@ const ground = async (
         : [],
   );
   return material.length > 0
-    ? { kind: "rag", material }
-    : { kind: "none", material: [], note: `${RAG_TOOL} found nothing for "${topic}"` };
+    ? grounded("rag", material)
+    : grounded("none", [], `${RAG_TOOL} found nothing for "${topic}"`);
 };
 
 const GROUNDED_IN = {
@@ -111,7 +105,7 @@ export const runGenerateTest = async (args: GenerateTestInput, ctx: TestgenConte
   const difficulty = args.difficulty ?? prefs.difficulty ?? "medium";
   const type = args.question_type ?? "open";
 
-  const grounding = await ground(ctx, args, asignatura);
+  const grounding = await ground(ctx, args.topic, args.context, asignatura);
   const base = {
     asignatura,
     grounding: grounding.kind,
