@@ -60,6 +60,9 @@ export const llmJsonSchema = (type: QuestionType) =>
 
 const text = z.string().trim().min(1);
 
+/** An option as its text (some models send objects). */
+const optionText = (o: any) => (o && typeof o === "object" ? (o.answer_text ?? o.text) : o);
+
 /** One question as a model may send it: tolerant of the common field names (`question_text` ...). */
 const llmQuestion = z.preprocess(
   (r: any) => {
@@ -67,10 +70,7 @@ const llmQuestion = z.preprocess(
     return {
       ...r,
       question: r.question ?? r.question_text ?? r.text,
-      // Options as objects: their text.
-      options: Array.isArray(r.options)
-        ? r.options.map((o: any) => (o && typeof o === "object" ? (o.answer_text ?? o.text) : o))
-        : r.options,
+      options: Array.isArray(r.options) ? r.options.map(optionText) : r.options,
       correct_index: r.correct_index ?? r.answer_index ?? r.correct_option ?? null,
       answer: r.answer ?? r.correct_answer ?? r.expected_answer,
     };

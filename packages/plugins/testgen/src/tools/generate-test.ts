@@ -45,14 +45,13 @@ const input = z.object({
 });
 
 const source = z.enum(["argument", "professor", "default"]);
+const settingsFrom = z.object({ num_questions: source, difficulty: source });
 const output = z.object({
   asignatura: z.string().optional().describe("The subject used, when there is one"),
   questions: z.array(questionSchema).describe("The questions, each with its type and difficulty"),
   generated_by: z.enum(["llm", "rules"]).describe("llm, or rules when built without an LLM"),
   grounding: z.enum(["context", "rag", "none"]).describe("What the questions are based on"),
-  settings_from: z
-    .object({ num_questions: source, difficulty: source })
-    .describe("Where count and difficulty came from"),
+  settings_from: settingsFrom.describe("Where count and difficulty came from"),
 });
 
 /** The arguments of `testgen_generate_test`, as its run receives them. */
