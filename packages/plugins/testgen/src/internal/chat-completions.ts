@@ -12,12 +12,11 @@ const MAX_MATERIAL_CHARS = 12_000;
 /** The system and user messages asking for review questions as JSON. */
 const buildPrompt = (ask: QuestionAsk) => {
   let budget = MAX_MATERIAL_CHARS;
-  const excerpts: string[] = [];
-  ask.material.forEach((m, i) => {
-    if (budget <= 0) return;
+  const excerpts = ask.material.flatMap((m, i) => {
+    if (budget <= 0) return [];
     const text = m.text.trim().slice(0, budget);
     budget -= text.length;
-    excerpts.push(`[${i + 1}]${m.source ? ` (${m.source})` : ""} ${text}`);
+    return [`[${i + 1}]${m.source ? ` (${m.source})` : ""} ${text}`];
   });
   const system =
     "You write review questions for university students. Questions test understanding, not trivia, " +

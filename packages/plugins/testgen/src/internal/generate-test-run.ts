@@ -6,11 +6,7 @@ import { DIFFICULTIES, type Difficulty, type Material } from "./questions.js";
 import { ruleQuestions } from "./rule-questions.js";
 
 /** A professor's defaults for a subject (none found: empty), or why they could not be read (`failed`). */
-interface Preferences {
-  readonly numQuestions?: number;
-  readonly difficulty?: Difficulty;
-  readonly failed?: string;
-}
+type Preferences = Readonly<{ numQuestions?: number; difficulty?: Difficulty; failed?: string }>;
 
 /**
  * GET {backendUrl}/users/subject/{subject}/preferences (the original backend's endpoint, answering
@@ -84,9 +80,6 @@ const GROUNDED_IN = {
   none: "the topic alone (no material)",
 } as const;
 
-/** The steps reported as progress: preferences and material, the LLM's batch, the answer checked. */
-const STEPS = 3;
-
 const from = (given: unknown, professor: unknown) =>
   given !== undefined ? "argument" : professor !== undefined ? "professor" : "default";
 
@@ -95,7 +88,8 @@ const from = (given: unknown, professor: unknown) =>
  * listing the tool does not load the LLM client, the grounding and the rule-based generator.
  */
 export const runGenerateTest = async (args: GenerateTestInput, ctx: TestgenContext) => {
-  const step = (progress: number, message: string) => ctx.progress({ progress, total: STEPS, message });
+  // The steps reported as progress: preferences and material, the LLM's batch, the answer checked.
+  const step = (progress: number, message: string) => ctx.progress({ progress, total: 3, message });
   const asignatura = args.asignatura?.trim() || undefined;
   step(0, "reading the professor's preferences and the material");
   const needPrefs = args.num_questions === undefined || args.difficulty === undefined;
@@ -106,14 +100,11 @@ export const runGenerateTest = async (args: GenerateTestInput, ctx: TestgenConte
   const type = args.question_type ?? "open";
 
   const grounding = await ground(ctx, args.topic, args.context, asignatura);
-  const base = {
-    asignatura,
-    grounding: grounding.kind,
-    settings_from: {
-      num_questions: from(args.num_questions, prefs.numQuestions),
-      difficulty: from(args.difficulty, prefs.difficulty),
-    },
+  const settings_from = {
+    num_questions: from(args.num_questions, prefs.numQuestions),
+    difficulty: from(args.difficulty, prefs.difficulty),
   } as const;
+  const base = { asignatura, grounding: grounding.kind, settings_from } as const;
   const notes = [
     prefs.failed && `professor preferences unavailable (${prefs.failed}), defaults used`,
     grounding.note,

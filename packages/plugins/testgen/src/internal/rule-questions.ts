@@ -55,8 +55,7 @@ const isKeyword = (f: string): boolean => f.length >= 4 && !isStopword(f) && !/^
 const contentTerms = (text: string): string[] => words(text).map(fold).filter(isKeyword);
 
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
+  const inter = [...a].filter((x) => b.has(x)).length;
   return inter / (a.size + b.size - inter || 1);
 };
 
