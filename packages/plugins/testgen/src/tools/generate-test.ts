@@ -54,6 +54,12 @@ const output = z.object({
   settings_from: settingsFrom.describe("Where count and difficulty came from"),
 });
 
+/** Course material for the first example. */
+const EXAMPLE_MATERIAL =
+  "Una metaheurística es un método de búsqueda de alto nivel que guía heurísticas subordinadas para explorar el espacio de soluciones. " +
+  "La búsqueda local mejora una solución explorando su vecindario hasta alcanzar un óptimo local. " +
+  "Los algoritmos genéticos mantienen una población de soluciones que evoluciona mediante selección, cruce y mutación.";
+
 /** The arguments of `testgen_generate_test`, as its run receives them. */
 export type GenerateTestInput = z.output<typeof input>;
 
@@ -80,16 +86,7 @@ export const generateTest = defineToolWith<TestgenConfig, TestgenResources>()({
   input,
   output,
   examples: [
-    {
-      input: {
-        topic: "metaheurísticas",
-        num_questions: 3,
-        context:
-          "Una metaheurística es un método de búsqueda de alto nivel que guía heurísticas subordinadas para explorar el espacio de soluciones. " +
-          "La búsqueda local mejora una solución explorando su vecindario hasta alcanzar un óptimo local. " +
-          "Los algoritmos genéticos mantienen una población de soluciones que evoluciona mediante selección, cruce y mutación.",
-      },
-    },
+    { input: { topic: "metaheurísticas", num_questions: 3, context: EXAMPLE_MATERIAL } },
     {
       input: {
         topic: "Turing machines",
