@@ -61,7 +61,7 @@ const RETRY_BASE_MS = 250;
 /** An answer that says "try again later": 429, or a 5xx the client marks retryable. */
 const saysRetryLater = (error: unknown): error is ToolFailure =>
   ToolFailure.isInstance(error) &&
-  (error.kind === "rate_limited" || (error.isRetryable && (error.status ?? 0) >= 500));
+  (error.kind === "rate_limited" || (error.isRetryable && error.status !== undefined && error.status >= 500));
 
 /**
  * Runs `send`, retrying up to `config.llmRetries` times when the LLM answers 429 or 5xx, after its
