@@ -83,12 +83,10 @@ const withRetries = <T>(ctx: TestgenContext, send: (abort: AbortSignal) => Promi
     }),
     Schedule.upTo({ times: config.llmRetries }),
   );
+  const timedOut = () =>
+    Effect.fail(fail.timeout(`the LLM did not complete the request within ${config.llmTimeoutMs} ms`));
   return Effect.tryPromise({ try: send, catch: (error) => error }).pipe(
-    Effect.timeoutOrElse({
-      duration: config.llmTimeoutMs,
-      orElse: () =>
-        Effect.fail(fail.timeout(`the LLM did not complete the request within ${config.llmTimeoutMs} ms`)),
-    }),
+    Effect.timeoutOrElse({ duration: config.llmTimeoutMs, orElse: timedOut }),
     Effect.retry({ schedule, while: saysRetryLater }),
     Effect.provideService(Clock.Clock, clock),
     (attempts) => Effect.runPromise(attempts, { signal }),

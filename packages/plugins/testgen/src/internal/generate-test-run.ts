@@ -15,17 +15,12 @@ type Preferences = Readonly<{ numQuestions?: number; difficulty?: Difficulty; fa
  * `failed` saying why.
  */
 const fetchPreferences = async (ctx: TestgenContext, subject: string): Promise<Preferences> => {
-  const { http, config, signal } = ctx;
-  if (!config.backendUrl) return {};
+  const { backendUrl: baseUrl, preferencesTimeoutMs: timeoutMs } = ctx.config;
+  if (!baseUrl) return {};
+  const url = `/users/subject/${encodeURIComponent(subject)}/preferences`;
+  const json = { headers: { accept: "application/json" }, acceptStatus: [404] };
   try {
-    const res = await http.request({
-      baseUrl: config.backendUrl,
-      url: `/users/subject/${encodeURIComponent(subject)}/preferences`,
-      timeoutMs: config.preferencesTimeoutMs,
-      signal,
-      acceptStatus: [404],
-      headers: { accept: "application/json" },
-    });
+    const res = await ctx.http.request({ ...json, baseUrl, url, timeoutMs, signal: ctx.signal });
     if (res.status === 404) return {};
     const body = res.json() as Record<string, any> | null;
     const p = body?.preferences && typeof body.preferences === "object" ? body.preferences : (body ?? {});

@@ -54,6 +54,9 @@ const splitSentences = (m: Material): Array<{ text: string; source: string | und
 const isKeyword = (f: string): boolean => f.length >= 4 && !isStopword(f) && !/^\d+$/.test(f);
 const contentTerms = (text: string): string[] => words(text).map(fold).filter(isKeyword);
 
+/** A sentence without its final period (an option's text). */
+const noDot = (s: string) => s.replace(/[.]$/, "");
+
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
   const inter = [...a].filter((x) => b.has(x)).length;
   return inter / (a.size + b.size - inter || 1);
@@ -136,10 +139,8 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
         .map((o) => o.definition?.rest ?? o.text)
         .filter((x, i, all) => all.indexOf(x) === i)
         .slice(0, 3);
-      if (others.length >= 2) {
-        const options = shuffle([rest, ...others], s.text).map((o) => o.replace(/[.]$/, ""));
-        return on(s, t.which(term), rest.replace(/[.]$/, ""), options);
-      }
+      if (others.length >= 2)
+        return on(s, t.which(term), noDot(rest), shuffle([rest, ...others], s.text).map(noDot));
     }
     if (ask.difficulty === "hard" && ask.type === "open" && i % 2 === 0) return on(s, t.explain(s.text));
     // Cloze: blank a keyword specific to the sentence (central ones for easy), not a topic word, not used before.
