@@ -26,13 +26,10 @@ export const words = (s: string): string[] => s.match(/[\p{L}\p{N}][\p{L}\p{N}'-
 
 /** "es" or "en": whichever language's function words are more frequent; Spanish marks break ties. */
 export const detectLanguage = (text: string): "es" | "en" => {
-  let es = 0;
-  let en = 0;
-  for (const w of words(text).slice(0, 2000)) {
-    const f = fold(w);
-    if (STOPWORDS.es.has(f) && !STOPWORDS.en.has(f)) es++;
-    if (STOPWORDS.en.has(f) && !STOPWORDS.es.has(f)) en++;
-  }
-  if (es !== en) return es > en ? "es" : "en";
+  // Spanish function words minus English ones (a word of both lists counts for neither).
+  let lead = 0;
+  for (const f of words(text).slice(0, 2000).map(fold))
+    lead += Number(STOPWORDS.es.has(f)) - Number(STOPWORDS.en.has(f));
+  if (lead !== 0) return lead > 0 ? "es" : "en";
   return /[áéíóúñ¿¡]/i.test(text) ? "es" : "en";
 };

@@ -137,8 +137,6 @@ export const readReply = (content: string, ask: Pick<QuestionAsk, "type" | "diff
   });
 
   const problems = read.filter((q) => typeof q === "string");
-  return {
-    questions: read.filter((q) => typeof q !== "string"),
-    problem: problems.slice(0, 3).join("; ") || undefined,
-  };
+  const questions = read.filter((q) => typeof q !== "string");
+  return { questions, problem: problems.slice(0, 3).join("; ") || undefined };
 };
