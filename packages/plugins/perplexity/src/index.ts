@@ -1,13 +1,13 @@
 import { definePlugin, type HealthContext, type PluginOptions, ToolFailure } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
 import { type PerplexityConfig, perplexityConfigSchema } from "./config.js";
-import { KEYS_PAGE } from "./internal/perplexity-api.js";
+import { KEYS_PAGE, keyed } from "./internal/perplexity-api.js";
 import { deepResearch } from "./tools/deep-research.js";
 import { searchWeb } from "./tools/search-web.js";
 
 export type { PerplexityConfig } from "./config.js";
-export type { ResearchOutput } from "./internal/research-output.js";
 export type { WebResult, WebSearchOutput } from "./internal/web-results.js";
+export type { ResearchOutput } from "./tools/deep-research.js";
 
 /**
  * Options of {@link createPerplexityPlugin}: defaults for the plugin's settings (`apiKey`, `baseUrl`,
@@ -24,8 +24,7 @@ export type PerplexityPluginOptions = PluginOptions<typeof perplexityConfigSchem
  * when the key is good, and as unauthorised (401/403) when it is not.
  */
 const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>) => {
-  const { baseUrl, apiKey: bearer } = config;
-  const check = { method: "POST", baseUrl, url: "/search", json: {}, bearer, signal } as const;
+  const check = { ...keyed(config), method: "POST", url: "/search", json: {}, signal } as const;
   try {
     const { status } = await http.request({ ...check, acceptStatus: [400, 422] });
     return {
@@ -40,7 +39,7 @@ const health = async ({ config, http, signal }: HealthContext<PerplexityConfig>)
       fix:
         failure?.kind === "access_denied"
           ? `Set PERPLEXITY_API_KEY to a valid key (create one at ${KEYS_PAGE}).`
-          : `Check that ${baseUrl} is reachable from this host.`,
+          : `Check that ${config.baseUrl} is reachable from this host.`,
     };
   }
 };

@@ -1,5 +1,6 @@
-import { secret, setting } from "@quiver/core";
+import { secret, setting, type ToolContext } from "@quiver/core";
 import { z } from "zod";
+import type { TestgenResources } from "./setup.js";
 
 const url = z.string().regex(/^https?:\/\/\S+$/, "expected an http(s) URL");
 const positiveInt = z.coerce.number().int().positive();
@@ -33,6 +34,9 @@ export const testgenConfigSchema = z.object({
 
 /** The validated settings a tool receives as `ctx.config`. */
 export type TestgenConfig = z.output<typeof testgenConfigSchema>;
+
+/** What the testgen tool's run receives: its settings and the registration's memory of refusals. */
+export type TestgenContext = ToolContext<TestgenConfig, TestgenResources>;
 
 /**
  * Where to send chat completions: `{base}/chat/completions` when the base URL has a path

@@ -1,9 +1,7 @@
 import type { PluginPrompt } from "@quiver/core";
 import type { TestgenConfig } from "./config.js";
-import { DIFFICULTIES } from "./internal/questions.js";
+import { DIFFICULTIES, QUESTION_TYPES } from "./internal/questions.js";
 import type { TestgenResources } from "./setup.js";
-
-const QUESTION_TYPES = ["open", "multiple_choice"] as const;
 
 /** The values of a closed list starting with what was typed, for a prompt argument's completion. */
 const startingWith = (values: ReadonlyArray<string>) => (typed: string) =>
@@ -30,19 +28,10 @@ export const reviewPrompt: PluginPrompt<TestgenConfig, TestgenResources> = {
   get: ({ topic, question_type, difficulty }) => {
     const options = [
       `topic "${topic}"`,
-      question_type && QUESTION_TYPES.includes(question_type as never)
-        ? `question_type "${question_type}"`
-        : "",
-      difficulty && DIFFICULTIES.includes(difficulty as never) ? `difficulty "${difficulty}"` : "",
+      QUESTION_TYPES.includes(question_type as never) && `question_type "${question_type}"`,
+      DIFFICULTIES.includes(difficulty as never) && `difficulty "${difficulty}"`,
     ].filter(Boolean);
-    return [
-      {
-        role: "user",
-        content: {
-          type: "text",
-          text: `I want to review ${topic}. Call testgen_generate_test with ${options.join(", ")}. Then ask me the questions one at a time: wait for my answer to each, tell me whether it is right and why, and go on to the next. At the end, tell me what to study again.`,
-        },
-      },
-    ];
+    const text = `I want to review ${topic}. Call testgen_generate_test with ${options.join(", ")}. Then ask me the questions one at a time: wait for my answer to each, tell me whether it is right and why, and go on to the next. At the end, tell me what to study again.`;
+    return [{ role: "user", content: { type: "text", text } }];
   },
 };

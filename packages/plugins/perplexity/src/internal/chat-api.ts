@@ -12,13 +12,10 @@ const ContentSchema = z
   .nullish();
 
 /** The answer's text: the string, or the text chunks of a chunk list joined (images and files have none). */
-export const contentText = (content: z.output<typeof ContentSchema>): string =>
+const contentText = (content: z.output<typeof ContentSchema>): string =>
   typeof content === "string"
     ? content
-    : (content ?? [])
-        .filter((chunk) => chunk.type === "text")
-        .map((chunk) => chunk.text ?? "")
-        .join("");
+    : (content ?? []).map((chunk) => (chunk.type === "text" ? (chunk.text ?? "") : "")).join("");
 
 /** `POST /chat/completions` response (`CompletionResponse`), the fields this tool reads. */
 const CompletionSchema = z.object({

@@ -30,38 +30,33 @@ export const searchFilters = ({ recency, domains }: WebSearchRequest) => ({
   ...(domains?.length ? { search_domain_filter: domains.map((d) => d.toLowerCase()) } : {}),
 });
 
+/** What every request to Perplexity carries: the base URL, and the key as Bearer token (named by its setting in failures). */
+export const keyed = ({ baseUrl, apiKey }: PerplexityConfig) =>
+  ({ baseUrl, bearer: apiKey, apiKeyVar: "PERPLEXITY_API_KEY" }) as const;
+
 /**
  * POSTs JSON to Perplexity with the key as its Bearer token and parses the answer with `schema`.
  * Failures get Perplexity-specific fixes: a rejected key (401/403) says how to get a valid one, an
  * unknown model lists the documented ones. Messages are already redacted by the HTTP client.
  */
-export const postJson = async <T>(
-  ctx: PerplexityContext,
-  url: string,
-  json: unknown,
-  schema: z.ZodType<T>,
-) => {
-  const { baseUrl, apiKey: bearer } = ctx.config;
-  const request = { method: "POST", baseUrl, url, json, bearer, schema, signal: ctx.signal } as const;
-  return ctx.http.json({ ...request, apiKeyVar: "PERPLEXITY_API_KEY" }).catch((error: unknown) => {
-    if (!ToolFailure.isInstance(error)) throw error;
-    // The same failure (kind, status, redacted message) with Perplexity's fix.
-    const fixed = { ...error, message: error.message };
-    if (error.kind === "access_denied")
-      throw ToolFailure.make({
-        ...fixed,
-        suggestion: `Perplexity rejected PERPLEXITY_API_KEY. Set it to a valid key (they start with "pplx-"; create one at ${KEYS_PAGE}), check the account has API credit, and restart the host.`,
-        guidance:
-          "Web search is not available here: answer from your own knowledge and say you could not check current sources.",
-      });
-    if (error.kind === "invalid_input" && /model/i.test(error.message))
-      throw ToolFailure.make({
-        ...fixed,
-        suggestion: `Use one of the Sonar models: ${SONAR_MODELS.join(", ")} (or omit model).`,
-      });
-    throw error;
-  });
-};
+export const postJson = <T>(ctx: PerplexityContext, url: string, json: unknown, schema: z.ZodType<T>) =>
+  ctx.http
+    .json({ ...keyed(ctx.config), method: "POST", url, json, schema, signal: ctx.signal })
+    .catch((error: unknown) => {
+      if (!ToolFailure.isInstance(error)) throw error;
+      const fix =
+        error.kind === "access_denied"
+          ? {
+              suggestion: `Perplexity rejected PERPLEXITY_API_KEY. Set it to a valid key (they start with "pplx-"; create one at ${KEYS_PAGE}), check the account has API credit, and restart the host.`,
+              guidance:
+                "Web search is not available here: answer from your own knowledge and say you could not check current sources.",
+            }
+          : error.kind === "invalid_input" && /model/i.test(error.message)
+            ? { suggestion: `Use one of the Sonar models: ${SONAR_MODELS.join(", ")} (or omit model).` }
+            : undefined;
+      // The same failure (kind, status, redacted message) with Perplexity's fix.
+      throw fix ? ToolFailure.make({ ...error, message: error.message, ...fix }) : error;
+    });
 
 /**
  * Perplexity's Search API (`POST /search`, `ApiSearchResponse`): ranked pages with snippets; no

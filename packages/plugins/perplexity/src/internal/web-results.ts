@@ -70,7 +70,7 @@ export const titleFromUrl = (url: string): string => {
 };
 
 /** A result as both APIs send it (`ApiSearchResponse.results`, `CompletionResponse.search_results`). */
-const RawResultSchema = z.object({
+export const RawResultSchema = z.object({
   title: z.string().nullish(),
   url: z.string().min(1),
   date: z.string().nullish(),

@@ -95,9 +95,7 @@ export const searchWeb = defineToolWith<PerplexityConfig>()({
     });
     const { api, model, citations, results } = out;
     const ignored =
-      api === "search" && input.model && !refused
-        ? ` (model ${input.model} ignored: the Search API has no model)`
-        : "";
+      input.model && !refused ? ` (model ${input.model} ignored: the Search API has no model)` : "";
     const fellBack = refused
       ? `Perplexity's chat API refused this key (${refused.status ? `HTTP ${refused.status}: ` : ""}${refused.message}), so the Search API answered: `
       : "";

@@ -31,39 +31,36 @@ const shuffle = <T>(items: T[], key: string): T[] => {
   return out;
 };
 
+/** A list item's bullet or number. */
+const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+/;
+
+/** Headings and title lines (no closing punctuation, few words) are not sentences. */
+const isSentence = (s: string) => {
+  const n = words(s).length;
+  return s.length >= 40 && s.length <= 360 && n >= 6 && (/[.!?…:;»"]$/.test(s) || n >= 12);
+};
+
 const splitSentences = (m: Material): Array<{ text: string; source: string | undefined }> =>
   m.text
     .replace(/\r/g, "")
     // A line ending in a lower-case letter or a comma, followed by one starting in lower case, is a wrapped line.
     .replace(/([\p{Ll},])[ \t]*\n[ \t]*(?=\p{Ll})/gu, "$1 ")
     .split(/\n+|(?<=[.!?])\s+(?=[\p{Lu}¿¡"«(])/u)
-    .map((s) =>
-      s
-        .replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "")
-        .replace(/\s+/g, " ")
-        .trim(),
-    )
-    // Headings and title lines (no closing punctuation, few words) are not sentences.
-    .filter(
-      (s) =>
-        s.length >= 40 &&
-        s.length <= 360 &&
-        words(s).length >= 6 &&
-        (/[.!?…:;»"]$/.test(s) || words(s).length >= 12),
-    )
+    .map((s) => s.replace(BULLET, "").replace(/\s+/g, " ").trim())
+    .filter(isSentence)
     .map((text) => ({ text, source: m.source }));
 
 /** A folded word that can be a keyword: 4 letters or more, not a function word of either language, not a number. */
 const isKeyword = (f: string): boolean => f.length >= 4 && !isStopword(f) && !/^\d+$/.test(f);
 const contentTerms = (text: string): string[] => words(text).map(fold).filter(isKeyword);
 
+/** A sentence without its final period (an option's text). */
+const noDot = (s: string) => s.replace(/[.]$/, "");
+
 const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
-  let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
+  const inter = [...a].filter((x) => b.has(x)).length;
   return inter / (a.size + b.size - inter || 1);
 };
-
-const BLANK = "_____";
 
 /**
  * Review questions built without an LLM: key sentences of the material (scored by keyword weight,
@@ -101,12 +98,9 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
         m?.groups && term && !PRONOUN.test(term) && words(term).length <= 8 && startsLikeANoun(term)
           ? { term, plural: /^(son|are)$/i.test(m.groups.verb!), rest: m.groups.rest!.trim() }
           : undefined;
-      let score = 0;
-      for (const x of terms) score += weight(x);
-      score = score / Math.sqrt(terms.size || 1);
+      let score = [...terms].reduce((sum, x) => sum + weight(x), 0) / Math.sqrt(terms.size || 1);
       for (const x of terms) if (topicTerms.has(x)) score += 2;
-      if (definition) score += 2;
-      return { text, source, terms, definition, score };
+      return { text, source, terms, definition, score: definition ? score + 2 : score };
     });
 
   const df = new Map<string, number>();
@@ -116,10 +110,9 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
 
   type Sentence = (typeof sentences)[number];
   const chosen: Sentence[] = [];
-  for (const s of [...sentences].sort((a, b) => b.score - a.score)) {
-    // The best sentences, each sharing at most half its terms with one chosen before.
+  // The best sentences, each sharing at most half its terms with one chosen before.
+  for (const s of [...sentences].sort((a, b) => b.score - a.score))
     if (chosen.length < ask.count && !chosen.some((c) => jaccard(c.terms, s.terms) > 0.5)) chosen.push(s);
-  }
 
   const keywords = [...tf.keys()]
     .filter((k) => !topicTerms.has(k))
@@ -146,10 +139,8 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
         .map((o) => o.definition?.rest ?? o.text)
         .filter((x, i, all) => all.indexOf(x) === i)
         .slice(0, 3);
-      if (others.length >= 2) {
-        const options = shuffle([rest, ...others], s.text).map((o) => o.replace(/[.]$/, ""));
-        return on(s, t.which(term), rest.replace(/[.]$/, ""), options);
-      }
+      if (others.length >= 2)
+        return on(s, t.which(term), noDot(rest), shuffle([rest, ...others], s.text).map(noDot));
     }
     if (ask.difficulty === "hard" && ask.type === "open" && i % 2 === 0) return on(s, t.explain(s.text));
     // Cloze: blank a keyword specific to the sentence (central ones for easy), not a topic word, not used before.
@@ -164,7 +155,7 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
     if (!answer) return on(s, t.explain(s.text));
     used.add(fold(answer));
     // A word is letters, digits, ' and -: nothing to escape in a pattern.
-    const cloze = s.text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])`, "u"), BLANK);
+    const cloze = s.text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])`, "u"), "_____");
     if (ask.type === "multiple_choice") {
       const distractors = keywords
         .filter((k) => k !== fold(answer) && !s.terms.has(k) && !verbLike(k))
@@ -187,8 +178,7 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
   }
   const templates = TEMPLATES[lang];
   const offset = { easy: 0, medium: 2, hard: 4 }[ask.difficulty];
-  for (let i = 0; questions.length < ask.count && i < templates.length; i++) {
+  for (let i = 0; questions.length < ask.count && i < templates.length; i++)
     questions.push(on(undefined, templates[(i + offset) % templates.length]!(ask.topic.trim())));
-  }
   return questions.slice(0, ask.count);
 };

@@ -1,7 +1,7 @@
 import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
 import type { TestgenConfig } from "../config.js";
-import { DIFFICULTIES, questionSchema } from "../internal/questions.js";
+import { DIFFICULTIES, QUESTION_TYPES, questionSchema } from "../internal/questions.js";
 import type { TestgenResources } from "../setup.js";
 
 const input = z.object({
@@ -12,7 +12,6 @@ const input = z.object({
     .max(300)
     .describe("What the questions are about, e.g. 'algoritmos genéticos'."),
   num_questions: z
-    .number()
     .int()
     .min(1)
     .max(10)
@@ -23,7 +22,7 @@ const input = z.object({
     .optional()
     .describe("easy, medium or hard (default: the professor's preference for the subject, else medium)."),
   question_type: z
-    .enum(["open", "multiple_choice"])
+    .enum(QUESTION_TYPES)
     .optional()
     .describe(
       "open (default): free-text answers; multiple_choice: 4 options with the correct answer and an explanation.",
@@ -46,15 +45,20 @@ const input = z.object({
 });
 
 const source = z.enum(["argument", "professor", "default"]);
+const settingsFrom = z.object({ num_questions: source, difficulty: source });
 const output = z.object({
   asignatura: z.string().optional().describe("The subject used, when there is one"),
   questions: z.array(questionSchema).describe("The questions, each with its type and difficulty"),
   generated_by: z.enum(["llm", "rules"]).describe("llm, or rules when built without an LLM"),
   grounding: z.enum(["context", "rag", "none"]).describe("What the questions are based on"),
-  settings_from: z
-    .object({ num_questions: source, difficulty: source })
-    .describe("Where count and difficulty came from"),
+  settings_from: settingsFrom.describe("Where count and difficulty came from"),
 });
+
+/** Course material for the first example. */
+const EXAMPLE_MATERIAL =
+  "Una metaheurística es un método de búsqueda de alto nivel que guía heurísticas subordinadas para explorar el espacio de soluciones. " +
+  "La búsqueda local mejora una solución explorando su vecindario hasta alcanzar un óptimo local. " +
+  "Los algoritmos genéticos mantienen una población de soluciones que evoluciona mediante selección, cruce y mutación.";
 
 /** The arguments of `testgen_generate_test`, as its run receives them. */
 export type GenerateTestInput = z.output<typeof input>;
@@ -82,16 +86,7 @@ export const generateTest = defineToolWith<TestgenConfig, TestgenResources>()({
   input,
   output,
   examples: [
-    {
-      input: {
-        topic: "metaheurísticas",
-        num_questions: 3,
-        context:
-          "Una metaheurística es un método de búsqueda de alto nivel que guía heurísticas subordinadas para explorar el espacio de soluciones. " +
-          "La búsqueda local mejora una solución explorando su vecindario hasta alcanzar un óptimo local. " +
-          "Los algoritmos genéticos mantienen una población de soluciones que evoluciona mediante selección, cruce y mutación.",
-      },
-    },
+    { input: { topic: "metaheurísticas", num_questions: 3, context: EXAMPLE_MATERIAL } },
     {
       input: {
         topic: "Turing machines",
