@@ -9,7 +9,7 @@ import { ragSearch } from "./tools/search.js";
 
 export { DEFAULT_INDEX_PATH, type RagConfig, ragConfigSchema } from "./config.js";
 export type { RagResources } from "./internal/backends/embedded-backend.js";
-export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./internal/output.js";
+export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./tools/search.js";
 /**
  * Options of `createRagPlugin`: defaults for the settings (`ragConfigSchema`; environment and host
  * config win), and how the session's `asignatura` is used (default `default`): `default` keeps the

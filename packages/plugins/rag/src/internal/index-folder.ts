@@ -16,13 +16,8 @@ export interface IndexFolderOptions {
   /** Collection inside the index (default `default`). */
   readonly collection?: string | undefined;
   /** Called as files are read and documents are indexed (for a progress bar). */
-  readonly onProgress?:
-    | ((progress: { phase: "read" | "index"; done: number; total: number }) => void)
-    | undefined;
+  readonly onProgress?: (progress: { phase: "read" | "index"; done: number; total: number }) => void;
 }
-
-/** What `indexFolders` did: documents added and replaced, chunks, and what could not be read or is unsupported. */
-export type IndexFolderReport = Awaited<ReturnType<typeof indexFolders>>;
 
 const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
 
@@ -39,9 +34,6 @@ const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument =
   return { ...doc, metadata: { ...m, ...pick("asignatura", 0), ...pick("tipo_documento", 1) } };
 };
 
-/** A file's JSON value. */
-const readJson = async (file: string): Promise<unknown> => JSON.parse(await readFile(file, "utf8"));
-
 /** A folder's (or file's) documents, teaching guides turned into one document per section. */
 const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/search").loadDocuments) => {
   const root = resolve(folder);
@@ -54,15 +46,17 @@ const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/
     const file = join(dir, error.path);
     const whole = extname(file).toLowerCase() === ".json" && error.line === undefined;
     // Unreadable or not a guide: reported as loadDocuments reported it.
-    const value = whole ? await readJson(file).catch(() => undefined) : undefined;
-    if (!isGuide(value)) {
-      errors.push(error);
-      continue;
-    }
-    const stem = slug(basename(file, extname(file)));
-    const named = typeof value.subject === "string" ? value.subject : undefined;
-    const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
-    documents.push(...guideDocuments(value, slug(subject), error.path));
+    const value: unknown = whole
+      ? await readFile(file, "utf8")
+          .then(JSON.parse)
+          .catch(() => undefined)
+      : undefined;
+    if (isGuide(value)) {
+      const stem = slug(basename(file, extname(file)));
+      const named = typeof value.subject === "string" ? value.subject : undefined;
+      const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
+      documents.push(...guideDocuments(value, slug(subject), error.path));
+    } else errors.push(error);
   }
   return { documents, errors, skipped: loaded.skipped };
 };

@@ -1,4 +1,4 @@
-import type { RagOutput, RagResult } from "./output.js";
+import type { RagOutput, RagResult } from "../tools/search.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

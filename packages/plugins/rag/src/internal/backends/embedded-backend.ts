@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { fail, type PluginSetup, slug } from "@quiver/core";
 import { describeLocation, type IndexLocation, indexLocationOf, type RagConfig } from "../../config.js";
-import { documentUri } from "../document-uris.js";
-import type { RagOutput, RagQuery } from "../output.js";
+import { documentUri } from "../../resources.js";
+import type { RagOutput, RagQuery } from "../../tools/search.js";
 
 /** The embedded backend: an open @quiver/search index. */
 export type EmbeddedBackend = Awaited<ReturnType<typeof openEmbeddedBackend>>;
