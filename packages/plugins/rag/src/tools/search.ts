@@ -26,11 +26,10 @@ const input = z.object({
 const ragResultSchema = z.object({
   content: z.string().describe("The matching passage"),
   metadata: z
-    .object({
+    .looseObject({
       source: z.string().nullable().describe("Document the passage comes from"),
       asignatura: z.string().nullable().describe("Subject the document belongs to"),
     })
-    .catchall(z.unknown())
     .describe("Where the passage comes from, plus any other fields the backend gives"),
   score: z.number().nullable().describe("Relevance, higher is better (null when the backend gives none)"),
 });
