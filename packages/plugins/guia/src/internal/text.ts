@@ -20,11 +20,8 @@ export const cleanValue = (value: unknown): unknown =>
 export const closest = (wanted: string, candidates: ReadonlyArray<string>): string[] => {
   const w = slug(wanted);
   const overlaps = (c: string) => slug(c).includes(w) || w.includes(slug(c));
-  const options = { key: slug, limit: 3, maxDistance: Math.max(3, Math.floor(w.length / 2)) };
-  const near = closestMatches(
-    candidates.filter((c) => !overlaps(c)),
-    w,
-    options,
-  );
+  const maxDistance = Math.max(3, Math.floor(w.length / 2));
+  const others = candidates.filter((c) => !overlaps(c));
+  const near = closestMatches(others, w, { key: slug, limit: 3, maxDistance });
   return [...candidates.filter(overlaps), ...near].slice(0, 3);
 };

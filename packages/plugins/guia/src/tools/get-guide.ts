@@ -1,9 +1,8 @@
-import { defineToolWith, fail, outcome } from "@quiver/core";
+import { defineToolWith, fail, outcome, slug } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
-import type { Guide } from "../internal/guide.js";
+import type { Guide, GuideListing } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
-import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
 import { storeFailed } from "../internal/store-failure.js";
 import type { GuiaResources } from "../internal/stores/guide-store.js";
 import { cleanText, cleanValue, closest } from "../internal/text.js";
@@ -71,6 +70,48 @@ const summarise = (d: Guide["data"]) => {
     ),
     secciones: Object.keys(d),
   };
+};
+
+/** "metaheuristicas (Metaheurísticas, 296113E)" for each listing. */
+const describeListings = (listings: ReadonlyArray<GuideListing>): string =>
+  listings.map((l) => `${l.subject} (${l.name}${l.code ? `, ${l.code}` : ""})`).join("; ");
+
+/** The listings' ids, for a suggestion ("metaheuristicas, mac"). */
+const subjectIds = (listings: ReadonlyArray<GuideListing>) => listings.map((l) => l.subject).join(", ");
+
+/**
+ * The guide a subject given as id (`metaheuristicas`), name (`Metaheurísticas`), code (`296113E`) or
+ * the guide's title line names; then a unique partial match ("modelos avanzados"). Several matches,
+ * or none, are `out_of_domain` failures listing the candidates (and the nearest names, when none).
+ */
+const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideListing>): GuideListing => {
+  const s = slug(wanted);
+  // A code as given, or at the end of a title line ("Guía docente de X (296113E)").
+  const codes = [s, slug(/\(([0-9A-Za-z]{4,12})\)\s*$/.exec(wanted)?.[1] ?? s)];
+  const exact = (l: GuideListing) =>
+    l.subject === s || slug(l.name) === s || (l.code !== null && codes.includes(slug(l.code)));
+  const partial = (l: GuideListing) => {
+    const n = slug(l.name);
+    return (
+      l.subject.includes(s) || n.includes(s) || (n.length >= 4 && s.includes(n)) || s.includes(l.subject)
+    );
+  };
+  for (const matches of [listings.filter(exact), s ? listings.filter(partial) : []]) {
+    if (matches.length > 1)
+      throw fail.outOfDomain(`"${wanted}" matches several subjects: ${describeListings(matches)}.`, {
+        suggestion: `Use one of: ${subjectIds(matches)}.`,
+      });
+    if (matches.length === 1) return matches[0]!;
+  }
+  const names = closest(
+    wanted,
+    listings.flatMap((l) => [l.subject, l.name]),
+  );
+  const near = listings.filter((l) => names.includes(l.subject) || names.includes(l.name));
+  const message = `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`;
+  const didYouMean = near.map((l) => `"${l.subject}"`).join(" or ");
+  const suggestion = didYouMean ? `Did you mean ${didYouMean}?` : `Use one of: ${subjectIds(listings)}.`;
+  throw fail.outOfDomain(message, { suggestion });
 };
 
 /**
