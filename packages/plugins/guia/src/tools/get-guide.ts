@@ -1,11 +1,10 @@
-import { defineToolWith, fail, outcome, slug } from "@quiver/core";
+import { closestMatches, defineToolWith, fail, outcome, slug } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
 import type { Guide, GuideListing } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
 import { storeFailed } from "../internal/store-failure.js";
 import type { GuiaResources } from "../internal/stores/guide-store.js";
-import { cleanText, cleanValue, closest } from "../internal/text.js";
 
 /** A subject or section name: what both input fields accept. */
 const name = (description: string) => z.string().min(1).max(200).optional().describe(description);
@@ -51,6 +50,32 @@ const output = z.discriminatedUnion("type", [summary, section]);
 
 /** What `guia_get_guide` returns: a summary of the guide, or one section. */
 export type GetGuideOutput = z.output<typeof output>;
+
+/** Collapses the scraped page's indentation ("MD01.\n\t\t\tLección magistral.") into single spaces. */
+const cleanText = (text: string): string =>
+  text
+    .replace(/[ \t]*\n[ \t]*\t[ \t]*/g, " ")
+    .replace(/[ \t]{2,}/g, " ")
+    .trim();
+
+/** A copy of a JSON value with every string cleaned by {@link cleanText} (a JSON round trip with a reviver). */
+const cleanValue = (value: unknown): unknown =>
+  value === undefined
+    ? value
+    : JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === "string" ? cleanText(v) : v));
+
+/**
+ * The three candidates closest to `wanted` (by slug), best first: those containing it or contained in it,
+ * then the nearest by edit distance.
+ */
+const closest = (wanted: string, candidates: ReadonlyArray<string>): string[] => {
+  const w = slug(wanted);
+  const overlaps = (c: string) => slug(c).includes(w) || w.includes(slug(c));
+  const maxDistance = Math.max(3, Math.floor(w.length / 2));
+  const others = candidates.filter((c) => !overlaps(c));
+  const near = closestMatches(others, w, { key: slug, limit: 3, maxDistance });
+  return [...candidates.filter(overlaps), ...near].slice(0, 3);
+};
 
 const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? cleanText(v) : undefined);
 const strings = (v: unknown): string[] =>

@@ -84,10 +84,8 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
       assertSubjectId(guide.subject);
       return guarded(async (c) => {
         const doc = { subject: guide.subject, ...guide.data };
-        const { upsertedCount } = await c.replaceOne({ subject: { $eq: guide.subject } }, doc, {
-          upsert: true,
-        });
-        return upsertedCount > 0 ? "created" : "replaced";
+        const result = await c.replaceOne({ subject: { $eq: guide.subject } }, doc, { upsert: true });
+        return result.upsertedCount > 0 ? "created" : "replaced";
       });
     },
     close: async () => {
