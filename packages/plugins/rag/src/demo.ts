@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { type PluginDemo, slug } from "@quiver/core";
 import type { SearchDocument } from "@quiver/search";
 import pkg from "../package.json" with { type: "json" };
-import { guideDocuments } from "./internal/guide-documents.js";
+import { guideDocuments } from "./internal/index-folder.js";
 
 /** The demo data shipped with the package (see demo/SOURCE.md), computed at the top of `src/` so it holds in `dist/` too. */
 export const DEMO_DIR: string = resolve(dirname(fileURLToPath(import.meta.url)), "..", "demo");

@@ -80,12 +80,9 @@ export const ragResourceTemplates = [documentTemplate, collectionTemplate];
  * index` while the host serves): each written collection's list (every collection's when the index
  * cannot say which) and the list of documents. Nothing to watch on the HTTP backend.
  */
-export const watchRagResources: ResourceWatcher<RagConfig, RagResources> = async (
-  changed,
-  { config, resources },
-) => {
-  if (backendOf(config) === "http") return () => {};
-  const index = await resources.embedded();
+export const watchRagResources: ResourceWatcher<RagConfig, RagResources> = async (changed, ctx) => {
+  if (backendOf(ctx.config) === "http") return () => {};
+  const index = await ctx.resources.embedded();
   return index.watch(async ({ collection }) => {
     const names = collection ? [collection] : (await index.collections().catch(() => [])).map((c) => c.name);
     for (const name of names) changed({ uri: `rag://collections/${encodeURIComponent(name)}` });

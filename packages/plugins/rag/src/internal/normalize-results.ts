@@ -112,6 +112,21 @@ export const unusableAnswer = (body: unknown): string | undefined => {
 };
 
 /**
+ * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
+ * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
+ */
+export const errorInBody = (body: unknown): string | undefined => {
+  if (!isObj(body)) return undefined;
+  const said = [body.error, body.errors, body.detail].find((v) => v != null && v !== false && v !== "");
+  const failed = said !== undefined || body.success === false || body.status === "error";
+  if (!failed || normalizeResults(body, "", 1).results.length > 0) return undefined;
+  const text = [said, (said as { message?: unknown } | undefined)?.message, body.message].find(
+    (t): t is string => typeof t === "string" && t !== "",
+  );
+  return (text ?? JSON.stringify(said ?? body)).slice(0, 300);
+};
+
+/**
  * Normalises a RAG service's answer into `{query, total_results, results}`: the hit list may be called
  * results, result (Qdrant legacy), result.points (Qdrant query), points, hits (also Elasticsearch's
  * hits.hits), matches, documents (also Chroma's columns), data or items, or be the body itself; each hit's

@@ -31,8 +31,8 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
     if (SearchError.isInstance(error) && error.code === "invalid_option")
       throw fail.invalidInput(error.message);
     if (!SearchError.isInstance(error) || error.code !== "unavailable") throw error;
+    // Retryable, as every `unavailable` is by default.
     throw fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
-      retryable: true,
       suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
     });
   };

@@ -1,26 +1,10 @@
 import { fail, type HttpClient, ToolFailure } from "@quiver/core";
 import type { RagConfig } from "../../config.js";
 import type { RagQuery } from "../../tools/search.js";
-import { normalizeResults, unusableAnswer } from "../normalize-results.js";
+import { errorInBody, normalizeResults, unusableAnswer } from "../normalize-results.js";
 
 /** Network codes of a connection that could not be made (refused, DNS, no route). */
 const CONNECT_CODES = /^(?:ECONNREFUSED|ENOTFOUND|EAI_|EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN)/;
-
-/**
- * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
- * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
- */
-const errorInBody = (body: unknown): string | undefined => {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
-  const said = [record.error, record.errors, record.detail].find((v) => v != null && v !== false && v !== "");
-  const failed = said !== undefined || record.success === false || record.status === "error";
-  if (!failed || normalizeResults(body, "", 1).results.length > 0) return undefined;
-  const text = [said, (said as { message?: unknown } | undefined)?.message, record.message].find(
-    (t): t is string => typeof t === "string" && t !== "",
-  );
-  return (text ?? JSON.stringify(said ?? record)).slice(0, 300);
-};
 
 /**
  * Rewrites a client failure so the three cases a model must tell apart read differently:
@@ -97,7 +81,6 @@ export const searchHttp = async (http: HttpClient, config: RagConfig, q: RagQuer
       : "";
     throw fail.upstream(`The RAG service at ${url.origin} answered HTTP ${status} with ${said}`, {
       status,
-      retryable: true,
       suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${hint}`,
     });
   }
