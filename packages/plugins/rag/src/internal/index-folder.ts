@@ -1,8 +1,7 @@
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { slug } from "@quiver/core";
 import type { LoadError, SearchDocument } from "@quiver/search";
-import { describeLocation, type IndexLocation } from "../config.js";
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
@@ -58,37 +57,40 @@ export const guideDocuments = (
   });
 };
 
-/** Options of `indexFolders`. */
-export interface IndexFolderOptions {
-  /** The index: a SQLite file (created when missing) or a PostgreSQL index; documents with the same id are replaced. */
-  readonly location: IndexLocation;
-  /** Subject of every document that does not name its own (default: the first folder level). */
-  readonly asignatura?: string | undefined;
-  /** Document type of every document that does not name its own (default: the second folder level). */
-  readonly tipo_documento?: string | undefined;
-  /** Collection inside the index (default `default`). */
-  readonly collection?: string | undefined;
-  /** Called as files are read and documents are indexed (for a progress bar). */
-  readonly onProgress?: (progress: { phase: "read" | "index"; done: number; total: number }) => void;
-}
+/** A file's JSON value. */
+const readJson = async (file: string): Promise<unknown> => JSON.parse(await readFile(file, "utf8"));
 
 const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
 
-/** Subject and type from the path `<asignatura>/<tipo_documento>/<file>`, the record, or the options. */
-const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument => {
+/**
+ * Subject and type of a document, as slugs (so `rag_search` filters match "Metaheurísticas" and
+ * "metaheuristicas" alike): the record's own, else `defaults` (the command's options), else the path
+ * `<asignatura>/<tipo_documento>/<file>`.
+ */
+export const tag = (
+  doc: SearchDocument,
+  defaults: Readonly<Record<"asignatura" | "tipo_documento", string | undefined>>,
+): SearchDocument => {
   const m = doc.metadata ?? {};
   const folders = (typeof m.source === "string" ? m.source : "").split("/").slice(0, -1);
-  /** The field's value as a slug: the record's own, else the option, else the folder at `level`. */
+  /** The field's value as a slug: the record's own, else the default, else the folder at `level`. */
   const pick = (key: "asignatura" | "tipo_documento", level: number) => {
     const own = m[key];
-    const v = typeof own === "string" && own.trim() !== "" ? own : (options[key] ?? folders[level]);
+    const v = typeof own === "string" && own.trim() !== "" ? own : (defaults[key] ?? folders[level]);
     return v ? { [key]: slug(v) } : {};
   };
   return { ...doc, metadata: { ...m, ...pick("asignatura", 0), ...pick("tipo_documento", 1) } };
 };
 
-/** A folder's (or file's) documents, teaching guides turned into one document per section. */
-const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/search").loadDocuments) => {
+/**
+ * A folder's (or file's) documents: Markdown, plain text, JSON Lines, JSON, BibTeX (read by @quiver/search's
+ * `loadDocuments`, passed in so that the package loads only when a folder is indexed) and UGR-style
+ * teaching guides, one document per section; with what could not be read and what is unsupported.
+ */
+export const readFolder = async (
+  folder: string,
+  loadDocuments: typeof import("@quiver/search").loadDocuments,
+) => {
   const root = resolve(folder);
   const loaded = await loadDocuments(root);
   const errors: LoadError[] = [];
@@ -99,11 +101,7 @@ const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/
     const file = join(dir, error.path);
     const whole = extname(file).toLowerCase() === ".json" && error.line === undefined;
     // Unreadable or not a guide: reported as loadDocuments reported it.
-    const value: unknown = whole
-      ? await readFile(file, "utf8")
-          .then(JSON.parse)
-          .catch(() => undefined)
-      : undefined;
+    const value = whole ? await readJson(file).catch(() => undefined) : undefined;
     if (isGuide(value)) {
       const stem = slug(basename(file, extname(file)));
       const named = typeof value.subject === "string" ? value.subject : undefined;
@@ -112,48 +110,4 @@ const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/
     } else errors.push(error);
   }
   return { documents, errors, skipped: loaded.skipped };
-};
-
-/**
- * Indexes folders (or files) of course material into the embedded index: Markdown, plain text, JSON
- * Lines, JSON, BibTeX (read by @quiver/search's `loadDocuments`) and UGR-style teaching guides (one
- * document per section). Subject and document type come from each record or front matter, else the
- * options, else the folder layout `<asignatura>/<tipo_documento>/<file>`; both are stored as slugs so
- * `rag_search` filters match "Metaheurísticas" and "metaheuristicas" alike. Backs `quiver rag index <folder…>`.
- *
- * @example
- * const report = await indexFolders(["./material"], { location: { path: ".quiver/rag-index.db" }, onProgress: (p) => bar.update(p.done, p.total) })
- * console.log(`${report.documents} documents, ${report.chunks} chunks in ${report.durationMs} ms`)
- */
-export const indexFolders = async (folders: ReadonlyArray<string>, options: IndexFolderOptions) => {
-  const started = performance.now();
-  const total = folders.length;
-  options.onProgress?.({ phase: "read", done: 0, total });
-  // @quiver/search is loaded when a folder is indexed, not when the plugin is (see `quiver list`).
-  const { loadDocuments, openSearchIndex } = await import("@quiver/search");
-  const read = [];
-  for (const folder of folders) {
-    read.push(await readFolder(folder, loadDocuments));
-    options.onProgress?.({ phase: "read", done: read.length, total });
-  }
-  const tagged = read.flatMap((r) => r.documents).map((d) => tag(d, options));
-  const { location } = options;
-  if ("path" in location) await mkdir(dirname(resolve(location.path)), { recursive: true });
-  const index = await openSearchIndex(location);
-  try {
-    const counts = await index.add(tagged, {
-      ...(options.collection ? { collection: options.collection } : {}),
-      onProgress: (done, total) => options.onProgress?.({ phase: "index", done, total }),
-    });
-    return {
-      indexPath: describeLocation(location),
-      documents: tagged.length,
-      ...counts, // added, replaced, chunks
-      errors: read.flatMap((r) => r.errors),
-      skipped: read.flatMap((r) => r.skipped),
-      durationMs: Math.round(performance.now() - started),
-    };
-  } finally {
-    await index.close();
-  }
 };
