@@ -80,9 +80,8 @@ const checkValue = (value: unknown, path: string, depth: number): string | undef
   const proto = Object.getPrototypeOf(value);
   if (!list && proto !== Object.prototype && proto !== null) return `${path} is not plain JSON`;
   for (const [key, v] of Object.entries(value)) {
-    if (!list && (key === "" || key.startsWith("$") || key.includes(".") || key.includes("\u0000"))) {
+    if (!list && (key === "" || key.startsWith("$") || key.includes(".") || key.includes("\u0000")))
       return `key "${key}" at ${path || "the top level"} is not allowed (empty, starts with "$" or contains ".")`;
-    }
     const problem = checkValue(v, list ? `${path}[${key}]` : path ? `${path}.${key}` : key, depth + 1);
     if (problem) return problem;
   }

@@ -43,11 +43,9 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
   }
   return {
     search: async (q: RagQuery): Promise<RagOutput> => {
-      const metadata = Object.fromEntries(
-        (["asignatura", "tipo_documento"] as const).flatMap((k) => (q[k] ? [[k, slug(q[k])]] : [])),
-      );
-      const filters = Object.keys(metadata).length > 0 ? { filters: { metadata } } : {};
-      const res = await index.search(q.query, { topK: q.topK, ...filters }).catch(rethrow);
+      const { asignatura: a, tipo_documento: t } = q;
+      const metadata = { ...(a && { asignatura: slug(a) }), ...(t && { tipo_documento: slug(t) }) };
+      const res = await index.search(q.query, { topK: q.topK, filters: { metadata } }).catch(rethrow);
       return {
         query: q.query,
         total_results: res.total,
