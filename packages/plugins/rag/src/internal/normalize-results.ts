@@ -12,6 +12,7 @@ const firstNumber = (...vs: unknown[]): number | undefined =>
     .find(Number.isFinite);
 
 const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
+const SOURCE_KEYS = "source file filename file_name path url title".split(" ");
 const SCORE_KEYS = "score similarity relevance_score _score rerank_score".split(" ");
 /** The text of an object under one of the content keys. */
 const textOf = (o: Obj): string | undefined => firstString(...CONTENT_KEYS.map((k) => o[k]));
@@ -76,10 +77,8 @@ export const normalizeHit = (given: unknown): RagResult | undefined => {
   if (content === undefined) return undefined;
   const metadata = metadataOf(hit, payload);
   const source =
-    firstString(
-      ..."source file filename file_name path url title".split(" ").map((k) => metadata[k]),
-      ...[hit.source, hit.title, hit.url],
-    ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
+    firstString(...SOURCE_KEYS.map((k) => metadata[k]), hit.source, hit.title, hit.url) ??
+    (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
   const asignatura =
     firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
   const similarity = firstNumber(...SCORE_KEYS.map((k) => hit[k]));

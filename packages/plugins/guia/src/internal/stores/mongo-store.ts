@@ -66,8 +66,7 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
       guarded(async (c) => {
         const names = ["subject", "asignatura", "nombre", "name", "codigo", "código", "code"];
         const projection = { _id: 0, ...Object.fromEntries(names.map((k) => [k, 1])) };
-        const docs = await c.find({}, { projection }).toArray();
-        return docs.flatMap((d) =>
+        return (await c.find({}, { projection }).toArray()).flatMap((d) =>
           typeof d.subject === "string" ? [describeGuide({ subject: d.subject, data: d })] : [],
         );
       }),
