@@ -2,8 +2,7 @@ import type { Completer, PluginResource, PluginResourceTemplate } from "@quiver/
 import type { GuiaConfig } from "./config.js";
 import { describeGuide, type Guide, subjectId } from "./internal/guide.js";
 import { resolveSection, sectionPaths } from "./internal/resolve-section.js";
-import { storeFailed } from "./internal/store-failure.js";
-import type { GuiaResources, GuideStore } from "./internal/stores/guide-store.js";
+import { type GuiaResources, type GuideStore, storeFailed } from "./internal/stores/guide-store.js";
 
 type Template = PluginResourceTemplate<GuiaConfig, GuiaResources>;
 type Complete = Completer<GuiaConfig, GuiaResources>;

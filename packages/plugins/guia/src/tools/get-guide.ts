@@ -3,8 +3,7 @@ import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
 import type { Guide, GuideListing } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
-import { storeFailed } from "../internal/store-failure.js";
-import type { GuiaResources } from "../internal/stores/guide-store.js";
+import { type GuiaResources, storeFailed } from "../internal/stores/guide-store.js";
 
 /** A subject or section name: what both input fields accept. */
 const name = (description: string) => z.string().min(1).max(200).optional().describe(description);
