@@ -30,11 +30,8 @@ const buildDemoIndex = async (indexPath: string) => {
   }
   for (const line of (await readFile(CORPUS, "utf8")).split("\n").filter((l) => l.trim())) {
     const { _id, title, text } = JSON.parse(line) as { _id: string; title?: string; text: string };
-    const metadata = {
-      source: `scifact/corpus.jsonl#${_id}`,
-      asignatura: "scifact",
-      tipo_documento: "abstract",
-    };
+    const source = `scifact/corpus.jsonl#${_id}`;
+    const metadata = { source, asignatura: "scifact", tipo_documento: "abstract" };
     docs.push({ id: `scifact/${_id}`, ...(title ? { title } : {}), text, metadata });
   }
   const path = resolve(indexPath);

@@ -127,10 +127,8 @@ const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideListing>): 
       });
     if (matches.length === 1) return matches[0]!;
   }
-  const names = closest(
-    wanted,
-    listings.flatMap((l) => [l.subject, l.name]),
-  );
+  const candidates = listings.flatMap((l) => [l.subject, l.name]);
+  const names = closest(wanted, candidates);
   const near = listings.filter((l) => names.includes(l.subject) || names.includes(l.name));
   const message = `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`;
   const didYouMean = near.map((l) => `"${l.subject}"`).join(" or ");

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { slug } from "@quiver/core";
-import type { LoadError, SearchDocument } from "@quiver/search";
+import type { LoadError, loadDocuments, SearchDocument } from "@quiver/search";
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
@@ -37,11 +37,7 @@ const isGuide = (value: unknown): value is Record<string, unknown> =>
  * A teaching guide as searchable documents: one per section (evaluación, bibliografía ...), titled
  * "<subject name>: <section>", tagged `asignatura` (the subject id) and `tipo_documento: guia_docente`.
  */
-export const guideDocuments = (
-  guide: Record<string, unknown>,
-  subject: string,
-  source: string,
-): SearchDocument[] => {
+export const guideDocuments = (guide: Record<string, unknown>, subject: string, source: string) => {
   const title = clean(String(guide.asignatura));
   const name = title.replace(/^gu[ií]a\s+docente\s+de\s+/i, "").replace(/\s*\(.*$/, "") || subject;
   return Object.entries(guide).flatMap(([key, value]): SearchDocument[] => {
@@ -87,12 +83,9 @@ export const tag = (
  * `loadDocuments`, passed in so that the package loads only when a folder is indexed) and UGR-style
  * teaching guides, one document per section; with what could not be read and what is unsupported.
  */
-export const readFolder = async (
-  folder: string,
-  loadDocuments: typeof import("@quiver/search").loadDocuments,
-) => {
+export const readFolder = async (folder: string, load: typeof loadDocuments) => {
   const root = resolve(folder);
-  const loaded = await loadDocuments(root);
+  const loaded = await load(root);
   const errors: LoadError[] = [];
   const documents: SearchDocument[] = [...loaded.documents];
   const dir = (await stat(root)).isDirectory() ? root : dirname(root);
