@@ -20,9 +20,8 @@ const flatten = (value: unknown, depth = 0): string => {
   // A scalar after its label on the line, anything else below it.
   const entry = ([k, v]: [string, unknown]) =>
     `${label(k)}:${typeof v === "string" || typeof v === "number" ? " " : "\n"}${flatten(v, depth + 1)}`;
-  return Object.entries(value)
-    .map(entry)
-    .join(depth === 0 ? "\n" : "; ");
+  const separator = depth === 0 ? "\n" : "; ";
+  return Object.entries(value).map(entry).join(separator);
 };
 
 /** True for a UGR-style teaching guide: a JSON object whose `asignatura` is the guide's title and which has sections. */

@@ -4,12 +4,10 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const firstString = (...vs: unknown[]): string | undefined =>
   vs.find((v): v is string => typeof v === "string" && v.trim() !== "");
+const numeric = (v: unknown) => typeof v === "number" || (typeof v === "string" && v.trim() !== "");
 /** The first finite number, or numeric string read as one, among `vs`. */
 const firstNumber = (...vs: unknown[]): number | undefined =>
-  vs
-    .filter((v) => typeof v === "number" || (typeof v === "string" && v.trim() !== ""))
-    .map(Number)
-    .find(Number.isFinite);
+  vs.filter(numeric).map(Number).find(Number.isFinite);
 
 const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
 const SOURCE_KEYS = "source file filename file_name path url title".split(" ");

@@ -4,8 +4,7 @@ import { backendOf, type RagConfig } from "../config.js";
 import type { RagResources } from "../internal/backends/embedded-backend.js";
 
 /** An optional filter of the search: a name of at most `max` characters. */
-const filter = (max: number, description: string) =>
-  z.string().min(1).max(max).optional().describe(description);
+const filter = (max: number, text: string) => z.string().min(1).max(max).optional().describe(text);
 
 const input = z.object({
   query: z
