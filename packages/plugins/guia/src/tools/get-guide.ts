@@ -50,12 +50,11 @@ const output = z.discriminatedUnion("type", [summary, section]);
 /** What `guia_get_guide` returns: a summary of the guide, or one section. */
 export type GetGuideOutput = z.output<typeof output>;
 
+/** A line break into indentation with tabs (the scraped page's layout), and runs of blanks. */
+const INDENTED_BREAK = /[ \t]*\n[ \t]*\t[ \t]*/g;
+const BLANKS = /[ \t]{2,}/g;
 /** Collapses the scraped page's indentation ("MD01.\n\t\t\tLección magistral.") into single spaces. */
-const cleanText = (text: string): string =>
-  text
-    .replace(/[ \t]*\n[ \t]*\t[ \t]*/g, " ")
-    .replace(/[ \t]{2,}/g, " ")
-    .trim();
+const cleanText = (text: string): string => text.replace(INDENTED_BREAK, " ").replace(BLANKS, " ").trim();
 
 /** A copy of a JSON value with every string cleaned by {@link cleanText} (a JSON round trip with a reviver). */
 const cleanValue = (value: unknown): unknown =>

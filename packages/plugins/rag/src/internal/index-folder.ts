@@ -5,11 +5,10 @@ import type { LoadError, loadDocuments, SearchDocument } from "@quiver/search";
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
-const clean = (s: string) =>
-  s
-    .replace(/[ \t]*\n[ \t]*\t[ \t]*/g, " ")
-    .replace(/[ \t]{2,}/g, " ")
-    .trim();
+/** A line break into indentation with tabs (the scraped page's layout), and runs of blanks. */
+const INDENTED_BREAK = /[ \t]*\n[ \t]*\t[ \t]*/g;
+const BLANKS = /[ \t]{2,}/g;
+const clean = (s: string) => s.replace(INDENTED_BREAK, " ").replace(BLANKS, " ").trim();
 const label = (key: string) => key.replace(/_/g, " ");
 
 const flatten = (value: unknown, depth = 0): string => {
@@ -29,8 +28,7 @@ const isGuide = (value: unknown): value is Record<string, unknown> =>
   isObj(value) &&
   typeof value.asignatura === "string" &&
   Object.keys(value).length >= 3 &&
-  !("text" in value) &&
-  !("content" in value);
+  !("text" in value || "content" in value);
 
 /**
  * A teaching guide as searchable documents: one per section (evaluación, bibliografía ...), titled
