@@ -11,11 +11,10 @@ export const DEMO_DIR: string = resolve(dirname(fileURLToPath(import.meta.url)),
 const GUIDES = join(DEMO_DIR, "ugr-guia-docente");
 const CORPUS = join(DEMO_DIR, "scifact", "corpus.jsonl");
 
+const isGuideFile = (f: string) => f.endsWith(".json") && dirname(f) !== ".";
 /** The guides of the demo data, `<subject>/<file>.json` under `ugr-guia-docente/` (relative paths, sorted). */
 const guideFiles = async (): Promise<string[]> =>
-  (await readdir(GUIDES, { recursive: true }))
-    .filter((f) => f.endsWith(".json") && dirname(f) !== ".")
-    .sort();
+  (await readdir(GUIDES, { recursive: true })).filter(isGuideFile).sort();
 
 /**
  * Builds the demo course-material index from the data the package ships: the two UGR teaching

@@ -68,9 +68,8 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
     const index = await openSearchIndex(location);
     const collection = text(ctx.flags.collection);
     const onProgress = (done: number, total: number) => ctx.progress(done, total, "documents");
-    const counts = await index
-      .add(documents, { ...(collection && { collection }), onProgress })
-      .finally(() => index.close());
+    const options = { ...(collection && { collection }), onProgress };
+    const counts = await index.add(documents, options).finally(() => index.close());
     const report = {
       indexPath: describeLocation(location),
       documents: documents.length,
