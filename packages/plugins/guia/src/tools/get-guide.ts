@@ -113,12 +113,9 @@ const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideListing>): 
   const codes = [s, slug(/\(([0-9A-Za-z]{4,12})\)\s*$/.exec(wanted)?.[1] ?? s)];
   const exact = (l: GuideListing) =>
     l.subject === s || slug(l.name) === s || (l.code !== null && codes.includes(slug(l.code)));
-  const partial = (l: GuideListing) => {
-    const n = slug(l.name);
-    return (
-      l.subject.includes(s) || n.includes(s) || (n.length >= 4 && s.includes(n)) || s.includes(l.subject)
-    );
-  };
+  // One contains the other; a name counts as inside `wanted` only from 4 characters on.
+  const overlap = (id: string, min = 0) => id.includes(s) || (id.length >= min && s.includes(id));
+  const partial = (l: GuideListing) => overlap(l.subject) || overlap(slug(l.name), 4);
   for (const matches of [listings.filter(exact), s ? listings.filter(partial) : []]) {
     if (matches.length > 1)
       throw fail.outOfDomain(`"${wanted}" matches several subjects: ${describeListings(matches)}.`, {
