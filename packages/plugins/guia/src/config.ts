@@ -1,9 +1,6 @@
 import { secret, setting } from "@quiver/core";
 import { z } from "zod";
 
-/** A boolean, or a string such as true/false, 1/0, yes/no (an environment variable). */
-const booleanish = z.union([z.boolean(), z.stringbool()]);
-
 /** The guia plugin's settings (from options, the host's config file and environment variables). */
 export const guiaConfigSchema = z
   .object({
@@ -13,7 +10,8 @@ export const guiaConfigSchema = z
     guidesDir: setting(z.string().min(1).optional(), { env: "GUIA_DIR" }).describe(
       "Folder of JSON/YAML guides; `quiver guia import` writes here.",
     ),
-    seed: setting(booleanish.default(true), { env: "GUIA_SEED" }).describe(
+    // A boolean, or a string such as true/false, 1/0, yes/no (an environment variable).
+    seed: setting(z.union([z.boolean(), z.stringbool()]).default(true), { env: "GUIA_SEED" }).describe(
       "Also serve the two real UGR guides shipped with the package.",
     ),
     mongodbUri: secret({ env: "MONGODB_URI" }).optional().describe("MongoDB connection string."),

@@ -1,8 +1,7 @@
 import { rm } from "node:fs/promises";
 import type { PluginDemo } from "@quiver/core";
 import pkg from "../package.json" with { type: "json" };
-import { importGuides } from "./internal/import-guides.js";
-import { guideFilesUnder } from "./internal/read-guide-file.js";
+import { guideFilesUnder, importGuides } from "./internal/import-guides.js";
 import { createFolderGuideStore, SEED_GUIDES_DIR } from "./internal/stores/folder-store.js";
 
 /**

@@ -11,7 +11,7 @@ import { getGuide } from "./tools/get-guide.js";
 export { type GuiaConfig, guiaConfigSchema } from "./config.js";
 export * from "./internal/guide.js";
 export * from "./internal/stores/folder-store.js";
-export * from "./internal/stores/guide-store.js";
+export { assertSubjectId, type GuiaResources, type GuideStore } from "./internal/stores/guide-store.js";
 export * from "./internal/stores/mongo-store.js";
 export type { GetGuideOutput } from "./tools/get-guide.js";
 /**

@@ -2,10 +2,10 @@ import type { Completer, PluginResource, PluginResourceTemplate } from "@quiver/
 import type { GuiaConfig } from "./config.js";
 import { describeGuide, type Guide, subjectId } from "./internal/guide.js";
 import { resolveSection, sectionPaths } from "./internal/resolve-section.js";
-import { storeFailed } from "./internal/store-failure.js";
-import type { GuiaResources, GuideStore } from "./internal/stores/guide-store.js";
+import { type GuiaResources, type GuideStore, storeFailed } from "./internal/stores/guide-store.js";
 
 type Template = PluginResourceTemplate<GuiaConfig, GuiaResources>;
+type Complete = Completer<GuiaConfig, GuiaResources>;
 
 /** The URI of a guide, whole. */
 const guideUri = (subject: string) => `guia://guides/${encodeURIComponent(subject)}`;
@@ -18,10 +18,9 @@ const guideOf = (store: GuideStore, subject: string): Promise<Guide | undefined>
 const whole = (guide: Guide) => JSON.stringify({ subject: guide.subject, ...guide.data });
 
 /** Completes `{subject}` from the stored guides: ids starting with what was typed, as an id or a name. */
-const completeSubject: Completer<GuiaConfig, GuiaResources> = async (value, { resources: { store } }) => {
+const completeSubject: Complete = async (value, { resources: { store } }) => {
   const typed = subjectId(value);
-  const listings = await store.list().catch(storeFailed(store));
-  return listings
+  return (await store.list().catch(storeFailed(store)))
     .filter((l) => l.subject.startsWith(typed) || subjectId(l.name).startsWith(typed))
     .map((l) => l.subject);
 };
@@ -30,11 +29,7 @@ const completeSubject: Completer<GuiaConfig, GuiaResources> = async (value, { re
  * Completes `{section}` from the section paths of the subject the client has already filled in (MCP's
  * `context.arguments`), or of every stored guide when it has not.
  */
-const completeSection: Completer<GuiaConfig, GuiaResources> = async (
-  value,
-  { resources: { store } },
-  { subject },
-) => {
+const completeSection: Complete = async (value, { resources: { store } }, { subject }) => {
   const subjects = subject
     ? [subjectId(subject)]
     : (await store.list().catch(storeFailed(store))).map((l) => l.subject);
@@ -88,13 +83,9 @@ const sectionTemplate: Template = {
     const guide = await guideOf(store, subject!);
     const found = guide && resolveSection(guide.data, section!);
     if (!found) return [];
-    const { name } = describeGuide(guide);
-    const text = JSON.stringify({
-      subject: guide.subject,
-      asignatura: name,
-      key: found.path,
-      value: found.value,
-    });
+    const { path: key, value } = found;
+    const asignatura = describeGuide(guide).name;
+    const text = JSON.stringify({ subject: guide.subject, asignatura, key, value });
     return [{ uri, mimeType: "application/json", text }];
   },
 };

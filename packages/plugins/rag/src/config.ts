@@ -60,9 +60,7 @@ export const backendOf = (config: RagConfig): "http" | "embedded" =>
 export type IndexLocation = OpenSearchIndexOptions | OpenPostgresSearchIndexOptions;
 
 /** The embedded index's location: PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file (absolute). */
-export const indexLocationOf = (
-  config: Pick<RagConfig, "indexPath" | "databaseUrl" | "databaseSchema" | "indexName">,
-): IndexLocation =>
+export const indexLocationOf = (config: RagConfig): IndexLocation =>
   config.databaseUrl
     ? // The one plain read of the secret: the PostgreSQL driver needs the URL itself.
       { databaseUrl: reveal(config.databaseUrl), schema: config.databaseSchema, name: config.indexName }

@@ -9,7 +9,7 @@ import { ragSearch } from "./tools/search.js";
 
 export { DEFAULT_INDEX_PATH, type RagConfig, ragConfigSchema } from "./config.js";
 export type { RagResources } from "./internal/backends/embedded-backend.js";
-export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./internal/output.js";
+export { type RagOutput, type RagQuery, type RagResult, ragOutputSchema } from "./tools/search.js";
 /**
  * Options of `createRagPlugin`: defaults for the settings (`ragConfigSchema`; environment and host
  * config win), and how the session's `asignatura` is used (default `default`): `default` keeps the
@@ -57,12 +57,11 @@ export const createRagPlugin = (options: RagPluginOptions = {}): Plugin<RagConfi
           (error: Error) => ({ ok: false, message: error.message, fix }),
         );
       }
-      const where = `Embedded index ${describeLocation(indexLocationOf(c))}`;
+      const at = `Embedded index ${describeLocation(indexLocationOf(c))}`;
       try {
         const { documents, chunks } = await (await resources.embedded()).stats();
-        if (documents > 0)
-          return { ok: true, message: `${where}: ${documents} documents, ${chunks} chunks.` };
-        return { ok: false, message: `${where} is empty.`, fix: "Run `quiver rag index <folder>`." };
+        if (documents > 0) return { ok: true, message: `${at}: ${documents} documents, ${chunks} chunks.` };
+        return { ok: false, message: `${at} is empty.`, fix: "Run `quiver rag index <folder>`." };
       } catch (error) {
         const fix = "Run `quiver rag index <folder>` or set RAG_INDEX_PATH.";
         return { ok: false, message: (error as Error).message, fix };

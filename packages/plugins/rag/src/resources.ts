@@ -1,18 +1,6 @@
-import {
-  type Completer,
-  fail,
-  type PluginResourceTemplate,
-  type ResourceWatcher,
-  type SlotContext,
-} from "@quiver/core";
+import { fail, type PluginResourceTemplate, type ResourceWatcher, type SlotContext } from "@quiver/core";
 import { backendOf, type RagConfig } from "./config.js";
 import type { RagResources } from "./internal/backends/embedded-backend.js";
-import {
-  COLLECTION_TEMPLATE,
-  collectionUri,
-  DOCUMENT_TEMPLATE,
-  documentUri,
-} from "./internal/document-uris.js";
 
 type Ctx = SlotContext<RagConfig, RagResources>;
 
@@ -26,9 +14,19 @@ const embedded = async (ctx: Ctx) => {
   return ctx.resources.embedded();
 };
 
+/**
+ * The URI of a document of the embedded index. Both variables are percent-encoded whole (a document id
+ * such as `metaheuristicas/guia_docente/evaluacion` holds `/`), so each is one URI segment that the
+ * template's `{name}` matches and decodes.
+ */
+export const documentUri = (collection: string, id: string): string =>
+  `rag://documents/${encodeURIComponent(collection)}/${encodeURIComponent(id)}`;
+
 /** Completes a collection name from the embedded index's collections. */
-const completeCollection: Completer<RagConfig, RagResources> = async (value, ctx) =>
-  (await (await embedded(ctx)).collections()).map((c) => c.name).filter((n) => n.startsWith(value));
+const complete = {
+  collection: async (value: string, ctx: Ctx) =>
+    (await (await embedded(ctx)).collections()).map((c) => c.name).filter((n) => n.startsWith(value)),
+};
 
 /**
  * A document of the embedded index, whole: its original text exactly as `quiver rag index` added it
@@ -36,13 +34,13 @@ const completeCollection: Completer<RagConfig, RagResources> = async (value, ctx
  * is `unavailable`, saying so: its text is never rebuilt from the overlapping chunks.
  */
 const documentTemplate: PluginResourceTemplate<RagConfig, RagResources> = {
-  uriTemplate: DOCUMENT_TEMPLATE,
+  uriTemplate: "rag://documents/{collection}/{id}",
   name: "document",
   title: "Course material document",
   description:
     "A whole document of the course material by collection (default: default) and id (the doc_id of a rag_search result), as it was indexed.",
   mimeType: "text/plain",
-  complete: { collection: completeCollection },
+  complete,
   read: async (uri, { collection, id }, ctx) => {
     const { documentMimeType } = await import("@quiver/search");
     const doc = await (await embedded(ctx)).document(collection!, id!);
@@ -58,13 +56,13 @@ const documentTemplate: PluginResourceTemplate<RagConfig, RagResources> = {
 
 /** A collection's documents as JSON: id, title, date, sizes and each one's URI; not their texts. */
 const collectionTemplate: PluginResourceTemplate<RagConfig, RagResources> = {
-  uriTemplate: COLLECTION_TEMPLATE,
+  uriTemplate: "rag://collections/{collection}",
   name: "collection",
   title: "Course material collection",
   description:
     "The documents of a collection of the course-material index (default: default): id, title, date, size and the URI that reads each one whole.",
   mimeType: "application/json",
-  complete: { collection: completeCollection },
+  complete,
   read: async (uri, { collection }, ctx) => {
     const documents = await (await embedded(ctx)).documents(collection!);
     if (documents.length === 0) return [];
@@ -82,15 +80,12 @@ export const ragResourceTemplates = [documentTemplate, collectionTemplate];
  * index` while the host serves): each written collection's list (every collection's when the index
  * cannot say which) and the list of documents. Nothing to watch on the HTTP backend.
  */
-export const watchRagResources: ResourceWatcher<RagConfig, RagResources> = async (
-  changed,
-  { config, resources },
-) => {
-  if (backendOf(config) === "http") return () => {};
-  const index = await resources.embedded();
+export const watchRagResources: ResourceWatcher<RagConfig, RagResources> = async (changed, ctx) => {
+  if (backendOf(ctx.config) === "http") return () => {};
+  const index = await ctx.resources.embedded();
   return index.watch(async ({ collection }) => {
     const names = collection ? [collection] : (await index.collections().catch(() => [])).map((c) => c.name);
-    for (const name of names) changed({ uri: collectionUri(name) });
+    for (const name of names) changed({ uri: `rag://collections/${encodeURIComponent(name)}` });
     changed();
   });
 };

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { CommandUsageError, type PluginCommand } from "@quiver/core";
 import type { GuiaConfig } from "../config.js";
-import { type ImportReport, importGuides } from "../internal/import-guides.js";
+import { importGuides } from "../internal/import-guides.js";
 import { openGuideStore } from "../internal/open-guide-store.js";
 import type { GuiaResources } from "../internal/stores/guide-store.js";
 
@@ -43,7 +43,7 @@ export const importCommand: PluginCommand<GuiaConfig, GuiaResources> = {
           "No guide folder is configured, so imported guides would not be served.",
           "Set GUIA_DIR (or plugins.guia.options.guidesDir in quiver.config.json), or pass --dir <folder>.",
         );
-      const reports: ImportReport[] = [];
+      const reports = [];
       for (const path of paths) reports.push(await importGuides(path, store, { onProgress: ctx.progress }));
       const imported = reports.flatMap((r) => r.imported);
       const skipped = reports.flatMap((r) => r.skipped);

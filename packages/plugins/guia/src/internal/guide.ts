@@ -41,6 +41,10 @@ export const subjectId = (text: string): string => slug(text).slice(0, 100);
 
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
 
+/** The start of a guide's title line ("Guía docente de (la asignatura) "), and what follows its name. */
+const TITLE_PREFIX = /^gu[ií]a\s+docente\s+de(\s+la\s+asignatura)?\s+/i;
+const FROM_PARENTHESIS = /\s*\(.*$/;
+
 /**
  * The subject's name and code read from a guide: explicit `nombre`/`name`/`codigo`/`code` fields win;
  * otherwise both come from the `asignatura` line ("Guía docente de Metaheurísticas (...) (296113E)").
@@ -54,10 +58,7 @@ export const describeGuide = (guide: Guide): GuideListing => {
   const line = str(d.asignatura) ?? "";
   const code =
     str(d.codigo) ?? str(d.código) ?? str(d.code) ?? /\(([0-9A-Za-z]{4,12})\)\s*$/.exec(line)?.[1] ?? null;
-  const fromLine = line
-    .replace(/^gu[ií]a\s+docente\s+de(\s+la\s+asignatura)?\s+/i, "")
-    .replace(/\s*\(.*$/, "")
-    .trim();
+  const fromLine = line.replace(TITLE_PREFIX, "").replace(FROM_PARENTHESIS, "").trim();
   const name = str(d.nombre) ?? str(d.name) ?? (fromLine || guide.subject);
   return { subject: guide.subject, name, code };
 };
@@ -80,9 +81,8 @@ const checkValue = (value: unknown, path: string, depth: number): string | undef
   const proto = Object.getPrototypeOf(value);
   if (!list && proto !== Object.prototype && proto !== null) return `${path} is not plain JSON`;
   for (const [key, v] of Object.entries(value)) {
-    if (!list && (key === "" || key.startsWith("$") || key.includes(".") || key.includes("\u0000"))) {
+    if (!list && (key === "" || key.startsWith("$") || key.includes(".") || key.includes("\u0000")))
       return `key "${key}" at ${path || "the top level"} is not allowed (empty, starts with "$" or contains ".")`;
-    }
     const problem = checkValue(v, list ? `${path}[${key}]` : path ? `${path}.${key}` : key, depth + 1);
     if (problem) return problem;
   }

@@ -1,11 +1,63 @@
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
-import { describeGuide } from "./guide.js";
-import { guideFilesUnder, readGuideFile, type Skipped } from "./read-guide-file.js";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { slug } from "@quiver/core";
+import { describeGuide, type Guide, validateGuide } from "./guide.js";
 import type { GuideStore } from "./stores/guide-store.js";
 
-/** What `importGuides` did with each file. */
-export type ImportReport = Awaited<ReturnType<typeof importGuides>>;
+/**
+ * The JSON and YAML files under a folder, searched recursively in name order, hidden ones left out;
+ * none when the folder does not exist.
+ */
+export const guideFilesUnder = async (dir: string): Promise<string[]> => {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? [] : Promise.reject(error),
+  );
+  const out: string[] = [];
+  for (const d of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (d.name.startsWith(".")) continue;
+    if (d.isDirectory()) out.push(...(await guideFilesUnder(join(dir, d.name))));
+    else if (d.isFile() && /\.(json|ya?ml)$/i.test(d.name)) out.push(join(dir, d.name));
+  }
+  return out;
+};
+
+/** File names that say nothing about the subject: the id then comes from the folder name. */
+const GENERIC = new Set(["guia_docente", "guia", "guide", "index", "data", "teaching_guide"]);
+
+/** A file, or an item of a file, that was not imported, and why. */
+export type Skipped = { source: string; reason: string };
+
+/**
+ * Reads a JSON or YAML file holding one guide, or an array of guides, and validates each: the file's
+ * guides, and what in it was not a guide. Never throws for bad content: unreadable or invalid parts
+ * are reported as skipped.
+ */
+export const readGuideFile = async (path: string) => {
+  const guides: Guide[] = [];
+  const skipped: Skipped[] = [];
+  let parsed: unknown;
+  try {
+    const text = await readFile(path, "utf8");
+    // yaml is imported here, at the first YAML file, not with the plugin: `quiver list` never pays for it.
+    parsed = /\.ya?ml$/i.test(path)
+      ? (await import("yaml")).parse(text, { maxAliasCount: 100 })
+      : JSON.parse(text);
+  } catch (error) {
+    skipped.push({ source: path, reason: `cannot be read or parsed: ${(error as Error).message}` });
+    return { guides, skipped };
+  }
+  // A file's own name (its folder's, for a generic name) is the fallback id of its one guide, not of
+  // the guides in an array.
+  const list = Array.isArray(parsed);
+  const stem = basename(path, extname(path));
+  const fallback = list ? undefined : GENERIC.has(slug(stem)) ? basename(dirname(path)) : stem;
+  (list ? (parsed as unknown[]) : [parsed]).forEach((doc, i) => {
+    const checked = validateGuide(doc, fallback);
+    if (checked.ok) guides.push(checked.guide);
+    else skipped.push({ source: list ? `${path}[${i}]` : path, reason: checked.reason });
+  });
+  return { guides, skipped };
+};
 
 /**
  * Loads guides from a JSON/YAML file (one guide or an array) or a folder of them into a store,

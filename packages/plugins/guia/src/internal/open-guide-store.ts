@@ -14,11 +14,9 @@ import { createMongoGuideStore } from "./stores/mongo-store.js";
  * console.log(await importGuides("./more-guides", store))
  */
 export const openGuideStore = (settings: Partial<GuiaConfig> = {}): GuideStore => {
-  const kind = settings.store ?? (settings.mongodbUri ? "mongodb" : "folder");
-  if (kind === "mongodb") {
-    if (!settings.mongodbUri) throw new Error("The mongodb guide store needs MONGODB_URI.");
-    const { mongodbUri: uri, mongodbDatabase: database, mongodbCollection: collection } = settings;
-    return createMongoGuideStore({ uri, database, collection });
-  }
-  return createFolderGuideStore({ dir: settings.guidesDir, seed: settings.seed });
+  const { mongodbUri: uri, mongodbDatabase: database, mongodbCollection: collection } = settings;
+  if ((settings.store ?? (uri ? "mongodb" : "folder")) === "folder")
+    return createFolderGuideStore({ dir: settings.guidesDir, seed: settings.seed });
+  if (!uri) throw new Error("The mongodb guide store needs MONGODB_URI.");
+  return createMongoGuideStore({ uri, database, collection });
 };

@@ -67,10 +67,7 @@ const nested = (node: unknown, segment: string, prefix = "", depth = 0): Section
  * (`objetivos`, `competencias.generales`, `evaluacion.ordinaria`); one name not at the top level
  * is looked for below it, when only one section matches. Undefined when nothing matches.
  */
-export const resolveSection = (
-  guide: Readonly<Record<string, unknown>>,
-  key: string,
-): Section | undefined => {
+export const resolveSection = (guide: Readonly<Record<string, unknown>>, key: string) => {
   const segments = key.split(/[./]/).flatMap((s) => (s.trim() ? [s.trim()] : []));
   let node: unknown = guide;
   const path: string[] = [];

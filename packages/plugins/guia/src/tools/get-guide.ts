@@ -1,12 +1,9 @@
-import { defineToolWith, fail, outcome } from "@quiver/core";
+import { closestMatches, defineToolWith, fail, outcome, slug } from "@quiver/core";
 import { z } from "zod";
 import type { GuiaConfig } from "../config.js";
-import type { Guide } from "../internal/guide.js";
+import type { Guide, GuideListing } from "../internal/guide.js";
 import { resolveSection, sectionPaths } from "../internal/resolve-section.js";
-import { describeListings, resolveSubject, subjectIds } from "../internal/resolve-subject.js";
-import { storeFailed } from "../internal/store-failure.js";
-import type { GuiaResources } from "../internal/stores/guide-store.js";
-import { cleanText, cleanValue, closest } from "../internal/text.js";
+import { type GuiaResources, storeFailed } from "../internal/stores/guide-store.js";
 
 /** A subject or section name: what both input fields accept. */
 const name = (description: string) => z.string().min(1).max(200).optional().describe(description);
@@ -53,6 +50,31 @@ const output = z.discriminatedUnion("type", [summary, section]);
 /** What `guia_get_guide` returns: a summary of the guide, or one section. */
 export type GetGuideOutput = z.output<typeof output>;
 
+/** A line break into indentation with tabs (the scraped page's layout), and runs of blanks. */
+const INDENTED_BREAK = /[ \t]*\n[ \t]*\t[ \t]*/g;
+const BLANKS = /[ \t]{2,}/g;
+/** Collapses the scraped page's indentation ("MD01.\n\t\t\tLección magistral.") into single spaces. */
+const cleanText = (text: string): string => text.replace(INDENTED_BREAK, " ").replace(BLANKS, " ").trim();
+
+/** A copy of a JSON value with every string cleaned by {@link cleanText} (a JSON round trip with a reviver). */
+const cleanValue = (value: unknown): unknown =>
+  value === undefined
+    ? value
+    : JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === "string" ? cleanText(v) : v));
+
+/**
+ * The three candidates closest to `wanted` (by slug), best first: those containing it or contained in it,
+ * then the nearest by edit distance.
+ */
+const closest = (wanted: string, candidates: ReadonlyArray<string>): string[] => {
+  const w = slug(wanted);
+  const overlaps = (c: string) => slug(c).includes(w) || w.includes(slug(c));
+  const maxDistance = Math.max(3, Math.floor(w.length / 2));
+  const others = candidates.filter((c) => !overlaps(c));
+  const near = closestMatches(others, w, { key: slug, limit: 3, maxDistance });
+  return [...candidates.filter(overlaps), ...near].slice(0, 3);
+};
+
 const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? cleanText(v) : undefined);
 const strings = (v: unknown): string[] =>
   (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string").map(cleanText);
@@ -71,6 +93,43 @@ const summarise = (d: Guide["data"]) => {
     ),
     secciones: Object.keys(d),
   };
+};
+
+/** "metaheuristicas (Metaheurísticas, 296113E)" for each listing. */
+const describeListings = (listings: ReadonlyArray<GuideListing>): string =>
+  listings.map((l) => `${l.subject} (${l.name}${l.code ? `, ${l.code}` : ""})`).join("; ");
+
+/** The listings' ids, for a suggestion ("metaheuristicas, mac"). */
+const subjectIds = (listings: ReadonlyArray<GuideListing>) => listings.map((l) => l.subject).join(", ");
+
+/**
+ * The guide a subject given as id (`metaheuristicas`), name (`Metaheurísticas`), code (`296113E`) or
+ * the guide's title line names; then a unique partial match ("modelos avanzados"). Several matches,
+ * or none, are `out_of_domain` failures listing the candidates (and the nearest names, when none).
+ */
+const resolveSubject = (wanted: string, listings: ReadonlyArray<GuideListing>): GuideListing => {
+  const s = slug(wanted);
+  // A code as given, or at the end of a title line ("Guía docente de X (296113E)").
+  const codes = [s, slug(/\(([0-9A-Za-z]{4,12})\)\s*$/.exec(wanted)?.[1] ?? s)];
+  const exact = (l: GuideListing) =>
+    l.subject === s || slug(l.name) === s || (l.code !== null && codes.includes(slug(l.code)));
+  // One contains the other; a name counts as inside `wanted` only from 4 characters on.
+  const overlap = (id: string, min = 0) => id.includes(s) || (id.length >= min && s.includes(id));
+  const partial = (l: GuideListing) => overlap(l.subject) || overlap(slug(l.name), 4);
+  for (const matches of [listings.filter(exact), s ? listings.filter(partial) : []]) {
+    if (matches.length > 1)
+      throw fail.outOfDomain(`"${wanted}" matches several subjects: ${describeListings(matches)}.`, {
+        suggestion: `Use one of: ${subjectIds(matches)}.`,
+      });
+    if (matches.length === 1) return matches[0]!;
+  }
+  const candidates = listings.flatMap((l) => [l.subject, l.name]);
+  const names = closest(wanted, candidates);
+  const near = listings.filter((l) => names.includes(l.subject) || names.includes(l.name));
+  const message = `There is no teaching guide for "${wanted}". Guides available: ${describeListings(listings)}.`;
+  const didYouMean = near.map((l) => `"${l.subject}"`).join(" or ");
+  const suggestion = didYouMean ? `Did you mean ${didYouMean}?` : `Use one of: ${subjectIds(listings)}.`;
+  throw fail.outOfDomain(message, { suggestion });
 };
 
 /**

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { CommandUsageError, type PluginCommand } from "@quiver/core";
-import { backendOf, indexLocationOf, type RagConfig } from "../config.js";
+import { backendOf, describeLocation, indexLocationOf, type RagConfig } from "../config.js";
 import type { RagResources } from "../internal/backends/embedded-backend.js";
-import { indexFolders } from "../internal/index-folder.js";
+import { readFolder, tag } from "../internal/index-folder.js";
 
 const text = (value: string | boolean | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value : undefined;
@@ -51,13 +52,32 @@ export const indexCommand: PluginCommand<RagConfig, RagResources> = {
       ctx.warn(
         "note: rag is set to the HTTP backend (RAG_SERVICE_URL); the embedded index built here is not what it serves.",
       );
-    const report = await indexFolders(folders, {
-      location,
-      asignatura: text(ctx.flags.asignatura),
-      tipo_documento: text(ctx.flags.tipo),
-      collection: text(ctx.flags.collection),
-      onProgress: (p) => ctx.progress(p.done, p.total, p.phase === "read" ? "reading files" : "documents"),
-    });
+    const started = performance.now();
+    ctx.progress(0, folders.length, "reading files");
+    // @quiver/search is loaded when a folder is indexed, not when the plugin is (see `quiver list`).
+    const { loadDocuments, openSearchIndex } = await import("@quiver/search");
+    const read = [];
+    for (const folder of folders) {
+      read.push(await readFolder(folder, loadDocuments));
+      ctx.progress(read.length, folders.length, "reading files");
+    }
+    const defaults = { asignatura: text(ctx.flags.asignatura), tipo_documento: text(ctx.flags.tipo) };
+    const documents = read.flatMap((r) => r.documents).map((d) => tag(d, defaults));
+    // A SQLite file is created when missing; documents with the same id are replaced.
+    if ("path" in location) await mkdir(dirname(resolve(location.path)), { recursive: true });
+    const index = await openSearchIndex(location);
+    const collection = text(ctx.flags.collection);
+    const onProgress = (done: number, total: number) => ctx.progress(done, total, "documents");
+    const options = { ...(collection && { collection }), onProgress };
+    const counts = await index.add(documents, options).finally(() => index.close());
+    const report = {
+      indexPath: describeLocation(location),
+      documents: documents.length,
+      ...counts, // added, replaced, chunks
+      errors: read.flatMap((r) => r.errors),
+      skipped: read.flatMap((r) => r.skipped),
+      durationMs: Math.round(performance.now() - started),
+    };
     if (ctx.json) ctx.printJson(report);
     else {
       for (const e of report.errors)

@@ -1,51 +1,88 @@
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { slug } from "@quiver/core";
-import type { LoadError, SearchDocument } from "@quiver/search";
-import { describeLocation, type IndexLocation } from "../config.js";
-import { guideDocuments, isGuide } from "./guide-documents.js";
+import type { LoadError, loadDocuments, SearchDocument } from "@quiver/search";
 
-/** Options of `indexFolders`. */
-export interface IndexFolderOptions {
-  /** The index: a SQLite file (created when missing) or a PostgreSQL index; documents with the same id are replaced. */
-  readonly location: IndexLocation;
-  /** Subject of every document that does not name its own (default: the first folder level). */
-  readonly asignatura?: string | undefined;
-  /** Document type of every document that does not name its own (default: the second folder level). */
-  readonly tipo_documento?: string | undefined;
-  /** Collection inside the index (default `default`). */
-  readonly collection?: string | undefined;
-  /** Called as files are read and documents are indexed (for a progress bar). */
-  readonly onProgress?:
-    | ((progress: { phase: "read" | "index"; done: number; total: number }) => void)
-    | undefined;
-}
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+/** A line break into indentation with tabs (the scraped page's layout), and runs of blanks. */
+const INDENTED_BREAK = /[ \t]*\n[ \t]*\t[ \t]*/g;
+const BLANKS = /[ \t]{2,}/g;
+const clean = (s: string) => s.replace(INDENTED_BREAK, " ").replace(BLANKS, " ").trim();
+const label = (key: string) => key.replace(/_/g, " ");
 
-/** What `indexFolders` did: documents added and replaced, chunks, and what could not be read or is unsupported. */
-export type IndexFolderReport = Awaited<ReturnType<typeof indexFolders>>;
+const flatten = (value: unknown, depth = 0): string => {
+  if (typeof value === "string") return clean(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return value.map((v) => `- ${flatten(v, depth + 1)}`).join("\n");
+  if (!isObj(value)) return "";
+  // A scalar after its label on the line, anything else below it.
+  const entry = ([k, v]: [string, unknown]) =>
+    `${label(k)}:${typeof v === "string" || typeof v === "number" ? " " : "\n"}${flatten(v, depth + 1)}`;
+  const separator = depth === 0 ? "\n" : "; ";
+  return Object.entries(value).map(entry).join(separator);
+};
 
-const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
+/** True for a UGR-style teaching guide: a JSON object whose `asignatura` is the guide's title and which has sections. */
+const isGuide = (value: unknown): value is Record<string, unknown> =>
+  isObj(value) &&
+  typeof value.asignatura === "string" &&
+  Object.keys(value).length >= 3 &&
+  !("text" in value || "content" in value);
 
-/** Subject and type from the path `<asignatura>/<tipo_documento>/<file>`, the record, or the options. */
-const tag = (doc: SearchDocument, options: IndexFolderOptions): SearchDocument => {
-  const m = doc.metadata ?? {};
-  const folders = (typeof m.source === "string" ? m.source : "").split("/").slice(0, -1);
-  /** The field's value as a slug: the record's own, else the option, else the folder at `level`. */
-  const pick = (key: "asignatura" | "tipo_documento", level: number) => {
-    const own = m[key];
-    const v = typeof own === "string" && own.trim() !== "" ? own : (options[key] ?? folders[level]);
-    return v ? { [key]: slug(v) } : {};
-  };
-  return { ...doc, metadata: { ...m, ...pick("asignatura", 0), ...pick("tipo_documento", 1) } };
+/**
+ * A teaching guide as searchable documents: one per section (evaluación, bibliografía ...), titled
+ * "<subject name>: <section>", tagged `asignatura` (the subject id) and `tipo_documento: guia_docente`.
+ */
+export const guideDocuments = (guide: Record<string, unknown>, subject: string, source: string) => {
+  const title = clean(String(guide.asignatura));
+  const name = title.replace(/^gu[ií]a\s+docente\s+de\s+/i, "").replace(/\s*\(.*$/, "") || subject;
+  return Object.entries(guide).flatMap(([key, value]): SearchDocument[] => {
+    const text = flatten(value);
+    if (key === "asignatura" || key === "subject" || key === "_id" || text.trim() === "") return [];
+    const doc = {
+      id: `${subject}/guia_docente/${key}`,
+      title: `${name}: ${label(key)}`,
+      text: `${title}\n${label(key)}\n${text}`,
+      metadata: { source, asignatura: subject, tipo_documento: "guia_docente", seccion: key },
+    };
+    return [doc];
+  });
 };
 
 /** A file's JSON value. */
 const readJson = async (file: string): Promise<unknown> => JSON.parse(await readFile(file, "utf8"));
 
-/** A folder's (or file's) documents, teaching guides turned into one document per section. */
-const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/search").loadDocuments) => {
+const GENERIC_GUIDE_NAMES = new Set(["guia_docente", "guia", "guide", "index"]);
+
+/**
+ * Subject and type of a document, as slugs (so `rag_search` filters match "Metaheurísticas" and
+ * "metaheuristicas" alike): the record's own, else `defaults` (the command's options), else the path
+ * `<asignatura>/<tipo_documento>/<file>`.
+ */
+export const tag = (
+  doc: SearchDocument,
+  defaults: Readonly<Record<"asignatura" | "tipo_documento", string | undefined>>,
+): SearchDocument => {
+  const m = doc.metadata ?? {};
+  const folders = (typeof m.source === "string" ? m.source : "").split("/").slice(0, -1);
+  /** The field's value as a slug: the record's own, else the default, else the folder at `level`. */
+  const pick = (key: "asignatura" | "tipo_documento", level: number) => {
+    const own = m[key];
+    const v = typeof own === "string" && own.trim() !== "" ? own : (defaults[key] ?? folders[level]);
+    return v ? { [key]: slug(v) } : {};
+  };
+  return { ...doc, metadata: { ...m, ...pick("asignatura", 0), ...pick("tipo_documento", 1) } };
+};
+
+/**
+ * A folder's (or file's) documents: Markdown, plain text, JSON Lines, JSON, BibTeX (read by @quiver/search's
+ * `loadDocuments`, passed in so that the package loads only when a folder is indexed) and UGR-style
+ * teaching guides, one document per section; with what could not be read and what is unsupported.
+ */
+export const readFolder = async (folder: string, load: typeof loadDocuments) => {
   const root = resolve(folder);
-  const loaded = await loadDocuments(root);
+  const loaded = await load(root);
   const errors: LoadError[] = [];
   const documents: SearchDocument[] = [...loaded.documents];
   const dir = (await stat(root)).isDirectory() ? root : dirname(root);
@@ -55,58 +92,12 @@ const readFolder = async (folder: string, loadDocuments: typeof import("@quiver/
     const whole = extname(file).toLowerCase() === ".json" && error.line === undefined;
     // Unreadable or not a guide: reported as loadDocuments reported it.
     const value = whole ? await readJson(file).catch(() => undefined) : undefined;
-    if (!isGuide(value)) {
-      errors.push(error);
-      continue;
-    }
-    const stem = slug(basename(file, extname(file)));
-    const named = typeof value.subject === "string" ? value.subject : undefined;
-    const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
-    documents.push(...guideDocuments(value, slug(subject), error.path));
+    if (isGuide(value)) {
+      const stem = slug(basename(file, extname(file)));
+      const named = typeof value.subject === "string" ? value.subject : undefined;
+      const subject = named ?? (GENERIC_GUIDE_NAMES.has(stem) ? basename(dirname(file)) : stem);
+      documents.push(...guideDocuments(value, slug(subject), error.path));
+    } else errors.push(error);
   }
   return { documents, errors, skipped: loaded.skipped };
-};
-
-/**
- * Indexes folders (or files) of course material into the embedded index: Markdown, plain text, JSON
- * Lines, JSON, BibTeX (read by @quiver/search's `loadDocuments`) and UGR-style teaching guides (one
- * document per section). Subject and document type come from each record or front matter, else the
- * options, else the folder layout `<asignatura>/<tipo_documento>/<file>`; both are stored as slugs so
- * `rag_search` filters match "Metaheurísticas" and "metaheuristicas" alike. Backs `quiver rag index <folder…>`.
- *
- * @example
- * const report = await indexFolders(["./material"], { location: { path: ".quiver/rag-index.db" }, onProgress: (p) => bar.update(p.done, p.total) })
- * console.log(`${report.documents} documents, ${report.chunks} chunks in ${report.durationMs} ms`)
- */
-export const indexFolders = async (folders: ReadonlyArray<string>, options: IndexFolderOptions) => {
-  const started = performance.now();
-  const total = folders.length;
-  options.onProgress?.({ phase: "read", done: 0, total });
-  // @quiver/search is loaded when a folder is indexed, not when the plugin is (see `quiver list`).
-  const { loadDocuments, openSearchIndex } = await import("@quiver/search");
-  const read = [];
-  for (const folder of folders) {
-    read.push(await readFolder(folder, loadDocuments));
-    options.onProgress?.({ phase: "read", done: read.length, total });
-  }
-  const tagged = read.flatMap((r) => r.documents).map((d) => tag(d, options));
-  const { location } = options;
-  if ("path" in location) await mkdir(dirname(resolve(location.path)), { recursive: true });
-  const index = await openSearchIndex(location);
-  try {
-    const counts = await index.add(tagged, {
-      ...(options.collection ? { collection: options.collection } : {}),
-      onProgress: (done, total) => options.onProgress?.({ phase: "index", done, total }),
-    });
-    return {
-      indexPath: describeLocation(location),
-      documents: tagged.length,
-      ...counts, // added, replaced, chunks
-      errors: read.flatMap((r) => r.errors),
-      skipped: read.flatMap((r) => r.skipped),
-      durationMs: Math.round(performance.now() - started),
-    };
-  } finally {
-    await index.close();
-  }
 };

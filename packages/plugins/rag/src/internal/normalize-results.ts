@@ -1,17 +1,16 @@
-import type { RagOutput, RagResult } from "./output.js";
+import type { RagOutput, RagResult } from "../tools/search.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const firstString = (...vs: unknown[]): string | undefined =>
   vs.find((v): v is string => typeof v === "string" && v.trim() !== "");
+const numeric = (v: unknown) => typeof v === "number" || (typeof v === "string" && v.trim() !== "");
 /** The first finite number, or numeric string read as one, among `vs`. */
 const firstNumber = (...vs: unknown[]): number | undefined =>
-  vs
-    .filter((v) => typeof v === "number" || (typeof v === "string" && v.trim() !== ""))
-    .map(Number)
-    .find(Number.isFinite);
+  vs.filter(numeric).map(Number).find(Number.isFinite);
 
 const CONTENT_KEYS = "content text snippet page_content pageContent chunk body passage document".split(" ");
+const SOURCE_KEYS = "source file filename file_name path url title".split(" ");
 const SCORE_KEYS = "score similarity relevance_score _score rerank_score".split(" ");
 /** The text of an object under one of the content keys. */
 const textOf = (o: Obj): string | undefined => firstString(...CONTENT_KEYS.map((k) => o[k]));
@@ -76,10 +75,8 @@ export const normalizeHit = (given: unknown): RagResult | undefined => {
   if (content === undefined) return undefined;
   const metadata = metadataOf(hit, payload);
   const source =
-    firstString(
-      ..."source file filename file_name path url title".split(" ").map((k) => metadata[k]),
-      ...[hit.source, hit.title, hit.url],
-    ) ?? (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
+    firstString(...SOURCE_KEYS.map((k) => metadata[k]), hit.source, hit.title, hit.url) ??
+    (typeof hit.id === "string" || typeof hit.id === "number" ? String(hit.id) : null);
   const asignatura =
     firstString(metadata.asignatura, metadata.subject, metadata.course, hit.asignatura) ?? null;
   const similarity = firstNumber(...SCORE_KEYS.map((k) => hit[k]));
@@ -109,6 +106,21 @@ export const unusableAnswer = (body: unknown): string | undefined => {
   if (hits.length > 0 && hits.every((h) => normalizeHit(h) === undefined))
     return `${hits.length} results without any text (the service may not return the payload)`;
   return undefined;
+};
+
+/**
+ * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
+ * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
+ */
+export const errorInBody = (body: unknown): string | undefined => {
+  if (!isObj(body)) return undefined;
+  const said = [body.error, body.errors, body.detail].find((v) => v != null && v !== false && v !== "");
+  const failed = said !== undefined || body.success === false || body.status === "error";
+  if (!failed || normalizeResults(body, "", 1).results.length > 0) return undefined;
+  const text = [said, (said as { message?: unknown } | undefined)?.message, body.message].find(
+    (t): t is string => typeof t === "string" && t !== "",
+  );
+  return (text ?? JSON.stringify(said ?? body)).slice(0, 300);
 };
 
 /**

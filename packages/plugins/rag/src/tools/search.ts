@@ -2,11 +2,9 @@ import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import { backendOf, type RagConfig } from "../config.js";
 import type { RagResources } from "../internal/backends/embedded-backend.js";
-import { type RagQuery, ragOutputSchema } from "../internal/output.js";
 
 /** An optional filter of the search: a name of at most `max` characters. */
-const filter = (max: number, description: string) =>
-  z.string().min(1).max(max).optional().describe(description);
+const filter = (max: number, text: string) => z.string().min(1).max(max).optional().describe(text);
 
 const input = z.object({
   query: z
@@ -22,6 +20,32 @@ const input = z.object({
   tipo_documento: filter(100, "Only this kind of document (e.g. guia_docente, apuntes, examen, practicas)."),
   top_k: z.number().int().min(1).max(50).optional().describe("How many results, 1 to 50 (default 5)."),
 });
+
+/** One search result: the text, where it comes from, and how well it matches (higher is better). */
+const ragResultSchema = z.object({
+  content: z.string().describe("The matching passage"),
+  metadata: z
+    .looseObject({
+      source: z.string().nullable().describe("Document the passage comes from"),
+      asignatura: z.string().nullable().describe("Subject the document belongs to"),
+    })
+    .describe("Where the passage comes from, plus any other fields the backend gives"),
+  score: z.number().nullable().describe("Relevance, higher is better (null when the backend gives none)"),
+});
+
+/** What `rag_search` returns (the original chatbot's shape, inside the envelope). */
+export const ragOutputSchema = z.object({
+  query: z.string().describe("The query searched"),
+  total_results: z.number().int().describe("How many results the backend reports"),
+  results: z.array(ragResultSchema).describe("The results, best first"),
+});
+
+/** What `rag_search` returns. */
+export type RagOutput = z.output<typeof ragOutputSchema>;
+/** One normalised result. */
+export type RagResult = z.output<typeof ragResultSchema>;
+/** A search as the backends receive it: the tool's input, `top_k` filled in as `topK`. */
+export type RagQuery = Omit<z.output<typeof input>, "top_k"> & { readonly topK: number };
 
 /**
  * `rag_search`: the most relevant passages of the course material, from the HTTP RAG service or the
@@ -66,13 +90,9 @@ export const ragSearch = defineToolWith<RagConfig, RagResources>()({
     "Answer from these passages and cite each one you use by its source. If none is relevant, say the course " +
     "material does not cover it rather than guessing.",
   run: async (args, ctx) => {
+    const { top_k, ...rest } = args;
     const asignatura = args.asignatura?.trim() || undefined;
-    const q: RagQuery = {
-      query: args.query,
-      asignatura,
-      tipo_documento: args.tipo_documento,
-      topK: args.top_k ?? ctx.config.defaultTopK,
-    };
+    const q: RagQuery = { ...rest, asignatura, topK: top_k ?? ctx.config.defaultTopK };
     const backend = backendOf(ctx.config);
     // The HTTP client is loaded at the first HTTP search, not when the tool is listed.
     const data =

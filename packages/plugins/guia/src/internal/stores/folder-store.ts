@@ -2,7 +2,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { SEED_GUIDES_DIR } from "../../seed-guides-dir.js";
 import { describeGuide, type Guide } from "../guide.js";
-import { guideFilesUnder, readGuideFile } from "../read-guide-file.js";
+import { guideFilesUnder, readGuideFile } from "../import-guides.js";
 import { assertSubjectId, type GuideStore } from "./guide-store.js";
 
 /** Options of the folder store. */

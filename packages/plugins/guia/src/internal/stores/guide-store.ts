@@ -1,4 +1,4 @@
-import { fail } from "@quiver/core";
+import { fail, ToolFailure } from "@quiver/core";
 import { type Guide, type GuideListing, isSubjectId } from "../guide.js";
 
 /**
@@ -39,6 +39,17 @@ export function assertSubjectId(subject: unknown): asserts subject is string {
     `A subject id must be a short lower-case slug such as "metaheuristicas" (got ${got}).`,
   );
 }
+
+/**
+ * Rethrows a store failure other than ours (a broken folder, a dropped connection) as `unavailable`; a
+ * tool failure (an id that is not a slug) passes as it is. For `.catch()` on a store's promise.
+ */
+export const storeFailed =
+  (store: GuideStore) =>
+  (error: Error): never => {
+    if (ToolFailure.isInstance(error)) throw error;
+    throw fail.unavailable(`The ${store.kind} guide store failed: ${error.message}`);
+  };
 
 /** What the guia plugin's tool, command and health check share: the guide store. */
 export type GuiaResources = { readonly store: GuideStore };

@@ -66,8 +66,7 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
       guarded(async (c) => {
         const names = ["subject", "asignatura", "nombre", "name", "codigo", "código", "code"];
         const projection = { _id: 0, ...Object.fromEntries(names.map((k) => [k, 1])) };
-        const docs = await c.find({}, { projection }).toArray();
-        return docs.flatMap((d) =>
+        return (await c.find({}, { projection }).toArray()).flatMap((d) =>
           typeof d.subject === "string" ? [describeGuide({ subject: d.subject, data: d })] : [],
         );
       }),
@@ -84,10 +83,8 @@ export const createMongoGuideStore = (options: MongoGuideStoreOptions): GuideSto
       assertSubjectId(guide.subject);
       return guarded(async (c) => {
         const doc = { subject: guide.subject, ...guide.data };
-        const { upsertedCount } = await c.replaceOne({ subject: { $eq: guide.subject } }, doc, {
-          upsert: true,
-        });
-        return upsertedCount > 0 ? "created" : "replaced";
+        const result = await c.replaceOne({ subject: { $eq: guide.subject } }, doc, { upsert: true });
+        return result.upsertedCount > 0 ? "created" : "replaced";
       });
     },
     close: async () => {

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { fail, type PluginSetup, slug } from "@quiver/core";
 import { describeLocation, type IndexLocation, indexLocationOf, type RagConfig } from "../../config.js";
-import { documentUri } from "../document-uris.js";
-import type { RagOutput, RagQuery } from "../output.js";
+import { documentUri } from "../../resources.js";
+import type { RagOutput, RagQuery } from "../../tools/search.js";
 
 /** The embedded backend: an open @quiver/search index. */
 export type EmbeddedBackend = Awaited<ReturnType<typeof openEmbeddedBackend>>;
@@ -31,8 +31,8 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
     if (SearchError.isInstance(error) && error.code === "invalid_option")
       throw fail.invalidInput(error.message);
     if (!SearchError.isInstance(error) || error.code !== "unavailable") throw error;
+    // Retryable, as every `unavailable` is by default.
     throw fail.unavailable(`The course-material index database is unavailable: ${error.message}`, {
-      retryable: true,
       suggestion: "Try again shortly; the operator should check that PostgreSQL (DATABASE_URL) is running.",
     });
   };
@@ -43,11 +43,9 @@ export const openEmbeddedBackend = async (location: IndexLocation) => {
   }
   return {
     search: async (q: RagQuery): Promise<RagOutput> => {
-      const metadata = Object.fromEntries(
-        (["asignatura", "tipo_documento"] as const).flatMap((k) => (q[k] ? [[k, slug(q[k])]] : [])),
-      );
-      const filters = Object.keys(metadata).length > 0 ? { filters: { metadata } } : {};
-      const res = await index.search(q.query, { topK: q.topK, ...filters }).catch(rethrow);
+      const { asignatura: a, tipo_documento: t } = q;
+      const metadata = { ...(a && { asignatura: slug(a) }), ...(t && { tipo_documento: slug(t) }) };
+      const res = await index.search(q.query, { topK: q.topK, filters: { metadata } }).catch(rethrow);
       return {
         query: q.query,
         total_results: res.total,

@@ -1,26 +1,10 @@
 import { fail, type HttpClient, ToolFailure } from "@quiver/core";
 import type { RagConfig } from "../../config.js";
-import { normalizeResults, unusableAnswer } from "../normalize-results.js";
-import type { RagOutput, RagQuery } from "../output.js";
+import type { RagQuery } from "../../tools/search.js";
+import { errorInBody, normalizeResults, unusableAnswer } from "../normalize-results.js";
 
 /** Network codes of a connection that could not be made (refused, DNS, no route). */
 const CONNECT_CODES = /^(?:ECONNREFUSED|ENOTFOUND|EAI_|EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN)/;
-
-/**
- * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
- * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
- */
-const errorInBody = (body: unknown): string | undefined => {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
-  const said = [record.error, record.errors, record.detail].find((v) => v != null && v !== false && v !== "");
-  const failed = said !== undefined || record.success === false || record.status === "error";
-  if (!failed || normalizeResults(body, "", 1).results.length > 0) return undefined;
-  const text = [said, (said as { message?: unknown } | undefined)?.message, record.message].find(
-    (t): t is string => typeof t === "string" && t !== "",
-  );
-  return (text ?? JSON.stringify(said ?? record)).slice(0, 300);
-};
 
 /**
  * Rewrites a client failure so the three cases a model must tell apart read differently:
@@ -28,20 +12,18 @@ const errorInBody = (body: unknown): string | undefined => {
  * a 404 meaning RAG_SERVICE_URL names no search endpoint).
  */
 const explain = (error: ToolFailure, url: URL, timeoutMs: number): ToolFailure => {
-  const { origin } = url;
-  const at = `The RAG service at ${origin}`;
-  const bad = error.status !== undefined && error.status >= 400;
+  const at = `The RAG service at ${url.origin}`;
   // Only a connection that could not be made is about RAG_SERVICE_URL; a 503 or a dropped connection means it was reached.
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   const unreachable = error.status === undefined && typeof code === "string" && CONNECT_CODES.test(code);
-  const rewrites: Partial<Record<ToolFailure["kind"], readonly [string, string | undefined]>> = {
+  const rewrites: Partial<Record<ToolFailure["kind"], readonly [string, string?]>> = {
     timeout: [
       `${at} did not answer within ${timeoutMs} ms.`,
       "Try again with a shorter query, or ask the operator to raise RAG_TIMEOUT_MS.",
     ],
     unavailable: unreachable
       ? [
-          `Cannot connect to the RAG service at ${origin}: ${error.message}`,
+          `Cannot connect to the RAG service at ${url.origin}: ${error.message}`,
           "Check RAG_SERVICE_URL and that the RAG service is running.",
         ]
       : [`${at} is unavailable: ${error.message}`, error.suggestion ?? "Try again in a moment."],
@@ -52,37 +34,26 @@ const explain = (error: ToolFailure, url: URL, timeoutMs: number): ToolFailure =
             "Check RAG_SERVICE_URL: it should be the service's base URL, without /search.",
           ]
         : [
-            bad
+            error.status !== undefined && error.status >= 400
               ? `${at} answered with a bad status (HTTP ${error.status}): ${error.message}`
               : `${at} sent an unusable answer: ${error.message}`,
-            error.suggestion,
           ],
     access_denied: [`${at} refused the credentials: ${error.message}`, "Check RAG_API_KEY."],
   };
   const rewrite = rewrites[error.kind];
   if (!rewrite) return error;
   const [message, suggestion] = rewrite;
-  const { kind, retryable, retryAfterMs, status } = error;
-  // Only the fields the failure has: an absent one stays absent (exactOptionalPropertyTypes).
-  const kept = Object.entries({ retryable, retryAfterMs, status, suggestion }).filter(
-    ([, v]) => v !== undefined,
-  );
-  return ToolFailure.make({ ...Object.fromEntries(kept), kind, message, cause: error });
+  // The same failure (kind, status, retryability, wait; no suggestion given keeps its own), reworded.
+  return ToolFailure.make({ ...error, message, ...(suggestion && { suggestion }), cause: error });
 };
 
 /**
  * Searches an HTTP RAG service: POST {serviceUrl}/search with `{query, asignatura?, tipo_documento?, top_k}`
  * (the original chatbot's request), then normalises whatever shape comes back.
  */
-export const searchHttp = async (
-  http: HttpClient,
-  config: RagConfig,
-  q: RagQuery,
-  signal: AbortSignal,
-): Promise<RagOutput> => {
+export const searchHttp = async (http: HttpClient, config: RagConfig, q: RagQuery, signal: AbortSignal) => {
   const base = config.serviceUrl!.replace(/\/+$/, "");
-  const url = base.endsWith("/search") ? base : `${base}/search`;
-  const origin = new URL(url).origin;
+  const url = new URL(base.endsWith("/search") ? base : `${base}/search`);
   const { status, body } = await http
     .request({
       method: "POST",
@@ -96,7 +67,7 @@ export const searchHttp = async (
     })
     .then((res) => ({ status: res.status, body: res.json() }))
     .catch((error: unknown) => {
-      throw ToolFailure.isInstance(error) ? explain(error, new URL(url), config.timeoutMs) : error;
+      throw ToolFailure.isInstance(error) ? explain(error, url, config.timeoutMs) : error;
     });
   // Only a real list of results, even an empty one, is an answer: an error object, `null`, `{}`, `"ok"`
   // or `{"status": "ok"}` under HTTP 200 say nothing about the material. Never "no course material
@@ -108,9 +79,8 @@ export const searchHttp = async (
     const hint = unusable
       ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
       : "";
-    throw fail.upstream(`The RAG service at ${origin} answered HTTP ${status} with ${said}`, {
+    throw fail.upstream(`The RAG service at ${url.origin} answered HTTP ${status} with ${said}`, {
       status,
-      retryable: true,
       suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${hint}`,
     });
   }
