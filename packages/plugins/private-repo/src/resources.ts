@@ -1,8 +1,8 @@
 import { fail, type PluginResourceTemplate } from "@quiver/core";
 import type { PrivateRepoConfig } from "./config.js";
+import { readableCollection, readableNames } from "./internal/access.js";
 import { COLLECTION_TEMPLATE, DOCUMENT_TEMPLATE, documentUri } from "./internal/document-uris.js";
 import { readingIndexes } from "./internal/errors.js";
-import { readableCollection, readableNames } from "./internal/read-access.js";
 import type { RepoResources } from "./setup.js";
 
 type Template = PluginResourceTemplate<PrivateRepoConfig, RepoResources>;

@@ -1,9 +1,13 @@
-import { closestMatches, fail, type Caller as ToolCaller } from "@quiver/core";
+import { type Caller as AnyCaller, closestMatches, fail, type SlotContext } from "@quiver/core";
+import type { PrivateRepoConfig } from "../config.js";
+import type { RepoResources } from "../setup.js";
 import { type CollectionRef, collectionNameProblem, GROUP_PREFIX, parseRef } from "./names.js";
 import type { Readable, Repository } from "./repository.js";
 
 /** Who calls (the tool context's `ctx.caller`), known to have a principal. */
-export type Caller = Pick<ToolCaller, "groups" | "clientId"> & { readonly principal: string };
+export type Caller = AnyCaller & { readonly principal: string };
+
+type Ctx = SlotContext<PrivateRepoConfig, RepoResources>;
 
 /** What needs a caller, by action, in the message to an anonymous one. */
 const WHO_NEEDS: Readonly<Record<string, string>> = {
@@ -11,28 +15,46 @@ const WHO_NEEDS: Readonly<Record<string, string>> = {
   read: "Reading a repository document",
 };
 
+/** The caller's principal, unless anonymous or named like a group grantee (`group:…`). */
+const principalOf = ({ principal: p }: AnyCaller) =>
+  p !== undefined && p.trim() !== "" && !p.startsWith(GROUP_PREFIX) ? p : undefined;
+
 /**
  * The caller, or `access_denied` (logged) for an anonymous call, or for a principal named like a
  * group grantee (`group:…`), which would otherwise read what is shared with that group.
  */
-export const requireCaller = async (
-  repo: Repository,
-  { principal, groups, clientId }: Pick<ToolCaller, "principal" | "groups" | "clientId">,
-  action: string,
-): Promise<Caller> => {
-  if (principal !== undefined && principal.trim() !== "" && !principal.startsWith(GROUP_PREFIX))
-    return { principal, groups, clientId };
-  const named = principal?.startsWith(GROUP_PREFIX) === true;
-  const detail = named ? "a principal named like a group" : "no principal";
-  const who = named ? principal! : null;
-  await repo.audit({ principal: who, action, target: null, outcome: "denied", detail, clientId });
+export const requireCaller = async (repo: Repository, caller: AnyCaller, action: string): Promise<Caller> => {
+  const principal = principalOf(caller);
+  if (principal) return { ...caller, principal };
+  const group = caller.principal?.startsWith(GROUP_PREFIX) ? caller.principal : undefined;
+  const detail = group ? "a principal named like a group" : "no principal";
+  await repo.audit({ ...caller, principal: group ?? null, action, target: null, outcome: "denied", detail });
   throw fail.accessDenied(
-    named
-      ? `The principal "${principal}" is named like a group grantee, which no caller may be.`
+    group
+      ? `The principal "${group}" is named like a group grantee, which no caller may be.`
       : `${WHO_NEEDS[action] ?? "This tool"} needs an authenticated caller: the call carried no principal.`,
     { suggestion: "Connect with a token that the host maps to a scientist (principal)." },
   );
 };
+
+/** Logs a denied attempt on other owners' collections, saying (in the log only) whether each exists. */
+const auditDenied = async (repo: Repository, caller: Caller, action: string, refs: CollectionRef[]) => {
+  const names = refs.map((d) => `${d.owner}/${d.name}`);
+  const known = await Promise.all(refs.map((d) => repo.find(d.owner, d.name)));
+  const detail = names.map((d, i) => `${d}: ${known[i] ? "exists, not shared" : "no such collection"}`);
+  const { principal, clientId } = caller;
+  await repo.audit({
+    principal,
+    action,
+    target: names.join(", "),
+    outcome: "denied",
+    detail: detail.join("; "),
+    clientId,
+  });
+  return names;
+};
+
+const quoted = (names: ReadonlyArray<string>, or = ", ") => names.map((n) => `"${n}"`).join(or);
 
 /**
  * Resolves the collections a caller asked for. Their own names that do not exist are `invalid_input` (the
@@ -45,27 +67,21 @@ export const resolveScope = async (
   requested: ReadonlyArray<string> | undefined,
   action: string,
 ): Promise<Readable[]> => {
-  const { principal } = caller;
-  const readable = await repo.readable(principal, caller.groups);
+  const readable = await repo.readable(caller.principal, caller.groups);
   if (requested === undefined) return readable;
   const chosen = new Map<number, Readable>();
   const denied: CollectionRef[] = [];
   const unknownOwn: string[] = [];
   for (const raw of requested) {
-    const ref = parseRef(raw.trim(), principal);
+    const ref = parseRef(raw.trim(), caller.principal);
     const hit = readable.find((r) => r.owner === ref.owner && r.name === ref.name);
     if (hit) chosen.set(hit.id, hit);
-    else if (ref.owner === principal) unknownOwn.push(ref.name);
+    else if (ref.owner === caller.principal) unknownOwn.push(ref.name);
     else denied.push(ref);
   }
   const refs = readable.map((r) => r.ref);
-  const quoted = (names: ReadonlyArray<string>, or = ", ") => names.map((n) => `"${n}"`).join(or);
   if (denied.length > 0) {
-    const names = denied.map((d) => `${d.owner}/${d.name}`);
-    const known = await Promise.all(denied.map((d) => repo.find(d.owner, d.name)));
-    const why = names.map((d, i) => `${d}: ${known[i] ? "exists, not shared" : "no such collection"}`);
-    const [target, detail] = [names.join(", "), why.join("; ")];
-    await repo.audit({ principal, action, target, outcome: "denied", detail, clientId: caller.clientId });
+    const names = await auditDenied(repo, caller, action, denied);
     const ask = "Ask the owner to share a collection with you.";
     throw fail.accessDenied(
       `You have no access to ${quoted(names)}: no collection of that name is shared with you.`,
@@ -80,13 +96,11 @@ export const resolveScope = async (
   if (unknownOwn.length > 0) {
     const first = unknownOwn[0]!;
     // Suggestions name only what the caller can read.
+    const maxDistance = Math.max(2, Math.floor(first.length / 3));
     const near = closestMatches(
       refs.toSorted((a, b) => a.localeCompare(b)),
       first,
-      {
-        limit: 3,
-        maxDistance: Math.max(2, Math.floor(first.length / 3)),
-      },
+      { limit: 3, maxDistance },
     );
     const invalid = collectionNameProblem(first);
     throw fail.invalidInput(`You have no collection ${quoted(unknownOwn)}.${invalid ? ` ${invalid}` : ""}`, {
@@ -99,4 +113,26 @@ export const resolveScope = async (
     });
   }
   return [...chosen.values()];
+};
+
+/**
+ * The collection `owner/name` as the caller of a resource read may read it (their own, or shared with them or
+ * one of their groups), with its index opened as the grantee that gives access; undefined otherwise. Another
+ * owner's collection that is not shared is logged as a denied `read` and is answered as absent, whether it
+ * exists or not, so that a read learns nothing of it. An anonymous caller is `access_denied`.
+ */
+export const readableCollection = async (ctx: Ctx, owner: string, name: string) => {
+  const repo = ctx.resources.repository();
+  const caller = await requireCaller(repo, ctx.caller, "read");
+  const readable = await repo.readable(caller.principal, caller.groups);
+  const collection = readable.find((r) => r.owner === owner && r.name === name);
+  if (collection) return { collection, index: await repo.index(collection, collection.via) };
+  if (owner !== caller.principal) await auditDenied(repo, caller, "read", [{ owner, name }]);
+  return undefined;
+};
+
+/** The owners and names of the collections the caller may read (for completions); none when anonymous. */
+export const readableNames = async (ctx: Ctx) => {
+  const principal = principalOf(ctx.caller);
+  return principal ? ctx.resources.repository().readable(principal, ctx.caller.groups) : [];
 };

@@ -156,15 +156,10 @@ export class Repository {
   }
 
   /** Where @quiver/search keeps a collection's index in the database; undefined without one (a file). */
-  private stored(collection: CollectionRow) {
-    const { databaseUrl, databaseSchema } = this.database;
-    if (!databaseUrl) return undefined;
-    return {
-      databaseUrl,
-      ...(databaseSchema ? { schema: databaseSchema } : {}),
-      name: `private-repo:${collection.owner}/${collection.name}`,
-      principal: collection.owner,
-    };
+  private stored({ owner, name }: CollectionRow) {
+    const { databaseUrl, databaseSchema: schema } = this.database;
+    const where = { ...(schema ? { schema } : {}), name: `private-repo:${owner}/${name}`, principal: owner };
+    return databaseUrl ? { databaseUrl, ...where } : undefined;
   }
 
   /**
@@ -206,9 +201,5 @@ export const withRepository = async <T>(
 ): Promise<T> => {
   if (options.repository) return work(options.repository);
   const repo = new Repository(options.indexPath, options);
-  try {
-    return await work(repo);
-  } finally {
-    await repo.close();
-  }
+  return work(repo).finally(() => repo.close());
 };
