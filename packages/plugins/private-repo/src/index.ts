@@ -3,11 +3,10 @@ import pkg from "../package.json" with { type: "json" };
 import { addCommand } from "./commands/add.js";
 import { repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
-import { privateRepoResourceTemplates } from "./resources.js";
+import { privateRepoResourceTemplates, watchPrivateRepo } from "./resources.js";
 import { privateRepoAddFolder } from "./tools/add-folder.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
-import { watchPrivateRepo } from "./watch-resources.js";
 
 export { type PrivateRepoConfig, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";

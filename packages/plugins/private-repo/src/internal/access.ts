@@ -7,7 +7,7 @@ import type { Readable, Repository } from "./repository.js";
 /** Who calls (the tool context's `ctx.caller`), known to have a principal. */
 export type Caller = AnyCaller & { readonly principal: string };
 
-type Ctx = SlotContext<PrivateRepoConfig, RepoResources>;
+type Ctx = Pick<SlotContext<PrivateRepoConfig, RepoResources>, "caller" | "resources">;
 
 /** What needs a caller, by action, in the message to an anonymous one. */
 const WHO_NEEDS: Readonly<Record<string, string>> = {
@@ -20,12 +20,13 @@ const principalOf = ({ principal: p }: AnyCaller) =>
   p !== undefined && p.trim() !== "" && !p.startsWith(GROUP_PREFIX) ? p : undefined;
 
 /**
- * The caller, or `access_denied` (logged) for an anonymous call, or for a principal named like a
- * group grantee (`group:…`), which would otherwise read what is shared with that group.
+ * The repository and the caller, or `access_denied` (logged) for an anonymous call, or for a principal
+ * named like a group grantee (`group:…`), which would otherwise read what is shared with that group.
  */
-export const requireCaller = async (repo: Repository, caller: AnyCaller, action: string): Promise<Caller> => {
+export const requireCaller = async ({ caller, resources }: Ctx, action: string) => {
+  const repo = resources.repository();
   const principal = principalOf(caller);
-  if (principal) return { ...caller, principal };
+  if (principal) return { repo, caller: { ...caller, principal } };
   const group = caller.principal?.startsWith(GROUP_PREFIX) ? caller.principal : undefined;
   const detail = group ? "a principal named like a group" : "no principal";
   await repo.audit({ ...caller, principal: group ?? null, action, target: null, outcome: "denied", detail });
@@ -122,8 +123,7 @@ export const resolveScope = async (
  * exists or not, so that a read learns nothing of it. An anonymous caller is `access_denied`.
  */
 export const readableCollection = async (ctx: Ctx, owner: string, name: string) => {
-  const repo = ctx.resources.repository();
-  const caller = await requireCaller(repo, ctx.caller, "read");
+  const { repo, caller } = await requireCaller(ctx, "read");
   const readable = await repo.readable(caller.principal, caller.groups);
   const collection = readable.find((r) => r.owner === owner && r.name === name);
   if (collection) return { collection, index: await repo.index(collection, collection.via) };

@@ -17,8 +17,7 @@ export const runAddFolder = async (
   input: { readonly folder: string; readonly collection: string },
   ctx: ToolContext<PrivateRepoConfig, RepoResources>,
 ) => {
-  const repo = ctx.resources.repository();
-  const caller = await requireCaller(repo, ctx.caller, "add");
+  const { repo, caller } = await requireCaller(ctx, "add");
   const collection = input.collection.trim().toLowerCase();
   const problem = collectionNameProblem(collection);
   if (problem)

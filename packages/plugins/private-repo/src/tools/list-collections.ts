@@ -48,8 +48,7 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
   annotations: { readOnly: true, idempotent: true, openWorld: false },
   policy: { timeout: "10s", retry: false, cache: false },
   run: async ({ scope }, ctx) => {
-    const repo = ctx.resources.repository();
-    const caller = await requireCaller(repo, ctx.caller, "list");
+    const { repo, caller } = await requireCaller(ctx, "list");
     const readable = (await repo.readable(caller.principal, caller.groups)).filter(
       (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
     );

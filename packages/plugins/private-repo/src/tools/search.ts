@@ -91,8 +91,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
   instruction:
     "Answer from these documents and cite each one you use with its citation (and DOI link). Scores are relative within this search. Say when nothing relevant was found.",
   run: async ({ search_terms: terms, filters: given = {}, max_results }, ctx) => {
-    const repo = ctx.resources.repository();
-    const caller = await requireCaller(repo, ctx.caller, "search");
+    const { repo, caller } = await requireCaller(ctx, "search");
     const search_terms = typeof terms === "string" ? terms : terms.join(" ");
     const filters = searchFilters(given);
     const scope = await resolveScope(repo, caller, given.collections, "search");
