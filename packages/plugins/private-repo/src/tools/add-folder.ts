@@ -11,9 +11,6 @@ const output = z.object({
   unread: z.array(z.string()).describe("Files or records not read, and why"),
 });
 
-/** What `private_repo_add_folder` returns. */
-export type AddFolderOutput = z.output<typeof output>;
-
 /**
  * `private_repo_add_folder`: adds a folder of documents from the caller's own import folder
  * (`<importPath>/<principal>/`) to one of their collections, as `quiver private-repo add` does,
