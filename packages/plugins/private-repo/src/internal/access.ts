@@ -70,16 +70,11 @@ export const resolveScope = async (
 ): Promise<Readable[]> => {
   const readable = await repo.readable(caller.principal, caller.groups);
   if (requested === undefined) return readable;
-  const chosen = new Map<number, Readable>();
-  const denied: CollectionRef[] = [];
-  const unknownOwn: string[] = [];
-  for (const raw of requested) {
-    const ref = parseRef(raw.trim(), caller.principal);
-    const hit = readable.find((r) => r.owner === ref.owner && r.name === ref.name);
-    if (hit) chosen.set(hit.id, hit);
-    else if (ref.owner === caller.principal) unknownOwn.push(ref.name);
-    else denied.push(ref);
-  }
+  const asked = requested.map((raw) => parseRef(raw.trim(), caller.principal));
+  const find = (ref: CollectionRef) => readable.find((r) => r.owner === ref.owner && r.name === ref.name);
+  const missing = asked.filter((ref) => !find(ref));
+  const denied = missing.filter((ref) => ref.owner !== caller.principal);
+  const unknownOwn = missing.filter((ref) => ref.owner === caller.principal).map((ref) => ref.name);
   const refs = readable.map((r) => r.ref);
   if (denied.length > 0) {
     const names = await auditDenied(repo, caller, action, denied);
@@ -113,7 +108,7 @@ export const resolveScope = async (
             : "You have no collections yet: add documents with `quiver private-repo add`.",
     });
   }
-  return [...chosen.values()];
+  return [...new Set(asked.map(find))].filter((r) => r !== undefined);
 };
 
 /**

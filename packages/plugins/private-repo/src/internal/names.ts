@@ -14,10 +14,7 @@ export const ownerProblem = (owner: string): string | undefined =>
     : undefined;
 
 /** A collection reference as a caller writes it: `name` (their own) or `owner/name` (shared with them). */
-export interface CollectionRef {
-  readonly owner: string;
-  readonly name: string;
-}
+export type CollectionRef = { readonly owner: string; readonly name: string };
 
 /** Parses a reference for `principal`: the part after the last `/` is the name, the rest the owner. */
 export const parseRef = (ref: string, principal: string): CollectionRef => {

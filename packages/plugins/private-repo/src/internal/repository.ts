@@ -41,11 +41,7 @@ export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
  * A collection a caller may read: how they name it (`ref`: `name` when it is theirs, `owner/name` otherwise),
  * and the grantee that gives access (`via`: the caller, or one of its groups).
  */
-export type Readable = CollectionRow & {
-  readonly ref: string;
-  readonly access: "owner" | "shared";
-  readonly via: string;
-};
+export type Readable = Awaited<ReturnType<Repository["readable"]>>[number];
 
 const now = () => new Date().toISOString();
 const COLLECTION = "CAST(id AS integer) AS id, owner, name";
@@ -77,7 +73,7 @@ export class Repository {
    * The collections `principal` may read: their own, then those shared with them or with one of
    * `groups`, by owner and name; each once, with the grantee that gives access.
    */
-  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<Readable[]> {
+  async readable(principal: string, groups: ReadonlyArray<string> = []) {
     const { tables: t, bytewise: b } = this.sql;
     const grantees = [principal, ...groups.map((g) => `${GROUP_PREFIX}${g}`)];
     // Own collections (no share joined: read as the owner), then those shared with a grantee; a collection
@@ -142,9 +138,8 @@ export class Repository {
   }
 
   /** Appends to the audit log. */
-  async audit(e: AuditInput): Promise<void> {
+  async audit({ principal, action, target, outcome, detail, clientId = null }: AuditInput): Promise<void> {
     const sql = `INSERT INTO ${this.sql.tables.audit} (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)`;
-    const { principal, action, target, outcome, detail, clientId = null } = e;
     await this.sql.rows(sql, [now(), principal, action, target, outcome, detail, clientId]);
   }
 
@@ -171,16 +166,15 @@ export class Repository {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
     const stored = this.stored(collection);
     const key = stored ? `${collection.id} ${reader}` : String(collection.id);
-    let index = this.indexes.get(key);
-    if (!index) {
-      // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
-      const path = join(this.path, "collections", `${collection.id}.sqlite`);
-      index = import("@quiver/search").then(({ openSearchIndex }) =>
-        openSearchIndex(stored ? { ...stored, reader } : { path }),
-      );
-      index.catch(() => this.indexes.delete(key));
-      this.indexes.set(key, index);
-    }
+    const open = this.indexes.get(key);
+    if (open) return open;
+    // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
+    const path = join(this.path, "collections", `${collection.id}.sqlite`);
+    const index = import("@quiver/search").then(({ openSearchIndex }) =>
+      openSearchIndex(stored ? { ...stored, reader } : { path }),
+    );
+    index.catch(() => this.indexes.delete(key));
+    this.indexes.set(key, index);
     return index;
   }
 
