@@ -1,5 +1,5 @@
 import { collectionNameProblem, ownerProblem } from "./names.js";
-import { type Repository, type RepositoryDatabase, withRepository } from "./repository.js";
+import { type Repository, type RepositoryLocation, withRepository } from "./repository.js";
 
 /** Progress of {@link addDocuments}: files read (each of a folder's too), then documents indexed. */
 export interface AddProgress {
@@ -11,9 +11,7 @@ export interface AddProgress {
 }
 
 /** Options of {@link addDocuments}. */
-export interface AddDocumentsOptions extends RepositoryDatabase {
-  /** The repository folder (the plugin's `indexPath`); created when missing. */
-  readonly indexPath: string;
+export interface AddDocumentsOptions extends RepositoryLocation {
   /** The scientist (principal) who owns the collection. */
   readonly owner: string;
   /** The collection to add to; created when missing. Lower-case letters, digits, `.`, `_`, `-`. */

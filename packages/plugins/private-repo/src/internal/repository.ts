@@ -11,6 +11,9 @@ export interface RepositoryDatabase {
   readonly databaseSchema?: string | undefined;
 }
 
+/** A repository: its folder (the plugin's `indexPath`, created when missing) and where its indexes live. */
+export type RepositoryLocation = RepositoryDatabase & { readonly indexPath: string };
+
 /** A collection registered in a repository. */
 export type CollectionRow = CollectionRef & { readonly id: number };
 
@@ -190,7 +193,7 @@ export class Repository {
 
 /** Runs `work` on `repository` when given (left open), else on the one at `indexPath`, opened and then closed. */
 export const withRepository = async <T>(
-  options: RepositoryDatabase & { readonly indexPath: string; readonly repository?: Repository | undefined },
+  options: RepositoryLocation & { readonly repository?: Repository | undefined },
   work: (repo: Repository) => Promise<T>,
 ): Promise<T> => {
   if (options.repository) return work(options.repository);

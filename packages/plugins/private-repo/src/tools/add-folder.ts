@@ -5,9 +5,9 @@ import type { RepoResources } from "../setup.js";
 
 const output = z.object({
   collection: z.string(),
-  documents: z.number().int().describe("Documents read"),
-  added: z.number().int(),
-  replaced: z.number().int(),
+  documents: z.int().describe("Documents read"),
+  added: z.int(),
+  replaced: z.int(),
   unread: z.array(z.string()).describe("Files or records not read, and why"),
 });
 

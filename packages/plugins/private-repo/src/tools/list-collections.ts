@@ -11,14 +11,13 @@ const output = z.object({
       collection: z.string().describe("How to name it in private_repo_search filters.collections."),
       owner: z.string(),
       access: z.enum(["owner", "shared"]).describe("Yours, or shared with you."),
-      documents: z.number().int(),
+      documents: z.int(),
       shared_with: z
-        .array(z.string())
-        .optional()
+        .optional(z.array(z.string()))
         .describe("Who you share it with (your own collections only)."),
     }),
   ),
-  total_documents: z.number().int(),
+  total_documents: z.int(),
 });
 
 /**

@@ -15,32 +15,25 @@ const DATE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
 const date = (bound: "Earliest" | "Latest") =>
   z.string().optional().describe(`${bound} date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD.`);
 
+/** An optional list of at most `max` non-empty strings (each described as `item`). */
+const list = (item: string, max: number, description: string) =>
+  z.optional(z.array(z.string().min(1).describe(item)).max(max)).describe(description);
+
 /** The filters of `private_repo_search`: all given must hold, an unknown one is refused. */
 const filtersSchema = z
   .strictObject({
     date_from: date("Earliest"),
     date_to: date("Latest"),
     publication_date: z
-      .strictObject({ after: date("Earliest"), before: date("Latest") })
-      .optional()
+      .optional(z.strictObject({ after: date("Earliest"), before: date("Latest") }))
       .describe("The date range as {after, before}; the same as date_from/date_to (give one form)."),
-    authors: z
-      .array(z.string().min(1).describe("A full name or a last name."))
-      .max(20)
-      .optional()
-      .describe("Any of these authors (full name, or last name alone)."),
-    tags: z
-      .array(z.string().min(1).describe("A tag."))
-      .max(20)
-      .optional()
-      .describe("Any of these tags (case-insensitive)."),
-    collections: z
-      .array(z.string().min(1).describe("A collection name, or owner/name for a shared one."))
-      .max(50)
-      .optional()
-      .describe(
-        "Only these collections: your own by name, shared ones as owner/name. Default: all you can read.",
-      ),
+    authors: list("A full name or a last name.", 20, "Any of these authors (full name, or last name alone)."),
+    tags: list("A tag.", 20, "Any of these tags (case-insensitive)."),
+    collections: list(
+      "A collection name, or owner/name for a shared one.",
+      50,
+      "Only these collections: your own by name, shared ones as owner/name. Default: all you can read.",
+    ),
   })
   .optional()
   .describe(
@@ -100,11 +93,8 @@ const resultSchema = z.object({
 
 const output = z.object({
   results: z.array(resultSchema),
-  total_count: z
-    .number()
-    .int()
-    .describe("Documents matching at least one search term in the searched collections."),
-  returned: z.number().int(),
+  total_count: z.int().describe("Documents matching at least one search term in the searched collections."),
+  returned: z.int(),
   searched_collections: z.array(z.string()).describe("The collections searched."),
   suggestions: z.array(z.string()).describe("How to refine the search."),
 });
@@ -143,7 +133,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
         "Keywords or a question, or a list of terms (any of them may match); words are matched (BM25), not exact phrases.",
       ),
     filters: filtersSchema,
-    max_results: z.number().int().min(1).max(50).default(10).describe("Most documents to return (1–50)."),
+    max_results: z.int().min(1).max(50).default(10).describe("Most documents to return (1–50)."),
   }),
   output,
   examples: [
