@@ -50,13 +50,10 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
     health: async ({ config, resources }) => {
       const repo = resources.repository();
       if (!config.databaseUrl) return { ok: true, message: `Repository at ${repo.path} is readable.` };
+      const fix = "Check that PostgreSQL at DATABASE_URL is running and accepts the login.";
       return repo.find("", "").then(
         () => ({ ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." }),
-        (error: Error) => ({
-          ok: false,
-          message: error.message,
-          fix: "Check that PostgreSQL at DATABASE_URL is running and accepts the login.",
-        }),
+        (error: Error) => ({ ok: false, message: error.message, fix }),
       );
     },
   });

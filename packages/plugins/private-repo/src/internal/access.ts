@@ -10,7 +10,7 @@ export type Caller = AnyCaller & { readonly principal: string };
 type Ctx = Pick<SlotContext<PrivateRepoConfig, RepoResources>, "caller" | "resources">;
 
 /** What needs a caller, by action, in the message to an anonymous one. */
-const WHO_NEEDS: Readonly<Record<string, string>> = {
+const WHO_NEEDS: Record<string, string> = {
   search: "private_repo_search",
   read: "Reading a repository document",
 };
@@ -42,16 +42,10 @@ export const requireCaller = async ({ caller, resources }: Ctx, action: string) 
 const auditDenied = async (repo: Repository, caller: Caller, action: string, refs: CollectionRef[]) => {
   const names = refs.map((d) => `${d.owner}/${d.name}`);
   const known = await Promise.all(refs.map((d) => repo.find(d.owner, d.name)));
-  const detail = names.map((d, i) => `${d}: ${known[i] ? "exists, not shared" : "no such collection"}`);
-  const { principal, clientId } = caller;
-  await repo.audit({
-    principal,
-    action,
-    target: names.join(", "),
-    outcome: "denied",
-    detail: detail.join("; "),
-    clientId,
-  });
+  const detail = names
+    .map((d, i) => `${d}: ${known[i] ? "exists, not shared" : "no such collection"}`)
+    .join("; ");
+  await repo.audit({ ...caller, action, target: names.join(", "), outcome: "denied", detail });
   return names;
 };
 
@@ -93,11 +87,8 @@ export const resolveScope = async (
     const first = unknownOwn[0]!;
     // Suggestions name only what the caller can read.
     const maxDistance = Math.max(2, Math.floor(first.length / 3));
-    const near = closestMatches(
-      refs.toSorted((a, b) => a.localeCompare(b)),
-      first,
-      { limit: 3, maxDistance },
-    );
+    const sorted = refs.toSorted((a, b) => a.localeCompare(b));
+    const near = closestMatches(sorted, first, { limit: 3, maxDistance });
     const invalid = collectionNameProblem(first);
     throw fail.invalidInput(`You have no collection ${quoted(unknownOwn)}.${invalid ? ` ${invalid}` : ""}`, {
       suggestion:

@@ -1,3 +1,4 @@
+import type { LoadError } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
 import { type Repository, type RepositoryLocation, withRepository } from "./repository.js";
 
@@ -9,6 +10,10 @@ export interface AddProgress {
   /** The file being read (loading phase), as given or within its folder. */
   readonly file?: string;
 }
+
+/** A file or record {@link addDocuments} could not read, as `path[:line]: why`. */
+export const unreadLine = (e: LoadError) =>
+  `${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`;
 
 /** Options of {@link addDocuments}. */
 export interface AddDocumentsOptions extends RepositoryLocation {

@@ -4,7 +4,7 @@ import { fail, outcome, type ToolContext } from "@quiver/core";
 import type { PrivateRepoConfig } from "../config.js";
 import type { RepoResources } from "../setup.js";
 import { requireCaller } from "./access.js";
-import { addDocuments } from "./add-documents.js";
+import { addDocuments, unreadLine } from "./add-documents.js";
 import { readingIndexes } from "./errors.js";
 import { collectionNameProblem } from "./names.js";
 
@@ -80,10 +80,7 @@ export const runAddFolder = async (
     throw fail.invalidInput(`"${input.folder}" holds no document that could be read.${problems}`, {
       suggestion: "Put Markdown, text, BibTeX or JSON Lines files in it, then call again.",
     });
-  const unread = [
-    ...errors.map((e) => `${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`),
-    ...skipped.map((f) => `${f}: unsupported type`),
-  ];
+  const unread = [...errors.map(unreadLine), ...skipped.map((f) => `${f}: unsupported type`)];
   const message = `Added ${documents} documents from "${input.folder}" to your collection ${collection} (${added} new, ${replaced} replaced).${problems}`;
   return outcome({ collection, documents, added, replaced, unread }, { message });
 };

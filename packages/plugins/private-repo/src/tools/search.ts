@@ -1,5 +1,5 @@
 import { defineToolWith, fail, outcome } from "@quiver/core";
-import type { SearchFilters, SearchHit } from "@quiver/search";
+import type { SearchHit } from "@quiver/search";
 import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
 import { requireCaller, resolveScope } from "../internal/access.js";
@@ -44,10 +44,7 @@ const filtersSchema = z
  * The filters as @quiver/search takes them: `publication_date: {after, before}` folded into
  * date_from/date_to; both forms of one bound, a malformed date or a range the wrong way round refused.
  */
-const searchFilters = ({
-  publication_date: p = {},
-  ...f
-}: NonNullable<z.output<typeof filtersSchema>>): SearchFilters => {
+const searchFilters = ({ publication_date: p = {}, ...f }: NonNullable<z.output<typeof filtersSchema>>) => {
   const [from, to] = (["after", "before"] as const).map((spec) => {
     const own = spec === "after" ? "date_from" : "date_to";
     if (p[spec] !== undefined && f[own] !== undefined)
@@ -162,14 +159,13 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
       (await repo.index(c, c.via)).search(search_terms, { topK: max_results, filters });
     const answers = await readingIndexes(() => Promise.all(scope.map(searchOne)));
     const total = answers.reduce((n, answer) => n + answer.total, 0);
-    const found = answers.flatMap((answer, i) => answer.results.map((hit) => ({ c: scope[i]!, hit })));
-    found.sort(
-      (a, b) =>
-        b.hit.score - a.hit.score || a.c.ref.localeCompare(b.c.ref) || a.hit.docId.localeCompare(b.hit.docId),
+    const found = answers.flatMap(({ results: hits }, i) =>
+      hits.map((hit) => ({ ...hit, ref: scope[i]!.ref })),
     );
-    const results = found.slice(0, max_results).map(({ c, hit }) => ({
+    found.sort((a, b) => b.score - a.score || a.ref.localeCompare(b.ref) || a.docId.localeCompare(b.docId));
+    const results = found.slice(0, max_results).map(({ ref, ...hit }) => ({
       id: hit.docId,
-      collection: c.ref,
+      collection: ref,
       ...(hit.title ? { title: hit.title } : {}),
       authors: [...(hit.authors ?? [])],
       ...(hit.date ? { date: hit.date } : {}),
