@@ -50,9 +50,7 @@ const searchFilters = ({ publication_date: p = {}, ...f }: NonNullable<z.output<
     if (p[spec] !== undefined && f[own] !== undefined)
       throw fail.invalidInput(
         `filters.publication_date.${spec} and filters.${own} are the same bound: give one.`,
-        {
-          suggestion: `Keep filters.${own} or filters.publication_date.${spec}, not both.`,
-        },
+        { suggestion: `Keep filters.${own} or filters.publication_date.${spec}, not both.` },
       );
     const value = p[spec] ?? f[own];
     if (value !== undefined && !DATE.test(value.trim()))
@@ -134,9 +132,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
   }),
   output,
   examples: [
-    {
-      input: { search_terms: "vitamin D and bone density", filters: { date_from: "2010" }, max_results: 5 },
-    },
+    { input: { search_terms: "vitamin D and bone density", filters: { date_from: "2010" }, max_results: 5 } },
   ],
   annotations: { readOnly: true, idempotent: true, openWorld: false },
   policy: {
