@@ -14,10 +14,8 @@ export const databaseUnavailable = () =>
  * details; a tool failure thrown by the work (a refused caller) passes as it is. @quiver/search's error class
  * is loaded on failure only: listing or answering needs none.
  */
-export const readingIndexes = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (e) {
+export const readingIndexes = <T>(work: () => Promise<T>): Promise<T> =>
+  work().catch(async (e: unknown) => {
     if (ToolFailure.isInstance(e)) throw e;
     const { SearchError } = await import("@quiver/search/errors");
     if (SearchError.isInstance(e) && e.code === "invalid_option") {
@@ -29,5 +27,4 @@ export const readingIndexes = async <T>(work: () => Promise<T>): Promise<T> => {
       "The repository index could not be read; ask the operator to check the repository folder.",
       { cause: e, retryable: false },
     );
-  }
-};
+  });

@@ -101,10 +101,9 @@ export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_searc
   };
   return {
     rows: async <T>(sql: string, params: ReadonlyArray<unknown>) => {
-      const ready = await open();
       let n = 0;
       const text = sql.replace(/\?/g, () => `$${++n}`);
-      return (await guard(ready.query(text, [...params]))).rows as T[];
+      return (await guard((await open()).query(text, [...params]))).rows as T[];
     },
     tables,
     bytewise: ' COLLATE "C"',
