@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { PrivateRepoConfig } from "../config.js";
 import { requireCaller } from "../internal/access.js";
 import { readingIndexes } from "../internal/errors.js";
+import type { Readable } from "../internal/repository.js";
 import type { RepoResources } from "../setup.js";
 
 const output = z.object({
@@ -51,17 +52,14 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
     const readable = (await repo.readable(caller.principal, caller.groups)).filter(
       (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
     );
-    const rows = await readingIndexes(() =>
-      Promise.all(
-        readable.map(async (c) => ({
-          collection: c.ref,
-          owner: c.owner,
-          access: c.access,
-          documents: await (await repo.index(c, c.via)).count(),
-          ...(c.access === "owner" ? { shared_with: await repo.grantees(c.id) } : {}),
-        })),
-      ),
-    );
+    const row = async (c: Readable) => ({
+      collection: c.ref,
+      owner: c.owner,
+      access: c.access,
+      documents: await (await repo.index(c, c.via)).count(),
+      ...(c.access === "owner" ? { shared_with: await repo.grantees(c.id) } : {}),
+    });
+    const rows = await readingIndexes(() => Promise.all(readable.map(row)));
     const total = rows.reduce((n, r) => n + r.documents, 0);
     const message =
       rows.length === 0

@@ -135,14 +135,9 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
     { input: { search_terms: "vitamin D and bone density", filters: { date_from: "2010" }, max_results: 5 } },
   ],
   annotations: { readOnly: true, idempotent: true, openWorld: false },
-  policy: {
-    timeout: "20s",
-    retry: false,
-    // No cache by default: a withdrawn share or a new document must show at once. A host that enables a
-    // cache gets the runtime's per-principal cache key (tested), at the price of the TTL's staleness.
-    cache: false,
-    maxOutputChars: 30_000,
-  },
+  // No cache by default: a withdrawn share or a new document must show at once. A host that enables a
+  // cache gets the runtime's per-principal cache key (tested), at the price of the TTL's staleness.
+  policy: { timeout: "20s", retry: false, cache: false, maxOutputChars: 30_000 },
   instruction:
     "Answer from these documents and cite each one you use with its citation (and DOI link). Scores are relative within this search. Say when nothing relevant was found.",
   run: async ({ search_terms: terms, filters: given = {}, max_results }, ctx) => {
