@@ -8,12 +8,11 @@ import { privateRepoAddFolder } from "./tools/add-folder.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
 
-export { type PrivateRepoConfig, repoConfigSchema } from "./config.js";
+export { type PrivateRepoConfig, type RepoResources, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
 export type { AuditEntry, RepositoryDatabase } from "./internal/repository.js";
 // The admin functions: share and unshare a collection, list a scientist's collections, read the audit log.
 export * from "./internal/sharing.js";
-export type { RepoResources } from "./setup.js";
 /** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings (environment variables win). */
 export type PrivateRepoPluginOptions = PluginOptions<typeof repoConfigSchema>;
 

@@ -24,6 +24,3 @@ export const setupPrivateRepo = ({ config, onClose }: SetupContext<PrivateRepoCo
       })),
   };
 };
-
-/** What the private-repo tools, command and health check share (`ctx.resources`): the repository, opened once. */
-export type RepoResources = ReturnType<typeof setupPrivateRepo>;

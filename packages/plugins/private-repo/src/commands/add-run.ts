@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type CommandContext, CommandUsageError } from "@quiver/core";
-import type { PrivateRepoConfig } from "../config.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
 import { addDocuments, unreadLine } from "../internal/add-documents.js";
 import { collectionNameProblem, ownerProblem } from "../internal/names.js";
-import type { RepoResources } from "../setup.js";
 
 const USAGE = "quiver private-repo add refs.bib --owner alice --collection papers";
 

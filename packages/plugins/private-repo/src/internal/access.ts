@@ -1,6 +1,5 @@
 import { type Caller as AnyCaller, closestMatches, fail, type SlotContext } from "@quiver/core";
-import type { PrivateRepoConfig } from "../config.js";
-import type { RepoResources } from "../setup.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
 import { type CollectionRef, collectionNameProblem, GROUP_PREFIX, parseRef } from "./names.js";
 import type { Readable, Repository } from "./repository.js";
 

@@ -1,8 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fail, outcome, type ToolContext } from "@quiver/core";
-import type { PrivateRepoConfig } from "../config.js";
-import type { RepoResources } from "../setup.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
 import { requireCaller } from "./access.js";
 import { addDocuments, unreadLine } from "./add-documents.js";
 import { readingIndexes } from "./errors.js";

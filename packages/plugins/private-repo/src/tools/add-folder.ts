@@ -1,7 +1,6 @@
 import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
-import type { PrivateRepoConfig } from "../config.js";
-import type { RepoResources } from "../setup.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
 
 const output = z.object({
   collection: z.string(),

@@ -1,10 +1,9 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
-import type { PrivateRepoConfig } from "../config.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
 import { requireCaller } from "../internal/access.js";
 import { readingIndexes } from "../internal/errors.js";
 import type { Readable } from "../internal/repository.js";
-import type { RepoResources } from "../setup.js";
 
 const output = z.object({
   collections: z.array(
