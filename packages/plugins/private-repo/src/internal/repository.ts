@@ -60,16 +60,15 @@ const COLLECTION = "CAST(id AS integer) AS id, owner, name";
 export class Repository {
   readonly path: string;
   private readonly sql: RegistrySql;
-  private readonly database: RepositoryDatabase;
+  /** With a database: the database of the collections' indexes. */
+  private readonly database: { readonly databaseUrl: string; readonly schema?: string } | undefined;
   private readonly indexes = new Map<string, Promise<SearchIndex>>();
   private closed = false;
 
-  constructor(path: string, database: RepositoryDatabase = {}) {
+  constructor(path: string, { databaseUrl, databaseSchema: schema }: RepositoryDatabase = {}) {
     this.path = resolve(path);
-    this.database = database;
-    this.sql = database.databaseUrl
-      ? openPostgresRegistry(database.databaseUrl, database.databaseSchema)
-      : openSqliteRegistry(this.path);
+    this.database = databaseUrl ? { databaseUrl, ...(schema ? { schema } : {}) } : undefined;
+    this.sql = databaseUrl ? openPostgresRegistry(databaseUrl, schema) : openSqliteRegistry(this.path);
   }
 
   /**
@@ -155,9 +154,7 @@ export class Repository {
 
   /** Where @quiver/search keeps a collection's index in the database; undefined without one (a file). */
   private stored({ owner, name }: CollectionRow) {
-    const { databaseUrl, databaseSchema: schema } = this.database;
-    const where = { ...(schema ? { schema } : {}), name: `private-repo:${owner}/${name}`, principal: owner };
-    return databaseUrl ? { databaseUrl, ...where } : undefined;
+    return this.database && { ...this.database, name: `private-repo:${owner}/${name}`, principal: owner };
   }
 
   /**
