@@ -1,7 +1,7 @@
 import { type Caller as AnyCaller, closestMatches, fail, type SlotContext } from "@quiver/core";
 import type { PrivateRepoConfig, RepoResources } from "../config.js";
 import { type CollectionRef, collectionNameProblem, GROUP_PREFIX, parseRef } from "./names.js";
-import type { Readable, Repository } from "./repository.js";
+import type { Repository } from "./repository.js";
 
 /** Who calls (the tool context's `ctx.caller`), known to have a principal. */
 export type Caller = AnyCaller & { readonly principal: string };
@@ -51,16 +51,11 @@ const auditDenied = async (repo: Repository, caller: Caller, action: string, ref
 const quoted = (names: ReadonlyArray<string>, or = ", ") => names.map((n) => `"${n}"`).join(or);
 
 /**
- * Resolves the collections a caller asked for. Their own names that do not exist are `invalid_input` (the
+ * Resolves the collections a caller asked to search. Their own names that do not exist are `invalid_input` (the
  * namespace is theirs). Any other owner's collection that is not shared with them is `access_denied`, with the
  * same message whether it exists or not, and the attempt is logged.
  */
-export const resolveScope = async (
-  repo: Repository,
-  caller: Caller,
-  requested: ReadonlyArray<string> | undefined,
-  action: string,
-): Promise<Readable[]> => {
+export const resolveScope = async (repo: Repository, caller: Caller, requested?: ReadonlyArray<string>) => {
   const readable = await repo.readable(caller.principal, caller.groups);
   if (requested === undefined) return readable;
   const asked = requested.map((raw) => parseRef(raw.trim(), caller.principal));
@@ -70,7 +65,7 @@ export const resolveScope = async (
   const unknownOwn = missing.filter((ref) => ref.owner === caller.principal).map((ref) => ref.name);
   const refs = readable.map((r) => r.ref);
   if (denied.length > 0) {
-    const names = await auditDenied(repo, caller, action, denied);
+    const names = await auditDenied(repo, caller, "search", denied);
     const ask = "Ask the owner to share a collection with you.";
     throw fail.accessDenied(
       `You have no access to ${quoted(names)}: no collection of that name is shared with you.`,

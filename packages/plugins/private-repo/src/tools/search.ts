@@ -143,7 +143,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
     const { repo, caller } = await requireCaller(ctx, "search");
     const search_terms = typeof terms === "string" ? terms : terms.join(" ");
     const filters = searchFilters(given);
-    const scope = await resolveScope(repo, caller, given.collections, "search");
+    const scope = await resolveScope(repo, caller, given.collections);
     // Each collection read as the grantee that gives access (with a database, row-level security checks it).
     const searchOne = async (c: Readable) =>
       (await repo.index(c, c.via)).search(search_terms, { topK: max_results, filters });
