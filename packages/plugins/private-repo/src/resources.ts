@@ -2,8 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Completer, fail, type PluginResourceTemplate, type ResourceWatcher } from "@quiver/core";
 import type { PrivateRepoConfig, RepoResources } from "./config.js";
-import { readableCollection, readableNames } from "./internal/access.js";
-import { readingIndexes } from "./internal/errors.js";
+import { readableCollection, readableNames, readingIndexes } from "./internal/access.js";
 
 type Template = PluginResourceTemplate<PrivateRepoConfig, RepoResources>;
 type Watcher = ResourceWatcher<PrivateRepoConfig, RepoResources>;

@@ -2,9 +2,8 @@ import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fail, outcome, type ToolContext } from "@quiver/core";
 import type { PrivateRepoConfig, RepoResources } from "../config.js";
-import { requireCaller } from "./access.js";
+import { readingIndexes, requireCaller } from "./access.js";
 import { addDocuments, unreadLine } from "./add-documents.js";
-import { readingIndexes } from "./errors.js";
 import { collectionNameProblem } from "./names.js";
 
 /** A principal as one folder name: URL-encoded, a leading dot too (no `.`, `..` or hidden folder). */

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type pg from "pg";
-import { databaseUnavailable } from "./errors.js";
+import { databaseUnavailable } from "./access.js";
 
 /**
  * The statements that create a registry's tables, the same for both databases but for the type of the

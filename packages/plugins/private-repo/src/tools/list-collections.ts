@@ -1,8 +1,7 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
 import type { PrivateRepoConfig, RepoResources } from "../config.js";
-import { requireCaller } from "../internal/access.js";
-import { readingIndexes } from "../internal/errors.js";
+import { readingIndexes, requireCaller } from "../internal/access.js";
 import type { Readable } from "../internal/repository.js";
 
 const output = z.object({

@@ -2,9 +2,8 @@ import { defineToolWith, fail, outcome } from "@quiver/core";
 import type { SearchHit } from "@quiver/search";
 import { z } from "zod";
 import type { PrivateRepoConfig, RepoResources } from "../config.js";
-import { requireCaller, resolveScope } from "../internal/access.js";
+import { readingIndexes, requireCaller, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
-import { readingIndexes } from "../internal/errors.js";
 import type { Readable } from "../internal/repository.js";
 
 const SNIPPET_CHARS = 500;
