@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { fail, outcome, type ToolContext } from "@quiver/core";
 import type { PrivateRepoConfig, RepoResources } from "../config.js";
 import { readingIndexes, requireCaller } from "./access.js";
-import { addDocuments, unreadLine } from "./add-documents.js";
+import { type AddProgress, addDocuments, unreadLine } from "./add-documents.js";
 import { collectionNameProblem } from "./names.js";
 
 /** A principal as one folder name: URL-encoded, a leading dot too (no `.`, `..` or hidden folder). */
@@ -55,6 +55,10 @@ export const runAddFolder = async (
   // A file as the caller named its folder, never the server's path to it.
   const shown = (file: string | undefined) =>
     file?.startsWith(`${folder}/`) ? `${input.folder}/${file.slice(folder.length + 1)}` : input.folder;
+  const progressMessage = ({ phase, done, total, file }: AddProgress) =>
+    phase === "loading"
+      ? `reading ${shown(file)} (${done} of ${total} files read)`
+      : `indexing: ${done} of ${total} documents`;
   const { documents, added, replaced, errors, skipped } = await readingIndexes(() =>
     addDocuments({
       indexPath: ctx.config.indexPath,
@@ -62,15 +66,7 @@ export const runAddFolder = async (
       collection,
       files: [folder],
       repository: repo,
-      onProgress: (p) =>
-        ctx.progress({
-          progress: p.done,
-          total: p.total,
-          message:
-            p.phase === "loading"
-              ? `reading ${shown(p.file)} (${p.done} of ${p.total} files read)`
-              : `indexing: ${p.done} of ${p.total} documents`,
-        }),
+      onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: progressMessage(p) }),
     }),
   );
   const problems = errors.length > 0 ? ` ${errors.length} files or records could not be read.` : "";
