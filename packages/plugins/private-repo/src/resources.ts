@@ -94,13 +94,12 @@ export const watchPrivateRepo: Watcher = (changed, { config, resources }) => {
     for (const collection of await repo.all()) {
       if (stopped || watching.has(collection.id)) continue;
       watching.set(collection.id, () => {});
-      const index = await repo.index(collection);
       const uri = `private-repo://collections/${enc(collection.owner)}/${enc(collection.name)}`;
       const tell = () => {
         changed({ uri });
         changed();
       };
-      const stop = index.watch(tell);
+      const stop = (await repo.index(collection)).watch(tell);
       if (stopped) stop();
       else watching.set(collection.id, stop);
       // A collection found after the watcher started is new: its list, and the list of resources, changed.
