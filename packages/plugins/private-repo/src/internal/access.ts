@@ -66,15 +66,13 @@ export const resolveScope = async (repo: Repository, caller: Caller, requested?:
   const refs = readable.map((r) => r.ref);
   if (denied.length > 0) {
     const names = await auditDenied(repo, caller, "search", denied);
-    const ask = "Ask the owner to share a collection with you.";
+    const yours =
+      refs.length > 0
+        ? `Collections you can search: ${refs.join(", ")}.`
+        : "You have no collections yet and none are shared with you.";
     throw fail.accessDenied(
       `You have no access to ${quoted(names)}: no collection of that name is shared with you.`,
-      {
-        suggestion:
-          refs.length > 0
-            ? `Collections you can search: ${refs.join(", ")}. ${ask}`
-            : `You have no collections yet and none are shared with you. ${ask}`,
-      },
+      { suggestion: `${yours} Ask the owner to share a collection with you.` },
     );
   }
   if (unknownOwn.length > 0) {
