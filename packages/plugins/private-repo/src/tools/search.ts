@@ -148,9 +148,7 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
       (await repo.index(c, c.via)).search(search_terms, { topK: max_results, filters });
     const answers = await readingIndexes(() => Promise.all(scope.map(searchOne)));
     const total = answers.reduce((n, answer) => n + answer.total, 0);
-    const found = answers.flatMap(({ results: hits }, i) =>
-      hits.map((hit) => ({ ...hit, ref: scope[i]!.ref })),
-    );
+    const found = scope.flatMap((c, i) => answers[i]!.results.map((hit) => ({ ...hit, ref: c.ref })));
     found.sort((a, b) => b.score - a.score || a.ref.localeCompare(b.ref) || a.docId.localeCompare(b.docId));
     const results = found.slice(0, max_results).map(({ ref, ...hit }) => ({
       id: hit.docId,
