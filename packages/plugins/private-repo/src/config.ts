@@ -1,5 +1,6 @@
 import { secret, setting } from "@quiver/core";
 import { z } from "zod";
+import type { setupPrivateRepo } from "./setup.js";
 
 /** The plugin's settings. */
 export const repoConfigSchema = z.object({
@@ -27,3 +28,6 @@ export const repoConfigSchema = z.object({
 
 /** The parsed settings of the private-repository plugin. */
 export type PrivateRepoConfig = z.output<typeof repoConfigSchema>;
+
+/** What the private-repo tools, command and health check share (`ctx.resources`): the repository, opened once. */
+export type RepoResources = ReturnType<typeof setupPrivateRepo>;

@@ -15,8 +15,7 @@ export const seedPrivateRepo = async (ctx: DemoContext): Promise<DemoResult> => 
   if (build.fresh)
     return { options, message: `demo repository reused from ${build.path} (owner "${owner}")` };
   await rm(build.path, { recursive: true, force: true });
-  const add = (collection: string, files: string) =>
-    addDocuments({ indexPath: build.path, owner, collection, files });
+  const add = (collection: string, files: string) => addDocuments({ ...options, owner, collection, files });
   const r = await add("scifact", CORPUS);
   const lab = await add("lab_publications", LAB_PUBLICATIONS);
   await build.markFresh();

@@ -3,18 +3,16 @@ import pkg from "../package.json" with { type: "json" };
 import { addCommand } from "./commands/add.js";
 import { repoConfigSchema } from "./config.js";
 import { privateRepoDemo } from "./demo.js";
-import { privateRepoResourceTemplates } from "./resources.js";
+import { privateRepoResourceTemplates, watchPrivateRepo } from "./resources.js";
 import { privateRepoAddFolder } from "./tools/add-folder.js";
 import { privateRepoListCollections } from "./tools/list-collections.js";
 import { privateRepoSearch } from "./tools/search.js";
-import { watchPrivateRepo } from "./watch-resources.js";
 
-export { type PrivateRepoConfig, repoConfigSchema } from "./config.js";
+export { type PrivateRepoConfig, type RepoResources, repoConfigSchema } from "./config.js";
 export { formatCitation } from "./internal/citation.js";
 export type { AuditEntry, RepositoryDatabase } from "./internal/repository.js";
 // The admin functions: share and unshare a collection, list a scientist's collections, read the audit log.
 export * from "./internal/sharing.js";
-export type { RepoResources } from "./setup.js";
 /** Options of {@link createPrivateRepoPlugin}: defaults for the plugin's settings (environment variables win). */
 export type PrivateRepoPluginOptions = PluginOptions<typeof repoConfigSchema>;
 
@@ -51,13 +49,10 @@ export const createPrivateRepoPlugin = (options: PrivateRepoPluginOptions = {}) 
     health: async ({ config, resources }) => {
       const repo = resources.repository();
       if (!config.databaseUrl) return { ok: true, message: `Repository at ${repo.path} is readable.` };
+      const fix = "Check that PostgreSQL at DATABASE_URL is running and accepts the login.";
       return repo.find("", "").then(
         () => ({ ok: true, message: "Repository in PostgreSQL (DATABASE_URL) is reachable." }),
-        (error: Error) => ({
-          ok: false,
-          message: error.message,
-          fix: "Check that PostgreSQL at DATABASE_URL is running and accepts the login.",
-        }),
+        (error: Error) => ({ ok: false, message: error.message, fix }),
       );
     },
   });

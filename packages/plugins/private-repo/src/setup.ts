@@ -16,16 +16,11 @@ export const setupPrivateRepo = ({ config, onClose }: SetupContext<PrivateRepoCo
     await open?.close();
   });
   return {
-    repository: () => {
-      repo ??= new Repository(config.indexPath, {
+    repository: () =>
+      (repo ??= new Repository(config.indexPath, {
         // The one plain read of the secret: the PostgreSQL driver takes the URL, not an HTTP request.
         databaseUrl: config.databaseUrl && reveal(config.databaseUrl),
         databaseSchema: config.databaseSchema,
-      });
-      return repo;
-    },
+      })),
   };
 };
-
-/** What the private-repo tools, command and health check share (`ctx.resources`): the repository, opened once. */
-export type RepoResources = ReturnType<typeof setupPrivateRepo>;

@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type CommandContext, CommandUsageError } from "@quiver/core";
-import type { PrivateRepoConfig } from "../config.js";
-import { addDocuments } from "../internal/add-documents.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
+import { addDocuments, unreadLine } from "../internal/add-documents.js";
 import { collectionNameProblem, ownerProblem } from "../internal/names.js";
-import type { RepoResources } from "../setup.js";
 
 const USAGE = "quiver private-repo add refs.bib --owner alice --collection papers";
 
@@ -32,20 +31,18 @@ export const runAdd = async (ctx: CommandContext<PrivateRepoConfig, RepoResource
       "Give Markdown, text, BibTeX or JSON Lines files, or folders of them.",
     );
   const indexPath = resolve(ctx.cwd, text(ctx.flags.repo) ?? ctx.config.indexPath);
-  const configured = resolve(ctx.config.indexPath) === indexPath;
   const result = await addDocuments({
     indexPath,
     owner,
     collection,
     files,
-    ...(configured ? { repository: ctx.resources.repository() } : {}),
+    ...(resolve(ctx.config.indexPath) === indexPath ? { repository: ctx.resources.repository() } : {}),
     onProgress: (p) =>
       ctx.progress(p.done, p.total, p.phase === "loading" ? (p.file ?? "reading") : "documents"),
   });
   if (ctx.json) ctx.printJson({ repository: indexPath, ...result });
   // Lines for people (the host prints none in JSON mode).
-  for (const e of result.errors)
-    ctx.print(`not added ${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`);
+  for (const e of result.errors) ctx.print(`not added ${unreadLine(e)}`);
   for (const f of result.skipped) ctx.print(`skipped ${f} (unsupported type)`);
   ctx.print(
     `added ${result.documents} documents to ${result.owner}/${result.collection} (${result.added} new, ${result.replaced} replaced, ${result.chunks} chunks) in ${indexPath}`,

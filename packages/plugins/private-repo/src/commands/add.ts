@@ -1,6 +1,5 @@
 import type { PluginCommand } from "@quiver/core";
-import type { PrivateRepoConfig } from "../config.js";
-import type { RepoResources } from "../setup.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
 
 /**
  * `quiver private-repo add <files…> --owner <principal> --collection <name>`: adds documents to one

@@ -1,6 +1,6 @@
-import type { LoadedDocuments } from "@quiver/search";
+import type { LoadError } from "@quiver/search";
 import { collectionNameProblem, ownerProblem } from "./names.js";
-import { type Repository, type RepositoryDatabase, withRepository } from "./repository.js";
+import { type Repository, type RepositoryLocation, withRepository } from "./repository.js";
 
 /** Progress of {@link addDocuments}: files read (each of a folder's too), then documents indexed. */
 export interface AddProgress {
@@ -11,10 +11,12 @@ export interface AddProgress {
   readonly file?: string;
 }
 
+/** A file or record {@link addDocuments} could not read, as `path[:line]: why`. */
+export const unreadLine = (e: LoadError) =>
+  `${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`;
+
 /** Options of {@link addDocuments}. */
-export interface AddDocumentsOptions extends RepositoryDatabase {
-  /** The repository folder (the plugin's `indexPath`); created when missing. */
-  readonly indexPath: string;
+export interface AddDocumentsOptions extends RepositoryLocation {
   /** The scientist (principal) who owns the collection. */
   readonly owner: string;
   /** The collection to add to; created when missing. Lower-case letters, digits, `.`, `_`, `-`. */
@@ -41,8 +43,7 @@ export interface AddDocumentsOptions extends RepositoryDatabase {
  *   onProgress: ({ phase, done, total }) => bar.update(phase, done, total) });
  * console.log(`${r.added} added, ${r.replaced} replaced, ${r.errors.length} problems`);
  */
-export const addDocuments = async (options: AddDocumentsOptions) => {
-  const owner = options.owner;
+export const addDocuments = async ({ owner, onProgress, ...options }: AddDocumentsOptions) => {
   const collection = options.collection.trim().toLowerCase();
   const problem = ownerProblem(owner) ?? collectionNameProblem(collection);
   if (problem) throw new TypeError(problem);
@@ -50,20 +51,20 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
   if (files.length === 0) throw new TypeError("Give at least one file or folder to add.");
 
   const { loadDocuments } = await import("@quiver/search");
-  const loaded: LoadedDocuments[] = [];
+  const loaded = [];
   for (const [i, file] of files.entries()) {
-    options.onProgress?.({ phase: "loading", done: i, total: files.length, file });
+    onProgress?.({ phase: "loading", done: i, total: files.length, file });
     // A folder's files one by one: its own count, each file named within it.
-    const inFolder = ({ done, total, file: name }: { done: number; total: number; file?: string }) =>
+    const inFolder = ({ done, total, file: name }: Omit<AddProgress, "phase">) =>
       name !== undefined && total > 1
-        ? options.onProgress?.({ phase: "loading", done, total, file: `${file}/${name}` })
+        ? onProgress?.({ phase: "loading", done, total, file: `${file}/${name}` })
         : undefined;
     loaded.push(await loadDocuments(file, { onProgress: inFolder }));
   }
   const documents = loaded.flatMap((l) => l.documents);
   const errors = loaded.flatMap((l) => l.errors);
   const skipped = loaded.flatMap((l) => l.skipped);
-  options.onProgress?.({ phase: "loading", done: files.length, total: files.length });
+  onProgress?.({ phase: "loading", done: files.length, total: files.length });
 
   return withRepository(options, async (repo) => {
     const index = await repo.index(await repo.ensure(owner, collection));
@@ -71,15 +72,11 @@ export const addDocuments = async (options: AddDocumentsOptions) => {
       documents.length === 0
         ? { added: 0, replaced: 0, chunks: 0 }
         : await index.add(documents, {
-            onProgress: (done, total) => options.onProgress?.({ phase: "indexing", done, total }),
+            onProgress: (done, total) => onProgress?.({ phase: "indexing", done, total }),
           });
-    await repo.audit({
-      principal: owner,
-      action: "add",
-      target: `${owner}/${collection}`,
-      outcome: "ok",
-      detail: `${result.added} added, ${result.replaced} replaced from ${files.length} path(s)`,
-    });
+    const target = `${owner}/${collection}`;
+    const detail = `${result.added} added, ${result.replaced} replaced from ${files.length} path(s)`;
+    await repo.audit({ principal: owner, action: "add", target, outcome: "ok", detail });
     return { owner, collection, documents: documents.length, ...result, errors, skipped };
   });
 };

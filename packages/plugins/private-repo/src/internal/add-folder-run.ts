@@ -1,12 +1,41 @@
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { fail, outcome, type ToolContext } from "@quiver/core";
-import type { PrivateRepoConfig } from "../config.js";
-import type { RepoResources } from "../setup.js";
-import type { AddFolderOutput } from "../tools/add-folder.js";
-import { requireCaller } from "./access.js";
-import { addDocuments } from "./add-documents.js";
-import { readingIndexes } from "./errors.js";
-import { callerFolder } from "./import-folder.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
+import { readingIndexes, requireCaller } from "./access.js";
+import { type AddProgress, addDocuments, unreadLine } from "./add-documents.js";
 import { collectionNameProblem } from "./names.js";
+
+/** A principal as one folder name: URL-encoded, a leading dot too (no `.`, `..` or hidden folder). */
+const folderName = (principal: string) => encodeURIComponent(principal).replace(/^\./, "%2E");
+
+const inside = (root: string, target: string) => {
+  const path = relative(root, target);
+  return !path.startsWith("..") && !isAbsolute(path);
+};
+
+/**
+ * The folder a caller asked to add, resolved inside their own import folder, or `invalid_input`:
+ * an absolute path, a path out of it (`..`, a link leading out), or one that is not a folder there.
+ * Another scientist's import folder is out of reach: it is outside the caller's.
+ */
+const callerFolder = async (config: PrivateRepoConfig, principal: string, folder: string) => {
+  // The caller's own import folder: `<importPath>/<principal>/` (`importPath` default `<indexPath>/imports`).
+  const root = resolve(config.importPath ?? join(config.indexPath, "imports"), folderName(principal));
+  const target = resolve(root, folder);
+  const refuse = (why: string) =>
+    fail.invalidInput(`"${folder}" ${why}.`, {
+      suggestion:
+        'Name a folder inside your import folder (the repository\'s imports/<your principal>/), e.g. "papers"; "." is all of it.',
+    });
+  if (isAbsolute(folder) || !inside(root, target)) throw refuse("is not inside your import folder");
+  const real = await realpath(target).catch(() => {
+    throw refuse("does not exist in your import folder");
+  });
+  if (!inside(await realpath(root), real)) throw refuse("leads out of your import folder");
+  if (!(await stat(real)).isDirectory()) throw refuse("is not a folder");
+  return real;
+};
 
 /**
  * The body of `private_repo_add_folder` (its definition is in tools/add-folder.ts): the caller's
@@ -17,8 +46,7 @@ export const runAddFolder = async (
   input: { readonly folder: string; readonly collection: string },
   ctx: ToolContext<PrivateRepoConfig, RepoResources>,
 ) => {
-  const repo = ctx.resources.repository();
-  const caller = await requireCaller(repo, ctx.caller, "add");
+  const { repo, caller } = await requireCaller(ctx, "add");
   const collection = input.collection.trim().toLowerCase();
   const problem = collectionNameProblem(collection);
   if (problem)
@@ -27,36 +55,26 @@ export const runAddFolder = async (
   // A file as the caller named its folder, never the server's path to it.
   const shown = (file: string | undefined) =>
     file?.startsWith(`${folder}/`) ? `${input.folder}/${file.slice(folder.length + 1)}` : input.folder;
-  const result = await readingIndexes(() =>
+  const progressMessage = ({ phase, done, total, file }: AddProgress) =>
+    phase === "loading"
+      ? `reading ${shown(file)} (${done} of ${total} files read)`
+      : `indexing: ${done} of ${total} documents`;
+  const { documents, added, replaced, errors, skipped } = await readingIndexes(() =>
     addDocuments({
       indexPath: ctx.config.indexPath,
       owner: caller.principal,
       collection,
       files: [folder],
       repository: repo,
-      onProgress: (p) =>
-        ctx.progress({
-          progress: p.done,
-          total: p.total,
-          message:
-            p.phase === "loading"
-              ? `reading ${shown(p.file)} (${p.done} of ${p.total} files read)`
-              : `indexing: ${p.done} of ${p.total} documents`,
-        }),
+      onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: progressMessage(p) }),
     }),
   );
-  const problems =
-    result.errors.length > 0 ? ` ${result.errors.length} files or records could not be read.` : "";
-  const message = `Added ${result.documents} documents from "${input.folder}" to your collection ${collection} (${result.added} new, ${result.replaced} replaced).${problems}`;
-  if (result.documents === 0)
+  const problems = errors.length > 0 ? ` ${errors.length} files or records could not be read.` : "";
+  if (documents === 0)
     throw fail.invalidInput(`"${input.folder}" holds no document that could be read.${problems}`, {
       suggestion: "Put Markdown, text, BibTeX or JSON Lines files in it, then call again.",
     });
-  const unread = [
-    ...result.errors.map((e) => `${e.path}${e.line !== undefined ? `:${e.line}` : ""}: ${e.message}`),
-    ...result.skipped.map((f) => `${f}: unsupported type`),
-  ];
-  const { documents, added, replaced } = result;
-  const data: AddFolderOutput = { collection, documents, added, replaced, unread };
-  return outcome(data, { message });
+  const unread = [...errors.map(unreadLine), ...skipped.map((f) => `${f}: unsupported type`)];
+  const message = `Added ${documents} documents from "${input.folder}" to your collection ${collection} (${added} new, ${replaced} replaced).${problems}`;
+  return outcome({ collection, documents, added, replaced, unread }, { message });
 };

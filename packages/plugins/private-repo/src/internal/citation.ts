@@ -32,10 +32,6 @@ export const formatCitation = (doc: Citable): string => {
         : (authors[0] ?? "");
   const year = /^\d{4}/.exec(doc.date ?? "")?.[0] ?? "n.d.";
   const title = doc.title?.trim().replace(/\.$/, "");
-  const parts = [
-    who ? `${who} (${year}).` : `(${year}).`,
-    title ? `${title}.` : "",
-    doc.doi ? doiUrl(doc.doi) : "",
-  ];
+  const parts = [`${who} (${year}).`.trim(), title && `${title}.`, doc.doi && doiUrl(doc.doi)];
   return parts.filter(Boolean).join(" ");
 };

@@ -1,9 +1,9 @@
-/** Collection names: lower-case letters, digits, `.`, `_`, `-`; start with a letter or digit; at most 64. */
-export const COLLECTION_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-
-/** Why a collection name is not valid, or undefined. */
+/**
+ * Why a collection name is not valid, or undefined: lower-case letters, digits, `.`, `_`, `-`; start with a
+ * letter or digit; at most 64.
+ */
 export const collectionNameProblem = (name: string): string | undefined =>
-  COLLECTION_NAME.test(name)
+  /^[a-z0-9][a-z0-9._-]{0,63}$/.test(name)
     ? undefined
     : `"${name}" is not a valid collection name: use 1–64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit.`;
 
@@ -14,10 +14,7 @@ export const ownerProblem = (owner: string): string | undefined =>
     : undefined;
 
 /** A collection reference as a caller writes it: `name` (their own) or `owner/name` (shared with them). */
-export interface CollectionRef {
-  readonly owner: string;
-  readonly name: string;
-}
+export type CollectionRef = { readonly owner: string; readonly name: string };
 
 /** Parses a reference for `principal`: the part after the last `/` is the name, the rest the owner. */
 export const parseRef = (ref: string, principal: string): CollectionRef => {

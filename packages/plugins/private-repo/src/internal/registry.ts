@@ -2,13 +2,13 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type pg from "pg";
-import { databaseUnavailable } from "./errors.js";
+import { databaseUnavailable } from "./access.js";
 
 /**
  * The statements that create a registry's tables, the same for both databases but for the type of the
  * row ids (`INTEGER`, SQLite's row id; `bigserial` in PostgreSQL) and the name of the grantee index.
  */
-const registryTables = ({ collections, shares, audit }: typeof TABLES, id: string, index: string) => `
+const registryTables = ({ collections, shares, audit }: RegistryTables, id: string, index: string) => `
   CREATE TABLE IF NOT EXISTS ${collections} (
     id ${id} PRIMARY KEY, owner text NOT NULL, name text NOT NULL, created_at text NOT NULL, UNIQUE (owner, name));
   CREATE TABLE IF NOT EXISTS ${shares} (
@@ -19,7 +19,11 @@ const registryTables = ({ collections, shares, audit }: typeof TABLES, id: strin
     id ${id} PRIMARY KEY, at text NOT NULL, principal text, action text NOT NULL, target text,
     outcome text NOT NULL, detail text, client_id text);`;
 
-const TABLES = { collections: "collections", shares: "shares", audit: "audit" };
+/** The registry's tables' names: `p` is PostgreSQL's schema and `repo_`, nothing in SQLite. */
+const tableNames = (p = "") => ({ collections: `${p}collections`, shares: `${p}shares`, audit: `${p}audit` });
+type RegistryTables = ReturnType<typeof tableNames>;
+
+const POOL_TIMEOUTS = { connectionTimeoutMillis: 5_000, query_timeout: 35_000, idleTimeoutMillis: 10_000 };
 
 /** A registry: SQLite's or PostgreSQL's. */
 export type RegistrySql = ReturnType<typeof openSqliteRegistry>;
@@ -35,43 +39,34 @@ export const openSqliteRegistry = (path: string) => {
   mkdirSync(join(path, "collections"), { recursive: true });
   const db = new DatabaseSync(join(path, "repo.db"));
   db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON");
-  db.exec(registryTables(TABLES, "INTEGER", "shares_grantee"));
+  const tables = tableNames();
+  db.exec(registryTables(tables, "INTEGER", "shares_grantee"));
   return {
     rows: async <T>(sql: string, params: ReadonlyArray<unknown>) =>
       db.prepare(sql).all(...(params as SQLInputValue[])) as T[],
-    tables: TABLES,
+    tables,
     bytewise: "",
     close: async () => db.close(),
   };
 };
 
-/** Whether an error means the database cannot be reached (rather than a bad statement). */
-const unreachable = (error: unknown): boolean => {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === "string" && (/^(08|57P|53)/.test(code) || /^E[A-Z]+$/.test(code))) return true;
-  return typeof message === "string" && /Connection terminated|timeout/i.test(message);
-};
-
-/** An unreachable database as `unavailable` (retryable); any other error as it is. */
+/** An unreachable database (a connection error, not a bad statement) as `unavailable` (retryable); any other as it is. */
 const guard = <T>(work: Promise<T>): Promise<T> =>
   work.catch((error: unknown) => {
-    throw unreachable(error) ? databaseUnavailable() : error;
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    const unreachable =
+      (typeof code === "string" && /^(?:08|57P|53|E[A-Z]+$)/.test(code)) ||
+      (typeof message === "string" && /Connection terminated|timeout/i.test(message));
+    throw unreachable ? databaseUnavailable() : error;
   });
 
 /**
  * Connects (the driver is loaded then) and creates the tables once: the statements of one query run as
  * one transaction, under an advisory lock, so replicas starting together create them once.
  */
-const connect = async (databaseUrl: string, s: string, tables: typeof TABLES): Promise<pg.Pool> => {
+const connect = async (url: string, s: string, tables: RegistryTables): Promise<pg.Pool> => {
   const { default: driver } = await import("pg");
-  const pool = new driver.Pool({
-    connectionString: databaseUrl,
-    max: 4,
-    connectionTimeoutMillis: 5_000,
-    query_timeout: 35_000,
-    idleTimeoutMillis: 10_000,
-    allowExitOnIdle: true,
-  });
+  const pool = new driver.Pool({ connectionString: url, max: 4, allowExitOnIdle: true, ...POOL_TIMEOUTS });
   pool.on("error", () => undefined);
   pool.on("connect", (client) => client.on("error", () => undefined));
   await pool
@@ -93,11 +88,7 @@ const connect = async (databaseUrl: string, s: string, tables: typeof TABLES): P
  */
 export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_search"): RegistrySql => {
   const s = `"${schema.replaceAll('"', '""')}"`;
-  const tables = {
-    collections: `${s}.repo_collections`,
-    shares: `${s}.repo_shares`,
-    audit: `${s}.repo_audit`,
-  };
+  const tables = tableNames(`${s}.repo_`);
   let pool: Promise<pg.Pool> | undefined;
   const open = (): Promise<pg.Pool> => {
     if (pool) return pool;
@@ -110,10 +101,9 @@ export const openPostgresRegistry = (databaseUrl: string, schema = "quiver_searc
   };
   return {
     rows: async <T>(sql: string, params: ReadonlyArray<unknown>) => {
-      const ready = await open();
       let n = 0;
       const text = sql.replace(/\?/g, () => `$${++n}`);
-      return (await guard(ready.query(text, [...params]))).rows as T[];
+      return (await guard((await open()).query(text, [...params]))).rows as T[];
     },
     tables,
     bytewise: ' COLLATE "C"',

@@ -11,6 +11,9 @@ export interface RepositoryDatabase {
   readonly databaseSchema?: string | undefined;
 }
 
+/** A repository: its folder (the plugin's `indexPath`, created when missing) and where its indexes live. */
+export type RepositoryLocation = RepositoryDatabase & { readonly indexPath: string };
+
 /** A collection registered in a repository. */
 export type CollectionRow = CollectionRef & { readonly id: number };
 
@@ -41,11 +44,7 @@ export type AuditInput = Omit<AuditEntry, "id" | "at" | "clientId"> & {
  * A collection a caller may read: how they name it (`ref`: `name` when it is theirs, `owner/name` otherwise),
  * and the grantee that gives access (`via`: the caller, or one of its groups).
  */
-export type Readable = CollectionRow & {
-  readonly ref: string;
-  readonly access: "owner" | "shared";
-  readonly via: string;
-};
+export type Readable = Awaited<ReturnType<Repository["readable"]>>[number];
 
 const now = () => new Date().toISOString();
 const COLLECTION = "CAST(id AS integer) AS id, owner, name";
@@ -61,23 +60,22 @@ const COLLECTION = "CAST(id AS integer) AS id, owner, name";
 export class Repository {
   readonly path: string;
   private readonly sql: RegistrySql;
-  private readonly database: RepositoryDatabase;
+  /** With a database: the database of the collections' indexes. */
+  private readonly database: { readonly databaseUrl: string; readonly schema?: string } | undefined;
   private readonly indexes = new Map<string, Promise<SearchIndex>>();
   private closed = false;
 
-  constructor(path: string, database: RepositoryDatabase = {}) {
+  constructor(path: string, { databaseUrl, databaseSchema: schema }: RepositoryDatabase = {}) {
     this.path = resolve(path);
-    this.database = database;
-    this.sql = database.databaseUrl
-      ? openPostgresRegistry(database.databaseUrl, database.databaseSchema)
-      : openSqliteRegistry(this.path);
+    this.database = databaseUrl ? { databaseUrl, ...(schema ? { schema } : {}) } : undefined;
+    this.sql = databaseUrl ? openPostgresRegistry(databaseUrl, schema) : openSqliteRegistry(this.path);
   }
 
   /**
    * The collections `principal` may read: their own, then those shared with them or with one of
    * `groups`, by owner and name; each once, with the grantee that gives access.
    */
-  async readable(principal: string, groups: ReadonlyArray<string> = []): Promise<Readable[]> {
+  async readable(principal: string, groups: ReadonlyArray<string> = []) {
     const { tables: t, bytewise: b } = this.sql;
     const grantees = [principal, ...groups.map((g) => `${GROUP_PREFIX}${g}`)];
     // Own collections (no share joined: read as the owner), then those shared with a grantee; a collection
@@ -142,9 +140,8 @@ export class Repository {
   }
 
   /** Appends to the audit log. */
-  async audit(e: AuditInput): Promise<void> {
+  async audit({ principal, action, target, outcome, detail, clientId = null }: AuditInput): Promise<void> {
     const sql = `INSERT INTO ${this.sql.tables.audit} (at, principal, action, target, outcome, detail, client_id) VALUES (?, ?, ?, ?, ?, ?, ?)`;
-    const { principal, action, target, outcome, detail, clientId = null } = e;
     await this.sql.rows(sql, [now(), principal, action, target, outcome, detail, clientId]);
   }
 
@@ -156,15 +153,8 @@ export class Repository {
   }
 
   /** Where @quiver/search keeps a collection's index in the database; undefined without one (a file). */
-  private stored(collection: CollectionRow) {
-    const { databaseUrl, databaseSchema } = this.database;
-    if (!databaseUrl) return undefined;
-    return {
-      databaseUrl,
-      ...(databaseSchema ? { schema: databaseSchema } : {}),
-      name: `private-repo:${collection.owner}/${collection.name}`,
-      principal: collection.owner,
-    };
+  private stored({ owner, name }: CollectionRow) {
+    return this.database && { ...this.database, name: `private-repo:${owner}/${name}`, principal: owner };
   }
 
   /**
@@ -176,16 +166,15 @@ export class Repository {
     if (this.closed) return Promise.reject(new Error("The repository is closed."));
     const stored = this.stored(collection);
     const key = stored ? `${collection.id} ${reader}` : String(collection.id);
-    let index = this.indexes.get(key);
-    if (!index) {
-      // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
-      const path = join(this.path, "collections", `${collection.id}.sqlite`);
-      index = import("@quiver/search").then(({ openSearchIndex }) =>
-        openSearchIndex(stored ? { ...stored, reader } : { path }),
-      );
-      index.catch(() => this.indexes.delete(key));
-      this.indexes.set(key, index);
-    }
+    const open = this.indexes.get(key);
+    if (open) return open;
+    // @quiver/search (and with a database, the PostgreSQL driver) is loaded with the first collection opened.
+    const path = join(this.path, "collections", `${collection.id}.sqlite`);
+    const index = import("@quiver/search").then(({ openSearchIndex }) =>
+      openSearchIndex(stored ? { ...stored, reader } : { path }),
+    );
+    index.catch(() => this.indexes.delete(key));
+    this.indexes.set(key, index);
     return index;
   }
 
@@ -201,14 +190,10 @@ export class Repository {
 
 /** Runs `work` on `repository` when given (left open), else on the one at `indexPath`, opened and then closed. */
 export const withRepository = async <T>(
-  options: RepositoryDatabase & { readonly indexPath: string; readonly repository?: Repository | undefined },
+  options: RepositoryLocation & { readonly repository?: Repository | undefined },
   work: (repo: Repository) => Promise<T>,
 ): Promise<T> => {
   if (options.repository) return work(options.repository);
   const repo = new Repository(options.indexPath, options);
-  try {
-    return await work(repo);
-  } finally {
-    await repo.close();
-  }
+  return work(repo).finally(() => repo.close());
 };

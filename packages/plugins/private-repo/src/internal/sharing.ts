@@ -1,13 +1,11 @@
 import { ownerProblem } from "./names.js";
-import { type AuditEntry, type RepositoryDatabase, withRepository } from "./repository.js";
+import { type RepositoryLocation, withRepository } from "./repository.js";
 
 /**
  * Who shares what with whom. With `databaseUrl`, the grant is also written to PostgreSQL, where row-level
  * security checks it on every row the grantee reads.
  */
-export interface ShareOptions extends RepositoryDatabase {
-  /** The repository folder (the plugin's `indexPath`). */
-  readonly indexPath: string;
+export interface ShareOptions extends RepositoryLocation {
   /** The collection's owner. */
   readonly owner: string;
   /** The owner's collection name. */
@@ -17,19 +15,14 @@ export interface ShareOptions extends RepositoryDatabase {
 }
 
 /** Grants or withdraws a share (in the ACL and, with a database, in PostgreSQL) and logs it. */
-const setShare = (options: ShareOptions, add: boolean): Promise<boolean> =>
+const setShare = ({ owner, collection, grantee, ...options }: ShareOptions, add: boolean): Promise<boolean> =>
   withRepository(options, async (repo) => {
-    const row = await repo.find(options.owner, options.collection.trim().toLowerCase());
+    const row = await repo.find(owner, collection.trim().toLowerCase());
     if (!row && !add) return false;
-    if (!row) throw new TypeError(`${options.owner} has no collection "${options.collection}".`);
-    const changed = await repo.setShare(row, options.grantee, add);
-    await repo.audit({
-      principal: options.owner,
-      action: add ? "share" : "unshare",
-      target: `${row.owner}/${row.name}`,
-      outcome: "ok",
-      detail: `${add ? "with" : "from"} ${options.grantee}`,
-    });
+    if (!row) throw new TypeError(`${owner} has no collection "${collection}".`);
+    const changed = await repo.setShare(row, grantee, add);
+    const [action, detail] = add ? ["share", `with ${grantee}`] : ["unshare", `from ${grantee}`];
+    await repo.audit({ principal: owner, action, target: `${row.owner}/${row.name}`, outcome: "ok", detail });
     return changed;
   });
 
@@ -61,9 +54,7 @@ export const unshareCollection = (options: ShareOptions): Promise<boolean> => se
  * @example
  * for (const c of await listCollections({ indexPath: ".quiver/private-repo", principal: "alice" })) console.log(c.collection, c.documents)
  */
-export const listCollections = (
-  options: { readonly indexPath: string; readonly principal: string } & RepositoryDatabase,
-) =>
+export const listCollections = (options: RepositoryLocation & { readonly principal: string }) =>
   withRepository(options, async (repo) =>
     Promise.all(
       (await repo.readable(options.principal)).map(async (c) => ({
@@ -88,6 +79,5 @@ export type CollectionSummary = Awaited<ReturnType<typeof listCollections>>[numb
  * @example
  * const denied = (await readAuditLog({ indexPath })).filter((e) => e.outcome === "denied")
  */
-export const readAuditLog = (
-  options: { readonly indexPath: string; readonly limit?: number } & RepositoryDatabase,
-): Promise<AuditEntry[]> => withRepository(options, (repo) => repo.auditLog(options.limit));
+export const readAuditLog = (options: RepositoryLocation & { readonly limit?: number }) =>
+  withRepository(options, (repo) => repo.auditLog(options.limit));

@@ -1,18 +1,14 @@
 import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
-import type { PrivateRepoConfig } from "../config.js";
-import type { RepoResources } from "../setup.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
 
 const output = z.object({
   collection: z.string(),
-  documents: z.number().int().describe("Documents read"),
-  added: z.number().int(),
-  replaced: z.number().int(),
+  documents: z.int().describe("Documents read"),
+  added: z.int(),
+  replaced: z.int(),
   unread: z.array(z.string()).describe("Files or records not read, and why"),
 });
-
-/** What `private_repo_add_folder` returns. */
-export type AddFolderOutput = z.output<typeof output>;
 
 /**
  * `private_repo_add_folder`: adds a folder of documents from the caller's own import folder

@@ -1,9 +1,8 @@
 import { defineToolWith, outcome } from "@quiver/core";
 import { z } from "zod";
-import type { PrivateRepoConfig } from "../config.js";
-import { requireCaller } from "../internal/access.js";
-import { readingIndexes } from "../internal/errors.js";
-import type { RepoResources } from "../setup.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
+import { readingIndexes, requireCaller } from "../internal/access.js";
+import type { Readable } from "../internal/repository.js";
 
 const output = z.object({
   collections: z.array(
@@ -11,14 +10,13 @@ const output = z.object({
       collection: z.string().describe("How to name it in private_repo_search filters.collections."),
       owner: z.string(),
       access: z.enum(["owner", "shared"]).describe("Yours, or shared with you."),
-      documents: z.number().int(),
+      documents: z.int(),
       shared_with: z
-        .array(z.string())
-        .optional()
+        .optional(z.array(z.string()))
         .describe("Who you share it with (your own collections only)."),
     }),
   ),
-  total_documents: z.number().int(),
+  total_documents: z.int(),
 });
 
 /**
@@ -48,22 +46,18 @@ export const privateRepoListCollections = defineToolWith<PrivateRepoConfig, Repo
   annotations: { readOnly: true, idempotent: true, openWorld: false },
   policy: { timeout: "10s", retry: false, cache: false },
   run: async ({ scope }, ctx) => {
-    const repo = ctx.resources.repository();
-    const caller = await requireCaller(repo, ctx.caller, "list");
+    const { repo, caller } = await requireCaller(ctx, "list");
     const readable = (await repo.readable(caller.principal, caller.groups)).filter(
       (c) => scope === "all" || (scope === "own") === (c.access === "owner"),
     );
-    const rows = await readingIndexes(() =>
-      Promise.all(
-        readable.map(async (c) => ({
-          collection: c.ref,
-          owner: c.owner,
-          access: c.access,
-          documents: await (await repo.index(c, c.via)).count(),
-          ...(c.access === "owner" ? { shared_with: await repo.grantees(c.id) } : {}),
-        })),
-      ),
-    );
+    const row = async (c: Readable) => ({
+      collection: c.ref,
+      owner: c.owner,
+      access: c.access,
+      documents: await (await repo.index(c, c.via)).count(),
+      ...(c.access === "owner" ? { shared_with: await repo.grantees(c.id) } : {}),
+    });
+    const rows = await readingIndexes(() => Promise.all(readable.map(row)));
     const total = rows.reduce((n, r) => n + r.documents, 0);
     const message =
       rows.length === 0

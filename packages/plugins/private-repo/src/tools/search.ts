@@ -1,15 +1,73 @@
-import { defineToolWith, outcome } from "@quiver/core";
+import { defineToolWith, fail, outcome } from "@quiver/core";
 import type { SearchHit } from "@quiver/search";
 import { z } from "zod";
-import type { PrivateRepoConfig } from "../config.js";
-import { requireCaller, resolveScope } from "../internal/access.js";
+import type { PrivateRepoConfig, RepoResources } from "../config.js";
+import { readingIndexes, requireCaller, resolveScope } from "../internal/access.js";
 import { doiUrl, formatCitation } from "../internal/citation.js";
-import { readingIndexes } from "../internal/errors.js";
 import type { Readable } from "../internal/repository.js";
-import { filtersSchema, searchFilters } from "../internal/search-filters.js";
-import type { RepoResources } from "../setup.js";
 
 const SNIPPET_CHARS = 500;
+
+const DATE = /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
+
+const date = (bound: "Earliest" | "Latest") =>
+  z.string().optional().describe(`${bound} date, inclusive: YYYY, YYYY-MM or YYYY-MM-DD.`);
+
+/** An optional list of at most `max` non-empty strings (each described as `item`). */
+const list = (item: string, max: number, description: string) =>
+  z.optional(z.array(z.string().min(1).describe(item)).max(max)).describe(description);
+
+/** The filters of `private_repo_search`: all given must hold, an unknown one is refused. */
+const filtersSchema = z
+  .strictObject({
+    date_from: date("Earliest"),
+    date_to: date("Latest"),
+    publication_date: z
+      .optional(z.strictObject({ after: date("Earliest"), before: date("Latest") }))
+      .describe("The date range as {after, before}; the same as date_from/date_to (give one form)."),
+    authors: list("A full name or a last name.", 20, "Any of these authors (full name, or last name alone)."),
+    tags: list("A tag.", 20, "Any of these tags (case-insensitive)."),
+    collections: list(
+      "A collection name, or owner/name for a shared one.",
+      50,
+      "Only these collections: your own by name, shared ones as owner/name. Default: all you can read.",
+    ),
+  })
+  .optional()
+  .describe(
+    "Filters; all given filters must hold. An unknown filter is refused (invalid_input), never ignored. Documents without a date never match a date filter.",
+  );
+
+/**
+ * The filters as @quiver/search takes them: `publication_date: {after, before}` folded into
+ * date_from/date_to; both forms of one bound, a malformed date or a range the wrong way round refused.
+ */
+const searchFilters = ({ publication_date: p = {}, ...f }: NonNullable<z.output<typeof filtersSchema>>) => {
+  const [from, to] = (["after", "before"] as const).map((spec) => {
+    const own = spec === "after" ? "date_from" : "date_to";
+    if (p[spec] !== undefined && f[own] !== undefined)
+      throw fail.invalidInput(
+        `filters.publication_date.${spec} and filters.${own} are the same bound: give one.`,
+        { suggestion: `Keep filters.${own} or filters.publication_date.${spec}, not both.` },
+      );
+    const value = p[spec] ?? f[own];
+    if (value !== undefined && !DATE.test(value.trim()))
+      throw fail.invalidInput(`filters.${own} must be YYYY, YYYY-MM or YYYY-MM-DD, got "${value}".`, {
+        suggestion: `For example "2019" or "2019-06-01".`,
+      });
+    return value;
+  });
+  if (from && to && from.trim() > to.trim().padEnd(10, "~"))
+    throw fail.invalidInput(`filters.date_from (${from}) is after filters.date_to (${to}).`, {
+      suggestion: "Swap the two dates.",
+    });
+  return {
+    ...(from ? { dateFrom: from.trim() } : {}),
+    ...(to ? { dateTo: to.trim() } : {}),
+    ...(f.authors ? { authors: f.authors } : {}),
+    ...(f.tags ? { tags: f.tags } : {}),
+  };
+};
 
 const resultSchema = z.object({
   id: z.string().describe("Document id within its collection."),
@@ -28,11 +86,8 @@ const resultSchema = z.object({
 
 const output = z.object({
   results: z.array(resultSchema),
-  total_count: z
-    .number()
-    .int()
-    .describe("Documents matching at least one search term in the searched collections."),
-  returned: z.number().int(),
+  total_count: z.int().describe("Documents matching at least one search term in the searched collections."),
+  returned: z.int(),
   searched_collections: z.array(z.string()).describe("The collections searched."),
   suggestions: z.array(z.string()).describe("How to refine the search."),
 });
@@ -71,44 +126,33 @@ export const privateRepoSearch = defineToolWith<PrivateRepoConfig, RepoResources
         "Keywords or a question, or a list of terms (any of them may match); words are matched (BM25), not exact phrases.",
       ),
     filters: filtersSchema,
-    max_results: z.number().int().min(1).max(50).default(10).describe("Most documents to return (1–50)."),
+    max_results: z.int().min(1).max(50).default(10).describe("Most documents to return (1–50)."),
   }),
   output,
   examples: [
-    {
-      input: { search_terms: "vitamin D and bone density", filters: { date_from: "2010" }, max_results: 5 },
-    },
+    { input: { search_terms: "vitamin D and bone density", filters: { date_from: "2010" }, max_results: 5 } },
   ],
   annotations: { readOnly: true, idempotent: true, openWorld: false },
-  policy: {
-    timeout: "20s",
-    retry: false,
-    // No cache by default: a withdrawn share or a new document must show at once. A host that enables a
-    // cache gets the runtime's per-principal cache key (tested), at the price of the TTL's staleness.
-    cache: false,
-    maxOutputChars: 30_000,
-  },
+  // No cache by default: a withdrawn share or a new document must show at once. A host that enables a
+  // cache gets the runtime's per-principal cache key (tested), at the price of the TTL's staleness.
+  policy: { timeout: "20s", retry: false, cache: false, maxOutputChars: 30_000 },
   instruction:
     "Answer from these documents and cite each one you use with its citation (and DOI link). Scores are relative within this search. Say when nothing relevant was found.",
   run: async ({ search_terms: terms, filters: given = {}, max_results }, ctx) => {
-    const repo = ctx.resources.repository();
-    const caller = await requireCaller(repo, ctx.caller, "search");
+    const { repo, caller } = await requireCaller(ctx, "search");
     const search_terms = typeof terms === "string" ? terms : terms.join(" ");
     const filters = searchFilters(given);
-    const scope = await resolveScope(repo, caller, given.collections, "search");
+    const scope = await resolveScope(repo, caller, given.collections);
     // Each collection read as the grantee that gives access (with a database, row-level security checks it).
     const searchOne = async (c: Readable) =>
       (await repo.index(c, c.via)).search(search_terms, { topK: max_results, filters });
     const answers = await readingIndexes(() => Promise.all(scope.map(searchOne)));
     const total = answers.reduce((n, answer) => n + answer.total, 0);
-    const found = answers.flatMap((answer, i) => answer.results.map((hit) => ({ c: scope[i]!, hit })));
-    found.sort(
-      (a, b) =>
-        b.hit.score - a.hit.score || a.c.ref.localeCompare(b.c.ref) || a.hit.docId.localeCompare(b.hit.docId),
-    );
-    const results = found.slice(0, max_results).map(({ c, hit }) => ({
+    const found = scope.flatMap((c, i) => answers[i]!.results.map((hit) => ({ ...hit, ref: c.ref })));
+    found.sort((a, b) => b.score - a.score || a.ref.localeCompare(b.ref) || a.docId.localeCompare(b.docId));
+    const results = found.slice(0, max_results).map(({ ref, ...hit }) => ({
       id: hit.docId,
-      collection: c.ref,
+      collection: ref,
       ...(hit.title ? { title: hit.title } : {}),
       authors: [...(hit.authors ?? [])],
       ...(hit.date ? { date: hit.date } : {}),
