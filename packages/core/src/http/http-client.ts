@@ -11,8 +11,8 @@ import {
 } from "./dispatcher.js";
 import { readResponse } from "./read-response.js";
 import { collectSecrets, makeRedactor, type Redactor, secretValue } from "./redact.js";
-import { requestFailure } from "./request-failure.js";
 import { requestParent, requestSpan } from "./request-span.js";
+import { requestFailure } from "./transport-error.js";
 import type {
   HttpClient,
   HttpClientOptions,
