@@ -140,8 +140,7 @@ const nextHop = (trace: HopTrace, location: string | undefined): URL | ToolFailu
 
 /** Whether a redirect with `status` keeps the request's method and body (a POST's 301/302/303 does not). */
 const keepsMethod = (status: number, method: string): boolean =>
-  method === "GET" ||
-  method === "HEAD" ||
+  ["GET", "HEAD"].includes(method) ||
   status === 307 ||
   status === 308 ||
   (status !== 303 && method !== "POST");
@@ -174,10 +173,7 @@ const guardRedirects: Interceptor = (dispatch) => {
       onResponseStart: (controller, status, headers, message) => {
         trace.status = status;
         if (REDIRECT_STATUSES.has(status) && !trace.accepted.has(status)) {
-          const next = nextHop(
-            trace,
-            Array.isArray(headers.location) ? headers.location[0] : headers.location,
-          );
+          const next = nextHop(trace, [headers.location].flat()[0]);
           if (!(next instanceof URL)) return controller.abort(next);
           trace.followed++;
           again = next.href === trace.url.href && keepsMethod(status, opts.method);

@@ -22,14 +22,6 @@ import type {
   Secret,
 } from "./types.js";
 
-/** Defaults of {@link createHttpClient}. */
-const HTTP_CLIENT_DEFAULTS = {
-  connectTimeoutMs: 5_000,
-  headersTimeoutMs: 30_000,
-  bodyTimeoutMs: 30_000,
-  maxBodyBytes: 5 * 1024 * 1024,
-} as const;
-
 /** The `User-Agent` of every request. */
 const USER_AGENT = `quiver/${pkg.version}`;
 
@@ -113,10 +105,7 @@ const headersOf = (opts: HttpRequestOptions, accept: string) => {
  * })
  */
 export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
-  const defaults = HTTP_CLIENT_DEFAULTS;
-  const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
-  const headersTimeoutMs = options.headersTimeoutMs ?? defaults.headersTimeoutMs;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? defaults.bodyTimeoutMs;
+  const { connectTimeoutMs = 5_000, headersTimeoutMs = 30_000, bodyTimeoutMs = 30_000 } = options;
   let made: Promise<ClientDispatcher> | undefined;
   const dispatcherOf = () =>
     (made ??= makeDispatcher(options, {
@@ -131,14 +120,12 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
   const send = async (opts: HttpRequestOptions, accept: string): Promise<HttpResponse> => {
     // The request's secrets and their redactor, worked out at their first need (a failure's message,
     // the answer's URL when it is read): a request that succeeds unread never scans for secrets.
-    let found: { readonly secrets: Secret[]; readonly redact: Redactor } | undefined;
-    const redaction = () => {
-      if (found) return found;
-      const secrets = collectSecrets([...(options.secrets ?? []), ...(opts.secrets ?? [])], opts);
-      found = { secrets, redact: makeRedactor(secrets) };
-      return found;
-    };
-    const redact: Redactor = (text) => redaction().redact(text);
+    let found: Secret[] | undefined;
+    let redactor: Redactor | undefined;
+    const secrets = () =>
+      (found ??= collectSecrets([...(options.secrets ?? []), ...(opts.secrets ?? [])], opts));
+    const redactorOf = () => (redactor ??= makeRedactor(secrets()));
+    const redact: Redactor = (text) => redactorOf()(text);
     const url = buildUrl(opts, redact);
     const headers = headersOf(opts, accept);
     const service = options.service ?? url.host;
@@ -188,8 +175,8 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
         headers: response.headers as HttpHeaders,
         body: response.body as Readable,
         trace,
-        maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? defaults.maxBodyBytes,
-        sentCredentials: () => redaction().secrets.length > 0,
+        maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? 5 * 1024 * 1024,
+        sentCredentials: () => secrets().length > 0,
         apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
       });
       span?.succeeded(read.status);

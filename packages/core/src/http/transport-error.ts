@@ -38,7 +38,12 @@ const TLS_CODES =
   /^(?:CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
 
 /** A failure as `describe` words it: its kind, message, suggestion, and whether to retry when not the kind's default. */
-type Mapping = readonly [kind: ErrorKind, message: string, suggestion?: string, retryable?: boolean];
+type Mapping = readonly [
+  kind: ErrorKind,
+  message: string,
+  suggestion?: string | undefined,
+  retryable?: boolean,
+];
 
 const describe = (code: string | undefined, input: TransportFailureInput, who: string): Mapping => {
   const where = `${input.method} ${input.url}`;
