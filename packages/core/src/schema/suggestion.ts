@@ -1,7 +1,7 @@
 import { describeSchema } from "./describe-schema.js";
 import { closestMatches } from "./edit-distance.js";
 import { expectedOf, type LocatedIssue } from "./format-issues.js";
-import { cloneJson, deleteAt, formatPath, getAt, isPlainObject, setAt } from "./value-path.js";
+import { cloneJson, deleteAt, fieldLabel, getAt, isPlainObject, setAt } from "./value-path.js";
 import {
   type AnySchema,
   checksOf,
@@ -21,7 +21,7 @@ function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined
 }
 
 function placeholder(located: LocatedIssue): string {
-  return `<${formatPath(located.path) || "input"}: ${expectedOf(located)}>`;
+  return `<${fieldLabel(located.path)}: ${expectedOf(located)}>`;
 }
 
 /** The value that fixes one located issue, or a placeholder naming what to send. */
@@ -68,7 +68,7 @@ function skeleton(schema: AnySchema): Record<string, unknown> {
 
 /** "Send an object with: query (string, required), limit (integer between 1 and 100) ...". */
 function describeFields(schema: AnySchema, located: ReadonlyArray<LocatedIssue>): string {
-  const fix = located.map((l) => `${formatPath(l.path) || "input"} (${expectedOf(l)})`).join("; ");
+  const fix = located.map((l) => `${fieldLabel(l.path)} (${expectedOf(l)})`).join("; ");
   const def = defOf(unwrap(schema).schema);
   if (def.type !== "object") return `Fix ${fix}.`;
   const fields = Object.entries(def.shape as Record<string, AnySchema>).map(
