@@ -1,8 +1,7 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
-import { fail } from "../errors.js";
+import { fail, type ToolFailure } from "../errors.js";
 import { bodyDecodeFailed, bodyTooLarge, type HopTrace, isAnswer } from "./dispatcher.js";
-import type { Redactor } from "./redact.js";
 import { failureForStatus } from "./status-to-kind.js";
 import { errorCode } from "./transport-error.js";
 import type { HttpHeaders, HttpResponse } from "./types.js";
@@ -129,16 +128,12 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
   await letPoolSettle();
   // The URL redacted when it is read (by a plugin, or for a failure's message), not on every answer.
   const url = () => redact(trace.url.href);
-  const asJson: JsonBody = {
-    body: text,
-    contentType,
-    status,
-    service,
-    get where() {
-      return `${trace.method} ${url()}`;
-    },
-    redact,
-  };
+  const refuse: RefuseJson = (what, retryable, suggestion, tail = "") =>
+    fail.upstream(redact(`${service} returned ${what} for ${trace.method} ${url()}${tail}`), {
+      status,
+      retryable,
+      suggestion,
+    });
   return {
     status,
     headers,
@@ -149,32 +144,34 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
     header: (name) => headerValue(headers, name),
     json: <T>(schema?: z.ZodType<T>): T => {
       const type = contentType?.toLowerCase() ?? "";
-      if (!/[/+]json\b/.test(type) && /html|xml/.test(type)) throw notJsonFailure(asJson);
+      if (!/[/+]json\b/.test(type) && /html|xml/.test(type)) throw notJsonFailure(text, type, status, refuse);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch (error) {
-        throw notJsonFailure(asJson, error);
+        throw notJsonFailure(text, type, status, refuse, error);
       }
       if (schema === undefined) return parsed as T;
       const result = schema.safeParse(parsed);
       if (result.success) return result.data;
-      throw shapeFailure(asJson, result.error.issues);
+      const { issues } = result.error;
+      const shown = issues.slice(0, MAX_ISSUES).map((issue) => {
+        const path = issue.path.map(String).join(".");
+        return path === "" ? issue.message : `${path}: ${issue.message}`;
+      });
+      const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : "";
+      throw refuse(
+        "data in an unexpected shape",
+        false,
+        "The upstream API may have changed; report this to the plugin's maintainers.",
+        `: ${shown.join("; ")}${more}`,
+      );
     },
   };
 };
 
-/** A response body the client was asked to read as JSON, and enough context for a clear failure. */
-export interface JsonBody {
-  readonly body: string;
-  readonly contentType: string | undefined;
-  readonly status: number;
-  /** The service name used in messages. */
-  readonly service: string;
-  /** `METHOD url`, already redacted. */
-  readonly where: string;
-  readonly redact: Redactor;
-}
+/** The `upstream` failure of a body `json()` cannot give: `${service} returned ${what} for ${where}${tail}`. */
+type RefuseJson = (what: string, retryable: boolean, suggestion: string, tail?: string) => ToolFailure;
 
 const HTML = /^\s*(?:<!doctype html|<html|<head|<body)/i;
 const MAX_ISSUES = 3;
@@ -187,61 +184,39 @@ const htmlTitle = (body: string): string | undefined => {
 /**
  * The `upstream` failure of a body that is not JSON: an HTML page (a maintenance page, a bot
  * challenge) or an XML body is not retryable; an empty body or invalid JSON (`parseError`) is.
- * Failures carry `status`.
  */
-export const notJsonFailure = (input: JsonBody, parseError?: unknown) => {
-  const { body, status, service, where, redact } = input;
-  const contentType = input.contentType?.toLowerCase() ?? "";
+const notJsonFailure = (
+  body: string,
+  contentType: string,
+  status: number,
+  refuse: RefuseJson,
+  parseError?: unknown,
+) => {
   const isJsonType = /[/+]json\b/.test(contentType);
-  const upstream = (message: string, retryable: boolean, suggestion: string) =>
-    fail.upstream(redact(message), { status, retryable, suggestion });
   if (!isJsonType && (/html/.test(contentType) || HTML.test(body))) {
     const title = htmlTitle(body);
-    return upstream(
-      `${service} returned an HTML page instead of JSON (HTTP ${status}` +
-        (title === undefined ? ")" : `, "${title}")`) +
-        ` for ${where}`,
+    return refuse(
+      `an HTML page instead of JSON (HTTP ${status}${title === undefined ? "" : `, "${title}"`})`,
       false,
       "The service may be down for maintenance or blocking automated clients; try another source.",
     );
   }
   if (!isJsonType && /xml/.test(contentType)) {
-    return upstream(
-      `${service} returned XML instead of JSON (HTTP ${status}) for ${where}`,
-      false,
-      "The service answered in a format the tool does not read; try another source.",
-    );
+    const suggestion = "The service answered in a format the tool does not read; try another source.";
+    return refuse(`XML instead of JSON (HTTP ${status})`, false, suggestion);
   }
   if (body.trim() === "") {
-    return upstream(
-      `${service} returned an empty body instead of JSON (HTTP ${status}) for ${where}`,
+    return refuse(
+      `an empty body instead of JSON (HTTP ${status})`,
       true,
       "The service answered with nothing; try again in a moment. An empty answer is not a result.",
     );
   }
   const reason = parseError instanceof Error ? `: ${parseError.message}` : "";
-  return upstream(
-    `${service} returned invalid JSON (HTTP ${status}) for ${where}${reason}`,
+  return refuse(
+    `invalid JSON (HTTP ${status})`,
     true,
     "The response was broken or cut short; try again in a moment.",
-  );
-};
-
-/** The `upstream` failure (not retryable) of JSON that does not match the schema, naming its first issues. */
-export const shapeFailure = (input: JsonBody, issues: ReadonlyArray<z.core.$ZodIssue>) => {
-  const shown = issues.slice(0, MAX_ISSUES).map((issue) => {
-    const path = issue.path.map(String).join(".");
-    return path === "" ? issue.message : `${path}: ${issue.message}`;
-  });
-  const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : "";
-  return fail.upstream(
-    input.redact(
-      `${input.service} returned data in an unexpected shape for ${input.where}: ${shown.join("; ")}${more}`,
-    ),
-    {
-      status: input.status,
-      retryable: false,
-      suggestion: "The upstream API may have changed; report this to the plugin's maintainers.",
-    },
+    reason,
   );
 };
