@@ -93,25 +93,16 @@ function convert(input: JsonSchema, path: SchemaPath): JsonSchema {
   }
   if (typeof node.exclusiveMinimum === "number") {
     hints.push(`> ${node.exclusiveMinimum}`);
-    node = {
-      ...node,
-      minimum: Math.max(node.exclusiveMinimum, (node.minimum as number | undefined) ?? -Infinity),
-    };
+    node = { ...node, minimum: Math.max(node.exclusiveMinimum, Number(node.minimum ?? -Infinity)) };
   }
   if (typeof node.exclusiveMaximum === "number") {
     hints.push(`< ${node.exclusiveMaximum}`);
-    node = {
-      ...node,
-      maximum: Math.min(node.exclusiveMaximum, (node.maximum as number | undefined) ?? Infinity),
-    };
+    node = { ...node, maximum: Math.min(node.exclusiveMaximum, Number(node.maximum ?? Infinity)) };
   }
   if (typeof node.multipleOf === "number") hints.push(`multiple of ${node.multipleOf}`);
   if (node.uniqueItems === true) hints.push("items must be unique");
 
-  const out: JsonSchema = {};
-  for (const [keyword, value] of Object.entries(withHints(node, hints))) {
-    if (SUPPORTED.has(keyword)) out[keyword] = value;
-  }
+  const out = Object.fromEntries(Object.entries(withHints(node, hints)).filter(([k]) => SUPPORTED.has(k)));
   return mapSubschemas(out, path, convert);
 }
 

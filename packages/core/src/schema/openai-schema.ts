@@ -96,11 +96,11 @@ function strict(input: JsonSchema, path: SchemaPath): JsonSchema {
   if (typeof node.format === "string" && !FORMATS.has(node.format)) hints.push(`format: ${node.format}`);
   if (node.uniqueItems === true) hints.push("items must be unique");
 
-  let out: JsonSchema = {};
-  for (const [keyword, value] of Object.entries(withHints(node, hints))) {
-    if (SUPPORTED.has(keyword) && !(keyword === "format" && !FORMATS.has(String(value))))
-      out[keyword] = value;
-  }
+  let out: JsonSchema = Object.fromEntries(
+    Object.entries(withHints(node, hints)).filter(
+      ([keyword, value]) => SUPPORTED.has(keyword) && !(keyword === "format" && !FORMATS.has(String(value))),
+    ),
+  );
   const isObject = out.type === "object" || (Array.isArray(out.type) && out.type.includes("object"));
   if (isObject) {
     out.properties ??= {};
@@ -109,12 +109,11 @@ function strict(input: JsonSchema, path: SchemaPath): JsonSchema {
   out = mapSubschemas(out, path, strict);
   if (isObject) {
     const required = new Set(out.required ?? []);
-    const properties: Record<string, JsonSchema> = {};
-    for (const [name, child] of Object.entries(out.properties ?? {})) {
-      properties[name] = required.has(name) ? child : nullable(child);
-    }
-    out.properties = properties;
-    out.required = Object.keys(properties);
+    const properties = Object.entries(out.properties ?? {});
+    out.properties = Object.fromEntries(
+      properties.map(([name, p]) => [name, required.has(name) ? p : nullable(p)]),
+    );
+    out.required = properties.map(([name]) => name);
   }
   return out;
 }

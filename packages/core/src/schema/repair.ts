@@ -13,7 +13,7 @@ import {
   type SchemaIssue,
   validateSync,
 } from "./validate.js";
-import { cloneJson, deleteAt, formatPath, getAt, isPlainObject, setAt } from "./value-path.js";
+import { cloneJson, deleteAt, fieldLabel, formatPath, getAt, isPlainObject, setAt } from "./value-path.js";
 import type { AnySchema } from "./zod-introspect.js";
 
 /** Options of `parseToolInput`. */
@@ -156,7 +156,7 @@ export interface RejectedToolInput {
 }
 
 /** `Invalid input: a; b; c and 2 more`: the first issues by field, for the envelope's message. */
-export const invalidInputMessage = (issues: ReadonlyArray<ToolInputIssue>): string => {
+const invalidInputMessage = (issues: ReadonlyArray<ToolInputIssue>): string => {
   const listed = issues.slice(0, MAX_LISTED).map((issue) => issue.message);
   if (issues.length > MAX_LISTED) listed.push(`and ${issues.length - MAX_LISTED} more`);
   return `Invalid input: ${listed.join("; ")}`;
@@ -173,7 +173,7 @@ const isMissing = (input: unknown, issue: SchemaIssue): boolean => {
 /** One Standard Schema issue worded for the model: the field by path, the library's message. */
 const toIssue = (input: unknown, issue: SchemaIssue): ToolInputIssue => {
   const path = formatPath(issue.path);
-  const at = path || "input";
+  const at = fieldLabel(issue.path);
   const received = describeReceived(getAt(input, issue.path));
   const message = isMissing(input, issue)
     ? `${at}: required field is missing (${issue.message})`
@@ -186,10 +186,7 @@ const toIssue = (input: unknown, issue: SchemaIssue): ToolInputIssue => {
  * message, and a suggestion naming the fields to fix. (Repairs and corrected calls are zod extras:
  * they read zod's issue codes and schema tree.)
  */
-export const rejectStandardIssues = (
-  input: unknown,
-  issues: ReadonlyArray<SchemaIssue>,
-): RejectedToolInput => {
+const rejectStandardIssues = (input: unknown, issues: ReadonlyArray<SchemaIssue>): RejectedToolInput => {
   const worded = issues.map((issue) => toIssue(input, issue));
   const fields = [...new Set(worded.map((issue) => issue.path || "input"))];
   return {

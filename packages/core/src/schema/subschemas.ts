@@ -36,11 +36,11 @@ export function mapSubschemas(
   for (const key of SCHEMA_MAPS) {
     const map = node[key];
     if (!isSchema(map)) continue;
-    const mapped: Record<string, JsonSchema> = {};
-    for (const [name, child] of Object.entries(map)) {
-      mapped[name] = isSchema(child) ? fn(child, [...path, key, name]) : (child as JsonSchema);
-    }
-    out[key] = mapped;
+    const entries = Object.entries(map).map(([name, child]) => [
+      name,
+      isSchema(child) ? fn(child, [...path, key, name]) : child,
+    ]);
+    out[key] = Object.fromEntries(entries);
   }
   for (const key of SCHEMA_LISTS) {
     const list = node[key];
