@@ -185,10 +185,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       // The caller's abort stays an abort (interruption belongs to the runtime).
       const failure = opts.signal?.aborted
         ? opts.signal.reason
-        : requestFailure(signal.aborted ? signal.reason : error, trace, {
-            timeoutMs: opts.timeoutMs,
-            connectTimeoutMs,
-          });
+        : requestFailure(signal.aborted ? signal.reason : error, trace, opts.timeoutMs, connectTimeoutMs);
       span?.failed(failure);
       throw failure;
     } finally {

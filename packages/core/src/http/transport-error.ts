@@ -181,13 +181,14 @@ export const failureForTransportError = (input: TransportFailureInput): ToolFail
 export const requestFailure = (
   error: unknown,
   trace: HopTrace,
-  limits: { readonly timeoutMs: number | undefined; readonly connectTimeoutMs: number },
+  timeoutMs: number | undefined,
+  connectTimeoutMs: number,
 ) => {
   const { service, redact } = trace;
   if (error instanceof DOMException && error.name === "TimeoutError") {
     const where = `${trace.method} ${trace.url.href}`;
     return fail.timeout(
-      redact(`${service} did not complete ${where} within ${limits.timeoutMs} ms`),
+      redact(`${service} did not complete ${where} within ${timeoutMs} ms`),
       trace.status === undefined ? {} : { status: trace.status },
     );
   }
@@ -197,7 +198,7 @@ export const requestFailure = (
     url: redact(trace.url.href),
     host: trace.url.host,
     service,
-    connectTimeoutMs: limits.connectTimeoutMs,
+    connectTimeoutMs,
     headersTimeoutMs: trace.headersTimeoutMs,
     bodyTimeoutMs: trace.bodyTimeoutMs,
     status: trace.status,

@@ -26,7 +26,7 @@ const SUPPORTED: ReadonlySet<string> = new Set([
 ]);
 
 /** String formats strict mode accepts; other formats move into the description. */
-const FORMATS: ReadonlySet<string> = new Set([
+const FORMATS = new Set([
   "date-time",
   "time",
   "date",

@@ -57,9 +57,8 @@ function mergeAllOf(node: JsonSchema, path: SchemaPath): JsonSchema {
 function tupleToArray(node: JsonSchema): JsonSchema {
   const { prefixItems = [], items, ...rest } = node;
   const members = isSchema(items) ? [...prefixItems, items] : prefixItems;
-  const distinct = members.filter(
-    (member, i) => members.findIndex((other) => JSON.stringify(other) === JSON.stringify(member)) === i,
-  );
+  // One member per JSON form, in the order they first appear.
+  const distinct = [...new Map(members.map((member) => [JSON.stringify(member), member])).values()];
   const order = `ordered as [${prefixItems.map(typeName).join(", ")}${isSchema(items) ? ", ..." : ""}]`;
   const note = rest.description ? `${rest.description} (${order})` : `(${order})`;
   return {

@@ -28,15 +28,7 @@ export function isIntegerCheck(check: LooseCheck): boolean {
   return check.check === "number_format" && String(check.format).includes("int");
 }
 
-const WRAPPERS: ReadonlySet<string> = new Set([
-  "optional",
-  "nullable",
-  "default",
-  "prefault",
-  "nonoptional",
-  "readonly",
-  "catch",
-]);
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "nonoptional", "readonly", "catch"]);
 
 /** What `unwrap` saw on the way in. */
 export interface Unwrapped {
