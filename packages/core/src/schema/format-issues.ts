@@ -1,6 +1,6 @@
 import type * as z from "zod";
 import { describeSchema, listValues } from "./describe-schema.js";
-import { closestMatches } from "./edit-distance.js";
+import { nearestIgnoringCase } from "./edit-distance.js";
 import { describeReceived } from "./preview.js";
 import type { RepairScope } from "./repair-issue.js";
 import { formatPath, getAt, type ValuePath } from "./value-path.js";
@@ -42,13 +42,6 @@ function optionScore(errors: ReadonlyArray<z.core.$ZodIssue>): number {
   return mismatch ? Number.POSITIVE_INFINITY : errors.length;
 }
 
-/** The known field an unknown key most likely meant: at most a third of its length (min. 2) edits away. */
-function closestKey(allowed: ReadonlyArray<string>, key: string): string | undefined {
-  const lower = (k: string) => k.toLowerCase();
-  const maxDistance = Math.max(2, Math.floor(key.length / 3));
-  return closestMatches(allowed, lower(key), { limit: 1, maxDistance, key: lower })[0];
-}
-
 /** Resolves zod's issues into located ones (exported for the suggestion builder). */
 export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: RepairScope): LocatedIssue[] {
   const out: LocatedIssue[] = [];
@@ -60,7 +53,8 @@ export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: Rep
       const allowed = knownKeys(schema);
       for (const key of issue.keys) {
         const keyPath = [...path, key];
-        const closest = closestKey(allowed, key);
+        // The known field the key most likely meant: at most a third of its length (min. 2) edits away.
+        const closest = nearestIgnoringCase(allowed, key, Math.max(2, Math.floor(key.length / 3)));
         out.push({
           path: keyPath,
           issue: { code: "unknown_key", allowed, ...(closest ? { closest } : {}) },

@@ -1,5 +1,5 @@
 import { describeSchema } from "./describe-schema.js";
-import { closestMatches } from "./edit-distance.js";
+import { nearestIgnoringCase } from "./edit-distance.js";
 import { expectedOf, type LocatedIssue } from "./format-issues.js";
 import { cloneJson, deleteAt, fieldLabel, getAt, isPlainObject, setAt } from "./value-path.js";
 import {
@@ -14,12 +14,6 @@ import {
 /** Longest corrected call shown as JSON; past it the suggestion describes the fields instead. */
 const MAX_SUGGESTION = 1_000;
 
-/** The candidate closest to `input` (case-insensitive), e.g. "Oral" → "oral"; undefined when none. */
-function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined {
-  const lower = (c: unknown) => String(c).toLowerCase();
-  return closestMatches(candidates, lower(input), { limit: 1, key: lower })[0];
-}
-
 function placeholder(located: LocatedIssue): string {
   return `<${fieldLabel(located.path)}: ${expectedOf(located)}>`;
 }
@@ -31,9 +25,10 @@ function correction(located: LocatedIssue): { value: unknown } | { delete: true;
     case "unknown_key":
       return issue.closest ? { delete: true, renameTo: issue.closest } : { delete: true };
     case "invalid_value":
-      return { value: nearest(issue.values, value) ?? placeholder(located) };
+      return { value: nearestIgnoringCase(issue.values, value) ?? placeholder(located) };
     case "invalid_union":
-      if ("options" in issue && issue.options?.length) return { value: nearest(issue.options, value) };
+      if ("options" in issue && issue.options?.length)
+        return { value: nearestIgnoringCase(issue.options, value) };
       break;
     case "not_multiple_of":
       if (typeof value === "number") return { value: Math.round(value / issue.divisor) * issue.divisor };

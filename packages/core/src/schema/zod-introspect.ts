@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { isPlainObject, type ValuePath } from "./value-path.js";
+import { getAt, isPlainObject, type ValuePath } from "./value-path.js";
 
 /** Any zod 4 schema (classic or mini). */
 export type AnySchema = z.core.$ZodType;
@@ -30,17 +30,11 @@ export function isIntegerCheck(check: LooseCheck): boolean {
 
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "nonoptional", "readonly", "catch"]);
 
-/** What `unwrap` saw on the way in. */
-export interface Unwrapped {
-  readonly schema: AnySchema;
-  readonly nullable: boolean;
-}
-
 /**
  * Strips the wrappers that do not change what a value looks like on input (optional, nullable,
  * default, readonly, catch, the input side of a pipe, lazy) and reports whether null is accepted.
  */
-export function unwrap(schema: AnySchema): Unwrapped {
+export function unwrap(schema: AnySchema): { readonly schema: AnySchema; readonly nullable: boolean } {
   let current = schema;
   let nullable = false;
   for (let depth = 0; depth < 32; depth++) {
@@ -134,10 +128,7 @@ export function schemaAt(schema: AnySchema, path: ValuePath, value: unknown): An
   for (const key of path) {
     if (!current) return undefined;
     current = childSchema(current, key, container);
-    container =
-      typeof container === "object" && container !== null
-        ? (container as Record<PropertyKey, unknown>)[key]
-        : undefined;
+    container = getAt(container, [key]);
   }
   return current;
 }
