@@ -37,7 +37,7 @@ const RETRY_LATER = "The service may be slow or down; try again later.";
 const TLS_CODES =
   /^(?:CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
 
-/** A failure as `describe` words it: its kind, message, suggestion, and whether to retry when not the kind's default. */
+/** A failure as `describe` words it; `retryable` only where it differs from the kind's default. */
 type Mapping = readonly [
   kind: ErrorKind,
   message: string,

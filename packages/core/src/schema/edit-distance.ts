@@ -57,7 +57,7 @@ export function closestMatches<T>(
     .map((s) => s.candidate);
 }
 
-/** The candidate nearest to `input` compared case-insensitively ("Oral" → "oral"), at most `maxDistance` edits away. */
+/** The candidate nearest to `input`, case-insensitively ("Oral" → "oral"), at most `maxDistance` edits away. */
 export const nearestIgnoringCase = <T>(
   candidates: ReadonlyArray<T>,
   input: unknown,
