@@ -64,7 +64,7 @@ export const isAnswer = (trace: HopTrace, status: number): boolean =>
   (status >= 200 && status < 300) || trace.accepted.has(status);
 
 /** An `upstream` failure for an answer the client refuses: its message redacted, the last status kept. */
-const refused = (at: HopTrace, message: string, retryable: boolean, suggestion: string): ToolFailure =>
+const refused = (at: HopTrace, message: string, suggestion: string, retryable = false): ToolFailure =>
   fail.upstream(at.redact(message), {
     ...(at.status === undefined ? {} : { status: at.status }),
     retryable,
@@ -78,7 +78,6 @@ const redirectRefused = (at: HopTrace, why: string, crossOrigin: boolean): ToolF
   refused(
     at,
     `${at.service} redirected ${where(at)} ${why}; not followed`,
-    false,
     crossOrigin
       ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
       : "The service answered with a broken redirect; retrying will not help. Use another source.",
@@ -94,13 +93,11 @@ export const bodyTooLarge = (
     ? refused(
         at,
         `${at.service} sent a ${codings.join(", ")}-compressed response that decodes to more than ${limit} bytes (the body limit) for ${where(at)}; refused`,
-        false,
         "Ask for less data (a narrower query, fewer results or a smaller page); if a small request decodes this large, the service is misbehaving: use another source.",
       )
     : refused(
         at,
         `${at.service} sent a response larger than ${limit} bytes for ${where(at)}`,
-        false,
         "Ask for less data: a narrower query, fewer results or a smaller page.",
       );
 
@@ -109,7 +106,6 @@ const unsupportedEncoding = (at: HopTrace, encoding: string): ToolFailure =>
   refused(
     at,
     `${at.service} sent a body in content-encoding "${encoding}", which the client cannot decode (it accepts ${ACCEPT_ENCODING}), for ${where(at)}`,
-    false,
     "The service ignores the encodings the client accepts; retrying will not help. Use another source, or report it to the plugin's maintainers.",
   );
 
@@ -118,8 +114,8 @@ export const bodyDecodeFailed = (at: HopTrace, encoding: string): ToolFailure =>
   refused(
     at,
     `${at.service} sent a ${encoding}-compressed body that does not decode (corrupt or cut short) for ${where(at)}`,
-    true,
     "Try again in a moment; if it keeps failing, the service is sending broken data.",
+    true,
   );
 
 /** The codings of a `Content-Encoding` header, in the order they were applied (`identity` dropped). */
@@ -194,9 +190,8 @@ const watchWire =
 
 /** Where a redirect from the trace's hop goes, or why it is not followed. */
 const nextHop = (trace: HopTrace, location: string | undefined): URL | ToolFailure => {
-  const valid = location !== undefined && URL.canParse(location, trace.url.href);
-  const next = valid ? new URL(location, trace.url) : undefined;
-  if (next === undefined) return redirectRefused(trace, "without a valid Location header", false);
+  const next = location === undefined ? null : URL.parse(location, trace.url.href);
+  if (!next) return redirectRefused(trace, "without a valid Location header", false);
   if (next.origin !== trace.url.origin)
     return redirectRefused(trace, `to another origin (${next.origin})`, true);
   if (trace.followed >= MAX_REDIRECTS)

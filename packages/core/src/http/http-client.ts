@@ -48,8 +48,8 @@ export const joinUrl = (baseUrl: string | undefined, url: string | URL): string 
  */
 const buildUrl = (opts: HttpRequestOptions, redact: Redactor): URL => {
   const url = joinUrl(opts.baseUrl, opts.url);
-  if (!URL.canParse(String(url))) throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
-  const parsed = new URL(url);
+  const parsed = URL.parse(String(url));
+  if (!parsed) throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw fail.internal(redact(`Unsupported URL scheme ${parsed.protocol} in ${parsed.href}`));
   }

@@ -40,9 +40,6 @@ const FORMATS = new Set([
 
 const NULL: JsonSchema = { type: "null" };
 
-/** The note added to the description of a record sent as entries. */
-const ENTRIES_NOTE = "a map, given as a list of {key, value} entries";
-
 function acceptsNull(node: JsonSchema): boolean {
   if (node.type === "null" || (Array.isArray(node.type) && node.type.includes("null"))) return true;
   if (node.enum?.includes(null)) return true;
@@ -70,7 +67,7 @@ function recordAsEntries(node: JsonSchema): JsonSchema {
   };
   if (node.description !== undefined) entries.description = node.description;
   if ("default" in node) entries.default = node.default;
-  return withHints(entries, [ENTRIES_NOTE]);
+  return withHints(entries, ["a map, given as a list of {key, value} entries"]);
 }
 
 /** `type: ["string", "number"]` → `anyOf`; strict mode takes a type list only as `[T, "null"]`. */
