@@ -1,8 +1,7 @@
 import type { JsonSchema } from "./json-schema-types.js";
-import { hintValue, withHints } from "./schema-hints.js";
-import { isRecordSchema, simplifyShapes, typeName } from "./simplify-schema.js";
+import { assertTyped } from "./schema-export-error.js";
+import { hintValue, isRecordSchema, simplifyShapes, typeName, withHints } from "./simplify-schema.js";
 import { isSchema, mapSubschemas, type SchemaPath } from "./subschemas.js";
-import { assertTyped } from "./untyped.js";
 
 /** The fields of Gemini's `Schema` (a select subset of OpenAPI 3.0); the rest are dropped. */
 const SUPPORTED: ReadonlySet<string> = new Set([

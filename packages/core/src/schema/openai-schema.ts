@@ -1,8 +1,7 @@
 import type { JsonSchema } from "./json-schema-types.js";
-import { hintValue, lengthHint, withHints } from "./schema-hints.js";
-import { isRecordSchema, simplifyShapes } from "./simplify-schema.js";
+import { assertTyped } from "./schema-export-error.js";
+import { hintValue, isRecordSchema, lengthHint, simplifyShapes, withHints } from "./simplify-schema.js";
 import { mapSubschemas, type SchemaPath } from "./subschemas.js";
-import { assertTyped } from "./untyped.js";
 
 /** Keywords OpenAI strict mode accepts (Structured Outputs "supported schemas"); the rest are dropped. */
 const SUPPORTED: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { describeReceived } from "./preview.js";
+import { describeReceived, type RepairScope } from "./format-issues.js";
 import { fieldLabel, getAt, isPlainObject, type ValuePath } from "./value-path.js";
 import {
   type AnySchema,
@@ -15,13 +15,6 @@ import {
 export type Fix =
   | { readonly op: "set"; readonly path: ValuePath; readonly value: unknown; readonly note: string }
   | { readonly op: "delete"; readonly path: ValuePath; readonly note: string };
-
-/** Where an issue's relative path starts: the schema there, and the whole input. */
-export interface RepairScope {
-  readonly schema: AnySchema;
-  readonly basePath: ValuePath;
-  readonly root: unknown;
-}
 
 /** A finite decimal number written as a string: "5", "-0.5", "1e3"; not "5abc", "", "0x10", "Infinity". */
 const NUMERIC = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;

@@ -1,6 +1,5 @@
 import type * as z from "zod";
-import { locateIssues, type ToolInputIssue, toToolInputIssue } from "./format-issues.js";
-import { describeReceived } from "./preview.js";
+import { describeReceived, locateIssues, type ToolInputIssue, toToolInputIssue } from "./format-issues.js";
 import { type Fix, fixesFor } from "./repair-issue.js";
 import type { SchemaOutput, ToolSchema } from "./standard-schema.js";
 import { decodeStrictEncoding } from "./strict-encoding.js";
