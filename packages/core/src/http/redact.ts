@@ -4,16 +4,14 @@ import type { HttpRequestOptions, Secret } from "./types.js";
 /** What a secret is replaced with in messages, URLs and error text. */
 export const REDACTED = "[REDACTED]";
 
-/** Parameter names (lower case, without `-`/`_`) whose values are always masked in URLs. */
+/**
+ * Parameter names (lower case, without `-`/`_`) whose values are always masked in URLs, besides
+ * those ending in one of {@link SENSITIVE_SUFFIXES}.
+ */
 const SENSITIVE_PARAMS: ReadonlySet<string> = new Set([
-  "apikey",
   "key",
-  "token",
-  "accesstoken",
-  "password",
   "passwd",
   "pwd",
-  "secret",
   "auth",
   "authorization",
   "signature",

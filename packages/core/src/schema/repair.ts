@@ -123,16 +123,13 @@ export function parseToolInput<S extends ToolSchema>(
   let issues = zodIssues(first.issues);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const fixes = issues.flatMap((issue) => fixesFor(issue, { schema, basePath: [], root: input }) ?? []);
-    let changed = false;
+    const before = repairs.length;
     for (const fix of fixes) {
       const result = apply(input, fix);
       input = result.root;
-      if (result.changed) {
-        changed = true;
-        repairs.push(fix.note);
-      }
+      if (result.changed) repairs.push(fix.note);
     }
-    if (!changed) break;
+    if (repairs.length === before) break;
     // A repair may have parsed a JSON string into something deep or holding control characters.
     const problem = guardInput(input);
     if (problem) return refuse(problem);
