@@ -111,6 +111,4 @@ function convert(input: JsonSchema, path: SchemaPath): JsonSchema {
  * Gemini rejects (`additionalProperties`, exclusive bounds, non-string enums, unsupported formats)
  * are dropped or moved into the description.
  */
-export function toGeminiSchema(base: JsonSchema): JsonSchema {
-  return convert(base, []);
-}
+export const toGeminiSchema = (base: JsonSchema): JsonSchema => convert(base, []);

@@ -120,6 +120,4 @@ function strict(input: JsonSchema, path: SchemaPath): JsonSchema {
  * nullable, records sent as `[{ key, value }]`, and the keywords strict mode rejects (`default`,
  * `minLength`/`maxLength`, unsupported formats, `uniqueItems`) moved into the description.
  */
-export function toOpenAiSchema(base: JsonSchema): JsonSchema {
-  return strict(base, []);
-}
+export const toOpenAiSchema = (base: JsonSchema): JsonSchema => strict(base, []);

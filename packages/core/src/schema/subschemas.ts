@@ -19,9 +19,8 @@ const SCHEMA_SINGLES = [
 ] as const;
 
 /** True for a schema object (not a boolean schema, not an array). */
-export function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export const isSchema = (value: unknown): value is JsonSchema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Returns a shallow copy of `node` whose every direct subschema is replaced by `fn(child, path)`;

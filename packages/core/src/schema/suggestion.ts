@@ -14,9 +14,8 @@ import {
 /** Longest corrected call shown as JSON; past it the suggestion describes the fields instead. */
 const MAX_SUGGESTION = 1_000;
 
-function placeholder(located: LocatedIssue): string {
-  return `<${fieldLabel(located.path)}: ${expectedOf(located)}>`;
-}
+const placeholder = (located: LocatedIssue): string =>
+  `<${fieldLabel(located.path)}: ${expectedOf(located)}>`;
 
 /** The value that fixes one located issue, or a placeholder naming what to send. */
 function correction(located: LocatedIssue): { value: unknown } | { delete: true; renameTo?: string } {

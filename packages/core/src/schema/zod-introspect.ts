@@ -11,9 +11,7 @@ export type LooseDef = { readonly type: string; readonly [key: string]: unknown 
 export type LooseCheck = { readonly check: string; readonly [key: string]: unknown };
 
 /** The definition of a schema. */
-export function defOf(schema: AnySchema): LooseDef {
-  return schema._zod.def as unknown as LooseDef;
-}
+export const defOf = (schema: AnySchema): LooseDef => schema._zod.def as unknown as LooseDef;
 
 /** The check definitions attached to a schema (`.min()`, `.max()`, `.regex()` ...), its own format first. */
 export function checksOf(schema: AnySchema): LooseCheck[] {
@@ -24,9 +22,8 @@ export function checksOf(schema: AnySchema): LooseCheck[] {
 }
 
 /** True when the checks make a number an integer (`z.int()`, `.int()`). */
-export function isIntegerCheck(check: LooseCheck): boolean {
-  return check.check === "number_format" && String(check.format).includes("int");
-}
+export const isIntegerCheck = (check: LooseCheck): boolean =>
+  check.check === "number_format" && String(check.format).includes("int");
 
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "nonoptional", "readonly", "catch"]);
 
@@ -54,14 +51,10 @@ export function unwrap(schema: AnySchema): { readonly schema: AnySchema; readonl
 }
 
 /** True when an object field may be left out (`.optional()`, `.default()`). */
-export function isOptionalField(schema: AnySchema): boolean {
-  return schema._zod.optin !== undefined;
-}
+export const isOptionalField = (schema: AnySchema): boolean => schema._zod.optin !== undefined;
 
 /** True when a field left out takes a default value. */
-export function hasDefault(schema: AnySchema): boolean {
-  return schema._zod.optin === "defaulted";
-}
+export const hasDefault = (schema: AnySchema): boolean => schema._zod.optin === "defaulted";
 
 /** The options of a union, or undefined. */
 export function unionOptions(schema: AnySchema): ReadonlyArray<AnySchema> | undefined {
