@@ -68,6 +68,6 @@ export const upstreamErrorMessage = (body: string): string | undefined => {
       // not JSON: fall through to plain text
     }
   }
-  if (trimmed.startsWith("<") || trimmed.length > 2 * MAX_MESSAGE_CHARS) return undefined;
-  return clip(trimmed);
+  // An HTML page or a long text is not a message.
+  return trimmed.startsWith("<") || trimmed.length > 2 * MAX_MESSAGE_CHARS ? undefined : clip(trimmed);
 };

@@ -28,8 +28,7 @@ export const parseRetryAfter = (
   // An HTTP-date always names a day or month; this keeps Date.parse from accepting "1" or "-5".
   if (!/[a-z]{3}/i.test(value)) return undefined;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - Number(now));
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Number(now));
 };
 
 /** Parses a duration like `"6m0s"`, `"1.5s"`, `"20ms"` (OpenAI's `x-ratelimit-reset-*`). */

@@ -125,7 +125,7 @@ function defName(ref: string): string {
  * self-contained (what MCP clients, OpenAI strict mode and Gemini handle best). A recursive type
  * cannot be inlined: it throws a `SchemaExportError` naming the field where the cycle closes.
  */
-export function inlineRefs(root: JsonSchema): JsonSchema {
+function inlineRefs(root: JsonSchema): JsonSchema {
   const defs = root.$defs ?? {};
   const { $defs: _defs, ...body } = root;
 
