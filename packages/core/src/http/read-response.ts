@@ -86,8 +86,7 @@ const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | 
     }
   } catch (error) {
     const { codings } = r.trace;
-    const code = errorCode(error);
-    if (codings.length === 0 || code === undefined || !DECODER_CODES.test(code)) throw error;
+    if (codings.length === 0 || !DECODER_CODES.test(errorCode(error) ?? "")) throw error;
     if (r.trace.rawBytes === 0) return Buffer.alloc(0);
     throw bodyDecodeFailed(r.trace, codings.join(", "));
   }
@@ -108,15 +107,13 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
     const errorBody = await readDecoded(r, ERROR_BODY_BYTES, "truncate").catch(() => Buffer.alloc(0));
     await letPoolSettle();
     throw failureForStatus({
+      ...trace, // its method, service and redactor
       status,
       headers,
       body: bodyText(errorBody, contentType),
-      method: trace.method,
       url: redact(trace.url.href),
-      service,
       sentCredentials: r.sentCredentials(),
       apiKeyVar: r.apiKeyVar,
-      redact,
     });
   }
   const declared = Number(headerValue(headers, "content-length"));

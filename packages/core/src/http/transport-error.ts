@@ -192,16 +192,12 @@ export const requestFailure = (
       trace.status === undefined ? {} : { status: trace.status },
     );
   }
+  // The trace's method, service, status, body and headers timeouts and redactor, as they are.
   return failureForTransportError({
+    ...trace,
     error,
-    method: trace.method,
     url: redact(trace.url.href),
     host: trace.url.host,
-    service,
     connectTimeoutMs,
-    headersTimeoutMs: trace.headersTimeoutMs,
-    bodyTimeoutMs: trace.bodyTimeoutMs,
-    status: trace.status,
-    redact,
   });
 };
