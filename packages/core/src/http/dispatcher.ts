@@ -250,23 +250,18 @@ const guardRedirects: Interceptor = (dispatch) => {
   return intercept;
 };
 
-/** The dispatcher of a client, and the agent it owns (none when it was given one). */
-export interface ClientDispatcher {
-  readonly dispatcher: Dispatcher;
-  readonly ownAgent: Agent | undefined;
-}
-
 /**
  * Imports undici (at a client's first request: a host that never reaches an upstream never loads
  * it) and composes the client's dispatcher on `options.dispatcher` or on its own `Agent` (a
  * keep-alive pool per origin, made with `agent`). Nearest the network first: the wire watched
  * (`watchWire`), bodies decoded by undici's `decompress` (error pages too, for their message),
  * `options.interceptors`, redirects checked (`guardRedirects`), then followed by undici's `redirect`.
+ * Returns it with the agent the client owns (none when it was given a dispatcher).
  */
 export const makeDispatcher = async (
   options: Pick<HttpClientOptions, "dispatcher" | "interceptors">,
   agent: Agent.Options,
-): Promise<ClientDispatcher> => {
+): Promise<{ readonly dispatcher: Dispatcher; readonly ownAgent: Agent | undefined }> => {
   const undici = await import("undici");
   const ownAgent = options.dispatcher === undefined ? new undici.Agent(agent) : undefined;
   const dispatcher = (options.dispatcher ?? ownAgent!).compose(

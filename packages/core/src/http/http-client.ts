@@ -2,13 +2,7 @@ import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import pkg from "../../package.json" with { type: "json" };
 import { fail } from "../errors.js";
-import {
-  ACCEPT_ENCODING,
-  type ClientDispatcher,
-  type HopTrace,
-  makeDispatcher,
-  REDIRECT_STATUSES,
-} from "./dispatcher.js";
+import { ACCEPT_ENCODING, type HopTrace, makeDispatcher, REDIRECT_STATUSES } from "./dispatcher.js";
 import { readResponse } from "./read-response.js";
 import { collectSecrets, makeRedactor, type Redactor, secretValue } from "./redact.js";
 import { requestParent, requestSpan } from "./request-span.js";
@@ -106,7 +100,7 @@ const headersOf = (opts: HttpRequestOptions, accept: string) => {
  */
 export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
   const { connectTimeoutMs = 5_000, headersTimeoutMs = 30_000, bodyTimeoutMs = 30_000 } = options;
-  let made: Promise<ClientDispatcher> | undefined;
+  let made: ReturnType<typeof makeDispatcher> | undefined;
   const dispatcherOf = () =>
     (made ??= makeDispatcher(options, {
       connect: { timeout: connectTimeoutMs },
