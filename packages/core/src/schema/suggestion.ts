@@ -52,12 +52,9 @@ function correction(located: LocatedIssue): { value: unknown } | { delete: true;
 /** A placeholder object for a root that is not an object: every required field as `<name: type>`. */
 function skeleton(schema: AnySchema): Record<string, unknown> {
   const def = defOf(unwrap(schema).schema);
-  const out: Record<string, unknown> = {};
-  if (def.type !== "object") return out;
-  for (const [name, field] of Object.entries(def.shape as Record<string, AnySchema>)) {
-    if (!isOptionalField(field)) out[name] = `<${name}: ${describeSchema(field)}>`;
-  }
-  return out;
+  const fields = def.type === "object" ? Object.entries(def.shape as Record<string, AnySchema>) : [];
+  const required = fields.filter(([, field]) => !isOptionalField(field));
+  return Object.fromEntries(required.map(([name, field]) => [name, `<${name}: ${describeSchema(field)}>`]));
 }
 
 /** "Send an object with: query (string, required), limit (integer between 1 and 100) ...". */
