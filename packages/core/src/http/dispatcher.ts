@@ -1,7 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import type { Agent, Dispatcher } from "undici";
-import type { ToolFailure } from "../errors.js";
-import { type RequestAt, redirectRefused, unsupportedEncoding } from "./refusals.js";
+import { fail, type ToolFailure } from "../errors.js";
+import type { Redactor } from "./redact.js";
 import type { HttpClientOptions } from "./types.js";
 
 /** The content codings the client asks for, as fetch does (`zstd` is decoded too when sent). */
@@ -24,7 +24,16 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 30
  * codings its body came in, and its headers / body-idle timers. Handed down with the dispatch
  * options, so every hop of a redirect shares it.
  */
-export interface HopTrace extends RequestAt {
+export interface HopTrace {
+  /** The URL and method of the current hop. */
+  url: URL;
+  method: string;
+  /** The status of the last response, if one came. */
+  status: number | undefined;
+  /** The service name used in messages (the host when none was configured). */
+  readonly service: string;
+  /** Redacts the request's secrets from a text. */
+  readonly redact: Redactor;
   /** The content codings of the last response, as applied (`identity` dropped). */
   codings: string[];
   /** Bytes of the last response as received, before decoding. */
@@ -53,6 +62,61 @@ const traceOf = (opts: Dispatcher.DispatchOptions): HopTrace | undefined =>
 /** Whether the request takes `status` as an answer (2xx or accepted). */
 export const isAnswer = (trace: HopTrace, status: number): boolean =>
   (status >= 200 && status < 300) || trace.accepted.has(status);
+
+/** An `upstream` failure for an answer the client refuses: its message redacted, the last status kept. */
+const refused = (at: HopTrace, message: string, suggestion: string, retryable = false): ToolFailure =>
+  fail.upstream(at.redact(message), {
+    ...(at.status === undefined ? {} : { status: at.status }),
+    retryable,
+    suggestion,
+  });
+
+const where = (at: HopTrace) => `${at.method} ${at.url.href}`;
+
+/** A redirect not followed: off the service's origin (`crossOrigin`), without a valid `Location`, a loop ... */
+const redirectRefused = (at: HopTrace, why: string, crossOrigin: boolean): ToolFailure =>
+  refused(
+    at,
+    `${at.service} redirected ${where(at)} ${why}; not followed`,
+    crossOrigin
+      ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
+      : "The service answered with a broken redirect; retrying will not help. Use another source.",
+  );
+
+/** A body over the limit: `codings` it came in (decoded past the limit: a decompression bomb), if any. */
+export const bodyTooLarge = (
+  at: HopTrace,
+  limit: number,
+  codings: ReadonlyArray<string> = [],
+): ToolFailure =>
+  codings.length > 0
+    ? refused(
+        at,
+        `${at.service} sent a ${codings.join(", ")}-compressed response that decodes to more than ${limit} bytes (the body limit) for ${where(at)}; refused`,
+        "Ask for less data (a narrower query, fewer results or a smaller page); if a small request decodes this large, the service is misbehaving: use another source.",
+      )
+    : refused(
+        at,
+        `${at.service} sent a response larger than ${limit} bytes for ${where(at)}`,
+        "Ask for less data: a narrower query, fewer results or a smaller page.",
+      );
+
+/** An answer in a content coding the client cannot decode. */
+const unsupportedEncoding = (at: HopTrace, encoding: string): ToolFailure =>
+  refused(
+    at,
+    `${at.service} sent a body in content-encoding "${encoding}", which the client cannot decode (it accepts ${ACCEPT_ENCODING}), for ${where(at)}`,
+    "The service ignores the encodings the client accepts; retrying will not help. Use another source, or report it to the plugin's maintainers.",
+  );
+
+/** A compressed body that does not decode (corrupt or cut short). */
+export const bodyDecodeFailed = (at: HopTrace, encoding: string): ToolFailure =>
+  refused(
+    at,
+    `${at.service} sent a ${encoding}-compressed body that does not decode (corrupt or cut short) for ${where(at)}`,
+    "Try again in a moment; if it keeps failing, the service is sending broken data.",
+    true,
+  );
 
 /** The codings of a `Content-Encoding` header, in the order they were applied (`identity` dropped). */
 const codingsOf = (header: string | string[] | undefined): string[] =>
@@ -102,8 +166,7 @@ const watchWire =
           codings.length > MAX_CODINGS ? codings.join(", ") : codings.find((c) => !DECODABLE.has(c));
         if (bodyless || unknown === undefined)
           return handler.onResponseStart?.(controller, status, headers, message);
-        if (isAnswer(trace, status))
-          return controller.abort(unsupportedEncoding(trace, unknown, ACCEPT_ENCODING));
+        if (isAnswer(trace, status)) return controller.abort(unsupportedEncoding(trace, unknown));
         // An error page in a coding we cannot decode: read as is, its status still says what happened.
         const { "content-encoding": _, ...rest } = headers;
         trace.codings = [];
@@ -127,9 +190,8 @@ const watchWire =
 
 /** Where a redirect from the trace's hop goes, or why it is not followed. */
 const nextHop = (trace: HopTrace, location: string | undefined): URL | ToolFailure => {
-  const valid = location !== undefined && URL.canParse(location, trace.url.href);
-  const next = valid ? new URL(location, trace.url) : undefined;
-  if (next === undefined) return redirectRefused(trace, "without a valid Location header", false);
+  const next = location === undefined ? null : URL.parse(location, trace.url.href);
+  if (!next) return redirectRefused(trace, "without a valid Location header", false);
   if (next.origin !== trace.url.origin)
     return redirectRefused(trace, `to another origin (${next.origin})`, true);
   if (trace.followed >= MAX_REDIRECTS)
@@ -140,8 +202,7 @@ const nextHop = (trace: HopTrace, location: string | undefined): URL | ToolFailu
 
 /** Whether a redirect with `status` keeps the request's method and body (a POST's 301/302/303 does not). */
 const keepsMethod = (status: number, method: string): boolean =>
-  method === "GET" ||
-  method === "HEAD" ||
+  ["GET", "HEAD"].includes(method) ||
   status === 307 ||
   status === 308 ||
   (status !== 303 && method !== "POST");
@@ -174,10 +235,7 @@ const guardRedirects: Interceptor = (dispatch) => {
       onResponseStart: (controller, status, headers, message) => {
         trace.status = status;
         if (REDIRECT_STATUSES.has(status) && !trace.accepted.has(status)) {
-          const next = nextHop(
-            trace,
-            Array.isArray(headers.location) ? headers.location[0] : headers.location,
-          );
+          const next = nextHop(trace, [headers.location].flat()[0]);
           if (!(next instanceof URL)) return controller.abort(next);
           trace.followed++;
           again = next.href === trace.url.href && keepsMethod(status, opts.method);
@@ -192,23 +250,18 @@ const guardRedirects: Interceptor = (dispatch) => {
   return intercept;
 };
 
-/** The dispatcher of a client, and the agent it owns (none when it was given one). */
-export interface ClientDispatcher {
-  readonly dispatcher: Dispatcher;
-  readonly ownAgent: Agent | undefined;
-}
-
 /**
  * Imports undici (at a client's first request: a host that never reaches an upstream never loads
  * it) and composes the client's dispatcher on `options.dispatcher` or on its own `Agent` (a
  * keep-alive pool per origin, made with `agent`). Nearest the network first: the wire watched
  * (`watchWire`), bodies decoded by undici's `decompress` (error pages too, for their message),
  * `options.interceptors`, redirects checked (`guardRedirects`), then followed by undici's `redirect`.
+ * Returns it with the agent the client owns (none when it was given a dispatcher).
  */
 export const makeDispatcher = async (
   options: Pick<HttpClientOptions, "dispatcher" | "interceptors">,
   agent: Agent.Options,
-): Promise<ClientDispatcher> => {
+): Promise<{ readonly dispatcher: Dispatcher; readonly ownAgent: Agent | undefined }> => {
   const undici = await import("undici");
   const ownAgent = options.dispatcher === undefined ? new undici.Agent(agent) : undefined;
   const dispatcher = (options.dispatcher ?? ownAgent!).compose(

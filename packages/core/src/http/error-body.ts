@@ -20,21 +20,20 @@ const fromDetailList = (detail: unknown): string | undefined => {
 
 const fromObject = (record: Record<string, unknown>): string | undefined => {
   const error = record.error;
-  if (typeof error === "object" && error !== null && !Array.isArray(error)) {
-    const nested = error as Record<string, unknown>;
-    const message = asText(nested.message) ?? asText(nested.detail) ?? asText(nested.description);
-    if (message !== undefined) return message;
-  }
-  const errors = record.errors;
-  const fromErrors = Array.isArray(errors) ? fromDetailList(errors) : undefined;
+  const nested = (typeof error === "object" && error !== null && !Array.isArray(error) ? error : {}) as {
+    readonly [key: string]: unknown;
+  };
   return (
+    asText(nested.message) ??
+    asText(nested.detail) ??
+    asText(nested.description) ??
     asText(record.error_description) ??
     (asText(record.message) && asText(error) ? `${asText(error)}: ${asText(record.message)}` : undefined) ??
     asText(record.message) ??
     asText(record.detail) ??
     fromDetailList(record.detail) ??
     asText(error) ??
-    fromErrors ??
+    fromDetailList(record.errors) ??
     asText(record.title)
   );
 };
@@ -69,6 +68,6 @@ export const upstreamErrorMessage = (body: string): string | undefined => {
       // not JSON: fall through to plain text
     }
   }
-  if (trimmed.startsWith("<") || trimmed.length > 2 * MAX_MESSAGE_CHARS) return undefined;
-  return clip(trimmed);
+  // An HTML page or a long text is not a message.
+  return trimmed.startsWith("<") || trimmed.length > 2 * MAX_MESSAGE_CHARS ? undefined : clip(trimmed);
 };

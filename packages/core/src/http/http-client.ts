@@ -2,17 +2,11 @@ import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import pkg from "../../package.json" with { type: "json" };
 import { fail } from "../errors.js";
-import {
-  ACCEPT_ENCODING,
-  type ClientDispatcher,
-  type HopTrace,
-  makeDispatcher,
-  REDIRECT_STATUSES,
-} from "./dispatcher.js";
+import { ACCEPT_ENCODING, type HopTrace, makeDispatcher, REDIRECT_STATUSES } from "./dispatcher.js";
 import { readResponse } from "./read-response.js";
 import { collectSecrets, makeRedactor, type Redactor, secretValue } from "./redact.js";
-import { requestFailure } from "./request-failure.js";
 import { requestParent, requestSpan } from "./request-span.js";
+import { requestFailure } from "./transport-error.js";
 import type {
   HttpClient,
   HttpClientOptions,
@@ -21,14 +15,6 @@ import type {
   HttpResponse,
   Secret,
 } from "./types.js";
-
-/** Defaults of {@link createHttpClient}. */
-const HTTP_CLIENT_DEFAULTS = {
-  connectTimeoutMs: 5_000,
-  headersTimeoutMs: 30_000,
-  bodyTimeoutMs: 30_000,
-  maxBodyBytes: 5 * 1024 * 1024,
-} as const;
 
 /** The `User-Agent` of every request. */
 const USER_AGENT = `quiver/${pkg.version}`;
@@ -56,8 +42,8 @@ export const joinUrl = (baseUrl: string | undefined, url: string | URL): string 
  */
 const buildUrl = (opts: HttpRequestOptions, redact: Redactor): URL => {
   const url = joinUrl(opts.baseUrl, opts.url);
-  if (!URL.canParse(String(url))) throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
-  const parsed = new URL(url);
+  const parsed = URL.parse(String(url));
+  if (!parsed) throw fail.internal(redact(`Invalid request URL: ${String(url)}`));
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw fail.internal(redact(`Unsupported URL scheme ${parsed.protocol} in ${parsed.href}`));
   }
@@ -113,11 +99,8 @@ const headersOf = (opts: HttpRequestOptions, accept: string) => {
  * })
  */
 export const createHttpClient = (options: HttpClientOptions = {}): HttpClient => {
-  const defaults = HTTP_CLIENT_DEFAULTS;
-  const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
-  const headersTimeoutMs = options.headersTimeoutMs ?? defaults.headersTimeoutMs;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? defaults.bodyTimeoutMs;
-  let made: Promise<ClientDispatcher> | undefined;
+  const { connectTimeoutMs = 5_000, headersTimeoutMs = 30_000, bodyTimeoutMs = 30_000 } = options;
+  let made: ReturnType<typeof makeDispatcher> | undefined;
   const dispatcherOf = () =>
     (made ??= makeDispatcher(options, {
       connect: { timeout: connectTimeoutMs },
@@ -131,14 +114,12 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
   const send = async (opts: HttpRequestOptions, accept: string): Promise<HttpResponse> => {
     // The request's secrets and their redactor, worked out at their first need (a failure's message,
     // the answer's URL when it is read): a request that succeeds unread never scans for secrets.
-    let found: { readonly secrets: Secret[]; readonly redact: Redactor } | undefined;
-    const redaction = () => {
-      if (found) return found;
-      const secrets = collectSecrets([...(options.secrets ?? []), ...(opts.secrets ?? [])], opts);
-      found = { secrets, redact: makeRedactor(secrets) };
-      return found;
-    };
-    const redact: Redactor = (text) => redaction().redact(text);
+    let found: Secret[] | undefined;
+    let redactor: Redactor | undefined;
+    const secrets = () =>
+      (found ??= collectSecrets([...(options.secrets ?? []), ...(opts.secrets ?? [])], opts));
+    const redactorOf = () => (redactor ??= makeRedactor(secrets()));
+    const redact: Redactor = (text) => redactorOf()(text);
     const url = buildUrl(opts, redact);
     const headers = headersOf(opts, accept);
     const service = options.service ?? url.host;
@@ -188,8 +169,8 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
         headers: response.headers as HttpHeaders,
         body: response.body as Readable,
         trace,
-        maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? defaults.maxBodyBytes,
-        sentCredentials: () => redaction().secrets.length > 0,
+        maxBodyBytes: opts.maxBodyBytes ?? options.maxBodyBytes ?? 5 * 1024 * 1024,
+        sentCredentials: () => secrets().length > 0,
         apiKeyVar: opts.apiKeyVar ?? options.apiKeyVar,
       });
       span?.succeeded(read.status);
@@ -198,10 +179,7 @@ export const createHttpClient = (options: HttpClientOptions = {}): HttpClient =>
       // The caller's abort stays an abort (interruption belongs to the runtime).
       const failure = opts.signal?.aborted
         ? opts.signal.reason
-        : requestFailure(signal.aborted ? signal.reason : error, trace, {
-            timeoutMs: opts.timeoutMs,
-            connectTimeoutMs,
-          });
+        : requestFailure(signal.aborted ? signal.reason : error, trace, opts.timeoutMs, connectTimeoutMs);
       span?.failed(failure);
       throw failure;
     } finally {

@@ -13,5 +13,4 @@ export {
 } from "./redact.js";
 export { parseRetryAfter } from "./retry-after.js";
 export { statusToKind } from "./status-to-kind.js";
-export type { ToolCallInfo } from "./tool-call.js";
 export type * from "./types.js";

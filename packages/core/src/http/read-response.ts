@@ -1,8 +1,7 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
-import { type HopTrace, isAnswer } from "./dispatcher.js";
-import { type JsonBody, notJsonFailure, shapeFailure } from "./json-failure.js";
-import { bodyDecodeFailed, bodyTooLarge } from "./refusals.js";
+import { fail, type ToolFailure } from "../errors.js";
+import { bodyDecodeFailed, bodyTooLarge, type HopTrace, isAnswer } from "./dispatcher.js";
 import { failureForStatus } from "./status-to-kind.js";
 import { errorCode } from "./transport-error.js";
 import type { HttpHeaders, HttpResponse } from "./types.js";
@@ -87,8 +86,7 @@ const readDecoded = async (r: ResponseToRead, limit: number, overflow: "fail" | 
     }
   } catch (error) {
     const { codings } = r.trace;
-    const code = errorCode(error);
-    if (codings.length === 0 || code === undefined || !DECODER_CODES.test(code)) throw error;
+    if (codings.length === 0 || !DECODER_CODES.test(errorCode(error) ?? "")) throw error;
     if (r.trace.rawBytes === 0) return Buffer.alloc(0);
     throw bodyDecodeFailed(r.trace, codings.join(", "));
   }
@@ -109,15 +107,13 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
     const errorBody = await readDecoded(r, ERROR_BODY_BYTES, "truncate").catch(() => Buffer.alloc(0));
     await letPoolSettle();
     throw failureForStatus({
+      ...trace, // its method, service and redactor
       status,
       headers,
       body: bodyText(errorBody, contentType),
-      method: trace.method,
       url: redact(trace.url.href),
-      service,
       sentCredentials: r.sentCredentials(),
       apiKeyVar: r.apiKeyVar,
-      redact,
     });
   }
   const declared = Number(headerValue(headers, "content-length"));
@@ -129,16 +125,12 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
   await letPoolSettle();
   // The URL redacted when it is read (by a plugin, or for a failure's message), not on every answer.
   const url = () => redact(trace.url.href);
-  const asJson: JsonBody = {
-    body: text,
-    contentType,
-    status,
-    service,
-    get where() {
-      return `${trace.method} ${url()}`;
-    },
-    redact,
-  };
+  const refuse: RefuseJson = (what, retryable, suggestion, tail = "") =>
+    fail.upstream(redact(`${service} returned ${what} for ${trace.method} ${url()}${tail}`), {
+      status,
+      retryable,
+      suggestion,
+    });
   return {
     status,
     headers,
@@ -149,17 +141,79 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
     header: (name) => headerValue(headers, name),
     json: <T>(schema?: z.ZodType<T>): T => {
       const type = contentType?.toLowerCase() ?? "";
-      if (!/[/+]json\b/.test(type) && /html|xml/.test(type)) throw notJsonFailure(asJson);
+      if (!/[/+]json\b/.test(type) && /html|xml/.test(type)) throw notJsonFailure(text, type, status, refuse);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch (error) {
-        throw notJsonFailure(asJson, error);
+        throw notJsonFailure(text, type, status, refuse, error);
       }
       if (schema === undefined) return parsed as T;
       const result = schema.safeParse(parsed);
       if (result.success) return result.data;
-      throw shapeFailure(asJson, result.error.issues);
+      const { issues } = result.error;
+      const shown = issues.slice(0, MAX_ISSUES).map((issue) => {
+        const path = issue.path.map(String).join(".");
+        return path === "" ? issue.message : `${path}: ${issue.message}`;
+      });
+      const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : "";
+      throw refuse(
+        "data in an unexpected shape",
+        false,
+        "The upstream API may have changed; report this to the plugin's maintainers.",
+        `: ${shown.join("; ")}${more}`,
+      );
     },
   };
+};
+
+/** The `upstream` failure of a body `json()` cannot give: `${service} returned ${what} for ${where}${tail}`. */
+type RefuseJson = (what: string, retryable: boolean, suggestion: string, tail?: string) => ToolFailure;
+
+const HTML = /^\s*(?:<!doctype html|<html|<head|<body)/i;
+const MAX_ISSUES = 3;
+
+const htmlTitle = (body: string): string | undefined => {
+  const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, " ").trim();
+  return title === "" ? undefined : title;
+};
+
+/**
+ * The `upstream` failure of a body that is not JSON: an HTML page (a maintenance page, a bot
+ * challenge) or an XML body is not retryable; an empty body or invalid JSON (`parseError`) is.
+ */
+const notJsonFailure = (
+  body: string,
+  contentType: string,
+  status: number,
+  refuse: RefuseJson,
+  parseError?: unknown,
+) => {
+  const isJsonType = /[/+]json\b/.test(contentType);
+  if (!isJsonType && (/html/.test(contentType) || HTML.test(body))) {
+    const title = htmlTitle(body);
+    return refuse(
+      `an HTML page instead of JSON (HTTP ${status}${title === undefined ? "" : `, "${title}"`})`,
+      false,
+      "The service may be down for maintenance or blocking automated clients; try another source.",
+    );
+  }
+  if (!isJsonType && /xml/.test(contentType)) {
+    const suggestion = "The service answered in a format the tool does not read; try another source.";
+    return refuse(`XML instead of JSON (HTTP ${status})`, false, suggestion);
+  }
+  if (body.trim() === "") {
+    return refuse(
+      `an empty body instead of JSON (HTTP ${status})`,
+      true,
+      "The service answered with nothing; try again in a moment. An empty answer is not a result.",
+    );
+  }
+  const reason = parseError instanceof Error ? `: ${parseError.message}` : "";
+  return refuse(
+    `invalid JSON (HTTP ${status})`,
+    true,
+    "The response was broken or cut short; try again in a moment.",
+    reason,
+  );
 };

@@ -4,16 +4,14 @@ import type { HttpRequestOptions, Secret } from "./types.js";
 /** What a secret is replaced with in messages, URLs and error text. */
 export const REDACTED = "[REDACTED]";
 
-/** Parameter names (lower case, without `-`/`_`) whose values are always masked in URLs. */
+/**
+ * Parameter names (lower case, without `-`/`_`) whose values are always masked in URLs, besides
+ * those ending in one of {@link SENSITIVE_SUFFIXES}.
+ */
 const SENSITIVE_PARAMS: ReadonlySet<string> = new Set([
-  "apikey",
   "key",
-  "token",
-  "accesstoken",
-  "password",
   "passwd",
   "pwd",
-  "secret",
   "auth",
   "authorization",
   "signature",
@@ -91,13 +89,11 @@ export const makeRedactor = (
   for (const secret of secrets) {
     const value = secretValue(secret);
     if (value === "") continue;
-    needles.add(value);
-    needles.add(encodeURIComponent(value));
-    needles.add(new URLSearchParams({ v: value }).toString().slice(2));
-    needles.add(JSON.stringify(value).slice(1, -1));
+    const forms = [encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)];
+    for (const form of [value, ...forms, JSON.stringify(value).slice(1, -1)]) needles.add(form);
   }
   const ordered = [...needles].filter((n) => n !== "").sort((a, b) => b.length - a.length);
-  const urls = options.urls ?? true;
+  const { urls = true } = options;
   if (!urls && ordered.length === 0) return (text) => text;
   return (text) => {
     let out = text;
@@ -141,8 +137,8 @@ export const collectSecrets = (
   }
   for (const [name, value] of Object.entries(opts.query ?? {})) {
     if (Redacted.isRedacted(value)) secrets.push(value);
-    else if (isSensitiveParam(name) && Array.isArray(value)) secrets.push(...value);
-    else if (isSensitiveParam(name) && typeof value === "string") secrets.push(value);
+    else if (isSensitiveParam(name) && (typeof value === "string" || Array.isArray(value)))
+      secrets.push(...[value].flat());
   }
   return secrets;
 };

@@ -19,23 +19,16 @@ export interface RequestParent {
  */
 export const requestParent = new AsyncLocalStorage<RequestParent>();
 
-/** One upstream request's span, and the headers that name it upstream. */
-export interface RequestSpan {
-  readonly headers: Readonly<Record<string, string>>;
-  /** Ends it with the response's status. */
-  readonly succeeded: (status: number) => void;
-  /** Ends it with the failure (a `ToolFailure`, or the abort reason). */
-  readonly failed: (error: unknown) => void;
-}
-
 /**
  * The CLIENT span of a request made inside a traced attempt (`parent`: the client looks it up in
  * {@link requestParent}, and calls this only when there is one), named and described per the
  * OpenTelemetry HTTP conventions: `http.request.method`, `server.address`, `server.port`,
  * `url.template` when the plugin gave a `route`, `http.response.status_code`, `error.type`. Never a
- * query string, a path without a template, a header or a body: those may hold a key.
+ * query string, a path without a template, a header or a body: those may hold a key. Returns the
+ * headers that name the span upstream, and its ends: `succeeded` with the response's status, `failed`
+ * with the failure (a `ToolFailure`, or the abort reason).
  */
-export const requestSpan = (parent: RequestParent, opts: HttpRequestOptions, url: URL): RequestSpan => {
+export const requestSpan = (parent: RequestParent, opts: HttpRequestOptions, url: URL) => {
   const { spans, tracestate } = parent;
   const method = opts.method ?? "GET";
   const span = spans.start(opts.route ? `${method} ${opts.route}` : method, "client", parent.span, {
@@ -47,8 +40,8 @@ export const requestSpan = (parent: RequestParent, opts: HttpRequestOptions, url
   });
   return {
     headers: { traceparent: traceparentOf(span), ...(tracestate ? { tracestate } : {}) },
-    succeeded: (status) => spans.end(span, undefined, { "http.response.status_code": status }),
-    failed: (error) => {
+    succeeded: (status: number) => spans.end(span, undefined, { "http.response.status_code": status }),
+    failed: (error: unknown) => {
       const failure = ToolFailure.isInstance(error) ? error : undefined;
       spans.end(
         span,

@@ -7,8 +7,6 @@ const DELTA_SECONDS = /^\d+(?:\.\d+)?$/;
 const DURATION =
   /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
 
-const toMs = (at: number | Date): number => (typeof at === "number" ? at : at.getTime());
-
 /**
  * Parses a `Retry-After` header into milliseconds to wait: delta-seconds (`"120"`) or an
  * HTTP-date (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from `now`). A date in the past gives 0;
@@ -30,21 +28,15 @@ export const parseRetryAfter = (
   // An HTTP-date always names a day or month; this keeps Date.parse from accepting "1" or "-5".
   if (!/[a-z]{3}/i.test(value)) return undefined;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - toMs(now));
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Number(now));
 };
 
 /** Parses a duration like `"6m0s"`, `"1.5s"`, `"20ms"` (OpenAI's `x-ratelimit-reset-*`). */
 const parseDuration = (value: string): number | undefined => {
-  const match = DURATION.exec(value.trim());
-  if (!match || value.trim() === "") return undefined;
-  const [, h = "0", m = "0", s = "0", ms = "0"] = match;
-  return Math.round(
-    Number.parseFloat(h) * 3_600_000 +
-      Number.parseFloat(m) * 60_000 +
-      Number.parseFloat(s) * 1000 +
-      Number.parseFloat(ms),
-  );
+  const match = value.trim() === "" ? null : DURATION.exec(value.trim());
+  if (!match) return undefined;
+  const [h, m, s, ms] = match.slice(1).map((part) => Number(part ?? 0));
+  return Math.round(h! * 3_600_000 + m! * 60_000 + s! * 1000 + ms!);
 };
 
 /**
@@ -81,33 +73,22 @@ export const retryAfterFromHeaders = (
   headers: HttpHeaders,
   now: number | Date = Date.now(),
 ): number | undefined => {
-  const nowMs = toMs(now);
-  const candidates: Array<() => number | undefined> = [
-    () => {
-      const ms = first(headers, "retry-after-ms");
-      return ms !== undefined && DELTA_SECONDS.test(ms.trim()) ? Number.parseFloat(ms) : undefined;
-    },
-    () => parseRetryAfter(first(headers, "retry-after"), nowMs),
-    () => {
-      const reset = /(?:^|[;,\s])(?:reset|t)=(\d+)/.exec(first(headers, "ratelimit") ?? "")?.[1];
-      return reset === undefined ? undefined : Number.parseInt(reset, 10) * 1000;
-    },
-    ...["ratelimit-reset", "x-ratelimit-reset", "x-rate-limit-reset"].map((name) => () => {
-      const value = first(headers, name);
-      return value === undefined ? undefined : parseReset(value, nowMs);
-    }),
-    () => {
-      const waits = ["x-ratelimit-reset-requests", "x-ratelimit-reset-tokens"]
-        .map((name) => first(headers, name))
-        .map((value) => (value === undefined ? undefined : parseDuration(value)))
-        .filter((ms): ms is number => ms !== undefined);
-      return waits.length > 0 ? Math.max(...waits) : undefined;
-    },
-  ];
-  for (const candidate of candidates) {
-    const ms = candidate();
-    if (ms !== undefined && Number.isFinite(ms))
-      return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
-  }
-  return undefined;
+  const nowMs = Number(now);
+  const retryAfterMs = first(headers, "retry-after-ms")?.trim();
+  const reset = /(?:^|[;,\s])(?:reset|t)=(\d+)/.exec(first(headers, "ratelimit") ?? "")?.[1];
+  const openAiWaits = ["x-ratelimit-reset-requests", "x-ratelimit-reset-tokens"].flatMap(
+    (name) => parseDuration(first(headers, name) ?? "") ?? [],
+  );
+  const ms = [
+    retryAfterMs !== undefined && DELTA_SECONDS.test(retryAfterMs)
+      ? Number.parseFloat(retryAfterMs)
+      : undefined,
+    parseRetryAfter(first(headers, "retry-after"), nowMs),
+    reset === undefined ? undefined : Number.parseInt(reset, 10) * 1000,
+    ...["ratelimit-reset", "x-ratelimit-reset", "x-rate-limit-reset"].map((name) =>
+      parseReset(first(headers, name) ?? "", nowMs),
+    ),
+    openAiWaits.length > 0 ? Math.max(...openAiWaits) : undefined,
+  ].find((ms) => ms !== undefined && Number.isFinite(ms));
+  return ms === undefined ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
 };

@@ -82,6 +82,7 @@ export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
       ? retryAfterFromHeaders(input.headers, input.now ?? Date.now())
       : undefined;
   const base = { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  const after = retryAfterMs === undefined ? "" : `; retry after ${seconds(retryAfterMs)}`;
   const make = (message: string, extra: { readonly retryable?: boolean; readonly suggestion: string }) =>
     ToolFailure.make({
       kind,
@@ -105,17 +106,14 @@ export const failureForStatus = (input: StatusFailureInput): ToolFailure => {
         suggestion: "The service may be slow or down; try again later.",
       });
     case "rate_limited":
-      return make(
-        `${service} is rate limiting requests (HTTP 429)${said}` +
-          (retryAfterMs === undefined ? "" : `; retry after ${seconds(retryAfterMs)}`),
-        { suggestion: "Wait before calling again, and make fewer calls." },
-      );
+      return make(`${service} is rate limiting requests (HTTP 429)${said}${after}`, {
+        suggestion: "Wait before calling again, and make fewer calls.",
+      });
     case "unavailable":
-      return make(
-        `${service} is temporarily unavailable (HTTP ${status}) for ${where}${said}` +
-          (retryAfterMs === undefined ? "" : `; retry after ${seconds(retryAfterMs)}`),
-        { retryable: true, suggestion: "The service is overloaded or in maintenance; try again later." },
-      );
+      return make(`${service} is temporarily unavailable (HTTP ${status}) for ${where}${said}${after}`, {
+        retryable: true,
+        suggestion: "The service is overloaded or in maintenance; try again later.",
+      });
     default:
       break;
   }

@@ -1,7 +1,6 @@
 import type * as Redacted from "effect/Redacted";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import type { ToolCallInfo } from "./tool-call.js";
 
 /** A secret the HTTP client must never reveal: keep it `Redacted`; a plain string is accepted too. */
 export type Secret = Redacted.Redacted<string> | string;
@@ -156,4 +155,23 @@ export interface HttpClient {
    * it out. The cassette client of `@quiver/record` uses it to record and replay per call.
    */
   withToolCall?<T>(call: ToolCallInfo, run: () => T): T;
+}
+
+/**
+ * The tool call an HTTP client's requests belong to. The runtime hands it to
+ * {@link HttpClient.withToolCall} around each attempt of a tool's `run`.
+ */
+export interface ToolCallInfo {
+  /** The tool's registered name. */
+  readonly tool: string;
+  /** The plugin id. */
+  readonly plugin: string;
+  /** The call id (the same for every attempt of one call). */
+  readonly callId: string;
+  /** The validated input (session values injected). */
+  readonly input: unknown;
+  /** The authenticated caller, if any. */
+  readonly principal?: string | undefined;
+  /** The plugin's secrets (API keys), never to be written anywhere. */
+  readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
 }

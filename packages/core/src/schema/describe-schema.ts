@@ -30,21 +30,13 @@ export function listValues(values: ReadonlyArray<unknown>): string {
   return shown.length === 1 ? shown[0]! : `one of ${shown.join(", ")}`;
 }
 
-function bound(
-  checks: LooseCheck[],
-  name: "greater_than" | "less_than",
-): { value: number; inclusive: boolean } | undefined {
-  const check = checks.find((c) => c.check === name && typeof c.value === "number");
-  return check ? { value: check.value as number, inclusive: check.inclusive === true } : undefined;
-}
-
 function numberRange(checks: LooseCheck[]): string {
-  const lo = bound(checks, "greater_than");
-  const hi = bound(checks, "less_than");
-  if (lo?.inclusive && hi?.inclusive) return ` between ${lo.value} and ${hi.value}`;
+  const bound = (name: string) => checks.find((c) => c.check === name && typeof c.value === "number");
+  const [lo, hi] = [bound("greater_than"), bound("less_than")];
+  if (lo?.inclusive === true && hi?.inclusive === true) return ` between ${lo.value} and ${hi.value}`;
   const parts = [
-    lo && `${lo.inclusive ? ">=" : ">"} ${lo.value}`,
-    hi && `${hi.inclusive ? "<=" : "<"} ${hi.value}`,
+    lo && `${lo.inclusive === true ? ">=" : ">"} ${lo.value}`,
+    hi && `${hi.inclusive === true ? "<=" : "<"} ${hi.value}`,
   ];
   const text = parts.filter(Boolean).join(" and ");
   return text ? ` ${text}` : "";
@@ -92,9 +84,8 @@ function describeInner(schema: AnySchema, depth: number): string {
   switch (def.type) {
     case "string":
       return describeString(checks);
-    case "number": {
+    case "number":
       return `${checks.some(isIntegerCheck) ? "integer" : "number"}${numberRange(checks)}`;
-    }
     case "enum":
     case "literal":
       return listValues([...(schema._zod.values ?? [])]);

@@ -49,13 +49,20 @@ export function closestMatches<T>(
   options: ClosestMatchesOptions<T> = {},
 ): T[] {
   const { limit = 3, maxDistance = Number.POSITIVE_INFINITY, key = String } = options;
-  const scored: Array<{ readonly candidate: T; readonly distance: number }> = [];
-  for (const candidate of candidates) {
-    const distance = editDistance(key(candidate), target);
-    if (distance <= maxDistance) scored.push({ candidate, distance });
-  }
-  return scored
+  return [...candidates]
+    .map((candidate) => ({ candidate, distance: editDistance(key(candidate), target) }))
+    .filter((s) => s.distance <= maxDistance)
     .sort((a, b) => a.distance - b.distance)
     .slice(0, Math.max(0, limit))
     .map((s) => s.candidate);
 }
+
+/** The candidate nearest to `input`, case-insensitively ("Oral" → "oral"), at most `maxDistance` edits away. */
+export const nearestIgnoringCase = <T>(
+  candidates: ReadonlyArray<T>,
+  input: unknown,
+  maxDistance = Infinity,
+) => {
+  const lower = (candidate: unknown) => String(candidate).toLowerCase();
+  return closestMatches(candidates, lower(input), { limit: 1, maxDistance, key: lower })[0];
+};

@@ -1,8 +1,6 @@
 import type * as z from "zod";
 import { describeSchema, listValues } from "./describe-schema.js";
-import { closestMatches } from "./edit-distance.js";
-import { describeReceived } from "./preview.js";
-import type { RepairScope } from "./repair-issue.js";
+import { nearestIgnoringCase } from "./edit-distance.js";
 import { formatPath, getAt, type ValuePath } from "./value-path.js";
 import { type AnySchema, knownKeys, schemaAt, unionOptions } from "./zod-introspect.js";
 
@@ -16,6 +14,13 @@ export interface ToolInputIssue {
   readonly received: string;
   /** One line for the model: `limit: expected integer between 1 and 100, received number 150`. */
   readonly message: string;
+}
+
+/** Where an issue's relative path starts: the schema there, and the whole input. */
+export interface RepairScope {
+  readonly schema: AnySchema;
+  readonly basePath: ValuePath;
+  readonly root: unknown;
 }
 
 /** A zod issue resolved against the input: one per field, unions narrowed, unknown keys split. */
@@ -42,13 +47,6 @@ function optionScore(errors: ReadonlyArray<z.core.$ZodIssue>): number {
   return mismatch ? Number.POSITIVE_INFINITY : errors.length;
 }
 
-/** The known field an unknown key most likely meant: at most a third of its length (min. 2) edits away. */
-function closestKey(allowed: ReadonlyArray<string>, key: string): string | undefined {
-  const lower = (k: string) => k.toLowerCase();
-  const maxDistance = Math.max(2, Math.floor(key.length / 3));
-  return closestMatches(allowed, lower(key), { limit: 1, maxDistance, key: lower })[0];
-}
-
 /** Resolves zod's issues into located ones (exported for the suggestion builder). */
 export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: RepairScope): LocatedIssue[] {
   const out: LocatedIssue[] = [];
@@ -60,7 +58,8 @@ export function locateIssues(issues: ReadonlyArray<z.core.$ZodIssue>, scope: Rep
       const allowed = knownKeys(schema);
       for (const key of issue.keys) {
         const keyPath = [...path, key];
-        const closest = closestKey(allowed, key);
+        // The known field the key most likely meant: at most a third of its length (min. 2) edits away.
+        const closest = nearestIgnoringCase(allowed, key, Math.max(2, Math.floor(key.length / 3)));
         out.push({
           path: keyPath,
           issue: { code: "unknown_key", allowed, ...(closest ? { closest } : {}) },
@@ -150,4 +149,34 @@ export function toToolInputIssue(located: LocatedIssue): ToolInputIssue {
     message = `${at}: expected ${expected}, received ${received}`;
   }
   return { path, expected, received, message };
+}
+
+const MAX_TEXT = 40;
+const MAX_KEYS = 5;
+
+/**
+ * What a model sent, in a few words and never the whole value: `string "5abc"`, `number 150`,
+ * `array of 3 items`, `object with keys a, b`, `nothing` for a missing field.
+ */
+export function describeReceived(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") {
+    const text = value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+    return `string ${JSON.stringify(text)}${value.length > MAX_TEXT ? ` (${value.length} characters)` : ""}`;
+  }
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+    return `${typeof value} ${String(value)}`;
+  }
+  if (Array.isArray(value))
+    return value.length === 0
+      ? "empty array"
+      : `array of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    if (keys.length === 0) return "empty object";
+    const shown = keys.slice(0, MAX_KEYS).join(", ");
+    return `object with keys ${shown}${keys.length > MAX_KEYS ? `, … (${keys.length} keys)` : ""}`;
+  }
+  return typeof value;
 }

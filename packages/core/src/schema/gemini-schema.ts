@@ -1,8 +1,7 @@
 import type { JsonSchema } from "./json-schema-types.js";
-import { hintValue, withHints } from "./schema-hints.js";
-import { isRecordSchema, simplifyShapes, typeName } from "./simplify-schema.js";
+import { assertTyped } from "./schema-export-error.js";
+import { hintValue, isRecordSchema, simplifyShapes, typeName, withHints } from "./simplify-schema.js";
 import { isSchema, mapSubschemas, type SchemaPath } from "./subschemas.js";
-import { assertTyped } from "./untyped.js";
 
 /** The fields of Gemini's `Schema` (a select subset of OpenAPI 3.0); the rest are dropped. */
 const SUPPORTED: ReadonlySet<string> = new Set([
@@ -93,25 +92,16 @@ function convert(input: JsonSchema, path: SchemaPath): JsonSchema {
   }
   if (typeof node.exclusiveMinimum === "number") {
     hints.push(`> ${node.exclusiveMinimum}`);
-    node = {
-      ...node,
-      minimum: Math.max(node.exclusiveMinimum, (node.minimum as number | undefined) ?? -Infinity),
-    };
+    node = { ...node, minimum: Math.max(node.exclusiveMinimum, Number(node.minimum ?? -Infinity)) };
   }
   if (typeof node.exclusiveMaximum === "number") {
     hints.push(`< ${node.exclusiveMaximum}`);
-    node = {
-      ...node,
-      maximum: Math.min(node.exclusiveMaximum, (node.maximum as number | undefined) ?? Infinity),
-    };
+    node = { ...node, maximum: Math.min(node.exclusiveMaximum, Number(node.maximum ?? Infinity)) };
   }
   if (typeof node.multipleOf === "number") hints.push(`multiple of ${node.multipleOf}`);
   if (node.uniqueItems === true) hints.push("items must be unique");
 
-  const out: JsonSchema = {};
-  for (const [keyword, value] of Object.entries(withHints(node, hints))) {
-    if (SUPPORTED.has(keyword)) out[keyword] = value;
-  }
+  const out = Object.fromEntries(Object.entries(withHints(node, hints)).filter(([k]) => SUPPORTED.has(k)));
   return mapSubschemas(out, path, convert);
 }
 
@@ -121,6 +111,4 @@ function convert(input: JsonSchema, path: SchemaPath): JsonSchema {
  * Gemini rejects (`additionalProperties`, exclusive bounds, non-string enums, unsupported formats)
  * are dropped or moved into the description.
  */
-export function toGeminiSchema(base: JsonSchema): JsonSchema {
-  return convert(base, []);
-}
+export const toGeminiSchema = (base: JsonSchema): JsonSchema => convert(base, []);

@@ -1,8 +1,7 @@
 import type { JsonSchema } from "./json-schema-types.js";
-import { hintValue, lengthHint, withHints } from "./schema-hints.js";
-import { isRecordSchema, simplifyShapes } from "./simplify-schema.js";
+import { assertTyped } from "./schema-export-error.js";
+import { hintValue, isRecordSchema, lengthHint, simplifyShapes, withHints } from "./simplify-schema.js";
 import { mapSubschemas, type SchemaPath } from "./subschemas.js";
-import { assertTyped } from "./untyped.js";
 
 /** Keywords OpenAI strict mode accepts (Structured Outputs "supported schemas"); the rest are dropped. */
 const SUPPORTED: ReadonlySet<string> = new Set([
@@ -26,7 +25,7 @@ const SUPPORTED: ReadonlySet<string> = new Set([
 ]);
 
 /** String formats strict mode accepts; other formats move into the description. */
-const FORMATS: ReadonlySet<string> = new Set([
+const FORMATS = new Set([
   "date-time",
   "time",
   "date",
@@ -39,9 +38,6 @@ const FORMATS: ReadonlySet<string> = new Set([
 ]);
 
 const NULL: JsonSchema = { type: "null" };
-
-/** The note added to the description of a record sent as entries. */
-const ENTRIES_NOTE = "a map, given as a list of {key, value} entries";
 
 function acceptsNull(node: JsonSchema): boolean {
   if (node.type === "null" || (Array.isArray(node.type) && node.type.includes("null"))) return true;
@@ -70,7 +66,7 @@ function recordAsEntries(node: JsonSchema): JsonSchema {
   };
   if (node.description !== undefined) entries.description = node.description;
   if ("default" in node) entries.default = node.default;
-  return withHints(entries, [ENTRIES_NOTE]);
+  return withHints(entries, ["a map, given as a list of {key, value} entries"]);
 }
 
 /** `type: ["string", "number"]` → `anyOf`; strict mode takes a type list only as `[T, "null"]`. */
@@ -96,11 +92,11 @@ function strict(input: JsonSchema, path: SchemaPath): JsonSchema {
   if (typeof node.format === "string" && !FORMATS.has(node.format)) hints.push(`format: ${node.format}`);
   if (node.uniqueItems === true) hints.push("items must be unique");
 
-  let out: JsonSchema = {};
-  for (const [keyword, value] of Object.entries(withHints(node, hints))) {
-    if (SUPPORTED.has(keyword) && !(keyword === "format" && !FORMATS.has(String(value))))
-      out[keyword] = value;
-  }
+  let out: JsonSchema = Object.fromEntries(
+    Object.entries(withHints(node, hints)).filter(
+      ([keyword, value]) => SUPPORTED.has(keyword) && !(keyword === "format" && !FORMATS.has(String(value))),
+    ),
+  );
   const isObject = out.type === "object" || (Array.isArray(out.type) && out.type.includes("object"));
   if (isObject) {
     out.properties ??= {};
@@ -109,12 +105,11 @@ function strict(input: JsonSchema, path: SchemaPath): JsonSchema {
   out = mapSubschemas(out, path, strict);
   if (isObject) {
     const required = new Set(out.required ?? []);
-    const properties: Record<string, JsonSchema> = {};
-    for (const [name, child] of Object.entries(out.properties ?? {})) {
-      properties[name] = required.has(name) ? child : nullable(child);
-    }
-    out.properties = properties;
-    out.required = Object.keys(properties);
+    const properties = Object.entries(out.properties ?? {});
+    out.properties = Object.fromEntries(
+      properties.map(([name, p]) => [name, required.has(name) ? p : nullable(p)]),
+    );
+    out.required = properties.map(([name]) => name);
   }
   return out;
 }
@@ -125,6 +120,4 @@ function strict(input: JsonSchema, path: SchemaPath): JsonSchema {
  * nullable, records sent as `[{ key, value }]`, and the keywords strict mode rejects (`default`,
  * `minLength`/`maxLength`, unsupported formats, `uniqueItems`) moved into the description.
  */
-export function toOpenAiSchema(base: JsonSchema): JsonSchema {
-  return strict(base, []);
-}
+export const toOpenAiSchema = (base: JsonSchema): JsonSchema => strict(base, []);

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { describeReceived } from "./preview.js";
-import { formatPath, getAt, isPlainObject, type ValuePath } from "./value-path.js";
+import { describeReceived, type RepairScope } from "./format-issues.js";
+import { fieldLabel, getAt, isPlainObject, type ValuePath } from "./value-path.js";
 import {
   type AnySchema,
   defOf,
@@ -16,20 +16,9 @@ export type Fix =
   | { readonly op: "set"; readonly path: ValuePath; readonly value: unknown; readonly note: string }
   | { readonly op: "delete"; readonly path: ValuePath; readonly note: string };
 
-/** Where an issue's relative path starts: the schema there, and the whole input. */
-export interface RepairScope {
-  readonly schema: AnySchema;
-  readonly basePath: ValuePath;
-  readonly root: unknown;
-}
-
 /** A finite decimal number written as a string: "5", "-0.5", "1e3"; not "5abc", "", "0x10", "Infinity". */
 const NUMERIC = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const CONTAINERS: ReadonlySet<string> = new Set(["object", "record", "array", "tuple"]);
-
-function label(path: ValuePath): string {
-  return formatPath(path) || "input";
-}
 
 function isEntry(value: unknown): value is { key: string | number; value: unknown } {
   if (!isPlainObject(value) || !("key" in value) || !("value" in value) || Object.keys(value).length !== 2)
@@ -63,14 +52,14 @@ function fixNull(relPath: ValuePath, scope: RepairScope): Fix | undefined {
   return {
     op: "delete",
     path,
-    note: `${label(path)}: null for an optional field, treated as absent (${outcome})`,
+    note: `${fieldLabel(path)}: null for an optional field, treated as absent (${outcome})`,
   };
 }
 
 function fixInvalidType(expected: string, relPath: ValuePath, scope: RepairScope): Fix | undefined {
   const path = [...scope.basePath, ...relPath];
   const value = getAt(scope.root, path);
-  const at = label(path);
+  const at = fieldLabel(path);
   const set = (value: unknown, note: string): Fix => ({ op: "set", path, value, note });
   const empty = value === undefined || value === null || (typeof value === "string" && value.trim() === "");
   if (path.length === 0 && expected === "object" && empty) {

@@ -1,7 +1,6 @@
 import type * as z from "zod";
-import { locateIssues, toToolInputIssue } from "./format-issues.js";
+import { describeReceived, locateIssues, type ToolInputIssue, toToolInputIssue } from "./format-issues.js";
 import { type Fix, fixesFor } from "./repair-issue.js";
-import { invalidInputMessage, type RejectedToolInput, rejectStandardIssues } from "./standard-issues.js";
 import type { SchemaOutput, ToolSchema } from "./standard-schema.js";
 import { decodeStrictEncoding } from "./strict-encoding.js";
 import { buildSuggestion } from "./suggestion.js";
@@ -13,10 +12,8 @@ import {
   type SchemaIssue,
   validateSync,
 } from "./validate.js";
-import { cloneJson, deleteAt, getAt, setAt } from "./value-path.js";
+import { cloneJson, deleteAt, fieldLabel, formatPath, getAt, isPlainObject, setAt } from "./value-path.js";
 import type { AnySchema } from "./zod-introspect.js";
-
-export type { RejectedToolInput } from "./standard-issues.js";
 
 /** Options of `parseToolInput`. */
 export interface ParseToolInputOptions {
@@ -126,16 +123,13 @@ export function parseToolInput<S extends ToolSchema>(
   let issues = zodIssues(first.issues);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const fixes = issues.flatMap((issue) => fixesFor(issue, { schema, basePath: [], root: input }) ?? []);
-    let changed = false;
+    const before = repairs.length;
     for (const fix of fixes) {
       const result = apply(input, fix);
       input = result.root;
-      if (result.changed) {
-        changed = true;
-        repairs.push(fix.note);
-      }
+      if (result.changed) repairs.push(fix.note);
     }
-    if (!changed) break;
+    if (repairs.length === before) break;
     // A repair may have parsed a JSON string into something deep or holding control characters.
     const problem = guardInput(input);
     if (problem) return refuse(problem);
@@ -145,3 +139,56 @@ export function parseToolInput<S extends ToolSchema>(
   }
   return reject(schema, input, issues);
 }
+
+/** Issues named in the message; the rest are counted. */
+const MAX_LISTED = 3;
+
+/** A rejected input: the problems by field, one line for the model, and how to call correctly. */
+export interface RejectedToolInput {
+  readonly ok: false;
+  readonly issues: ReadonlyArray<ToolInputIssue>;
+  readonly message: string;
+  readonly suggestion: string;
+}
+
+/** `Invalid input: a; b; c and 2 more`: the first issues by field, for the envelope's message. */
+const invalidInputMessage = (issues: ReadonlyArray<ToolInputIssue>): string => {
+  const listed = issues.slice(0, MAX_LISTED).map((issue) => issue.message);
+  if (issues.length > MAX_LISTED) listed.push(`and ${issues.length - MAX_LISTED} more`);
+  return `Invalid input: ${listed.join("; ")}`;
+};
+
+/** True when the issue is about a key its (object) parent does not have. */
+const isMissing = (input: unknown, issue: SchemaIssue): boolean => {
+  const key = issue.path.at(-1);
+  if (key === undefined) return false;
+  const parent = getAt(input, issue.path.slice(0, -1));
+  return isPlainObject(parent) && !Object.hasOwn(parent, key);
+};
+
+/** One Standard Schema issue worded for the model: the field by path, the library's message. */
+const toIssue = (input: unknown, issue: SchemaIssue): ToolInputIssue => {
+  const path = formatPath(issue.path);
+  const at = fieldLabel(issue.path);
+  const received = describeReceived(getAt(input, issue.path));
+  const message = isMissing(input, issue)
+    ? `${at}: required field is missing (${issue.message})`
+    : `${at}: ${issue.message}`;
+  return { path, expected: issue.message, received, message };
+};
+
+/**
+ * Rejects an input a non-zod Standard Schema refused: each issue by dotted path with its library's
+ * message, and a suggestion naming the fields to fix. (Repairs and corrected calls are zod extras:
+ * they read zod's issue codes and schema tree.)
+ */
+const rejectStandardIssues = (input: unknown, issues: ReadonlyArray<SchemaIssue>): RejectedToolInput => {
+  const worded = issues.map((issue) => toIssue(input, issue));
+  const fields = [...new Set(worded.map((issue) => issue.path || "input"))];
+  return {
+    ok: false,
+    issues: worded,
+    message: invalidInputMessage(worded),
+    suggestion: `Fix ${fields.join(", ")} as the tool's input schema describes, and call the tool again.`,
+  };
+};

@@ -3,22 +3,20 @@ import type { JsonSchema } from "./json-schema-types.js";
 import { isRecordSchema } from "./simplify-schema.js";
 import type { ToolSchema } from "./standard-schema.js";
 import { isSchema } from "./subschemas.js";
-import { formatPath, isPlainObject, type ValuePath } from "./value-path.js";
+import { fieldLabel, formatPath, isPlainObject, type ValuePath } from "./value-path.js";
 
 /** Each schema's base JSON Schema, worked out on the first input that needs it (null: none). */
 const bases = new WeakMap<object, JsonSchema | null>();
 
 const baseOf = (schema: ToolSchema): JsonSchema | null => {
-  let base = bases.get(schema);
-  if (base === undefined) {
+  if (!bases.has(schema)) {
     try {
-      base = baseJsonSchema(schema);
+      bases.set(schema, baseJsonSchema(schema));
     } catch {
-      base = null;
+      bases.set(schema, null);
     }
-    bases.set(schema, base);
   }
-  return base;
+  return bases.get(schema) ?? null;
 };
 
 const acceptsNull = (node: JsonSchema): boolean =>
@@ -36,7 +34,7 @@ const isEntry = (item: unknown): item is { key: string; value: unknown } =>
 
 /** Undoes the encoding at one node; returns the decoded value (objects and arrays are copies). */
 const decode = (node: JsonSchema, value: unknown, path: ValuePath, notes: string[]): unknown => {
-  const at = formatPath(path) || "input";
+  const at = fieldLabel(path);
   if (Array.isArray(value) && isRecordSchema(node) && value.every(isEntry)) {
     notes.push(`${at}: converted a list of {key, value} entries into an object`);
     const values = isSchema(node.additionalProperties) ? node.additionalProperties : {};

@@ -19,9 +19,8 @@ const SCHEMA_SINGLES = [
 ] as const;
 
 /** True for a schema object (not a boolean schema, not an array). */
-export function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export const isSchema = (value: unknown): value is JsonSchema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Returns a shallow copy of `node` whose every direct subschema is replaced by `fn(child, path)`;
@@ -36,11 +35,11 @@ export function mapSubschemas(
   for (const key of SCHEMA_MAPS) {
     const map = node[key];
     if (!isSchema(map)) continue;
-    const mapped: Record<string, JsonSchema> = {};
-    for (const [name, child] of Object.entries(map)) {
-      mapped[name] = isSchema(child) ? fn(child, [...path, key, name]) : (child as JsonSchema);
-    }
-    out[key] = mapped;
+    const entries = Object.entries(map).map(([name, child]) => [
+      name,
+      isSchema(child) ? fn(child, [...path, key, name]) : child,
+    ]);
+    out[key] = Object.fromEntries(entries);
   }
   for (const key of SCHEMA_LISTS) {
     const list = node[key];

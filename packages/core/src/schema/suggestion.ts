@@ -1,7 +1,7 @@
 import { describeSchema } from "./describe-schema.js";
-import { closestMatches } from "./edit-distance.js";
+import { nearestIgnoringCase } from "./edit-distance.js";
 import { expectedOf, type LocatedIssue } from "./format-issues.js";
-import { cloneJson, deleteAt, formatPath, getAt, isPlainObject, setAt } from "./value-path.js";
+import { cloneJson, deleteAt, fieldLabel, getAt, isPlainObject, setAt } from "./value-path.js";
 import {
   type AnySchema,
   checksOf,
@@ -14,15 +14,8 @@ import {
 /** Longest corrected call shown as JSON; past it the suggestion describes the fields instead. */
 const MAX_SUGGESTION = 1_000;
 
-/** The candidate closest to `input` (case-insensitive), e.g. "Oral" → "oral"; undefined when none. */
-function nearest<T>(candidates: ReadonlyArray<T>, input: unknown): T | undefined {
-  const lower = (c: unknown) => String(c).toLowerCase();
-  return closestMatches(candidates, lower(input), { limit: 1, key: lower })[0];
-}
-
-function placeholder(located: LocatedIssue): string {
-  return `<${formatPath(located.path) || "input"}: ${expectedOf(located)}>`;
-}
+const placeholder = (located: LocatedIssue): string =>
+  `<${fieldLabel(located.path)}: ${expectedOf(located)}>`;
 
 /** The value that fixes one located issue, or a placeholder naming what to send. */
 function correction(located: LocatedIssue): { value: unknown } | { delete: true; renameTo?: string } {
@@ -31,9 +24,10 @@ function correction(located: LocatedIssue): { value: unknown } | { delete: true;
     case "unknown_key":
       return issue.closest ? { delete: true, renameTo: issue.closest } : { delete: true };
     case "invalid_value":
-      return { value: nearest(issue.values, value) ?? placeholder(located) };
+      return { value: nearestIgnoringCase(issue.values, value) ?? placeholder(located) };
     case "invalid_union":
-      if ("options" in issue && issue.options?.length) return { value: nearest(issue.options, value) };
+      if ("options" in issue && issue.options?.length)
+        return { value: nearestIgnoringCase(issue.options, value) };
       break;
     case "not_multiple_of":
       if (typeof value === "number") return { value: Math.round(value / issue.divisor) * issue.divisor };
@@ -58,17 +52,14 @@ function correction(located: LocatedIssue): { value: unknown } | { delete: true;
 /** A placeholder object for a root that is not an object: every required field as `<name: type>`. */
 function skeleton(schema: AnySchema): Record<string, unknown> {
   const def = defOf(unwrap(schema).schema);
-  const out: Record<string, unknown> = {};
-  if (def.type !== "object") return out;
-  for (const [name, field] of Object.entries(def.shape as Record<string, AnySchema>)) {
-    if (!isOptionalField(field)) out[name] = `<${name}: ${describeSchema(field)}>`;
-  }
-  return out;
+  const fields = def.type === "object" ? Object.entries(def.shape as Record<string, AnySchema>) : [];
+  const required = fields.filter(([, field]) => !isOptionalField(field));
+  return Object.fromEntries(required.map(([name, field]) => [name, `<${name}: ${describeSchema(field)}>`]));
 }
 
 /** "Send an object with: query (string, required), limit (integer between 1 and 100) ...". */
 function describeFields(schema: AnySchema, located: ReadonlyArray<LocatedIssue>): string {
-  const fix = located.map((l) => `${formatPath(l.path) || "input"} (${expectedOf(l)})`).join("; ");
+  const fix = located.map((l) => `${fieldLabel(l.path)} (${expectedOf(l)})`).join("; ");
   const def = defOf(unwrap(schema).schema);
   if (def.type !== "object") return `Fix ${fix}.`;
   const fields = Object.entries(def.shape as Record<string, AnySchema>).map(

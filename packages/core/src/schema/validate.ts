@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type * as z from "zod";
-import { formatPath, type ValuePath } from "./value-path.js";
+import { fieldLabel, formatPath, type ValuePath } from "./value-path.js";
 
 // Checking a value for a tool: what no schema checks (`guardInput`), then the schema's own
 // validation (`validateSync`), the two halves of every input check and the output check.
@@ -66,23 +66,18 @@ export function guardInput(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputGua
     // Objects and arrays are walked; any other object (a Date, a Map) has no own enumerable keys a
     // schema reads, so walking its keys finds nothing to refuse.
     if (typeof current !== "object" || current === null) continue;
-    const isArray = Array.isArray(current);
     if (frame.depth >= maxDepth) {
-      const path = pathOf(frame);
-      const at = formatPath(path) || "input";
-      return {
-        path: formatPath(path),
-        message: `Invalid input: ${at} is nested deeper than the limit of ${maxDepth} levels of objects and arrays.`,
-        suggestion: `Send the input flat, as the tool's schema describes it (at most ${maxDepth} levels deep).`,
-      };
+      return problemAt(pathOf(frame), (at) => [
+        `Invalid input: ${at} is nested deeper than the limit of ${maxDepth} levels of objects and arrays.`,
+        `Send the input flat, as the tool's schema describes it (at most ${maxDepth} levels deep).`,
+      ]);
     }
     const depth = frame.depth + 1;
-    if (isArray) {
-      const items = current as unknown[];
-      for (let i = 0; i < items.length; i++) stack.push({ value: items[i], key: i, parent: frame, depth });
+    if (Array.isArray(current)) {
+      for (const [key, item] of current.entries()) stack.push({ value: item, key, parent: frame, depth });
       continue;
     }
-    for (const key in current as Record<string, unknown>) {
+    for (const key in current) {
       if (!Object.hasOwn(current, key)) continue;
       const bad = badCharacter(key);
       if (bad) return characterProblem(pathOf(frame), bad, "a field name in ");
@@ -105,14 +100,16 @@ const pathOf = (frame: Frame): ValuePath => {
   return path.reverse();
 };
 
-const characterProblem = (path: ValuePath, bad: string, what = ""): InputGuardProblem => {
-  const at = formatPath(path) || "input";
-  return {
-    path: formatPath(path),
-    message: `Invalid input: ${what}${at} contains the character ${bad}; control and bidirectional-override characters are refused.`,
-    suggestion: `Send ${at} as plain text, without control characters (tab and newline are fine).`,
-  };
+const problemAt = (path: ValuePath, word: (at: string) => [string, string]): InputGuardProblem => {
+  const [message, suggestion] = word(fieldLabel(path));
+  return { path: formatPath(path), message, suggestion };
 };
+
+const characterProblem = (path: ValuePath, bad: string, what = ""): InputGuardProblem =>
+  problemAt(path, (at) => [
+    `Invalid input: ${what}${at} contains the character ${bad}; control and bidirectional-override characters are refused.`,
+    `Send ${at} as plain text, without control characters (tab and newline are fine).`,
+  ]);
 
 /**
  * A zod 4 schema, from any copy of zod 4 (a plugin may bring its own). zod before 4.2 has no

@@ -60,6 +60,9 @@ export function deleteAt(root: unknown, path: ValuePath): boolean {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** A path as a model reads it in a sentence: {@link formatPath}, or "input" for the root. */
+export const fieldLabel = (path: ValuePath): string => formatPath(path) || "input";
+
 /** A path as a model reads it: `filters.date_from`, `items[2].name`, `headers["x-id"]`; "" for the root. */
 export function formatPath(path: ValuePath): string {
   let out = "";

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { isPlainObject, type ValuePath } from "./value-path.js";
+import { getAt, isPlainObject, type ValuePath } from "./value-path.js";
 
 /** Any zod 4 schema (classic or mini). */
 export type AnySchema = z.core.$ZodType;
@@ -11,9 +11,7 @@ export type LooseDef = { readonly type: string; readonly [key: string]: unknown 
 export type LooseCheck = { readonly check: string; readonly [key: string]: unknown };
 
 /** The definition of a schema. */
-export function defOf(schema: AnySchema): LooseDef {
-  return schema._zod.def as unknown as LooseDef;
-}
+export const defOf = (schema: AnySchema): LooseDef => schema._zod.def as unknown as LooseDef;
 
 /** The check definitions attached to a schema (`.min()`, `.max()`, `.regex()` ...), its own format first. */
 export function checksOf(schema: AnySchema): LooseCheck[] {
@@ -24,31 +22,16 @@ export function checksOf(schema: AnySchema): LooseCheck[] {
 }
 
 /** True when the checks make a number an integer (`z.int()`, `.int()`). */
-export function isIntegerCheck(check: LooseCheck): boolean {
-  return check.check === "number_format" && String(check.format).includes("int");
-}
+export const isIntegerCheck = (check: LooseCheck): boolean =>
+  check.check === "number_format" && String(check.format).includes("int");
 
-const WRAPPERS: ReadonlySet<string> = new Set([
-  "optional",
-  "nullable",
-  "default",
-  "prefault",
-  "nonoptional",
-  "readonly",
-  "catch",
-]);
-
-/** What `unwrap` saw on the way in. */
-export interface Unwrapped {
-  readonly schema: AnySchema;
-  readonly nullable: boolean;
-}
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "nonoptional", "readonly", "catch"]);
 
 /**
  * Strips the wrappers that do not change what a value looks like on input (optional, nullable,
  * default, readonly, catch, the input side of a pipe, lazy) and reports whether null is accepted.
  */
-export function unwrap(schema: AnySchema): Unwrapped {
+export function unwrap(schema: AnySchema): { readonly schema: AnySchema; readonly nullable: boolean } {
   let current = schema;
   let nullable = false;
   for (let depth = 0; depth < 32; depth++) {
@@ -68,14 +51,10 @@ export function unwrap(schema: AnySchema): Unwrapped {
 }
 
 /** True when an object field may be left out (`.optional()`, `.default()`). */
-export function isOptionalField(schema: AnySchema): boolean {
-  return schema._zod.optin !== undefined;
-}
+export const isOptionalField = (schema: AnySchema): boolean => schema._zod.optin !== undefined;
 
 /** True when a field left out takes a default value. */
-export function hasDefault(schema: AnySchema): boolean {
-  return schema._zod.optin === "defaulted";
-}
+export const hasDefault = (schema: AnySchema): boolean => schema._zod.optin === "defaulted";
 
 /** The options of a union, or undefined. */
 export function unionOptions(schema: AnySchema): ReadonlyArray<AnySchema> | undefined {
@@ -142,10 +121,7 @@ export function schemaAt(schema: AnySchema, path: ValuePath, value: unknown): An
   for (const key of path) {
     if (!current) return undefined;
     current = childSchema(current, key, container);
-    container =
-      typeof container === "object" && container !== null
-        ? (container as Record<PropertyKey, unknown>)[key]
-        : undefined;
+    container = getAt(container, [key]);
   }
   return current;
 }
