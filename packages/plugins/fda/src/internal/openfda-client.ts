@@ -6,23 +6,13 @@ import type { Query } from "./query.js";
 /** Unparsable searches remembered per client, so the same one is never sent again. */
 const MAX_UNPARSABLE = 256;
 
-const searchBody = z.object({
-  meta: z
-    .object({ last_updated: z.string().optional(), results: z.object({ total: z.number() }).optional() })
-    .optional(),
-  results: z.array(z.record(z.string(), z.unknown())),
-});
-
-const countBody = z.object({
-  meta: z.object({ last_updated: z.string().optional() }).optional(),
-  results: z.array(
-    z.object({
-      term: z.union([z.string(), z.number()]).optional(),
-      time: z.string().optional(),
-      count: z.number(),
-    }),
-  ),
-});
+/** openFDA's `meta`: when it last refreshed the endpoint, and a search's total. */
+const meta = z
+  .object({ last_updated: z.string().optional(), results: z.object({ total: z.number() }).optional() })
+  .optional();
+const searchBody = z.object({ meta, results: z.array(z.record(z.string(), z.unknown())) });
+const bucket = z.object({ term: z.union([z.string(), z.number()]).optional(), time: z.string().optional() });
+const countBody = z.object({ meta, results: z.array(bucket.extend({ count: z.number() })) });
 
 /** openFDA's error body: `{ error: { code, message, details? } }` (ApiError in its api.js). */
 const errorBody = z.object({
@@ -33,9 +23,7 @@ const errorBody = z.object({
 const openFdaError = (body: string) => {
   try {
     return errorBody.parse(JSON.parse(body)).error;
-  } catch {
-    return undefined;
-  }
+  } catch {}
 };
 
 /**
@@ -58,17 +46,6 @@ const unparsableSearch = (path: string, search: string, details: string) =>
         "Sending the same criteria again fails the same way: rephrase them with plain words (letters, digits, spaces) and call again.",
     },
   );
-
-/** The failure for any other openFDA 500: a failure on its side, worth retrying. */
-const serverFailure = (path: string, said: string | undefined, retryAfter: string | undefined) => {
-  const retryAfterMs = parseRetryAfter(retryAfter);
-  return fail.upstream(`openFDA failed (HTTP 500) for ${path}${said ? `: ${said.slice(0, 200)}` : ""}.`, {
-    retryable: true,
-    status: 500,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    suggestion: "openFDA failed on its side; try again in a moment.",
-  });
-};
 
 /**
  * Opens the openFDA client for one registration's settings: the base URL and key of the registration
@@ -103,8 +80,16 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
     const error = response.status === 200 ? undefined : openFdaError(response.body);
     if (response.status === 500) {
       const details = error?.code === "SERVER_ERROR" ? error.details : undefined;
-      if (search === undefined || details === undefined || !PARSE_FAILURE.test(details))
-        throw serverFailure(path, error?.message, response.header("retry-after"));
+      if (search === undefined || details === undefined || !PARSE_FAILURE.test(details)) {
+        // Any other 500 is a failure on openFDA's side, worth retrying.
+        const said = error?.message ? `: ${error.message.slice(0, 200)}` : "";
+        const retryAfterMs = parseRetryAfter(response.header("retry-after"));
+        throw fail.upstream(`openFDA failed (HTTP 500) for ${path}${said}.`, {
+          status: 500,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+          suggestion: "openFDA failed on its side; try again in a moment.",
+        });
+      }
       if (unparsable.size >= MAX_UNPARSABLE) unparsable.delete(unparsable.keys().next().value!);
       unparsable.set(key, details);
       throw unparsableSearch(path, search, details);
@@ -128,15 +113,6 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
         results: body?.results ?? [],
         lastUpdated: body?.meta?.last_updated,
       };
-    },
-    /**
-     * The whole drug label with this SPL set id (`/drug/label.json?search=set_id:"…"`, a keyword field: the
-     * exact id), as openFDA sends it; undefined when openFDA has none. The id is checked by the caller.
-     */
-    async label(setId: string, signal: AbortSignal) {
-      const query = { endpoint: "label", search: `set_id:"${setId}"` } as const;
-      const body = (await send(query, { limit: 1 }, signal))?.json(searchBody);
-      return { label: body?.results[0], lastUpdated: body?.meta?.last_updated };
     },
     /** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
     async count(query: Query, field: string, limit: number, signal: AbortSignal) {

@@ -162,15 +162,15 @@ export const buildSearch = (
   return { endpoint, search: clauses.join(" AND ") || undefined, deferred, fields: searched };
 };
 
+/** What {@link buildSearch} made of the criteria. */
+export type Search = ReturnType<typeof buildSearch>;
+
 /**
  * How an answer was searched, for the envelope's `metadata`: the endpoint, the `query` sent (empty:
  * every record), `searched_fields` (the openFDA fields each text criterion was matched on; a match in
  * any one counts) and `data_last_updated` (when openFDA last refreshed the endpoint).
  */
-export const searchedMetadata = (
-  built: Pick<ReturnType<typeof buildSearch>, "endpoint" | "search" | "fields">,
-  lastUpdated: string | undefined,
-) => ({
+export const searchedMetadata = (built: Omit<Search, "deferred">, lastUpdated: string | undefined) => ({
   endpoint: built.endpoint,
   query: built.search ?? "",
   searched_fields: built.fields,

@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
 import {
-  type Criteria,
   criteriaSchema,
   describeCriteria,
   givenCriteria,
@@ -14,21 +13,8 @@ import {
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
-import {
-  applicationNumbersSearch,
-  buildSearch,
-  FIELDS,
-  phraseText,
-  searchedMetadata,
-} from "../internal/query.js";
-import {
-  fromDrugsfda,
-  fromLabel,
-  type Match,
-  matchSchema,
-  parseDrugsfda,
-  sponsorMatches,
-} from "../internal/records.js";
+import { buildSearch, FIELDS, searchedMetadata } from "../internal/query.js";
+import { matchesOf, matchSchema } from "../internal/records.js";
 
 /** Candidates fetched when a criterion is checked after the response (approval year, label sponsor). */
 const CANDIDATES = 100;
@@ -45,43 +31,6 @@ const output = z.object({
     .describe("True when every criterion was applied exactly; see unmet_constraints otherwise."),
   unmet_constraints: z.array(z.string()).describe("Criteria that could not be fully applied, and why."),
 });
-
-/** Whether a date (YYYYMMDD or YYYY-MM-DD) is in the approval-year range. */
-const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean => {
-  const year = Number(date?.slice(0, 4));
-  return !y || (date !== undefined && year >= (y.after ?? 0) && year <= (y.before ?? Infinity));
-};
-
-/** Checks sponsor and approval year of label matches through their Drugs@FDA applications. */
-const checkLabels = async (
-  { resources: client, signal }: { readonly resources: OpenFdaClient; readonly signal: AbortSignal },
-  labels: ReadonlyArray<Match>,
-  c: Criteria,
-  deferred: ReadonlyArray<string>,
-) => {
-  const apps = [...new Set(labels.flatMap((m) => m.application_number ?? []))];
-  if (apps.length === 0) return { kept: [], unverifiable: labels.length };
-  const applications = { endpoint: "drugsfda", search: applicationNumbersSearch(apps) } as const;
-  const page = await client.search(applications, apps.length, signal);
-  const records = new Map(
-    page.results.flatMap((raw) => parseDrugsfda(raw) ?? []).map((r) => [r.application_number, r]),
-  );
-  const kept: Match[] = [];
-  let unverifiable = 0;
-  for (const m of labels) {
-    const r = m.application_number ? records.get(m.application_number) : undefined;
-    if (!r) {
-      unverifiable++;
-      continue;
-    }
-    const { sponsor, original_approval_date } = fromDrugsfda(r)!;
-    // The value as it was cleaned for openFDA, so the check agrees with what the search would match.
-    if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(r, phraseText(c.sponsor)))) continue;
-    if (deferred.includes("approval_year") && !yearOk(original_approval_date, c.approval_year)) continue;
-    kept.push({ ...m, sponsor, original_approval_date });
-  }
-  return { kept, unverifiable };
-};
 
 /**
  * `fda_search_drugs`: FDA-approved drugs by indication, ingredient, names, class, sponsor, route
@@ -128,27 +77,12 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     const postFilter = built.deferred.length > 0;
     const limit = postFilter ? Math.max(CANDIDATES, max) : max;
     const page = await ctx.resources.search(built, limit, ctx.signal);
-    const toMatch = built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel;
-    const mapped = page.results.flatMap((raw) => toMatch(raw) ?? []);
-
-    let matches = mapped;
-    let unverifiable = 0;
-    if (built.endpoint === "drugsfda" && built.deferred.includes("approval_year")) {
-      matches = mapped.filter((m) => yearOk(m.original_approval_date, c.approval_year));
-    } else if (built.endpoint === "label" && postFilter && mapped.length > 0) {
-      ({ kept: matches, unverifiable } = await checkLabels(ctx, mapped, c, built.deferred));
-    }
-
+    const { matches, unmet } = await matchesOf(ctx.resources, ctx.signal, page.results, built, c);
     const allCandidatesSeen = page.results.length >= page.total;
     const exact = !postFilter || allCandidatesSeen;
     const total = postFilter && allCandidatesSeen ? matches.length : page.total;
     const shown = matches.slice(0, max);
     const fully = exact && shown.length >= total;
-    const unmet: string[] = unappliedCriteria(c);
-    if (unverifiable > 0)
-      unmet.push(
-        `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
-      );
     // A label's sponsor is checked on its Drugs@FDA application after the search.
     const fields = built.deferred.includes("sponsor")
       ? { ...built.fields, sponsor: [...FIELDS.drugsfda.sponsor!] }
@@ -161,7 +95,8 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     // Each match's full label, beside the data (see Match): `label_uris[i]` reads `matches[i]`'s.
     const label_uris = shown.map((m) => m.label_uri ?? null);
     const data = shown.map(({ label_uri: _, ...m }) => m);
-    return answer({ matches: data, total_count: total, fully_searched: fully }, unmet, {
+    const unapplied = [...unappliedCriteria(c), ...unmet];
+    return answer({ matches: data, total_count: total, fully_searched: fully }, unapplied, {
       message,
       note: "Not every criterion was applied: see unmet_constraints.",
       source: `openFDA /drug/${built.endpoint}.json`,
