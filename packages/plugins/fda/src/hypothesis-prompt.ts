@@ -8,10 +8,7 @@ const CLASSES_TTL_MS = 60 * 60 * 1000;
 const CLASS_FIELD = "openfda.pharm_class_epc.exact";
 
 /** The classes each client read last, and when: one count request serves an hour of completions. */
-const classesRead = new WeakMap<
-  OpenFdaClient,
-  { readonly at: number; readonly classes: Promise<string[]> }
->();
+const classesRead = new WeakMap<OpenFdaClient, { at: number; classes: Promise<string[]> }>();
 
 /**
  * openFDA's established pharmacologic classes of approved drugs (Drugs@FDA applications), on most
@@ -36,10 +33,7 @@ const pharmacologicClasses = (client: OpenFdaClient, signal: AbortSignal): Promi
 const completeClass: Completer<FdaConfig, OpenFdaClient> = async (typed, { resources, signal }) => {
   const t = typed.trim().toLowerCase();
   const classes = await pharmacologicClasses(resources, signal);
-  return classes.filter((c) => {
-    const lower = c.toLowerCase();
-    return lower.startsWith(t) || lower.split(/[\s-]+/).some((w) => w.startsWith(t));
-  });
+  return classes.filter((c) => [c, ...c.split(/[\s-]+/)].some((w) => w.toLowerCase().startsWith(t)));
 };
 
 /**
@@ -73,27 +67,21 @@ export const hypothesisPrompt: PluginPrompt<FdaConfig, OpenFdaClient> = {
     },
   ],
   get: ({ hypothesis, condition, pharmacologic_class }) => {
+    // JSON leaves out an argument not given.
     const criteria = {
-      ...(condition ? { indication: condition } : {}),
-      ...(pharmacologic_class ? { pharmacologic_class } : {}),
+      indication: condition || undefined,
+      pharmacologic_class: pharmacologic_class || undefined,
     };
-    const given = Object.keys(criteria).length > 0;
-    const search = given
-      ? `Call fda_count_drugs and then fda_search_drugs with search_criteria ${JSON.stringify(criteria)}; if nothing matches, loosen it (one criterion at a time) and say what you searched.`
-      : "Choose search_criteria from it (the condition as indication, the drug class as pharmacologic_class, a named drug as active_ingredient), call fda_count_drugs to size the search, then fda_search_drugs.";
-    return [
-      {
-        role: "user",
-        content: {
-          type: "text",
-          text: [
-            `Check this hypothesis against FDA-approved drugs: ${hypothesis}`,
-            `1. ${search}`,
-            "2. For the matches most relevant to the hypothesis (at most five), read the full label at metadata.label_uris[i] (an fda://label/{set_id} resource): its indications_and_usage, mechanism_of_action, clinical_studies and warnings sections.",
-            "3. Answer whether approved drugs support, contradict or leave open the hypothesis, and what in it is new beside them. Cite each drug by brand and generic name, application number and label URI. Say whether the search was complete (fully_searched) and every constraint met (unmet_constraints); openFDA data are unvalidated and not medical advice.",
-          ].join("\n"),
-        },
-      },
-    ];
+    const search =
+      condition || pharmacologic_class
+        ? `Call fda_count_drugs and then fda_search_drugs with search_criteria ${JSON.stringify(criteria)}; if nothing matches, loosen it (one criterion at a time) and say what you searched.`
+        : "Choose search_criteria from it (the condition as indication, the drug class as pharmacologic_class, a named drug as active_ingredient), call fda_count_drugs to size the search, then fda_search_drugs.";
+    const text = [
+      `Check this hypothesis against FDA-approved drugs: ${hypothesis}`,
+      `1. ${search}`,
+      "2. For the matches most relevant to the hypothesis (at most five), read the full label at metadata.label_uris[i] (an fda://label/{set_id} resource): its indications_and_usage, mechanism_of_action, clinical_studies and warnings sections.",
+      "3. Answer whether approved drugs support, contradict or leave open the hypothesis, and what in it is new beside them. Cite each drug by brand and generic name, application number and label URI. Say whether the search was complete (fully_searched) and every constraint met (unmet_constraints); openFDA data are unvalidated and not medical advice.",
+    ].join("\n");
+    return [{ role: "user", content: { type: "text", text } }];
   },
 };

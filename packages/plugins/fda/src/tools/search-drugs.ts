@@ -9,7 +9,6 @@ import {
   requireApplicable,
   suggestionsForMany,
   suggestionsForNone,
-  unappliedCriteria,
 } from "../internal/criteria.js";
 import type { OpenFdaClient } from "../internal/openfda-client.js";
 import { OPENFDA_POLICY } from "../internal/policy.js";
@@ -95,10 +94,8 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     // Each match's full label, beside the data (see Match): `label_uris[i]` reads `matches[i]`'s.
     const label_uris = shown.map((m) => m.label_uri ?? null);
     const data = shown.map(({ label_uri: _, ...m }) => m);
-    const unapplied = [...unappliedCriteria(c), ...unmet];
-    return answer({ matches: data, total_count: total, fully_searched: fully }, unapplied, {
+    return answer({ matches: data, total_count: total, fully_searched: fully }, c, unmet, {
       message,
-      note: "Not every criterion was applied: see unmet_constraints.",
       source: `openFDA /drug/${built.endpoint}.json`,
       metadata: {
         ...searchedMetadata({ ...built, fields }, page.lastUpdated),
