@@ -48,16 +48,14 @@ export const criteriaSchema = z
 /** Parsed search criteria. */
 export type Criteria = z.output<typeof criteriaSchema>;
 
-/** Every criterion the tools can apply, in the schema's order. */
-export const KNOWN_CRITERIA: ReadonlyArray<string> = criteriaSchema
-  .keyof()
-  .exclude(["other_criteria"]).options;
-
 /** The text criteria, in the schema's order. */
 export const TEXT_CRITERIA = criteriaSchema.keyof().exclude(["approval_year", "other_criteria"]).options;
 
 /** One text criterion's name. */
 export type TextCriterion = (typeof TEXT_CRITERIA)[number];
+
+/** Every criterion the tools can apply, in the schema's order. */
+export const KNOWN_CRITERIA: ReadonlyArray<string> = [...TEXT_CRITERIA, "approval_year"];
 
 /** The criteria actually given (text ones with a value, approval_year with a bound). */
 export const givenCriteria = (c: Criteria): Array<TextCriterion | "approval_year"> => {
@@ -68,11 +66,9 @@ export const givenCriteria = (c: Criteria): Array<TextCriterion | "approval_year
 
 /** A short human description of the criteria ("brand_name "Ozempic", route "oral""). */
 export const describeCriteria = (c: Criteria): string => {
-  const parts: string[] = TEXT_CRITERIA.filter((k) => c[k] !== undefined).map((k) => `${k} "${c[k]}"`);
-  const y = c.approval_year;
-  if (y?.after !== undefined && y.before !== undefined) parts.push(`approved ${y.after}–${y.before}`);
-  else if (y?.after !== undefined) parts.push(`approved in or after ${y.after}`);
-  else if (y?.before !== undefined) parts.push(`approved in or before ${y.before}`);
+  const { after: a, before: b } = c.approval_year ?? {};
+  const years = a === undefined ? `in or before ${b}` : b === undefined ? `in or after ${a}` : `${a}–${b}`;
+  const parts = givenCriteria(c).map((k) => (k === "approval_year" ? `approved ${years}` : `${k} "${c[k]}"`));
   return parts.length > 0 ? parts.join(", ") : "no criteria";
 };
 
@@ -95,10 +91,11 @@ export const closestCriterion = (key: string): string => {
 };
 
 /**
- * Refuses criteria of which openFDA can apply none (`invalid_input` naming the accepted ones) and an
- * `other_criteria` entry that names a criterion of its own; `hint` ends the suggestion.
+ * Refuses an `other_criteria` entry that names a criterion of its own, and criteria of which openFDA
+ * can apply none (`invalid_input` naming the accepted ones). No criteria at all are refused too, unless
+ * the tool then answers for every record: `allRecords` then says so, ending the suggestion.
  */
-export const requireApplicable = (c: Criteria, hint = ""): void => {
+export const requireApplicable = (c: Criteria, allRecords?: string): void => {
   const misplaced = c.other_criteria?.find((o) => KNOWN_CRITERIA.includes(o.field));
   if (misplaced) {
     throw fail.invalidInput(
@@ -106,14 +103,21 @@ export const requireApplicable = (c: Criteria, hint = ""): void => {
       { suggestion: `Give it as search_criteria.${misplaced.field} instead.` },
     );
   }
+  if (givenCriteria(c).length > 0) return;
   const unknown = (c.other_criteria ?? []).map((o) => o.field);
-  if (unknown.length === 0 || givenCriteria(c).length > 0) return;
-  throw fail.invalidInput(
-    `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
-    {
-      suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.${hint}`,
-    },
-  );
+  if (unknown.length > 0) {
+    throw fail.invalidInput(
+      `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
+      {
+        suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.${allRecords ?? ""}`,
+      },
+    );
+  }
+  if (allRecords === undefined) {
+    throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
+      suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
+    });
+  }
 };
 
 /**

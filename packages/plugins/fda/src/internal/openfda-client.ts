@@ -1,4 +1,4 @@
-import { fail, type HttpClient, parseRetryAfter } from "@quiver/core";
+import { fail, type HttpClient, parseRetryAfter, type ToolFailure } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import type { Query } from "./query.js";
@@ -35,26 +35,14 @@ const openFdaError = (body: string) => {
 const PARSE_FAILURE =
   /\b(?:token_mgr_error|parse_exception|query_shard_exception|query_parsing_exception)\b|Lexical error|Cannot parse|Failed to parse/i;
 
-/** The failure for a search openFDA could not parse: the same query would fail again, so not retryable. */
-const unparsableSearch = (path: string, search: string, details: string) =>
-  fail.invalidInput(
-    `openFDA could not parse the search sent to ${path} (HTTP 500 SERVER_ERROR: ${details.slice(0, 200)}); search was ${JSON.stringify(search)}.`,
-    {
-      retryable: false,
-      status: 500,
-      suggestion:
-        "Sending the same criteria again fails the same way: rephrase them with plain words (letters, digits, spaces) and call again.",
-    },
-  );
-
 /**
  * Opens the openFDA client for one registration's settings: the base URL and key of the registration
  * over the catalog's HTTP client. The plugin's `setup` opens it once; tools reach it as `ctx.resources`.
  */
 export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
-  // "path search" → openFDA's details. A parse failure is deterministic: a retry, or the model calling again
+  // "path search" → its failure. A parse failure is deterministic: a retry, or the model calling again
   // with the same criteria, gets the same failure without costing a request of the daily budget.
-  const unparsable = new Map<string, string>();
+  const unparsable = new Map<string, ToolFailure>();
   /** The response body, or undefined for openFDA's 404 NOT_FOUND (zero matches, not an error). */
   const send = async (
     { endpoint, search }: Query,
@@ -64,7 +52,7 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
     const path = `/drug/${endpoint}.json`;
     const key = `${path} ${search}`;
     const known = unparsable.get(key);
-    if (search !== undefined && known !== undefined) throw unparsableSearch(path, search, known);
+    if (known) throw known;
     const response = await http.request({
       baseUrl: config.baseUrl,
       url: path,
@@ -90,9 +78,19 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
           suggestion: "openFDA failed on its side; try again in a moment.",
         });
       }
+      // The same query would fail again, so not retryable.
+      const failure = fail.invalidInput(
+        `openFDA could not parse the search sent to ${path} (HTTP 500 SERVER_ERROR: ${details.slice(0, 200)}); search was ${JSON.stringify(search)}.`,
+        {
+          retryable: false,
+          status: 500,
+          suggestion:
+            "Sending the same criteria again fails the same way: rephrase them with plain words (letters, digits, spaces) and call again.",
+        },
+      );
       if (unparsable.size >= MAX_UNPARSABLE) unparsable.delete(unparsable.keys().next().value!);
-      unparsable.set(key, details);
-      throw unparsableSearch(path, search, details);
+      unparsable.set(key, failure);
+      throw failure;
     }
     if (response.status === 404) {
       if (error?.code === "NOT_FOUND") return undefined;

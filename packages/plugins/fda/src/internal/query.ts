@@ -71,12 +71,8 @@ export const quote = (value: string, criterion: string): string => {
   return `"${cleaned}"`;
 };
 
-const PHARM_CLASS_FIELDS = [
-  "openfda.pharm_class_epc",
-  "openfda.pharm_class_moa",
-  "openfda.pharm_class_pe",
-  "openfda.pharm_class_cs",
-];
+/** openFDA's pharmacologic classes: established (EPC), mechanism, physiologic effect, chemical structure. */
+const PHARM_CLASS_FIELDS = ["epc", "moa", "pe", "cs"].map((kind) => `openfda.pharm_class_${kind}`);
 
 /** Fields searched for each criterion on each endpoint (several fields are OR-ed). */
 export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, ReadonlyArray<string>>>>> = {

@@ -147,25 +147,19 @@ const fromLabel = (raw: unknown): Match | undefined => {
   };
 };
 
-/** The lower-case words of a text as openFDA's analyzer splits it, each between spaces. */
-const words = (s: string): string =>
-  ` ${s
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim()} `;
+/** The lower-case words of a text as openFDA's analyzer splits it, each between spaces (none: " "). */
+const words = (s: string): string => ` ${s} `.replace(/[^\p{L}\p{N}]+/gu, " ").toLowerCase();
 
 /** Whether `phrase` occurs as a contiguous word sequence in `text` (openFDA's phrase match). */
 const phraseMatches = (text: string, phrase: string): boolean =>
-  words(phrase) !== "  " && words(text).includes(words(phrase));
+  words(phrase) !== " " && words(text).includes(words(phrase));
 
 /**
  * Whether an application's sponsor matches a sponsor criterion the way the drugsfda search matches
  * it: the words of the value in `sponsor_name` or in one of the `openfda.manufacturer_name` values.
  */
 const sponsorMatches = (r: Application, sponsor: string): boolean =>
-  [r.sponsor_name, ...(r.openfda?.manufacturer_name ?? [])].some(
-    (n) => n !== undefined && phraseMatches(n, sponsor),
-  );
+  [r.sponsor_name ?? "", ...(r.openfda?.manufacturer_name ?? [])].some((n) => phraseMatches(n, sponsor));
 
 /** Whether a date (YYYYMMDD or YYYY-MM-DD) is in the approval-year range. */
 const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean => {

@@ -27,16 +27,14 @@ const NOTHING_MATCHED =
 
 const countBy = z.enum(Object.keys(COUNT_FIELDS) as Array<keyof typeof COUNT_FIELDS>);
 
+const bucket = z.object({
+  term: z.string().describe("A value of the field."),
+  count: z.int().describe("Records with it."),
+});
+
 const output = z.object({
   count_by: countBy.describe("What was counted."),
-  buckets: z
-    .array(
-      z.object({
-        term: z.string().describe("A value of the field."),
-        count: z.number().int().describe("Records with it."),
-      }),
-    )
-    .describe("Records per value, largest first."),
+  buckets: z.array(bucket).describe("Records per value, largest first."),
   query_constraints_met: z
     .boolean()
     .describe("True when every criterion was applied exactly; see unmet_constraints."),
@@ -81,7 +79,7 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
   run: async ({ search_criteria, count_by, max_buckets }, ctx) => {
     const c = search_criteria ?? {};
-    // Counting every record for criteria that cannot be applied would answer another question.
+    // No criteria count every record; counting them for criteria that cannot be applied would answer another question.
     requireApplicable(c, " Omit search_criteria to count every record.");
     const built = buildSearch(c);
     const counted: string | Record<string, string> = COUNT_FIELDS[count_by];

@@ -1,11 +1,10 @@
-import { defineToolWith, fail } from "@quiver/core";
+import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
 import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
 import {
   criteriaSchema,
   describeCriteria,
-  givenCriteria,
   requireApplicable,
   suggestionsForMany,
   suggestionsForNone,
@@ -21,7 +20,6 @@ const CANDIDATES = 100;
 const output = z.object({
   matches: z.array(matchSchema).describe("The matching drugs, at most max_results."),
   total_count: z
-    .number()
     .int()
     .describe("How many drugs match in all (openFDA meta.results.total, or the checked count)."),
   fully_searched: z.boolean().describe("True when every match was returned."),
@@ -67,11 +65,6 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url; metadata.label_uris[i] reads match i's full label (a resource). Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
   run: async ({ search_criteria: c, max_results: max }, ctx) => {
     requireApplicable(c);
-    if (givenCriteria(c).length === 0) {
-      throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
-        suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
-      });
-    }
     const built = buildSearch(c);
     const postFilter = built.deferred.length > 0;
     const limit = postFilter ? Math.max(CANDIDATES, max) : max;
