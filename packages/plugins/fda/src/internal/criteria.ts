@@ -4,6 +4,12 @@ import { z } from "zod";
 const text = (what: string) => z.string().trim().min(1).max(200).describe(what);
 const year = (what: string) => z.number().int().min(1938).max(2100).optional().describe(what);
 
+/** A criterion openFDA cannot filter on: kept to be reported, never dropped in silence. */
+const otherCriterion = z.strictObject({
+  field: z.string().trim().min(1).max(100).describe("The criterion, e.g. 'mechanism'."),
+  value: z.string().max(200).describe("Its value."),
+});
+
 /**
  * The search criteria shared by `fda_search_drugs` and `fda_count_drugs`, closed (strict-mode ready):
  * a criterion without a field of its own goes in `other_criteria`, and is reported unmet.
@@ -31,12 +37,7 @@ export const criteriaSchema = z
       .optional()
       .describe("Range of the year of original FDA approval; give after, before or both."),
     other_criteria: z
-      .array(
-        z.strictObject({
-          field: z.string().trim().min(1).max(100).describe("The criterion, e.g. 'mechanism'."),
-          value: z.string().max(200).describe("Its value."),
-        }),
-      )
+      .array(otherCriterion)
       .max(20)
       .optional()
       .describe(
@@ -143,7 +144,7 @@ const ADD_HINTS: Readonly<Record<string, string>> = {
 };
 
 /** Suggestions for a search that found nothing: which criterion to loosen, and how. */
-export const suggestionsForNone = (c: Criteria): string[] => {
+const suggestionsForNone = (c: Criteria): string[] => {
   const given = givenCriteria(c);
   const out: string[] = ["Check the spelling of names; openFDA matches whole words, not fragments."];
   if (c.brand_name)
@@ -164,7 +165,7 @@ export const suggestionsForNone = (c: Criteria): string[] => {
 };
 
 /** Suggestions for a search with more matches than were returned. */
-export const suggestionsForMany = (c: Criteria, total: number, returned: number): string[] => {
+const suggestionsForMany = (c: Criteria, total: number, returned: number): string[] => {
   const given = new Set<string>(givenCriteria(c));
   const out = Object.entries(ADD_HINTS)
     .filter(([k]) => !given.has(k))
@@ -176,3 +177,7 @@ export const suggestionsForMany = (c: Criteria, total: number, returned: number)
   if (returned < 100) out.push("Raise max_results (up to 100) to see more of the matches.");
   return out;
 };
+
+/** A search's refinement suggestions: how to loosen one that found nothing, to narrow a partial one. */
+export const refinements = (c: Criteria, total: number, returned: number, complete: boolean): string[] =>
+  total === 0 ? suggestionsForNone(c) : complete ? [] : suggestionsForMany(c, total, returned);

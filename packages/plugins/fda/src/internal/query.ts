@@ -123,37 +123,33 @@ const clause = (fields: ReadonlyArray<string>, phrase: string): string => {
  * them into `+`); `deferred` names the criteria checked after the response, `fields` the openFDA fields
  * each text criterion in `search` is matched on.
  */
-export const buildSearch = (
-  c: Criteria,
-  endpoint: Endpoint = c.indication !== undefined ? "label" : "drugsfda",
-) => {
+export const buildSearch = (c: Criteria, endpoint: Endpoint = c.indication ? "label" : "drugsfda") => {
   const clauses: string[] = [];
-  const deferred: Array<"sponsor" | "approval_year"> = [];
+  const deferred: string[] = [];
   const searched: Record<string, string[]> = {};
-  for (const criterion of TEXT_CRITERIA) {
-    const fields = FIELDS[endpoint][criterion];
-    const value = c[criterion];
+  for (const k of TEXT_CRITERIA) {
+    const fields = FIELDS[endpoint][k];
+    const value = c[k];
     if (fields === undefined || value === undefined) continue;
-    clauses.push(clause(fields, quote(value, criterion)));
-    searched[criterion] = [...fields];
+    clauses.push(clause(fields, quote(value, k)));
+    searched[k] = [...fields];
   }
   if (endpoint === "label" && c.sponsor !== undefined) {
     quote(c.sponsor, "sponsor");
     deferred.push("sponsor");
   }
-  const y = c.approval_year;
-  if (y && (y.after !== undefined || y.before !== undefined)) {
-    if (y.after !== undefined && y.before !== undefined && y.after > y.before) {
-      throw fail.invalidInput(
-        `search_criteria.approval_year.after (${y.after}) is later than approval_year.before (${y.before}).`,
-        { suggestion: `Swap them: { "after": ${y.before}, "before": ${y.after} }.` },
-      );
-    }
-    deferred.push("approval_year");
-    if (endpoint === "drugsfda") {
-      const to = y.before ?? new Date().getUTCFullYear() + 1;
-      clauses.push(`${SUBMISSION_DATE_FIELD}:[${y.after ?? 1900}0101 TO ${to}1231]`);
-    }
+  const { after, before } = c.approval_year ?? {};
+  if (after !== undefined && before !== undefined && after > before) {
+    throw fail.invalidInput(
+      `search_criteria.approval_year.after (${after}) is later than approval_year.before (${before}).`,
+      { suggestion: `Swap them: { "after": ${before}, "before": ${after} }.` },
+    );
+  }
+  if (after !== undefined || before !== undefined) deferred.push("approval_year");
+  // On Drugs@FDA (where only the year is deferred) the range narrows the candidates by submission date.
+  if (endpoint === "drugsfda" && deferred.length > 0) {
+    const to = before ?? new Date().getUTCFullYear() + 1;
+    clauses.push(`${SUBMISSION_DATE_FIELD}:[${after ?? 1900}0101 TO ${to}1231]`);
   }
   return { endpoint, search: clauses.join(" AND ") || undefined, deferred, fields: searched };
 };

@@ -1,10 +1,7 @@
-import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
-import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
 import { criteriaSchema, describeCriteria, requireApplicable } from "../internal/criteria.js";
-import type { OpenFdaClient } from "../internal/openfda-client.js";
-import { OPENFDA_POLICY } from "../internal/policy.js";
+import { defineFdaTool, OPENFDA_POLICY } from "../internal/policy.js";
 import { buildSearch, searchedMetadata } from "../internal/query.js";
 
 /**
@@ -50,7 +47,7 @@ const output = z.object({
  * @example
  * await catalog.call("fda_count_drugs", { search_criteria: { pharmacologic_class: "Kinase Inhibitor" }, count_by: "sponsor" })
  */
-export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
+export const countDrugs = defineFdaTool({
   name: "fda_count_drugs",
   title: "Count FDA drugs",
   description:

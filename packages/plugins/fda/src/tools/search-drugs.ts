@@ -1,16 +1,7 @@
-import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
-import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
-import {
-  criteriaSchema,
-  describeCriteria,
-  requireApplicable,
-  suggestionsForMany,
-  suggestionsForNone,
-} from "../internal/criteria.js";
-import type { OpenFdaClient } from "../internal/openfda-client.js";
-import { OPENFDA_POLICY } from "../internal/policy.js";
+import { criteriaSchema, describeCriteria, refinements, requireApplicable } from "../internal/criteria.js";
+import { defineFdaTool, OPENFDA_POLICY } from "../internal/policy.js";
 import { buildSearch, FIELDS, searchedMetadata } from "../internal/query.js";
 import { matchesOf, matchSchema } from "../internal/records.js";
 
@@ -38,7 +29,7 @@ const output = z.object({
  * @example
  * await catalog.call("fda_search_drugs", { search_criteria: { active_ingredient: "semaglutide" }, max_results: 5 })
  */
-export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
+export const searchDrugs = defineFdaTool({
   name: "fda_search_drugs",
   title: "Search FDA-approved drugs",
   description:
@@ -94,8 +85,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
         ...searchedMetadata({ ...built, fields }, page.lastUpdated),
         total_count_exact: exact,
         label_uris,
-        refinement_suggestions:
-          total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length),
+        refinement_suggestions: refinements(c, total, shown.length, fully),
       },
     });
   },
