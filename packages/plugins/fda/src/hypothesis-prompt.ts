@@ -11,29 +11,24 @@ const CLASS_FIELD = "openfda.pharm_class_epc.exact";
 const classesRead = new WeakMap<OpenFdaClient, { at: number; classes: Promise<string[]> }>();
 
 /**
- * openFDA's established pharmacologic classes of approved drugs (Drugs@FDA applications), on most
- * applications first, without "[EPC]".
+ * Completes `pharmacologic_class` from openFDA's established pharmacologic classes of approved drugs
+ * (Drugs@FDA applications, without "[EPC]"): those whose name, or one of its words, starts with what
+ * was typed (case-insensitive), the classes of most applications first.
  */
-const pharmacologicClasses = (client: OpenFdaClient, signal: AbortSignal): Promise<string[]> => {
-  const kept = classesRead.get(client);
-  if (kept && Date.now() - kept.at < CLASSES_TTL_MS) return kept.classes;
-  const classes = client
-    .count({ endpoint: "drugsfda" }, CLASS_FIELD, 1000, signal)
-    .then(({ buckets }) => [...new Set(buckets.map((b) => b.term.replace(/\s*\[EPC\]$/, "")))]);
-  classesRead.set(client, { at: Date.now(), classes });
-  // A failed read is not kept: the next completion asks again.
-  classes.catch(() => classesRead.delete(client));
-  return classes;
-};
-
-/**
- * Completes `pharmacologic_class` from openFDA's pharmacologic classes: those whose name, or one of its
- * words, starts with what was typed (case-insensitive), the classes of most approved drugs first.
- */
-const completeClass: Completer<FdaConfig, OpenFdaClient> = async (typed, { resources, signal }) => {
+const completeClass: Completer<FdaConfig, OpenFdaClient> = async (typed, { resources: client, signal }) => {
+  let kept = classesRead.get(client);
+  if (!kept || Date.now() - kept.at >= CLASSES_TTL_MS) {
+    const classes = client
+      .count({ endpoint: "drugsfda" }, CLASS_FIELD, 1000, signal)
+      .then(({ buckets }) => [...new Set(buckets.map((b) => b.term.replace(/\s*\[EPC\]$/, "")))]);
+    kept = { at: Date.now(), classes };
+    classesRead.set(client, kept);
+    // A failed read is not kept: the next completion asks again.
+    classes.catch(() => classesRead.delete(client));
+  }
   const t = typed.trim().toLowerCase();
-  const classes = await pharmacologicClasses(resources, signal);
-  return classes.filter((c) => [c, ...c.split(/[\s-]+/)].some((w) => w.toLowerCase().startsWith(t)));
+  const starts = (w: string) => w.toLowerCase().startsWith(t);
+  return (await kept.classes).filter((c) => starts(c) || c.split(/[\s-]+/).some(starts));
 };
 
 /**

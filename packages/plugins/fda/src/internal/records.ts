@@ -71,13 +71,10 @@ const INDICATION_CHARS = 400;
 /** The text cut to `max` characters, an ellipsis ending a cut one. */
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+/** The values trimmed, without blanks and repeats (case-insensitive: the first spelling wins). */
 const uniq = (values: ReadonlyArray<string | undefined>): string[] => {
-  const seen = new Map<string, string>();
-  for (const v of values) {
-    const t = v?.trim();
-    if (t && !seen.has(t.toUpperCase())) seen.set(t.toUpperCase(), t);
-  }
-  return [...seen.values()];
+  const trimmed = values.flatMap((v) => v?.trim() || []);
+  return trimmed.filter((t, i) => trimmed.findIndex((u) => u.toUpperCase() === t.toUpperCase()) === i);
 };
 
 /** YYYYMMDD → YYYY-MM-DD (anything else unchanged). */
