@@ -1,9 +1,8 @@
 import { fail, type PluginResourceTemplate } from "@quiver/core";
 import type { AlphafoldConfig } from "./config.js";
+import { MIME } from "./internal/output.js";
 import { normaliseAccession } from "./internal/sequence.js";
 import { fetchAfdbEntry, fetchText } from "./internal/upstreams.js";
-
-const MIME = { pdb: "chemical/x-pdb", mmcif: "chemical/x-mmcif" } as const;
 
 /**
  * The AlphaFold DB model file of a UniProt accession (`alphafold://structures/P04637/pdb`, or

@@ -1,8 +1,7 @@
-import { outcome, partial, type ToolContext, type ToolOutcome } from "@quiver/core";
+import { partial, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { type Prediction, structurePart } from "./output.js";
+import { finished, type Prediction, stage } from "./output.js";
 import { confidenceParts } from "./plddt.js";
-import { stage } from "./progress.js";
 import { plddtFromMmcif, plddtFromPdb } from "./structure-parse.js";
 import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./upstreams.js";
 
@@ -88,17 +87,7 @@ export const predictionFromAfdb = async (
     );
   }
   const sequence_length = entry.sequence?.length ?? scores.plddt.length;
-  const { structure, artifact } = structurePart(
-    format,
-    text,
-    fileUrl,
-    ctx.config.inlineStructureMaxChars,
-    fileUrl ?? `alphafold://structure/${model}.${format === "pdb" ? "pdb" : "cif"}`,
-  );
-  stage(ctx, 4, "Done");
   const message = `AlphaFold DB model ${model} (${sequence_length} residues): ${parts.summary}.`;
-  return outcome(
-    { ...base, ...parts.fields, sequence_length, warnings, structure },
-    { message, source: "AlphaFold DB", ...(artifact ? { content: [artifact] } : {}) },
-  );
+  const data = { ...base, ...parts.fields, sequence_length, warnings };
+  return finished(ctx, data, text, { message, source: "AlphaFold DB" });
 };

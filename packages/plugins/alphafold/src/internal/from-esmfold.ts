@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { fail, outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
+import { fail, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { type Prediction, structurePart } from "./output.js";
+import { finished, type Prediction, stage } from "./output.js";
 import { confidenceParts } from "./plddt.js";
-import { stage } from "./progress.js";
 import { plddtFromPdb } from "./structure-parse.js";
 
 /**
@@ -62,10 +61,8 @@ export const predictionFromEsmfold = async (
     })
     .finally(stop);
   if (!/^(?:HEADER|ATOM|MODEL|REMARK|PARENT|TITLE)/m.test(pdb)) {
-    throw fail.upstream("ESMFold answered without a PDB structure.", {
-      retryable: true,
-      suggestion: "ESMFold's answer was broken; try again in a moment.",
-    });
+    const suggestion = "ESMFold's answer was broken; try again in a moment.";
+    throw fail.upstream("ESMFold answered without a PDB structure.", { retryable: true, suggestion });
   }
   stage(ctx, 3, "ESMFold returned a structure; reading pLDDT");
   const scores = plddtFromPdb(pdb);
@@ -77,17 +74,8 @@ export const predictionFromEsmfold = async (
     );
   }
   const id = createHash("sha256").update(sequence).digest("hex").slice(0, 12);
-  const { structure, artifact } = structurePart(
-    "pdb",
-    pdb,
-    undefined,
-    ctx.config.inlineStructureMaxChars,
-    `esmfold://prediction/ESM-${id}.pdb`,
-  );
-  stage(ctx, 4, "Done");
   const message = `ESMFold prediction (${sequence.length} residues): ${parts.summary}.`;
-  return outcome(
-    { ...base, ...parts.fields, warnings: out, structure },
-    { message, source: "ESMFold (ESM Atlas)", ...(artifact ? { content: [artifact] } : {}) },
-  );
+  const uri = `esmfold://prediction/ESM-${id}.pdb`;
+  const info = { message, source: "ESMFold (ESM Atlas)" };
+  return finished(ctx, { ...base, ...parts.fields, warnings: out }, pdb, info, uri);
 };

@@ -3,8 +3,7 @@ import { z } from "zod";
 import type { AlphafoldConfig } from "../config.js";
 import { predictionFromAfdb } from "../internal/from-afdb.js";
 import { predictionFromEsmfold } from "../internal/from-esmfold.js";
-import { predictionSchema } from "../internal/output.js";
-import { stage } from "../internal/progress.js";
+import { predictionSchema, stage } from "../internal/output.js";
 import { ESMFOLD_MAX_LENGTH, normaliseAccession, validateSequence } from "../internal/sequence.js";
 import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
 
