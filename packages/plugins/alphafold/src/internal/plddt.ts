@@ -10,15 +10,12 @@ const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a,
 
 /** Runs of consecutive residues (numbered from `firstResidue`) whose scores have the same `key`. */
 const runsOf = <K>(perResidue: ReadonlyArray<number>, firstResidue: number, key: (plddt: number) => K) => {
-  const runs: Array<{ key: K; start: number; end: number; scores: number[] }> = [];
+  const runs: Array<{ key: K; start: number; scores: number[] }> = [];
   perResidue.forEach((plddt, i) => {
-    const last = runs.at(-1);
-    if (last?.key === key(plddt)) {
-      last.end = i + firstResidue;
-      last.scores.push(plddt);
-    } else runs.push({ key: key(plddt), start: i + firstResidue, end: i + firstResidue, scores: [plddt] });
+    if (runs.at(-1)?.key !== key(plddt)) runs.push({ key: key(plddt), start: i + firstResidue, scores: [] });
+    runs.at(-1)!.scores.push(plddt);
   });
-  return runs;
+  return runs.map((run) => ({ ...run, end: run.start + run.scores.length - 1 }));
 };
 
 /** Consecutive residues (1-based) grouped by band, with their mean pLDDT (in the same band). */

@@ -69,20 +69,13 @@ const readLoop = (lines: ReadonlyArray<string>, category: string): Array<Record<
 export const plddtFromMmcif = (text: string) => {
   const lines = text.split(/\r?\n/);
   const [scores, add] = collect();
-  let chain: string | undefined;
-  let model: string | undefined;
+  let first: string | undefined;
   for (const a of readLoop(lines, "_atom_site")) {
     if ((a.label_atom_id ?? a.auth_atom_id) !== "CA") continue;
-    const thisModel = a.pdbx_PDB_model_num ?? "1";
-    const thisChain = a.label_asym_id ?? a.auth_asym_id ?? "A";
-    model ??= thisModel;
-    chain ??= thisChain;
-    if (thisModel === model && thisChain === chain)
-      add(
-        Number(a.label_seq_id ?? a.auth_seq_id),
-        Number(a.B_iso_or_equiv),
-        a.label_comp_id ?? a.auth_comp_id,
-      );
+    const modelAndChain = `${a.pdbx_PDB_model_num ?? "1"} ${a.label_asym_id ?? a.auth_asym_id ?? "A"}`;
+    first ??= modelAndChain;
+    const name = a.label_comp_id ?? a.auth_comp_id;
+    if (modelAndChain === first) add(Number(a.label_seq_id ?? a.auth_seq_id), Number(a.B_iso_or_equiv), name);
   }
   if (scores.residues.length > 0) return scores;
   for (const r of readLoop(lines, "_ma_qa_metric_local"))

@@ -97,6 +97,15 @@ export const fetchConfidence = async (ctx: CallContext, url: string) => {
 /** The databases whose cross-references are UniProt accessions, best first. */
 const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
 
+/** A UniParc search hit: a light entry, which holds no cross-references (UniProt's UniParc split, 2024). */
+const uniparcHit = z.looseObject({
+  uniParcId: z.string(),
+  sequence: z.looseObject({ value: z.string(), md5: z.string() }).partial().optional(),
+});
+
+/** A UniParc cross-reference: a database entry of the same sequence. */
+const crossReference = z.looseObject({ database: z.string(), id: z.string(), active: z.boolean() }).partial();
+
 /** A UniProt list request: its path and query, and what its failure says (`what` answered without `missing`). */
 type ListRequest = { url: string; query: Record<string, string>; what: string; missing: string };
 
@@ -106,23 +115,17 @@ type ListRequest = { url: string; query: Record<string, string>; what: string; m
  * "no exact match": folding the sequence with ESMFold then would hide that the known structure was
  * never looked for.
  */
-const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, request: ListRequest, item: T) => {
+const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, item: T, request: ListRequest) => {
   const { url, query, what, missing } = request;
   const res = await ctx.http.request({ baseUrl: ctx.config.uniprotUrl, url, query, signal: ctx.signal });
-  const body = res.json(
-    z.looseObject({
-      messages: z.array(z.unknown()).optional(),
-      error: z.unknown().optional(),
-      results: z.array(item).optional(),
-    }),
-  );
+  const list = z.looseObject({ messages: z.array(z.unknown()), error: z.unknown(), results: z.array(item) });
+  const body = res.json(list.partial());
   if (body.results !== undefined) return body.results;
   const said =
     body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
   throw fail.upstream(
     `UniProt's ${what} answered HTTP ${res.status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`,
     {
-      retryable: true,
       suggestion:
         "UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.",
     },
@@ -138,41 +141,22 @@ const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, request: Li
  */
 export const findExactAccession = async (ctx: CallContext, sequence: string): Promise<string | undefined> => {
   const md5 = createHash("md5").update(sequence).digest("hex").toUpperCase();
-  // `GET /uniparc/search` gives light entries, which hold no cross-references (UniProt's UniParc split, 2024).
-  const found = await uniprotResults(
-    ctx,
-    {
-      url: "/uniparc/search",
-      query: { query: `checksum:${md5}`, format: "json", size: "5" },
-      what: "UniParc search",
-      missing: "a result list",
-    },
-    z.looseObject({
-      uniParcId: z.string(),
-      sequence: z.looseObject({ value: z.string().optional(), md5: z.string().optional() }).optional(),
-    }),
-  );
+  const found = await uniprotResults(ctx, uniparcHit, {
+    url: "/uniparc/search",
+    query: { query: `checksum:${md5}`, format: "json", size: "5" },
+    what: "UniParc search",
+    missing: "a result list",
+  });
   const entry =
     found.find((e) => e.sequence?.value === sequence) ??
     found.find((e) => e.sequence?.md5?.toUpperCase() === md5);
   if (!entry) return undefined;
-  const databases = await uniprotResults(
-    ctx,
-    {
-      url: `/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
-      query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
-      what: "UniParc cross-references",
-      missing: "a cross-reference list",
-    },
-    z.looseObject({
-      database: z.string().optional(),
-      id: z.string().optional(),
-      active: z.boolean().optional(),
-    }),
-  );
+  const databases = await uniprotResults(ctx, crossReference, {
+    url: `/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
+    query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
+    what: "UniParc cross-references",
+    missing: "a cross-reference list",
+  });
   const refs = databases.filter((r) => r.active !== false && r.id);
-  return (
-    refs.find((r) => r.database === UNIPROT_DATABASES[0]) ??
-    refs.find((r) => r.database === UNIPROT_DATABASES[1])
-  )?.id;
+  return UNIPROT_DATABASES.map((db) => refs.find((r) => r.database === db)).find(Boolean)?.id;
 };
