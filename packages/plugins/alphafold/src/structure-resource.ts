@@ -20,7 +20,6 @@ export const structureTemplate: PluginResourceTemplate<AlphafoldConfig> = {
       throw fail.invalidInput(`${uri}: the format is pdb or mmcif, not "${format}".`);
     const entry = await fetchAfdbEntry(ctx, normaliseAccession(accession ?? ""));
     const url = entry && (format === "pdb" ? entry.pdbUrl : entry.cifUrl);
-    if (!url) return [];
-    return [{ uri, mimeType: MIME[format], text: await fetchText(ctx, url) }];
+    return url ? [{ uri, mimeType: MIME[format], text: await fetchText(ctx, url) }] : [];
   },
 };

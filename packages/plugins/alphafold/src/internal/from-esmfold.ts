@@ -14,8 +14,7 @@ const heartbeat = (ctx: ToolContext<AlphafoldConfig>) => {
   const timer = setInterval(() => {
     const elapsed = Date.now() - started;
     const fraction = Math.min(0.95, elapsed / Math.max(ctx.config.esmfoldTimeoutMs, 1));
-    const message = `ESMFold is folding (${Math.round(elapsed / 1000)} s elapsed)`;
-    stage(ctx, 2 + fraction, message);
+    stage(ctx, 2 + fraction, `ESMFold is folding (${Math.round(elapsed / 1000)} s elapsed)`);
   }, ctx.config.progressIntervalMs);
   timer.unref?.();
   return () => clearInterval(timer);

@@ -2,6 +2,9 @@ import { outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
 import type { AlphafoldConfig } from "../config.js";
 
+/** The structure file formats: PDB and mmCIF. */
+export const formatSchema = z.enum(["pdb", "mmcif"]);
+
 /**
  * The output of `alphafold_predict_structure`. Whether it is complete is the envelope's status
  * (`success`; `partial` or `timeout` with what was found), how it was found follows from the input
@@ -27,7 +30,7 @@ export const predictionSchema = z.object({
   warnings: z.array(z.string()).describe("Low-confidence stretches (pLDDT < 70) and anything missing."),
   structure: z
     .object({
-      format: z.enum(["pdb", "mmcif"]),
+      format: formatSchema,
       text: z.string().optional().describe("The structure file, when small enough to inline."),
       url: z.string().optional().describe("AlphaFold DB's download of the file."),
     })

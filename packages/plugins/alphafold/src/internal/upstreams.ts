@@ -70,10 +70,9 @@ export const fetchAfdbEntry = async (ctx: CallContext, accession: string): Promi
 export const fetchText = async (ctx: CallContext, url: string): Promise<string> => {
   const res = await ctx.http.request({ url, signal: ctx.signal });
   if (/html/i.test(res.header("content-type") ?? "") || /^\s*<(?:!doctype|html)/i.test(res.body)) {
-    throw fail.upstream(`AlphaFold DB returned an HTML page instead of a structure file for ${url}.`, {
-      retryable: false,
-      suggestion: "AlphaFold DB may be down for maintenance; try again later.",
-    });
+    const message = `AlphaFold DB returned an HTML page instead of a structure file for ${url}.`;
+    const suggestion = "AlphaFold DB may be down for maintenance; try again later.";
+    throw fail.upstream(message, { retryable: false, suggestion });
   }
   return res.body;
 };
@@ -87,9 +86,8 @@ const confidenceSchema = z.object({
 export const fetchConfidence = async (ctx: CallContext, url: string) => {
   const doc = await ctx.http.json({ url, signal: ctx.signal, schema: confidenceSchema });
   if (doc.residueNumber.length !== doc.confidenceScore.length) {
-    throw fail.upstream("AlphaFold DB's confidence file has different numbers of residues and scores.", {
-      retryable: false,
-    });
+    const message = `AlphaFold DB's confidence file has different numbers of residues and scores.`;
+    throw fail.upstream(message, { retryable: false });
   }
   return { residues: doc.residueNumber, plddt: doc.confidenceScore };
 };
@@ -123,13 +121,9 @@ const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, item: T, re
   if (body.results !== undefined) return body.results;
   const said =
     body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
-  throw fail.upstream(
-    `UniProt's ${what} answered HTTP ${res.status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`,
-    {
-      suggestion:
-        "UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.",
-    },
-  );
+  const message = `UniProt's ${what} answered HTTP ${res.status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`;
+  const suggestion = `UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.`;
+  throw fail.upstream(message, { suggestion });
 };
 
 /**

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AlphafoldConfig } from "../config.js";
 import { predictionFromAfdb } from "../internal/from-afdb.js";
 import { predictionFromEsmfold } from "../internal/from-esmfold.js";
-import { predictionSchema, stage } from "../internal/output.js";
+import { formatSchema, predictionSchema, stage } from "../internal/output.js";
 import { ESMFOLD_MAX_LENGTH, normaliseAccession, validateSequence } from "../internal/sequence.js";
 import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
 
@@ -37,10 +37,7 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
       .describe(
         "UniProt accession, e.g. P04637, or AlphaFold model id AF-P04637-F1. Give this or sequence, not both.",
       ),
-    structure_format: z
-      .enum(["pdb", "mmcif"])
-      .default("pdb")
-      .describe("Structure file format (ESMFold gives PDB only)."),
+    structure_format: formatSchema.default("pdb").describe("Structure file format (ESMFold gives PDB only)."),
   }),
   output: predictionSchema,
   examples: [
@@ -73,24 +70,21 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     "Cite the model: AlphaFold DB as Jumper et al., Nature 596, 583–589 (2021) and Varadi et al., Nucleic Acids Res. (2024) (data CC BY 4.0); ESMFold as Lin et al., Science 379, 1123–1130 (2023).",
   run: async ({ sequence: raw, uniprot_accession: asked, structure_format: format }, ctx) => {
     if ((raw === undefined) === (asked === undefined)) {
-      throw fail.invalidInput(
-        raw !== undefined
-          ? "Give either sequence or uniprot_accession, not both."
-          : "Give a sequence or a uniprot_accession.",
-        { suggestion: 'For example { "uniprot_accession": "P04637" } or { "sequence": "MEEPQSDPSV…" }.' },
-      );
+      const both = raw !== undefined;
+      const message = both
+        ? "Give either sequence or uniprot_accession, not both."
+        : "Give a sequence or a uniprot_accession.";
+      const suggestion = `For example { "uniprot_accession": "P04637" } or { "sequence": "MEEPQSDPSV…" }.`;
+      throw fail.invalidInput(message, { suggestion });
     }
     if (asked !== undefined) {
       const accession = normaliseAccession(asked);
       stage(ctx, 1, `Looking up AlphaFold DB for ${accession}`);
       const entry = await fetchAfdbEntry(ctx, accession);
       if (!entry) {
-        throw fail.outOfDomain(
-          `AlphaFold DB has no prediction for ${accession}: the accession may not exist, or the protein is outside its coverage.`,
-          {
-            suggestion: `Check the accession at uniprot.org, or pass the sequence to fold it with ESMFold (up to ${ESMFOLD_MAX_LENGTH} residues).`,
-          },
-        );
+        const message = `AlphaFold DB has no prediction for ${accession}: the accession may not exist, or the protein is outside its coverage.`;
+        const suggestion = `Check the accession at uniprot.org, or pass the sequence to fold it with ESMFold (up to ${ESMFOLD_MAX_LENGTH} residues).`;
+        throw fail.outOfDomain(message, { suggestion });
       }
       return predictionFromAfdb(ctx, entry, format, []);
     }
@@ -114,12 +108,9 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     }
     if (entry) return predictionFromAfdb(ctx, entry, format, warnings);
     if (sequence.length > ESMFOLD_MAX_LENGTH) {
-      throw fail.outOfDomain(
-        `The sequence has ${sequence.length} residues and matches no AlphaFold DB model exactly; ESMFold folds at most ${ESMFOLD_MAX_LENGTH}.`,
-        {
-          suggestion: `Give its UniProt accession if it has one, or split it into domains of at most ${ESMFOLD_MAX_LENGTH} residues.`,
-        },
-      );
+      const message = `The sequence has ${sequence.length} residues and matches no AlphaFold DB model exactly; ESMFold folds at most ${ESMFOLD_MAX_LENGTH}.`;
+      const suggestion = `Give its UniProt accession if it has one, or split it into domains of at most ${ESMFOLD_MAX_LENGTH} residues.`;
+      throw fail.outOfDomain(message, { suggestion });
     }
     return predictionFromEsmfold(ctx, sequence, format, warnings);
   },
