@@ -18,11 +18,10 @@ export const labelResource: PluginResourceTemplate<FdaConfig, OpenFdaClient> = {
     "The full FDA drug label (openFDA /drug/label.json record: every section of the label) by its SPL set id, the label_uri of an fda_search_drugs match.",
   mimeType: "application/json",
   read: async (uri, { set_id: setId = "" }, ctx) => {
-    if (!SET_ID.test(setId))
-      throw fail.invalidInput(
-        `"${setId.slice(0, 60)}" is not an SPL set id: expected a UUID such as 0000025c-6dbf-4af7-a741-5cbacaed519a.`,
-        { suggestion: "Use the label_uri of an fda_search_drugs match." },
-      );
+    if (!SET_ID.test(setId)) {
+      const message = `"${setId.slice(0, 60)}" is not an SPL set id: expected a UUID such as 0000025c-6dbf-4af7-a741-5cbacaed519a.`;
+      throw fail.invalidInput(message, { suggestion: "Use the label_uri of an fda_search_drugs match." });
+    }
     // `set_id` is a keyword field: the search matches the exact id, and openFDA sends the record whole.
     const query = { endpoint: "label", search: `set_id:"${setId.toLowerCase()}"` } as const;
     const [label] = (await ctx.resources.search(query, 1, ctx.signal)).results;

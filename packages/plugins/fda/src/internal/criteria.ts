@@ -99,25 +99,21 @@ export const closestCriterion = (key: string): string => {
 export const requireApplicable = (c: Criteria, allRecords?: string): void => {
   const misplaced = c.other_criteria?.find((o) => KNOWN_CRITERIA.includes(o.field));
   if (misplaced) {
-    throw fail.invalidInput(
-      `search_criteria.other_criteria names "${misplaced.field}", a criterion of its own.`,
-      { suggestion: `Give it as search_criteria.${misplaced.field} instead.` },
-    );
+    const message = `search_criteria.other_criteria names "${misplaced.field}", a criterion of its own.`;
+    throw fail.invalidInput(message, {
+      suggestion: `Give it as search_criteria.${misplaced.field} instead.`,
+    });
   }
   if (givenCriteria(c).length > 0) return;
   const unknown = (c.other_criteria ?? []).map((o) => o.field);
   if (unknown.length > 0) {
-    throw fail.invalidInput(
-      `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
-      {
-        suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.${allRecords ?? ""}`,
-      },
-    );
+    const message = `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`;
+    const suggestion = `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.${allRecords ?? ""}`;
+    throw fail.invalidInput(message, { suggestion });
   }
   if (allRecords === undefined) {
-    throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
-      suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
-    });
+    const suggestion = `For example { "search_criteria": { "active_ingredient": "semaglutide" } }.`;
+    throw fail.invalidInput("search_criteria is empty: give at least one criterion.", { suggestion });
   }
 };
 

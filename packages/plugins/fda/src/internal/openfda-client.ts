@@ -79,26 +79,18 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
         });
       }
       // The same query would fail again, so not retryable.
-      const failure = fail.invalidInput(
-        `openFDA could not parse the search sent to ${path} (HTTP 500 SERVER_ERROR: ${details.slice(0, 200)}); search was ${JSON.stringify(search)}.`,
-        {
-          retryable: false,
-          status: 500,
-          suggestion:
-            "Sending the same criteria again fails the same way: rephrase them with plain words (letters, digits, spaces) and call again.",
-        },
-      );
+      const message = `openFDA could not parse the search sent to ${path} (HTTP 500 SERVER_ERROR: ${details.slice(0, 200)}); search was ${JSON.stringify(search)}.`;
+      const suggestion = `Sending the same criteria again fails the same way: rephrase them with plain words (letters, digits, spaces) and call again.`;
+      const failure = fail.invalidInput(message, { retryable: false, status: 500, suggestion });
       if (unparsable.size >= MAX_UNPARSABLE) unparsable.delete(unparsable.keys().next().value!);
       unparsable.set(key, failure);
       throw failure;
     }
     if (response.status === 404) {
       if (error?.code === "NOT_FOUND") return undefined;
-      throw fail.upstream(`openFDA answered HTTP 404 for ${path} without its NOT_FOUND error body.`, {
-        status: 404,
-        retryable: false,
-        suggestion: "Check the plugin's baseUrl setting: it should point at https://api.fda.gov.",
-      });
+      const suggestion = "Check the plugin's baseUrl setting: it should point at https://api.fda.gov.";
+      const message = `openFDA answered HTTP 404 for ${path} without its NOT_FOUND error body.`;
+      throw fail.upstream(message, { status: 404, retryable: false, suggestion });
     }
     return response;
   };

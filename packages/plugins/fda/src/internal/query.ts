@@ -63,10 +63,9 @@ export type Query = { readonly endpoint: Endpoint; readonly search?: string | un
 export const quote = (value: string, criterion: string): string => {
   const cleaned = phraseText(value);
   if (!/[\p{L}\p{N}]/u.test(cleaned)) {
-    throw fail.invalidInput(
-      `search_criteria.${criterion} has no letters or digits to search for (openFDA searches Latin letters and digits only).`,
-      { suggestion: `Give ${criterion} as words in Latin letters, e.g. a drug or company name.` },
-    );
+    const message = `search_criteria.${criterion} has no letters or digits to search for (openFDA searches Latin letters and digits only).`;
+    const suggestion = `Give ${criterion} as words in Latin letters, e.g. a drug or company name.`;
+    throw fail.invalidInput(message, { suggestion });
   }
   return `"${cleaned}"`;
 };
@@ -140,10 +139,9 @@ export const buildSearch = (c: Criteria, endpoint: Endpoint = c.indication ? "la
   }
   const { after, before } = c.approval_year ?? {};
   if (after !== undefined && before !== undefined && after > before) {
-    throw fail.invalidInput(
-      `search_criteria.approval_year.after (${after}) is later than approval_year.before (${before}).`,
-      { suggestion: `Swap them: { "after": ${before}, "before": ${after} }.` },
-    );
+    const message = `search_criteria.approval_year.after (${after}) is later than approval_year.before (${before}).`;
+    const suggestion = `Swap them: { "after": ${before}, "before": ${after} }.`;
+    throw fail.invalidInput(message, { suggestion });
   }
   if (after !== undefined || before !== undefined) deferred.push("approval_year");
   // On Drugs@FDA (where only the year is deferred) the range narrows the candidates by submission date.
