@@ -45,7 +45,9 @@ export const predictionFromEsmfold = async (
   ctx.reportPartial(base);
   stage(ctx, 2, `No exact UniProt/AlphaFold DB match; folding ${sequence.length} residues with ESMFold`);
   const stop = heartbeat(ctx);
+  // Every wait is the fold's: ESMFold sends nothing until it is done.
   const wait = ctx.config.esmfoldTimeoutMs;
+  const waits = { timeoutMs: wait, headersTimeoutMs: wait, bodyTimeoutMs: wait };
   const { body: pdb } = await ctx.http
     .request({
       method: "POST",
@@ -54,9 +56,7 @@ export const predictionFromEsmfold = async (
       headers: { "content-type": "text/plain" },
       body: sequence,
       signal: ctx.signal,
-      timeoutMs: wait,
-      headersTimeoutMs: wait,
-      bodyTimeoutMs: wait,
+      ...waits,
     })
     .finally(stop);
   if (!/^(?:HEADER|ATOM|MODEL|REMARK|PARENT|TITLE)/m.test(pdb)) {

@@ -50,8 +50,7 @@ const readLoop = (lines: ReadonlyArray<string>, category: string): Array<Record<
   if (start < 0) return [];
   const columns: string[] = [];
   let j = start + 1;
-  while (j < lines.length && lines[j]!.startsWith(prefix))
-    columns.push(lines[j++]!.slice(prefix.length).trim());
+  for (; lines[j]?.startsWith(prefix); j++) columns.push(lines[j]!.slice(prefix.length).trim());
   const rows: Array<Record<string, string>> = [];
   for (; j < lines.length; j++) {
     const line = lines[j]!;
@@ -85,8 +84,6 @@ export const plddtFromMmcif = (text: string) => {
 
 /** Scores on a 0–1 scale (ESMFold) are moved to AlphaFold's 0–100 scale. */
 export const toPercent = (plddt: ReadonlyArray<number>): number[] => {
-  const max = plddt.reduce((a, b) => Math.max(a, b), 0);
-  return max <= 1
-    ? plddt.map((v) => Math.round(v * 10_000) / 100)
-    : plddt.map((v) => Math.round(v * 100) / 100);
+  const factor = plddt.every((v) => v <= 1) ? 10_000 : 100;
+  return plddt.map((v) => Math.round(v * factor) / 100);
 };

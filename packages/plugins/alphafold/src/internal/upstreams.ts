@@ -49,12 +49,9 @@ export type AfdbEntry = z.output<typeof entrySchema>;
  * accession (or model id) matches, since the order is not guaranteed. Undefined when AFDB has none (404).
  */
 export const fetchAfdbEntry = async (ctx: CallContext, accession: string): Promise<AfdbEntry | undefined> => {
-  const res = await ctx.http.request({
-    baseUrl: ctx.config.alphafoldUrl,
-    url: `/api/prediction/${encodeURIComponent(accession)}`,
-    signal: ctx.signal,
-    acceptStatus: [404],
-  });
+  const { config, http, signal } = ctx;
+  const url = `/api/prediction/${encodeURIComponent(accession)}`;
+  const res = await http.request({ baseUrl: config.alphafoldUrl, url, signal, acceptStatus: [404] });
   if (res.status === 404) return undefined;
   const entries = res.json(z.array(entrySchema));
   return (

@@ -100,9 +100,8 @@ export const requireApplicable = (c: Criteria, allRecords?: string): void => {
   const misplaced = c.other_criteria?.find((o) => KNOWN_CRITERIA.includes(o.field));
   if (misplaced) {
     const message = `search_criteria.other_criteria names "${misplaced.field}", a criterion of its own.`;
-    throw fail.invalidInput(message, {
-      suggestion: `Give it as search_criteria.${misplaced.field} instead.`,
-    });
+    const suggestion = `Give it as search_criteria.${misplaced.field} instead.`;
+    throw fail.invalidInput(message, { suggestion });
   }
   if (givenCriteria(c).length > 0) return;
   const unknown = (c.other_criteria ?? []).map((o) => o.field);
