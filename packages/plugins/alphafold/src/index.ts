@@ -4,6 +4,12 @@ import { alphafoldConfigSchema } from "./config.js";
 import { structureTemplate } from "./structure-resource.js";
 import { predictStructure } from "./tools/predict-structure.js";
 
+/**
+ * The view's page, built into one self-contained HTML file by `views/` (vite-plugin-singlefile); the
+ * same path from `src/` and `dist/`.
+ */
+const viewPage = new URL("../dist/views/structure/index.html", import.meta.url);
+
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings (`alphafoldConfigSchema`). */
 export type AlphafoldPluginOptions = PluginOptions<typeof alphafoldConfigSchema>;
 
@@ -34,11 +40,7 @@ export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}) =>
         title: "Predicted structure (3D)",
         description:
           "alphafold_predict_structure's model in 3D (3Dmol.js): coloured by pLDDT band with AlphaFold's four colours and a legend, rotate and zoom, the low-confidence regions highlighted; a structure over the answer's budget is read through its resource link. One self-contained HTML page (no network), at most 1 MB gzipped.",
-        // Built into one self-contained file by `views/` (vite-plugin-singlefile); read from `src/` and `dist/` alike.
-        html: () =>
-          import("node:fs/promises").then((fs) =>
-            fs.readFile(new URL("../dist/views/structure/index.html", import.meta.url), "utf8"),
-          ),
+        html: () => import("node:fs/promises").then((fs) => fs.readFile(viewPage, "utf8")),
       },
     ],
     // A model's file whole, by accession (see the README's Resources).

@@ -61,14 +61,11 @@ export const hypothesisPrompt: PluginPrompt<FdaConfig, OpenFdaClient> = {
       complete: completeClass,
     },
   ],
-  get: ({ hypothesis, condition, pharmacologic_class }) => {
+  get: ({ hypothesis, condition, pharmacologic_class: drugClass }) => {
     // JSON leaves out an argument not given.
-    const criteria = {
-      indication: condition || undefined,
-      pharmacologic_class: pharmacologic_class || undefined,
-    };
+    const criteria = { indication: condition || undefined, pharmacologic_class: drugClass || undefined };
     const search =
-      condition || pharmacologic_class
+      condition || drugClass
         ? `Call fda_count_drugs and then fda_search_drugs with search_criteria ${JSON.stringify(criteria)}; if nothing matches, loosen it (one criterion at a time) and say what you searched.`
         : "Choose search_criteria from it (the condition as indication, the drug class as pharmacologic_class, a named drug as active_ingredient), call fda_count_drugs to size the search, then fda_search_drugs.";
     const text = [

@@ -6,6 +6,12 @@ import { labelResource } from "./label-resource.js";
 import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 
+/**
+ * The view's page, built into one self-contained HTML file by `views/` (vite-plugin-singlefile); the
+ * same path from `src/` and `dist/`.
+ */
+const viewPage = new URL("../dist/views/drugs/index.html", import.meta.url);
+
 /** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */
 export type FdaPluginOptions = PluginOptions<typeof fdaConfigSchema>;
 
@@ -36,11 +42,7 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
         title: "FDA drug table",
         description:
           "fda_search_drugs' matches as a table sortable by name, sponsor and approval date, with the unmet constraints, whether the search was complete, a link to each match's label (fda://label/{set_id}, read through the host) and a refinement that searches again. One self-contained HTML page (no network), at most 150 KB gzipped.",
-        // Built into one self-contained file by `views/` (vite-plugin-singlefile); read from `src/` and `dist/` alike.
-        html: () =>
-          import("node:fs/promises").then((fs) =>
-            fs.readFile(new URL("../dist/views/drugs/index.html", import.meta.url), "utf8"),
-          ),
+        html: () => import("node:fs/promises").then((fs) => fs.readFile(viewPage, "utf8")),
       },
     ],
     // A drug's full label by its set id (`fda://label/{set_id}`), through the same openFDA client.

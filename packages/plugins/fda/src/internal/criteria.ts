@@ -162,15 +162,10 @@ const suggestionsForNone = (c: Criteria): string[] => {
 /** Suggestions for a search with more matches than were returned. */
 const suggestionsForMany = (c: Criteria, total: number, returned: number): string[] => {
   const given = new Set<string>(givenCriteria(c));
-  const out = Object.entries(ADD_HINTS)
-    .filter(([k]) => !given.has(k))
-    .slice(0, 3)
-    .map(([, hint]) => hint);
-  out.push(
-    `Call fda_count_drugs with the same search_criteria and count_by "sponsor" or "route" to see how the ${total} matches split.`,
-  );
-  if (returned < 100) out.push("Raise max_results (up to 100) to see more of the matches.");
-  return out;
+  const add = Object.entries(ADD_HINTS).flatMap(([k, hint]) => (given.has(k) ? [] : [hint]));
+  const split = `Call fda_count_drugs with the same search_criteria and count_by "sponsor" or "route" to see how the ${total} matches split.`;
+  const more = returned < 100 ? ["Raise max_results (up to 100) to see more of the matches."] : [];
+  return [...add.slice(0, 3), split, ...more];
 };
 
 /** A search's refinement suggestions: how to loosen one that found nothing, to narrow a partial one. */

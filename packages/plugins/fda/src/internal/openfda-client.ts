@@ -14,6 +14,9 @@ const searchBody = z.object({ meta, results: z.array(z.record(z.string(), z.unkn
 const bucket = z.object({ term: z.union([z.string(), z.number()]).optional(), time: z.string().optional() });
 const countBody = z.object({ meta, results: z.array(bucket.extend({ count: z.number() })) });
 
+/** What openFDA's 404 NOT_FOUND means: no records match. */
+const NOTHING = { meta: undefined, results: [] } as const;
+
 /** openFDA's error body: `{ error: { code, message, details? } }` (ApiError in its api.js). */
 const errorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.string() }).partial().optional(),
@@ -70,13 +73,11 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
       const details = error?.code === "SERVER_ERROR" ? error.details : undefined;
       if (search === undefined || details === undefined || !PARSE_FAILURE.test(details)) {
         // Any other 500 is a failure on openFDA's side, worth retrying.
-        const said = error?.message ? `: ${error.message.slice(0, 200)}` : "";
+        const message = `openFDA failed (HTTP 500) for ${path}${error?.message ? `: ${error.message.slice(0, 200)}` : ""}.`;
         const retryAfterMs = parseRetryAfter(response.header("retry-after"));
-        throw fail.upstream(`openFDA failed (HTTP 500) for ${path}${said}.`, {
-          status: 500,
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-          suggestion: "openFDA failed on its side; try again in a moment.",
-        });
+        const retry = retryAfterMs === undefined ? {} : { retryAfterMs };
+        const suggestion = "openFDA failed on its side; try again in a moment.";
+        throw fail.upstream(message, { status: 500, ...retry, suggestion });
       }
       // The same query would fail again, so not retryable.
       const message = `openFDA could not parse the search sent to ${path} (HTTP 500 SERVER_ERROR: ${details.slice(0, 200)}); search was ${JSON.stringify(search)}.`;
@@ -97,20 +98,15 @@ export const createOpenFdaClient = (config: FdaConfig, http: HttpClient) => {
   return {
     /** Runs an openFDA search (`search=`, `limit=`); 404 NOT_FOUND comes back as an empty page. */
     async search(query: Query, limit: number, signal: AbortSignal) {
-      const body = (await send(query, { limit }, signal))?.json(searchBody);
-      return {
-        total: body?.meta?.results?.total ?? body?.results.length ?? 0,
-        results: body?.results ?? [],
-        lastUpdated: body?.meta?.last_updated,
-      };
+      const { meta, results } = (await send(query, { limit }, signal))?.json(searchBody) ?? NOTHING;
+      return { total: meta?.results?.total ?? results.length, results, lastUpdated: meta?.last_updated };
     },
     /** Runs an openFDA count (`count=<field>`); "Nothing to count" comes back as no buckets. */
     async count(query: Query, field: string, limit: number, signal: AbortSignal) {
-      const body = (await send(query, { count: field, limit }, signal))?.json(countBody);
-      return {
-        buckets: (body?.results ?? []).map((r) => ({ term: String(r.term ?? r.time ?? ""), count: r.count })),
-        lastUpdated: body?.meta?.last_updated,
-      };
+      const { meta, results } =
+        (await send(query, { count: field, limit }, signal))?.json(countBody) ?? NOTHING;
+      const buckets = results.map((r) => ({ term: String(r.term ?? r.time ?? ""), count: r.count }));
+      return { buckets, lastUpdated: meta?.last_updated };
     },
   };
 };

@@ -91,9 +91,6 @@ const originalApproval = (submissions: Application["submissions"]): string | und
 const classes = (o: z.output<typeof openfdaBlock>) =>
   uniq([...(o?.pharm_class_epc ?? []), ...(o?.pharm_class_moa ?? []), ...(o?.pharm_class_pe ?? [])]);
 
-const dafUrl = (application: string) =>
-  `https://www.accessdata.fda.gov/scripts/cder/daf/index.cfm?event=overview.process&ApplNo=${application.replace(/\D/g, "")}`;
-
 /** The URI of the full label with this SPL set id (the plugin's resource `fda://label/{set_id}`). */
 const labelUri = (setId: string): string => `fda://label/${encodeURIComponent(setId)}`;
 
@@ -116,7 +113,7 @@ const fromDrugsfda = (r: Application): Match => {
     routes: uniq([...products.map((p) => p.route), ...(o?.route ?? [])]),
     pharmacologic_classes: classes(o),
     ...(approval ? { original_approval_date: isoDate(approval)! } : {}),
-    url: dafUrl(r.application_number),
+    url: `https://www.accessdata.fda.gov/scripts/cder/daf/index.cfm?event=overview.process&ApplNo=${r.application_number.replace(/\D/g, "")}`,
     ...(o?.spl_set_id?.[0] ? { label_uri: labelUri(o.spl_set_id[0]) } : {}),
   };
 };
