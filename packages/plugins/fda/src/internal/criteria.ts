@@ -85,10 +85,8 @@ const SYNONYMS: Readonly<Record<string, ReadonlyArray<string>>> = {
 /** The criterion closest to an unknown key: a known synonym, else the nearest name. */
 export const closestCriterion = (key: string): string => {
   const k = key.toLowerCase();
-  return (
-    Object.keys(SYNONYMS).find((c) => SYNONYMS[c]!.includes(k)) ??
-    closestMatches(KNOWN_CRITERIA, k, { limit: 1 })[0]!
-  );
+  const synonym = Object.keys(SYNONYMS).find((c) => SYNONYMS[c]!.includes(k));
+  return synonym ?? closestMatches(KNOWN_CRITERIA, k, { limit: 1 })[0]!;
 };
 
 /**
@@ -138,25 +136,25 @@ const ADD_HINTS: Readonly<Record<string, string>> = {
   active_ingredient: "Add the active_ingredient.",
 };
 
+/** How to loosen each criterion, for a search that found nothing. */
+const LOOSEN: Readonly<Record<string, string>> = {
+  brand_name:
+    "Search by generic_name or active_ingredient instead of brand_name (brands differ between countries).",
+  indication: "Use a broader or differently worded indication (one or two key words from label language).",
+  generic_name: "Try active_ingredient instead of generic_name (salts: 'imatinib' vs 'imatinib mesylate').",
+  approval_year: "Widen or remove approval_year.",
+  pharmacologic_class:
+    "Use the FDA class wording (e.g. 'Kinase Inhibitor', 'GLP-1 Receptor Agonist') or drop pharmacologic_class.",
+};
+
 /** Suggestions for a search that found nothing: which criterion to loosen, and how. */
 const suggestionsForNone = (c: Criteria): string[] => {
   const given = givenCriteria(c);
-  const out: string[] = ["Check the spelling of names; openFDA matches whole words, not fragments."];
-  if (c.brand_name)
-    out.push(
-      "Search by generic_name or active_ingredient instead of brand_name (brands differ between countries).",
-    );
-  if (c.indication)
-    out.push("Use a broader or differently worded indication (one or two key words from label language).");
-  if (c.generic_name && !c.active_ingredient)
-    out.push("Try active_ingredient instead of generic_name (salts: 'imatinib' vs 'imatinib mesylate').");
-  if (c.approval_year) out.push("Widen or remove approval_year.");
-  if (c.pharmacologic_class)
-    out.push(
-      "Use the FDA class wording (e.g. 'Kinase Inhibitor', 'GLP-1 Receptor Agonist') or drop pharmacologic_class.",
-    );
-  if (given.length > 1) out.push(`Remove one criterion at a time (given: ${given.join(", ")}).`);
-  return out;
+  // generic_name's hint is to try active_ingredient: no help when that is given too.
+  const loosens = (k: keyof Criteria) => c[k] !== undefined && !(k === "generic_name" && c.active_ingredient);
+  const loosen = Object.entries(LOOSEN).flatMap(([k, hint]) => (loosens(k as keyof Criteria) ? [hint] : []));
+  const remove = given.length > 1 ? [`Remove one criterion at a time (given: ${given.join(", ")}).`] : [];
+  return ["Check the spelling of names; openFDA matches whole words, not fragments.", ...loosen, ...remove];
 };
 
 /** Suggestions for a search with more matches than were returned. */
