@@ -68,9 +68,8 @@ export const predictionFromEsmfold = async (
   const parts = confidenceParts(scores, 1);
   const out = [...warnings, ...parts.lowWarnings];
   if (scores.plddt.length !== sequence.length) {
-    out.push(
-      `ESMFold's structure has ${scores.plddt.length} residues for a ${sequence.length}-residue sequence.`,
-    );
+    const differ = `ESMFold's structure has ${scores.plddt.length} residues for a ${sequence.length}-residue sequence.`;
+    out.push(differ);
   }
   const id = createHash("sha256").update(sequence).digest("hex").slice(0, 12);
   const message = `ESMFold prediction (${sequence.length} residues): ${parts.summary}.`;

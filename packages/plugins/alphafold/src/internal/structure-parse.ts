@@ -52,8 +52,7 @@ const readLoop = (lines: ReadonlyArray<string>, category: string): Array<Record<
   let j = start + 1;
   for (; lines[j]?.startsWith(prefix); j++) columns.push(lines[j]!.slice(prefix.length).trim());
   const rows: Array<Record<string, string>> = [];
-  for (; j < lines.length; j++) {
-    const line = lines[j]!;
+  for (const line of lines.slice(j)) {
     if (line.startsWith("#") || line.startsWith("loop_") || line.startsWith("_")) break;
     const t = tokensOf(line);
     if (t.length >= columns.length) rows.push(Object.fromEntries(columns.map((c, k) => [c, t[k]!])));

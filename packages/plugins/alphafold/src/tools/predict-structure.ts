@@ -7,6 +7,10 @@ import { formatSchema, predictionSchema, stage } from "../internal/output.js";
 import { ESMFOLD_MAX_LENGTH, normaliseAccession, validateSequence } from "../internal/sequence.js";
 import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } from "../internal/upstreams.js";
 
+/** The fallback the model is told to take when the structure services cannot be reached. */
+const FALLBACK_GUIDANCE =
+  "The structure services could not be reached. Say so; describe what is known about the protein's domains from your own knowledge and mark it as unverified.";
+
 /**
  * `alphafold_predict_structure`: a protein's 3D structure with pLDDT confidence, from AlphaFold DB (by UniProt
  * accession, or by an exact sequence match) or folded by ESMFold (new sequences up to 400 residues).
@@ -59,11 +63,7 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     rateLimit: { limit: 60, window: "1 minute" },
     maxOutputChars: 80_000,
     // The last good prediction (marked stale, with its age) beats none while the services are down.
-    fallback: {
-      stale: true,
-      guidance:
-        "The structure services could not be reached. Say so; describe what is known about the protein's domains from your own knowledge and mark it as unverified.",
-    },
+    fallback: { stale: true, guidance: FALLBACK_GUIDANCE },
   },
   instruction:
     "Report the overall pLDDT and the low-confidence regions (pLDDT < 70 is unreliable; < 50 is often disordered). Do not paste per-residue arrays or structure text; give the link or say the structure is attached. " +
