@@ -11,6 +11,9 @@ import { type AfdbEntry, failureMessage, fetchAfdbEntry, findExactAccession } fr
 const FALLBACK_GUIDANCE =
   "The structure services could not be reached. Say so; describe what is known about the protein's domains from your own knowledge and mark it as unverified.";
 
+/** One of the two ways to name the protein (the tool takes exactly one): at most `max` characters. */
+const proteinBy = (max: number, what: string) => z.string().max(max).optional().describe(what);
+
 /**
  * `alphafold_predict_structure`: a protein's 3D structure with pLDDT confidence, from AlphaFold DB (by UniProt
  * accession, or by an exact sequence match) or folded by ESMFold (new sequences up to 400 residues).
@@ -27,20 +30,14 @@ export const predictStructure = defineToolWith<AlphafoldConfig>()({
     "Predict a protein's 3D structure with per-residue confidence (pLDDT). Give exactly one of uniprot_accession (the AlphaFold DB model) or sequence (an exact UniProt match's AlphaFold DB model, else an ESMFold prediction for up to 400 residues). Returns overall and per-residue pLDDT, confidence bands per region, warnings for low-confidence stretches, and the structure (inline when small, else a link). Use this when a question depends on a protein's fold, domains or disordered regions; it refuses DNA/RNA and invalid sequences.",
   category: "specialized_model",
   input: z.object({
-    sequence: z
-      .string()
-      .max(20_000)
-      .optional()
-      .describe(
-        "Protein sequence in one-letter amino-acid code (FASTA header and whitespace allowed). Give this or uniprot_accession, not both.",
-      ),
-    uniprot_accession: z
-      .string()
-      .max(40)
-      .optional()
-      .describe(
-        "UniProt accession, e.g. P04637, or AlphaFold model id AF-P04637-F1. Give this or sequence, not both.",
-      ),
+    sequence: proteinBy(
+      20_000,
+      "Protein sequence in one-letter amino-acid code (FASTA header and whitespace allowed). Give this or uniprot_accession, not both.",
+    ),
+    uniprot_accession: proteinBy(
+      40,
+      "UniProt accession, e.g. P04637, or AlphaFold model id AF-P04637-F1. Give this or sequence, not both.",
+    ),
     structure_format: formatSchema.default("pdb").describe("Structure file format (ESMFold gives PDB only)."),
   }),
   output: predictionSchema,

@@ -41,22 +41,22 @@ const labelRecord = z.looseObject({
   indications_and_usage: strings,
 });
 
+/** A text field of a match, left out when openFDA has none. */
+const optionalText = (what: string) => z.string().optional().describe(what);
+
 /** One drug in the results, from Drugs@FDA (an application) or a drug label (the answer's `endpoint`). */
 export const matchSchema = z.object({
-  application_number: z.string().optional().describe("FDA application (NDA, ANDA or BLA number)."),
-  sponsor: z.string().optional().describe("Company holding the application."),
-  labeler: z
-    .string()
-    .optional()
-    .describe(
-      "Company named on the drug's labels (openFDA manufacturer_name), often spelt out where sponsor is short.",
-    ),
+  application_number: optionalText("FDA application (NDA, ANDA or BLA number)."),
+  sponsor: optionalText("Company holding the application."),
+  labeler: optionalText(
+    "Company named on the drug's labels (openFDA manufacturer_name), often spelt out where sponsor is short.",
+  ),
   brand_names: z.array(z.string()).describe("Brand names."),
   generic_names: z.array(z.string()).describe("Generic names (else the active ingredients)."),
   routes: z.array(z.string()).describe("Routes of administration."),
   pharmacologic_classes: z.array(z.string()).describe("Pharmacologic classes."),
-  original_approval_date: z.string().optional().describe("Date of original approval (YYYY-MM-DD)."),
-  indication: z.string().optional().describe("Start of the label's Indications and Usage section."),
+  original_approval_date: optionalText("Date of original approval (YYYY-MM-DD)."),
+  indication: optionalText("Start of the label's Indications and Usage section."),
   url: z.string().describe("Where to read more (Drugs@FDA or DailyMed)."),
 });
 
