@@ -11,8 +11,9 @@ const meta = z
   .object({ last_updated: z.string().optional(), results: z.object({ total: z.number() }).optional() })
   .optional();
 const searchBody = z.object({ meta, results: z.array(z.record(z.string(), z.unknown())) });
-const bucket = z.object({ term: z.union([z.string(), z.number()]).optional(), time: z.string().optional() });
-const countBody = z.object({ meta, results: z.array(bucket.extend({ count: z.number() })) });
+/** A count bucket's value: a term (string or number), or the date of a date field. */
+const value = { term: z.union([z.string(), z.number()]).optional(), time: z.string().optional() };
+const countBody = z.object({ meta, results: z.array(z.object({ ...value, count: z.number() })) });
 
 /** What openFDA's 404 NOT_FOUND means: no records match. */
 const NOTHING = { meta: undefined, results: [] } as const;

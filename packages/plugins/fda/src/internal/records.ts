@@ -163,9 +163,9 @@ const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean
 
 /**
  * The matches of a page of the search's records (one that is not a record of its endpoint left out),
- * checked for the criteria the search deferred, and an `unmet_constraints` line for the labels whose
+ * checked for the criteria the search deferred, and an `unmet_constraints` line for the labels that
  * could not be checked. On Drugs@FDA that is the exact year of original approval; on labels the sponsor
- * and approval year are checked on each label's Drugs@FDA application (one more request).
+ * and approval year are checked on each label's Drugs@FDA application (one more request for all).
  */
 export const matchesOf = async (
   client: OpenFdaClient,
