@@ -33,16 +33,16 @@ export const lowConfidenceRuns = (perResidue: ReadonlyArray<number>, firstResidu
 
 const MAX_WARNINGS = 20;
 
+/** One low-confidence run's warning; a single residue's score is no mean. */
+const lowLine = ({ start, end, mean: average }: { start: number; end: number; mean: number }) =>
+  start === end
+    ? `Low confidence for residue ${start} (pLDDT ${average})`
+    : `Low confidence for residues ${start}-${end} (mean pLDDT ${average})`;
+
 /** "Low confidence for residues 45-52 (mean pLDDT 61.3)" for each run below 70, capped at 20 lines. */
 export const lowConfidenceWarnings = (perResidue: ReadonlyArray<number>, firstResidue = 1): string[] => {
   const runs = lowConfidenceRuns(perResidue, firstResidue);
-  const lines = runs
-    .slice(0, MAX_WARNINGS)
-    .map((r) =>
-      r.start === r.end
-        ? `Low confidence for residue ${r.start} (pLDDT ${r.mean})`
-        : `Low confidence for residues ${r.start}-${r.end} (mean pLDDT ${r.mean})`,
-    );
+  const lines = runs.slice(0, MAX_WARNINGS).map(lowLine);
   if (runs.length > MAX_WARNINGS)
     lines.push(`…and ${runs.length - MAX_WARNINGS} more low-confidence stretches.`);
   return lines;
