@@ -102,6 +102,7 @@ export const countDrugs = defineFdaTool({
     // A criterion not applied exactly makes the count partial: see unmet_constraints.
     return answer({ count_by, buckets }, c, unmet, {
       message,
+      note: "Not every criterion was applied exactly: see unmet_constraints.",
       source: `openFDA /drug/${built.endpoint}.json?count=${field}`,
       metadata: {
         ...searchedMetadata(built, page.lastUpdated),

@@ -80,6 +80,7 @@ export const searchDrugs = defineFdaTool({
     const data = shown.map(({ label_uri: _, ...m }) => m);
     return answer({ matches: data, total_count: total, fully_searched: fully }, c, unmet, {
       message,
+      note: "Not every criterion was applied: see unmet_constraints.",
       source: `openFDA /drug/${built.endpoint}.json`,
       metadata: {
         ...searchedMetadata({ ...built, fields }, page.lastUpdated),
