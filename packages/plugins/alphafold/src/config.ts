@@ -1,28 +1,21 @@
 import { setting } from "@quiver/core";
 import { z } from "zod";
 
-/** A base URL setting: its default, its environment variable and what it is. */
-const baseUrl = (url: string, env: string, what: string) =>
-  setting(z.url().default(url), { env }).describe(what);
+/** A base URL setting: its environment variable and its default. */
+const baseUrl = (env: string, url: string) => setting(z.url().default(url), { env });
 
 /**
  * The plugin's settings: upstream base URLs (a mirror, or an emulator in tests, each with its
  * environment variable, as a one-plugin server is configured) and output knobs.
  */
 export const alphafoldConfigSchema = z.object({
-  alphafoldUrl: baseUrl(
-    "https://alphafold.ebi.ac.uk",
-    "ALPHAFOLD_BASE_URL",
+  alphafoldUrl: baseUrl("ALPHAFOLD_BASE_URL", "https://alphafold.ebi.ac.uk").describe(
     "AlphaFold DB base URL (the API is under /api).",
   ),
-  esmfoldUrl: baseUrl(
-    "https://api.esmatlas.com",
-    "ESMFOLD_BASE_URL",
+  esmfoldUrl: baseUrl("ESMFOLD_BASE_URL", "https://api.esmatlas.com").describe(
     "ESM Atlas base URL (ESMFold at /foldSequence/v1/pdb/).",
   ),
-  uniprotUrl: baseUrl(
-    "https://rest.uniprot.org",
-    "UNIPROT_BASE_URL",
+  uniprotUrl: baseUrl("UNIPROT_BASE_URL", "https://rest.uniprot.org").describe(
     "UniProt REST base URL (exact-sequence lookup in UniParc).",
   ),
   // 40,000 characters is about 50 residues of a full-atom PDB file, or a 400-residue CA trace, and fits

@@ -5,13 +5,10 @@ import { structureTemplate } from "./structure-resource.js";
 import { predictStructure } from "./tools/predict-structure.js";
 
 /**
- * The page of the view `name`, built into one self-contained HTML file at
- * `dist/views/<name>/index.html` (`views/`, vite-plugin-singlefile); read from `src/` and `dist/` alike.
+ * The view's page, built into one self-contained HTML file by `views/` (vite-plugin-singlefile); the
+ * same path from `src/` and `dist/`.
  */
-const viewPage = (name: string) => async () => {
-  const { readFile } = await import("node:fs/promises");
-  return readFile(new URL(`../dist/views/${name}/index.html`, import.meta.url), "utf8");
-};
+const viewPage = new URL("../dist/views/structure/index.html", import.meta.url);
 
 /** Options of {@link createAlphafoldPlugin}: defaults for the plugin's settings (`alphafoldConfigSchema`). */
 export type AlphafoldPluginOptions = PluginOptions<typeof alphafoldConfigSchema>;
@@ -43,25 +40,17 @@ export const createAlphafoldPlugin = (options: AlphafoldPluginOptions = {}) =>
         title: "Predicted structure (3D)",
         description:
           "alphafold_predict_structure's model in 3D (3Dmol.js): coloured by pLDDT band with AlphaFold's four colours and a legend, rotate and zoom, the low-confidence regions highlighted; a structure over the answer's budget is read through its resource link. One self-contained HTML page (no network), at most 1 MB gzipped.",
-        html: viewPage("structure"),
+        html: () => import("node:fs/promises").then((fs) => fs.readFile(viewPage, "utf8")),
       },
     ],
     // A model's file whole, by accession (see the README's Resources).
     resourceTemplates: [structureTemplate],
-    health: async ({ config, http, signal }) => {
-      const res = await http.request({
-        baseUrl: config.alphafoldUrl,
-        url: "/api/prediction/P69905",
-        signal,
-        acceptStatus: [404],
-      });
-      return res.status === 200
-        ? { ok: true, message: "AlphaFold DB answered (P69905 hemoglobin alpha)." }
-        : {
-            ok: false,
-            message: `AlphaFold DB answered HTTP ${res.status} for a known entry.`,
-            fix: "Check alphafoldUrl.",
-          };
+    health: async ({ config: { alphafoldUrl: baseUrl }, http, signal }) => {
+      const url = "/api/prediction/P69905";
+      const { status } = await http.request({ baseUrl, url, signal, acceptStatus: [404] });
+      if (status === 200) return { ok: true, message: "AlphaFold DB answered (P69905 hemoglobin alpha)." };
+      const fix = "Check alphafoldUrl.";
+      return { ok: false, message: `AlphaFold DB answered HTTP ${status} for a known entry.`, fix };
     },
   });
 

@@ -1,9 +1,8 @@
 import { fail, type PluginResourceTemplate } from "@quiver/core";
 import type { AlphafoldConfig } from "./config.js";
+import { MIME } from "./internal/output.js";
 import { normaliseAccession } from "./internal/sequence.js";
 import { fetchAfdbEntry, fetchText } from "./internal/upstreams.js";
-
-const MIME = { pdb: "chemical/x-pdb", mmcif: "chemical/x-mmcif" } as const;
 
 /**
  * The AlphaFold DB model file of a UniProt accession (`alphafold://structures/P04637/pdb`, or
@@ -21,7 +20,6 @@ export const structureTemplate: PluginResourceTemplate<AlphafoldConfig> = {
       throw fail.invalidInput(`${uri}: the format is pdb or mmcif, not "${format}".`);
     const entry = await fetchAfdbEntry(ctx, normaliseAccession(accession ?? ""));
     const url = entry && (format === "pdb" ? entry.pdbUrl : entry.cifUrl);
-    if (!url) return [];
-    return [{ uri, mimeType: MIME[format], text: await fetchText(ctx, url) }];
+    return url ? [{ uri, mimeType: MIME[format], text: await fetchText(ctx, url) }] : [];
   },
 };

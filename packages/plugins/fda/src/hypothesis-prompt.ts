@@ -8,38 +8,27 @@ const CLASSES_TTL_MS = 60 * 60 * 1000;
 const CLASS_FIELD = "openfda.pharm_class_epc.exact";
 
 /** The classes each client read last, and when: one count request serves an hour of completions. */
-const classesRead = new WeakMap<
-  OpenFdaClient,
-  { readonly at: number; readonly classes: Promise<string[]> }
->();
+const classesRead = new WeakMap<OpenFdaClient, { at: number; classes: Promise<string[]> }>();
 
 /**
- * openFDA's established pharmacologic classes of approved drugs (Drugs@FDA applications), on most
- * applications first, without "[EPC]".
+ * Completes `pharmacologic_class` from openFDA's established pharmacologic classes of approved drugs
+ * (Drugs@FDA applications, without "[EPC]"): those whose name, or one of its words, starts with what
+ * was typed (case-insensitive), the classes of most applications first.
  */
-const pharmacologicClasses = (client: OpenFdaClient, signal: AbortSignal): Promise<string[]> => {
-  const kept = classesRead.get(client);
-  if (kept && Date.now() - kept.at < CLASSES_TTL_MS) return kept.classes;
-  const classes = client
-    .count({ endpoint: "drugsfda" }, CLASS_FIELD, 1000, signal)
-    .then(({ buckets }) => [...new Set(buckets.map((b) => b.term.replace(/\s*\[EPC\]$/, "")))]);
-  classesRead.set(client, { at: Date.now(), classes });
-  // A failed read is not kept: the next completion asks again.
-  classes.catch(() => classesRead.delete(client));
-  return classes;
-};
-
-/**
- * Completes `pharmacologic_class` from openFDA's pharmacologic classes: those whose name, or one of its
- * words, starts with what was typed (case-insensitive), the classes of most approved drugs first.
- */
-const completeClass: Completer<FdaConfig, OpenFdaClient> = async (typed, { resources, signal }) => {
+const completeClass: Completer<FdaConfig, OpenFdaClient> = async (typed, { resources: client, signal }) => {
+  let kept = classesRead.get(client);
+  if (!kept || Date.now() - kept.at >= CLASSES_TTL_MS) {
+    const classes = client
+      .count({ endpoint: "drugsfda" }, CLASS_FIELD, 1000, signal)
+      .then(({ buckets }) => [...new Set(buckets.map((b) => b.term.replace(/\s*\[EPC\]$/, "")))]);
+    kept = { at: Date.now(), classes };
+    classesRead.set(client, kept);
+    // A failed read is not kept: the next completion asks again.
+    classes.catch(() => classesRead.delete(client));
+  }
   const t = typed.trim().toLowerCase();
-  const classes = await pharmacologicClasses(resources, signal);
-  return classes.filter((c) => {
-    const lower = c.toLowerCase();
-    return lower.startsWith(t) || lower.split(/[\s-]+/).some((w) => w.startsWith(t));
-  });
+  const starts = (w: string) => w.toLowerCase().startsWith(t);
+  return (await kept.classes).filter((c) => starts(c) || c.split(/[\s-]+/).some(starts));
 };
 
 /**
@@ -72,28 +61,19 @@ export const hypothesisPrompt: PluginPrompt<FdaConfig, OpenFdaClient> = {
       complete: completeClass,
     },
   ],
-  get: ({ hypothesis, condition, pharmacologic_class }) => {
-    const criteria = {
-      ...(condition ? { indication: condition } : {}),
-      ...(pharmacologic_class ? { pharmacologic_class } : {}),
-    };
-    const given = Object.keys(criteria).length > 0;
-    const search = given
-      ? `Call fda_count_drugs and then fda_search_drugs with search_criteria ${JSON.stringify(criteria)}; if nothing matches, loosen it (one criterion at a time) and say what you searched.`
-      : "Choose search_criteria from it (the condition as indication, the drug class as pharmacologic_class, a named drug as active_ingredient), call fda_count_drugs to size the search, then fda_search_drugs.";
-    return [
-      {
-        role: "user",
-        content: {
-          type: "text",
-          text: [
-            `Check this hypothesis against FDA-approved drugs: ${hypothesis}`,
-            `1. ${search}`,
-            "2. For the matches most relevant to the hypothesis (at most five), read the full label at metadata.label_uris[i] (an fda://label/{set_id} resource): its indications_and_usage, mechanism_of_action, clinical_studies and warnings sections.",
-            "3. Answer whether approved drugs support, contradict or leave open the hypothesis, and what in it is new beside them. Cite each drug by brand and generic name, application number and label URI. Say whether the search was complete (fully_searched) and every constraint met (unmet_constraints); openFDA data are unvalidated and not medical advice.",
-          ].join("\n"),
-        },
-      },
-    ];
+  get: ({ hypothesis, condition, pharmacologic_class: drugClass }) => {
+    // JSON leaves out an argument not given.
+    const criteria = { indication: condition || undefined, pharmacologic_class: drugClass || undefined };
+    const search =
+      condition || drugClass
+        ? `Call fda_count_drugs and then fda_search_drugs with search_criteria ${JSON.stringify(criteria)}; if nothing matches, loosen it (one criterion at a time) and say what you searched.`
+        : "Choose search_criteria from it (the condition as indication, the drug class as pharmacologic_class, a named drug as active_ingredient), call fda_count_drugs to size the search, then fda_search_drugs.";
+    const text = [
+      `Check this hypothesis against FDA-approved drugs: ${hypothesis}`,
+      `1. ${search}`,
+      "2. For the matches most relevant to the hypothesis (at most five), read the full label at metadata.label_uris[i] (an fda://label/{set_id} resource): its indications_and_usage, mechanism_of_action, clinical_studies and warnings sections.",
+      "3. Answer whether approved drugs support, contradict or leave open the hypothesis, and what in it is new beside them. Cite each drug by brand and generic name, application number and label URI. Say whether the search was complete (fully_searched) and every constraint met (unmet_constraints); openFDA data are unvalidated and not medical advice.",
+    ].join("\n");
+    return [{ role: "user", content: { type: "text", text } }];
   },
 };

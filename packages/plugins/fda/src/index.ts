@@ -7,13 +7,10 @@ import { countDrugs } from "./tools/count-drugs.js";
 import { searchDrugs } from "./tools/search-drugs.js";
 
 /**
- * The page of the view `name`, built into one self-contained HTML file at
- * `dist/views/<name>/index.html` (`views/`, vite-plugin-singlefile); read from `src/` and `dist/` alike.
+ * The view's page, built into one self-contained HTML file by `views/` (vite-plugin-singlefile); the
+ * same path from `src/` and `dist/`.
  */
-const viewPage = (name: string) => async () => {
-  const { readFile } = await import("node:fs/promises");
-  return readFile(new URL(`../dist/views/${name}/index.html`, import.meta.url), "utf8");
-};
+const viewPage = new URL("../dist/views/drugs/index.html", import.meta.url);
 
 /** Options of {@link createFdaPlugin}: defaults for the plugin's settings (environment variables win). */
 export type FdaPluginOptions = PluginOptions<typeof fdaConfigSchema>;
@@ -45,7 +42,7 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
         title: "FDA drug table",
         description:
           "fda_search_drugs' matches as a table sortable by name, sponsor and approval date, with the unmet constraints, whether the search was complete, a link to each match's label (fda://label/{set_id}, read through the host) and a refinement that searches again. One self-contained HTML page (no network), at most 150 KB gzipped.",
-        html: viewPage("drugs"),
+        html: () => import("node:fs/promises").then((fs) => fs.readFile(viewPage, "utf8")),
       },
     ],
     // A drug's full label by its set id (`fda://label/{set_id}`), through the same openFDA client.
@@ -57,11 +54,8 @@ export const createFdaPlugin = (options: FdaPluginOptions = {}) =>
     setup: ({ config, http }) =>
       import("./internal/openfda-client.js").then((m) => m.createOpenFdaClient(config, http)),
     health: async ({ resources, signal }) => {
-      const { lastUpdated } = await resources.search({ endpoint: "drugsfda" }, 1, signal);
-      return {
-        ok: true,
-        message: `openFDA answered${lastUpdated ? ` (data last updated ${lastUpdated})` : ""}.`,
-      };
+      const { lastUpdated: at } = await resources.search({ endpoint: "drugsfda" }, 1, signal);
+      return { ok: true, message: `openFDA answered${at ? ` (data last updated ${at})` : ""}.` };
     },
   });
 

@@ -1,8 +1,7 @@
-import { outcome, partial, type ToolContext, type ToolOutcome } from "@quiver/core";
+import { partial, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { type Prediction, structurePart } from "./output.js";
+import { finished, type Prediction, stage } from "./output.js";
 import { confidenceParts } from "./plddt.js";
-import { stage } from "./progress.js";
 import { plddtFromMmcif, plddtFromPdb } from "./structure-parse.js";
 import { type AfdbEntry, failureMessage, fetchConfidence, fetchText } from "./upstreams.js";
 
@@ -32,6 +31,7 @@ export const predictionFromAfdb = async (
 ): Promise<ToolOutcome<Prediction>> => {
   const model = entry.modelId ?? entry.uniprotAccession ?? "";
   const fileUrl = format === "pdb" ? entry.pdbUrl : entry.cifUrl;
+  const missing = `Per-residue confidence was not obtained: overall is AlphaFold DB's global pLDDT${bandsOf(entry)}.`;
   const base: Prediction = {
     source: "alphafold_db",
     uniprot_accession: entry.uniprotAccession || undefined,
@@ -40,10 +40,7 @@ export const predictionFromAfdb = async (
     sequence_length: entry.sequence?.length ?? 0,
     confidence_scores: { overall: entry.globalMetricValue, per_residue: [] },
     regions: [],
-    warnings: [
-      ...earlier,
-      `Per-residue confidence was not obtained: overall is AlphaFold DB's global pLDDT${bandsOf(entry)}.`,
-    ],
+    warnings: [...earlier, missing],
     structure: { format, url: fileUrl },
   };
   ctx.reportPartial(base);
@@ -77,28 +74,14 @@ export const predictionFromAfdb = async (
   }
 
   const parts = confidenceParts(scores, entry.start);
-  const warnings = [
-    ...earlier,
-    ...parts.lowWarnings,
-    ...problems.map((p) => `Note: ${p}; per-residue scores came from the confidence file.`),
-  ];
+  const notes = problems.map((p) => `Note: ${p}; per-residue scores came from the confidence file.`);
+  const warnings = [...earlier, ...parts.lowWarnings, ...notes];
   if (entry.sequence && scores.sequence && scores.sequence !== entry.sequence) {
-    warnings.push(
-      `The structure file's ${scores.sequence.length} residues differ from the entry's ${entry.sequence.length}-residue sequence.`,
-    );
+    const differ = `The structure file's ${scores.sequence.length} residues differ from the entry's ${entry.sequence.length}-residue sequence.`;
+    warnings.push(differ);
   }
   const sequence_length = entry.sequence?.length ?? scores.plddt.length;
-  const { structure, artifact } = structurePart(
-    format,
-    text,
-    fileUrl,
-    ctx.config.inlineStructureMaxChars,
-    fileUrl ?? `alphafold://structure/${model}.${format === "pdb" ? "pdb" : "cif"}`,
-  );
-  stage(ctx, 4, "Done");
   const message = `AlphaFold DB model ${model} (${sequence_length} residues): ${parts.summary}.`;
-  return outcome(
-    { ...base, ...parts.fields, sequence_length, warnings, structure },
-    { message, source: "AlphaFold DB", ...(artifact ? { content: [artifact] } : {}) },
-  );
+  const data = { ...base, ...parts.fields, sequence_length, warnings };
+  return finished(ctx, data, text, { message, source: "AlphaFold DB" });
 };

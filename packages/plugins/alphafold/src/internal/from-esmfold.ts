@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { fail, outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
+import { fail, type ToolContext, type ToolOutcome } from "@quiver/core";
 import type { AlphafoldConfig } from "../config.js";
-import { type Prediction, structurePart } from "./output.js";
+import { finished, type Prediction, stage } from "./output.js";
 import { confidenceParts } from "./plddt.js";
-import { stage } from "./progress.js";
 import { plddtFromPdb } from "./structure-parse.js";
 
 /**
@@ -15,8 +14,7 @@ const heartbeat = (ctx: ToolContext<AlphafoldConfig>) => {
   const timer = setInterval(() => {
     const elapsed = Date.now() - started;
     const fraction = Math.min(0.95, elapsed / Math.max(ctx.config.esmfoldTimeoutMs, 1));
-    const message = `ESMFold is folding (${Math.round(elapsed / 1000)} s elapsed)`;
-    stage(ctx, 2 + fraction, message);
+    stage(ctx, 2 + fraction, `ESMFold is folding (${Math.round(elapsed / 1000)} s elapsed)`);
   }, ctx.config.progressIntervalMs);
   timer.unref?.();
   return () => clearInterval(timer);
@@ -47,7 +45,9 @@ export const predictionFromEsmfold = async (
   ctx.reportPartial(base);
   stage(ctx, 2, `No exact UniProt/AlphaFold DB match; folding ${sequence.length} residues with ESMFold`);
   const stop = heartbeat(ctx);
+  // Every wait is the fold's: ESMFold sends nothing until it is done.
   const wait = ctx.config.esmfoldTimeoutMs;
+  const waits = { timeoutMs: wait, headersTimeoutMs: wait, bodyTimeoutMs: wait };
   const { body: pdb } = await ctx.http
     .request({
       method: "POST",
@@ -56,38 +56,24 @@ export const predictionFromEsmfold = async (
       headers: { "content-type": "text/plain" },
       body: sequence,
       signal: ctx.signal,
-      timeoutMs: wait,
-      headersTimeoutMs: wait,
-      bodyTimeoutMs: wait,
+      ...waits,
     })
     .finally(stop);
   if (!/^(?:HEADER|ATOM|MODEL|REMARK|PARENT|TITLE)/m.test(pdb)) {
-    throw fail.upstream("ESMFold answered without a PDB structure.", {
-      retryable: true,
-      suggestion: "ESMFold's answer was broken; try again in a moment.",
-    });
+    const suggestion = "ESMFold's answer was broken; try again in a moment.";
+    throw fail.upstream("ESMFold answered without a PDB structure.", { retryable: true, suggestion });
   }
   stage(ctx, 3, "ESMFold returned a structure; reading pLDDT");
   const scores = plddtFromPdb(pdb);
   const parts = confidenceParts(scores, 1);
   const out = [...warnings, ...parts.lowWarnings];
   if (scores.plddt.length !== sequence.length) {
-    out.push(
-      `ESMFold's structure has ${scores.plddt.length} residues for a ${sequence.length}-residue sequence.`,
-    );
+    const differ = `ESMFold's structure has ${scores.plddt.length} residues for a ${sequence.length}-residue sequence.`;
+    out.push(differ);
   }
   const id = createHash("sha256").update(sequence).digest("hex").slice(0, 12);
-  const { structure, artifact } = structurePart(
-    "pdb",
-    pdb,
-    undefined,
-    ctx.config.inlineStructureMaxChars,
-    `esmfold://prediction/ESM-${id}.pdb`,
-  );
-  stage(ctx, 4, "Done");
   const message = `ESMFold prediction (${sequence.length} residues): ${parts.summary}.`;
-  return outcome(
-    { ...base, ...parts.fields, warnings: out, structure },
-    { message, source: "ESMFold (ESM Atlas)", ...(artifact ? { content: [artifact] } : {}) },
-  );
+  const uri = `esmfold://prediction/ESM-${id}.pdb`;
+  const info = { message, source: "ESMFold (ESM Atlas)" };
+  return finished(ctx, { ...base, ...parts.fields, warnings: out }, pdb, info, uri);
 };

@@ -1,5 +1,9 @@
-import type { ContentPart } from "@quiver/core";
+import { outcome, type ToolContext, type ToolOutcome } from "@quiver/core";
 import { z } from "zod";
+import type { AlphafoldConfig } from "../config.js";
+
+/** The structure file formats: PDB and mmCIF. */
+export const formatSchema = z.enum(["pdb", "mmcif"]);
 
 /**
  * The output of `alphafold_predict_structure`. Whether it is complete is the envelope's status
@@ -26,7 +30,7 @@ export const predictionSchema = z.object({
   warnings: z.array(z.string()).describe("Low-confidence stretches (pLDDT < 70) and anything missing."),
   structure: z
     .object({
-      format: z.enum(["pdb", "mmcif"]),
+      format: formatSchema,
       text: z.string().optional().describe("The structure file, when small enough to inline."),
       url: z.string().optional().describe("AlphaFold DB's download of the file."),
     })
@@ -39,23 +43,32 @@ export const predictionSchema = z.object({
 export type Prediction = z.input<typeof predictionSchema>;
 
 /** MIME types of the structure files. */
-const MIME = { pdb: "chemical/x-pdb", mmcif: "chemical/x-mmcif" } as const;
+export const MIME = { pdb: "chemical/x-pdb", mmcif: "chemical/x-mmcif" } as const;
+
+/** The stages of a prediction, reported as progress 1…4 (fractions in between while ESMFold folds). */
+const STAGES = 4;
+
+/** Reports one stage of the prediction. */
+export const stage = (ctx: Pick<ToolContext, "progress">, progress: number, message: string) =>
+  ctx.progress({ progress, total: STAGES, message });
 
 /**
- * The structure part: the text inline when it fits `maxChars`; else the whole file as an embedded
- * resource of the answer (at `uri`), which the runtime turns into a `resource_link` when it is over
- * the tool's output budget, so the full model is never lost (ESMFold keeps no copy of it).
+ * The finished prediction, its last stage reported. Its structure file is inline when it fits
+ * `inlineStructureMaxChars`; else the whole file is an embedded resource of the answer (at `uri`, by
+ * default the file's URL), which the runtime turns into a `resource_link` when it is over the tool's
+ * output budget, so the full model is never lost (ESMFold keeps no copy of it).
  */
-export const structurePart = (
-  format: "pdb" | "mmcif",
+export const finished = (
+  ctx: ToolContext<AlphafoldConfig>,
+  data: Prediction,
   text: string | undefined,
-  url: string | undefined,
-  maxChars: number,
-  uri: string,
-): { readonly structure: Prediction["structure"]; readonly artifact?: ContentPart } => {
-  if (text === undefined || text.length <= maxChars) return { structure: { format, text, url } };
-  return {
-    structure: { format, url },
-    artifact: { type: "resource", resource: { uri, mimeType: MIME[format], text } },
-  };
+  info: { message: string; source: string },
+  uri = data.structure.url,
+): ToolOutcome<Prediction> => {
+  const { format, url } = data.structure;
+  stage(ctx, 4, "Done");
+  if (text === undefined || uri === undefined || text.length <= ctx.config.inlineStructureMaxChars)
+    return outcome({ ...data, structure: { format, text, url } }, info);
+  const artifact = { type: "resource", resource: { uri, mimeType: MIME[format], text } } as const;
+  return outcome({ ...data, structure: { format, url } }, { ...info, content: [artifact] });
 };

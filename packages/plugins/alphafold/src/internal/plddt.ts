@@ -10,15 +10,12 @@ const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? 0 : xs.reduce((a,
 
 /** Runs of consecutive residues (numbered from `firstResidue`) whose scores have the same `key`. */
 const runsOf = <K>(perResidue: ReadonlyArray<number>, firstResidue: number, key: (plddt: number) => K) => {
-  const runs: Array<{ key: K; start: number; end: number; scores: number[] }> = [];
+  const runs: Array<{ key: K; start: number; scores: number[] }> = [];
   perResidue.forEach((plddt, i) => {
-    const last = runs.at(-1);
-    if (last?.key === key(plddt)) {
-      last.end = i + firstResidue;
-      last.scores.push(plddt);
-    } else runs.push({ key: key(plddt), start: i + firstResidue, end: i + firstResidue, scores: [plddt] });
+    if (runs.at(-1)?.key !== key(plddt)) runs.push({ key: key(plddt), start: i + firstResidue, scores: [] });
+    runs.at(-1)!.scores.push(plddt);
   });
-  return runs;
+  return runs.map((run) => ({ ...run, end: run.start + run.scores.length - 1 }));
 };
 
 /** Consecutive residues (1-based) grouped by band, with their mean pLDDT (in the same band). */
@@ -36,16 +33,16 @@ export const lowConfidenceRuns = (perResidue: ReadonlyArray<number>, firstResidu
 
 const MAX_WARNINGS = 20;
 
+/** One low-confidence run's warning; a single residue's score is no mean. */
+const lowLine = ({ start, end, mean: average }: { start: number; end: number; mean: number }) =>
+  start === end
+    ? `Low confidence for residue ${start} (pLDDT ${average})`
+    : `Low confidence for residues ${start}-${end} (mean pLDDT ${average})`;
+
 /** "Low confidence for residues 45-52 (mean pLDDT 61.3)" for each run below 70, capped at 20 lines. */
 export const lowConfidenceWarnings = (perResidue: ReadonlyArray<number>, firstResidue = 1): string[] => {
   const runs = lowConfidenceRuns(perResidue, firstResidue);
-  const lines = runs
-    .slice(0, MAX_WARNINGS)
-    .map((r) =>
-      r.start === r.end
-        ? `Low confidence for residue ${r.start} (pLDDT ${r.mean})`
-        : `Low confidence for residues ${r.start}-${r.end} (mean pLDDT ${r.mean})`,
-    );
+  const lines = runs.slice(0, MAX_WARNINGS).map(lowLine);
   if (runs.length > MAX_WARNINGS)
     lines.push(`…and ${runs.length - MAX_WARNINGS} more low-confidence stretches.`);
   return lines;

@@ -27,41 +27,28 @@ export const cleanSequence = (raw: string): string =>
 export const validateSequence = (raw: string): string => {
   const seq = cleanSequence(raw);
   if (seq.length === 0) {
-    throw fail.outOfDomain(
-      "The sequence is empty: there are no residues to fold (FASTA headers and whitespace are ignored).",
-      {
-        suggestion: "Give the protein sequence in one-letter code, e.g. MKTAYIAKQR…, or a uniprot_accession.",
-      },
-    );
+    const message = `The sequence is empty: there are no residues to fold (FASTA headers and whitespace are ignored).`;
+    const suggestion = `Give the protein sequence in one-letter code, e.g. MKTAYIAKQR…, or a uniprot_accession.`;
+    throw fail.outOfDomain(message, { suggestion });
   }
   const nucleotide = [...seq].filter((c) => NUCLEOTIDES.has(c)).length;
   if (seq.length >= 10 && nucleotide / seq.length >= 0.9) {
     const kind = seq.includes("U") && !seq.includes("T") ? "RNA" : "DNA";
-    throw fail.outOfDomain(
-      `This looks like a ${kind} sequence, not a protein: ${Math.round((100 * nucleotide) / seq.length)}% of its ${seq.length} letters are A/C/G/${kind === "RNA" ? "U" : "T"}. Structure prediction needs amino acids.`,
-      {
-        suggestion: `Translate the ${kind} to its protein sequence (one-letter amino-acid code) first, or give the protein's uniprot_accession.`,
-      },
-    );
+    const message = `This looks like a ${kind} sequence, not a protein: ${Math.round((100 * nucleotide) / seq.length)}% of its ${seq.length} letters are A/C/G/${kind === "RNA" ? "U" : "T"}. Structure prediction needs amino acids.`;
+    const suggestion = `Translate the ${kind} to its protein sequence (one-letter amino-acid code) first, or give the protein's uniprot_accession.`;
+    throw fail.outOfDomain(message, { suggestion });
   }
   const bad = [...seq].flatMap((c, i) => (AMINO_ACIDS.has(c) ? [] : [`'${c}' at position ${i + 1}`]));
   if (bad.length > 0) {
     const more = bad.length > MAX_LISTED ? ` and ${bad.length - MAX_LISTED} more` : "";
-    throw fail.outOfDomain(
-      `The sequence has ${bad.length} character${bad.length === 1 ? "" : "s"} that ${bad.length === 1 ? "is not an amino acid" : "are not amino acids"}: ${bad.slice(0, MAX_LISTED).join(", ")}${more}.`,
-      {
-        suggestion:
-          "Use the 20 standard one-letter amino-acid codes (ACDEFGHIKLMNPQRSTVWY), X for an unknown residue; remove digits, gaps and B/J/O/U/Z.",
-      },
-    );
+    const message = `The sequence has ${bad.length} character${bad.length === 1 ? "" : "s"} that ${bad.length === 1 ? "is not an amino acid" : "are not amino acids"}: ${bad.slice(0, MAX_LISTED).join(", ")}${more}.`;
+    const suggestion = `Use the 20 standard one-letter amino-acid codes (ACDEFGHIKLMNPQRSTVWY), X for an unknown residue; remove digits, gaps and B/J/O/U/Z.`;
+    throw fail.outOfDomain(message, { suggestion });
   }
   if (seq.length > AFDB_MAX_LENGTH) {
-    throw fail.outOfDomain(
-      `The sequence has ${seq.length} residues: longer than any model here covers (AlphaFold DB up to about ${AFDB_MAX_LENGTH}, ESMFold up to ${ESMFOLD_MAX_LENGTH}).`,
-      {
-        suggestion: `Split it into domains of at most ${ESMFOLD_MAX_LENGTH} residues and predict each, or give a UniProt accession.`,
-      },
-    );
+    const message = `The sequence has ${seq.length} residues: longer than any model here covers (AlphaFold DB up to about ${AFDB_MAX_LENGTH}, ESMFold up to ${ESMFOLD_MAX_LENGTH}).`;
+    const suggestion = `Split it into domains of at most ${ESMFOLD_MAX_LENGTH} residues and predict each, or give a UniProt accession.`;
+    throw fail.outOfDomain(message, { suggestion });
   }
   return seq;
 };
@@ -74,10 +61,8 @@ export const normaliseAccession = (raw: string): string => {
   const model = /^AF-([A-Z0-9-]+?)-F\d+$/.exec(value);
   const accession = model ? model[1]! : value;
   if (!ACCESSION.test(accession)) {
-    throw fail.invalidInput(`uniprot_accession "${raw}" is not a UniProt accession.`, {
-      suggestion:
-        "Use a UniProt accession such as P04637 (TP53) or Q7Z6M3, optionally with an isoform suffix (P04637-2).",
-    });
+    const suggestion = `Use a UniProt accession such as P04637 (TP53) or Q7Z6M3, optionally with an isoform suffix (P04637-2).`;
+    throw fail.invalidInput(`uniprot_accession "${raw}" is not a UniProt accession.`, { suggestion });
   }
   return accession;
 };

@@ -50,11 +50,9 @@ const readLoop = (lines: ReadonlyArray<string>, category: string): Array<Record<
   if (start < 0) return [];
   const columns: string[] = [];
   let j = start + 1;
-  while (j < lines.length && lines[j]!.startsWith(prefix))
-    columns.push(lines[j++]!.slice(prefix.length).trim());
+  for (; lines[j]?.startsWith(prefix); j++) columns.push(lines[j]!.slice(prefix.length).trim());
   const rows: Array<Record<string, string>> = [];
-  for (; j < lines.length; j++) {
-    const line = lines[j]!;
+  for (const line of lines.slice(j)) {
     if (line.startsWith("#") || line.startsWith("loop_") || line.startsWith("_")) break;
     const t = tokensOf(line);
     if (t.length >= columns.length) rows.push(Object.fromEntries(columns.map((c, k) => [c, t[k]!])));
@@ -69,20 +67,13 @@ const readLoop = (lines: ReadonlyArray<string>, category: string): Array<Record<
 export const plddtFromMmcif = (text: string) => {
   const lines = text.split(/\r?\n/);
   const [scores, add] = collect();
-  let chain: string | undefined;
-  let model: string | undefined;
+  let first: string | undefined;
   for (const a of readLoop(lines, "_atom_site")) {
     if ((a.label_atom_id ?? a.auth_atom_id) !== "CA") continue;
-    const thisModel = a.pdbx_PDB_model_num ?? "1";
-    const thisChain = a.label_asym_id ?? a.auth_asym_id ?? "A";
-    model ??= thisModel;
-    chain ??= thisChain;
-    if (thisModel === model && thisChain === chain)
-      add(
-        Number(a.label_seq_id ?? a.auth_seq_id),
-        Number(a.B_iso_or_equiv),
-        a.label_comp_id ?? a.auth_comp_id,
-      );
+    const modelAndChain = `${a.pdbx_PDB_model_num ?? "1"} ${a.label_asym_id ?? a.auth_asym_id ?? "A"}`;
+    first ??= modelAndChain;
+    const name = a.label_comp_id ?? a.auth_comp_id;
+    if (modelAndChain === first) add(Number(a.label_seq_id ?? a.auth_seq_id), Number(a.B_iso_or_equiv), name);
   }
   if (scores.residues.length > 0) return scores;
   for (const r of readLoop(lines, "_ma_qa_metric_local"))
@@ -92,8 +83,6 @@ export const plddtFromMmcif = (text: string) => {
 
 /** Scores on a 0–1 scale (ESMFold) are moved to AlphaFold's 0–100 scale. */
 export const toPercent = (plddt: ReadonlyArray<number>): number[] => {
-  const max = plddt.reduce((a, b) => Math.max(a, b), 0);
-  return max <= 1
-    ? plddt.map((v) => Math.round(v * 10_000) / 100)
-    : plddt.map((v) => Math.round(v * 100) / 100);
+  const factor = plddt.every((v) => v <= 1) ? 10_000 : 100;
+  return plddt.map((v) => Math.round(v * factor) / 100);
 };

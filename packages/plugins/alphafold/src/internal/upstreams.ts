@@ -49,12 +49,9 @@ export type AfdbEntry = z.output<typeof entrySchema>;
  * accession (or model id) matches, since the order is not guaranteed. Undefined when AFDB has none (404).
  */
 export const fetchAfdbEntry = async (ctx: CallContext, accession: string): Promise<AfdbEntry | undefined> => {
-  const res = await ctx.http.request({
-    baseUrl: ctx.config.alphafoldUrl,
-    url: `/api/prediction/${encodeURIComponent(accession)}`,
-    signal: ctx.signal,
-    acceptStatus: [404],
-  });
+  const { config, http, signal } = ctx;
+  const url = `/api/prediction/${encodeURIComponent(accession)}`;
+  const res = await http.request({ baseUrl: config.alphafoldUrl, url, signal, acceptStatus: [404] });
   if (res.status === 404) return undefined;
   const entries = res.json(z.array(entrySchema));
   return (
@@ -70,10 +67,9 @@ export const fetchAfdbEntry = async (ctx: CallContext, accession: string): Promi
 export const fetchText = async (ctx: CallContext, url: string): Promise<string> => {
   const res = await ctx.http.request({ url, signal: ctx.signal });
   if (/html/i.test(res.header("content-type") ?? "") || /^\s*<(?:!doctype|html)/i.test(res.body)) {
-    throw fail.upstream(`AlphaFold DB returned an HTML page instead of a structure file for ${url}.`, {
-      retryable: false,
-      suggestion: "AlphaFold DB may be down for maintenance; try again later.",
-    });
+    const message = `AlphaFold DB returned an HTML page instead of a structure file for ${url}.`;
+    const suggestion = "AlphaFold DB may be down for maintenance; try again later.";
+    throw fail.upstream(message, { retryable: false, suggestion });
   }
   return res.body;
 };
@@ -87,15 +83,23 @@ const confidenceSchema = z.object({
 export const fetchConfidence = async (ctx: CallContext, url: string) => {
   const doc = await ctx.http.json({ url, signal: ctx.signal, schema: confidenceSchema });
   if (doc.residueNumber.length !== doc.confidenceScore.length) {
-    throw fail.upstream("AlphaFold DB's confidence file has different numbers of residues and scores.", {
-      retryable: false,
-    });
+    const message = `AlphaFold DB's confidence file has different numbers of residues and scores.`;
+    throw fail.upstream(message, { retryable: false });
   }
   return { residues: doc.residueNumber, plddt: doc.confidenceScore };
 };
 
 /** The databases whose cross-references are UniProt accessions, best first. */
 const UNIPROT_DATABASES = ["UniProtKB/Swiss-Prot", "UniProtKB/TrEMBL"] as const;
+
+/** A UniParc search hit: a light entry, which holds no cross-references (UniProt's UniParc split, 2024). */
+const uniparcHit = z.looseObject({
+  uniParcId: z.string(),
+  sequence: z.looseObject({ value: z.string(), md5: z.string() }).partial().optional(),
+});
+
+/** A UniParc cross-reference: a database entry of the same sequence. */
+const crossReference = z.looseObject({ database: z.string(), id: z.string(), active: z.boolean() }).partial();
 
 /** A UniProt list request: its path and query, and what its failure says (`what` answered without `missing`). */
 type ListRequest = { url: string; query: Record<string, string>; what: string; missing: string };
@@ -106,27 +110,17 @@ type ListRequest = { url: string; query: Record<string, string>; what: string; m
  * "no exact match": folding the sequence with ESMFold then would hide that the known structure was
  * never looked for.
  */
-const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, request: ListRequest, item: T) => {
+const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, item: T, request: ListRequest) => {
   const { url, query, what, missing } = request;
   const res = await ctx.http.request({ baseUrl: ctx.config.uniprotUrl, url, query, signal: ctx.signal });
-  const body = res.json(
-    z.looseObject({
-      messages: z.array(z.unknown()).optional(),
-      error: z.unknown().optional(),
-      results: z.array(item).optional(),
-    }),
-  );
+  const list = z.looseObject({ messages: z.array(z.unknown()), error: z.unknown(), results: z.array(item) });
+  const body = res.json(list.partial());
   if (body.results !== undefined) return body.results;
   const said =
     body.messages?.join("; ") ?? (body.error === undefined ? undefined : JSON.stringify(body.error));
-  throw fail.upstream(
-    `UniProt's ${what} answered HTTP ${res.status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`,
-    {
-      retryable: true,
-      suggestion:
-        "UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.",
-    },
-  );
+  const message = `UniProt's ${what} answered HTTP ${res.status} without ${missing}${said ? `: ${said.slice(0, 200)}` : ""}.`;
+  const suggestion = `UniProt may be having trouble; try again shortly, or give the UniProt accession instead of the sequence.`;
+  throw fail.upstream(message, { suggestion });
 };
 
 /**
@@ -138,41 +132,22 @@ const uniprotResults = async <T extends z.ZodType>(ctx: CallContext, request: Li
  */
 export const findExactAccession = async (ctx: CallContext, sequence: string): Promise<string | undefined> => {
   const md5 = createHash("md5").update(sequence).digest("hex").toUpperCase();
-  // `GET /uniparc/search` gives light entries, which hold no cross-references (UniProt's UniParc split, 2024).
-  const found = await uniprotResults(
-    ctx,
-    {
-      url: "/uniparc/search",
-      query: { query: `checksum:${md5}`, format: "json", size: "5" },
-      what: "UniParc search",
-      missing: "a result list",
-    },
-    z.looseObject({
-      uniParcId: z.string(),
-      sequence: z.looseObject({ value: z.string().optional(), md5: z.string().optional() }).optional(),
-    }),
-  );
+  const found = await uniprotResults(ctx, uniparcHit, {
+    url: "/uniparc/search",
+    query: { query: `checksum:${md5}`, format: "json", size: "5" },
+    what: "UniParc search",
+    missing: "a result list",
+  });
   const entry =
     found.find((e) => e.sequence?.value === sequence) ??
     found.find((e) => e.sequence?.md5?.toUpperCase() === md5);
   if (!entry) return undefined;
-  const databases = await uniprotResults(
-    ctx,
-    {
-      url: `/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
-      query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
-      what: "UniParc cross-references",
-      missing: "a cross-reference list",
-    },
-    z.looseObject({
-      database: z.string().optional(),
-      id: z.string().optional(),
-      active: z.boolean().optional(),
-    }),
-  );
+  const databases = await uniprotResults(ctx, crossReference, {
+    url: `/uniparc/${encodeURIComponent(entry.uniParcId)}/databases`,
+    query: { format: "json", dbTypes: UNIPROT_DATABASES.join(","), active: "true", size: "100" },
+    what: "UniParc cross-references",
+    missing: "a cross-reference list",
+  });
   const refs = databases.filter((r) => r.active !== false && r.id);
-  return (
-    refs.find((r) => r.database === UNIPROT_DATABASES[0]) ??
-    refs.find((r) => r.database === UNIPROT_DATABASES[1])
-  )?.id;
+  return UNIPROT_DATABASES.map((db) => refs.find((r) => r.database === db)).find(Boolean)?.id;
 };

@@ -4,6 +4,12 @@ import { z } from "zod";
 const text = (what: string) => z.string().trim().min(1).max(200).describe(what);
 const year = (what: string) => z.number().int().min(1938).max(2100).optional().describe(what);
 
+/** A criterion openFDA cannot filter on: kept to be reported, never dropped in silence. */
+const otherCriterion = z.strictObject({
+  field: z.string().trim().min(1).max(100).describe("The criterion, e.g. 'mechanism'."),
+  value: z.string().max(200).describe("Its value."),
+});
+
 /**
  * The search criteria shared by `fda_search_drugs` and `fda_count_drugs`, closed (strict-mode ready):
  * a criterion without a field of its own goes in `other_criteria`, and is reported unmet.
@@ -31,12 +37,7 @@ export const criteriaSchema = z
       .optional()
       .describe("Range of the year of original FDA approval; give after, before or both."),
     other_criteria: z
-      .array(
-        z.strictObject({
-          field: z.string().trim().min(1).max(100).describe("The criterion, e.g. 'mechanism'."),
-          value: z.string().max(200).describe("Its value."),
-        }),
-      )
+      .array(otherCriterion)
       .max(20)
       .optional()
       .describe(
@@ -48,16 +49,14 @@ export const criteriaSchema = z
 /** Parsed search criteria. */
 export type Criteria = z.output<typeof criteriaSchema>;
 
-/** Every criterion the tools can apply, in the schema's order. */
-export const KNOWN_CRITERIA: ReadonlyArray<string> = criteriaSchema
-  .keyof()
-  .exclude(["other_criteria"]).options;
-
 /** The text criteria, in the schema's order. */
 export const TEXT_CRITERIA = criteriaSchema.keyof().exclude(["approval_year", "other_criteria"]).options;
 
 /** One text criterion's name. */
 export type TextCriterion = (typeof TEXT_CRITERIA)[number];
+
+/** Every criterion the tools can apply, in the schema's order. */
+export const KNOWN_CRITERIA: ReadonlyArray<string> = [...TEXT_CRITERIA, "approval_year"];
 
 /** The criteria actually given (text ones with a value, approval_year with a bound). */
 export const givenCriteria = (c: Criteria): Array<TextCriterion | "approval_year"> => {
@@ -68,11 +67,9 @@ export const givenCriteria = (c: Criteria): Array<TextCriterion | "approval_year
 
 /** A short human description of the criteria ("brand_name "Ozempic", route "oral""). */
 export const describeCriteria = (c: Criteria): string => {
-  const parts: string[] = TEXT_CRITERIA.filter((k) => c[k] !== undefined).map((k) => `${k} "${c[k]}"`);
-  const y = c.approval_year;
-  if (y?.after !== undefined && y.before !== undefined) parts.push(`approved ${y.after}–${y.before}`);
-  else if (y?.after !== undefined) parts.push(`approved in or after ${y.after}`);
-  else if (y?.before !== undefined) parts.push(`approved in or before ${y.before}`);
+  const { after: a, before: b } = c.approval_year ?? {};
+  const years = a === undefined ? `in or before ${b}` : b === undefined ? `in or after ${a}` : `${a}–${b}`;
+  const parts = givenCriteria(c).map((k) => (k === "approval_year" ? `approved ${years}` : `${k} "${c[k]}"`));
   return parts.length > 0 ? parts.join(", ") : "no criteria";
 };
 
@@ -88,32 +85,33 @@ const SYNONYMS: Readonly<Record<string, ReadonlyArray<string>>> = {
 /** The criterion closest to an unknown key: a known synonym, else the nearest name. */
 export const closestCriterion = (key: string): string => {
   const k = key.toLowerCase();
-  return (
-    Object.keys(SYNONYMS).find((c) => SYNONYMS[c]!.includes(k)) ??
-    closestMatches(KNOWN_CRITERIA, k, { limit: 1 })[0]!
-  );
+  const synonym = Object.keys(SYNONYMS).find((c) => SYNONYMS[c]!.includes(k));
+  return synonym ?? closestMatches(KNOWN_CRITERIA, k, { limit: 1 })[0]!;
 };
 
 /**
- * Refuses criteria of which openFDA can apply none (`invalid_input` naming the accepted ones) and an
- * `other_criteria` entry that names a criterion of its own; `hint` ends the suggestion.
+ * Refuses an `other_criteria` entry that names a criterion of its own, and criteria of which openFDA
+ * can apply none (`invalid_input` naming the accepted ones). No criteria at all are refused too, unless
+ * the tool then answers for every record: `allRecords` then says so, ending the suggestion.
  */
-export const requireApplicable = (c: Criteria, hint = ""): void => {
+export const requireApplicable = (c: Criteria, allRecords?: string): void => {
   const misplaced = c.other_criteria?.find((o) => KNOWN_CRITERIA.includes(o.field));
   if (misplaced) {
-    throw fail.invalidInput(
-      `search_criteria.other_criteria names "${misplaced.field}", a criterion of its own.`,
-      { suggestion: `Give it as search_criteria.${misplaced.field} instead.` },
-    );
+    const message = `search_criteria.other_criteria names "${misplaced.field}", a criterion of its own.`;
+    const suggestion = `Give it as search_criteria.${misplaced.field} instead.`;
+    throw fail.invalidInput(message, { suggestion });
   }
+  if (givenCriteria(c).length > 0) return;
   const unknown = (c.other_criteria ?? []).map((o) => o.field);
-  if (unknown.length === 0 || givenCriteria(c).length > 0) return;
-  throw fail.invalidInput(
-    `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`,
-    {
-      suggestion: `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.${hint}`,
-    },
-  );
+  if (unknown.length > 0) {
+    const message = `search_criteria has no criterion openFDA can filter on: ${unknown.map((k) => `"${k}"`).join(", ")} cannot be applied.`;
+    const suggestion = `Use the accepted criteria ${KNOWN_CRITERIA.join(", ")}; closest to "${unknown[0]}": ${closestCriterion(unknown[0]!)}.${allRecords ?? ""}`;
+    throw fail.invalidInput(message, { suggestion });
+  }
+  if (allRecords === undefined) {
+    const suggestion = `For example { "search_criteria": { "active_ingredient": "semaglutide" } }.`;
+    throw fail.invalidInput("search_criteria is empty: give at least one criterion.", { suggestion });
+  }
 };
 
 /**
@@ -138,37 +136,36 @@ const ADD_HINTS: Readonly<Record<string, string>> = {
   active_ingredient: "Add the active_ingredient.",
 };
 
+/** How to loosen each criterion, for a search that found nothing. */
+const LOOSEN: Readonly<Record<string, string>> = {
+  brand_name:
+    "Search by generic_name or active_ingredient instead of brand_name (brands differ between countries).",
+  indication: "Use a broader or differently worded indication (one or two key words from label language).",
+  generic_name: "Try active_ingredient instead of generic_name (salts: 'imatinib' vs 'imatinib mesylate').",
+  approval_year: "Widen or remove approval_year.",
+  pharmacologic_class:
+    "Use the FDA class wording (e.g. 'Kinase Inhibitor', 'GLP-1 Receptor Agonist') or drop pharmacologic_class.",
+};
+
 /** Suggestions for a search that found nothing: which criterion to loosen, and how. */
-export const suggestionsForNone = (c: Criteria): string[] => {
+const suggestionsForNone = (c: Criteria): string[] => {
   const given = givenCriteria(c);
-  const out: string[] = ["Check the spelling of names; openFDA matches whole words, not fragments."];
-  if (c.brand_name)
-    out.push(
-      "Search by generic_name or active_ingredient instead of brand_name (brands differ between countries).",
-    );
-  if (c.indication)
-    out.push("Use a broader or differently worded indication (one or two key words from label language).");
-  if (c.generic_name && !c.active_ingredient)
-    out.push("Try active_ingredient instead of generic_name (salts: 'imatinib' vs 'imatinib mesylate').");
-  if (c.approval_year) out.push("Widen or remove approval_year.");
-  if (c.pharmacologic_class)
-    out.push(
-      "Use the FDA class wording (e.g. 'Kinase Inhibitor', 'GLP-1 Receptor Agonist') or drop pharmacologic_class.",
-    );
-  if (given.length > 1) out.push(`Remove one criterion at a time (given: ${given.join(", ")}).`);
-  return out;
+  // generic_name's hint is to try active_ingredient: no help when that is given too.
+  const loosens = (k: keyof Criteria) => c[k] !== undefined && !(k === "generic_name" && c.active_ingredient);
+  const loosen = Object.entries(LOOSEN).flatMap(([k, hint]) => (loosens(k as keyof Criteria) ? [hint] : []));
+  const remove = given.length > 1 ? [`Remove one criterion at a time (given: ${given.join(", ")}).`] : [];
+  return ["Check the spelling of names; openFDA matches whole words, not fragments.", ...loosen, ...remove];
 };
 
 /** Suggestions for a search with more matches than were returned. */
-export const suggestionsForMany = (c: Criteria, total: number, returned: number): string[] => {
+const suggestionsForMany = (c: Criteria, total: number, returned: number): string[] => {
   const given = new Set<string>(givenCriteria(c));
-  const out = Object.entries(ADD_HINTS)
-    .filter(([k]) => !given.has(k))
-    .slice(0, 3)
-    .map(([, hint]) => hint);
-  out.push(
-    `Call fda_count_drugs with the same search_criteria and count_by "sponsor" or "route" to see how the ${total} matches split.`,
-  );
-  if (returned < 100) out.push("Raise max_results (up to 100) to see more of the matches.");
-  return out;
+  const add = Object.entries(ADD_HINTS).flatMap(([k, hint]) => (given.has(k) ? [] : [hint]));
+  const split = `Call fda_count_drugs with the same search_criteria and count_by "sponsor" or "route" to see how the ${total} matches split.`;
+  const more = returned < 100 ? ["Raise max_results (up to 100) to see more of the matches."] : [];
+  return [...add.slice(0, 3), split, ...more];
 };
+
+/** A search's refinement suggestions: how to loosen one that found nothing, to narrow a partial one. */
+export const refinements = (c: Criteria, total: number, returned: number, complete: boolean): string[] =>
+  total === 0 ? suggestionsForNone(c) : complete ? [] : suggestionsForMany(c, total, returned);

@@ -1,4 +1,9 @@
-import type { RateLimitPolicy, ToolPolicy } from "@quiver/core";
+import { defineToolWith, type RateLimitPolicy, type ToolPolicy } from "@quiver/core";
+import type { FdaConfig } from "../config.js";
+import type { OpenFdaClient } from "./openfda-client.js";
+
+/** Defines an FDA tool: its `ctx.config` the plugin's settings, its `ctx.resources` the openFDA client. */
+export const defineFdaTool = defineToolWith<FdaConfig, OpenFdaClient>();
 
 /** openFDA's documented request budgets (open.fda.gov/apis/authentication). */
 export const OPENFDA_LIMITS = { perMinute: 240, perDayWithoutKey: 1_000, perDayWithKey: 120_000 } as const;

@@ -63,20 +63,15 @@ export type Query = { readonly endpoint: Endpoint; readonly search?: string | un
 export const quote = (value: string, criterion: string): string => {
   const cleaned = phraseText(value);
   if (!/[\p{L}\p{N}]/u.test(cleaned)) {
-    throw fail.invalidInput(
-      `search_criteria.${criterion} has no letters or digits to search for (openFDA searches Latin letters and digits only).`,
-      { suggestion: `Give ${criterion} as words in Latin letters, e.g. a drug or company name.` },
-    );
+    const message = `search_criteria.${criterion} has no letters or digits to search for (openFDA searches Latin letters and digits only).`;
+    const suggestion = `Give ${criterion} as words in Latin letters, e.g. a drug or company name.`;
+    throw fail.invalidInput(message, { suggestion });
   }
   return `"${cleaned}"`;
 };
 
-const PHARM_CLASS_FIELDS = [
-  "openfda.pharm_class_epc",
-  "openfda.pharm_class_moa",
-  "openfda.pharm_class_pe",
-  "openfda.pharm_class_cs",
-];
+/** openFDA's pharmacologic classes: established (EPC), mechanism, physiologic effect, chemical structure. */
+const PHARM_CLASS_FIELDS = ["epc", "moa", "pe", "cs"].map((kind) => `openfda.pharm_class_${kind}`);
 
 /** Fields searched for each criterion on each endpoint (several fields are OR-ed). */
 export const FIELDS: Readonly<Record<Endpoint, Partial<Record<TextCriterion, ReadonlyArray<string>>>>> = {
@@ -127,50 +122,45 @@ const clause = (fields: ReadonlyArray<string>, phrase: string): string => {
  * them into `+`); `deferred` names the criteria checked after the response, `fields` the openFDA fields
  * each text criterion in `search` is matched on.
  */
-export const buildSearch = (
-  c: Criteria,
-  endpoint: Endpoint = c.indication !== undefined ? "label" : "drugsfda",
-) => {
+export const buildSearch = (c: Criteria, endpoint: Endpoint = c.indication ? "label" : "drugsfda") => {
   const clauses: string[] = [];
-  const deferred: Array<"sponsor" | "approval_year"> = [];
+  const deferred: string[] = [];
   const searched: Record<string, string[]> = {};
-  for (const criterion of TEXT_CRITERIA) {
-    const fields = FIELDS[endpoint][criterion];
-    const value = c[criterion];
+  for (const k of TEXT_CRITERIA) {
+    const fields = FIELDS[endpoint][k];
+    const value = c[k];
     if (fields === undefined || value === undefined) continue;
-    clauses.push(clause(fields, quote(value, criterion)));
-    searched[criterion] = [...fields];
+    clauses.push(clause(fields, quote(value, k)));
+    searched[k] = [...fields];
   }
   if (endpoint === "label" && c.sponsor !== undefined) {
     quote(c.sponsor, "sponsor");
     deferred.push("sponsor");
   }
-  const y = c.approval_year;
-  if (y && (y.after !== undefined || y.before !== undefined)) {
-    if (y.after !== undefined && y.before !== undefined && y.after > y.before) {
-      throw fail.invalidInput(
-        `search_criteria.approval_year.after (${y.after}) is later than approval_year.before (${y.before}).`,
-        { suggestion: `Swap them: { "after": ${y.before}, "before": ${y.after} }.` },
-      );
-    }
-    deferred.push("approval_year");
-    if (endpoint === "drugsfda") {
-      const to = y.before ?? new Date().getUTCFullYear() + 1;
-      clauses.push(`${SUBMISSION_DATE_FIELD}:[${y.after ?? 1900}0101 TO ${to}1231]`);
-    }
+  const { after, before } = c.approval_year ?? {};
+  if (after !== undefined && before !== undefined && after > before) {
+    const message = `search_criteria.approval_year.after (${after}) is later than approval_year.before (${before}).`;
+    const suggestion = `Swap them: { "after": ${before}, "before": ${after} }.`;
+    throw fail.invalidInput(message, { suggestion });
+  }
+  if (after !== undefined || before !== undefined) deferred.push("approval_year");
+  // On Drugs@FDA (where only the year is deferred) the range narrows the candidates by submission date.
+  if (endpoint === "drugsfda" && deferred.length > 0) {
+    const to = before ?? new Date().getUTCFullYear() + 1;
+    clauses.push(`${SUBMISSION_DATE_FIELD}:[${after ?? 1900}0101 TO ${to}1231]`);
   }
   return { endpoint, search: clauses.join(" AND ") || undefined, deferred, fields: searched };
 };
+
+/** What {@link buildSearch} made of the criteria. */
+export type Search = ReturnType<typeof buildSearch>;
 
 /**
  * How an answer was searched, for the envelope's `metadata`: the endpoint, the `query` sent (empty:
  * every record), `searched_fields` (the openFDA fields each text criterion was matched on; a match in
  * any one counts) and `data_last_updated` (when openFDA last refreshed the endpoint).
  */
-export const searchedMetadata = (
-  built: Pick<ReturnType<typeof buildSearch>, "endpoint" | "search" | "fields">,
-  lastUpdated: string | undefined,
-) => ({
+export const searchedMetadata = (built: Omit<Search, "deferred">, lastUpdated: string | undefined) => ({
   endpoint: built.endpoint,
   query: built.search ?? "",
   searched_fields: built.fields,

@@ -1,15 +1,7 @@
-import { defineToolWith } from "@quiver/core";
 import { z } from "zod";
-import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
-import {
-  criteriaSchema,
-  describeCriteria,
-  requireApplicable,
-  unappliedCriteria,
-} from "../internal/criteria.js";
-import type { OpenFdaClient } from "../internal/openfda-client.js";
-import { OPENFDA_POLICY } from "../internal/policy.js";
+import { criteriaSchema, describeCriteria, requireApplicable } from "../internal/criteria.js";
+import { defineFdaTool, OPENFDA_POLICY } from "../internal/policy.js";
 import { buildSearch, searchedMetadata } from "../internal/query.js";
 
 /**
@@ -26,18 +18,20 @@ const COUNT_FIELDS = {
   product_type: "openfda.product_type.exact",
 } as const;
 
+/** The refinement of a count that matched nothing. */
+const NOTHING_MATCHED =
+  "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.";
+
 const countBy = z.enum(Object.keys(COUNT_FIELDS) as Array<keyof typeof COUNT_FIELDS>);
+
+const bucket = z.object({
+  term: z.string().describe("A value of the field."),
+  count: z.int().describe("Records with it."),
+});
 
 const output = z.object({
   count_by: countBy.describe("What was counted."),
-  buckets: z
-    .array(
-      z.object({
-        term: z.string().describe("A value of the field."),
-        count: z.number().int().describe("Records with it."),
-      }),
-    )
-    .describe("Records per value, largest first."),
+  buckets: z.array(bucket).describe("Records per value, largest first."),
   query_constraints_met: z
     .boolean()
     .describe("True when every criterion was applied exactly; see unmet_constraints."),
@@ -53,7 +47,7 @@ const output = z.object({
  * @example
  * await catalog.call("fda_count_drugs", { search_criteria: { pharmacologic_class: "Kinase Inhibitor" }, count_by: "sponsor" })
  */
-export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
+export const countDrugs = defineFdaTool({
   name: "fda_count_drugs",
   title: "Count FDA drugs",
   description:
@@ -65,7 +59,6 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
       .describe("Which records to count (all records when omitted); all given criteria must hold."),
     count_by: countBy.describe("The field to break the count down by."),
     max_buckets: z
-      .number()
       .int()
       .min(1)
       .max(1000)
@@ -83,13 +76,13 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     "Report the counts as counts of openFDA records (applications or labels), not of distinct molecules; mention unmet_constraints if any.",
   run: async ({ search_criteria, count_by, max_buckets }, ctx) => {
     const c = search_criteria ?? {};
-    // Counting every record for criteria that cannot be applied would answer another question.
+    // No criteria count every record; counting them for criteria that cannot be applied would answer another question.
     requireApplicable(c, " Omit search_criteria to count every record.");
     const built = buildSearch(c);
     const counted: string | Record<string, string> = COUNT_FIELDS[count_by];
     const field = typeof counted === "string" ? counted : counted[built.endpoint]!;
     const page = await ctx.resources.count(built, field, max_buckets, ctx.signal);
-    const unmet = unappliedCriteria(c);
+    const unmet: string[] = [];
     if (built.deferred.includes("approval_year"))
       unmet.push(
         built.endpoint === "drugsfda"
@@ -101,28 +94,20 @@ export const countDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
         'sponsor: labels name no sponsor, so the count ignores it (count_by "sponsor" counts labelers).',
       );
     const buckets = page.buckets.slice(0, max_buckets);
-    const top = buckets
-      .slice(0, 3)
-      .map((b) => `${b.term} (${b.count})`)
-      .join(", ");
+    const top = buckets.slice(0, 3).map((b) => `${b.term} (${b.count})`);
     const message =
       buckets.length === 0
         ? `Nothing to count: no FDA records match ${describeCriteria(c)}.`
-        : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top}.`;
+        : `Counted FDA records matching ${describeCriteria(c)} by ${count_by}: ${buckets.length} value${buckets.length === 1 ? "" : "s"}; top ${top.join(", ")}.`;
     // A criterion not applied exactly makes the count partial: see unmet_constraints.
-    return answer({ count_by, buckets }, unmet, {
+    return answer({ count_by, buckets }, c, unmet, {
       message,
       note: "Not every criterion was applied exactly: see unmet_constraints.",
       source: `openFDA /drug/${built.endpoint}.json?count=${field}`,
       metadata: {
         ...searchedMetadata(built, page.lastUpdated),
         field,
-        refinement_suggestions:
-          buckets.length === 0
-            ? [
-                "Nothing matched: check spelling, use fewer criteria, or try active_ingredient instead of brand_name.",
-              ]
-            : [],
+        refinement_suggestions: buckets.length > 0 ? [] : [NOTHING_MATCHED],
       },
     });
   },

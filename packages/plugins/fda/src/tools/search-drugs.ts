@@ -1,34 +1,9 @@
-import { defineToolWith, fail } from "@quiver/core";
 import { z } from "zod";
-import type { FdaConfig } from "../config.js";
 import { answer } from "../internal/answer.js";
-import {
-  type Criteria,
-  criteriaSchema,
-  describeCriteria,
-  givenCriteria,
-  requireApplicable,
-  suggestionsForMany,
-  suggestionsForNone,
-  unappliedCriteria,
-} from "../internal/criteria.js";
-import type { OpenFdaClient } from "../internal/openfda-client.js";
-import { OPENFDA_POLICY } from "../internal/policy.js";
-import {
-  applicationNumbersSearch,
-  buildSearch,
-  FIELDS,
-  phraseText,
-  searchedMetadata,
-} from "../internal/query.js";
-import {
-  fromDrugsfda,
-  fromLabel,
-  type Match,
-  matchSchema,
-  parseDrugsfda,
-  sponsorMatches,
-} from "../internal/records.js";
+import { criteriaSchema, describeCriteria, refinements, requireApplicable } from "../internal/criteria.js";
+import { defineFdaTool, OPENFDA_POLICY } from "../internal/policy.js";
+import { buildSearch, FIELDS, searchedMetadata } from "../internal/query.js";
+import { matchesOf, matchSchema } from "../internal/records.js";
 
 /** Candidates fetched when a criterion is checked after the response (approval year, label sponsor). */
 const CANDIDATES = 100;
@@ -36,7 +11,6 @@ const CANDIDATES = 100;
 const output = z.object({
   matches: z.array(matchSchema).describe("The matching drugs, at most max_results."),
   total_count: z
-    .number()
     .int()
     .describe("How many drugs match in all (openFDA meta.results.total, or the checked count)."),
   fully_searched: z.boolean().describe("True when every match was returned."),
@@ -45,43 +19,6 @@ const output = z.object({
     .describe("True when every criterion was applied exactly; see unmet_constraints otherwise."),
   unmet_constraints: z.array(z.string()).describe("Criteria that could not be fully applied, and why."),
 });
-
-/** Whether a date (YYYYMMDD or YYYY-MM-DD) is in the approval-year range. */
-const yearOk = (date: string | undefined, y: Criteria["approval_year"]): boolean => {
-  const year = Number(date?.slice(0, 4));
-  return !y || (date !== undefined && year >= (y.after ?? 0) && year <= (y.before ?? Infinity));
-};
-
-/** Checks sponsor and approval year of label matches through their Drugs@FDA applications. */
-const checkLabels = async (
-  { resources: client, signal }: { readonly resources: OpenFdaClient; readonly signal: AbortSignal },
-  labels: ReadonlyArray<Match>,
-  c: Criteria,
-  deferred: ReadonlyArray<string>,
-) => {
-  const apps = [...new Set(labels.flatMap((m) => m.application_number ?? []))];
-  if (apps.length === 0) return { kept: [], unverifiable: labels.length };
-  const applications = { endpoint: "drugsfda", search: applicationNumbersSearch(apps) } as const;
-  const page = await client.search(applications, apps.length, signal);
-  const records = new Map(
-    page.results.flatMap((raw) => parseDrugsfda(raw) ?? []).map((r) => [r.application_number, r]),
-  );
-  const kept: Match[] = [];
-  let unverifiable = 0;
-  for (const m of labels) {
-    const r = m.application_number ? records.get(m.application_number) : undefined;
-    if (!r) {
-      unverifiable++;
-      continue;
-    }
-    const { sponsor, original_approval_date } = fromDrugsfda(r)!;
-    // The value as it was cleaned for openFDA, so the check agrees with what the search would match.
-    if (deferred.includes("sponsor") && !(c.sponsor && sponsorMatches(r, phraseText(c.sponsor)))) continue;
-    if (deferred.includes("approval_year") && !yearOk(original_approval_date, c.approval_year)) continue;
-    kept.push({ ...m, sponsor, original_approval_date });
-  }
-  return { kept, unverifiable };
-};
 
 /**
  * `fda_search_drugs`: FDA-approved drugs by indication, ingredient, names, class, sponsor, route
@@ -92,7 +29,7 @@ const checkLabels = async (
  * @example
  * await catalog.call("fda_search_drugs", { search_criteria: { active_ingredient: "semaglutide" }, max_results: 5 })
  */
-export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
+export const searchDrugs = defineFdaTool({
   name: "fda_search_drugs",
   title: "Search FDA-approved drugs",
   description:
@@ -119,36 +56,16 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     "Summarise the matching drugs (brand and generic names, sponsor, original approval date, route) and cite each by application number and url; metadata.label_uris[i] reads match i's full label (a resource). Say how many matched in total; if fully_searched is false, say the list is partial. openFDA data are unvalidated and are not medical advice.",
   run: async ({ search_criteria: c, max_results: max }, ctx) => {
     requireApplicable(c);
-    if (givenCriteria(c).length === 0) {
-      throw fail.invalidInput("search_criteria is empty: give at least one criterion.", {
-        suggestion: 'For example { "search_criteria": { "active_ingredient": "semaglutide" } }.',
-      });
-    }
     const built = buildSearch(c);
     const postFilter = built.deferred.length > 0;
     const limit = postFilter ? Math.max(CANDIDATES, max) : max;
     const page = await ctx.resources.search(built, limit, ctx.signal);
-    const toMatch = built.endpoint === "drugsfda" ? fromDrugsfda : fromLabel;
-    const mapped = page.results.flatMap((raw) => toMatch(raw) ?? []);
-
-    let matches = mapped;
-    let unverifiable = 0;
-    if (built.endpoint === "drugsfda" && built.deferred.includes("approval_year")) {
-      matches = mapped.filter((m) => yearOk(m.original_approval_date, c.approval_year));
-    } else if (built.endpoint === "label" && postFilter && mapped.length > 0) {
-      ({ kept: matches, unverifiable } = await checkLabels(ctx, mapped, c, built.deferred));
-    }
-
+    const { matches, unmet } = await matchesOf(ctx.resources, ctx.signal, page.results, built, c);
     const allCandidatesSeen = page.results.length >= page.total;
     const exact = !postFilter || allCandidatesSeen;
     const total = postFilter && allCandidatesSeen ? matches.length : page.total;
     const shown = matches.slice(0, max);
     const fully = exact && shown.length >= total;
-    const unmet: string[] = unappliedCriteria(c);
-    if (unverifiable > 0)
-      unmet.push(
-        `${built.deferred.join(" and ")}: ${unverifiable} label(s) have no Drugs@FDA application to check against (e.g. OTC monograph products) and were left out.`,
-      );
     // A label's sponsor is checked on its Drugs@FDA application after the search.
     const fields = built.deferred.includes("sponsor")
       ? { ...built.fields, sponsor: [...FIELDS.drugsfda.sponsor!] }
@@ -161,7 +78,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
     // Each match's full label, beside the data (see Match): `label_uris[i]` reads `matches[i]`'s.
     const label_uris = shown.map((m) => m.label_uri ?? null);
     const data = shown.map(({ label_uri: _, ...m }) => m);
-    return answer({ matches: data, total_count: total, fully_searched: fully }, unmet, {
+    return answer({ matches: data, total_count: total, fully_searched: fully }, c, unmet, {
       message,
       note: "Not every criterion was applied: see unmet_constraints.",
       source: `openFDA /drug/${built.endpoint}.json`,
@@ -169,8 +86,7 @@ export const searchDrugs = defineToolWith<FdaConfig, OpenFdaClient>()({
         ...searchedMetadata({ ...built, fields }, page.lastUpdated),
         total_count_exact: exact,
         label_uris,
-        refinement_suggestions:
-          total === 0 ? suggestionsForNone(c) : fully ? [] : suggestionsForMany(c, total, shown.length),
+        refinement_suggestions: refinements(c, total, shown.length, fully),
       },
     });
   },
