@@ -1,8 +1,8 @@
 import { AsyncResource } from "node:async_hooks";
 import type { Agent, Dispatcher } from "undici";
-import { fail, type ToolFailure } from "../errors.js";
-import type { Redactor } from "./redact.js";
-import type { HttpClientOptions } from "./types.js";
+import type { ToolFailure } from "../errors.js";
+import { redirectRefused, refused, where } from "./refusals.js";
+import type { HopTrace, HttpClientOptions } from "./types.js";
 
 /** The content codings the client asks for, as fetch does (`zstd` is decoded too when sent). */
 export const ACCEPT_ENCODING = "gzip, deflate, br";
@@ -19,40 +19,6 @@ const MAX_REDIRECTS = 3;
 /** Statuses undici's `redirect` interceptor follows when they carry a `Location`. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 307, 308]);
 
-/**
- * One request of the client as its interceptors see it go: the hop it is at, its last status, the
- * codings its body came in, and its headers / body-idle timers. Handed down with the dispatch
- * options, so every hop of a redirect shares it.
- */
-export interface HopTrace {
-  /** The URL and method of the current hop. */
-  url: URL;
-  method: string;
-  /** The status of the last response, if one came. */
-  status: number | undefined;
-  /** The service name used in messages (the host when none was configured). */
-  readonly service: string;
-  /** Redacts the request's secrets from a text. */
-  readonly redact: Redactor;
-  /** The content codings of the last response, as applied (`identity` dropped). */
-  codings: string[];
-  /** Bytes of the last response as received, before decoding. */
-  rawBytes: number;
-  /** The URLs of the hops so far (a redirect back to one is a loop), and how many redirects were followed. */
-  readonly visited: Set<string>;
-  followed: number;
-  /** Statuses the caller takes as answers (a redirect among them is not followed). */
-  readonly accepted: ReadonlySet<number>;
-  /** Longest wait for a hop's response headers, connecting included. */
-  readonly headersTimeoutMs: number;
-  /** Longest pause while its body arrives. */
-  readonly bodyTimeoutMs: number;
-  /** Aborts the request (its signal) with a timer's error. */
-  readonly abort: (error: Error) => void;
-  /** The running headers or body-idle timer (the client clears it when the request is over). */
-  timer: NodeJS.Timeout | undefined;
-}
-
 type Interceptor = Dispatcher.DispatcherComposeInterceptor;
 type OnEnd = NonNullable<Dispatcher.DispatchHandler["onResponseEnd"]>;
 
@@ -63,59 +29,12 @@ const traceOf = (opts: Dispatcher.DispatchOptions): HopTrace | undefined =>
 export const isAnswer = (trace: HopTrace, status: number): boolean =>
   (status >= 200 && status < 300) || trace.accepted.has(status);
 
-/** An `upstream` failure for an answer the client refuses: its message redacted, the last status kept. */
-const refused = (at: HopTrace, message: string, suggestion: string, retryable = false): ToolFailure =>
-  fail.upstream(at.redact(message), {
-    ...(at.status === undefined ? {} : { status: at.status }),
-    retryable,
-    suggestion,
-  });
-
-const where = (at: HopTrace) => `${at.method} ${at.url.href}`;
-
-/** A redirect not followed: off the service's origin (`crossOrigin`), without a valid `Location`, a loop ... */
-const redirectRefused = (at: HopTrace, why: string, crossOrigin: boolean): ToolFailure =>
-  refused(
-    at,
-    `${at.service} redirected ${where(at)} ${why}; not followed`,
-    crossOrigin
-      ? "The client follows redirects only within the service's own origin (credentials and requests never go to another host). If the service has moved, update its URL setting; otherwise use another source."
-      : "The service answered with a broken redirect; retrying will not help. Use another source.",
-  );
-
-/** A body over the limit: `codings` it came in (decoded past the limit: a decompression bomb), if any. */
-export const bodyTooLarge = (
-  at: HopTrace,
-  limit: number,
-  codings: ReadonlyArray<string> = [],
-): ToolFailure =>
-  codings.length > 0
-    ? refused(
-        at,
-        `${at.service} sent a ${codings.join(", ")}-compressed response that decodes to more than ${limit} bytes (the body limit) for ${where(at)}; refused`,
-        "Ask for less data (a narrower query, fewer results or a smaller page); if a small request decodes this large, the service is misbehaving: use another source.",
-      )
-    : refused(
-        at,
-        `${at.service} sent a response larger than ${limit} bytes for ${where(at)}`,
-        "Ask for less data: a narrower query, fewer results or a smaller page.",
-      );
-
 /** An answer in a content coding the client cannot decode. */
 const unsupportedEncoding = (at: HopTrace, encoding: string): ToolFailure =>
   refused(
     at,
     `${at.service} sent a body in content-encoding "${encoding}", which the client cannot decode (it accepts ${ACCEPT_ENCODING}), for ${where(at)}`,
     "The service ignores the encodings the client accepts; retrying will not help. Use another source, or report it to the plugin's maintainers.",
-  );
-
-/** A compressed body that does not decode (corrupt or cut short). */
-export const bodyDecodeFailed = (at: HopTrace, encoding: string): ToolFailure =>
-  refused(
-    at,
-    `${at.service} sent a ${encoding}-compressed body that does not decode (corrupt or cut short) for ${where(at)}`,
-    "Try again in a moment; if it keeps failing, the service is sending broken data.",
-    true,
   );
 
 /** The codings of a `Content-Encoding` header, in the order they were applied (`identity` dropped). */

@@ -2,12 +2,13 @@ import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import pkg from "../../package.json" with { type: "json" };
 import { fail } from "../errors.js";
-import { ACCEPT_ENCODING, type HopTrace, makeDispatcher, REDIRECT_STATUSES } from "./dispatcher.js";
+import { ACCEPT_ENCODING, makeDispatcher, REDIRECT_STATUSES } from "./dispatcher.js";
 import { readResponse } from "./read-response.js";
 import { collectSecrets, makeRedactor, type Redactor, secretValue } from "./redact.js";
 import { requestParent, requestSpan } from "./request-span.js";
 import { requestFailure } from "./transport-error.js";
 import type {
+  HopTrace,
   HttpClient,
   HttpClientOptions,
   HttpHeaders,

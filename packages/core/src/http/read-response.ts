@@ -1,10 +1,11 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
 import { fail, type ToolFailure } from "../errors.js";
-import { bodyDecodeFailed, bodyTooLarge, type HopTrace, isAnswer } from "./dispatcher.js";
+import { isAnswer } from "./dispatcher.js";
+import { bodyDecodeFailed, bodyTooLarge } from "./refusals.js";
 import { failureForStatus } from "./status-to-kind.js";
 import { errorCode } from "./transport-error.js";
-import type { HttpHeaders, HttpResponse } from "./types.js";
+import type { HopTrace, HttpHeaders, HttpResponse } from "./types.js";
 
 /** How much of an error response is read to find the upstream's message. */
 const ERROR_BODY_BYTES = 64 * 1024;

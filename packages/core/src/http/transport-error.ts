@@ -1,6 +1,6 @@
 import { type ErrorKind, fail, ToolFailure } from "../errors.js";
-import type { HopTrace } from "./dispatcher.js";
 import type { Redactor } from "./redact.js";
+import type { HopTrace } from "./types.js";
 
 /** What {@link failureForTransportError} needs to describe a failed exchange. */
 export interface TransportFailureInput {

@@ -175,3 +175,37 @@ export interface ToolCallInfo {
   /** The plugin's secrets (API keys), never to be written anywhere. */
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
 }
+
+/**
+ * One request of the client as its interceptors see it go: the hop it is at, its last status, the
+ * codings its body came in, and its headers / body-idle timers. Handed down with the dispatch
+ * options, so every hop of a redirect shares it.
+ */
+export interface HopTrace {
+  /** The URL and method of the current hop. */
+  url: URL;
+  method: string;
+  /** The status of the last response, if one came. */
+  status: number | undefined;
+  /** The service name used in messages (the host when none was configured). */
+  readonly service: string;
+  /** Redacts the request's secrets from a text (a `Redactor`). */
+  readonly redact: (text: string) => string;
+  /** The content codings of the last response, as applied (`identity` dropped). */
+  codings: string[];
+  /** Bytes of the last response as received, before decoding. */
+  rawBytes: number;
+  /** The URLs of the hops so far (a redirect back to one is a loop), and how many redirects were followed. */
+  readonly visited: Set<string>;
+  followed: number;
+  /** Statuses the caller takes as answers (a redirect among them is not followed). */
+  readonly accepted: ReadonlySet<number>;
+  /** Longest wait for a hop's response headers, connecting included. */
+  readonly headersTimeoutMs: number;
+  /** Longest pause while its body arrives. */
+  readonly bodyTimeoutMs: number;
+  /** Aborts the request (its signal) with a timer's error. */
+  readonly abort: (error: Error) => void;
+  /** The running headers or body-idle timer (the client clears it when the request is over). */
+  timer: NodeJS.Timeout | undefined;
+}
