@@ -1,6 +1,6 @@
 import { detectLanguage, fold, isStopword, words } from "./language.js";
 import type { Material, Question, QuestionAsk } from "./questions.js";
-import { T, TEMPLATES } from "./rule-texts.js";
+import { T } from "./rule-texts.js";
 
 const DEFINITION: Readonly<Record<"es" | "en", RegExp>> = {
   es: /^(?<term>[^,;:()«»"]{3,70}?)\s+(?<verb>es|son|se define como|se denomina|consiste en|se basa en)\s+(?<rest>.{15,})$/iu,
@@ -176,7 +176,7 @@ export const ruleQuestions = (ask: QuestionAsk): Question[] => {
     const both = sentences.find((s) => s.terms.has(fold(a)) && s.terms.has(fold(b)));
     questions.push(on(both, t.relation(a, b), both?.text));
   }
-  const templates = TEMPLATES[lang];
+  const templates = t.topic;
   const offset = { easy: 0, medium: 2, hard: 4 }[ask.difficulty];
   for (let i = 0; questions.length < ask.count && i < templates.length; i++)
     questions.push(on(undefined, templates[(i + offset) % templates.length]!(ask.topic.trim())));
