@@ -73,7 +73,7 @@ export const toolContext = (
     call: { id: call.callId, tool: reg.name, plugin: reg.pluginId, attempt: attempt.number },
     caller: callerOf(session),
     signal: attempt.signal,
-    config: reg.config.ok ? reg.config.value : undefined,
+    config: reg.config.ok ? reg.config.config : undefined,
     resources: reg.resources.current,
     http: services.http,
     progress: (p) => options.onProgress?.(p),
@@ -105,9 +105,8 @@ export const runTool = (
   traced?: AttemptSpan,
 ): Effect.Effect<RunOutput, ToolFailure> => {
   const { reg } = state;
-  if (!reg.resources.isReady) {
+  if (!reg.resources.isReady)
     return Effect.flatMap(openResources(reg), () => runTool(state, services, traced));
-  }
   const attempt = ++state.attempts;
   const abort = new AbortController();
   const onPartial = (d: unknown) => {

@@ -54,11 +54,10 @@ export const stoppedFailure = (
           suggestion: "The data is incomplete: say so, or narrow the request.",
         });
   }
-  if (catalog.stopping) {
+  if (catalog.stopping)
     return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {
       retryable: true,
     });
-  }
   return fail.internal(`${reg.name} could not be run by the runtime.`);
 };
 

@@ -1,6 +1,5 @@
 import type * as Clock from "effect/Clock";
 import type { AnyPlugin } from "../define-plugin.js";
-import type { AnyTool } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
 import { makeRedactor, type Redactor } from "../http/redact.js";
 import { resolvePluginConfig } from "../plugin-config.js";
@@ -82,18 +81,17 @@ export const createRegistry = (options: RegistryOptions) => {
   };
 
   const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
-    const toolNames = plugin.tools.map((t: AnyTool) => t.name);
+    const toolNames = plugin.tools.map((t) => t.name);
     aliases.checkTools(plugin.id, toolNames);
     if (plugins.has(plugin.id)) unregister(plugin.id);
     const resolved = resolvePluginConfig(plugin, pluginOptions, options.env);
     const config = resolved.ok ? resolved.config : undefined;
     const resources = new PluginResources(plugin, config, options.http, options.env, options.clock);
-    const names: string[] = [];
     const secrets = resolved.ok ? resolved.secrets : [];
     // Built once per plugin: every tool of it hides the same secrets.
     const redact = makeRedactor(secrets);
     const redactData = makeRedactor(secrets, { urls: false });
-    for (const tool of plugin.tools) {
+    const names = plugin.tools.map((tool) => {
       const name = tools.has(tool.name) ? `${plugin.id}_${tool.name}`.slice(0, 64) : tool.name;
       const policy = resolvePolicy(plugin.id, tool.annotations, tool.policy, {
         ...options.policies?.["*"],
@@ -108,16 +106,14 @@ export const createRegistry = (options: RegistryOptions) => {
         destructive: Boolean(tool.annotations?.destructive),
         keysResults: policy.cache !== undefined || Boolean(policy.fallback?.stale),
         inject: injectedFields(tool),
-        config: resolved.ok
-          ? { ok: true, value: resolved.config }
-          : { ok: false, message: resolved.message, missing: resolved.missing },
+        config: resolved,
         secrets,
         redact,
         redactData,
         resources,
       });
-      names.push(name);
-    }
+      return name;
+    });
     const slots = slotsOf(plugin);
     const info: PluginInfo = {
       id: plugin.id,

@@ -63,9 +63,7 @@ const collectArrays = (value: unknown, out: { arr: unknown[]; original: number }
   if (Array.isArray(value)) {
     out.push({ arr: value, original: value.length });
     for (const item of value) collectArrays(item, out);
-  } else if (value && typeof value === "object") {
-    for (const v of Object.values(value)) collectArrays(v, out);
-  }
+  } else if (value && typeof value === "object") for (const v of Object.values(value)) collectArrays(v, out);
 };
 
 interface StringHolder {

@@ -83,9 +83,7 @@ export class PluginResources {
     await this.runFinalizers();
     try {
       await this.plugin.dispose?.();
-    } catch {
-      /* a plugin's clean-up must not stop the others' */
-    }
+    } catch {} // a plugin's clean-up must not stop the others'
   }
 
   private async runFinalizers(): Promise<void> {
@@ -93,9 +91,7 @@ export class PluginResources {
       const finalizer = this.finalizers.pop()!;
       try {
         await finalizer();
-      } catch {
-        /* keep closing the rest */
-      }
+      } catch {} // keep closing the rest
     }
   }
 }
