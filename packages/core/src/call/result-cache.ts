@@ -3,8 +3,7 @@ import * as Exit from "effect/Exit";
 import { LRUCache } from "lru-cache";
 import type { ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
-import type { StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson } from "../store/stored-json.js";
+import { fromStoredJson, type StoreDriver } from "../store/store-driver.js";
 import type { RunOutput } from "./run-tool.js";
 
 /** What a tool's result cache is made of. */

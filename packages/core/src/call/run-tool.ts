@@ -156,6 +156,31 @@ export const runTool = (
   });
 };
 
+/**
+ * What a destructive call would do, shown before it is confirmed: the tool's own `preview` (run
+ * with a context of its own), or the validated input when it has none or its preview fails.
+ */
+export const previewOf = async (
+  reg: RegisteredTool,
+  input: Record<string, unknown>,
+  options: CallOptions,
+  services: ContextServices,
+  callId: string,
+): Promise<unknown> => {
+  if (!reg.tool.preview) return input;
+  const call = { reg, input, options, session: options.session ?? {}, callId, trace: undefined };
+  const ctx = toolContext(call, services, {
+    number: 0,
+    signal: new AbortController().signal,
+    onPartial: () => {},
+  });
+  try {
+    return await reg.tool.preview(input, ctx);
+  } catch {
+    return input;
+  }
+};
+
 /** Waits for the plugin's `setup`; a failed setup is `unavailable` (retryable: the next call tries again). */
 const openResources = (reg: RegisteredTool): Effect.Effect<void, ToolFailure> =>
   Effect.tryPromise({

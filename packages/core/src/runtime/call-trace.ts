@@ -82,9 +82,7 @@ export class CallTrace {
 
   /** The trace context of a call this one makes (its fallback, `ctx.callTool`): a child of `execute_tool`. */
   childContext(): TraceContext {
-    return this.tracestate
-      ? { traceparent: traceparentOf(this.span), tracestate: this.tracestate }
-      : { traceparent: traceparentOf(this.span) };
+    return { traceparent: traceparentOf(this.span), tracestate: this.tracestate };
   }
 
   /** Ends the spans with what the call's envelope says. */

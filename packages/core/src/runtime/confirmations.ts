@@ -1,7 +1,5 @@
 import { hash, randomBytes } from "node:crypto";
-import { whenReady } from "../store/maybe-promise.js";
-import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson } from "../store/stored-json.js";
+import { fromStoredJson, type MaybePromise, type StoreDriver, whenReady } from "../store/store-driver.js";
 
 /** What the store keeps for a token: what it was issued for, and until when. */
 interface Pending {

@@ -68,9 +68,7 @@ export class PluginResources {
       http: this.http,
       env: this.env,
       signal: this.abort.signal,
-      onClose: (finalizer) => {
-        this.finalizers.push(finalizer);
-      },
+      onClose: (finalizer) => void this.finalizers.push(finalizer),
     });
   }
 

@@ -1,6 +1,4 @@
 import { TOOL_NAME } from "../define-tool.js";
-/** What {@link toolAliases} answers: the alias map and its checks. */
-export type ToolAliases = ReturnType<typeof toolAliases>;
 
 /**
  * Other names for tools (`{ search_web: "perplexity_search_web" }`), so clients written against older
