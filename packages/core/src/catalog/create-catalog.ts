@@ -6,7 +6,6 @@ import { openPlugin, pluginHealth } from "./plugin-health.js";
 import { createRegistry, toolInfo } from "./registry.js";
 import { createResourceChanges } from "./resource-changes.js";
 import { createSchemaExport } from "./schema-export.js";
-import { promptsOf, resourcesOf, templatesOf } from "./slot-lists.js";
 
 /**
  * Creates a catalog: register plugins, then list, describe and call their tools by name.
@@ -67,9 +66,28 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     has: (name) => registry.lookup(name) !== undefined,
     describe: schemas.describe,
     call: firstCall,
-    resources: () => resourcesOf(registry),
-    resourceTemplates: () => templatesOf(registry),
-    prompts: () => promptsOf(registry),
+    // The slots as listed (in registration order): their descriptors, without their functions.
+    resources: () =>
+      [...registry.plugins()].flatMap(({ plugin }) =>
+        (plugin.resources ?? []).map(({ read: _, ...r }) => ({ ...r, plugin: plugin.id })),
+      ),
+    // A template with the variables it completes, a prompt's arguments with whether each completes.
+    resourceTemplates: () =>
+      [...registry.plugins()].flatMap(({ plugin }) =>
+        (plugin.resourceTemplates ?? []).map(({ read: _, complete, ...t }) => ({
+          ...t,
+          plugin: plugin.id,
+          completes: Object.keys(complete ?? {}),
+        })),
+      ),
+    prompts: () =>
+      [...registry.plugins()].flatMap(({ plugin }) =>
+        (plugin.prompts ?? []).map(({ get: _, arguments: args = [], ...p }) => ({
+          ...p,
+          arguments: args.map(({ complete, ...a }) => ({ ...a, completes: complete !== undefined })),
+          plugin: plugin.id,
+        })),
+      ),
     readResource: async (uri, opts) => (await load()).readResource(uri, opts),
     getPrompt: async (name, args, opts) => (await load()).getPrompt(name, args, opts),
     complete: async (target, value, opts) => (await load()).complete(target, value, opts),
