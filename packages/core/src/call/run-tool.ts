@@ -117,10 +117,9 @@ export const runTool = (
   try {
     const call = () => reg.tool.run(state.input as never, ctx);
     const run = traced ? () => traced.enter(call) : call;
-    const { http } = services;
     // A recording or replaying HttpClient learns which call the run's requests belong to.
-    result = http.withToolCall
-      ? http.withToolCall(
+    result = services.http.withToolCall
+      ? services.http.withToolCall(
           {
             tool: reg.name,
             plugin: reg.pluginId,
