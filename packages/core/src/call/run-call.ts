@@ -103,9 +103,7 @@ export const createCallRunner = (options: CallRunnerOptions) => {
     }
     callId = nextCallId();
     if (steps.spans)
-      trace = new CallTrace(steps.spans, reg, callId, callOptions, session, {
-        principal: options.tracePrincipal,
-      });
+      trace = new CallTrace(steps.spans, reg, callId, callOptions, session, options.tracePrincipal);
     const key = { principal: session.principal, sessionId: session.id, cacheId: "" };
 
     // 1. Input: configuration, validation (repairs only for an invalid input), confirmation.

@@ -27,10 +27,7 @@ import { breakerOf } from "./tool-steps.js";
 export type SlotRunnerOptions = Pick<
   CallRunnerOptions,
   "registry" | "runtime" | "sources" | "requiredScopes"
-> & {
-  readonly http: HttpClient;
-  readonly policies: CatalogOptions["policies"];
-};
+> & { readonly http: HttpClient; readonly policies: CatalogOptions["policies"] };
 
 /** Reads resources, gets prompts and completes their arguments; every answer a {@link SlotAnswer}. */
 export type SlotRunner = Pick<Catalog, "readResource" | "getPrompt" | "complete">;
