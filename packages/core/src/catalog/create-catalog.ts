@@ -35,15 +35,13 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   let runtime: Promise<CatalogRuntime> | undefined;
   let closed = false;
   /** The runtime, loaded and built at its first need. */
-  const load = (): Promise<CatalogRuntime> => {
-    runtime ??= import("./catalog-runtime.js").then((m) => {
+  const load = (): Promise<CatalogRuntime> =>
+    (runtime ??= import("./catalog-runtime.js").then((m) => {
       const loaded = m.createCatalogRuntime(options, registry, http);
       // A call goes from its caller straight into the runtime's steps, with no hop through here.
       catalog.call = loaded.call;
       return loaded;
-    });
-    return runtime;
-  };
+    }));
   /** The first call loads the runtime; from then on the catalog's `call` is the runtime's own. */
   const firstCall: Catalog["call"] = (name, input, callOptions) =>
     load().then(async (r) => {

@@ -23,12 +23,11 @@ export const registerBreakerState = (
 ): void => {
   let value = 0;
   register(Metric.gauge(breakerState.id, { ...BREAKER_STATE, attributes: { breaker: key } }), context, () => {
-    read().then(
-      (state) => {
+    read()
+      .then((state) => {
         if (state) value = BREAKER_CODE[state];
-      },
-      () => undefined,
-    );
+      })
+      .catch(() => undefined);
     return { value };
   });
 };
