@@ -38,9 +38,10 @@ const DEFAULT_GUIDANCE: Partial<Record<string, string>> = {
 export const successEnvelope = (reg: RegisteredTool, output: RunOutput, facts: CallFacts): ToolResult => {
   const instruction = output.instruction ?? reg.tool.instruction;
   const maxChars = reg.policy.maxOutputChars;
-  // Measured once (not at all without a budget); data within its budget comes back as it is.
-  const { data, report } =
-    maxChars === Number.POSITIVE_INFINITY ? { data: output.data } : applyOutputBudget(output.data, maxChars);
+  // Measured here, once: only data over its budget goes to the truncation step.
+  const fits =
+    maxChars === Number.POSITIVE_INFINITY || (JSON.stringify(output.data)?.length ?? 0) <= maxChars;
+  const { data, report } = fits ? { data: output.data } : applyOutputBudget(output.data, maxChars);
   // Only the tool's own message can hold a secret: the default names the tool, nothing else.
   const base = output.message === undefined ? `${reg.name} succeeded.` : reg.redact(output.message);
   const message = report?.truncated
