@@ -23,10 +23,9 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   const ownsHttp = options.http === undefined;
   const http = options.http ?? createHttpClient();
   const registry = createRegistry({
+    ...options,
     http,
     env: options.env ?? process.env,
-    policies: options.policies,
-    aliases: options.aliases,
     // The live clock is Effect's default, imported at a setup's first need like the runtime.
     clock: async () => options.clock ?? (await import("effect/Clock")).Clock.defaultValue(),
   });

@@ -9,8 +9,7 @@ import { injectedFields } from "../runtime/injected-fields.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { toolAliases } from "../runtime/tool-aliases.js";
-import type { ToolPolicy } from "../tool-policy.js";
-import type { PluginInfo, ToolInfo } from "./catalog-types.js";
+import type { CatalogOptions, PluginInfo, ToolInfo } from "./catalog-types.js";
 
 /** A registered plugin: its definition, what `register` reported, its settings and resources. */
 export interface PluginEntry {
@@ -22,12 +21,10 @@ export interface PluginEntry {
   readonly redact: Redactor;
 }
 
-/** What the registry needs from the catalog. */
-export interface RegistryOptions {
+/** What the registry needs from the catalog: its policy overrides and aliases, and its world. */
+export interface RegistryOptions extends Pick<CatalogOptions, "policies" | "aliases"> {
   readonly http: HttpClient;
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly policies: Readonly<Record<string, ToolPolicy>> | undefined;
-  readonly aliases: Readonly<Record<string, string>> | undefined;
   /** The catalog's clock, for plugins' `setup` (loaded on demand: listing tools never loads Effect). */
   readonly clock: () => Promise<Clock.Clock>;
 }
