@@ -31,10 +31,7 @@ export interface CacheAnswer {
 type StoreAnswer = CacheAnswer & { readonly ttl?: number | undefined };
 
 /** A stored entry: the result and when it expires (milliseconds since the epoch). */
-interface StoredEntry {
-  readonly executed: RunOutput;
-  readonly expiresAt: number;
-}
+type StoredEntry = { readonly executed: RunOutput; readonly expiresAt: number };
 
 /** Longest value written to the store (characters of JSON); a larger result stays in this process. */
 const MAX_STORED_CHARS = 1_000_000;

@@ -61,10 +61,7 @@ const collectArrays = (value: unknown, out: { arr: unknown[]; original: number }
   } else if (value && typeof value === "object") for (const v of Object.values(value)) collectArrays(v, out);
 };
 
-interface StringHolder {
-  readonly value: string;
-  readonly set: (v: string) => void;
-}
+type StringHolder = { readonly value: string; readonly set: (v: string) => void };
 
 const longestString = (root: unknown): StringHolder | undefined => {
   let best: StringHolder | undefined;
