@@ -62,11 +62,7 @@ export const callerOf = (session: SessionContext): Caller => ({
 export const toolContext = (
   call: Omit<AttemptState, "attempts" | "partialData">,
   services: ContextServices,
-  attempt: {
-    readonly number: number;
-    readonly signal: AbortSignal;
-    readonly onPartial: (d: unknown) => void;
-  },
+  attempt: Readonly<{ number: number; signal: AbortSignal; onPartial: (d: unknown) => void }>,
 ): ToolContext => {
   const { reg, options, session } = call;
   return {
@@ -168,11 +164,8 @@ export const previewOf = async (
 ): Promise<unknown> => {
   if (!reg.tool.preview) return input;
   const call = { reg, input, options, session: options.session ?? {}, callId, trace: undefined };
-  const ctx = toolContext(call, services, {
-    number: 0,
-    signal: new AbortController().signal,
-    onPartial: () => {},
-  });
+  const attempt = { number: 0, signal: new AbortController().signal, onPartial: () => {} };
+  const ctx = toolContext(call, services, attempt);
   try {
     return await reg.tool.preview(input, ctx);
   } catch {

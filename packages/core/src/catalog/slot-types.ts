@@ -45,12 +45,7 @@ export type SlotFailureKind = ErrorKind | "not_found";
  */
 export type SlotAnswer<T> =
   | { readonly ok: true; readonly value: T }
-  | {
-      readonly ok: false;
-      readonly kind: SlotFailureKind;
-      readonly message: string;
-      readonly retryAfterMs?: number;
-    };
+  | Readonly<{ ok: false; kind: SlotFailureKind; message: string; retryAfterMs?: number }>;
 
 /** Who asks (as for a call: the principal reads only what it may) and when to give up. */
 export interface SlotCallOptions {
