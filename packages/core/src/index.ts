@@ -21,8 +21,26 @@ export * from "./http/index.js";
 export * from "./plugin-capabilities.js";
 export { type PluginConfigResult, resolvePluginConfig } from "./plugin-config.js";
 export * from "./plugin-settings.js";
-// Its types, and of its functions only `viewOnly`.
-export type * from "./plugin-slots.js";
+export type {
+  AliasSet,
+  Completer,
+  PluginPrompt,
+  PluginResource,
+  PluginResourceTemplate,
+  PluginSlots,
+  PluginView,
+  PromptArgument,
+  PromptMessage,
+  ResourceChange,
+  ResourceContents,
+  ResourceDescriptor,
+  ResourceWatcher,
+  SlotContext,
+  ToolAlias,
+  ToolTaskOptions,
+  ToolTaskSupport,
+  ToolVisibility,
+} from "./plugin-slots.js";
 export { viewOnly } from "./plugin-slots.js";
 export { DEFAULT_POLICY, type ResolvedPolicy, type ResolvedRateLimit } from "./policies/resolve-policy.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
