@@ -159,11 +159,10 @@ export const defineTool = <
 >(
   definition: ToolDefinition<I, O, Config, Resources>,
 ): Tool<I, O, Config, Resources> => {
-  if (!TOOL_NAME.test(definition.name)) {
+  if (!TOOL_NAME.test(definition.name))
     throw new TypeError(
       `Tool name "${definition.name}" must match ${TOOL_NAME} (OpenAI, Anthropic, Gemini and MCP accept only that).`,
     );
-  }
   if (definition.description.trim().length === 0)
     throw new TypeError(`Tool "${definition.name}" needs a description.`);
   try {

@@ -42,11 +42,7 @@ export type {
   ToolVisibility,
 } from "./plugin-slots.js";
 export { viewOnly } from "./plugin-slots.js";
-export {
-  DEFAULT_POLICY,
-  type ResolvedPolicy,
-  type ResolvedRateLimit,
-} from "./policies/resolve-policy.js";
+export { DEFAULT_POLICY, type ResolvedPolicy, type ResolvedRateLimit } from "./policies/resolve-policy.js";
 export { type BatchCall, callConcurrently } from "./runtime/call-many.js";
 export * from "./runtime/call-types.js";
 export type { RuntimeLog, RuntimeLogLevel } from "./runtime/runtime-log.js";

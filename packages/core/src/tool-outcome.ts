@@ -26,11 +26,7 @@ export interface ToolOutcome<O> {
 export const outcome = <O>(
   data: O,
   info: Omit<ToolOutcome<O>, typeof outcomeMarker | "data">,
-): ToolOutcome<O> => ({
-  [outcomeMarker]: true,
-  data,
-  ...info,
-});
+): ToolOutcome<O> => ({ [outcomeMarker]: true, data, ...info });
 
 /** Marks run output as partial: usable, but not all that was asked for. */
 export const partial = <O>(

@@ -57,37 +57,28 @@ export const readInput = (
   const refused = (failure: ToolFailure): InputStep => ({ _tag: "Refused", failure });
   if (!reg.config.ok) return refused(unconfigured(reg.config));
   const limit = options.timeoutMs;
-  if (limit !== undefined && !(typeof limit === "number" && limit > 0)) {
+  if (limit !== undefined && !(typeof limit === "number" && limit > 0))
     return refused(
       fail.invalidInput(`timeoutMs must be a positive number of milliseconds, got ${String(limit)}.`, {
         suggestion: `Give a positive timeout, at most the tool's ${reg.policy.timeoutMs} ms, or none.`,
       }),
     );
-  }
   const session = options.session;
   const principal = session?.principal;
   let input: unknown = raw;
-  if (typeof input === "string") {
-    try {
-      input = JSON.parse(input);
-    } catch {
-      /* left to validation, which names the problem */
-    }
-  }
+  try {
+    if (typeof raw === "string") input = JSON.parse(raw);
+  } catch {} // left to validation, which names the problem
   let token = options.confirmationToken;
   if (input && typeof input === "object" && !Array.isArray(input)) {
     const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-    if (reg.destructive && typeof copy[CONFIRMATION_FIELD] === "string") {
-      token ??= copy[CONFIRMATION_FIELD] as string;
-    }
+    if (reg.destructive && typeof copy[CONFIRMATION_FIELD] === "string") token ??= copy[CONFIRMATION_FIELD];
     delete copy[CONFIRMATION_FIELD];
     if (reg.inject.length > 0) fillInjected(copy, reg.inject, principal, session?.values);
     input = copy;
   }
   const parsed = validated(reg, input);
-  if (!parsed.ok) {
-    return refused(fail.invalidInput(parsed.message, { suggestion: parsed.suggestion }));
-  }
+  if (!parsed.ok) return refused(fail.invalidInput(parsed.message, { suggestion: parsed.suggestion }));
   const value = parsed.value as Record<string, unknown>;
   const canonical = reg.keysResults || reg.destructive ? canonicalJson(value) : "";
   // Groups are part of who is calling: a tool may answer a group member more than the principal alone.

@@ -2,9 +2,7 @@ import type { ErrorKind } from "../error-kinds.js";
 import type { ToolFailure } from "../errors.js";
 import { DEFAULT_SESSION_ID } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
-import { whenReady } from "../store/maybe-promise.js";
-import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson } from "../store/stored-json.js";
+import { fromStoredJson, type MaybePromise, type StoreDriver, whenReady } from "../store/store-driver.js";
 
 /** What the memory step adds to a failed call's envelope: escalation and the last good result. */
 export interface Recalled {

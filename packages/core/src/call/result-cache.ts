@@ -3,8 +3,7 @@ import * as Exit from "effect/Exit";
 import { LRUCache } from "lru-cache";
 import type { ToolFailure } from "../errors.js";
 import type { PolicyClock } from "../policies/policy-clock.js";
-import type { StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson } from "../store/stored-json.js";
+import { fromStoredJson, type StoreDriver } from "../store/store-driver.js";
 import type { RunOutput } from "./run-tool.js";
 
 /** What a tool's result cache is made of. */
@@ -29,15 +28,10 @@ export interface CacheAnswer {
 }
 
 /** An answer with the time to live left, for an entry another process stored. */
-interface StoreAnswer extends CacheAnswer {
-  readonly ttl?: number | undefined;
-}
+type StoreAnswer = CacheAnswer & { readonly ttl?: number | undefined };
 
 /** A stored entry: the result and when it expires (milliseconds since the epoch). */
-interface StoredEntry {
-  readonly executed: RunOutput;
-  readonly expiresAt: number;
-}
+type StoredEntry = { readonly executed: RunOutput; readonly expiresAt: number };
 
 /** Longest value written to the store (characters of JSON); a larger result stays in this process. */
 const MAX_STORED_CHARS = 1_000_000;
@@ -83,10 +77,8 @@ const joined = (running: Promise<CacheAnswer>, signal: AbortSignal | undefined):
 export class ResultCache {
   readonly #kept: LRUCache<string, RunOutput>;
   readonly #inflight = new Map<string, Promise<CacheAnswer>>();
-  readonly #options: ResultCacheOptions;
 
-  constructor(options: ResultCacheOptions) {
-    this.#options = options;
+  constructor(private readonly options: ResultCacheOptions) {
     // ttlResolution 0: read the clock on every check (lru-cache otherwise keeps a "now" for 1 ms of real
     // time, which an injected test clock would not move). Ages are intervals: the monotonic clock.
     this.#kept = new LRUCache<string, RunOutput>({
@@ -135,7 +127,7 @@ export class ResultCache {
     run: () => Promise<Exit.Exit<RunOutput, ToolFailure>>,
     signal: AbortSignal | undefined,
   ): Promise<StoreAnswer> {
-    const { store, leaseMs } = this.#options;
+    const { store, leaseMs } = this.options;
     const key = `cache:${store.key(id)}`;
     const holder = `${LEASE}${PROCESS}:${runs++}`;
     // The usual miss is an empty key: taking the lease is the one store request before the run.
@@ -161,12 +153,11 @@ export class ResultCache {
 
   /** The stored entry for `key`, if any and not expired by the clock, as a hit. */
   #entry(text: string | undefined): StoreAnswer | undefined {
-    const entry =
-      text === undefined || text.startsWith(LEASE) ? undefined : fromStoredJson<StoredEntry>(text);
+    const entry = text?.startsWith(LEASE) ? undefined : fromStoredJson<StoredEntry>(text);
     if (!entry) return undefined;
-    const ttl = entry.expiresAt - this.#options.clock.now();
+    const ttl = entry.expiresAt - this.options.clock.now();
     if (!(ttl > 0)) return undefined;
-    return { exit: Exit.succeed(entry.executed), cache: "hit", ttl: Math.min(ttl, this.#options.ttlMs) };
+    return { exit: Exit.succeed(entry.executed), cache: "hit", ttl: Math.min(ttl, this.options.ttlMs) };
   }
 
   /**
@@ -175,10 +166,10 @@ export class ResultCache {
    * so a local hit costs no fiber), and this wait happens only while another replica holds the lease.
    */
   async #await(key: string, signal: AbortSignal | undefined): Promise<StoreAnswer | undefined> {
-    const until = Date.now() + this.#options.leaseMs;
+    const until = Date.now() + this.options.leaseMs;
     while (Date.now() < until && !signal?.aborted) {
       await pause(POLL_MS);
-      const found = this.#entry(await this.#options.store.get(key));
+      const found = this.#entry(await this.options.store.get(key));
       if (found) return found;
     }
     return undefined;
@@ -186,7 +177,7 @@ export class ResultCache {
 
   /** Writes a result to the store, redacted; false for one not JSON or too large (kept here only). */
   async #write(key: string, executed: RunOutput): Promise<boolean> {
-    const { store, ttlMs, clock, redact } = this.#options;
+    const { store, ttlMs, clock, redact } = this.options;
     let text: string;
     try {
       text = redact(JSON.stringify({ executed, expiresAt: clock.now() + ttlMs } satisfies StoredEntry));

@@ -3,8 +3,7 @@ import type { ContentPart } from "../envelope.js";
 import type { ResourceContents } from "../plugin-slots.js";
 import type { SessionContext } from "../runtime/call-types.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
-import type { StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson } from "../store/stored-json.js";
+import { fromStoredJson, type StoreDriver } from "../store/store-driver.js";
 import type { RunOutput } from "./run-tool.js";
 
 /** Where a call's spilled artifacts are read: `quiver://result/<unguessable id>/<name>`. */

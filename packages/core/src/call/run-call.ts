@@ -15,10 +15,9 @@ import type { ConfirmationStore } from "../runtime/confirmations.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { readInput } from "./call-input.js";
 import { NOTHING_RECALLED, rememberFailure, rememberSuccess } from "./call-memory.js";
-import { previewOf } from "./confirmation-preview.js";
 import { fallbackAnswer } from "./fallback-tool.js";
 import { spillArtifacts } from "./result-resources.js";
-import { type AttemptState, type ContextServices, type RunOutput, runTool } from "./run-tool.js";
+import { type AttemptState, type ContextServices, previewOf, type RunOutput, runTool } from "./run-tool.js";
 import {
   failureOf,
   joinedRunStopped,
@@ -43,9 +42,6 @@ export interface CallRunnerOptions {
   /** The scopes a tool needs; see `CatalogOptions.requiredScopes`. */
   readonly requiredScopes: CatalogOptions["requiredScopes"] | undefined;
 }
-
-/** Runs calls by name, and stops the calls in flight. */
-export type CallRunner = ReturnType<typeof createCallRunner>;
 
 const NO_SESSION: SessionContext = Object.freeze({});
 /**
@@ -107,9 +103,7 @@ export const createCallRunner = (options: CallRunnerOptions) => {
     }
     callId = nextCallId();
     if (steps.spans)
-      trace = new CallTrace(steps.spans, reg, callId, callOptions, session, {
-        principal: options.tracePrincipal,
-      });
+      trace = new CallTrace(steps.spans, reg, callId, callOptions, session, options.tracePrincipal);
     const key = { principal: session.principal, sessionId: session.id, cacheId: "" };
 
     // 1. Input: configuration, validation (repairs only for an invalid input), confirmation.
@@ -126,8 +120,7 @@ export const createCallRunner = (options: CallRunnerOptions) => {
     }
     if (read._tag === "Confirm") {
       const preview = await previewOf(reg, read.value, callOptions, services, callId);
-      const confirmation = { token: read.issued.token, expiresAt: read.issued.expiresAt, preview };
-      return answer(confirmationEnvelope(reg, confirmation, read, facts(0, false)));
+      return answer(confirmationEnvelope(reg, { ...read.issued, preview }, read, facts(0, false)));
     }
     const { cacheId, repairs } = read;
     const state: AttemptState = {
@@ -190,8 +183,8 @@ export const createCallRunner = (options: CallRunnerOptions) => {
     );
     const retry = steps.retry;
     const retried = retry ? Effect.catch(run, (first) => retryAfter(retry, first, run)) : run;
-    const own = state.options.timeoutMs;
-    const limitMs = own !== undefined && own < policy.timeoutMs ? own : policy.timeoutMs;
+    // The call's own limit, bounded by the tool's.
+    const limitMs = Math.min(state.options.timeoutMs ?? Number.POSITIVE_INFINITY, policy.timeoutMs);
     const timed = Number.isFinite(limitMs)
       ? Effect.timeoutOrElse(retried, {
           duration: limitMs,

@@ -2,14 +2,14 @@ import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import type { Catalog, CatalogOptions } from "../catalog/catalog-types.js";
-import type { PluginEntry, Registry } from "../catalog/registry.js";
+import type { PluginEntry } from "../catalog/registry.js";
 import type {
   CompletionTarget,
   SlotAnswer,
   SlotCallOptions,
   SlotFailureKind,
 } from "../catalog/slot-types.js";
-import { fail, type ToolFailure } from "../errors.js";
+import { fail } from "../errors.js";
 import type { HttpClient } from "../http/index.js";
 import type { SlotContext } from "../plugin-slots.js";
 import type { PolicyKit } from "../policies/policy-kit.js";
@@ -23,30 +23,11 @@ import { type CallRunnerOptions, missingScopes } from "./run-call.js";
 import { callerOf, toFailure } from "./run-tool.js";
 import { breakerOf } from "./tool-steps.js";
 
-/**
- * The rate limits a plugin's tools share (each distinct key once, a per-caller limit per caller):
- * what a read of its resources takes before it runs, so reads and calls count in the same buckets.
- */
-const pluginRateLimits = (
-  kit: PolicyKit,
-  registry: Registry,
-  pluginId: string,
-): RateLimitStep | undefined => {
-  const byKey = new Map<string, ResolvedRateLimit>();
-  for (const reg of registry.tools())
-    if (reg.pluginId === pluginId)
-      for (const limit of reg.policy.rateLimit ?? []) byKey.set(limit.key, limit);
-  return kit.rateLimitStep(kit.context, [...byKey.values()], `the ${pluginId} plugin`);
-};
-
 /** What the plugins' resources, prompts and completions are served with: the calls' runtime. */
 export type SlotRunnerOptions = Pick<
   CallRunnerOptions,
   "registry" | "runtime" | "sources" | "requiredScopes"
-> & {
-  readonly http: HttpClient;
-  readonly policies: CatalogOptions["policies"];
-};
+> & { readonly http: HttpClient; readonly policies: CatalogOptions["policies"] };
 
 /** Reads resources, gets prompts and completes their arguments; every answer a {@link SlotAnswer}. */
 export type SlotRunner = Pick<Catalog, "readResource" | "getPrompt" | "complete">;
@@ -54,6 +35,9 @@ export type SlotRunner = Pick<Catalog, "readResource" | "getPrompt" | "complete"
 type Body<T> = (ctx: SlotContext) => Promise<T> | T;
 
 const refused = (kind: SlotFailureKind, message: string): SlotAnswer<never> => ({ ok: false, kind, message });
+
+/** A slot's policies are those of a read-only tool that reaches its plugin's upstream. */
+const SLOT_ANNOTATIONS = { readOnly: true, openWorld: true } as const;
 
 /** Most completions one answer carries (MCP's limit). */
 const MAX_COMPLETIONS = 100;
@@ -68,10 +52,20 @@ const MAX_COMPLETIONS = 100;
 export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
   const { registry, runtime, http, sources } = options;
 
-  /** Each plugin's shared rate limits, as its reads take them (built at the first read). */
+  /**
+   * Each plugin's shared rate limits, as its reads take them (built at the first read): those its
+   * tools share, each distinct key once (a per-caller limit per caller), so reads and calls count in
+   * the same buckets.
+   */
   const readLimits = new Map<string, RateLimitStep | undefined>();
   const limitsOf = (kit: PolicyKit, pluginId: string) => {
-    if (!readLimits.has(pluginId)) readLimits.set(pluginId, pluginRateLimits(kit, registry, pluginId));
+    if (!readLimits.has(pluginId)) {
+      const byKey = new Map<string, ResolvedRateLimit>();
+      for (const reg of registry.tools())
+        if (reg.pluginId === pluginId)
+          for (const limit of reg.policy.rateLimit ?? []) byKey.set(limit.key, limit);
+      readLimits.set(pluginId, kit.rateLimitStep(kit.context, [...byKey.values()], `the ${pluginId} plugin`));
+    }
     return readLimits.get(pluginId);
   };
 
@@ -93,24 +87,18 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
         "access_denied",
         `${name} needs the scope(s) ${missing.join(", ")}, which this token lacks.`,
       );
-    const policy = resolvePolicy(
-      plugin.id,
-      { readOnly: true, openWorld: true },
-      undefined,
-      options.policies?.["*"],
-    );
+    const policy = resolvePolicy(plugin.id, SLOT_ANNOTATIONS, undefined, options.policies?.["*"]);
     const context = (runtime.cachedContext ?? (await runtime.context())) as Context.Context<never>;
     const attempt = Effect.tryPromise({
       try: async (signal) => {
         await resources.open();
-        const ctx = {
+        return body({
           caller: callerOf(session),
           config: entry.config,
           resources: resources.current,
           http,
           signal,
-        };
-        return body(ctx);
+        });
       },
       catch: (error) => toFailure(error, name),
     });
@@ -132,7 +120,7 @@ export const createSlotRunner = (options: SlotRunnerOptions): SlotRunner => {
     );
     if (Exit.isSuccess(exit)) return { ok: true, value: exit.value };
     const error = Exit.findErrorOption(exit);
-    const failure: ToolFailure =
+    const failure =
       error._tag === "Some" ? error.value : fail.unavailable(`${name} was cancelled before it finished.`);
     return {
       ok: false,

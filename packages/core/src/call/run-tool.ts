@@ -62,18 +62,14 @@ export const callerOf = (session: SessionContext): Caller => ({
 export const toolContext = (
   call: Omit<AttemptState, "attempts" | "partialData">,
   services: ContextServices,
-  attempt: {
-    readonly number: number;
-    readonly signal: AbortSignal;
-    readonly onPartial: (d: unknown) => void;
-  },
+  attempt: Readonly<{ number: number; signal: AbortSignal; onPartial: (d: unknown) => void }>,
 ): ToolContext => {
   const { reg, options, session } = call;
   return {
     call: { id: call.callId, tool: reg.name, plugin: reg.pluginId, attempt: attempt.number },
     caller: callerOf(session),
     signal: attempt.signal,
-    config: reg.config.ok ? reg.config.value : undefined,
+    config: reg.config.ok ? reg.config.config : undefined,
     resources: reg.resources.current,
     http: services.http,
     progress: (p) => options.onProgress?.(p),
@@ -105,9 +101,8 @@ export const runTool = (
   traced?: AttemptSpan,
 ): Effect.Effect<RunOutput, ToolFailure> => {
   const { reg } = state;
-  if (!reg.resources.isReady) {
+  if (!reg.resources.isReady)
     return Effect.flatMap(openResources(reg), () => runTool(state, services, traced));
-  }
   const attempt = ++state.attempts;
   const abort = new AbortController();
   const onPartial = (d: unknown) => {
@@ -118,10 +113,9 @@ export const runTool = (
   try {
     const call = () => reg.tool.run(state.input as never, ctx);
     const run = traced ? () => traced.enter(call) : call;
-    const { http } = services;
     // A recording or replaying HttpClient learns which call the run's requests belong to.
-    result = http.withToolCall
-      ? http.withToolCall(
+    result = services.http.withToolCall
+      ? services.http.withToolCall(
           {
             tool: reg.name,
             plugin: reg.pluginId,
@@ -155,6 +149,28 @@ export const runTool = (
     );
     return Effect.sync(() => abort.abort());
   });
+};
+
+/**
+ * What a destructive call would do, shown before it is confirmed: the tool's own `preview` (run
+ * with a context of its own), or the validated input when it has none or its preview fails.
+ */
+export const previewOf = async (
+  reg: RegisteredTool,
+  input: Record<string, unknown>,
+  options: CallOptions,
+  services: ContextServices,
+  callId: string,
+): Promise<unknown> => {
+  if (!reg.tool.preview) return input;
+  const call = { reg, input, options, session: options.session ?? {}, callId, trace: undefined };
+  const attempt = { number: 0, signal: new AbortController().signal, onPartial: () => {} };
+  const ctx = toolContext(call, services, attempt);
+  try {
+    return await reg.tool.preview(input, ctx);
+  } catch {
+    return input;
+  }
 };
 
 /** Waits for the plugin's `setup`; a failed setup is `unavailable` (retryable: the next call tries again). */

@@ -54,11 +54,10 @@ export const stoppedFailure = (
           suggestion: "The data is incomplete: say so, or narrow the request.",
         });
   }
-  if (catalog.stopping) {
+  if (catalog.stopping)
     return fail.unavailable(`${reg.name} was stopped because the host is shutting down.`, {
       retryable: true,
     });
-  }
   return fail.internal(`${reg.name} could not be run by the runtime.`);
 };
 
@@ -75,17 +74,15 @@ export const missingScopesFailure = (reg: RegisteredTool, missing: ReadonlyArray
 /** The envelope for a name no tool has, with the closest names. */
 export const unknownTool = (name: string, names: ReadonlyArray<string>): ToolResult => {
   const close = closestMatches(names, name, { limit: 3 });
-  const failure = fail.invalidInput(`There is no tool named "${name}".`, {
+  const message = `There is no tool named "${name}".`;
+  return {
+    status: "error",
+    message,
+    error: { kind: "invalid_input", message, retryable: false },
     suggestion:
       close.length > 0
         ? `Did you mean ${close.map((n) => `"${n}"`).join(" or ")}?`
         : "No tools are registered.",
-  });
-  return {
-    status: "error",
-    message: failure.message,
-    error: { kind: "invalid_input", message: failure.message, retryable: false },
-    ...(failure.suggestion ? { suggestion: failure.suggestion } : {}),
     metadata: metadata({ name, pluginId: "" }, { callId: "", durationMs: 0, attempts: 0, cached: false }),
   };
 };

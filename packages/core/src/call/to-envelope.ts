@@ -41,9 +41,7 @@ export const successEnvelope = (reg: RegisteredTool, output: RunOutput, facts: C
   // Measured here, once: only data over its budget goes to the truncation step.
   const fits =
     maxChars === Number.POSITIVE_INFINITY || (JSON.stringify(output.data)?.length ?? 0) <= maxChars;
-  const { data, report } = fits
-    ? { data: output.data, report: undefined }
-    : applyOutputBudget(output.data, maxChars);
+  const { data, report } = fits ? { data: output.data } : applyOutputBudget(output.data, maxChars);
   // Only the tool's own message can hold a secret: the default names the tool, nothing else.
   const base = output.message === undefined ? `${reg.name} succeeded.` : reg.redact(output.message);
   const message = report?.truncated

@@ -63,9 +63,10 @@ export const createCatalogRuntime = (
     }));
   const resultTtlMs = options.resultTtl === undefined ? DEFAULT_RESULT_TTL_MS : toMillis(options.resultTtl);
   const sources = { clock, store, resultTtlMs, scope, breakers: new Map(), series: new Map(), policyKit };
+  // What calls and slots alike run with.
+  const shared = { registry, runtime, sources, requiredScopes: options.requiredScopes };
   const runner = createCallRunner({
-    registry,
-    runtime,
+    ...shared,
     services: {
       http,
       clock: options.clock ?? Clock.Clock.defaultValue(),
@@ -73,19 +74,9 @@ export const createCatalogRuntime = (
       hasTool: (name) => registry.lookup(name) !== undefined,
     },
     confirmations: new ConfirmationStore(store, 5 * 60_000, clock.now),
-    sources,
     tracePrincipal: options.tracePrincipal ?? false,
-    requiredScopes: options.requiredScopes,
   });
-
-  const slots = createSlotRunner({
-    registry,
-    runtime,
-    http,
-    sources,
-    policies: options.policies,
-    requiredScopes: options.requiredScopes,
-  });
+  const slots = createSlotRunner({ ...shared, http, policies: options.policies });
 
   const stats = async (): Promise<ReadonlyArray<ToolStats>> => {
     const tools = [...registry.tools()];

@@ -63,10 +63,7 @@ export interface CatalogOptions {
    * reach another for a caller who may not call that one: such a call answers `access_denied` naming
    * the missing scopes. A session without scopes (static tokens, stdio) is not scope-limited.
    */
-  readonly requiredScopes?: (tool: {
-    readonly name: string;
-    readonly plugin: string;
-  }) => ReadonlyArray<string>;
+  readonly requiredScopes?: (tool: Readonly<{ name: string; plugin: string }>) => ReadonlyArray<string>;
   /**
    * Other names for tools, `{ alias: toolName }`: each alias is listed as a tool of its own and calls
    * the tool it stands for. An alias that is a registered tool's name makes `register` throw; call

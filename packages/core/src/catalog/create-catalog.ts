@@ -6,7 +6,6 @@ import { openPlugin, pluginHealth } from "./plugin-health.js";
 import { createRegistry, toolInfo } from "./registry.js";
 import { createResourceChanges } from "./resource-changes.js";
 import { createSchemaExport } from "./schema-export.js";
-import { promptsOf, resourcesOf, templatesOf } from "./slot-lists.js";
 
 /**
  * Creates a catalog: register plugins, then list, describe and call their tools by name.
@@ -24,10 +23,9 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   const ownsHttp = options.http === undefined;
   const http = options.http ?? createHttpClient();
   const registry = createRegistry({
+    ...options,
     http,
     env: options.env ?? process.env,
-    policies: options.policies,
-    aliases: options.aliases,
     // The live clock is Effect's default, imported at a setup's first need like the runtime.
     clock: async () => options.clock ?? (await import("effect/Clock")).Clock.defaultValue(),
   });
@@ -36,15 +34,13 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
   let runtime: Promise<CatalogRuntime> | undefined;
   let closed = false;
   /** The runtime, loaded and built at its first need. */
-  const load = (): Promise<CatalogRuntime> => {
-    runtime ??= import("./catalog-runtime.js").then((m) => {
+  const load = (): Promise<CatalogRuntime> =>
+    (runtime ??= import("./catalog-runtime.js").then((m) => {
       const loaded = m.createCatalogRuntime(options, registry, http);
       // A call goes from its caller straight into the runtime's steps, with no hop through here.
       catalog.call = loaded.call;
       return loaded;
-    });
-    return runtime;
-  };
+    }));
   /** The first call loads the runtime; from then on the catalog's `call` is the runtime's own. */
   const firstCall: Catalog["call"] = (name, input, callOptions) =>
     load().then(async (r) => {
@@ -67,9 +63,28 @@ export const createCatalog = (options: CatalogOptions = {}): Catalog => {
     has: (name) => registry.lookup(name) !== undefined,
     describe: schemas.describe,
     call: firstCall,
-    resources: () => resourcesOf(registry),
-    resourceTemplates: () => templatesOf(registry),
-    prompts: () => promptsOf(registry),
+    // The slots as listed (in registration order): their descriptors, without their functions.
+    resources: () =>
+      [...registry.plugins()].flatMap(({ plugin }) =>
+        (plugin.resources ?? []).map(({ read: _, ...r }) => ({ ...r, plugin: plugin.id })),
+      ),
+    // A template with the variables it completes, a prompt's arguments with whether each completes.
+    resourceTemplates: () =>
+      [...registry.plugins()].flatMap(({ plugin }) =>
+        (plugin.resourceTemplates ?? []).map(({ read: _, complete, ...t }) => ({
+          ...t,
+          plugin: plugin.id,
+          completes: Object.keys(complete ?? {}),
+        })),
+      ),
+    prompts: () =>
+      [...registry.plugins()].flatMap(({ plugin }) =>
+        (plugin.prompts ?? []).map(({ get: _, arguments: args = [], ...p }) => ({
+          ...p,
+          arguments: args.map(({ complete, ...a }) => ({ ...a, completes: complete !== undefined })),
+          plugin: plugin.id,
+        })),
+      ),
     readResource: async (uri, opts) => (await load()).readResource(uri, opts),
     getPrompt: async (name, args, opts) => (await load()).getPrompt(name, args, opts),
     complete: async (target, value, opts) => (await load()).complete(target, value, opts),

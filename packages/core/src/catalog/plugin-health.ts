@@ -10,13 +10,12 @@ export const pluginHealth = async (
   signal?: AbortSignal,
 ): Promise<HealthReport> => {
   if (!entry) return { ok: false, message: `No plugin "${pluginId}" is registered.` };
-  if (entry.info.status === "unconfigured") {
+  if (entry.info.status === "unconfigured")
     return {
       ok: false,
       message: entry.info.message ?? "Not configured.",
       fix: `Set ${entry.info.missing.join(", ")}.`,
     };
-  }
   if (!entry.plugin.health && !entry.plugin.setup)
     return { ok: true, message: "Loaded (no health check declared)." };
   const started = performance.now();

@@ -1,6 +1,5 @@
 import type * as Clock from "effect/Clock";
 import type { AnyPlugin } from "../define-plugin.js";
-import type { AnyTool } from "../define-tool.js";
 import type { HttpClient } from "../http/index.js";
 import { makeRedactor, type Redactor } from "../http/redact.js";
 import { resolvePluginConfig } from "../plugin-config.js";
@@ -10,8 +9,7 @@ import { injectedFields } from "../runtime/injected-fields.js";
 import { PluginResources } from "../runtime/plugin-resources.js";
 import type { RegisteredTool } from "../runtime/registered-tool.js";
 import { toolAliases } from "../runtime/tool-aliases.js";
-import type { ToolPolicy } from "../tool-policy.js";
-import type { PluginInfo, ToolInfo } from "./catalog-types.js";
+import type { CatalogOptions, PluginInfo, ToolInfo } from "./catalog-types.js";
 
 /** A registered plugin: its definition, what `register` reported, its settings and resources. */
 export interface PluginEntry {
@@ -23,12 +21,10 @@ export interface PluginEntry {
   readonly redact: Redactor;
 }
 
-/** What the registry needs from the catalog. */
-export interface RegistryOptions {
+/** What the registry needs from the catalog: its policy overrides and aliases, and its world. */
+export interface RegistryOptions extends Pick<CatalogOptions, "policies" | "aliases"> {
   readonly http: HttpClient;
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly policies: Readonly<Record<string, ToolPolicy>> | undefined;
-  readonly aliases: Readonly<Record<string, string>> | undefined;
   /** The catalog's clock, for plugins' `setup` (loaded on demand: listing tools never loads Effect). */
   readonly clock: () => Promise<Clock.Clock>;
 }
@@ -82,18 +78,17 @@ export const createRegistry = (options: RegistryOptions) => {
   };
 
   const register = (plugin: AnyPlugin, pluginOptions: Readonly<Record<string, unknown>> = {}): PluginInfo => {
-    const toolNames = plugin.tools.map((t: AnyTool) => t.name);
+    const toolNames = plugin.tools.map((t) => t.name);
     aliases.checkTools(plugin.id, toolNames);
     if (plugins.has(plugin.id)) unregister(plugin.id);
     const resolved = resolvePluginConfig(plugin, pluginOptions, options.env);
     const config = resolved.ok ? resolved.config : undefined;
     const resources = new PluginResources(plugin, config, options.http, options.env, options.clock);
-    const names: string[] = [];
     const secrets = resolved.ok ? resolved.secrets : [];
     // Built once per plugin: every tool of it hides the same secrets.
     const redact = makeRedactor(secrets);
     const redactData = makeRedactor(secrets, { urls: false });
-    for (const tool of plugin.tools) {
+    const names = plugin.tools.map((tool) => {
       const name = tools.has(tool.name) ? `${plugin.id}_${tool.name}`.slice(0, 64) : tool.name;
       const policy = resolvePolicy(plugin.id, tool.annotations, tool.policy, {
         ...options.policies?.["*"],
@@ -108,16 +103,14 @@ export const createRegistry = (options: RegistryOptions) => {
         destructive: Boolean(tool.annotations?.destructive),
         keysResults: policy.cache !== undefined || Boolean(policy.fallback?.stale),
         inject: injectedFields(tool),
-        config: resolved.ok
-          ? { ok: true, value: resolved.config }
-          : { ok: false, message: resolved.message, missing: resolved.missing },
+        config: resolved,
         secrets,
         redact,
         redactData,
         resources,
       });
-      names.push(name);
-    }
+      return name;
+    });
     const slots = slotsOf(plugin);
     const info: PluginInfo = {
       id: plugin.id,

@@ -20,12 +20,21 @@ const CONFIRMATION_PROPERTY: Readonly<Record<string, JsonSchema>> = {
   },
 };
 
-/** The model-facing input schema: hidden fields left out, a destructive tool's token field added. */
-const modelSchema = (reg: RegisteredTool, target: SchemaTarget) =>
-  toJsonSchema(reg.tool.input, target, {
-    omit: hiddenFields(reg.tool),
-    ...(reg.destructive ? { add: CONFIRMATION_PROPERTY } : {}),
-  });
+/**
+ * The model-facing input schema (hidden fields left out, a destructive tool's token field added), or
+ * why it cannot be expressed for `target`.
+ */
+const modelSchema = (reg: RegisteredTool, target: SchemaTarget): Exported => {
+  try {
+    const options = {
+      omit: hiddenFields(reg.tool),
+      ...(reg.destructive ? { add: CONFIRMATION_PROPERTY } : {}),
+    };
+    return { schema: toJsonSchema(reg.tool.input, target, options) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+};
 
 /** The output schema as documentation: what the library exports, or a note when it cannot. */
 const outputJsonSchema = (reg: RegisteredTool): Record<string, unknown> => {
@@ -45,16 +54,7 @@ export const createSchemaExport = (registry: Registry): SchemaExport => {
   const inputs = new WeakMap<RegisteredTool, Map<SchemaTarget, Exported>>();
   const exported = (reg: RegisteredTool, target: SchemaTarget): Exported => {
     const schemas = inputs.get(reg) ?? inputs.set(reg, new Map()).get(reg)!;
-    let entry = schemas.get(target);
-    if (!entry) {
-      try {
-        entry = { schema: modelSchema(reg, target) };
-      } catch (error) {
-        entry = { error: error instanceof Error ? error.message : String(error) };
-      }
-      schemas.set(target, entry);
-    }
-    return entry;
+    return schemas.get(target) ?? schemas.set(target, modelSchema(reg, target)).get(target)!;
   };
   const outputs = new WeakMap<RegisteredTool, Record<string, unknown>>();
   const outputSchema = (reg: RegisteredTool): Record<string, unknown> =>

@@ -1,5 +1,11 @@
 import type { ErrorKind } from "../error-kinds.js";
-import type { PromptMessage, ResourceChange, ResourceDescriptor } from "../plugin-slots.js";
+import type {
+  PluginPrompt,
+  PromptArgument,
+  PromptMessage,
+  ResourceChange,
+  ResourceDescriptor,
+} from "../plugin-slots.js";
 import type { SessionContext } from "../runtime/call-types.js";
 
 /** A resource at a fixed URI, as the catalog lists it. */
@@ -18,17 +24,9 @@ export interface ResourceTemplateInfo extends ResourceDescriptor {
 }
 
 /** A prompt, as the catalog lists it. */
-export interface PromptInfo {
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly arguments: ReadonlyArray<{
-    readonly name: string;
-    readonly description?: string;
-    readonly required?: boolean;
-    /** Whether it completes from real data. */
-    readonly completes: boolean;
-  }>;
+export interface PromptInfo extends Omit<PluginPrompt, "get" | "arguments"> {
+  /** Its arguments, each with whether it completes from real data. */
+  readonly arguments: ReadonlyArray<Omit<PromptArgument, "complete"> & { readonly completes: boolean }>;
   readonly plugin: string;
 }
 
@@ -47,12 +45,7 @@ export type SlotFailureKind = ErrorKind | "not_found";
  */
 export type SlotAnswer<T> =
   | { readonly ok: true; readonly value: T }
-  | {
-      readonly ok: false;
-      readonly kind: SlotFailureKind;
-      readonly message: string;
-      readonly retryAfterMs?: number;
-    };
+  | Readonly<{ ok: false; kind: SlotFailureKind; message: string; retryAfterMs?: number }>;
 
 /** Who asks (as for a call: the principal reads only what it may) and when to give up. */
 export interface SlotCallOptions {

@@ -8,8 +8,6 @@ import { UPSTREAM_FAILURE_KINDS } from "../error-kinds.js";
 import { fail, ToolFailure } from "../errors.js";
 import type { ResolvedPolicy } from "./resolve-policy.js";
 
-const UPSTREAM_HEALTH: ReadonlySet<string> = UPSTREAM_FAILURE_KINDS;
-
 /** A circuit's state, as effect/persistence's CircuitBreaker names it. */
 export type CircuitState = "Closed" | "Open" | "HalfOpen";
 
@@ -28,7 +26,7 @@ export interface Breaker {
 export const healthOf = (exit: Exit.Exit<unknown, ToolFailure>): boolean | undefined => {
   if (Exit.isSuccess(exit)) return true;
   const failure = Exit.findErrorOption(exit);
-  if (failure._tag === "Some") return !UPSTREAM_HEALTH.has(failure.value.kind);
+  if (failure._tag === "Some") return !UPSTREAM_FAILURE_KINDS.has(failure.value.kind);
   return Exit.hasInterrupts(exit) ? undefined : false;
 };
 

@@ -2,7 +2,6 @@
 export interface TruncationReport {
   readonly truncated: boolean;
   readonly originalChars: number;
-  readonly finalChars: number;
   /** Human note: "kept 12 of 40 results", "shortened 3 texts". */
   readonly note?: string;
 }
@@ -14,14 +13,10 @@ export interface TruncationReport {
  */
 export const applyOutputBudget = <T>(data: T, maxChars: number): { data: T; report: TruncationReport } => {
   const originalChars = jsonLength(data);
-  if (originalChars <= maxChars)
-    return { data, report: { truncated: false, originalChars, finalChars: originalChars } };
+  if (originalChars <= maxChars) return { data, report: { truncated: false, originalChars } };
   if (typeof data === "string") {
     const cut = `${data.slice(0, Math.max(0, maxChars - 20))}… [truncated]`;
-    return {
-      data: cut as T,
-      report: { truncated: true, originalChars, finalChars: jsonLength(cut), note: "shortened the text" },
-    };
+    return { data: cut as T, report: { truncated: true, originalChars, note: "shortened the text" } };
   }
   const copy = structuredClone(data) as unknown;
   const arrays: { arr: unknown[]; original: number }[] = [];
@@ -53,7 +48,7 @@ export const applyOutputBudget = <T>(data: T, maxChars: number): { data: T; repo
   if (shortened > 0) notes.push(`shortened ${shortened} text${shortened === 1 ? "" : "s"}`);
   return {
     data: copy as T,
-    report: { truncated: true, originalChars, finalChars: size, note: notes.join(", ") || "shortened" },
+    report: { truncated: true, originalChars, note: notes.join(", ") || "shortened" },
   };
 };
 
@@ -63,15 +58,10 @@ const collectArrays = (value: unknown, out: { arr: unknown[]; original: number }
   if (Array.isArray(value)) {
     out.push({ arr: value, original: value.length });
     for (const item of value) collectArrays(item, out);
-  } else if (value && typeof value === "object") {
-    for (const v of Object.values(value)) collectArrays(v, out);
-  }
+  } else if (value && typeof value === "object") for (const v of Object.values(value)) collectArrays(v, out);
 };
 
-interface StringHolder {
-  readonly value: string;
-  readonly set: (v: string) => void;
-}
+type StringHolder = { readonly value: string; readonly set: (v: string) => void };
 
 const longestString = (root: unknown): StringHolder | undefined => {
   let best: StringHolder | undefined;

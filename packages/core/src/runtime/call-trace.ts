@@ -39,8 +39,8 @@ export class CallTrace {
     callId: string,
     options: CallOptions,
     session: SessionContext,
-    /** `principal`: record the caller's principal as `quiver.principal` (off by default: it names a person). */
-    settings: { readonly principal: boolean },
+    /** Record the caller's principal as `quiver.principal` (off by default: it names a person). */
+    tracePrincipal: boolean,
   ) {
     const caller = parentOf(options.trace);
     this.tracestate = options.trace?.tracestate;
@@ -54,7 +54,7 @@ export class CallTrace {
       "gen_ai.tool.type": "function",
       "gen_ai.conversation.id": session.id,
       "quiver.plugin": reg.pluginId,
-      "quiver.principal": settings.principal ? session.principal : undefined,
+      "quiver.principal": tracePrincipal ? session.principal : undefined,
     });
   }
 
@@ -82,9 +82,7 @@ export class CallTrace {
 
   /** The trace context of a call this one makes (its fallback, `ctx.callTool`): a child of `execute_tool`. */
   childContext(): TraceContext {
-    return this.tracestate
-      ? { traceparent: traceparentOf(this.span), tracestate: this.tracestate }
-      : { traceparent: traceparentOf(this.span) };
+    return { traceparent: traceparentOf(this.span), tracestate: this.tracestate };
   }
 
   /** Ends the spans with what the call's envelope says. */

@@ -1,19 +1,11 @@
 import { hash, randomBytes } from "node:crypto";
-import { whenReady } from "../store/maybe-promise.js";
-import type { MaybePromise, StoreDriver } from "../store/store-driver.js";
-import { fromStoredJson } from "../store/stored-json.js";
+import { fromStoredJson, type MaybePromise, type StoreDriver, whenReady } from "../store/store-driver.js";
 
 /** What the store keeps for a token: what it was issued for, and until when. */
-interface Pending {
-  readonly fingerprint: string;
-  readonly expiresAt: number;
-}
+type Pending = { readonly fingerprint: string; readonly expiresAt: number };
 
 /** A token as issued: the token and when it expires (ISO time). */
-export interface IssuedToken {
-  readonly token: string;
-  readonly expiresAt: string;
-}
+export type IssuedToken = { readonly token: string; readonly expiresAt: string };
 
 /**
  * Single-use confirmation tokens for destructive tools, bound to the tool, the exact input and the

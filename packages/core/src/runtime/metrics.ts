@@ -3,11 +3,10 @@ import * as Metric from "effect/Metric";
 import type { ToolStatus } from "../envelope.js";
 import type { ErrorKind } from "../errors.js";
 
-/** The options of a counter that only goes up. */
-const counting = (description: string) => ({ description, incremental: true }) as const;
+/** A counter that only goes up. */
+const counter = (name: string, description: string) =>
+  Metric.counter(name, { description, incremental: true });
 
-const CALLS = counting("Tool calls by tool, plugin and status");
-const FAILURES = counting("Failed tool calls by tool and error kind");
 const LATENCY = {
   description: "Tool call duration in milliseconds",
   boundaries: [1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000],
@@ -19,12 +18,11 @@ const LATENCY_SUMMARY = {
   quantiles: [0.5, 0.95, 0.99],
 } as const;
 const SUMMARY_MAX_AGE_MS = 10 * 60_000;
-const CACHE_LOOKUPS = counting("Cache lookups by tool and result");
 
 /** Calls per tool and status. */
-export const toolCalls = Metric.counter("quiver_tool_calls_total", CALLS);
+export const toolCalls = counter("quiver_tool_calls_total", "Tool calls by tool, plugin and status");
 /** Failures per tool and error kind. */
-export const toolFailures = Metric.counter("quiver_tool_failures_total", FAILURES);
+export const toolFailures = counter("quiver_tool_failures_total", "Failed tool calls by tool and error kind");
 /** Call latency per tool, as a histogram (Prometheus buckets). */
 export const toolLatency = Metric.histogram("quiver_tool_call_duration_ms", LATENCY);
 /** Call latency per tool, as a sliding-window summary (p50/p95/p99 for stats). */
@@ -33,7 +31,7 @@ export const toolLatencySummary = Metric.summaryWithTimestamp(
   LATENCY_SUMMARY,
 );
 /** Cache lookups per tool and result (hit or miss). */
-export const cacheLookups = Metric.counter("quiver_cache_lookups_total", CACHE_LOOKUPS);
+export const cacheLookups = counter("quiver_cache_lookups_total", "Cache lookups by tool and result");
 
 const ignore = () => undefined;
 
@@ -56,69 +54,50 @@ class Count {
   readonly state = (): Metric.CounterState<number> => ({ count: this.value, incremental: true });
 }
 
-/** The count, sum, min and max of the durations seen, as Effect's histogram and summary states hold them. */
-class Totals {
-  protected totals = { count: 0, sum: 0, min: Number.MAX_VALUE, max: -Number.MAX_VALUE };
+/**
+ * A tool's durations, read as Effect's `HistogramState` (counted in the buckets) and `SummaryState`
+ * (the last `maxSize` and when each ended: the quantiles of those no older than `maxAge`, ranked as
+ * Effect's summary ranks them), with their count, sum, min and max. Kept in typed arrays, so a call
+ * stores a few numbers and allocates nothing.
+ */
+class Latency {
+  readonly #totals = { count: 0, sum: 0, min: Number.MAX_VALUE, max: -Number.MAX_VALUE };
+  // One more than the boundaries: the values above the last one.
+  readonly #counts = new Float64Array(LATENCY.boundaries.length + 1);
+  readonly #values = new Float64Array(LATENCY_SUMMARY.maxSize);
+  readonly #times = new Float64Array(LATENCY_SUMMARY.maxSize);
+  #next = 0;
 
-  protected add(ms: number): void {
-    const t = this.totals;
+  constructor(private readonly now: () => number) {}
+
+  observe(ms: number, at: number): void {
+    const bounds = LATENCY.boundaries;
+    let i = 0;
+    while (i < bounds.length && ms > bounds[i]!) i++;
+    this.#counts[i]! += 1;
+    this.#values[this.#next] = ms;
+    this.#times[this.#next] = at;
+    this.#next = (this.#next + 1) % LATENCY_SUMMARY.maxSize;
+    const t = this.#totals;
     t.count += 1;
     t.sum += ms;
     if (ms < t.min) t.min = ms;
     if (ms > t.max) t.max = ms;
   }
-}
 
-/** Durations counted in the histogram's buckets, read as Effect's `HistogramState`. */
-class LatencyBuckets extends Totals {
-  // One more than the boundaries: the values above the last one.
-  readonly #counts = new Float64Array(LATENCY.boundaries.length + 1);
-
-  observe(ms: number): void {
-    const bounds = LATENCY.boundaries;
-    let i = 0;
-    while (i < bounds.length && ms > bounds[i]!) i++;
-    this.#counts[i]! += 1;
-    this.add(ms);
-  }
-
-  readonly state = (): Metric.HistogramState => {
+  readonly histogram = (): Metric.HistogramState => {
     let cumulated = 0;
     const buckets = LATENCY.boundaries.map((boundary, i): [number, number] => {
       cumulated += this.#counts[i]!;
       return [boundary, cumulated];
     });
-    return { buckets, ...this.totals };
+    return { buckets, ...this.#totals };
   };
-}
 
-/**
- * The last `maxSize` durations and when each ended, read as Effect's `SummaryState`: the quantiles of
- * those no older than `maxAge`, ranked as Effect's summary ranks them. Kept in two typed arrays, so a
- * call stores two numbers and allocates nothing.
- */
-class LatencyWindow extends Totals {
-  readonly #values = new Float64Array(LATENCY_SUMMARY.maxSize);
-  readonly #times = new Float64Array(LATENCY_SUMMARY.maxSize);
-  #next = 0;
-  #filled = 0;
-
-  constructor(private readonly now: () => number) {
-    super();
-  }
-
-  observe(ms: number, at: number): void {
-    this.#values[this.#next] = ms;
-    this.#times[this.#next] = at;
-    this.#next = (this.#next + 1) % LATENCY_SUMMARY.maxSize;
-    if (this.#filled < LATENCY_SUMMARY.maxSize) this.#filled += 1;
-    this.add(ms);
-  }
-
-  readonly state = (): Metric.SummaryState => {
+  readonly summary = (): Metric.SummaryState => {
     const now = this.now();
     const samples: number[] = [];
-    for (let i = 0; i < this.#filled; i++) {
+    for (let i = 0; i < Math.min(this.#totals.count, LATENCY_SUMMARY.maxSize); i++) {
       const age = now - this.#times[i]!;
       if (age >= 0 && age <= SUMMARY_MAX_AGE_MS) samples.push(this.#values[i]!);
     }
@@ -129,7 +108,7 @@ class LatencyWindow extends Totals {
       q,
       n === 0 ? undefined : samples[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))],
     ]);
-    return { quantiles, ...this.totals };
+    return { quantiles, ...this.#totals };
   };
 }
 
@@ -150,7 +129,7 @@ export class ToolMetrics {
   readonly #calls = new Map<ToolStatus, Count>();
   readonly #failures = new Map<ErrorKind, Count>();
   readonly #lookups = new Map<"hit" | "miss", Count>();
-  #latency: { readonly buckets: LatencyBuckets; readonly window: LatencyWindow } | undefined;
+  #latency: Latency | undefined;
 
   /**
    * `context`: the runtime's, whose `MetricRegistry` the series are registered in. `now`: the clock
@@ -173,42 +152,28 @@ export class ToolMetrics {
     cache: "hit" | "miss" | undefined,
     at: number,
   ): void {
-    this.#count(this.#calls, status, toolCalls.id, CALLS, "status").value += 1;
+    this.#count(this.#calls, status, toolCalls, "status").value += 1;
     let latency = this.#latency;
     if (!latency) {
-      latency = { buckets: new LatencyBuckets(), window: new LatencyWindow(this.now) };
+      latency = this.#latency = new Latency(this.now);
       const attributes = this.#labels;
-      register(
-        Metric.histogram(toolLatency.id, { ...LATENCY, attributes }),
-        this.context,
-        latency.buckets.state,
-      );
-      register(
-        Metric.summaryWithTimestamp(toolLatencySummary.id, { ...LATENCY_SUMMARY, attributes }),
-        this.context,
-        latency.window.state,
-      );
-      this.#latency = latency;
+      register(Metric.histogram(toolLatency.id, { ...LATENCY, attributes }), this.context, latency.histogram);
+      const summary = Metric.summaryWithTimestamp(toolLatencySummary.id, { ...LATENCY_SUMMARY, attributes });
+      register(summary, this.context, latency.summary);
     }
-    latency.buckets.observe(durationMs);
-    latency.window.observe(durationMs, at);
-    if (kind) this.#count(this.#failures, kind, toolFailures.id, FAILURES, "kind").value += 1;
-    if (cache) this.#count(this.#lookups, cache, cacheLookups.id, CACHE_LOOKUPS, "result").value += 1;
+    latency.observe(durationMs, at);
+    if (kind) this.#count(this.#failures, kind, toolFailures, "kind").value += 1;
+    if (cache) this.#count(this.#lookups, cache, cacheLookups, "result").value += 1;
   }
 
   /** The counter for one value of `label`, registered the first time. */
-  #count<K extends string>(
-    counts: Map<K, Count>,
-    value: K,
-    id: string,
-    options: { readonly description: string; readonly incremental: true },
-    label: string,
-  ): Count {
+  #count<K extends string>(counts: Map<K, Count>, value: K, metric: typeof toolCalls, label: string): Count {
     let count = counts.get(value);
     if (!count) {
       count = new Count();
-      const metric = Metric.counter(id, { ...options, attributes: { ...this.#labels, [label]: value } });
-      register(metric, this.context, count.state);
+      const attributes = { ...this.#labels, [label]: value };
+      const { id, description } = metric;
+      register(Metric.counter(id, { description, incremental: true, attributes }), this.context, count.state);
       counts.set(value, count);
     }
     return count;

@@ -17,7 +17,8 @@ export class PluginResources {
   isReady: boolean;
   /** The opened value (undefined before setup finished or without a setup); read-only outside this class. */
   current: unknown;
-  private failure: string | undefined;
+  /** Why the last setup failed (none before any attempt and once one succeeds); read-only outside. */
+  lastFailure: string | undefined;
   private closed = false;
   private readonly finalizers: Array<() => Promise<void> | void> = [];
   private readonly abort = new AbortController();
@@ -32,11 +33,6 @@ export class PluginResources {
     this.isReady = plugin.setup === undefined;
   }
 
-  /** Why the last setup failed; undefined before any attempt and once one succeeds. */
-  get lastFailure(): string | undefined {
-    return this.failure;
-  }
-
   /** Opens the resources (or joins the opening in flight); rejects with setup's error. */
   open(): Promise<unknown> {
     if (this.isReady) return Promise.resolve(this.current);
@@ -45,13 +41,13 @@ export class PluginResources {
       (value) => {
         this.current = value;
         this.isReady = true;
-        this.failure = undefined;
+        this.lastFailure = undefined;
         this.opening = undefined;
         return value;
       },
       async (error: unknown) => {
         this.opening = undefined;
-        this.failure = error instanceof Error ? error.message : String(error);
+        this.lastFailure = error instanceof Error ? error.message : String(error);
         await this.runFinalizers();
         throw error;
       },
@@ -68,9 +64,7 @@ export class PluginResources {
       http: this.http,
       env: this.env,
       signal: this.abort.signal,
-      onClose: (finalizer) => {
-        this.finalizers.push(finalizer);
-      },
+      onClose: (finalizer) => void this.finalizers.push(finalizer),
     });
   }
 
@@ -83,9 +77,7 @@ export class PluginResources {
     await this.runFinalizers();
     try {
       await this.plugin.dispose?.();
-    } catch {
-      /* a plugin's clean-up must not stop the others' */
-    }
+    } catch {} // a plugin's clean-up must not stop the others'
   }
 
   private async runFinalizers(): Promise<void> {
@@ -93,9 +85,7 @@ export class PluginResources {
       const finalizer = this.finalizers.pop()!;
       try {
         await finalizer();
-      } catch {
-        /* keep closing the rest */
-      }
+      } catch {} // keep closing the rest
     }
   }
 }

@@ -1,6 +1,7 @@
 import type * as Redacted from "effect/Redacted";
 import type { AnyTool } from "../define-tool.js";
 import type { Redactor } from "../http/redact.js";
+import type { PluginConfigResult } from "../plugin-config.js";
 import type { ResolvedPolicy } from "../policies/resolve-policy.js";
 import type { InjectedField } from "./injected-fields.js";
 import type { PluginResources } from "./plugin-resources.js";
@@ -22,9 +23,7 @@ export interface RegisteredTool {
   /** The tool's context-injected fields (`inject`), normalised. */
   readonly inject: ReadonlyArray<InjectedField>;
   /** The plugin's config, or why it is missing. */
-  readonly config:
-    | { readonly ok: true; readonly value: unknown }
-    | { readonly ok: false; readonly message: string; readonly missing: ReadonlyArray<string> };
+  readonly config: PluginConfigResult<unknown>;
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>;
   /** Hides {@link secrets} (and credential-looking URL parameters) in a text: core's one redactor. */
   readonly redact: Redactor;

@@ -9,10 +9,7 @@ import * as TracerService from "effect/Tracer";
 export type SpanAttributes = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /** Why a span's operation failed: its `error.type` (low cardinality) and a message already redacted. */
-export interface SpanError {
-  readonly type: string;
-  readonly message: string;
-}
+export type SpanError = { readonly type: string; readonly message: string };
 
 /**
  * What a failed span ends with. Effect's exporters turn a failure into the span's status and an

@@ -1,6 +1,4 @@
 import { TOOL_NAME } from "../define-tool.js";
-/** What {@link toolAliases} answers: the alias map and its checks. */
-export type ToolAliases = ReturnType<typeof toolAliases>;
 
 /**
  * Other names for tools (`{ search_web: "perplexity_search_web" }`), so clients written against older
@@ -28,20 +26,18 @@ export const toolAliases = (map: Readonly<Record<string, string>> = {}) => {
     /** Throws when one of a plugin's tools would take an alias's name. */
     checkTools: (pluginId: string, toolNames: ReadonlyArray<string>) => {
       const clashes = toolNames.filter((n) => Object.hasOwn(map, n));
-      if (clashes.length > 0) {
+      if (clashes.length > 0)
         throw new Error(
           `Plugin "${pluginId}" has ${clashes.map((n) => `a tool named "${n}"`).join(" and ")}, which is also an alias (for ${clashes.map((n) => `"${map[n]}"`).join(", ")}): remove or rename the alias.`,
         );
-      }
     },
     /** Throws, naming every one, when an alias stands for a tool that is not registered. */
     checkTargets: (isTool: (name: string) => boolean) => {
       const missing = entries.filter(([, tool]) => !isTool(tool));
-      if (missing.length > 0) {
+      if (missing.length > 0)
         throw new Error(
           `${missing.map(([alias, tool]) => `Alias "${alias}" stands for "${tool}", which is not a registered tool.`).join(" ")} Install or enable the plugin that has it, or remove the alias.`,
         );
-      }
     },
   };
 };

@@ -23,12 +23,11 @@ export const registerBreakerState = (
 ): void => {
   let value = 0;
   register(Metric.gauge(breakerState.id, { ...BREAKER_STATE, attributes: { breaker: key } }), context, () => {
-    read().then(
-      (state) => {
+    read()
+      .then((state) => {
         if (state) value = BREAKER_CODE[state];
-      },
-      () => undefined,
-    );
+      })
+      .catch(() => undefined);
     return { value };
   });
 };
@@ -50,14 +49,14 @@ export interface ToolStats {
 }
 
 /** What `summarise` adds up for one tool. */
-interface Tally {
-  readonly plugin: string;
-  calls: number;
-  successes: number;
-  readonly failuresByKind: Partial<Record<ErrorKind, number>>;
-  quantiles: ReadonlyMap<number, number | undefined>;
-  hits: number;
-  misses: number;
+class Tally {
+  calls = 0;
+  successes = 0;
+  readonly failuresByKind: Partial<Record<ErrorKind, number>> = {};
+  quantiles: ReadonlyMap<number, number | undefined> = new Map();
+  hits = 0;
+  misses = 0;
+  constructor(readonly plugin: string) {}
 }
 
 /** Folds the metric snapshot into per-tool stats. */
@@ -66,16 +65,7 @@ export const summarise = (
   tools: Iterable<{ readonly name: string; readonly pluginId: string }>,
 ): ToolStats[] => {
   const byTool = new Map<string, Tally>();
-  for (const { name, pluginId } of tools)
-    byTool.set(name, {
-      plugin: pluginId,
-      calls: 0,
-      successes: 0,
-      failuresByKind: {},
-      quantiles: new Map(),
-      hits: 0,
-      misses: 0,
-    });
+  for (const { name, pluginId } of tools) byTool.set(name, new Tally(pluginId));
   for (const s of snapshot) {
     const a = s.attributes ?? {};
     const e = a.tool === undefined ? undefined : byTool.get(a.tool);

@@ -48,9 +48,7 @@ export const memoryDriver = (options: MemoryDriverOptions = {}): StoreDriver => 
       if (value !== undefined) entries.delete(key);
       return value;
     },
-    delete: (key) => {
-      entries.delete(key);
-    },
+    delete: (key) => void entries.delete(key),
     increment: (key, ttlMs) => {
       const count = Number(entries.get(key) ?? 0) + 1;
       put(key, String(count), ttlMs);

@@ -91,3 +91,22 @@ export interface StoreDriver {
   /** Releases the driver's connections (the catalog calls it when it closes). */
   readonly close?: () => Promise<void>;
 }
+
+/**
+ * Runs `then` on a driver's answer: at once when the driver answered at once (the memory driver, so
+ * a call on it never waits a microtask), else when its promise resolves.
+ */
+export const whenReady = <A, B>(
+  answer: MaybePromise<A>,
+  then: (value: A) => MaybePromise<B>,
+): MaybePromise<B> => (answer instanceof Promise ? answer.then(then) : then(answer));
+
+/** A stored JSON text read back; undefined when there is none or it does not parse. */
+export const fromStoredJson = <T>(text: string | undefined): T | undefined => {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+};
