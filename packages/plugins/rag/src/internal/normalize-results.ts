@@ -87,10 +87,10 @@ export const normalizeHit = (given: unknown): RagResult | undefined => {
 };
 
 /**
- * Why a service's answer is not a search answer, or undefined when it is one. An answer is a list of
- * hits under one of the names {@link normalizeResults} reads (an empty list is "no material"), or one
- * hit with its text; anything else — `null`, `{}`, `"ok"`, `{"results": null}`, `{"status": "ok"}`, a
- * list whose hits all lack text — says nothing about the material, so it must never read as "no results".
+ * Why an answer in which {@link normalizeResults} found no result is not a search answer, or undefined
+ * for a real (empty) list of hits under one of the names it reads. Anything else — `null`, `{}`, `"ok"`,
+ * `{"results": null}`, `{"status": "ok"}`, a list whose hits all lack text — says nothing about the
+ * material, so it must never read as "no results".
  *
  * @example
  * unusableAnswer({ results: [] }) // undefined: a real empty result list
@@ -98,25 +98,24 @@ export const normalizeHit = (given: unknown): RagResult | undefined => {
  */
 export const unusableAnswer = (body: unknown): string | undefined => {
   const hits = hitsOf(body);
-  if (hits === undefined) {
-    // A short excerpt of the body for the message, never the whole of it.
-    const got = JSON.stringify(body)?.slice(0, 120) ?? typeof body;
-    return isObj(body) && textOf(body) ? undefined : `no list of results (got ${got})`;
-  }
-  if (hits.length > 0 && hits.every((h) => normalizeHit(h) === undefined))
+  // A short excerpt of the body for the message, never the whole of it.
+  if (hits === undefined)
+    return `no list of results (got ${JSON.stringify(body)?.slice(0, 120) ?? typeof body})`;
+  // Hits there were, and none of them gave a result: none has any text.
+  if (hits.length > 0)
     return `${hits.length} results without any text (the service may not return the payload)`;
   return undefined;
 };
 
 /**
  * The message of an error object a service sent instead of results (`{"error": ...}`, FastAPI's
- * `{"detail": ...}`, `{"success": false}`), when the body holds no hits.
+ * `{"detail": ...}`, `{"success": false}`), for an answer in which {@link normalizeResults} found no result.
  */
 export const errorInBody = (body: unknown): string | undefined => {
   if (!isObj(body)) return undefined;
   const said = [body.error, body.errors, body.detail].find((v) => v != null && v !== false && v !== "");
   const failed = said !== undefined || body.success === false || body.status === "error";
-  if (!failed || normalizeResults(body, "", 1).results.length > 0) return undefined;
+  if (!failed) return undefined;
   const text = [said, (said as { message?: unknown } | undefined)?.message, body.message].find(
     (t): t is string => typeof t === "string" && t !== "",
   );

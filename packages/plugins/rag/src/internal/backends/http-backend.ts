@@ -69,20 +69,20 @@ export const searchHttp = async (http: HttpClient, config: RagConfig, q: RagQuer
     .catch((error: unknown) => {
       throw ToolFailure.isInstance(error) ? explain(error, url, config.timeoutMs) : error;
     });
+  const data = normalizeResults(body, q.query, q.topK);
+  if (data.results.length > 0) return data;
   // Only a real list of results, even an empty one, is an answer: an error object, `null`, `{}`, `"ok"`
   // or `{"status": "ok"}` under HTTP 200 say nothing about the material. Never "no course material
   // matches" for them: the model would tell a student the material lacks the topic.
   const failed = errorInBody(body);
   const unusable = failed === undefined ? unusableAnswer(body) : undefined;
-  if (failed !== undefined || unusable !== undefined) {
-    const said = unusable ? `${unusable}, not search results.` : `an error instead of results: ${failed}`;
-    const hint = unusable
-      ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
-      : "";
-    throw fail.upstream(`The RAG service at ${url.origin} answered HTTP ${status} with ${said}`, {
-      status,
-      suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${hint}`,
-    });
-  }
-  return normalizeResults(body, q.query, q.topK);
+  if (failed === undefined && unusable === undefined) return data;
+  const said = unusable ? `${unusable}, not search results.` : `an error instead of results: ${failed}`;
+  const hint = unusable
+    ? " If it persists, the service behind RAG_SERVICE_URL may not be a RAG search service."
+    : "";
+  throw fail.upstream(`The RAG service at ${url.origin} answered HTTP ${status} with ${said}`, {
+    status,
+    suggestion: `This is a fault of the RAG service, not an empty result; try again in a moment.${hint}`,
+  });
 };
