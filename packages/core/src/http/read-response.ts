@@ -108,7 +108,9 @@ export const readResponse = async (r: ResponseToRead): Promise<HttpResponse> => 
     const errorBody = await readDecoded(r, ERROR_BODY_BYTES, "truncate").catch(() => Buffer.alloc(0));
     await letPoolSettle();
     throw failureForStatus({
-      ...trace, // its method, service and redactor
+      method: trace.method,
+      service,
+      redact,
       status,
       headers,
       body: bodyText(errorBody, contentType),
