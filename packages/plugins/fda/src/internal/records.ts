@@ -142,7 +142,7 @@ const fromLabel = (raw: unknown): Match | undefined => {
 };
 
 /** The lower-case words of a text as openFDA's analyzer splits it, each between spaces (none: " "). */
-const words = (s: string): string => ` ${s} `.replace(/[^\p{L}\p{N}]+/gu, " ").toLowerCase();
+const words = (s: string): string => ` ${s.toLowerCase()} `.replace(/[^\p{L}\p{N}]+/gu, " ");
 
 /** Whether `phrase` occurs as a contiguous word sequence in `text` (openFDA's phrase match). */
 const phraseMatches = (text: string, phrase: string): boolean =>
